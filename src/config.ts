@@ -1,0 +1,194 @@
+import cron from "node-cron";
+import { z } from "zod";
+
+/**
+ * fleetbot's configuration: every variable of CONTRACT.md (and a few tuning knobs the
+ * README documents), parsed once at start. An invalid setting stops the start with one
+ * line per problem; the lines name the variable, never echo a secret's value.
+ */
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+const integer = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int({ error: "must be a whole number" })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const envSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || /^xoxb-/.test(v), {
+      error: "must be a bot token starting with xoxb-",
+    }),
+    SLACK_SIGNING_SECRET: optionalString,
+    SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || /^xapp-/.test(v), {
+      error: "must be an app-level token starting with xapp-",
+    }),
+    SLACK_API_URL: z.preprocess(
+      blankToUndefined,
+      httpUrl.default("https://slack.com/api/").transform((u) => (u.endsWith("/") ? u : `${u}/`)),
+    ),
+    PORT: integer(3000, 0, 65535),
+    FLEET_API_URL: z.preprocess(
+      blankToUndefined,
+      httpUrl.transform((u) => u.replace(/\/+$/, "")).optional(),
+    ),
+    FLEET_API_VERSION: z.preprocess(blankToUndefined, z.string().trim().default("2.0")),
+    FLEET_USERNAME: optionalString,
+    FLEET_PASSWORD: z.preprocess(blankToUndefined, z.string().optional()),
+    FLEET_MIN_INTERVAL_MS: integer(30_000, 0),
+    /** Added to every interval so clock skew between us and the service never yields a 429. */
+    FLEET_SAFETY_MARGIN_MS: integer(250, 0),
+    FLEET_TIMEOUT_MS: integer(30_000, 100),
+    VEHICLE_CACHE_TTL_MS: integer(15 * 60_000, 0),
+    COMPANY_TIMEZONE: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .default("Europe/Bucharest")
+        .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Bucharest" }),
+    ),
+    ALERTS_CRON: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .default("*/5 * * * *")
+        .refine((expr) => cron.validate(expr), {
+          error: "must be a cron expression such as */5 * * * * (a seconds field is allowed)",
+        }),
+    ),
+    ALERTS_CHANNEL: optionalString.refine((v) => v === undefined || /^[CG][A-Z0-9]{6,}$/.test(v), {
+      error: "must be a channel id such as C0123456789 (not a #name)",
+    }),
+    DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+    REDIS_URL: z.preprocess(
+      blankToUndefined,
+      z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+    ),
+    CREDENTIALS_KEY: optionalString.refine(
+      (v) => v === undefined || (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, "base64").length === 32),
+      { error: "must be 32 bytes in base64 (for example: openssl rand -base64 32)" },
+    ),
+    LOG_LEVEL: z.preprocess(
+      (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
+      z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+    ),
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Settings that are valid alone but not together; checked on the raw values so every problem is listed at once. */
+function combinationProblems(env: NodeJS.ProcessEnv): string[] {
+  const isSet = (name: string) => (env[name]?.trim() ?? "") !== "";
+  const problems: string[] = [];
+  if (isSet("FLEET_USERNAME") !== isSet("FLEET_PASSWORD")) {
+    const missing = isSet("FLEET_USERNAME") ? "FLEET_PASSWORD" : "FLEET_USERNAME";
+    problems.push(`${missing}: FLEET_USERNAME and FLEET_PASSWORD go together: set both or neither`);
+  }
+  if (isSet("SLACK_BOT_TOKEN") && !isSet("SLACK_APP_TOKEN") && !isSet("SLACK_SIGNING_SECRET")) {
+    problems.push("SLACK_SIGNING_SECRET: is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN not set)");
+  }
+  if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
+    problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");
+  }
+  return problems;
+}
+
+export type SlackMode = "socket" | "http" | "sandbox";
+
+export interface Config {
+  slack: {
+    mode: SlackMode;
+    botToken?: string;
+    signingSecret?: string;
+    appToken?: string;
+    apiUrl: string;
+  };
+  port: number;
+  fleet: {
+    /** Undefined: the embedded simulator stands in for the fleet service. */
+    apiUrl?: string;
+    apiVersion: string;
+    workspaceAccount?: { username: string; password: string };
+    minIntervalMs: number;
+    safetyMarginMs: number;
+    timeoutMs: number;
+    vehicleCacheTtlMs: number;
+  };
+  companyTimeZone: string;
+  alerts: { cron: string; channel?: string };
+  dataDir: string;
+  redisUrl?: string;
+  /** 32-byte key for AES-256-GCM of stored fleet passwords. */
+  credentialsKey?: Buffer;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment; throws ConfigError with one line per problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  // One line per problem, naming the variable; the messages never contain the value.
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
+  problems.push(...combinationProblems(env));
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  const mode: SlackMode = e.SLACK_APP_TOKEN ? "socket" : e.SLACK_BOT_TOKEN ? "http" : "sandbox";
+  return {
+    slack: {
+      mode,
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+    },
+    port: e.PORT,
+    fleet: {
+      apiUrl: e.FLEET_API_URL,
+      apiVersion: e.FLEET_API_VERSION,
+      workspaceAccount:
+        e.FLEET_USERNAME !== undefined && e.FLEET_PASSWORD !== undefined
+          ? { username: e.FLEET_USERNAME, password: e.FLEET_PASSWORD }
+          : undefined,
+      minIntervalMs: e.FLEET_MIN_INTERVAL_MS,
+      safetyMarginMs: e.FLEET_SAFETY_MARGIN_MS,
+      timeoutMs: e.FLEET_TIMEOUT_MS,
+      vehicleCacheTtlMs: e.VEHICLE_CACHE_TTL_MS,
+    },
+    companyTimeZone: e.COMPANY_TIMEZONE,
+    alerts: { cron: e.ALERTS_CRON, channel: e.ALERTS_CHANNEL },
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The one seam every upstream request passes through.
+ *
+ * The fleet service allows one request per account every 30 s, so nothing may call it
+ * around the gate (src/gate implements CallGate). The client hands the gate a description
+ * of the call and a `send` thunk; the gate decides when `send` runs, may share one result
+ * between identical waiting calls (same shareKey), and retries `send` after a 429.
+ */
+
+/** Order in which waiting calls of one account are served. */
+export type Priority = "interactive" | "report" | "background";
+
+export const PRIORITIES: readonly Priority[] = ["interactive", "report", "background"];
+
+/** What the caller says about a call: how urgent, whose task, and how to cancel it. */
+export interface CallContext {
+  priority?: Priority;
+  /** Cancels the call while it waits in the gate; a call already sent runs to its end. */
+  signal?: AbortSignal;
+  /** The task the call belongs to, for progress and cancel. */
+  taskId?: string;
+}
+
+/** The upstream endpoints, named as in fleet-api.md. */
+export type FleetEndpoint =
+  | "login"
+  | "company-vehicles"
+  | "way"
+  | "stops"
+  | "consumption"
+  | "refills"
+  | "temperatures"
+  | "add-transport"
+  | "update-transport"
+  | "load-transports"
+  | "remove-transports"
+  | "start-transports"
+  | "end-transports"
+  | "pause-transports";
+
+export interface UpstreamCall {
+  /** The fleet account the request is made as (its username); the gate spaces calls per account. */
+  account: string;
+  endpoint: FleetEndpoint;
+  /**
+   * Identical waiting calls with the same key are made once and the answer shared.
+   * Undefined for calls that must never be shared (login, mutations).
+   */
+  shareKey?: string;
+  context: CallContext;
+}
+
+export interface CallGate {
+  run<T>(call: UpstreamCall, send: () => Promise<T>): Promise<T>;
+}
+
+/** No spacing at all: for the simulator's own tests and one-off scripts, never for the bot. */
+export const directGate: CallGate = {
+  run: (_call, send) => send(),
+};

@@ -1,0 +1,52 @@
+import type { CallGate, Priority, UpstreamCall } from "../fleet/seam.js";
+
+/**
+ * What every gate implementation offers besides running calls: a view of an account's
+ * schedule for progress and estimates. Async so a Redis-backed gate can implement it.
+ */
+export interface AccountGate extends CallGate {
+  /** The account's schedule as the gate sees it now. */
+  schedule(account: string): Promise<GateSchedule>;
+  /** Slot length the gate keeps between two starts of one account (interval + current margin). */
+  slotMs(account: string): number;
+  /** Resolves when nothing is waiting or running for any account (for shutdown and tests). */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WaitingCall {
+  endpoint: UpstreamCall["endpoint"];
+  priority: Priority;
+  /** Tasks whose calls wait in this entry (several when an identical call is shared). */
+  taskIds: string[];
+  /** 0 = next to start. */
+  position: number;
+  /** When this call is expected to start, from the gate's real spacing (epoch ms). */
+  expectedStartAt: number;
+}
+
+export interface GateSchedule {
+  account: string;
+  /** Epoch ms at which the next call may start (now or later). */
+  nextSlotAt: number;
+  slotMs: number;
+  running?: { endpoint: UpstreamCall["endpoint"]; taskIds: string[]; startedAt: number };
+  waiting: WaitingCall[];
+}
+
+/** Raised for a call whose signal aborted while it waited; it was never sent. */
+export class CallCancelledError extends Error {
+  constructor(readonly endpoint: string) {
+    super(`The ${endpoint} call was cancelled before it was sent.`);
+    this.name = "CallCancelledError";
+  }
+}
+
+export const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, report: 1, background: 2 };
+
+/** Hooks for metrics and logs; all optional. */
+export interface GateObserver {
+  callStarted?(call: UpstreamCall, waitedMs: number, sharedBy: number): void;
+  callFinished?(call: UpstreamCall, outcome: "ok" | "error" | "rate_limited", durationMs: number): void;
+  rateLimited?(account: string, retryAfterMs: number, consecutive: number): void;
+}

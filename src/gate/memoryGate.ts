@@ -1,0 +1,302 @@
+import type { Logger } from "pino";
+import type { Priority, UpstreamCall } from "../fleet/seam.js";
+import {
+  type AccountGate,
+  CallCancelledError,
+  type GateObserver,
+  type GateSchedule,
+  PRIORITY_RANK,
+  type WaitingCall,
+} from "./gate.js";
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Reads the globals at call time so vitest's fake timers apply. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface MemoryGateOptions {
+  /** Minimum spacing between two starts of one account (FLEET_MIN_INTERVAL_MS). */
+  minIntervalMs: number;
+  /** Added to every interval against clock skew (FLEET_SAFETY_MARGIN_MS). */
+  safetyMarginMs?: number;
+  /** Each consecutive 429 widens the margin by this much, up to maxExtraMarginMs. */
+  marginStepMs?: number;
+  maxExtraMarginMs?: number;
+  /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
+  rateLimitDelay?: (error: unknown) => number | undefined;
+  clock?: Clock;
+  observer?: GateObserver;
+  logger?: Pick<Logger, "warn" | "debug">;
+}
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  taskId?: string;
+}
+
+interface Entry {
+  seq: number;
+  call: UpstreamCall;
+  priority: Priority;
+  enqueuedAt: number;
+  send: () => Promise<unknown>;
+  waiters: Waiter<unknown>[];
+}
+
+interface AccountState {
+  waiting: Entry[];
+  running?: { entry: Entry; startedAt: number };
+  /** Start of the last call sent (start-to-start spacing). */
+  lastStartAt?: number;
+  /** Set by a 429: nothing starts before this instant. */
+  blockedUntil: number;
+  consecutive429: number;
+  extraMarginMs: number;
+  timer?: unknown;
+  timerAt?: number;
+}
+
+/**
+ * The per-account gate of the embedded mode: one call in flight per account, starts at
+ * least one interval apart, served by priority then arrival, identical waiting calls
+ * shared, 429s pushed back and retried. All state lives in this object, so a Redis gate
+ * can replace it behind the same interface (DESIGN.md, "Tasks and the gate").
+ */
+export class MemoryGate implements AccountGate {
+  private readonly accounts = new Map<string, AccountState>();
+  private readonly clock: Clock;
+  private readonly safetyMarginMs: number;
+  private readonly marginStepMs: number;
+  private readonly maxExtraMarginMs: number;
+  private seq = 0;
+  private closed = false;
+  private drainWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: MemoryGateOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.safetyMarginMs = options.safetyMarginMs ?? 0;
+    this.marginStepMs = options.marginStepMs ?? Math.max(250, Math.round(options.minIntervalMs / 10));
+    this.maxExtraMarginMs = options.maxExtraMarginMs ?? options.minIntervalMs;
+  }
+
+  slotMs(account: string): number {
+    const state = this.accounts.get(account);
+    return this.options.minIntervalMs + this.safetyMarginMs + (state?.extraMarginMs ?? 0);
+  }
+
+  run<T>(call: UpstreamCall, send: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("The request gate is closed."));
+    const signal = call.context.signal;
+    if (signal?.aborted) return Promise.reject(new CallCancelledError(call.endpoint));
+    const state = this.state(call.account);
+    const priority = call.context.priority ?? "interactive";
+
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = { resolve, reject, signal, taskId: call.context.taskId };
+      const shared =
+        call.shareKey === undefined ? undefined : state.waiting.find((e) => e.call.shareKey === call.shareKey);
+      let entry: Entry;
+      if (shared) {
+        entry = shared;
+        // The shared call is served at the most urgent priority among those who wait for it.
+        if (PRIORITY_RANK[priority] < PRIORITY_RANK[entry.priority]) entry.priority = priority;
+      } else {
+        entry = {
+          seq: this.seq++,
+          call,
+          priority,
+          enqueuedAt: this.clock.now(),
+          send,
+          waiters: [],
+        };
+        state.waiting.push(entry);
+      }
+      entry.waiters.push(waiter as Waiter<unknown>);
+      sortWaiting(state.waiting);
+      if (signal) {
+        waiter.onAbort = () => this.abandon(call.account, entry, waiter as Waiter<unknown>);
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      this.pump(call.account);
+    });
+  }
+
+  async schedule(account: string): Promise<GateSchedule> {
+    const state = this.state(account);
+    const slotMs = this.slotMs(account);
+    const now = this.clock.now();
+    const nextSlotAt = this.nextStartAt(state, now);
+    // While a call runs, the next one cannot start before it ends; its end is unknown,
+    // so the spacing (start to start) is the best estimate: calls are short beside it.
+    const waiting: WaitingCall[] = state.waiting.map((entry, position) => ({
+      endpoint: entry.call.endpoint,
+      priority: entry.priority,
+      taskIds: taskIdsOf(entry),
+      position,
+      expectedStartAt: nextSlotAt + position * slotMs,
+    }));
+    return {
+      account,
+      nextSlotAt,
+      slotMs,
+      running: state.running && {
+        endpoint: state.running.entry.call.endpoint,
+        taskIds: taskIdsOf(state.running.entry),
+        startedAt: state.running.startedAt,
+      },
+      waiting,
+    };
+  }
+
+  drained(): Promise<void> {
+    if (this.isDrained()) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [account, state] of this.accounts) {
+      if (state.timer !== undefined) this.clock.clearTimeout(state.timer);
+      for (const entry of state.waiting.splice(0)) {
+        for (const waiter of entry.waiters) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
+      }
+      this.accounts.delete(account);
+    }
+    this.notifyDrained();
+  }
+
+  private state(account: string): AccountState {
+    let state = this.accounts.get(account);
+    if (!state) {
+      state = { waiting: [], blockedUntil: 0, consecutive429: 0, extraMarginMs: 0 };
+      this.accounts.set(account, state);
+    }
+    return state;
+  }
+
+  private nextStartAt(state: AccountState, now: number): number {
+    const spaced =
+      state.lastStartAt === undefined ? now : state.lastStartAt + this.options.minIntervalMs + this.safetyMarginMs + state.extraMarginMs;
+    return Math.max(now, spaced, state.blockedUntil);
+  }
+
+  private pump(account: string): void {
+    const state = this.accounts.get(account);
+    if (!state || this.closed) return;
+    if (state.running || state.waiting.length === 0) {
+      this.notifyDrained();
+      return;
+    }
+    const now = this.clock.now();
+    const startAt = this.nextStartAt(state, now);
+    if (startAt > now) {
+      if (state.timer !== undefined && state.timerAt === startAt) return;
+      if (state.timer !== undefined) this.clock.clearTimeout(state.timer);
+      state.timerAt = startAt;
+      state.timer = this.clock.setTimeout(() => {
+        state.timer = undefined;
+        state.timerAt = undefined;
+        this.pump(account);
+      }, startAt - now);
+      return;
+    }
+    const entry = state.waiting.shift();
+    if (!entry) return;
+    state.running = { entry, startedAt: now };
+    state.lastStartAt = now;
+    this.options.observer?.callStarted?.(entry.call, now - entry.enqueuedAt, entry.waiters.length);
+    void this.execute(account, state, entry, now);
+  }
+
+  private async execute(account: string, state: AccountState, entry: Entry, startedAt: number): Promise<void> {
+    let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await entry.send() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    state.running = undefined;
+    const duration = this.clock.now() - startedAt;
+    const retryAfterMs = outcome.ok ? undefined : this.options.rateLimitDelay?.(outcome.error);
+
+    if (retryAfterMs !== undefined) {
+      // Someone else used the account's budget (another client, a stricter per-user limit):
+      // wait as told, widen the margin, and send the same call again at the head of its class.
+      state.consecutive429 += 1;
+      state.extraMarginMs = Math.min(this.maxExtraMarginMs, state.extraMarginMs + this.marginStepMs);
+      state.blockedUntil = this.clock.now() + Math.max(retryAfterMs, this.slotMs(account));
+      this.options.observer?.callFinished?.(entry.call, "rate_limited", duration);
+      this.options.observer?.rateLimited?.(account, retryAfterMs, state.consecutive429);
+      if (state.consecutive429 >= 2) {
+        this.options.logger?.warn(
+          { account, consecutive: state.consecutive429, extraMarginMs: state.extraMarginMs },
+          "fleet service keeps answering 429; widening the spacing",
+        );
+      }
+      const live = entry.waiters.filter((w) => !w.signal?.aborted);
+      if (live.length > 0) {
+        entry.waiters = live;
+        state.waiting.unshift(entry);
+        sortWaiting(state.waiting);
+      }
+      this.pump(account);
+      return;
+    }
+
+    if (state.consecutive429 > 0 && outcome.ok) state.consecutive429 = 0;
+    this.options.observer?.callFinished?.(entry.call, outcome.ok ? "ok" : "error", duration);
+    for (const waiter of entry.waiters) {
+      if (outcome.ok) this.settle(waiter, undefined, outcome.value);
+      else this.settle(waiter, outcome.error);
+    }
+    this.pump(account);
+  }
+
+  private abandon(account: string, entry: Entry, waiter: Waiter<unknown>): void {
+    const state = this.accounts.get(account);
+    if (!state) return;
+    const index = state.waiting.indexOf(entry);
+    if (index < 0) return; // already sent: it runs to its end (cancel removes remaining calls only)
+    entry.waiters = entry.waiters.filter((w) => w !== waiter);
+    if (entry.waiters.length === 0) state.waiting.splice(index, 1);
+    waiter.reject(new CallCancelledError(entry.call.endpoint));
+    this.pump(account);
+  }
+
+  private settle(waiter: Waiter<unknown>, error: unknown, value?: unknown): void {
+    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener("abort", waiter.onAbort);
+    if (error !== undefined) waiter.reject(error);
+    else waiter.resolve(value);
+  }
+
+  private isDrained(): boolean {
+    for (const state of this.accounts.values()) {
+      if (state.running || state.waiting.length > 0) return false;
+    }
+    return true;
+  }
+
+  private notifyDrained(): void {
+    if (this.drainWaiters.length === 0 || !this.isDrained()) return;
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+}
+
+function sortWaiting(waiting: Entry[]): void {
+  waiting.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.seq - b.seq);
+}
+
+function taskIdsOf(entry: Entry): string[] {
+  return [...new Set(entry.waiters.map((w) => w.taskId).filter((id): id is string => id !== undefined))];
+}

@@ -1,0 +1,257 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Priority, UpstreamCall } from "../../src/fleet/seam.js";
+import { CallCancelledError, PRIORITY_RANK } from "../../src/gate/gate.js";
+import { MemoryGate } from "../../src/gate/memoryGate.js";
+import { VirtualClock } from "../../src/gate/virtualClock.js";
+
+const INTERVAL = 30_000;
+const MARGIN = 250;
+
+class RateLimited extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super("429");
+  }
+}
+
+function makeGate(clock: VirtualClock, extra: Partial<ConstructorParameters<typeof MemoryGate>[0]> = {}) {
+  return new MemoryGate({
+    minIntervalMs: INTERVAL,
+    safetyMarginMs: MARGIN,
+    clock,
+    rateLimitDelay: (error) => (error instanceof RateLimited ? error.retryAfterMs : undefined),
+    ...extra,
+  });
+}
+
+function call(
+  account: string,
+  priority: Priority,
+  extra: Partial<UpstreamCall> & { signal?: AbortSignal; taskId?: string } = {},
+): UpstreamCall {
+  return {
+    account,
+    endpoint: extra.endpoint ?? "company-vehicles",
+    shareKey: extra.shareKey,
+    context: { priority, signal: extra.signal, taskId: extra.taskId },
+  };
+}
+
+describe("MemoryGate", () => {
+  it("starts the first call at once and spaces the next by interval + margin", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const t0 = clock.now();
+    const starts: number[] = [];
+    const send = async () => {
+      starts.push(clock.now());
+      return starts.length;
+    };
+    const results = Promise.all([gate.run(call("a", "report"), send), gate.run(call("a", "report"), send)]);
+    await clock.runAll();
+    expect(await results).toEqual([1, 2]);
+    expect(starts).toEqual([t0, t0 + INTERVAL + MARGIN]);
+  });
+
+  it("spaces accounts independently", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const starts: Record<string, number[]> = { a: [], b: [] };
+    const sendAs = (account: "a" | "b") => async () => void starts[account]!.push(clock.now());
+    const all = Promise.all([
+      gate.run(call("a", "report"), sendAs("a")),
+      gate.run(call("b", "report"), sendAs("b")),
+      gate.run(call("a", "report"), sendAs("a")),
+    ]);
+    await clock.runAll();
+    await all;
+    expect(starts.b![0]).toBe(starts.a![0]);
+    expect(starts.a![1]! - starts.a![0]!).toBe(INTERVAL + MARGIN);
+  });
+
+  it("serves an interactive call before waiting report calls: a lookup during a 20-call report waits at most one slot", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const order: string[] = [];
+    const report = Array.from({ length: 20 }, (_, i) =>
+      gate.run(call("a", "report", { endpoint: "stops" }), async () => void order.push(`r${i}`)),
+    );
+    await clock.advanceBy(INTERVAL * 3.5); // three report calls have run, the fourth is due in half a slot
+    const arrival = clock.now();
+    let lookupStartedAt = 0;
+    const lookup = gate.run(call("a", "interactive"), async () => {
+      lookupStartedAt = clock.now();
+      order.push("lookup");
+    });
+    await clock.runAll();
+    await Promise.all([...report, lookup]);
+    expect(order.indexOf("lookup")).toBe(4);
+    expect(lookupStartedAt - arrival).toBeLessThanOrEqual(INTERVAL + MARGIN);
+  });
+
+  it("makes identical waiting calls once and shares the answer", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    let sent = 0;
+    await gate.run(call("a", "interactive"), async () => sent++); // occupies the slot
+    const send = async () => {
+      sent++;
+      return ["vehicle list"];
+    };
+    const answers = Promise.all(
+      Array.from({ length: 10 }, () => gate.run(call("a", "interactive", { shareKey: "company-vehicles" }), send)),
+    );
+    await clock.runAll();
+    expect(await answers).toEqual(Array.from({ length: 10 }, () => ["vehicle list"]));
+    expect(sent).toBe(2);
+  });
+
+  it("takes a shared call's most urgent priority", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const order: string[] = [];
+    await gate.run(call("a", "interactive"), async () => undefined);
+    const bg = gate.run(call("a", "background", { shareKey: "k" }), async () => void order.push("shared"));
+    const rep = gate.run(call("a", "report"), async () => void order.push("report"));
+    const joined = gate.run(call("a", "interactive", { shareKey: "k" }), async () => void order.push("never"));
+    await clock.runAll();
+    await Promise.all([bg, rep, joined]);
+    expect(order).toEqual(["shared", "report"]);
+  });
+
+  it("pushes back on a 429 by Retry-After, retries the same call and widens the margin", async () => {
+    const clock = new VirtualClock();
+    const warnings: unknown[] = [];
+    const gate = makeGate(clock, { logger: { warn: (o: unknown) => warnings.push(o), debug: () => undefined } });
+    const attempts: number[] = [];
+    const result = gate.run(call("a", "interactive"), async () => {
+      attempts.push(clock.now());
+      if (attempts.length <= 2) throw new RateLimited(45_000);
+      return "ok";
+    });
+    await clock.runAll();
+    expect(await result).toBe("ok");
+    expect(attempts).toHaveLength(3);
+    expect(attempts[1]! - attempts[0]!).toBe(45_000);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(45_000);
+    expect(gate.slotMs("a")).toBeGreaterThan(INTERVAL + MARGIN);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("passes other failures to the caller and keeps serving", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const failed = gate.run(call("a", "interactive"), async () => {
+      throw new Error("boom");
+    });
+    const next = gate.run(call("a", "interactive"), async () => "next");
+    const failure = expect(failed).rejects.toThrow("boom");
+    await clock.runAll();
+    await failure;
+    expect(await next).toBe("next");
+  });
+
+  it("removes a cancelled call that has not been sent, and lets a sent one finish", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const controller = new AbortController();
+    const sent: string[] = [];
+    const first = gate.run(call("a", "report", { signal: controller.signal }), async () => {
+      sent.push("first");
+      controller.abort();
+      return "finished";
+    });
+    const second = gate.run(call("a", "report", { signal: controller.signal }), async () => void sent.push("second"));
+    const secondFailure = expect(second).rejects.toBeInstanceOf(CallCancelledError);
+    await clock.runAll();
+    expect(await first).toBe("finished");
+    await secondFailure;
+    expect(sent).toEqual(["first"]);
+  });
+
+  it("reports the schedule with positions and expected starts", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    let release = () => {};
+    const running = gate.run(
+      call("a", "report", { taskId: "t1" }),
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    const waiting = [
+      gate.run(call("a", "report", { taskId: "t2" }), async () => undefined),
+      gate.run(call("a", "interactive", { taskId: "t3" }), async () => undefined),
+    ];
+    await clock.advanceBy(0);
+    const schedule = await gate.schedule("a");
+    expect(schedule.running?.taskIds).toEqual(["t1"]);
+    expect(schedule.waiting.map((w) => w.taskIds[0])).toEqual(["t3", "t2"]);
+    expect(schedule.waiting[0]!.expectedStartAt).toBe(schedule.nextSlotAt);
+    expect(schedule.waiting[1]!.expectedStartAt - schedule.waiting[0]!.expectedStartAt).toBe(INTERVAL + MARGIN);
+    release();
+    await clock.runAll();
+    await Promise.all([running, ...waiting]);
+    await gate.drained();
+  });
+
+  it("keeps its spacing, one call in flight, priorities and sharing under random arrivals (property)", async () => {
+    const arrival = fc.record({
+      delayMs: fc.integer({ min: 0, max: 90_000 }),
+      account: fc.constantFrom("a", "b"),
+      priority: fc.constantFrom<Priority>("interactive", "report", "background"),
+      shareKey: fc.option(fc.constantFrom("k1", "k2"), { nil: undefined }),
+      durationMs: fc.integer({ min: 0, max: 5_000 }),
+      rateLimited: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(arrival, { minLength: 1, maxLength: 40 }), async (arrivals) => {
+        const clock = new VirtualClock();
+        const gate = makeGate(clock);
+        const starts = new Map<string, number[]>();
+        let inFlight = new Map<string, number>();
+        const waitingSince = new Map<number, { account: string; rank: number; shareKey?: string }>();
+        const violations: string[] = [];
+        const sends = new Map<number, number>();
+        const promises: Promise<unknown>[] = [];
+        let limited = 0;
+        for (const [index, a] of arrivals.entries()) {
+          await clock.advanceBy(a.delayMs);
+          waitingSince.set(index, { account: a.account, rank: PRIORITY_RANK[a.priority], shareKey: a.shareKey });
+          promises.push(
+            gate.run(call(a.account, a.priority, { shareKey: a.shareKey }), async () => {
+              // The call that starts must be the most urgent one waiting on that account.
+              waitingSince.delete(index);
+              for (const [other, w] of waitingSince) {
+                if (a.shareKey && w.account === a.account && w.shareKey === a.shareKey) waitingSince.delete(other);
+              }
+              for (const [other, w] of waitingSince) {
+                if (other !== index && w.account === a.account && w.rank < PRIORITY_RANK[a.priority] && !a.shareKey) {
+                  violations.push(`call ${index} started before more urgent ${other}`);
+                }
+              }
+              const list = starts.get(a.account) ?? [];
+              list.push(clock.now());
+              starts.set(a.account, list);
+              inFlight = new Map(inFlight).set(a.account, (inFlight.get(a.account) ?? 0) + 1);
+              if ((inFlight.get(a.account) ?? 0) > 1) violations.push("two calls in flight");
+              sends.set(index, (sends.get(index) ?? 0) + 1);
+              await new Promise<void>((resolve) => clock.setTimeout(resolve, a.durationMs));
+              inFlight.set(a.account, (inFlight.get(a.account) ?? 1) - 1);
+              if (a.rateLimited && limited++ < 3 && (sends.get(index) ?? 0) === 1) throw new RateLimited(1_000);
+              return index;
+            }),
+          );
+        }
+        await clock.runAll();
+        await Promise.all(promises);
+        for (const list of starts.values()) {
+          for (let i = 1; i < list.length; i++) {
+            if (list[i]! - list[i - 1]! < INTERVAL + MARGIN) violations.push(`gap ${list[i]! - list[i - 1]!}`);
+          }
+        }
+        expect(violations).toEqual([]);
+        await gate.drained();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Each file starts its own simulator and bot on free ports; files can run side by side.
+    pool: "forks",
+  },
+});
