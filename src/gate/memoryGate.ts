@@ -105,7 +105,9 @@ export class MemoryGate implements AccountGate {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = { resolve, reject, signal, taskId: call.context.taskId };
       const shared =
-        call.shareKey === undefined ? undefined : state.waiting.find((e) => e.call.shareKey === call.shareKey);
+        call.shareKey === undefined
+          ? undefined
+          : state.waiting.find((e) => e.call.shareKey === call.shareKey);
       let entry: Entry;
       if (shared) {
         entry = shared;
@@ -187,7 +189,9 @@ export class MemoryGate implements AccountGate {
 
   private nextStartAt(state: AccountState, now: number): number {
     const spaced =
-      state.lastStartAt === undefined ? now : state.lastStartAt + this.options.minIntervalMs + this.safetyMarginMs + state.extraMarginMs;
+      state.lastStartAt === undefined
+        ? now
+        : state.lastStartAt + this.options.minIntervalMs + this.safetyMarginMs + state.extraMarginMs;
     return Math.max(now, spaced, state.blockedUntil);
   }
 
@@ -219,7 +223,12 @@ export class MemoryGate implements AccountGate {
     void this.execute(account, state, entry, now);
   }
 
-  private async execute(account: string, state: AccountState, entry: Entry, startedAt: number): Promise<void> {
+  private async execute(
+    account: string,
+    state: AccountState,
+    entry: Entry,
+    startedAt: number,
+  ): Promise<void> {
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, value: await entry.send() };

@@ -99,7 +99,9 @@ describe("MemoryGate", () => {
       return ["vehicle list"];
     };
     const answers = Promise.all(
-      Array.from({ length: 10 }, () => gate.run(call("a", "interactive", { shareKey: "company-vehicles" }), send)),
+      Array.from({ length: 10 }, () =>
+        gate.run(call("a", "interactive", { shareKey: "company-vehicles" }), send),
+      ),
     );
     await clock.runAll();
     expect(await answers).toEqual(Array.from({ length: 10 }, () => ["vehicle list"]));
@@ -113,7 +115,10 @@ describe("MemoryGate", () => {
     await gate.run(call("a", "interactive"), async () => undefined);
     const bg = gate.run(call("a", "background", { shareKey: "k" }), async () => void order.push("shared"));
     const rep = gate.run(call("a", "report"), async () => void order.push("report"));
-    const joined = gate.run(call("a", "interactive", { shareKey: "k" }), async () => void order.push("never"));
+    const joined = gate.run(
+      call("a", "interactive", { shareKey: "k" }),
+      async () => void order.push("never"),
+    );
     await clock.runAll();
     await Promise.all([bg, rep, joined]);
     expect(order).toEqual(["shared", "report"]);
@@ -122,7 +127,9 @@ describe("MemoryGate", () => {
   it("pushes back on a 429 by Retry-After, retries the same call and widens the margin", async () => {
     const clock = new VirtualClock();
     const warnings: unknown[] = [];
-    const gate = makeGate(clock, { logger: { warn: (o: unknown) => warnings.push(o), debug: () => undefined } });
+    const gate = makeGate(clock, {
+      logger: { warn: (o: unknown) => warnings.push(o), debug: () => undefined },
+    });
     const attempts: number[] = [];
     const result = gate.run(call("a", "interactive"), async () => {
       attempts.push(clock.now());
@@ -161,7 +168,10 @@ describe("MemoryGate", () => {
       controller.abort();
       return "finished";
     });
-    const second = gate.run(call("a", "report", { signal: controller.signal }), async () => void sent.push("second"));
+    const second = gate.run(
+      call("a", "report", { signal: controller.signal }),
+      async () => void sent.push("second"),
+    );
     const secondFailure = expect(second).rejects.toBeInstanceOf(CallCancelledError);
     await clock.runAll();
     expect(await first).toBe("finished");
@@ -186,7 +196,9 @@ describe("MemoryGate", () => {
     expect(schedule.running?.taskIds).toEqual(["t1"]);
     expect(schedule.waiting.map((w) => w.taskIds[0])).toEqual(["t3", "t2"]);
     expect(schedule.waiting[0]!.expectedStartAt).toBe(schedule.nextSlotAt);
-    expect(schedule.waiting[1]!.expectedStartAt - schedule.waiting[0]!.expectedStartAt).toBe(INTERVAL + MARGIN);
+    expect(schedule.waiting[1]!.expectedStartAt - schedule.waiting[0]!.expectedStartAt).toBe(
+      INTERVAL + MARGIN,
+    );
     release();
     await clock.runAll();
     await Promise.all([running, ...waiting]);
@@ -215,16 +227,26 @@ describe("MemoryGate", () => {
         let limited = 0;
         for (const [index, a] of arrivals.entries()) {
           await clock.advanceBy(a.delayMs);
-          waitingSince.set(index, { account: a.account, rank: PRIORITY_RANK[a.priority], shareKey: a.shareKey });
+          waitingSince.set(index, {
+            account: a.account,
+            rank: PRIORITY_RANK[a.priority],
+            shareKey: a.shareKey,
+          });
           promises.push(
             gate.run(call(a.account, a.priority, { shareKey: a.shareKey }), async () => {
               // The call that starts must be the most urgent one waiting on that account.
               waitingSince.delete(index);
               for (const [other, w] of waitingSince) {
-                if (a.shareKey && w.account === a.account && w.shareKey === a.shareKey) waitingSince.delete(other);
+                if (a.shareKey && w.account === a.account && w.shareKey === a.shareKey)
+                  waitingSince.delete(other);
               }
               for (const [other, w] of waitingSince) {
-                if (other !== index && w.account === a.account && w.rank < PRIORITY_RANK[a.priority] && !a.shareKey) {
+                if (
+                  other !== index &&
+                  w.account === a.account &&
+                  w.rank < PRIORITY_RANK[a.priority] &&
+                  !a.shareKey
+                ) {
                   violations.push(`call ${index} started before more urgent ${other}`);
                 }
               }
@@ -236,7 +258,8 @@ describe("MemoryGate", () => {
               sends.set(index, (sends.get(index) ?? 0) + 1);
               await new Promise<void>((resolve) => clock.setTimeout(resolve, a.durationMs));
               inFlight.set(a.account, (inFlight.get(a.account) ?? 1) - 1);
-              if (a.rateLimited && limited++ < 3 && (sends.get(index) ?? 0) === 1) throw new RateLimited(1_000);
+              if (a.rateLimited && limited++ < 3 && (sends.get(index) ?? 0) === 1)
+                throw new RateLimited(1_000);
               return index;
             }),
           );
@@ -245,7 +268,8 @@ describe("MemoryGate", () => {
         await Promise.all(promises);
         for (const list of starts.values()) {
           for (let i = 1; i < list.length; i++) {
-            if (list[i]! - list[i - 1]! < INTERVAL + MARGIN) violations.push(`gap ${list[i]! - list[i - 1]!}`);
+            if (list[i]! - list[i - 1]! < INTERVAL + MARGIN)
+              violations.push(`gap ${list[i]! - list[i - 1]!}`);
           }
         }
         expect(violations).toEqual([]);

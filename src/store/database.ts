@@ -1,0 +1,115 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+export type Db = Database.Database;
+
+/**
+ * The embedded store: one SQLite file in DATA_DIR. Schema changes are numbered migrations,
+ * applied in order inside a transaction; `user_version` records the last one applied.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: durable tasks and the journal that makes mutations idempotent across crashes.
+  `CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     params TEXT NOT NULL,
+     account TEXT NOT NULL,
+     slack_user TEXT,
+     reply TEXT NOT NULL,
+     priority TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('queued','running','done','failed','cancelled')),
+     dedupe_key TEXT,
+     progress_done INTEGER NOT NULL DEFAULT 0,
+     progress_total INTEGER NOT NULL DEFAULT 0,
+     result TEXT,
+     error TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     finished_at INTEGER,
+     delivered_at INTEGER
+   );
+   CREATE INDEX tasks_undelivered ON tasks (state) WHERE delivered_at IS NULL AND state IN ('done','failed','cancelled');
+   CREATE INDEX tasks_unfinished ON tasks (state) WHERE state IN ('queued','running');
+   CREATE INDEX tasks_account ON tasks (account, state);
+   CREATE UNIQUE INDEX tasks_pending_dedupe ON tasks (dedupe_key)
+     WHERE dedupe_key IS NOT NULL AND state IN ('queued','running');
+   CREATE TABLE task_steps (
+     task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+     step TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('sending','done')),
+     result TEXT,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (task_id, step)
+   );`,
+  // 2: fleet accounts linked by Slack users (password encrypted with CREDENTIALS_KEY).
+  `CREATE TABLE linked_accounts (
+     slack_user TEXT PRIMARY KEY,
+     username TEXT NOT NULL,
+     secret TEXT NOT NULL,
+     linked_at INTEGER NOT NULL
+   );`,
+];
+
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreError";
+  }
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Opens (creating if needed) the store and brings its schema up to date. A file that is
+ * not a database, fails its integrity check, or comes from a newer fleetbot stops the
+ * start with a clear message: better to refuse than to lose tasks silently.
+ */
+export function openDatabase(dataDir: string, fileName = "fleetbot.sqlite"): Db {
+  const path = dataDir === ":memory:" ? ":memory:" : join(dataDir, fileName);
+  if (path !== ":memory:") {
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (cause) {
+      throw new StoreError(`Cannot create DATA_DIR ${dataDir}: ${(cause as Error).message}`, { cause });
+    }
+  }
+  let db: Db;
+  try {
+    db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    // WAL + NORMAL survives a killed process (only a power loss can drop the last commits).
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    const check = db.pragma("quick_check", { simple: true });
+    if (check !== "ok") throw new Error(String(check));
+  } catch (cause) {
+    throw new StoreError(
+      `The store at ${path} is unreadable or corrupt (${(cause as Error).message}). ` +
+        "fleetbot stopped instead of starting empty: restore it from a backup, or move it away to start afresh.",
+      { cause },
+    );
+  }
+  migrate(db, path);
+  return db;
+}
+
+function migrate(db: Db, path: string): void {
+  const current = Number(db.pragma("user_version", { simple: true }));
+  if (current > MIGRATIONS.length) {
+    db.close();
+    throw new StoreError(
+      `The store at ${path} has schema version ${current}, newer than this fleetbot knows (${MIGRATIONS.length}). ` +
+        "Run the newer fleetbot, or restore a matching backup.",
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    const apply = db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    });
+    apply();
+  }
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  type NewTask,
+  type ReplyTarget,
+  replyTargetSchema,
+  type TaskError,
+  type TaskRecord,
+  type TaskState,
+  taskErrorSchema,
+  taskRecordSchema,
+} from "../tasks/task.js";
+import type { Db } from "./database.js";
+
+const rowSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  params: z.string(),
+  account: z.string(),
+  slack_user: z.string().nullable(),
+  reply: z.string(),
+  priority: z.string(),
+  state: z.string(),
+  dedupe_key: z.string().nullable(),
+  progress_done: z.number(),
+  progress_total: z.number(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  finished_at: z.number().nullable(),
+  delivered_at: z.number().nullable(),
+});
+
+function fromRow(raw: unknown): TaskRecord {
+  const row = rowSchema.parse(raw);
+  return taskRecordSchema.parse({
+    id: row.id,
+    kind: row.kind,
+    params: JSON.parse(row.params),
+    account: row.account,
+    slackUser: row.slack_user ?? undefined,
+    reply: replyTargetSchema.parse(JSON.parse(row.reply)),
+    priority: row.priority,
+    state: row.state,
+    dedupeKey: row.dedupe_key ?? undefined,
+    progressDone: row.progress_done,
+    progressTotal: row.progress_total,
+    result: row.result === null ? undefined : JSON.parse(row.result),
+    error: row.error === null ? undefined : taskErrorSchema.parse(JSON.parse(row.error)),
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at ?? undefined,
+    deliveredAt: row.delivered_at ?? undefined,
+  });
+}
+
+export type StepState = { state: "sending" } | { state: "done"; result: unknown };
+
+/**
+ * Tasks and their mutation journal in SQLite. Every write is one statement or one
+ * transaction, so a crash leaves either the old or the new state, never half of it.
+ */
+export class TaskStore {
+  private readonly statements;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.statements = {
+      insert: db.prepare(
+        `INSERT INTO tasks (id, kind, params, account, slack_user, reply, priority, state, dedupe_key,
+           progress_done, progress_total, attempts, created_at, updated_at)
+         VALUES (@id, @kind, @params, @account, @slack_user, @reply, @priority, 'queued', @dedupe_key, 0, 0, 0, @now, @now)`,
+      ),
+      byId: db.prepare("SELECT * FROM tasks WHERE id = ?"),
+      pendingByDedupe: db.prepare(
+        "SELECT * FROM tasks WHERE dedupe_key = ? AND state IN ('queued','running') LIMIT 1",
+      ),
+      unfinished: db.prepare(
+        "SELECT * FROM tasks WHERE state IN ('queued','running') ORDER BY created_at, rowid",
+      ),
+      unfinishedOfAccount: db.prepare(
+        "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid",
+      ),
+      setState: db.prepare("UPDATE tasks SET state = @state, updated_at = @now WHERE id = @id"),
+      start: db.prepare(
+        "UPDATE tasks SET state = 'running', attempts = attempts + 1, updated_at = @now WHERE id = @id AND state IN ('queued','running')",
+      ),
+      finish: db.prepare(
+        `UPDATE tasks SET state = @state, result = @result, error = @error, updated_at = @now, finished_at = @now
+         WHERE id = @id AND state IN ('queued','running')`,
+      ),
+      progress: db.prepare(
+        "UPDATE tasks SET progress_done = @done, progress_total = @total, updated_at = @now WHERE id = @id",
+      ),
+      reply: db.prepare("UPDATE tasks SET reply = @reply, updated_at = @now WHERE id = @id"),
+      step: db.prepare("SELECT state, result FROM task_steps WHERE task_id = ? AND step = ?"),
+      upsertStep: db.prepare(
+        `INSERT INTO task_steps (task_id, step, state, result, updated_at) VALUES (@task_id, @step, @state, @result, @now)
+         ON CONFLICT (task_id, step) DO UPDATE SET state = excluded.state, result = excluded.result, updated_at = excluded.updated_at`,
+      ),
+      undelivered: db.prepare(
+        "SELECT * FROM tasks WHERE delivered_at IS NULL AND state IN ('done','failed','cancelled') ORDER BY finished_at",
+      ),
+      delivered: db.prepare("UPDATE tasks SET delivered_at = @now WHERE id = @id"),
+      recentOfAccount: db.prepare(
+        "SELECT * FROM tasks WHERE account = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+      ),
+      purge: db.prepare("DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?"),
+    };
+  }
+
+  /**
+   * Stores a new task, or returns the pending one with the same dedupe key (a double
+   * submission runs once). `created` says which.
+   */
+  create(task: NewTask): { task: TaskRecord; created: boolean } {
+    const run = this.db.transaction((): { task: TaskRecord; created: boolean } => {
+      if (task.dedupeKey) {
+        const existing = this.statements.pendingByDedupe.get(task.dedupeKey);
+        if (existing) return { task: fromRow(existing), created: false };
+      }
+      const id = randomUUID();
+      this.statements.insert.run({
+        id,
+        kind: task.kind,
+        params: JSON.stringify(task.params ?? null),
+        account: task.account,
+        slack_user: task.slackUser ?? null,
+        reply: JSON.stringify(task.reply),
+        priority: task.priority,
+        dedupe_key: task.dedupeKey ?? null,
+        now: this.now(),
+      });
+      return { task: fromRow(this.statements.byId.get(id)), created: true };
+    });
+    return run.immediate();
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const row = this.statements.byId.get(id);
+    return row ? fromRow(row) : undefined;
+  }
+
+  unfinished(account?: string): TaskRecord[] {
+    const rows = account
+      ? this.statements.unfinishedOfAccount.all(account)
+      : this.statements.unfinished.all();
+    return rows.map(fromRow);
+  }
+
+  markRunning(id: string): void {
+    this.statements.start.run({ id, now: this.now() });
+  }
+
+  /** Ends a task; a task already ended keeps its first ending (cancel racing completion). */
+  finish(
+    id: string,
+    state: Extract<TaskState, "done" | "failed" | "cancelled">,
+    outcome: { result?: unknown; error?: TaskError },
+  ): boolean {
+    const info = this.statements.finish.run({
+      id,
+      state,
+      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      error: outcome.error === undefined ? null : JSON.stringify(outcome.error),
+      now: this.now(),
+    });
+    return info.changes > 0;
+  }
+
+  setProgress(id: string, done: number, total: number): void {
+    this.statements.progress.run({ id, done, total, now: this.now() });
+  }
+
+  setReply(id: string, reply: ReplyTarget): void {
+    this.statements.reply.run({ id, reply: JSON.stringify(reply), now: this.now() });
+  }
+
+  step(taskId: string, step: string): StepState | undefined {
+    const row = this.statements.step.get(taskId, step) as
+      | { state: string; result: string | null }
+      | undefined;
+    if (!row) return undefined;
+    if (row.state === "sending") return { state: "sending" };
+    return { state: "done", result: row.result === null ? undefined : JSON.parse(row.result) };
+  }
+
+  /** Written (and synced by SQLite) before the mutation is sent: after a crash we know it may have reached the service. */
+  markStepSending(taskId: string, step: string): void {
+    this.statements.upsertStep.run({
+      task_id: taskId,
+      step,
+      state: "sending",
+      result: null,
+      now: this.now(),
+    });
+  }
+
+  markStepDone(taskId: string, step: string, result: unknown): void {
+    this.statements.upsertStep.run({
+      task_id: taskId,
+      step,
+      state: "done",
+      result: result === undefined ? null : JSON.stringify(result),
+      now: this.now(),
+    });
+  }
+
+  /** Finished tasks whose answer has not reached Slack yet (a crash between the two). */
+  undelivered(): TaskRecord[] {
+    return this.statements.undelivered.all().map(fromRow);
+  }
+
+  markDelivered(id: string): void {
+    this.statements.delivered.run({ id, now: this.now() });
+  }
+
+  recent(account: string, limit: number): TaskRecord[] {
+    return this.statements.recentOfAccount.all(account, limit).map(fromRow);
+  }
+
+  /** Deletes tasks finished before the given instant; returns how many. */
+  purgeFinishedBefore(instant: number): number {
+    return this.statements.purge.run(instant).changes;
+  }
+}

@@ -1,0 +1,347 @@
+import type { Logger } from "pino";
+import type { ZodType } from "zod";
+import type { CallContext, Priority } from "../fleet/seam.js";
+import type { AccountGate } from "../gate/gate.js";
+import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
+import type { TaskStore } from "../store/taskStore.js";
+import type { NewTask, TaskError, TaskProgress, TaskRecord } from "./task.js";
+
+/** What a handler gets to do its work: the account's session, its call context, progress, and idempotent mutations. */
+export interface TaskContext<P, S> {
+  task: TaskRecord;
+  params: P;
+  session: S;
+  /** Pass to every fleet call: priority, cancel signal and task id for the gate. */
+  call: CallContext;
+  signal: AbortSignal;
+  /** Calls done and the total the task needs (known up front for split reports). */
+  progress(done: number, total: number): void;
+  /**
+   * Runs a state-changing call at most once across crashes. The journal records
+   * "sending" before the call and the answer after it; a task resumed with a step left
+   * in "sending" first asks `alreadyApplied` (e.g. load-transports) whether the service
+   * has it, and sends again only if not.
+   */
+  mutation<T>(
+    step: string,
+    how: { send: () => Promise<T>; alreadyApplied: () => Promise<T | undefined> },
+  ): Promise<T>;
+}
+
+export interface TaskHandler<P, R, S> {
+  kind: string;
+  params: ZodType<P>;
+  run(ctx: TaskContext<P, S>): Promise<R>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds handlers of every parameter and result type
+export type AnyTaskHandler<S> = TaskHandler<any, unknown, S>;
+
+export interface TaskListener {
+  /** A task's place, calls done and estimate changed. */
+  progress?(progress: TaskProgress, task: TaskRecord): void;
+  /** A task ended (done, failed or cancelled); call `markDelivered` once its answer is out. */
+  finished?(task: TaskRecord): void;
+}
+
+export interface TaskRunnerOptions<S> {
+  store: TaskStore;
+  gate: AccountGate;
+  handlers: AnyTaskHandler<S>[];
+  /** The session of a fleet account (credentials resolved by the caller). */
+  sessionFor(account: string): Promise<S>;
+  /** Turns any error into what the user and support see. */
+  describeError(error: unknown): TaskError;
+  /** Errors worth another attempt (timeouts, 5xx); others fail the task at once. */
+  isRetryable?(error: unknown): boolean;
+  maxAttempts?: number;
+  /** Tasks of one account whose calls may wait in the gate at once; the rest wait here. */
+  maxActivePerAccount?: number;
+  now?: () => number;
+  logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
+}
+
+interface ActiveTask {
+  record: TaskRecord;
+  controller: AbortController;
+  done: number;
+  total: number;
+}
+
+/**
+ * Runs stored tasks: each task's fleet calls go through the account's gate, so many tasks
+ * may be active while the gate decides what is sent when. Tasks beyond the per-account
+ * limit wait in priority order. On start, `resume()` picks up what a crash or stop left.
+ */
+export class TaskRunner<S> {
+  private readonly handlers = new Map<string, AnyTaskHandler<S>>();
+  private readonly active = new Map<string, ActiveTask>();
+  private readonly waiting = new Map<string, TaskRecord[]>();
+  private readonly listeners = new Set<TaskListener>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly now: () => number;
+  private readonly maxActive: number;
+  private readonly maxAttempts: number;
+  private stopped = false;
+
+  constructor(private readonly options: TaskRunnerOptions<S>) {
+    for (const handler of options.handlers) this.handlers.set(handler.kind, handler);
+    this.now = options.now ?? Date.now;
+    this.maxActive = options.maxActivePerAccount ?? 25;
+    this.maxAttempts = options.maxAttempts ?? 3;
+  }
+
+  on(listener: TaskListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Stores the task (before Slack is acknowledged, so nothing is lost) and starts it when
+   * its account has room. A pending task with the same dedupe key is returned instead.
+   */
+  submit(task: NewTask): { task: TaskRecord; created: boolean } {
+    const handler = this.handlers.get(task.kind);
+    if (!handler) throw new Error(`No handler for task kind ${task.kind}`);
+    const parsed = handler.params.safeParse(task.params);
+    if (!parsed.success) throw new Error(`Invalid parameters for ${task.kind}: ${parsed.error.message}`);
+    const outcome = this.options.store.create({ ...task, params: parsed.data });
+    if (outcome.created) this.enqueue(outcome.task);
+    return outcome;
+  }
+
+  /** Restarts every unfinished task and re-announces finished ones whose answer never went out. */
+  resume(): { resumed: number; undelivered: number } {
+    const unfinished = this.options.store.unfinished();
+    for (const task of unfinished) {
+      if (!this.active.has(task.id)) this.enqueue(task);
+    }
+    const undelivered = this.options.store.undelivered();
+    for (const task of undelivered) this.emitFinished(task);
+    if (unfinished.length > 0 || undelivered.length > 0) {
+      this.options.logger?.info(
+        { resumed: unfinished.length, undelivered: undelivered.length },
+        "resumed tasks",
+      );
+    }
+    return { resumed: unfinished.length, undelivered: undelivered.length };
+  }
+
+  /** Cancels a task: waiting calls are dropped, a call already sent finishes. */
+  cancel(taskId: string): boolean {
+    const active = this.active.get(taskId);
+    if (active) {
+      active.controller.abort();
+      return true;
+    }
+    for (const [account, queue] of this.waiting) {
+      const index = queue.findIndex((t) => t.id === taskId);
+      if (index >= 0) {
+        queue.splice(index, 1);
+        this.waiting.set(account, queue);
+        if (this.options.store.finish(taskId, "cancelled", {}))
+          this.emitFinished(this.options.store.get(taskId)!);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  markDelivered(taskId: string): void {
+    this.options.store.markDelivered(taskId);
+  }
+
+  /** Where a task stands now: place in its account's queue, calls done, estimated finish. */
+  async progressOf(taskId: string): Promise<TaskProgress | undefined> {
+    const record = this.active.get(taskId)?.record ?? this.options.store.get(taskId);
+    if (!record) return undefined;
+    return this.estimate(record);
+  }
+
+  /** Resolves when no task is active or waiting (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Stops taking work; unfinished tasks stay stored and resume at the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.waiting.clear();
+  }
+
+  private enqueue(task: TaskRecord): void {
+    if (this.stopped) return;
+    const queue = this.waiting.get(task.account) ?? [];
+    queue.push(task);
+    queue.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.createdAt - b.createdAt);
+    this.waiting.set(task.account, queue);
+    this.startNext(task.account);
+  }
+
+  private activeCount(account: string): number {
+    let count = 0;
+    for (const task of this.active.values()) if (task.record.account === account) count++;
+    return count;
+  }
+
+  private startNext(account: string): void {
+    const queue = this.waiting.get(account);
+    while (!this.stopped && queue && queue.length > 0 && this.activeCount(account) < this.maxActive) {
+      const record = queue.shift()!;
+      const run = this.execute(record).finally(() => {
+        this.running.delete(run);
+        this.startNext(account);
+      });
+      this.running.add(run);
+    }
+  }
+
+  private async execute(initial: TaskRecord): Promise<void> {
+    const handler = this.handlers.get(initial.kind);
+    const controller = new AbortController();
+    const active: ActiveTask = {
+      record: initial,
+      controller,
+      done: initial.progressDone,
+      total: Math.max(initial.progressTotal, 1),
+    };
+    this.active.set(initial.id, active);
+    try {
+      if (!handler) throw new Error(`No handler for task kind ${initial.kind}`);
+      const store = this.options.store;
+      let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
+      for (let attempt = initial.attempts; attempt < this.maxAttempts; attempt++) {
+        store.markRunning(initial.id);
+        active.record = store.get(initial.id) ?? initial;
+        void this.emitProgress(active);
+        try {
+          const session = await this.options.sessionFor(initial.account);
+          const params = handler.params.parse(initial.params);
+          const result = await handler.run(this.contextFor(active, params, session));
+          if (store.finish(initial.id, "done", { result })) this.emitFinished(store.get(initial.id)!);
+          return;
+        } catch (error) {
+          lastError = error;
+          if (controller.signal.aborted || error instanceof CallCancelledError) break;
+          if (!(this.options.isRetryable?.(error) ?? false)) break;
+          this.options.logger?.warn(
+            { taskId: initial.id, kind: initial.kind, attempt: attempt + 1 },
+            "task attempt failed; retrying",
+          );
+        }
+      }
+      if (controller.signal.aborted) {
+        if (store.finish(initial.id, "cancelled", {})) this.emitFinished(store.get(initial.id)!);
+        return;
+      }
+      const error = this.options.describeError(lastError);
+      this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
+      if (store.finish(initial.id, "failed", { error })) this.emitFinished(store.get(initial.id)!);
+    } catch (error) {
+      // A store failure: leave the task unfinished so the next start resumes it.
+      this.options.logger?.error({ taskId: initial.id, err: error }, "task could not be recorded");
+    } finally {
+      this.active.delete(initial.id);
+    }
+  }
+
+  private contextFor<P>(active: ActiveTask, params: P, session: S): TaskContext<P, S> {
+    const store = this.options.store;
+    const task = active.record;
+    return {
+      task,
+      params,
+      session,
+      signal: active.controller.signal,
+      call: { priority: task.priority as Priority, signal: active.controller.signal, taskId: task.id },
+      progress: (done, total) => {
+        active.done = done;
+        active.total = Math.max(total, done, 1);
+        store.setProgress(task.id, active.done, active.total);
+        void this.emitProgress(active);
+      },
+      mutation: async <T>(
+        step: string,
+        how: { send: () => Promise<T>; alreadyApplied: () => Promise<T | undefined> },
+      ) => {
+        const recorded = store.step(task.id, step);
+        if (recorded?.state === "done") return recorded.result as T;
+        if (recorded?.state === "sending") {
+          const applied = await how.alreadyApplied();
+          if (applied !== undefined) {
+            store.markStepDone(task.id, step, applied);
+            return applied;
+          }
+        }
+        store.markStepSending(task.id, step);
+        const result = await how.send();
+        store.markStepDone(task.id, step, result);
+        return result;
+      },
+    };
+  }
+
+  private async estimate(record: TaskRecord): Promise<TaskProgress> {
+    const active = this.active.get(record.id);
+    const base: TaskProgress = {
+      taskId: record.id,
+      state: record.state,
+      done: active?.done ?? record.progressDone,
+      total: active?.total ?? Math.max(record.progressTotal, 1),
+    };
+    if (record.state !== "queued" && record.state !== "running") return base;
+    const schedule = await this.options.gate.schedule(record.account);
+    const remaining = Math.max(1, base.total - base.done);
+    const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
+    const running = schedule.running?.taskIds.includes(record.id) ?? false;
+    let position: number;
+    let firstStartAt: number;
+    if (mine) {
+      position = mine.position;
+      firstStartAt = mine.expectedStartAt;
+    } else if (running) {
+      position = 0;
+      firstStartAt = schedule.running?.startedAt ?? this.now();
+    } else {
+      // Not in the gate yet (waiting for room here, or between two calls): behind everything waiting.
+      const queue = this.waiting.get(record.account) ?? [];
+      const ahead = queue.findIndex((t) => t.id === record.id);
+      position = schedule.waiting.length + Math.max(0, ahead);
+      firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
+    }
+    // Calls of other active tasks interleave with ours: more urgent ones take all their
+    // remaining slots, equally urgent ones one slot per call of ours (round robin). A call
+    // of theirs already running or waiting ahead of ours is counted in firstStartAt.
+    const myRank = PRIORITY_RANK[record.priority];
+    let interleaved = 0;
+    for (const other of this.active.values()) {
+      if (other.record.id === record.id || other.record.account !== record.account) continue;
+      const theirsAhead =
+        (schedule.running?.taskIds.includes(other.record.id) ?? false) ||
+        schedule.waiting.some((w) => w.position < position && w.taskIds.includes(other.record.id));
+      const theirs = Math.max(0, other.total - other.done - (theirsAhead ? 1 : 0));
+      const rank = PRIORITY_RANK[other.record.priority];
+      if (rank < myRank) interleaved += theirs;
+      else if (rank === myRank) interleaved += Math.min(theirs, remaining - 1);
+    }
+    const callsToRun = running ? remaining - 1 : remaining;
+    const expectedFinishAt = firstStartAt + (Math.max(0, callsToRun - 1) + interleaved) * schedule.slotMs;
+    return { ...base, position, expectedFinishAt };
+  }
+
+  private async emitProgress(active: ActiveTask): Promise<void> {
+    if (this.listeners.size === 0) return;
+    const progress = await this.estimate(active.record);
+    for (const listener of this.listeners) listener.progress?.(progress, active.record);
+  }
+
+  private emitFinished(task: TaskRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener.finished?.(task);
+      } catch (error) {
+        this.options.logger?.error({ taskId: task.id, err: error }, "task listener failed");
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { Priority } from "../fleet/seam.js";
+
+/** Where the answer to a task goes: whatever Slack gave us when it was asked. */
+export const replyTargetSchema = z.object({
+  responseUrl: z.string().url().optional(),
+  /** When the response_url was handed to us; it expires 30 minutes later. */
+  responseUrlIssuedAt: z.number().optional(),
+  responseUrlUses: z.number().int().nonnegative().optional(),
+  channel: z.string().optional(),
+  messageTs: z.string().optional(),
+  threadTs: z.string().optional(),
+  viewId: z.string().optional(),
+  teamId: z.string().optional(),
+});
+export type ReplyTarget = z.infer<typeof replyTargetSchema>;
+
+export const TASK_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export const taskErrorSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  correlationId: z.string().optional(),
+  detail: z.unknown().optional(),
+});
+export type TaskError = z.infer<typeof taskErrorSchema>;
+
+/** A task as stored: what a user asked, as data (never a closure), so a restart loses nothing. */
+export const taskRecordSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  params: z.unknown(),
+  account: z.string(),
+  slackUser: z.string().optional(),
+  reply: replyTargetSchema,
+  priority: z.enum(["interactive", "report", "background"]),
+  state: z.enum(TASK_STATES),
+  dedupeKey: z.string().optional(),
+  progressDone: z.number().int(),
+  progressTotal: z.number().int(),
+  result: z.unknown().optional(),
+  error: taskErrorSchema.optional(),
+  attempts: z.number().int(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  finishedAt: z.number().optional(),
+  deliveredAt: z.number().optional(),
+});
+export type TaskRecord = z.infer<typeof taskRecordSchema>;
+
+export interface NewTask {
+  kind: string;
+  params: unknown;
+  account: string;
+  slackUser?: string;
+  reply: ReplyTarget;
+  priority: Priority;
+  /** Two submissions with the same key while one is pending run once (double clicks, retries). */
+  dedupeKey?: string;
+}
+
+/** What the Slack side shows while a task waits or runs. */
+export interface TaskProgress {
+  taskId: string;
+  state: TaskState;
+  /** Place of the task's next call in its account's queue (0 = next); undefined when not waiting. */
+  position?: number;
+  done: number;
+  total: number;
+  /** Estimated finish (epoch ms), from the gate's schedule. */
+  expectedFinishAt?: number;
+}

@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { CallContext } from "../../src/fleet/seam.js";
+import { MemoryGate } from "../../src/gate/memoryGate.js";
+import { VirtualClock } from "../../src/gate/virtualClock.js";
+import { openDatabase } from "../../src/store/database.js";
+import { TaskStore } from "../../src/store/taskStore.js";
+import { type AnyTaskHandler, TaskRunner } from "../../src/tasks/runner.js";
+import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
+
+const INTERVAL = 30_000;
+
+/** A stand-in fleet session: each call goes through the real gate and is recorded. */
+class RecordingSession {
+  readonly sent: string[] = [];
+  failNext = 0;
+  constructor(
+    private readonly gate: MemoryGate,
+    private readonly account: string,
+  ) {}
+  call(name: string, ctx: CallContext): Promise<string> {
+    return this.gate.run({ account: this.account, endpoint: "stops", context: ctx }, async () => {
+      if (this.failNext > 0) {
+        this.failNext--;
+        throw Object.assign(new Error("upstream 503"), { retryable: true });
+      }
+      this.sent.push(name);
+      return name;
+    });
+  }
+}
+
+const reportHandler: AnyTaskHandler<RecordingSession> = {
+  kind: "report",
+  params: z.object({ calls: z.number().int().min(1) }),
+  async run(ctx) {
+    const results: string[] = [];
+    ctx.progress(0, ctx.params.calls);
+    for (let i = 0; i < ctx.params.calls; i++) {
+      results.push(await ctx.session.call(`${ctx.task.id.slice(0, 4)}-${i}`, ctx.call));
+      ctx.progress(i + 1, ctx.params.calls);
+    }
+    return results;
+  },
+};
+
+const startHandler: AnyTaskHandler<RecordingSession> = {
+  kind: "start",
+  params: z.object({ uit: z.string() }),
+  async run(ctx) {
+    return ctx.mutation(`start:${ctx.params.uit}`, {
+      alreadyApplied: async () =>
+        ctx.session.sent.includes(`start ${ctx.params.uit}`) ? "already" : undefined,
+      send: () => ctx.session.call(`start ${ctx.params.uit}`, ctx.call),
+    });
+  },
+};
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(dataDir?: string) {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "fleetbot-tasks-"));
+  if (!dataDir) dirs.push(dir);
+  const clock = new VirtualClock();
+  const gate = new MemoryGate({
+    minIntervalMs: INTERVAL,
+    clock,
+    rateLimitDelay: () => undefined,
+  });
+  const db = openDatabase(dir);
+  const store = new TaskStore(db, () => clock.now());
+  const session = new RecordingSession(gate, "demo");
+  const finished: TaskRecord[] = [];
+  const progress: TaskProgress[] = [];
+  const runner = new TaskRunner<RecordingSession>({
+    store,
+    gate,
+    handlers: [reportHandler, startHandler],
+    sessionFor: async () => session,
+    describeError: (error) => ({ kind: "test", message: (error as Error).message }),
+    isRetryable: (error) => (error as { retryable?: boolean }).retryable === true,
+    now: () => clock.now(),
+  });
+  runner.on({ finished: (t) => finished.push(t), progress: (p) => progress.push(p) });
+  return { dir, clock, gate, db, store, session, runner, finished, progress };
+}
+
+const reply = { channel: "C1" };
+
+describe("TaskRunner", () => {
+  it("stores the task before running it and records the result", async () => {
+    const { clock, runner, store, finished } = setup();
+    const { task, created } = runner.submit({
+      kind: "report",
+      params: { calls: 3 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    expect(created).toBe(true);
+    expect(store.get(task.id)?.state).toMatch(/queued|running/);
+    await clock.runAll();
+    await runner.idle();
+    expect(store.get(task.id)?.state).toBe("done");
+    expect(store.get(task.id)?.result).toHaveLength(3);
+    expect(finished.map((t) => t.id)).toEqual([task.id]);
+    expect(store.get(task.id)?.progressDone).toBe(3);
+  });
+
+  it("runs a double submission of the same mutation once", async () => {
+    const { clock, runner, session } = setup();
+    const first = runner.submit({
+      kind: "start",
+      params: { uit: "U1" },
+      account: "demo",
+      reply,
+      priority: "interactive",
+      dedupeKey: "start:U1",
+    });
+    const second = runner.submit({
+      kind: "start",
+      params: { uit: "U1" },
+      account: "demo",
+      reply,
+      priority: "interactive",
+      dedupeKey: "start:U1",
+    });
+    expect(second.created).toBe(false);
+    expect(second.task.id).toBe(first.task.id);
+    await clock.runAll();
+    await runner.idle();
+    expect(session.sent).toEqual(["start U1"]);
+  });
+
+  it("cancel drops the remaining calls; a call already sent finishes", async () => {
+    const { clock, runner, store, session } = setup();
+    const { task } = runner.submit({
+      kind: "report",
+      params: { calls: 6 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await clock.advanceBy(INTERVAL * 1.5); // two calls have been sent
+    expect(runner.cancel(task.id)).toBe(true);
+    await clock.runAll();
+    await runner.idle();
+    expect(store.get(task.id)?.state).toBe("cancelled");
+    expect(session.sent).toHaveLength(2);
+  });
+
+  it("estimates the finish within one interval of the real finish, with a competing report", async () => {
+    const { clock, runner, store } = setup();
+    const other = runner.submit({
+      kind: "report",
+      params: { calls: 3 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    const { task } = runner.submit({
+      kind: "report",
+      params: { calls: 5 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await clock.advanceBy(1);
+    const estimate = await runner.progressOf(task.id);
+    expect(estimate?.expectedFinishAt).toBeDefined();
+    expect(estimate?.position).toBeGreaterThanOrEqual(0);
+    await clock.runAll();
+    await runner.idle();
+    const finishedAt = store.get(task.id)!.finishedAt!;
+    expect(store.get(other.task.id)?.state).toBe("done");
+    expect(Math.abs(finishedAt - estimate!.expectedFinishAt!)).toBeLessThanOrEqual(INTERVAL);
+  });
+
+  it("retries an attempt that failed for a passing reason", async () => {
+    const { clock, runner, store, session } = setup();
+    session.failNext = 1;
+    const { task } = runner.submit({
+      kind: "report",
+      params: { calls: 2 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await clock.runAll();
+    await runner.idle();
+    expect(store.get(task.id)?.state).toBe("done");
+    expect(store.get(task.id)?.attempts).toBe(2);
+  });
+
+  it("resumes unfinished tasks on a new runner and does not resend a mutation that reached the service", async () => {
+    const first = setup();
+    // A crash between sending and recording: the journal says "sending", the service has it.
+    const { task } = first.store.create({
+      kind: "start",
+      params: { uit: "U9" },
+      account: "demo",
+      reply,
+      priority: "interactive",
+    });
+    first.store.markRunning(task.id);
+    first.store.markStepSending(task.id, "start:U9");
+    const queued = first.store.create({
+      kind: "report",
+      params: { calls: 1 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    first.db.close();
+
+    const second = setup(first.dir);
+    second.session.sent.push("start U9"); // what the service already has
+    expect(second.runner.resume().resumed).toBe(2);
+    await second.clock.runAll();
+    await second.runner.idle();
+    expect(second.store.get(task.id)?.state).toBe("done");
+    expect(second.store.get(task.id)?.result).toBe("already");
+    expect(second.session.sent.filter((s) => s === "start U9")).toHaveLength(1);
+    expect(second.store.get(queued.task.id)?.state).toBe("done");
+    second.db.close();
+  });
+
+  it("re-announces a finished task whose answer never reached Slack", async () => {
+    const first = setup();
+    const { task } = first.runner.submit({
+      kind: "report",
+      params: { calls: 1 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await first.clock.runAll();
+    await first.runner.idle();
+    first.db.close();
+    const second = setup(first.dir);
+    expect(second.runner.resume().undelivered).toBe(1);
+    expect(second.finished.map((t) => t.id)).toEqual([task.id]);
+    second.runner.markDelivered(task.id);
+    expect(second.store.undelivered()).toEqual([]);
+    second.db.close();
+  });
+});
