@@ -1,0 +1,29 @@
+# fleetbot: the same steps as the README (npm ci, npm run build, npm start), in two stages.
+# Build stage: all dependencies, compile TypeScript to dist/.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 builds from source when no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# Final stage: production dependencies and dist/ only, as a non-root user.
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# Same start as `npm start` after its build step (prestart), without npm in the process tree.
+CMD ["node", "dist/main.js"]
