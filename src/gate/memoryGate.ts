@@ -104,10 +104,13 @@ export class MemoryGate implements AccountGate {
 
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = { resolve, reject, signal, taskId: call.context.taskId };
+      // An identical call waiting, or already under way (its answer is from this moment),
+      // serves this caller too: no second slot spent on the same question.
       const shared =
         call.shareKey === undefined
           ? undefined
-          : state.waiting.find((e) => e.call.shareKey === call.shareKey);
+          : (state.waiting.find((e) => e.call.shareKey === call.shareKey) ??
+            (state.running?.entry.call.shareKey === call.shareKey ? state.running.entry : undefined));
       let entry: Entry;
       if (shared) {
         entry = shared;
