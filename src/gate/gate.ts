@@ -46,7 +46,13 @@ export const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, report:
 
 /** Hooks for metrics and logs; all optional. */
 export interface GateObserver {
-  callStarted?(call: UpstreamCall, waitedMs: number, sharedBy: number): void;
-  callFinished?(call: UpstreamCall, outcome: "ok" | "error" | "rate_limited", durationMs: number): void;
+  callStarted?(call: UpstreamCall, waitedMs: number): void;
+  /** `callers`: how many callers this one call served (more than 1 when shared). */
+  callFinished?(
+    call: UpstreamCall,
+    outcome: "ok" | "error" | "rate_limited",
+    durationMs: number,
+    callers: number,
+  ): void;
   rateLimited?(account: string, retryAfterMs: number, consecutive: number): void;
 }

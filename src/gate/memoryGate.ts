@@ -222,7 +222,7 @@ export class MemoryGate implements AccountGate {
     if (!entry) return;
     state.running = { entry, startedAt: now };
     state.lastStartAt = now;
-    this.options.observer?.callStarted?.(entry.call, now - entry.enqueuedAt, entry.waiters.length);
+    this.options.observer?.callStarted?.(entry.call, now - entry.enqueuedAt);
     void this.execute(account, state, entry, now);
   }
 
@@ -248,7 +248,7 @@ export class MemoryGate implements AccountGate {
       state.consecutive429 += 1;
       state.extraMarginMs = Math.min(this.maxExtraMarginMs, state.extraMarginMs + this.marginStepMs);
       state.blockedUntil = this.clock.now() + Math.max(retryAfterMs, this.slotMs(account));
-      this.options.observer?.callFinished?.(entry.call, "rate_limited", duration);
+      this.options.observer?.callFinished?.(entry.call, "rate_limited", duration, entry.waiters.length);
       this.options.observer?.rateLimited?.(account, retryAfterMs, state.consecutive429);
       if (state.consecutive429 >= 2) {
         this.options.logger?.warn(
@@ -267,7 +267,12 @@ export class MemoryGate implements AccountGate {
     }
 
     if (state.consecutive429 > 0 && outcome.ok) state.consecutive429 = 0;
-    this.options.observer?.callFinished?.(entry.call, outcome.ok ? "ok" : "error", duration);
+    this.options.observer?.callFinished?.(
+      entry.call,
+      outcome.ok ? "ok" : "error",
+      duration,
+      entry.waiters.length,
+    );
     for (const waiter of entry.waiters) {
       if (outcome.ok) this.settle(waiter, undefined, outcome.value);
       else this.settle(waiter, outcome.error);

@@ -1,0 +1,100 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { Db } from "./database.js";
+
+/**
+ * Fleet accounts linked by Slack users. The service has no documented refresh endpoint,
+ * so the password itself must be kept to log in again: it is stored encrypted with
+ * AES-256-GCM under CREDENTIALS_KEY (random 12-byte IV per record, auth tag checked on read).
+ */
+export interface LinkedAccount {
+  slackUser: string;
+  username: string;
+  password: string;
+  linkedAt: number;
+}
+
+export class CredentialsKeyMissingError extends Error {
+  constructor() {
+    super(
+      "CREDENTIALS_KEY is not set: fleet passwords cannot be stored. Ask the operator to set it (openssl rand -base64 32).",
+    );
+    this.name = "CredentialsKeyMissingError";
+  }
+}
+
+const VERSION = "v1";
+
+export function encryptSecret(key: Buffer, plaintext: string, associated: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  // The Slack user id is bound as associated data: a row copied to another user fails to decrypt.
+  cipher.setAAD(Buffer.from(associated, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [
+    VERSION,
+    iv.toString("base64"),
+    cipher.getAuthTag().toString("base64"),
+    body.toString("base64"),
+  ].join(":");
+}
+
+export function decryptSecret(key: Buffer, sealed: string, associated: string): string {
+  const [version, iv, tag, body] = sealed.split(":");
+  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("Unknown credential format");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
+  decipher.setAAD(Buffer.from(associated, "utf8"));
+  decipher.setAuthTag(Buffer.from(tag, "base64"));
+  return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
+}
+
+export class AccountStore {
+  constructor(
+    private readonly db: Db,
+    private readonly key: Buffer | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get canStore(): boolean {
+    return this.key !== undefined;
+  }
+
+  link(slackUser: string, username: string, password: string): void {
+    if (!this.key) throw new CredentialsKeyMissingError();
+    const secret = encryptSecret(this.key, password, slackUser);
+    this.db
+      .prepare(
+        `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
+      )
+      .run(slackUser, username, secret, this.now());
+  }
+
+  unlink(slackUser: string): boolean {
+    return this.db.prepare("DELETE FROM linked_accounts WHERE slack_user = ?").run(slackUser).changes > 0;
+  }
+
+  /** The user's linked account, or undefined; throws if the key cannot open it (key changed). */
+  get(slackUser: string): LinkedAccount | undefined {
+    const row = this.db
+      .prepare("SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?")
+      .get(slackUser) as
+      | { slack_user: string; username: string; secret: string; linked_at: number }
+      | undefined;
+    if (!row) return undefined;
+    if (!this.key) throw new CredentialsKeyMissingError();
+    return {
+      slackUser: row.slack_user,
+      username: row.username,
+      password: decryptSecret(this.key, row.secret, row.slack_user),
+      linkedAt: row.linked_at,
+    };
+  }
+
+  /** Username of every linked user, without decrypting anything. */
+  usernameOf(slackUser: string): string | undefined {
+    const row = this.db.prepare("SELECT username FROM linked_accounts WHERE slack_user = ?").get(slackUser) as
+      | { username: string }
+      | undefined;
+    return row?.username;
+  }
+}

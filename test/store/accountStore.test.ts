@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  AccountStore,
+  CredentialsKeyMissingError,
+  decryptSecret,
+  encryptSecret,
+} from "../../src/store/accountStore.js";
+import { openDatabase } from "../../src/store/database.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function store(key: Buffer | undefined) {
+  const dir = mkdtempSync(join(tmpdir(), "fleetbot-accounts-"));
+  dirs.push(dir);
+  const db = openDatabase(dir);
+  return { dir, db, accounts: new AccountStore(db, key) };
+}
+
+describe("AccountStore", () => {
+  it("keeps the password encrypted at rest and gives it back to its user", () => {
+    const key = randomBytes(32);
+    const { dir, db, accounts } = store(key);
+    accounts.link("U1", "dispatcher@example.ro", "Parola-Secreta-42");
+    expect(accounts.get("U1")).toMatchObject({
+      username: "dispatcher@example.ro",
+      password: "Parola-Secreta-42",
+    });
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    const raw = readFileSync(join(dir, "fleetbot.sqlite"));
+    expect(raw.includes(Buffer.from("Parola-Secreta-42"))).toBe(false);
+    expect(accounts.unlink("U1")).toBe(true);
+    expect(accounts.get("U1")).toBeUndefined();
+    db.close();
+  });
+
+  it("refuses to link without CREDENTIALS_KEY", () => {
+    const { db, accounts } = store(undefined);
+    expect(() => accounts.link("U1", "x", "y")).toThrow(CredentialsKeyMissingError);
+    db.close();
+  });
+
+  it("a sealed password opens only with the same key and for the same user", () => {
+    const key = randomBytes(32);
+    const sealed = encryptSecret(key, "pw", "U1");
+    expect(decryptSecret(key, sealed, "U1")).toBe("pw");
+    expect(() => decryptSecret(key, sealed, "U2")).toThrow();
+    expect(() => decryptSecret(randomBytes(32), sealed, "U1")).toThrow();
+    expect(encryptSecret(key, "pw", "U1")).not.toBe(sealed); // fresh IV each time
+  });
+});
