@@ -1,0 +1,47 @@
+/** `npm run sim`: the fleet simulator on PORT / SIM_PORT (default 4010), control enabled. */
+import { startSimulator } from "./index.js";
+
+function intFromEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+const port = intFromEnv("SIM_PORT") ?? intFromEnv("PORT") ?? 4010;
+const minIntervalMs = intFromEnv("FLEET_MIN_INTERVAL_MS");
+
+const keyCase = process.env.SIM_KEY_CASE === "pascal" ? "pascal" : "camel";
+const dateStyle = process.env.SIM_DATE_STYLE;
+
+const sim = await startSimulator({
+  port,
+  control: true,
+  keyCase,
+  ...(dateStyle === "offset" || dateStyle === "localMillis" ? { dateStyle } : {}),
+  ...(minIntervalMs === undefined ? {} : { minIntervalMs }),
+  logger: { info: (o, msg) => console.log(msg ?? "", JSON.stringify(o)) },
+});
+
+console.log(`Fleet simulator listening on ${sim.url}`);
+console.log(
+  `  minimum interval per user: ${sim.options.minIntervalMs} ms; token lifetime ${sim.options.tokenTtlSeconds} s`,
+);
+console.log(`  keys ${sim.options.keyCase}Case, dates "${sim.options.dateStyle}" in ${sim.options.timeZone}`);
+console.log("  credentials: demo/demo (all vehicles), viewer/viewer (10 vehicles), inactive/inactive (401)");
+console.log(`  control: ${sim.url}/__stats, ${sim.url}/__requests, POST ${sim.url}/__control/…`);
+
+let closing = false;
+const shutdown = (signal: string): void => {
+  if (closing) return;
+  closing = true;
+  console.log(`${signal}: closing the fleet simulator`);
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));

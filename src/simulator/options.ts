@@ -1,0 +1,116 @@
+/** Options of the simulator and their defaults. */
+import type { DurationUnit } from "./reports.js";
+import type { ResponseDateStyle } from "./time.js";
+
+export interface SimUser {
+  username: string;
+  password: string;
+  /** false: login answers 401 and issued tokens stop working. Default true. */
+  active?: boolean;
+  /** Vehicles the user may access; default "all". */
+  vehicleIds?: number[] | "all";
+  /** Overrides the simulator's minIntervalMs for this user. */
+  minIntervalMs?: number;
+}
+
+/** Limits the document leaves open ("not shown"); defaults are generous. */
+export interface UndocumentedLimits {
+  /** Vehicles per temperatures request. Default 100. */
+  temperaturesMaxVehicles: number;
+  /** Maximum period in days of stops, refills, temperatures. Default 366. */
+  stopsMaxDays: number;
+  refillsMaxDays: number;
+  temperaturesMaxDays: number;
+  /** load-transports page size when pageSize is absent or 0. Default 20. */
+  defaultPageSize: number;
+  /** Larger page sizes are cut to this. Default 100. */
+  maxPageSize: number;
+}
+
+export interface SimulatorOptions {
+  host?: string;
+  port?: number;
+  minIntervalMs?: number;
+  tokenTtlSeconds?: number;
+  keyCase?: "camel" | "pascal";
+  /** "local" 2026-11-03T14:05:00, "offset" 2026-11-03T14:05:00+02:00, "localMillis" 2026-11-03T14:05:00.000 */
+  dateStyle?: ResponseDateStyle;
+  retryAfterHeader?: boolean;
+  transportActionPayload?: "boolean" | "object" | "array";
+  pageIndexBase?: 0 | 1;
+  seed?: number;
+  vehicleCount?: number;
+  transportCount?: number;
+  timeZone?: string;
+  now?: () => number;
+  control?: boolean;
+  drift?: boolean;
+  users?: SimUser[];
+  logger?: { info(o: object, msg?: string): void };
+  /** Whether login counts against the per-user interval. Default true (the login page lists 429). */
+  rateLimitLogin?: boolean;
+  /** Unit of the duration fields of stop records. Default "minutes". */
+  stopDurationUnit?: DurationUnit;
+  limits?: Partial<UndocumentedLimits>;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  minIntervalMs: number;
+  tokenTtlSeconds: number;
+  keyCase: "camel" | "pascal";
+  dateStyle: ResponseDateStyle;
+  retryAfterHeader: boolean;
+  transportActionPayload: "boolean" | "object" | "array";
+  pageIndexBase: 0 | 1;
+  seed: number;
+  vehicleCount: number;
+  transportCount: number;
+  timeZone: string;
+  now: () => number;
+  control: boolean;
+  drift: boolean;
+  /** Undefined: the default demo/viewer/inactive users. */
+  users: SimUser[] | undefined;
+  logger: { info(o: object, msg?: string): void } | undefined;
+  rateLimitLogin: boolean;
+  stopDurationUnit: DurationUnit;
+  limits: UndocumentedLimits;
+}
+
+export const MIN_VEHICLES = 25;
+
+export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
+  return {
+    host: options.host ?? "127.0.0.1",
+    port: options.port ?? 0,
+    minIntervalMs: options.minIntervalMs ?? 30_000,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    keyCase: options.keyCase ?? "camel",
+    dateStyle: options.dateStyle ?? "local",
+    retryAfterHeader: options.retryAfterHeader ?? true,
+    transportActionPayload: options.transportActionPayload ?? "array",
+    pageIndexBase: options.pageIndexBase ?? 0,
+    seed: options.seed ?? 1,
+    vehicleCount: Math.max(MIN_VEHICLES, options.vehicleCount ?? 28),
+    transportCount: Math.max(0, options.transportCount ?? 0),
+    timeZone: options.timeZone ?? "Europe/Bucharest",
+    now: options.now ?? Date.now,
+    control: options.control ?? false,
+    drift: options.drift ?? true,
+    users: options.users,
+    logger: options.logger,
+    rateLimitLogin: options.rateLimitLogin ?? true,
+    stopDurationUnit: options.stopDurationUnit ?? "minutes",
+    limits: {
+      temperaturesMaxVehicles: 100,
+      stopsMaxDays: 366,
+      refillsMaxDays: 366,
+      temperaturesMaxDays: 366,
+      defaultPageSize: 20,
+      maxPageSize: 100,
+      ...options.limits,
+    },
+  };
+}
