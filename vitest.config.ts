@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Each file starts its own simulator and bot on free ports; files can run side by side.
     pool: "forks",
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
   },
 });

@@ -1,0 +1,248 @@
+import type { FleetEndpoint } from "./seam.js";
+
+/**
+ * Errors of the fleet client. Every failure a caller can meet is one of these, so a
+ * task can decide (retry, tell the user, alert support) from `kind` alone and show
+ * `userMessage` to a dispatcher without knowing HTTP.
+ */
+
+export type FleetErrorKind =
+  | "rule"
+  | "bad-request"
+  | "unauthorized"
+  | "rate-limited"
+  | "application"
+  | "transport";
+
+/** One entry of the envelope's failureReasons. */
+export interface FailureReason {
+  errorCode: string;
+  errorParameters: string[];
+}
+
+interface FleetErrorDetails {
+  endpoint: FleetEndpoint;
+  userMessage: string;
+  correlationId?: string | undefined;
+  status?: number | undefined;
+  cause?: unknown;
+}
+
+export abstract class FleetError extends Error {
+  abstract readonly kind: FleetErrorKind;
+  readonly endpoint: FleetEndpoint;
+  /** Plain sentence for a dispatcher: what went wrong and, where possible, what to do. */
+  readonly userMessage: string;
+  /** Envelope correlationId, when the service sent one: what support asks for. */
+  readonly correlationId: string | undefined;
+  /** HTTP status of the answer, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(message: string, details: FleetErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.endpoint = details.endpoint;
+    this.userMessage = details.userMessage;
+    this.correlationId = details.correlationId;
+    this.status = details.status;
+  }
+
+  /** One line with everything support needs to find the request upstream. Never secrets. */
+  describeForSupport(): string {
+    const parts = [`fleet ${this.endpoint}`, this.kind];
+    if (this.status !== undefined) parts.push(`HTTP ${this.status}`);
+    if (this.correlationId) parts.push(`correlationId ${this.correlationId}`);
+    const extra = this.supportDetail();
+    if (extra) parts.push(extra);
+    parts.push(this.message);
+    return parts.join(" | ");
+  }
+
+  protected supportDetail(): string | undefined {
+    return undefined;
+  }
+}
+
+export function describeFailureReasons(reasons: readonly FailureReason[]): string {
+  return reasons
+    .map((r) =>
+      r.errorParameters.length > 0 ? `${r.errorCode} (${r.errorParameters.join(", ")})` : r.errorCode,
+    )
+    .join("; ");
+}
+
+/** A request rule of fleet-api.md (vehicle count, period, margin) broken: the request was never sent. */
+export class RequestRuleError extends FleetError {
+  readonly kind = "rule" as const;
+  /** Which rule, e.g. "max-vehicles", "max-period", "min-stationary-margin", "period-order", "empty-list". */
+  readonly rule: string;
+
+  constructor(endpoint: FleetEndpoint, rule: string, userMessage: string) {
+    super(`request rule "${rule}" broken: ${userMessage}`, { endpoint, userMessage });
+    this.rule = rule;
+  }
+}
+
+/** HTTP 400: missing parameters or a structure the service refuses. */
+export class BadRequestError extends FleetError {
+  readonly kind = "bad-request" as const;
+  readonly failureReasons: FailureReason[];
+
+  constructor(endpoint: FleetEndpoint, failureReasons: FailureReason[], correlationId?: string) {
+    const reasons = describeFailureReasons(failureReasons);
+    super(`fleet service answered 400${reasons ? `: ${reasons}` : ""}`, {
+      endpoint,
+      status: 400,
+      correlationId,
+      userMessage: `The fleet service refused the request as invalid${reasons ? ` (${reasons})` : ""}.`,
+    });
+    this.failureReasons = failureReasons;
+  }
+}
+
+/**
+ * HTTP 401.
+ * - login: wrong username/password or inactive user, at login;
+ * - access: the account lacks rights (e.g. a listed vehicle it cannot see), even with a fresh token;
+ * - expired: the token is no longer valid and could not be renewed.
+ */
+export type UnauthorizedReason = "login" | "access" | "expired";
+
+const VEHICLE_SCOPED: ReadonlySet<FleetEndpoint> = new Set(["stops", "refills", "temperatures"]);
+
+function unauthorizedMessage(endpoint: FleetEndpoint, reason: UnauthorizedReason): string {
+  switch (reason) {
+    case "login":
+      return "The fleet service did not accept this username and password, or the user is inactive.";
+    case "expired":
+      return "The fleet session expired and could not be renewed. Link the fleet account again with /fleet login.";
+    case "access":
+      return VEHICLE_SCOPED.has(endpoint)
+        ? "At least one of the listed vehicles is not accessible to this fleet account."
+        : "This fleet account has no rights for this request.";
+  }
+}
+
+export class UnauthorizedError extends FleetError {
+  readonly kind = "unauthorized" as const;
+  readonly reason: UnauthorizedReason;
+  readonly failureReasons: FailureReason[];
+
+  constructor(
+    endpoint: FleetEndpoint,
+    reason: UnauthorizedReason,
+    options: { status?: number; correlationId?: string; failureReasons?: FailureReason[] } = {},
+  ) {
+    super(`fleet service refused authorisation (${reason})`, {
+      endpoint,
+      status: options.status ?? 401,
+      correlationId: options.correlationId,
+      userMessage: unauthorizedMessage(endpoint, reason),
+    });
+    this.reason = reason;
+    this.failureReasons = options.failureReasons ?? [];
+  }
+
+  protected override supportDetail(): string | undefined {
+    const reasons = describeFailureReasons(this.failureReasons);
+    return `reason ${this.reason}${reasons ? `, ${reasons}` : ""}`;
+  }
+}
+
+/** HTTP 429. The gate catches this from `send` and retries after `retryAfterMs` (or one interval). */
+export class RateLimitedError extends FleetError {
+  readonly kind = "rate-limited" as const;
+  /** From the Retry-After header (seconds or HTTP date), when the service sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(endpoint: FleetEndpoint, retryAfterMs?: number) {
+    super(
+      `fleet service answered 429${retryAfterMs === undefined ? "" : `, retry after ${retryAfterMs} ms`}`,
+      {
+        endpoint,
+        status: 429,
+        userMessage: "The fleet service limits how often this account may ask; the request will be retried.",
+      },
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The envelope said isSuccess false: the service understood the request but could not do it. */
+export class ApplicationFailureError extends FleetError {
+  readonly kind = "application" as const;
+  readonly failureReasons: FailureReason[];
+
+  constructor(
+    endpoint: FleetEndpoint,
+    failureReasons: FailureReason[],
+    correlationId?: string,
+    status = 200,
+  ) {
+    const reasons = describeFailureReasons(failureReasons);
+    super(`fleet service reported failure${reasons ? `: ${reasons}` : " without reasons"}`, {
+      endpoint,
+      status,
+      correlationId,
+      userMessage: `The fleet service could not do this${reasons ? `: ${reasons}` : ""}.`,
+    });
+    this.failureReasons = failureReasons;
+  }
+
+  /** First error code, handy for branching on a known code. */
+  get errorCode(): string | undefined {
+    return this.failureReasons[0]?.errorCode;
+  }
+
+  get errorParameters(): string[] {
+    return this.failureReasons[0]?.errorParameters ?? [];
+  }
+}
+
+/**
+ * The service could not be reached or answered something unusable:
+ * timeout, connection refused/reset, HTTP 5xx (or another unexpected status), a body
+ * that is not JSON or does not match the documented shape.
+ */
+export type TransportFailure = "timeout" | "network" | "http" | "malformed";
+
+const TRANSPORT_MESSAGES: Record<TransportFailure, string> = {
+  timeout: "The fleet service did not answer in time. Try again in a few minutes.",
+  network: "The fleet service could not be reached. Try again in a few minutes.",
+  http: "The fleet service had an internal problem. Try again in a few minutes.",
+  malformed: "The fleet service sent an answer fleetbot does not understand. Support has the details.",
+};
+
+export class UpstreamTransportError extends FleetError {
+  readonly kind = "transport" as const;
+  readonly failure: TransportFailure;
+  /** Technical detail (schema issues, socket error); for logs and support, not for users. */
+  readonly detail: string;
+
+  constructor(
+    endpoint: FleetEndpoint,
+    failure: TransportFailure,
+    detail: string,
+    options: { status?: number; correlationId?: string; cause?: unknown } = {},
+  ) {
+    super(`fleet transport failure (${failure}): ${detail}`, {
+      endpoint,
+      status: options.status,
+      correlationId: options.correlationId,
+      cause: options.cause,
+      userMessage: TRANSPORT_MESSAGES[failure],
+    });
+    this.failure = failure;
+    this.detail = detail;
+  }
+}
+
+export const isFleetError = (e: unknown): e is FleetError => e instanceof FleetError;
+export const isRequestRuleError = (e: unknown): e is RequestRuleError => e instanceof RequestRuleError;
+export const isBadRequestError = (e: unknown): e is BadRequestError => e instanceof BadRequestError;
+export const isUnauthorizedError = (e: unknown): e is UnauthorizedError => e instanceof UnauthorizedError;
+export const isRateLimitedError = (e: unknown): e is RateLimitedError => e instanceof RateLimitedError;
+export const isApplicationFailureError = (e: unknown): e is ApplicationFailureError =>
+  e instanceof ApplicationFailureError;
+export const isUpstreamTransportError = (e: unknown): e is UpstreamTransportError =>
+  e instanceof UpstreamTransportError;

@@ -1,0 +1,219 @@
+import { inspect } from "node:util";
+import { logger } from "../log.js";
+import type { LoginResponse } from "./schemas.js";
+import type { CallContext, CallGate } from "./seam.js";
+
+const log = logger.child({ module: "fleet.tokens" });
+
+/**
+ * An access token of one account. The token text lives in a private field and is only
+ * handed out as an Authorization header value; toString, JSON and util.inspect show
+ * its expiry only, so a token logged by mistake leaks nothing.
+ */
+export class AccessToken {
+  readonly #value: string;
+  readonly account: string;
+  readonly obtainedAt: Date;
+  /** obtainedAt + expires_in of the login answer. */
+  readonly expiresAt: Date;
+  /** When callers stop reusing it and log in again (expiresAt minus the refresh margin). */
+  readonly renewAt: Date;
+  readonly scopes: readonly string[];
+  #rejections = 0;
+
+  constructor(
+    account: string,
+    value: string,
+    obtainedAt: Date,
+    expiresInSeconds: number,
+    marginMs: number,
+    scope?: string,
+  ) {
+    this.#value = value;
+    this.account = account;
+    this.obtainedAt = obtainedAt;
+    const lifetimeMs = expiresInSeconds * 1000;
+    this.expiresAt = new Date(obtainedAt.getTime() + lifetimeMs);
+    // A margin larger than half the lifetime (short-lived test tokens) would make the
+    // token useless; cap it there.
+    this.renewAt = new Date(this.expiresAt.getTime() - Math.min(marginMs, lifetimeMs / 2));
+    this.scopes = scope ? scope.split(/\s+/).filter(Boolean) : [];
+  }
+
+  /** The Authorization header value. fleet-api.md leaves the header unnamed; every known client uses Bearer. */
+  authorization(): string {
+    return `Bearer ${this.#value}`;
+  }
+
+  /** Records a 401 answered to this token; returns how many it has had, this one included. */
+  recordRejection(): number {
+    this.#rejections += 1;
+    return this.#rejections;
+  }
+
+  get rejections(): number {
+    return this.#rejections;
+  }
+
+  isExpired(nowMs: number): boolean {
+    return nowMs >= this.expiresAt.getTime();
+  }
+
+  isReusable(nowMs: number): boolean {
+    return nowMs < this.renewAt.getTime();
+  }
+
+  toString(): string {
+    return `AccessToken(${this.account}, expires ${this.expiresAt.toISOString()})`;
+  }
+
+  toJSON(): { account: string; expiresAt: string } {
+    return { account: this.account, expiresAt: this.expiresAt.toISOString() };
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}
+
+export interface TokenManagerOptions {
+  account: string;
+  password: string;
+  gate: CallGate;
+  /** Performs the login HTTP request (called inside the gate). */
+  sendLogin: (username: string, password: string) => Promise<LoginResponse>;
+  /** Log in again this long before expiry; default 60 s (capped at half the token lifetime). */
+  refreshMarginMs?: number;
+  now?: () => number;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/** Waits for `promise`, but gives up (rejects) when `signal` aborts; the promise itself runs on. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * The access token of one fleet account: logs in through the gate when needed, reuses
+ * the token until shortly before expires_in runs out, and lets concurrent callers share
+ * one login. The password stays in a private field.
+ */
+export class TokenManager {
+  readonly account: string;
+  readonly #password: string;
+  readonly #gate: CallGate;
+  readonly #sendLogin: TokenManagerOptions["sendLogin"];
+  readonly #marginMs: number;
+  readonly #now: () => number;
+  #current: AccessToken | undefined;
+  #pending: Promise<AccessToken> | undefined;
+
+  constructor(options: TokenManagerOptions) {
+    this.account = options.account;
+    this.#password = options.password;
+    this.#gate = options.gate;
+    this.#sendLogin = options.sendLogin;
+    this.#marginMs = options.refreshMarginMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** True when `password` is the one this manager logs in with (to notice changed credentials). */
+  hasPassword(password: string): boolean {
+    return this.#password === password;
+  }
+
+  /** A token to send now: the cached one while reusable, else a (shared) new login. */
+  async token(ctx: CallContext = {}): Promise<AccessToken> {
+    const current = this.#current;
+    if (current?.isReusable(this.#now())) return current;
+    return this.renew(ctx);
+  }
+
+  /** The cached token while it has not expired (even inside the margin), without logging in. */
+  current(): AccessToken | undefined {
+    const current = this.#current;
+    return current && !current.isExpired(this.#now()) ? current : undefined;
+  }
+
+  /**
+   * Logs in now (for a background refresher, or to verify credentials). A login already
+   * under way is joined instead of starting a second one.
+   */
+  renew(ctx: CallContext = {}): Promise<AccessToken> {
+    if (!this.#pending) {
+      // The shared login must not die with the first caller's signal: other callers wait on it.
+      const loginContext: CallContext = { priority: ctx.priority ?? "interactive", taskId: ctx.taskId };
+      const pending = this.#gate
+        .run({ account: this.account, endpoint: "login", context: loginContext }, async () => {
+          const startedAt = this.#now();
+          const answer = await this.#sendLogin(this.account, this.#password);
+          return new AccessToken(
+            this.account,
+            answer.access_token,
+            new Date(startedAt),
+            answer.expires_in,
+            this.#marginMs,
+            answer.scope,
+          );
+        })
+        .then((token) => {
+          this.#current = token;
+          log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
+          return token;
+        })
+        .finally(() => {
+          if (this.#pending === pending) this.#pending = undefined;
+        });
+      this.#pending = pending;
+    }
+    return untilAborted(this.#pending, ctx.signal);
+  }
+
+  /**
+   * Forgets the token, so the next call logs in. With `token`, only when it is still the
+   * current one: a late 401 of an old token must not throw away a newer one.
+   */
+  invalidate(token?: AccessToken): void {
+    if (token === undefined || this.#current === token) this.#current = undefined;
+  }
+
+  /** Expiry of the cached token (undefined when none), so a refresher can renew ahead of it. */
+  expiresAt(): Date | undefined {
+    return this.#current?.expiresAt;
+  }
+
+  /** When the cached token stops being reused. */
+  renewAt(): Date | undefined {
+    return this.#current?.renewAt;
+  }
+
+  toString(): string {
+    return `TokenManager(${this.account})`;
+  }
+
+  toJSON(): { account: string; expiresAt: string | undefined } {
+    return { account: this.account, expiresAt: this.#current?.expiresAt.toISOString() };
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}

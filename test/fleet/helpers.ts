@@ -1,0 +1,15 @@
+import type { CallGate, UpstreamCall } from "../../src/fleet/seam.js";
+
+/** A gate without spacing that records every call it runs (endpoint, shareKey, context). */
+export function recordingGate(): CallGate & { calls: UpstreamCall[] } {
+  const calls: UpstreamCall[] = [];
+  return {
+    calls,
+    run: (call, send) => {
+      calls.push(call);
+      return send();
+    },
+  };
+}
+
+export const DAY_MS = 86_400_000;

@@ -1,0 +1,148 @@
+import { Writable } from "node:stream";
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import type { LoginResponse } from "../../src/fleet/schemas.js";
+import { TokenManager } from "../../src/fleet/tokens.js";
+import { createLogger } from "../../src/log.js";
+import { recordingGate } from "./helpers.js";
+
+const SECRET = "eyJ.secret-token-text";
+
+function setup(options: { expiresIn?: number; marginMs?: number; failFirst?: boolean } = {}) {
+  let now = Date.parse("2026-01-01T00:00:00Z");
+  let logins = 0;
+  const gate = recordingGate();
+  const tokens = new TokenManager({
+    account: "demo",
+    password: "pw",
+    gate,
+    refreshMarginMs: options.marginMs,
+    now: () => now,
+    sendLogin: async (): Promise<LoginResponse> => {
+      logins += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      if (options.failFirst && logins === 1) throw new Error("login failed");
+      return {
+        access_token: `${SECRET}-${logins}`,
+        expires_in: options.expiresIn ?? 28800,
+        token_type: "Bearer",
+        refresh_token: undefined,
+        scope: "openid profile",
+      };
+    },
+  });
+  return {
+    tokens,
+    gate,
+    logins: () => logins,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe("TokenManager", () => {
+  it("logs in through the gate, as endpoint login without shareKey", async () => {
+    const { tokens, gate } = setup();
+    await tokens.token({ priority: "report", taskId: "t1" });
+    expect(gate.calls).toEqual([
+      { account: "demo", endpoint: "login", context: { priority: "report", taskId: "t1" } },
+    ]);
+  });
+
+  it("reuses the token until the margin before expires_in runs out (not an assumed hour)", async () => {
+    const { tokens, logins, advance } = setup({ expiresIn: 28800 });
+    const first = await tokens.token();
+    expect(first.expiresAt.toISOString()).toBe("2026-01-01T08:00:00.000Z");
+    advance(2 * 3600_000); // past one hour: still reused
+    expect(await tokens.token()).toBe(first);
+    advance(6 * 3600_000 - 61_000); // 61 s before expiry: still reused
+    expect(await tokens.token()).toBe(first);
+    advance(2_000); // 59 s before expiry: inside the default 60 s margin
+    const second = await tokens.token();
+    expect(second).not.toBe(first);
+    expect(logins()).toBe(2);
+  });
+
+  it("caps the margin at half of a short token lifetime", async () => {
+    const { tokens, advance } = setup({ expiresIn: 10, marginMs: 60_000 });
+    const first = await tokens.token();
+    advance(4_000);
+    expect(await tokens.token()).toBe(first);
+    advance(1_500);
+    expect(await tokens.token()).not.toBe(first);
+  });
+
+  it("runs one login at a time: concurrent callers share it", async () => {
+    const { tokens, logins, gate } = setup();
+    const all = await Promise.all([tokens.token(), tokens.token(), tokens.renew(), tokens.token()]);
+    expect(new Set(all).size).toBe(1);
+    expect(logins()).toBe(1);
+    expect(gate.calls).toHaveLength(1);
+  });
+
+  it("a failed login fails its waiters, and the next call tries again", async () => {
+    const { tokens, logins } = setup({ failFirst: true });
+    const results = await Promise.allSettled([tokens.token(), tokens.token()]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    await expect(tokens.token()).resolves.toBeDefined();
+    expect(logins()).toBe(2);
+  });
+
+  it("a caller whose signal aborts stops waiting; the shared login goes on for the others", async () => {
+    const { tokens, logins } = setup();
+    const controller = new AbortController();
+    const leaving = tokens.token({ signal: controller.signal });
+    const staying = tokens.token();
+    controller.abort();
+    await expect(leaving).rejects.toThrow();
+    await expect(staying).resolves.toBeDefined();
+    expect(logins()).toBe(1);
+  });
+
+  it("invalidate forgets the current token, but not a newer one for an old token's late 401", async () => {
+    const { tokens, logins } = setup();
+    const first = await tokens.token();
+    tokens.invalidate(first);
+    expect(tokens.expiresAt()).toBeUndefined();
+    const second = await tokens.token();
+    tokens.invalidate(first);
+    expect(await tokens.token()).toBe(second);
+    expect(logins()).toBe(2);
+    tokens.invalidate();
+    expect(tokens.current()).toBeUndefined();
+  });
+
+  it("exposes expiresAt and renewAt for a background refresher", async () => {
+    const { tokens } = setup({ expiresIn: 3600 });
+    expect(tokens.expiresAt()).toBeUndefined();
+    await tokens.token();
+    expect(tokens.expiresAt()?.toISOString()).toBe("2026-01-01T01:00:00.000Z");
+    expect(tokens.renewAt()?.toISOString()).toBe("2026-01-01T00:59:00.000Z");
+  });
+
+  it("never shows the token text in strings, JSON, inspect or logs", async () => {
+    const { tokens } = setup();
+    const token = await tokens.token();
+    expect(token.authorization()).toBe(`Bearer ${SECRET}-1`);
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    createLogger("debug", sink).info({ token, tokens, nested: { token } }, "state");
+    for (const text of [
+      String(token),
+      JSON.stringify(token),
+      inspect(token),
+      inspect(tokens),
+      JSON.stringify(tokens),
+      ...lines,
+    ]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain("pw");
+    }
+  });
+});
