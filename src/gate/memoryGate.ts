@@ -164,6 +164,13 @@ export class MemoryGate implements AccountGate {
     };
   }
 
+  /** Calls sent and not yet answered, over all accounts. */
+  inFlight(): number {
+    let count = 0;
+    for (const state of this.accounts.values()) if (state.running) count++;
+    return count;
+  }
+
   drained(): Promise<void> {
     if (this.isDrained()) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));

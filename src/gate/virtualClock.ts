@@ -33,6 +33,13 @@ export class VirtualClock implements Clock {
     this.timers = this.timers.filter((t) => t.id !== handle);
   }
 
+  /** When the next timer fires, if any. */
+  nextTimerAt(): number | undefined {
+    let next: number | undefined;
+    for (const timer of this.timers) if (next === undefined || timer.at < next) next = timer.at;
+    return next;
+  }
+
   /** Pending timers, for tests that wait for quiet. */
   get pending(): number {
     return this.timers.length;
@@ -71,6 +78,31 @@ export class VirtualClock implements Clock {
       await this.advanceTo(next.at);
     }
   }
+}
+
+/**
+ * Drives virtual time while real I/O (HTTP to the simulator) happens: jumps to the next
+ * timer when nothing is in flight, otherwise yields real time briefly, until `work` settles.
+ */
+export async function runUntilSettled<T>(
+  clock: VirtualClock,
+  work: Promise<T>,
+  /** True while real I/O is under way: time must not jump then (the simulator reads the same clock). */
+  busy: () => boolean = () => false,
+  realStepMs = 1,
+): Promise<T> {
+  let settled = false;
+  const watched = work.finally(() => {
+    settled = true;
+  });
+  watched.catch(() => undefined);
+  while (!settled) {
+    await settle();
+    if (settled) break;
+    if (clock.pending > 0 && !busy()) await clock.advanceTo(clock.nextTimerAt() ?? clock.now());
+    else await new Promise<void>((resolve) => setTimeout(resolve, realStepMs));
+  }
+  return watched;
 }
 
 /** Lets queued promise callbacks run; a few macrotask turns cover chained awaits. */

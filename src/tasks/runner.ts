@@ -48,8 +48,8 @@ export interface TaskRunnerOptions<S> {
   store: TaskStore;
   gate: AccountGate;
   handlers: AnyTaskHandler<S>[];
-  /** The session of a fleet account (credentials resolved by the caller). */
-  sessionFor(account: string): Promise<S>;
+  /** The session of the task's fleet account (the caller resolves credentials from the task's account and user). */
+  sessionFor(task: TaskRecord): Promise<S>;
   /** Turns any error into what the user and support see. */
   describeError(error: unknown): TaskError;
   /** Errors worth another attempt (timeouts, 5xx); others fail the task at once. */
@@ -215,7 +215,7 @@ export class TaskRunner<S> {
         active.record = store.get(initial.id) ?? initial;
         void this.emitProgress(active);
         try {
-          const session = await this.options.sessionFor(initial.account);
+          const session = await this.options.sessionFor(active.record);
           const params = handler.params.parse(initial.params);
           const result = await handler.run(this.contextFor(active, params, session));
           if (store.finish(initial.id, "done", { result })) this.emitFinished(store.get(initial.id)!);

@@ -1,0 +1,56 @@
+import type { Logger } from "pino";
+import type { FleetSession } from "../fleet/client.js";
+import type { Vehicle } from "../fleet/schemas.js";
+import type { AccountGate } from "../gate/gate.js";
+import type { VehicleCache } from "./vehicleCache.js";
+
+export interface AccountUpkeepOptions {
+  gate: AccountGate;
+  vehicles: VehicleCache<Vehicle>;
+  /** Sessions of the accounts in use (those that made a call since start). */
+  sessions(): Iterable<FleetSession>;
+  /** Renew a token this long before the token manager would (a login costs a slot). */
+  tokenLeadMs: number;
+  logger?: Pick<Logger, "debug" | "warn">;
+  now?: () => number;
+}
+
+/**
+ * Background work that keeps accounts ready so users do not pay for it: a token about to
+ * expire is renewed, and a stale vehicle list refreshed, but only while the account's gate
+ * is idle, at background priority, so they never delay a user's call by more than a slot.
+ */
+export class AccountUpkeep {
+  private readonly now: () => number;
+
+  constructor(private readonly options: AccountUpkeepOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One pass over the accounts; returns what it started (for tests and logs). */
+  async tick(): Promise<{ renewed: string[]; refreshed: string[] }> {
+    const renewed: string[] = [];
+    const refreshed: string[] = [];
+    const work: Promise<unknown>[] = [];
+    for (const session of this.options.sessions()) {
+      const account = session.account;
+      const schedule = await this.options.gate.schedule(account);
+      if (schedule.running || schedule.waiting.length > 0) continue;
+      const renewAt = session.tokens.renewAt()?.getTime();
+      if (renewAt !== undefined && renewAt - this.options.tokenLeadMs <= this.now()) {
+        renewed.push(account);
+        work.push(session.tokens.renew({ priority: "background" }));
+      } else if (this.options.vehicles.isStale(account) && this.options.vehicles.peek(account)) {
+        // Only lists someone has used: an account nobody looks at costs nothing.
+        refreshed.push(account);
+        work.push(this.options.vehicles.get(account, { priority: "background" }, 0));
+      }
+    }
+    const outcomes = await Promise.allSettled(work);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected")
+        this.options.logger?.warn({ err: outcome.reason }, "account upkeep failed");
+    }
+    return { renewed, refreshed };
+  }
+}
