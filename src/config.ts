@@ -36,65 +36,61 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const envSchema = z
-  .object({
-    SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || /^xoxb-/.test(v), {
-      error: "must be a bot token starting with xoxb-",
-    }),
-    SLACK_SIGNING_SECRET: optionalString,
-    SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || /^xapp-/.test(v), {
-      error: "must be an app-level token starting with xapp-",
-    }),
-    SLACK_API_URL: z.preprocess(
-      blankToUndefined,
-      httpUrl.default("https://slack.com/api/").transform((u) => (u.endsWith("/") ? u : `${u}/`)),
-    ),
-    PORT: integer(3000, 0, 65535),
-    FLEET_API_URL: z.preprocess(
-      blankToUndefined,
-      httpUrl.transform((u) => u.replace(/\/+$/, "")).optional(),
-    ),
-    FLEET_API_VERSION: z.preprocess(blankToUndefined, z.string().trim().default("2.0")),
-    FLEET_USERNAME: optionalString,
-    FLEET_PASSWORD: z.preprocess(blankToUndefined, z.string().optional()),
-    FLEET_MIN_INTERVAL_MS: integer(30_000, 0),
-    /** Added to every interval so clock skew between us and the service never yields a 429. */
-    FLEET_SAFETY_MARGIN_MS: integer(250, 0),
-    FLEET_TIMEOUT_MS: integer(30_000, 100),
-    VEHICLE_CACHE_TTL_MS: integer(15 * 60_000, 0),
-    COMPANY_TIMEZONE: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .default("Europe/Bucharest")
-        .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Bucharest" }),
-    ),
-    ALERTS_CRON: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .default("*/5 * * * *")
-        .refine((expr) => cron.validate(expr), {
-          error: "must be a cron expression such as */5 * * * * (a seconds field is allowed)",
-        }),
-    ),
-    ALERTS_CHANNEL: optionalString.refine((v) => v === undefined || /^[CG][A-Z0-9]{6,}$/.test(v), {
-      error: "must be a channel id such as C0123456789 (not a #name)",
-    }),
-    DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
-    REDIS_URL: z.preprocess(
-      blankToUndefined,
-      z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
-    ),
-    CREDENTIALS_KEY: optionalString.refine(
-      (v) => v === undefined || (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, "base64").length === 32),
-      { error: "must be 32 bytes in base64 (for example: openssl rand -base64 32)" },
-    ),
-    LOG_LEVEL: z.preprocess(
-      (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
-      z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
-    ),
-  });
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || /^xoxb-/.test(v), {
+    error: "must be a bot token starting with xoxb-",
+  }),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || /^xapp-/.test(v), {
+    error: "must be an app-level token starting with xapp-",
+  }),
+  SLACK_API_URL: z.preprocess(
+    blankToUndefined,
+    httpUrl.default("https://slack.com/api/").transform((u) => (u.endsWith("/") ? u : `${u}/`)),
+  ),
+  PORT: integer(3000, 0, 65535),
+  FLEET_API_URL: z.preprocess(blankToUndefined, httpUrl.transform((u) => u.replace(/\/+$/, "")).optional()),
+  FLEET_API_VERSION: z.preprocess(blankToUndefined, z.string().trim().default("2.0")),
+  FLEET_USERNAME: optionalString,
+  FLEET_PASSWORD: z.preprocess(blankToUndefined, z.string().optional()),
+  FLEET_MIN_INTERVAL_MS: integer(30_000, 0),
+  /** Added to every interval so clock skew between us and the service never yields a 429. */
+  FLEET_SAFETY_MARGIN_MS: integer(250, 0),
+  FLEET_TIMEOUT_MS: integer(30_000, 100),
+  VEHICLE_CACHE_TTL_MS: integer(15 * 60_000, 0),
+  COMPANY_TIMEZONE: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default("Europe/Bucharest")
+      .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Bucharest" }),
+  ),
+  ALERTS_CRON: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default("*/5 * * * *")
+      .refine((expr) => cron.validate(expr), {
+        error: "must be a cron expression such as */5 * * * * (a seconds field is allowed)",
+      }),
+  ),
+  ALERTS_CHANNEL: optionalString.refine((v) => v === undefined || /^[CG][A-Z0-9]{6,}$/.test(v), {
+    error: "must be a channel id such as C0123456789 (not a #name)",
+  }),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+  REDIS_URL: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  ),
+  CREDENTIALS_KEY: optionalString.refine(
+    (v) => v === undefined || (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, "base64").length === 32),
+    { error: "must be 32 bytes in base64 (for example: openssl rand -base64 32)" },
+  ),
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  ),
+});
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -107,7 +103,9 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
     problems.push(`${missing}: FLEET_USERNAME and FLEET_PASSWORD go together: set both or neither`);
   }
   if (isSet("SLACK_BOT_TOKEN") && !isSet("SLACK_APP_TOKEN") && !isSet("SLACK_SIGNING_SECRET")) {
-    problems.push("SLACK_SIGNING_SECRET: is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN not set)");
+    problems.push(
+      "SLACK_SIGNING_SECRET: is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN not set)",
+    );
   }
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");

@@ -34,7 +34,10 @@ export const REDACTED_PATHS = [
   "*.secret",
 ];
 
-export function createLogger(level = process.env.LOG_LEVEL ?? "info", destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  level = process.env.LOG_LEVEL ?? "info",
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
       level,

@@ -22,7 +22,16 @@ describe("logger redaction", () => {
     logger.info({ req: { headers: { authorization: "Bearer eyJabc" } } }, "request");
     logger.info({ slack: { signingSecret: "s1gn", botToken: "xoxb-123", appToken: "xapp-1-2" } }, "config");
     const text = lines.join("");
-    for (const secret of ["hunter2", "p4ss", "eyJhbGciOi", "r3fr3sh", "Bearer eyJabc", "s1gn", "xoxb-123", "xapp-1-2"]) {
+    for (const secret of [
+      "hunter2",
+      "p4ss",
+      "eyJhbGciOi",
+      "r3fr3sh",
+      "Bearer eyJabc",
+      "s1gn",
+      "xoxb-123",
+      "xapp-1-2",
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain("[redacted]");

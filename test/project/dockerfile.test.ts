@@ -12,7 +12,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 /** The Dockerfile cannot be built on these machines: check what can be checked without a Docker engine. */
 describe("Dockerfile", () => {
   it("copies only files that exist", () => {
-    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/));
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) =>
+      m[1]!.trim().split(/\s+/),
+    );
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) expect(existsSync(join(root, source)), source).toBe(true);
   });

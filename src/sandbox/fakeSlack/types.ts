@@ -1,0 +1,146 @@
+/** Domain shapes of the fake Slack workspace: what it stores and what it records. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface FakeUserInput {
+  id: string;
+  name: string;
+  realName?: string;
+  /** IANA zone, e.g. Europe/Bucharest. */
+  tz?: string;
+}
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  realName: string;
+  tz: string;
+  isBot: boolean;
+}
+
+export interface FakeChannelInput {
+  id: string;
+  name: string;
+  isPrivate?: boolean;
+  botIsMember?: boolean;
+  /** User ids; default every configured user. */
+  members?: string[];
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+  isIm: boolean;
+  /** For a DM: the user at the other end. */
+  imUser?: string;
+  botIsMember: boolean;
+  members: string[];
+}
+
+export interface FakeFileRef {
+  id: string;
+  name: string;
+  title: string;
+}
+
+/** How a message came to be: tests can tell a response_url answer from a Web API post. */
+export type MessageOrigin =
+  | "chat.postMessage"
+  | "chat.postEphemeral"
+  | "response_url"
+  | "ack"
+  | "files.completeUploadExternal";
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  /** Author: the bot user for everything the bot posts. */
+  user: string;
+  botId?: string;
+  text: string;
+  blocks?: Json[];
+  files?: FakeFileRef[];
+  /** Ephemeral messages are seen by `visibleTo` only and cannot be changed with chat.update. */
+  ephemeral: boolean;
+  visibleTo?: string;
+  origin: MessageOrigin;
+  edited?: { user: string; ts: string };
+  replyCount: number;
+  /** How many times the message was replaced (chat.update, replace_original). */
+  revisions: number;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** Merged query, form or JSON body; JSON-string arguments (blocks, view, files) decoded; token removed. */
+  args: Record<string, unknown>;
+  at: number;
+  ok: boolean;
+  error?: string;
+  response: Record<string, unknown>;
+}
+
+export interface Violation {
+  /** Web API method, "response_url", "upload", or "ack:<payload type>". */
+  source: string;
+  error: string;
+  reasons: string[];
+  at: number;
+  payload: unknown;
+}
+
+export interface FakeView {
+  id: string;
+  user: string;
+  type: "modal" | "home";
+  /** The view as Slack returns it (id, hash, state, root_view_id, ...). */
+  view: JsonObject;
+  open: boolean;
+  /** Ids of the open views of this modal, root first, top last ([] once closed, [id] for home). */
+  stack: string[];
+  /** Earlier versions, oldest first. */
+  history: JsonObject[];
+  /** Field errors of the last `response_action: "errors"`. */
+  errors?: Record<string, string>;
+}
+
+export interface ResponseRecord {
+  url: string;
+  channel: string;
+  user: string;
+  body: unknown;
+  at: number;
+  status: number;
+  error?: string;
+  /** ts of the message posted or changed. */
+  ts?: string;
+}
+
+export interface FakeFile {
+  id: string;
+  name: string;
+  title: string;
+  declaredLength: number;
+  bytes?: Buffer;
+  created: number;
+  /** Set once files.completeUploadExternal shared it. */
+  channels: string[];
+  completed: boolean;
+}
+
+export type ChangeEvent =
+  | { kind: "call"; call: RecordedCall }
+  | { kind: "message"; channel: string; ts: string; action: "posted" | "updated" | "deleted" }
+  | {
+      kind: "view";
+      viewId: string;
+      action: "opened" | "updated" | "pushed" | "closed" | "published" | "errors";
+    }
+  | { kind: "response"; response: ResponseRecord }
+  | { kind: "file"; fileId: string }
+  | { kind: "violation"; violation: Violation }
+  | { kind: "socket"; action: "connected" | "disconnected" }
+  | { kind: "reset" };

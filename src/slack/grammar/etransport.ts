@@ -1,0 +1,176 @@
+import { closestWord, code, decodeSlackEntities, firstWord, squeeze } from "./text.js";
+import type {
+  EtransportCommandResult,
+  GrammarContext,
+  GrammarError,
+  TransportStatusFilter,
+} from "./types.js";
+import { EXAMPLE_UIT, normaliseUit, parseUitList } from "./uit.js";
+
+/**
+ * `/etransport` grammar. Rules where the contract is silent:
+ * - No text = `list` with the default filter (pending, active and paused).
+ * - `list` status words: pending = 1, active = 2 (In Progress), paused = 6, completed = 3 and 4
+ *   (Completed, Auto Completed), all = 1, 2, 3, 4, 6; default = 1, 2, 6. Several leading status words
+ *   combine (`list active paused`); the rest of the text is the search. A search that is a UIT
+ *   (any dashes, spaces or case) is sent normalised.
+ * - `start|pause|end` take one or more UITs; without any they open a form that asks for them.
+ * - `edit` and `remove` take exactly one UIT; without it they open a form.
+ * - `new [UIT]` opens the create form, prefilled with the UIT when one is given.
+ */
+
+export const STATUS_IDS: Record<Exclude<TransportStatusFilter, "default">, readonly number[]> = {
+  pending: [1],
+  active: [2],
+  paused: [6],
+  completed: [3, 4],
+  all: [1, 2, 3, 4, 6],
+};
+export const DEFAULT_STATUS_IDS: readonly number[] = [1, 2, 6];
+
+const SUBCOMMANDS = ["help", "new", "list", "start", "pause", "end", "edit", "remove"] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+const SYNONYMS: Record<string, Subcommand> = {
+  add: "new",
+  create: "new",
+  ls: "list",
+  show: "list",
+  search: "list",
+  find: "list",
+  begin: "start",
+  resume: "start",
+  stop: "end",
+  finish: "end",
+  complete: "end",
+  update: "edit",
+  change: "edit",
+  delete: "remove",
+  del: "remove",
+  rm: "remove",
+};
+
+const EXAMPLES: Record<Subcommand, string> = {
+  help: "/etransport help",
+  new: "/etransport new",
+  list: "/etransport list active",
+  start: `/etransport start ${EXAMPLE_UIT}`,
+  pause: `/etransport pause ${EXAMPLE_UIT}`,
+  end: `/etransport end ${EXAMPLE_UIT}`,
+  edit: `/etransport edit ${EXAMPLE_UIT}`,
+  remove: `/etransport remove ${EXAMPLE_UIT}`,
+};
+
+function fail(message: string, example: string, extra: Partial<GrammarError> = {}): GrammarError {
+  return { ok: false, kind: "error", message, example, ...extra };
+}
+
+function parseList(args: string): EtransportCommandResult {
+  const words = squeeze(decodeSlackEntities(args))
+    .split(" ")
+    .filter((w) => w !== "");
+  const filters: TransportStatusFilter[] = [];
+  let i = 0;
+  for (; i < words.length; i++) {
+    const w = (words[i] ?? "").toLowerCase().replace(/,$/, "");
+    if (!Object.hasOwn(STATUS_IDS, w)) break;
+    const f = w as Exclude<TransportStatusFilter, "default">;
+    if (!filters.includes(f)) filters.push(f);
+  }
+  const ids =
+    filters.length === 0
+      ? [...DEFAULT_STATUS_IDS]
+      : [...new Set(filters.flatMap((f) => STATUS_IDS[f as keyof typeof STATUS_IDS]))].sort((a, b) => a - b);
+  const rawSearch = words.slice(i).join(" ");
+  const search = normaliseUit(rawSearch) ?? rawSearch;
+  return {
+    ok: true,
+    kind: "list",
+    filters: filters.length === 0 ? ["default"] : filters,
+    statusIds: ids,
+    ...(search ? { search } : {}),
+  };
+}
+
+function parseAction(
+  sub: "start" | "pause" | "end" | "edit" | "remove" | "new",
+  args: string,
+): EtransportCommandResult {
+  const parsed = parseUitList(args);
+  if (!parsed.ok) return fail(parsed.message, EXAMPLES[sub]);
+  const uits = parsed.uits;
+  if (uits.length === 0) {
+    return sub === "new" ? { ok: true, kind: "new" } : { ok: true, kind: "modal", form: sub };
+  }
+  switch (sub) {
+    case "start":
+    case "pause":
+    case "end":
+      return { ok: true, kind: sub, uits };
+    case "new":
+    case "edit":
+    case "remove":
+      if (uits.length > 1) {
+        return fail(
+          `${code(`/etransport ${sub}`)} works on one transport at a time; you gave ${uits.length} UITs.`,
+          `/etransport ${sub} ${uits[0]}`,
+        );
+      }
+      return sub === "new"
+        ? { ok: true, kind: "new", uit: uits[0]! }
+        : { ok: true, kind: sub, uit: uits[0]! };
+  }
+}
+
+/** Parse the text after `/etransport`. Pure. */
+export function parseEtransportCommand(text: string, _ctx?: GrammarContext): EtransportCommandResult {
+  const [word, args] = firstWord(text);
+  const sub = word.toLowerCase();
+  switch (sub) {
+    case "":
+      return parseList("");
+    case "help":
+      return { ok: true, kind: "help" };
+    case "list":
+      return parseList(args);
+    case "new":
+    case "start":
+    case "pause":
+    case "end":
+    case "edit":
+    case "remove":
+      return parseAction(sub, args);
+  }
+  // `/etransport Y45R-577U-N544-GY4S`: a UIT without a verb.
+  const asUits = parseUitList(squeeze(text));
+  if (asUits.ok && asUits.uits.length > 0) {
+    const uit = asUits.uits[0]!;
+    return fail(
+      `Say what to do with ${code(uit)}: ${["start", "pause", "end", "edit", "remove"].map((v) => code(v)).join(", ")}.`,
+      `/etransport start ${asUits.uits.join(" ")}`,
+      { showHelp: true },
+    );
+  }
+  const near = (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUBCOMMANDS);
+  if (near) {
+    const retried = parseEtransportCommand(`${near} ${args}`);
+    const example =
+      retried.ok && retried.kind !== "modal"
+        ? `/etransport ${near}${args ? ` ${args}` : ""}`
+        : EXAMPLES[near as Subcommand];
+    const pauseToo =
+      sub === "stop" ? ` (or ${code("/etransport pause")} to stop sending positions for a while)` : "";
+    return fail(
+      `${code(`/etransport ${word}`)} is not a command. Did you mean ${code(`/etransport ${near}`)}${pauseToo}?`,
+      example,
+      { suggestion: near, showHelp: true },
+    );
+  }
+  return fail(
+    `${code(`/etransport ${word}`)} is not a command. Here is what ${code("/etransport")} can do:`,
+    "/etransport help",
+    {
+      showHelp: true,
+    },
+  );
+}

@@ -1,0 +1,115 @@
+import { EXAMPLE_UIT } from "./uit.js";
+
+/**
+ * Usage lines and examples. Every example parses OK whatever the date (they use relative periods),
+ * which the tests check.
+ */
+
+export interface UsageLine {
+  syntax: string;
+  does: string;
+  example: string;
+}
+
+export const fleetUsage: readonly UsageLine[] = [
+  { syntax: "/fleet help", does: "this list", example: "/fleet help" },
+  { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
+  { syntax: "/fleet logout", does: "unlink your fleet account", example: "/fleet logout" },
+  { syntax: "/fleet whoami", does: "the fleet account your commands use", example: "/fleet whoami" },
+  {
+    syntax: "/fleet vehicles [filter]",
+    does: "vehicles with their last position",
+    example: "/fleet vehicles volvo",
+  },
+  {
+    syntax: "/fleet where <vehicle>",
+    does: "last position with a map link",
+    example: "/fleet where B-123-ABC",
+  },
+  {
+    syntax: "/fleet route <vehicle> [period]",
+    does: "track summary with GPX and CSV files",
+    example: "/fleet route B-123-ABC yesterday",
+  },
+  {
+    syntax: "/fleet stops <vehicles|all> [period] [min=<minutes>]",
+    does: "stops of at least `min` minutes (default 5), CSV file",
+    example: "/fleet stops B-123-ABC, CJ-07-XYZ last 3d min=10",
+  },
+  {
+    syntax: "/fleet fuel <vehicles|all> [period]",
+    does: "fuel consumption with totals",
+    example: "/fleet fuel all last week",
+  },
+  {
+    syntax: "/fleet refills <vehicle> [period]",
+    does: "refuelling and possible fuel theft",
+    example: "/fleet refills B-123-ABC last 7d",
+  },
+  {
+    syntax: "/fleet temps <vehicles|all> [period]",
+    does: "temperature and humidity summary with a chart",
+    example: "/fleet temps #1234 last 12h",
+  },
+  { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
+  {
+    syntax: "/fleet alerts subscribe [#channel] [codes…]",
+    does: "post transport alerts in a channel (all codes when none given)",
+    example: "/fleet alerts subscribe Error OldData NoGPSCoordinates",
+  },
+  {
+    syntax: "/fleet alerts unsubscribe [#channel]",
+    does: "stop alerts in a channel",
+    example: "/fleet alerts unsubscribe",
+  },
+  { syntax: "/fleet alerts list", does: "channels that receive alerts", example: "/fleet alerts list" },
+  { syntax: "/fleet queue", does: "your queued and running requests", example: "/fleet queue" },
+];
+
+export const etransportUsage: readonly UsageLine[] = [
+  { syntax: "/etransport new", does: "create a transport (opens a form)", example: "/etransport new" },
+  {
+    syntax: "/etransport list [pending|active|paused|completed|all] [search]",
+    does: "transports with buttons (default: pending, active and paused)",
+    example: "/etransport list active B-123-ABC",
+  },
+  {
+    syntax: "/etransport start|pause|end <UIT> [<UIT>…]",
+    does: "start, pause or end transports",
+    example: `/etransport start ${EXAMPLE_UIT}`,
+  },
+  {
+    syntax: "/etransport edit <UIT>",
+    does: "change a transport (opens a form)",
+    example: `/etransport edit ${EXAMPLE_UIT}`,
+  },
+  {
+    syntax: "/etransport remove <UIT>",
+    does: "delete a transport, after you confirm",
+    example: `/etransport remove ${EXAMPLE_UIT}`,
+  },
+];
+
+export const fleetUsageExamples: readonly string[] = fleetUsage.map((l) => l.example);
+export const etransportUsageExamples: readonly string[] = etransportUsage.map((l) => l.example);
+
+const PERIODS =
+  "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`";
+const VEHICLES =
+  "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#<id>`; several separated by commas; `all` for every vehicle";
+const ALERT_CODES =
+  "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), or `all`";
+
+function lines(usage: readonly UsageLine[]): string[] {
+  return usage.map((l) => `• \`${l.syntax}\` – ${l.does}. e.g. \`${l.example}\``);
+}
+
+/** The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command. */
+export function helpText(which: "fleet" | "etransport" | "all" = "all"): string {
+  const out: string[] = [];
+  if (which !== "etransport") out.push("*/fleet*", ...lines(fleetUsage));
+  if (which !== "fleet") out.push("*/etransport*", ...lines(etransportUsage));
+  if (which !== "etransport") out.push(VEHICLES, PERIODS, ALERT_CODES);
+  if (which !== "fleet") out.push("*UIT*: 16 letters and digits; dashes and spaces do not matter");
+  return out.join("\n");
+}

@@ -1,0 +1,138 @@
+/** Result types of the slash-command grammar. Every union is discriminated by `kind`; `ok` separates errors. */
+
+/** What every parse needs besides the text: the invoking user's IANA zone and the current instant. */
+export interface GrammarContext {
+  timeZone: string;
+  now: Date;
+}
+
+/**
+ * A wrong argument. `message` says what is wrong in dispatcher words (mrkdwn); `example` is a full
+ * command line (starting with `/fleet` or `/etransport`) that parses OK with the same context.
+ */
+export interface GrammarError {
+  ok: false;
+  kind: "error";
+  message: string;
+  example: string;
+  /** Closest subcommand or code when the user mistyped one. */
+  suggestion?: string;
+  /** True when the caller should show the command list under the message (unknown subcommand). */
+  showHelp?: boolean;
+}
+
+export type PeriodKind =
+  | "today"
+  | "yesterday"
+  | "hours"
+  | "days"
+  | "this-week"
+  | "last-week"
+  | "date"
+  | "dates"
+  | "datetimes";
+
+/**
+ * A reporting period: real instants, `from` inclusive and `to` EXCLUSIVE. Whole days end at the
+ * first instant of the next day; `to` never lies after `now` (a period reaching into the future is
+ * cut at `now`).
+ */
+export interface Period {
+  kind: PeriodKind;
+  from: Date;
+  to: Date;
+  /** For messages: `yesterday (2026-11-02)`, `last 3 days`, `2026-11-03 08:00 – 2026-11-03 17:00`. */
+  label: string;
+  /** The period text as typed (squeezed); empty when the default (`today`) was used. */
+  text: string;
+  /** True when `to` was cut at `now`. */
+  clipped: boolean;
+}
+
+export type PeriodResult = { ok: true; kind: "period"; period: Period } | GrammarError;
+
+/**
+ * A vehicle as the user wrote it, not yet resolved. `plate` and `name` differ only as a hint
+ * (plate-shaped text or not); resolveVehicles tries plates first, then names, for both.
+ */
+export type VehicleRef =
+  | { type: "all"; raw: string; normalised: "ALL" }
+  | { type: "id"; raw: string; normalised: string; vehicleId: number }
+  | { type: "plate"; raw: string; normalised: string }
+  | { type: "name"; raw: string; normalised: string };
+
+/** A channel given to `/fleet alerts`; absent means the channel the command was typed in. */
+export interface ChannelRef {
+  id: string;
+  name?: string;
+}
+
+export const TRANSMISSION_ALERT_CODES = [
+  "Error",
+  "OldData",
+  "NoGPSCoordinates",
+  "NotInRomania",
+  "MissingETransportConfiguration",
+  "WithoutTransmission",
+] as const;
+/** `expiry`: a UIT's validity ends soon or has ended; `changerequest`: a vehicle change request failed. */
+export const OTHER_ALERT_CODES = ["expiry", "changerequest"] as const;
+export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;
+export type AlertCode = (typeof ALERT_CODES)[number];
+
+export type ReportName = "where" | "route" | "stops" | "fuel" | "refills" | "temps";
+
+export interface ReportPrefill {
+  vehicles?: VehicleRef[];
+  period?: Period;
+  minMinutes?: number;
+}
+
+export type FleetCommand =
+  | { ok: true; kind: "help"; topic?: string }
+  | { ok: true; kind: "login" }
+  | { ok: true; kind: "logout" }
+  | { ok: true; kind: "whoami" }
+  | { ok: true; kind: "queue" }
+  | { ok: true; kind: "vehicles"; filter?: string }
+  | { ok: true; kind: "where"; vehicle: VehicleRef }
+  | { ok: true; kind: "route"; vehicle: VehicleRef; period: Period }
+  | { ok: true; kind: "refills"; vehicle: VehicleRef; period: Period }
+  | { ok: true; kind: "stops"; vehicles: VehicleRef[]; period: Period; minMinutes: number }
+  | { ok: true; kind: "fuel"; vehicles: VehicleRef[]; period: Period }
+  | { ok: true; kind: "temps"; vehicles: VehicleRef[]; period: Period }
+  | { ok: true; kind: "alerts-subscribe"; channel?: ChannelRef; codes: AlertCode[] }
+  | { ok: true; kind: "alerts-unsubscribe"; channel?: ChannelRef }
+  | { ok: true; kind: "alerts-list" }
+  /**
+   * Arguments missing: open a modal. `report: "report"` is the modal that builds any report;
+   * the others open that report's form, prefilled with whatever was typed and understood.
+   */
+  | { ok: true; kind: "modal"; report: ReportName | "report"; prefill?: ReportPrefill };
+
+export type FleetCommandResult = FleetCommand | GrammarError;
+
+export type TransportStatusFilter = "default" | "pending" | "active" | "paused" | "completed" | "all";
+
+export type EtransportCommand =
+  | { ok: true; kind: "help" }
+  /** Opens the create form; `uit` prefills it when one was typed. */
+  | { ok: true; kind: "new"; uit?: string }
+  | {
+      ok: true;
+      kind: "list";
+      /** The words typed (`default` when none). */
+      filters: TransportStatusFilter[];
+      /** load-transports statusIds, ascending, no duplicates. */
+      statusIds: number[];
+      search?: string;
+    }
+  | { ok: true; kind: "start"; uits: string[] }
+  | { ok: true; kind: "pause"; uits: string[] }
+  | { ok: true; kind: "end"; uits: string[] }
+  | { ok: true; kind: "edit"; uit: string }
+  | { ok: true; kind: "remove"; uit: string }
+  /** Arguments missing: open a form that asks for the transport(s). */
+  | { ok: true; kind: "modal"; form: "start" | "pause" | "end" | "edit" | "remove" };
+
+export type EtransportCommandResult = EtransportCommand | GrammarError;

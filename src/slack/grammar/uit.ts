@@ -1,0 +1,67 @@
+import { code, squeeze } from "./text.js";
+
+/**
+ * UIT codes: 16 letters and digits, written in any case with dashes or spaces anywhere
+ * (`y45r-577u-n544-gy4s` → `Y45R577UN544GY4S`).
+ */
+
+export const UIT_LENGTH = 16;
+export const EXAMPLE_UIT = "Y45R-577U-N544-GY4S";
+
+/** The canonical UIT (upper-case, no separators), or undefined when the text is not one UIT. */
+export function normaliseUit(text: string): string | undefined {
+  const joined = text.replace(/[\s\-–—_]/g, "").toUpperCase();
+  return /^[A-Z0-9]{16}$/.test(joined) ? joined : undefined;
+}
+
+/**
+ * Several UITs separated by commas or spaces. Because a UIT may itself be typed in space-separated
+ * groups (`Y45R 577U N544 GY4S`), consecutive space-separated words shorter than 16 characters are
+ * joined until they reach exactly 16; going past 16, or ending short, is an error naming the piece.
+ * A comma always ends a UIT. Duplicates are dropped, order kept.
+ */
+export function parseUitList(text: string): { ok: true; uits: string[] } | { ok: false; message: string } {
+  const uits: string[] = [];
+  const add = (uit: string): void => {
+    if (!uits.includes(uit)) uits.push(uit);
+  };
+  const incomplete = (piece: string): { ok: false; message: string } => {
+    const length = piece.replace(/[\s\-–—_]/g, "").length;
+    return {
+      ok: false,
+      message: `${code(piece)} is not a UIT: it has ${length} character${length === 1 ? "" : "s"}, a UIT has ${UIT_LENGTH} letters and digits, like ${code(EXAMPLE_UIT)}.`,
+    };
+  };
+  for (const part of text.split(",")) {
+    const words = squeeze(part)
+      .split(" ")
+      .filter((w) => w !== "");
+    let pending: string[] = [];
+    let pendingLength = 0;
+    for (const word of words) {
+      const clean = word.replace(/[-–—_]/g, "");
+      if (!/^[A-Za-z0-9]*$/.test(clean)) {
+        return {
+          ok: false,
+          message: `${code(word)} is not a UIT: a UIT has only letters and digits (dashes and spaces are ignored), like ${code(EXAMPLE_UIT)}.`,
+        };
+      }
+      if (clean === "") continue;
+      if (pendingLength + clean.length > UIT_LENGTH) {
+        // A full-length word after a short piece: the short piece is the mistake.
+        return incomplete(
+          clean.length >= UIT_LENGTH && pending.length > 0 ? pending.join(" ") : [...pending, word].join(" "),
+        );
+      }
+      pending.push(word);
+      pendingLength += clean.length;
+      if (pendingLength === UIT_LENGTH) {
+        add(normaliseUit(pending.join("")) ?? "");
+        pending = [];
+        pendingLength = 0;
+      }
+    }
+    if (pending.length > 0) return incomplete(pending.join(" "));
+  }
+  return { ok: true, uits };
+}

@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  etransportUsageExamples,
+  fleetUsage,
+  fleetUsageExamples,
+  helpText,
+  parseCommandLine,
+} from "../../../src/slack/grammar/index.js";
+
+describe("help", () => {
+  it("every usage example parses into the command it documents, at any date and zone", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date("2020-01-01T00:00:00Z"),
+          max: new Date("2040-01-01T00:00:00Z"),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom("Europe/Bucharest", "America/New_York", "Pacific/Kiritimati"),
+        (now, timeZone) => {
+          for (const example of [...fleetUsageExamples, ...etransportUsageExamples]) {
+            const r = parseCommandLine(example, { timeZone, now }).result;
+            expect(r.ok, example).toBe(true);
+            if (!r.ok) continue;
+            if (example === "/fleet report") expect(r.kind).toBe("modal");
+            else expect(r.kind, example).not.toBe("modal");
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("has one line per command with its example", () => {
+    const text = helpText();
+    for (const line of fleetUsage)
+      expect(text).toContain(`\`${line.syntax}\` – ${line.does}. e.g. \`${line.example}\``);
+    for (const example of etransportUsageExamples) expect(text).toContain(example);
+    expect(helpText("fleet")).not.toContain("/etransport");
+    expect(helpText("etransport")).not.toContain("/fleet ");
+    expect(text.split("\n").length).toBe(fleetUsage.length + etransportUsageExamples.length + 6);
+  });
+});
