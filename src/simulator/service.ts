@@ -106,7 +106,11 @@ export interface SimResponse {
   body: string;
 }
 
-export type FaultKind = "http500" | "delay" | "malformed" | "rateLimit" | "http401";
+/**
+ * delay: the request waits before it is processed; delayAnswer: it is processed at once and
+ * its answer held back (a change that reached the service while the client lost the answer).
+ */
+export type FaultKind = "http500" | "delay" | "delayAnswer" | "malformed" | "rateLimit" | "http401";
 
 export interface Fault {
   kind: FaultKind;
@@ -136,7 +140,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   endpoint: string | null;
   username: string | null;
-  status: number;
+  /** null while the answer is still being prepared or held back (recorded on arrival). */
+  status: number | null;
   body: unknown;
   contentType: string | null;
 }
@@ -262,7 +267,7 @@ export class FleetService {
   }
 
   recentRequests(limit = 100): RecordedRequest[] {
-    return this.recorded.slice(-Math.max(0, limit));
+    return structuredClone(this.recorded.slice(-Math.max(0, limit)));
   }
 
   /** Transports as stored (all statuses), for tests and tools. */
@@ -289,8 +294,10 @@ export class FleetService {
         ? normaliseUsername(form.username)
         : undefined
       : this.tokens.peekUsername(req.headers.authorization);
+    // Recorded on arrival: what the service received counts even if the caller never hears back.
+    const entry = this.record(req, endpoint.name, username, arrivedAt);
     const response = await this.answer(req, endpoint.name, arrivedAt, form);
-    this.record(req, endpoint.name, username, response.status, arrivedAt);
+    entry.status = response.status;
     this.options.logger?.info(
       {
         method: req.method,
@@ -312,6 +319,11 @@ export class FleetService {
   ): Promise<SimResponse> {
     const fault = this.takeFault(endpoint, req.path);
     if (fault) {
+      if (fault.kind === "delayAnswer") {
+        const response = await this.answer(req, endpoint, arrivedAt, form);
+        await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1000));
+        return response;
+      }
       if (fault.kind === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1000));
       else return this.faultResponse(fault);
     }
@@ -813,9 +825,8 @@ export class FleetService {
     req: SimRequest,
     endpoint: EndpointName | null,
     username: string | undefined,
-    status: number,
     arrivedAt: number,
-  ): void {
+  ): RecordedRequest {
     const who = username ?? ANONYMOUS;
     if (endpoint) {
       const perUser = this.stats.requests[who] ?? {};
@@ -834,18 +845,20 @@ export class FleetService {
         body = null;
       }
     }
-    this.recorded.push({
+    const entry: RecordedRequest = {
       at: new Date(arrivedAt).toISOString(),
       method: req.method,
       path: req.path,
       query: Object.fromEntries(req.query),
       endpoint,
       username: username ?? null,
-      status,
+      status: null,
       body,
       contentType: req.headers["content-type"] ?? null,
-    });
+    };
+    this.recorded.push(entry);
     if (this.recorded.length > 500) this.recorded.splice(0, this.recorded.length - 500);
+    return entry;
   }
 
   private handleControl(req: SimRequest, path: string): SimResponse {
@@ -876,7 +889,7 @@ export class FleetService {
         return json(200, { ok: true, expired: this.expireTokens(username) });
       }
       case "/__control/faults": {
-        const kinds: FaultKind[] = ["http500", "delay", "malformed", "rateLimit", "http401"];
+        const kinds: FaultKind[] = ["http500", "delay", "delayAnswer", "malformed", "rateLimit", "http401"];
         if (!kinds.includes(body.kind as FaultKind))
           return json(400, { error: `kind must be one of ${kinds.join(", ")}` });
         const fault: Fault = {

@@ -385,3 +385,26 @@ describe("transmission", () => {
     }
   });
 });
+
+describe("faults on mutations", () => {
+  it("delayAnswer applies the change at once and holds the answer back", async () => {
+    const { demo } = await start({ drift: false });
+    const pending = (await list(demo, { statusIds: [1] })).transports[0]!;
+    await control(sim!, "/__control/faults", {
+      kind: "delayAnswer",
+      count: 1,
+      delayMs: 300,
+      endpoint: "start-transports",
+    });
+    let answered = false;
+    const started = action(demo, "start", pending.codeUit).then((a) => {
+      answered = true;
+      return a;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    const now = (await list(demo, { searchValue: pending.codeUit })).transports[0]!;
+    expect(now.statusId).toBe(2);
+    expect((await started).status).toBe(200);
+  });
+});

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import type { FleetSession } from "../../fleet/client.js";
+import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
+import type { TaskHandler } from "../runner.js";
+
+export const TRANSPORT_ACTIONS = ["start", "pause", "end"] as const;
+export type TransportAction = (typeof TRANSPORT_ACTIONS)[number];
+
+export const transportActionParams = z.object({
+  action: z.enum(TRANSPORT_ACTIONS),
+  uits: z.array(z.string().regex(/^[A-Z0-9]{16}$/)).min(1),
+});
+export type TransportActionParams = z.infer<typeof transportActionParams>;
+
+/** The status a transport is in once the action took effect (our reading of the life cycle). */
+const STATUS_AFTER: Record<TransportAction, readonly number[]> = {
+  start: [TRANSPORT_STATUS.inProgress],
+  pause: [TRANSPORT_STATUS.paused],
+  end: [TRANSPORT_STATUS.completed, TRANSPORT_STATUS.autoCompleted],
+};
+
+const LISTED_STATUSES = [
+  TRANSPORT_STATUS.pending,
+  TRANSPORT_STATUS.inProgress,
+  TRANSPORT_STATUS.completed,
+  TRANSPORT_STATUS.autoCompleted,
+  TRANSPORT_STATUS.paused,
+];
+
+/**
+ * Start, pause or end transports: all UITs in one request body, per-UIT results back.
+ * Idempotent across crashes: if the request may have reached the service before the bot
+ * died, the UITs are looked up first and the request is sent again only if they are not
+ * already in the state the action leads to.
+ */
+export const transportActionHandler: TaskHandler<
+  TransportActionParams,
+  TransportActionResult[],
+  FleetSession
+> = {
+  kind: "transport-action",
+  params: transportActionParams,
+  async run(ctx) {
+    const { action, uits } = ctx.params;
+    ctx.progress(0, 1);
+    const results = await ctx.mutation(`${action}:${uits.join(",")}`, {
+      alreadyApplied: async () => {
+        const found: TransportActionResult[] = [];
+        for (const uit of uits) {
+          const page = await ctx.session.loadTransports(
+            { statusIds: LISTED_STATUSES, searchValue: uit, pageSize: 10, pageIndex: 0 },
+            ctx.call,
+          );
+          const transport = page.transports.find((t) => t.codeUit?.toUpperCase() === uit);
+          if (!transport || !STATUS_AFTER[action].includes(transport.statusId)) return undefined;
+          found.push({ codeUit: uit, isSuccess: true, errors: [], reported: false });
+        }
+        return found;
+      },
+      send: () => {
+        if (action === "start") return ctx.session.startTransports(uits, ctx.call);
+        if (action === "pause") return ctx.session.pauseTransports(uits, ctx.call);
+        return ctx.session.endTransports(uits, ctx.call);
+      },
+    });
+    ctx.progress(1, 1);
+    return results;
+  },
+};
