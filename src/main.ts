@@ -1,4 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
@@ -7,12 +6,20 @@ import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
-import { type RunningSimulator, startSimulator } from "./simulator/index.js";
+import { type FakeSlack, startFakeSlack } from "./sandbox/fakeSlack/index.js";
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./simulator/index.js";
+import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
+import { TaskDelivery } from "./slack/delivery.js";
+import { People } from "./slack/people.js";
+import { describeTask, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
-import { type AnyTaskHandler, TaskRunner } from "./tasks/runner.js";
+import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
+import { transportActionHandler } from "./tasks/handlers/transportActions.js";
+import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
+import { TaskRunner } from "./tasks/runner.js";
 import type { TaskError, TaskRecord } from "./tasks/task.js";
 import { VehicleCache } from "./tasks/vehicleCache.js";
 
@@ -25,18 +32,27 @@ export interface Fleetbot {
   logger: Logger;
   fleetUrl: string;
   simulator?: RunningSimulator;
+  /** The in-process fake Slack of the sandbox mode (no Slack configured). */
+  fakeSlack?: FakeSlack;
   client: FleetClient;
   runner: TaskRunner<FleetSession>;
+  tasks: TaskStore;
   vehicles: VehicleCache<Vehicle>;
   metrics: FleetbotMetrics;
-  http: Server;
+  slack: RunningSlackApp;
+  delivery: TaskDelivery;
   url: string;
   close(): Promise<void>;
 }
 
 export interface StartOptions {
-  handlers?: AnyTaskHandler<FleetSession>[];
   logger?: Logger;
+  /** Simulator settings for the embedded mode (tests scale time with them). */
+  simulator?: Omit<SimulatorOptions, "port">;
+  /** Where Slack's response_url requests go (tests pass the fake's fetch). */
+  fetch?: typeof fetch;
+  /** The account upkeep period (0: off). */
+  upkeepEveryMs?: number;
 }
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
@@ -49,7 +65,12 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   let simulator: RunningSimulator | undefined;
   let fleetUrl = config.fleet.apiUrl;
   if (!fleetUrl) {
-    simulator = await startSimulator({ port: 0, minIntervalMs: config.fleet.minIntervalMs, control: true });
+    simulator = await startSimulator({
+      minIntervalMs: config.fleet.minIntervalMs,
+      control: true,
+      ...options.simulator,
+      port: 0,
+    });
     fleetUrl = simulator.url;
   }
 
@@ -97,7 +118,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const runner = new TaskRunner<FleetSession>({
     store: tasks,
     gate,
-    handlers: options.handlers ?? [],
+    handlers: [
+      vehicleReportHandler({ client, vehicles, intervalMs: config.fleet.minIntervalMs }),
+      transportActionHandler,
+      accountLinkHandler({ client, accounts, key: config.credentialsKey }),
+    ],
     sessionFor: async (task) => sessionFor(task),
     describeError,
     isRetryable: (error) => isUpstreamTransportError(error),
@@ -111,41 +136,110 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     tokenLeadMs: 5 * 60_000,
     logger: logger.child({ module: "upkeep" }),
   });
-  const upkeepTimer = setInterval(() => void upkeep.tick(), 15_000);
-  upkeepTimer.unref();
+  const upkeepEveryMs = options.upkeepEveryMs ?? 15_000;
+  const upkeepTimer = upkeepEveryMs > 0 ? setInterval(() => void upkeep.tick(), upkeepEveryMs) : undefined;
+  upkeepTimer?.unref();
+
+  let fakeSlack: FakeSlack | undefined;
+  let slackSettings: {
+    mode: "http" | "socket";
+    botToken: string;
+    signingSecret?: string;
+    appToken?: string;
+    apiUrl: string;
+  };
+  if (config.slack.mode === "sandbox") {
+    fakeSlack = await startFakeSlack({ port: 0 });
+    slackSettings = {
+      mode: "http",
+      botToken: fakeSlack.options.botToken,
+      signingSecret: fakeSlack.options.signingSecret,
+      apiUrl: fakeSlack.apiUrl,
+    };
+  } else {
+    slackSettings = {
+      mode: config.slack.mode,
+      botToken: config.slack.botToken ?? "",
+      signingSecret: config.slack.signingSecret,
+      appToken: config.slack.appToken,
+      apiUrl: config.slack.apiUrl,
+    };
+  }
 
   let ready = false;
-  const http = createServer((req, res) => {
-    void route(req, res).catch((error: unknown) => {
-      logger.error({ err: error, url: req.url }, "HTTP handler failed");
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") {
-      const body = {
-        ok: ready,
-        slack: "not configured",
-        fleet: simulator ? "simulator" : "configured",
-        queue: "ok",
+  let slackState = "starting";
+  let delivery: TaskDelivery | undefined;
+  const routes: HttpRoute[] = [
+    {
+      path: "/healthz",
+      handler: (_req, res) => {
+        const ok = ready && slackState === "ok";
+        const body = {
+          ok,
+          slack: slackState,
+          fleet: simulator ? "simulator" : "configured",
+          queue: { unfinished: tasks.unfinished().length },
+        };
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
+      },
+    },
+    {
+      path: "/metrics",
+      handler: async (_req, res) => {
+        metrics.queueDepth.set({ state: "unfinished" }, tasks.unfinished().length);
+        res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
+      },
+    },
+  ];
+
+  const now = () => Date.now();
+  const slack = await startSlackApp({
+    ...slackSettings,
+    port: config.port,
+    routes,
+    logger,
+    context: (webClient) => {
+      delivery = new TaskDelivery({
+        client: webClient,
+        store: tasks,
+        runner,
+        render: (task) => renderTask(task, { now }),
+        describe: describeTask,
+        logger: logger.child({ module: "delivery" }),
+        fetch: options.fetch,
+      });
+      delivery.attach();
+      return {
+        runner,
+        tasks,
+        accounts,
+        client,
+        vehicles,
+        people: new People({ accounts, workspaceAccount, companyTimeZone: config.companyTimeZone }),
+        delivery,
+        credentialsKey: config.credentialsKey,
+        companyTimeZone: config.companyTimeZone,
+        warmVehicles: (account, slackUser) => {
+          if (vehicles.peek(account)) return;
+          try {
+            sessionFor({ account, slackUser });
+            vehicles.get(account, { priority: "interactive" }).catch(() => undefined);
+          } catch (error) {
+            logger.warn({ err: error, account }, "could not load the vehicle list");
+          }
+        },
+        logger: logger.child({ module: "slack" }),
+        now,
       };
-      res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
-      return;
-    }
-    if (req.method === "GET" && path === "/metrics") {
-      metrics.queueDepth.set({ state: "unfinished" }, tasks.unfinished().length);
-      res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
-      return;
-    }
-    res.writeHead(404, { "content-type": "text/plain" }).end("Not found\n");
-  }
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(config.port, () => resolve());
+    },
   });
-  const address = http.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
+  try {
+    await slack.client.auth.test();
+    slackState = "ok";
+  } catch (error) {
+    slackState = "auth.test failed";
+    logger.error({ err: error }, "Slack rejected the bot token (auth.test)");
+  }
 
   runner.resume();
   ready = true;
@@ -155,18 +249,23 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
     fleetUrl,
     simulator,
+    fakeSlack,
     client,
     runner,
+    tasks,
     vehicles,
     metrics,
-    http,
-    url: `http://127.0.0.1:${port}`,
+    slack,
+    delivery: delivery!,
+    url: slack.url,
     async close() {
       ready = false;
-      clearInterval(upkeepTimer);
+      if (upkeepTimer) clearInterval(upkeepTimer);
       await runner.stop();
+      delivery?.stop();
+      await slack.stop();
       await gate.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await fakeSlack?.close();
       await simulator?.close();
       db.close();
     },

@@ -31,6 +31,8 @@ export interface TaskContext<P, S> {
 export interface TaskHandler<P, R, S> {
   kind: string;
   params: ZodType<P>;
+  /** The handler opens its own session (account linking checks credentials not yet stored). */
+  ownSession?: boolean;
   run(ctx: TaskContext<P, S>): Promise<R>;
 }
 
@@ -215,7 +217,9 @@ export class TaskRunner<S> {
         active.record = store.get(initial.id) ?? initial;
         void this.emitProgress(active);
         try {
-          const session = await this.options.sessionFor(active.record);
+          const session = handler.ownSession
+            ? (undefined as S)
+            : await this.options.sessionFor(active.record);
           const params = handler.params.parse(initial.params);
           const result = await handler.run(this.contextFor(active, params, session));
           if (store.finish(initial.id, "done", { result })) this.emitFinished(store.get(initial.id)!);

@@ -1,0 +1,123 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  App,
+  type Logger as BoltLogger,
+  type CustomRoute,
+  HTTPReceiver,
+  LogLevel,
+  SocketModeReceiver,
+} from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
+import type { SlackContext } from "./context.js";
+import { registerEtransportCommand } from "./listeners/etransportCommand.js";
+import { registerFleetCommand } from "./listeners/fleetCommand.js";
+import { registerInteractions } from "./listeners/interactions.js";
+
+export interface HttpRoute {
+  path: string;
+  handler(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+}
+
+export interface SlackAppOptions {
+  mode: "http" | "socket";
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl: string;
+  port: number;
+  /** GET routes served beside /slack/events (health, metrics, sandbox). */
+  routes: HttpRoute[];
+  logger: Logger;
+  /** Built once the app's Web API client exists (delivery needs it). */
+  context(client: WebClient): SlackContext;
+}
+
+export interface RunningSlackApp {
+  app: App;
+  client: WebClient;
+  context: SlackContext;
+  /** Base URL of the HTTP server (Slack requests in HTTP mode; health and metrics always). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Bolt's logger interface on top of pino, so one log stream (and its redaction) serves both. */
+function boltLogger(logger: Logger): BoltLogger {
+  const child = logger.child({ module: "bolt" });
+  return {
+    debug: (...msg) => child.debug(msg.map(String).join(" ")),
+    info: (...msg) => child.info(msg.map(String).join(" ")),
+    warn: (...msg) => child.warn(msg.map(String).join(" ")),
+    error: (...msg) => child.error(msg.map(String).join(" ")),
+    setLevel: () => {},
+    getLevel: () => LogLevel.INFO,
+    setName: () => {},
+  };
+}
+
+export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
+  const logger = boltLogger(options.logger);
+  const clientOptions = { slackApiUrl: options.apiUrl };
+  let app: App;
+  let server: Server | undefined;
+  if (options.mode === "http") {
+    const customRoutes: CustomRoute[] = options.routes.map((route) => ({
+      path: route.path,
+      method: ["GET"],
+      handler: (req, res) => void route.handler(req, res),
+    }));
+    const receiver = new HTTPReceiver({
+      signingSecret: options.signingSecret ?? "",
+      endpoints: "/slack/events",
+      customRoutes,
+      logger,
+    });
+    app = new App({ token: options.botToken, receiver, clientOptions, logger });
+  } else {
+    const receiver = new SocketModeReceiver({
+      appToken: options.appToken ?? "",
+      logger,
+      installerOptions: { clientOptions },
+    });
+    app = new App({ token: options.botToken, receiver, socketMode: true, clientOptions, logger });
+  }
+
+  const context = options.context(app.client);
+  // SLASH_COMMANDS (actionIds.ts) lists these two; manifest.yml declares the same.
+  registerFleetCommand(app, context);
+  registerEtransportCommand(app, context);
+  registerInteractions(app, context);
+  app.error(async (error) => {
+    options.logger.error({ err: error }, "Slack listener failed");
+  });
+
+  if (options.mode === "http") {
+    server = (await app.start(options.port)) as Server;
+  } else {
+    await app.start();
+    // Socket Mode has no inbound HTTP: health and metrics get a small server of their own.
+    server = createServer((req, res) => {
+      const path = (req.url ?? "/").split("?")[0];
+      const route = options.routes.find((r) => r.path === path && req.method === "GET");
+      if (!route) {
+        res.writeHead(404).end();
+        return;
+      }
+      void route.handler(req, res);
+    });
+    await new Promise<void>((resolve) => server!.listen(options.port, resolve));
+  }
+  const port = (server.address() as AddressInfo).port;
+  return {
+    app,
+    client: app.client,
+    context,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await app.stop();
+      if (options.mode === "socket") await new Promise<void>((resolve) => server?.close(() => resolve()));
+    },
+  };
+}

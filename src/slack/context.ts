@@ -1,0 +1,26 @@
+import type { Logger } from "pino";
+import type { FleetClient, FleetSession } from "../fleet/client.js";
+import type { Vehicle } from "../fleet/schemas.js";
+import type { AccountStore } from "../store/accountStore.js";
+import type { TaskStore } from "../store/taskStore.js";
+import type { TaskRunner } from "../tasks/runner.js";
+import type { VehicleCache } from "../tasks/vehicleCache.js";
+import type { TaskDelivery } from "./delivery.js";
+import type { People } from "./people.js";
+
+/** What the listeners need: they parse, store a task, acknowledge; the work happens in tasks. */
+export interface SlackContext {
+  runner: TaskRunner<FleetSession>;
+  tasks: TaskStore;
+  accounts: AccountStore;
+  client: FleetClient;
+  vehicles: VehicleCache<Vehicle>;
+  people: People;
+  delivery: TaskDelivery;
+  credentialsKey?: Buffer;
+  companyTimeZone: string;
+  /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
+  warmVehicles(account: string, slackUser: string): void;
+  logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
+  now(): number;
+}

@@ -1,0 +1,345 @@
+import type { KnownBlock, ModalView, PlainTextOption, View } from "@slack/types";
+import type { TaskError, TaskProgress, TaskRecord } from "../../tasks/task.js";
+import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
+import type { GrammarError } from "../grammar/types.js";
+import type { SlackMessage } from "./message.js";
+import { escapeMrkdwn, slackDate } from "./vehicleFormat.js";
+
+const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
+const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
+const section = (text: string, blockId?: string): KnownBlock => ({
+  type: "section",
+  ...(blockId ? { block_id: blockId } : {}),
+  text: mrkdwn(text),
+});
+const context = (text: string): KnownBlock => ({ type: "context", elements: [mrkdwn(text)] });
+
+/** Splits long mrkdwn into sections of at most `limit` characters, at line breaks. */
+export function sectionsOf(text: string, limit = 2900): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  let current = "";
+  for (const line of text.split("\n")) {
+    const piece = line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+    if (current && current.length + piece.length + 1 > limit) {
+      blocks.push(section(current));
+      current = "";
+    }
+    current = current ? `${current}\n${piece}` : piece;
+  }
+  if (current) blocks.push(section(current));
+  return blocks;
+}
+
+export function helpMessage(help: string, intro?: string): SlackMessage {
+  return {
+    text: "fleetbot commands",
+    blocks: [...(intro ? [section(intro)] : []), ...sectionsOf(help)],
+  };
+}
+
+/** A wrong argument: what is wrong and an example that works (only the invoking user sees it). */
+export function grammarErrorMessage(error: GrammarError, help?: string): SlackMessage {
+  const blocks: KnownBlock[] = [
+    section(`:warning: ${error.message}`),
+    section(`Try: \`${escapeMrkdwn(error.example)}\``),
+  ];
+  if (error.showHelp && help) blocks.push({ type: "divider" }, ...sectionsOf(help));
+  return { text: `${error.message} Try: ${error.example}`, blocks };
+}
+
+export function noticeMessage(text: string, detail?: string): SlackMessage {
+  return { text, blocks: [section(text), ...(detail ? [context(detail)] : [])] };
+}
+
+/** "Queued: position 3, about 1 min" / "7/20 requests, about 6 min left", with a Cancel button. */
+export function progressMessage(what: string, progress: TaskProgress, nowMs: number): SlackMessage {
+  const eta =
+    progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
+  const about = eta === undefined ? "" : `, about ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
+  const where =
+    progress.done > 0 || progress.state === "running"
+      ? `${progress.done}/${progress.total} request${progress.total === 1 ? "" : "s"}${about}`
+      : progress.position !== undefined && progress.position > 0
+        ? `position ${progress.position + 1} in the queue${about}`
+        : `next in line${about}`;
+  const text = `:hourglass_flowing_sand: ${what}: ${where}`;
+  return {
+    text,
+    blocks: [
+      {
+        type: "section",
+        block_id: `progress-${progress.taskId.slice(0, 8)}`,
+        text: mrkdwn(`${text}\n_The fleet service answers one request every 30 seconds per account._`),
+        accessory: {
+          type: "button",
+          action_id: ACTIONS.cancelTask,
+          text: plain("Cancel"),
+          value: progress.taskId,
+        },
+      },
+    ],
+  };
+}
+
+export function formatWait(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${Math.max(seconds, 1)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export function failureMessage(what: string, error: TaskError | undefined): SlackMessage {
+  const message = error?.message ?? "The request failed.";
+  const support = error?.correlationId ? `For support: correlation id \`${error.correlationId}\`` : undefined;
+  return {
+    text: `${what} failed: ${message}`,
+    blocks: [
+      section(`:x: *${escapeMrkdwn(what)}* failed: ${message}`),
+      ...(support ? [context(support)] : []),
+    ],
+  };
+}
+
+export function cancelledMessage(what: string): SlackMessage {
+  return noticeMessage(
+    `:no_entry_sign: ${what}: cancelled. Calls already sent were answered; nothing else was asked.`,
+  );
+}
+
+export interface QueueEntry {
+  task: TaskRecord;
+  description: string;
+  progress?: TaskProgress;
+}
+
+/** /fleet queue: the account's waiting and running tasks, each with a Cancel button. */
+export function queueMessage(account: string, entries: QueueEntry[], nowMs: number): SlackMessage {
+  if (entries.length === 0) {
+    return noticeMessage(`Nothing is waiting for the fleet account *${escapeMrkdwn(account)}*.`);
+  }
+  const shown = entries.slice(0, 20);
+  const blocks: KnownBlock[] = [
+    section(
+      `*Queue of ${escapeMrkdwn(account)}*: ${entries.length} request${entries.length === 1 ? "" : "s"}`,
+    ),
+  ];
+  for (const entry of shown) {
+    const p = entry.progress;
+    const eta =
+      p?.expectedFinishAt === undefined
+        ? ""
+        : `, about ${formatWait(Math.max(0, p.expectedFinishAt - nowMs))}`;
+    const state = p ? `${p.state}, ${p.done}/${p.total} requests${eta}` : entry.task.state;
+    blocks.push({
+      type: "section",
+      block_id: `queue-${entry.task.id.slice(0, 12)}`,
+      text: mrkdwn(
+        `*${escapeMrkdwn(entry.description)}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> ${slackDate(entry.task.createdAt, "UTC", "{time}")}`,
+      ),
+      accessory: {
+        type: "button",
+        action_id: ACTIONS.cancelTask,
+        text: plain("Cancel"),
+        value: entry.task.id,
+      },
+    });
+  }
+  if (entries.length > shown.length) blocks.push(context(`…and ${entries.length - shown.length} more.`));
+  blocks.push({
+    type: "actions",
+    elements: [{ type: "button", action_id: ACTIONS.refreshQueue, text: plain("Refresh"), value: "refresh" }],
+  });
+  return { text: `Queue of ${account}: ${entries.length} requests`, blocks };
+}
+
+export function loginModal(privateMetadata: string, error?: string): ModalView {
+  return {
+    type: "modal",
+    callback_id: VIEWS.login,
+    private_metadata: privateMetadata,
+    title: plain("Link fleet account"),
+    submit: plain("Link"),
+    close: plain("Cancel"),
+    blocks: [
+      section(
+        "Link your own fleet-service account: fleetbot then acts with your rights. " +
+          "The password is checked with a real login, then stored encrypted.",
+      ),
+      ...(error ? [section(`:warning: ${error}`)] : []),
+      {
+        type: "input",
+        block_id: INPUTS.loginUsername.block,
+        label: plain("User name or e-mail"),
+        element: { type: "plain_text_input", action_id: INPUTS.loginUsername.action, max_length: 200 },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.loginPassword.block,
+        label: plain("Password"),
+        hint: plain("Slack has no password field: this modal is seen only by you."),
+        element: { type: "plain_text_input", action_id: INPUTS.loginPassword.action, max_length: 200 },
+      },
+    ],
+  };
+}
+
+/** A modal that only says something (login checking, linked, failed). */
+export function statusModal(title: string, text: string, callbackId: string = VIEWS.login): ModalView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    title: plain(title.slice(0, 24)),
+    close: plain("Close"),
+    blocks: [section(text)],
+  };
+}
+
+const REPORT_CHOICES: { value: string; label: string }[] = [
+  { value: "where", label: "Last position (where)" },
+  { value: "route", label: "Route (GPX, CSV)" },
+  { value: "stops", label: "Stops" },
+  { value: "fuel", label: "Fuel consumption" },
+  { value: "refills", label: "Refills and possible thefts" },
+  { value: "temps", label: "Temperatures" },
+];
+
+export interface ReportModalPrefill {
+  report?: string;
+  vehicles?: PlainTextOption[];
+  fromDateTime?: number;
+  toDateTime?: number;
+  minMinutes?: number;
+}
+
+/** /fleet report: choose report, vehicles (searched from the cached list) and period. */
+export function reportModal(privateMetadata: string, prefill: ReportModalPrefill = {}): ModalView {
+  const choice = REPORT_CHOICES.find((c) => c.value === prefill.report);
+  const toOption = (c: { value: string; label: string }): PlainTextOption => ({
+    text: plain(c.label),
+    value: c.value,
+  });
+  return {
+    type: "modal",
+    callback_id: VIEWS.report,
+    private_metadata: privateMetadata,
+    title: plain("Fleet report"),
+    submit: plain("Run"),
+    close: plain("Cancel"),
+    blocks: [
+      {
+        type: "input",
+        block_id: INPUTS.reportKind.block,
+        label: plain("Report"),
+        element: {
+          type: "static_select",
+          action_id: INPUTS.reportKind.action,
+          options: REPORT_CHOICES.map(toOption),
+          ...(choice ? { initial_option: toOption(choice) } : {}),
+        },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.reportVehicles.block,
+        label: plain("Vehicles"),
+        hint: plain("Type part of a plate or name. Route, refills and where take the first vehicle."),
+        element: {
+          type: "multi_external_select",
+          action_id: INPUTS.reportVehicles.action,
+          min_query_length: 0,
+          max_selected_items: 100,
+          ...(prefill.vehicles && prefill.vehicles.length > 0 ? { initial_options: prefill.vehicles } : {}),
+        },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.reportFrom.block,
+        label: plain("From"),
+        optional: true,
+        hint: plain("Empty: today from midnight."),
+        element: {
+          type: "datetimepicker",
+          action_id: INPUTS.reportFrom.action,
+          ...(prefill.fromDateTime ? { initial_date_time: prefill.fromDateTime } : {}),
+        },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.reportTo.block,
+        label: plain("To"),
+        optional: true,
+        hint: plain("Empty: now."),
+        element: {
+          type: "datetimepicker",
+          action_id: INPUTS.reportTo.action,
+          ...(prefill.toDateTime ? { initial_date_time: prefill.toDateTime } : {}),
+        },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.reportMinMinutes.block,
+        label: plain("Shortest stop (minutes, stops only)"),
+        optional: true,
+        element: {
+          type: "number_input",
+          is_decimal_allowed: false,
+          min_value: "1",
+          max_value: "1440",
+          action_id: INPUTS.reportMinMinutes.action,
+          ...(prefill.minMinutes ? { initial_value: String(prefill.minMinutes) } : {}),
+        },
+      },
+    ],
+  };
+}
+
+export interface HomeFacts {
+  accountLine: string;
+  linked: boolean;
+  queue: QueueEntry[];
+  help: string;
+}
+
+export function homeView(facts: HomeFacts, nowMs: number): View {
+  const blocks: KnownBlock[] = [
+    { type: "header", text: plain("fleetbot") },
+    section(facts.accountLine),
+    {
+      type: "actions",
+      elements: [
+        facts.linked
+          ? {
+              type: "button",
+              action_id: ACTIONS.homeLogout,
+              text: plain("Unlink my account"),
+              value: "logout",
+            }
+          : {
+              type: "button",
+              action_id: ACTIONS.homeLogin,
+              text: plain("Link my fleet account"),
+              value: "login",
+              style: "primary",
+            },
+      ],
+    },
+    { type: "divider" },
+    section(
+      facts.queue.length === 0
+        ? "*Your requests*: nothing waiting."
+        : `*Your requests*\n${facts.queue
+            .slice(0, 10)
+            .map((e) => {
+              const eta =
+                e.progress?.expectedFinishAt === undefined
+                  ? ""
+                  : `, about ${formatWait(Math.max(0, e.progress.expectedFinishAt - nowMs))}`;
+              return `• ${escapeMrkdwn(e.description)} (${e.task.state}${eta})`;
+            })
+            .join("\n")}`,
+    ),
+    { type: "divider" },
+    ...sectionsOf(facts.help).slice(0, 20),
+  ];
+  return { type: "home", blocks };
+}

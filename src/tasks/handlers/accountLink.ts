@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { FleetClient, FleetSession } from "../../fleet/client.js";
+import { isUnauthorizedError } from "../../fleet/errors.js";
+import { type AccountStore, decryptSecret } from "../../store/accountStore.js";
+import type { TaskHandler } from "../runner.js";
+
+export const accountLinkParams = z.object({
+  username: z.string().min(1),
+  /** The password sealed with CREDENTIALS_KEY for this Slack user: task rows never hold it in clear. */
+  sealedPassword: z.string().min(1),
+});
+export type AccountLinkParams = z.infer<typeof accountLinkParams>;
+
+export type AccountLinkResult =
+  | { linked: true; username: string }
+  | { linked: false; username: string; reason: string };
+
+/**
+ * `/fleet login`: the credentials are checked with a real login (through the gate, like
+ * every call), and only then stored, encrypted, for the Slack user.
+ */
+export function accountLinkHandler(deps: {
+  client: FleetClient;
+  accounts: AccountStore;
+  key: Buffer | undefined;
+}): TaskHandler<AccountLinkParams, AccountLinkResult, FleetSession> {
+  return {
+    kind: "account-link",
+    params: accountLinkParams,
+    ownSession: true,
+    async run(ctx) {
+      const slackUser = ctx.task.slackUser;
+      if (!slackUser || !deps.key) throw new Error("Linking needs a Slack user and CREDENTIALS_KEY");
+      const password = decryptSecret(deps.key, ctx.params.sealedPassword, slackUser);
+      ctx.progress(0, 1);
+      try {
+        await deps.client.session({ username: ctx.params.username, password }).login(ctx.call);
+      } catch (error) {
+        if (isUnauthorizedError(error) && error.reason === "login") {
+          deps.client.forget(ctx.params.username);
+          return {
+            linked: false,
+            username: ctx.params.username,
+            reason: "The fleet service did not accept this user name and password (or the user is inactive).",
+          };
+        }
+        throw error;
+      }
+      deps.accounts.link(slackUser, ctx.params.username, password);
+      ctx.progress(1, 1);
+      return { linked: true, username: ctx.params.username };
+    },
+  };
+}

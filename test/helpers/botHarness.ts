@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { type Fleetbot, startFleetbot } from "../../src/main.js";
+import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
+
+/**
+ * The whole bot over real HTTP: the fake Slack Web API, the embedded simulator, and
+ * fleetbot in HTTP mode between them, with a scaled interval (the simulator enforces it too).
+ */
+export async function startBotHarness(options: { intervalMs?: number; env?: Record<string, string> } = {}) {
+  const intervalMs = options.intervalMs ?? 60;
+  const fake = await startFakeSlack();
+  const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-e2e-"));
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: fake.options.botToken,
+    SLACK_SIGNING_SECRET: fake.options.signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: "0",
+    DATA_DIR: dataDir,
+    FLEET_MIN_INTERVAL_MS: String(intervalMs),
+    FLEET_SAFETY_MARGIN_MS: "5",
+    LOG_LEVEL: "silent",
+    CREDENTIALS_KEY: Buffer.alloc(32, 9).toString("base64"),
+    ...options.env,
+  });
+  const bot = await startFleetbot(config, { simulator: { drift: false }, upkeepEveryMs: 0 });
+  const driver = new SlackDriver({ botUrl: `${bot.url}/slack/events`, fake });
+  return {
+    fake,
+    bot,
+    driver,
+    dataDir,
+    /** Waits until every task is finished and its answer delivered. */
+    async settle() {
+      await bot.runner.idle();
+      await bot.delivery.settled();
+    },
+    async close() {
+      await bot.close();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type BotHarness = Awaited<ReturnType<typeof startBotHarness>>;
+
+/** All text of a message's blocks, for assertions on what a user reads. */
+export function textOf(message: { text?: string; blocks?: unknown[] } | undefined): string {
+  if (!message) return "";
+  const parts: string[] = [message.text ?? ""];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === "text" && typeof inner === "string") parts.push(inner);
+        else walk(inner);
+      }
+    }
+  };
+  walk(message.blocks ?? []);
+  return parts.join("\n");
+}
+
+export type { FakeSlack, Fleetbot };

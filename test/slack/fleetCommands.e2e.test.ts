@@ -1,0 +1,285 @@
+/**
+ * /fleet end to end: signed requests from the fake Slack driver to the real bot over HTTP,
+ * the bot's Web API calls and response_url posts landing in the fake (which rejects any
+ * payload beyond Slack's limits), and the embedded simulator behind the real gate.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { viewerVehicleIds } from "../../src/simulator/fleet.js";
+import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
+import { noticeMessage } from "../../src/slack/views/common.js";
+import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
+
+let h: BotHarness;
+const USER = "U0DISPATCH";
+const CHANNEL = "C0GENERAL";
+
+beforeAll(async () => {
+  h = await startBotHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+afterEach(() => {
+  // Every payload the bot sent stayed within Slack's limits.
+  expect(h.fake.violations).toEqual([]);
+  h.fake.reset();
+});
+
+const fleet = (text: string, userId = USER) =>
+  h.driver.slashCommand({ command: "/fleet", text, userId, channelId: CHANNEL });
+
+/** The last message the user sees in the channel (ephemeral answers included). */
+function lastSeen(userId = USER) {
+  return h.fake
+    .messages(CHANNEL)
+    .filter((m) => !m.ephemeral || m.visibleTo === userId)
+    .at(-1);
+}
+
+const plateOf = (index: number) => h.bot.simulator!.vehicles[index]!.plate;
+
+describe("/fleet", () => {
+  it("help lists every command with an example, only to the user", async () => {
+    const result = await fleet("help");
+    expect(result.status).toBe(200);
+    const seen = lastSeen();
+    expect(seen?.ephemeral).toBe(true);
+    expect(textOf(seen)).toContain("/fleet stops");
+    expect(textOf(seen)).toContain("/fleet where");
+  });
+
+  it("a wrong argument is answered to the user alone, with an example that works", async () => {
+    await fleet("stops B-123-ABC 2026-13-45");
+    const seen = lastSeen();
+    expect(seen?.ephemeral).toBe(true);
+    expect(textOf(seen)).toMatch(/Try: `\/fleet /);
+    const other = h.fake.messages(CHANNEL).filter((m) => m.visibleTo === "U0NEWYORK");
+    expect(other).toEqual([]);
+  });
+
+  it("where: acknowledged at once, then the position card with a map link replaces the queue message", async () => {
+    const plate = plateOf(0);
+    const result = await fleet(`where ${plate.toLowerCase().replace(/-/g, " ")}`);
+    expect(result.status).toBe(200);
+    expect(result.elapsedMs).toBeLessThan(3000);
+    await h.settle();
+    const seen = lastSeen();
+    expect(textOf(seen)).toContain(plate);
+    expect(textOf(seen)).toContain("openstreetmap.org");
+    expect(seen?.origin).toBe("response_url");
+  });
+
+  it("an unknown vehicle suggests the closest plates", async () => {
+    const plate = plateOf(1);
+    const typo = `${plate.slice(0, -1)}${plate.endsWith("Z") ? "Y" : "Z"}`;
+    await fleet(`where ${typo}`);
+    await h.settle();
+    expect(textOf(lastSeen())).toContain(plate);
+  });
+
+  it("stops for several vehicles: a report in Slack's limits and the CSV in the user's direct messages", async () => {
+    await fleet(`stops ${plateOf(0)}, ${plateOf(1)}, ${plateOf(2)} last 3d min=5`);
+    await h.settle();
+    expect(textOf(lastSeen()).toLowerCase()).toContain("stop");
+    const upload = h.fake.calls.filter((c) => c.method === "files.completeUploadExternal").at(-1);
+    expect(upload).toBeDefined();
+    expect(h.fake.files.some((f) => f.name === "stops.csv")).toBe(true);
+  });
+
+  it("fuel, refills, route and temperatures each answer with their report and files", async () => {
+    const reefer = h.bot.simulator!.vehicles.find((v) => v.reefer)!;
+    const lpg = h.bot.simulator!.vehicles.find((v) => v.secondaryFuel)!;
+    await fleet(`fuel ${lpg.plate}, ${plateOf(0)} yesterday`);
+    await fleet(`refills ${plateOf(0)} last 7d`);
+    await fleet(`route ${plateOf(0)} yesterday`);
+    await fleet(`temps ${reefer.plate} yesterday`);
+    await h.settle();
+    const names = h.fake.files.map((f) => f.name);
+    expect(names).toContain("fuel.csv");
+    expect(names.some((n) => n.endsWith(".gpx"))).toBe(true);
+    expect(names.some((n) => n.startsWith("refills-"))).toBe(true);
+    expect(names.some((n) => n.endsWith(".png"))).toBe(true);
+  });
+
+  it("vehicles: a fleet list paginated within Slack's limits", async () => {
+    await fleet("vehicles");
+    await h.settle();
+    expect(textOf(lastSeen())).toContain(plateOf(0));
+  });
+
+  it("a command with no arguments opens the report modal", async () => {
+    await fleet("stops");
+    const opened = await h.fake.waitForCall("views.open");
+    expect(opened?.ok).toBe(true);
+    expect(JSON.stringify(opened?.args)).toContain(VIEWS.report);
+  });
+
+  it("the report modal runs a report from the chosen vehicles and period", async () => {
+    await fleet("report");
+    await h.fake.waitForCall("views.open");
+    const view = [...h.fake.views.values()].at(-1)!;
+    // Options come from the cached vehicle list, answered within Slack's 3 s.
+    await h.settle();
+    const suggestion = await h.driver.blockSuggestion({
+      userId: USER,
+      actionId: INPUTS.reportVehicles.action,
+      blockId: INPUTS.reportVehicles.block,
+      value: plateOf(3).slice(0, 4),
+      viewId: view.id,
+    });
+    const options = (suggestion.body as { options: { value: string }[] }).options;
+    expect(options.length).toBeGreaterThan(0);
+    const submitted = await h.driver.viewSubmission({
+      userId: USER,
+      viewId: view.id,
+      values: {
+        [INPUTS.reportKind.block]: { [INPUTS.reportKind.action]: "stops" },
+        [INPUTS.reportVehicles.block]: { [INPUTS.reportVehicles.action]: [options[0]!.value] },
+        [INPUTS.reportFrom.block]: { [INPUTS.reportFrom.action]: Math.floor(Date.now() / 1000) - 86_400 },
+      },
+    });
+    expect(submitted.status).toBe(200);
+    await h.settle();
+    const answers = h.fake.messages(USER).filter((m) => m.origin === "chat.postMessage");
+    expect(textOf(answers.at(-1)).toLowerCase()).toContain("stop");
+    // The status modal says where the answer went.
+    expect(JSON.stringify(h.fake.views.get(view.id)?.view)).toContain("direct messages");
+  });
+
+  it("queue lists the account's waiting requests with Cancel buttons, and Cancel stops one", async () => {
+    await fleet(`stops all last 30d`);
+    await fleet("queue");
+    const queue = lastSeen();
+    expect(textOf(queue)).toContain("Stops report");
+    const [task] = h.bot.tasks.unfinished("demo");
+    expect(task).toBeDefined();
+    await h.driver.blockAction({
+      userId: USER,
+      actionId: ACTIONS.cancelTask,
+      value: task!.id,
+      channelId: CHANNEL,
+      messageTs: queue!.ts,
+    });
+    await h.settle();
+    expect(h.bot.tasks.get(task!.id)?.state).toBe("cancelled");
+  });
+
+  it("whoami, login with wrong then right credentials, then logout", async () => {
+    await fleet("whoami");
+    expect(textOf(lastSeen())).toContain("demo");
+    await fleet("login");
+    await h.fake.waitForCall("views.open");
+    let view = [...h.fake.views.values()].at(-1)!;
+    await h.driver.viewSubmission({
+      userId: USER,
+      viewId: view.id,
+      values: {
+        [INPUTS.loginUsername.block]: { [INPUTS.loginUsername.action]: "viewer" },
+        [INPUTS.loginPassword.block]: { [INPUTS.loginPassword.action]: "wrong" },
+      },
+    });
+    await h.settle();
+    expect(textOf(h.fake.messages(USER).at(-1))).toMatch(/did not accept/);
+    const opens = h.fake.calls.filter((c) => c.method === "views.open").length;
+    await fleet("login");
+    await h.fake.waitFor(() => h.fake.calls.filter((c) => c.method === "views.open").length > opens);
+    view = [...h.fake.views.values()].at(-1)!;
+    await h.driver.viewSubmission({
+      userId: USER,
+      viewId: view.id,
+      values: {
+        [INPUTS.loginUsername.block]: { [INPUTS.loginUsername.action]: "viewer" },
+        [INPUTS.loginPassword.block]: { [INPUTS.loginPassword.action]: "viewer" },
+      },
+    });
+    await h.settle();
+    expect(textOf(h.fake.messages(USER).at(-1))).toContain("Linked");
+    await fleet("whoami");
+    expect(textOf(lastSeen())).toContain("viewer");
+    // The viewer account cannot see every vehicle: a vehicle outside it is said so.
+    const viewerIds = new Set(viewerVehicleIds(h.bot.simulator!.vehicles));
+    const hidden = h.bot.simulator!.vehicles.find((v) => !viewerIds.has(v.vehicleId))!;
+    await fleet(`where #${hidden.vehicleId}`);
+    await h.settle();
+    expect(textOf(lastSeen())).toMatch(/not visible|cannot see|no access/i);
+    await fleet("logout");
+    expect(textOf(lastSeen())).toContain("unlinked");
+    await fleet("whoami");
+    expect(textOf(lastSeen())).toContain("demo");
+  });
+
+  it("refuses requests with a bad signature or an old timestamp with 401, and does nothing", async () => {
+    await h.settle();
+    const lastTask = h.bot.tasks.recent("demo", 1)[0]?.id;
+    const callsBefore = h.fake.calls.length;
+    const body = new URLSearchParams({
+      command: "/fleet",
+      text: "where B-1-ABC",
+      user_id: USER,
+      channel_id: CHANNEL,
+    }).toString();
+    const forged = await h.driver.rawPost(body, {
+      "x-slack-signature": "v0=deadbeef",
+      "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+    });
+    expect(forged.status).toBe(401);
+    const old = Math.floor(Date.now() / 1000) - 6 * 60;
+    const stale = await h.driver.rawPost(body, { ...h.driver.sign(body, old) });
+    expect(stale.status).toBe(401);
+    await h.settle();
+    expect(h.bot.tasks.recent("demo", 1)[0]?.id).toBe(lastTask);
+    expect(h.fake.calls.slice(callsBefore)).toEqual([]);
+  });
+
+  it("acknowledges 50 commands sent at once within 3 s each", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => fleet(`where ${plateOf(i % 20)}`)),
+    );
+    const times = results.map((r) => r.elapsedMs).sort((a, b) => a - b);
+    const p99 = times[Math.ceil(0.99 * times.length) - 1]!;
+    process.stdout.write(
+      `50 concurrent /fleet commands: ack p50 ${times[24]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms\n`,
+    );
+    expect(results.every((r) => r.status === 200 && !r.timedOut)).toBe(true);
+    expect(p99).toBeLessThan(3000);
+    await h.settle();
+  });
+
+  it("an expired or used-up response_url falls back to a direct message", async () => {
+    const reply = (issuedAt: number, uses = 0) => ({
+      responseUrl: h.fake.issueResponseUrl(CHANNEL, USER),
+      responseUrlIssuedAt: issuedAt,
+      responseUrlUses: uses,
+      channel: CHANNEL,
+    });
+    const expired = h.bot.tasks.create({
+      kind: "vehicle-report",
+      params: {},
+      account: "demo",
+      slackUser: USER,
+      priority: "interactive",
+      // Slack's response_url lasts 30 minutes: this one was handed out 31 minutes ago.
+      reply: reply(Date.now() - 31 * 60_000),
+    }).task;
+    expect(await h.bot.delivery.send(expired, noticeMessage("answer after a long wait"))).toBe("dm");
+    expect(textOf(h.fake.messages(USER).at(-1))).toContain("answer after a long wait");
+    const usedUp = h.bot.tasks.create({
+      kind: "vehicle-report",
+      params: {},
+      account: "demo",
+      slackUser: USER,
+      priority: "interactive",
+      reply: reply(Date.now(), 5),
+    }).task;
+    expect(await h.bot.delivery.send(usedUp, noticeMessage("sixth answer"))).toBe("dm");
+    const fresh = h.bot.tasks.create({
+      kind: "vehicle-report",
+      params: {},
+      account: "demo",
+      slackUser: USER,
+      priority: "interactive",
+      reply: reply(Date.now()),
+    }).task;
+    expect(await h.bot.delivery.send(fresh, noticeMessage("in place"))).toBe("response_url");
+  });
+});
