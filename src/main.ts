@@ -203,7 +203,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         client: webClient,
         store: tasks,
         runner,
-        render: (task) => renderTask(task, { now }),
+        render: (task) => renderTask(task, { now, companyTimeZone: config.companyTimeZone }),
         describe: describeTask,
         logger: logger.child({ module: "delivery" }),
         fetch: options.fetch,

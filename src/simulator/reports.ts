@@ -183,8 +183,9 @@ function sourceUsage(ctx: FleetContext, v: SimVehicle, from: number, to: number,
 }
 
 /**
- * Consumption over [from, to]. With a secondary source (LPG) the top-level fields are the
- * totals of both sources (document's totals rule); otherwise secondarySource is null.
+ * Consumption over [from, to]. The top-level fields are the primary source; a vehicle with a
+ * secondary source (LPG) carries it in secondarySource, and the consumer applies the
+ * document's totals rule (sum, time sum, mean of averages). Without one, secondarySource is null.
  */
 export function consumptionRecord(ctx: FleetContext, v: SimVehicle, from: number, to: number) {
   const primary = sourceUsage(ctx, v, from, to, "primary");
@@ -203,13 +204,10 @@ export function consumptionRecord(ctx: FleetContext, v: SimVehicle, from: number
   return {
     vehicleName: v.name,
     licensePlate: v.plate,
-    distance: round(primary.distance + secondary.distance, 2),
-    hours: hoursText(primary.engineMs + secondary.engineMs),
-    consumptionValue: round(primary.consumptionValue + secondary.consumptionValue, 2),
-    averageConsumption100Km: round(
-      (primary.averageConsumption100Km + secondary.averageConsumption100Km) / 2,
-      2,
-    ),
+    distance: primary.distance,
+    hours: hoursText(primary.engineMs),
+    consumptionValue: primary.consumptionValue,
+    averageConsumption100Km: primary.averageConsumption100Km,
     secondarySource: {
       distance: secondary.distance,
       hours: hoursText(secondary.engineMs),

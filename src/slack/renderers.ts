@@ -50,6 +50,8 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export interface RenderContext {
   now(): number;
+  /** Zone of the fleet service's local dates, named in reports built from them. */
+  companyTimeZone: string;
 }
 
 /** The message (and files) that answer a finished task; `page` for paginated answers. */
@@ -82,6 +84,7 @@ async function renderVehicleReport(
   page: number,
 ): Promise<Rendered> {
   const token = task.id;
+  const options = { companyTimeZone: context.companyTimeZone };
   switch (result.kind) {
     case "resolution":
       return {
@@ -91,9 +94,9 @@ async function renderVehicleReport(
         ),
       };
     case "vehicles":
-      return { message: vehicleListMessage(result.report, page, token) };
+      return { message: vehicleListMessage(result.report, page, token, options) };
     case "where":
-      return { message: positionCard(result.report, context.now()) };
+      return { message: positionCard(result.report, context.now(), options) };
     case "route": {
       const plate = safeName(result.report.vehicle.plate);
       const files: OutgoingFile[] = [
@@ -108,11 +111,11 @@ async function renderVehicleReport(
           content: routeCsv(result.report),
         },
       ];
-      return { message: routeMessage(result.report), files: page === 0 ? files : [] };
+      return { message: routeMessage(result.report, options), files: page === 0 ? files : [] };
     }
     case "stops":
       return {
-        message: stopsMessage(result.report, page, token),
+        message: stopsMessage(result.report, page, token, options),
         files:
           page === 0
             ? [{ filename: "stops.csv", title: "Stops (CSV)", content: stopsCsv(result.report) }]
@@ -120,7 +123,7 @@ async function renderVehicleReport(
       };
     case "fuel":
       return {
-        message: fuelMessage(result.report, page, token),
+        message: fuelMessage(result.report, page, token, options),
         files:
           page === 0
             ? [{ filename: "fuel.csv", title: "Fuel consumption (CSV)", content: fuelCsv(result.report) }]
@@ -128,7 +131,7 @@ async function renderVehicleReport(
       };
     case "refills":
       return {
-        message: refillsMessage(result.report),
+        message: refillsMessage(result.report, options),
         files: [
           {
             filename: `refills-${safeName(result.report.vehicle.plate)}.csv`,
@@ -146,7 +149,10 @@ async function renderVehicleReport(
           content: await temperatureChartPng(result.report, entry.vehicle.vehicleId),
         });
       }
-      return { message: temperatureMessage(result.report), files: page === 0 ? files : [] };
+      return {
+        message: temperatureMessage(result.report, page, token, options),
+        files: page === 0 ? files : [],
+      };
     }
   }
 }

@@ -214,7 +214,7 @@ describe("stops", () => {
 });
 
 describe("fuel", () => {
-  it("reports the LPG vehicle with a secondary source and totals per the document's rule", async () => {
+  it("reports the LPG vehicle's primary source at the top level and the LPG in secondarySource", async () => {
     const body = {
       vehiclesList: [lpg().vehicleId, reefer().vehicleId],
       startDate: "2026-10-05T00:00:00",
@@ -227,10 +227,13 @@ describe("fuel", () => {
     expect(Number(plain.hours.split(":")[0])).toBeGreaterThan(24);
     const s = withLpg.secondarySource;
     expect(s.distance).toBeGreaterThan(0);
-    const primaryDistance = withLpg.distance - s.distance;
-    const primaryLitres = withLpg.consumptionValue - s.consumptionValue;
-    const primaryAverage = (primaryLitres / primaryDistance) * 100;
-    expect(withLpg.averageConsumption100Km).toBeCloseTo((primaryAverage + s.averageConsumption100Km) / 2, 1);
+    // Top level = primary source (petrol): its own average, not a mix with the LPG.
+    expect(withLpg.averageConsumption100Km).toBeCloseTo(
+      (withLpg.consumptionValue / withLpg.distance) * 100,
+      1,
+    );
+    expect(s.averageConsumption100Km).toBeCloseTo((s.consumptionValue / s.distance) * 100, 1);
+    expect(withLpg.hours).toMatch(/^\d{2,}:\d{2}:\d{2}$/);
   });
 
   it("lists refills with start, fuelings, totals that add up, and secondary-source events for LPG", async () => {

@@ -38,7 +38,12 @@ describe("Socket Mode", () => {
     const health = await fetch(`${bot.url}/healthz`);
     expect(health.status).toBe(200);
     const driver = new SlackDriver({ fake, transport: "socket" });
-    const result = await driver.slashCommand({ command: "/fleet", text: "help", userId: "U0DISPATCH", channelId: "C0GENERAL" });
+    const result = await driver.slashCommand({
+      command: "/fleet",
+      text: "help",
+      userId: "U0DISPATCH",
+      channelId: "C0GENERAL",
+    });
     expect(result.timedOut).toBe(false);
     expect(textOf(fake.messages("C0GENERAL").at(-1))).toContain("/fleet where");
   });

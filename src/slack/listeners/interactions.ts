@@ -72,7 +72,7 @@ export function registerInteractions(app: App, ctx: SlackContext): void {
       });
       return;
     }
-    const rendered = await renderTask(task, { now: ctx.now }, value.p);
+    const rendered = await renderTask(task, { now: ctx.now, companyTimeZone: ctx.companyTimeZone }, value.p);
     await args.respond({ replace_original: true, ...rendered.message });
   };
   app.action<BlockAction<ButtonAction>>(ACTIONS.pageNext, async (args) => turnPage(args));

@@ -1,0 +1,142 @@
+/** Refuelling and possible fuel theft events of one vehicle, with the service's totals. */
+import { isKnownRefillEventKind, type RefillEvent } from "../fleet/schemas.js";
+import { toCsv } from "./csv.js";
+import { isoWithOffset, round } from "./format.js";
+import type { ReportPeriod, ReportVehicle } from "./types.js";
+
+export interface RefillItem {
+  /** The instant, when fleetbot could read the date (its format is not documented). */
+  atMs?: number;
+  /** The date exactly as the service wrote it. */
+  dateText: string;
+  /** The event kind as sent (Fueling, PossibleFuelTheft, …SecondarySource, or a new kind). */
+  kind: string;
+  location: string;
+  /** The service's estimation (litres in practice; the unit is not documented). */
+  litres?: number;
+  isPrivate: boolean;
+  secondary: boolean;
+  theft: boolean;
+  /** A kind the document does not list, kept and shown as-is. */
+  unknownKind?: boolean;
+}
+
+/** Read from the service's own FuelStart / Total* / RemainingFuel events, never recomputed. */
+export interface RefillTotals {
+  start?: number;
+  refilled?: number;
+  possibleTheft?: number;
+  remaining?: number;
+  consumed?: number;
+}
+
+export interface RefillsReport {
+  vehicle: ReportVehicle;
+  period: ReportPeriod;
+  /** Refuellings, possible thefts and unknown kinds, in the service's order. */
+  events: RefillItem[];
+  totals: { primary: RefillTotals; secondary?: RefillTotals };
+  refillCount: number;
+  theftCount: number;
+}
+
+const SUFFIX = "SecondarySource";
+
+type TotalKey = keyof RefillTotals;
+const TOTAL_KINDS: Record<string, TotalKey> = {
+  FuelStart: "start",
+  TotalRefill: "refilled",
+  TotalPossibleTheft: "possibleTheft",
+  RemainingFuel: "remaining",
+  TotalFuelConsumption: "consumed",
+};
+
+/**
+ * Events of several consecutive period spans may be concatenated (FleetSession.refillsAll
+ * asks per 31-day span): then FuelStart is the first span's, RemainingFuel the last span's,
+ * and TotalRefill / TotalPossibleTheft / TotalFuelConsumption are the sums of the spans'
+ * totals. With one span this is exactly what the service said.
+ */
+function addTotal(totals: RefillTotals, key: TotalKey, value: number | undefined): void {
+  if (value === undefined) return;
+  if (key === "start") totals.start ??= value;
+  else if (key === "remaining") totals.remaining = value;
+  else totals[key] = round((totals[key] ?? 0) + value, 2);
+}
+
+export function refillsReport(
+  events: RefillEvent[],
+  vehicle: ReportVehicle,
+  period: ReportPeriod,
+): RefillsReport {
+  const items: RefillItem[] = [];
+  const primary: RefillTotals = {};
+  const secondary: RefillTotals = {};
+  let sawSecondary = false;
+  for (const e of events) {
+    const kind = String(e.event).trim();
+    const isSecondary = kind.endsWith(SUFFIX);
+    const base = isSecondary ? kind.slice(0, -SUFFIX.length) : kind;
+    const totalKey = TOTAL_KINDS[base];
+    if (isSecondary) sawSecondary = true;
+    if (totalKey && isKnownRefillEventKind(kind)) {
+      addTotal(isSecondary ? secondary : primary, totalKey, e.estimation);
+      continue;
+    }
+    const item: RefillItem = {
+      dateText: e.dateText,
+      kind,
+      location: e.location?.trim() ?? "",
+      isPrivate: e.isPrivate ?? false,
+      secondary: isSecondary,
+      theft: /theft/i.test(base),
+    };
+    if (e.date) item.atMs = e.date.getTime();
+    if (e.estimation !== undefined) item.litres = e.estimation;
+    if (!isKnownRefillEventKind(kind)) item.unknownKind = true;
+    items.push(item);
+  }
+  const report: RefillsReport = {
+    vehicle,
+    period,
+    events: items,
+    totals: { primary },
+    refillCount: items.filter((i) => !i.theft && !i.unknownKind).length,
+    theftCount: items.filter((i) => i.theft).length,
+  };
+  if (sawSecondary) report.totals.secondary = secondary;
+  return report;
+}
+
+export function refillsCsv(report: RefillsReport): string {
+  const tz = report.period.timeZone;
+  const rows = report.events.map((e) => [
+    report.vehicle.plate,
+    e.atMs === undefined ? e.dateText : isoWithOffset(e.atMs, tz),
+    e.kind,
+    e.secondary ? "secondary" : "primary",
+    e.theft,
+    e.litres,
+    e.location,
+    e.isPrivate,
+  ]);
+  const totalRows = (source: "primary" | "secondary", t: RefillTotals | undefined) =>
+    t
+      ? (
+          [
+            ["FuelStart", t.start],
+            ["TotalRefill", t.refilled],
+            ["TotalPossibleTheft", t.possibleTheft],
+            ["RemainingFuel", t.remaining],
+            ["TotalFuelConsumption", t.consumed],
+          ] as const
+        )
+          .filter(([, v]) => v !== undefined)
+          .map(([kind, v]) => [report.vehicle.plate, "", kind, source, false, v, "", false])
+      : [];
+  rows.push(
+    ...totalRows("primary", report.totals.primary),
+    ...totalRows("secondary", report.totals.secondary),
+  );
+  return toCsv(["plate", "time", "event", "source", "possible_theft", "litres", "location", "private"], rows);
+}

@@ -1,0 +1,295 @@
+/** Reefer temperatures and humidity: statistics per sensor, a downsampled series, a chart. */
+import { createRequire } from "node:module";
+import type { SensorReading, SensorReadings } from "../fleet/schemas.js";
+import { instantToWallMs } from "../fleet/time.js";
+import { toCsv } from "./csv.js";
+import { isoWithOffset, round } from "./format.js";
+import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
+
+export type SensorKind = "temperature" | "humidity";
+
+export interface TemperatureRange {
+  min?: number;
+  max?: number;
+}
+
+export interface SensorSummary {
+  sensorNumber: number;
+  kind: SensorKind;
+  min: number;
+  /** min, avg and max rounded to 0.01. */
+  avg: number;
+  max: number;
+  count: number;
+  firstAtMs: number;
+  lastAtMs: number;
+  /** Runs of consecutive readings outside `range`; only when a range was given. */
+  excursions?: number;
+  range?: TemperatureRange;
+}
+
+export interface SensorSeries {
+  sensorNumber: number;
+  kind: SensorKind;
+  /** [atMs, value], time order, at most MAX_SERIES_POINTS (min/max preserving). */
+  points: [number, number][];
+}
+
+export interface VehicleTemperatures {
+  vehicle: ReportVehicle;
+  /** Temperature sensors first, then humidity, each by sensor number. */
+  sensors: SensorSummary[];
+  series: SensorSeries[];
+}
+
+export interface TemperatureReport {
+  period: ReportPeriod;
+  vehicles: VehicleTemperatures[];
+}
+
+export interface TemperatureOptions {
+  /** Allowed temperature range for every vehicle (counts excursions). */
+  range?: TemperatureRange;
+  /** Per-vehicle ranges (by vehicleId), winning over `range`. */
+  ranges?: Record<number, TemperatureRange>;
+}
+
+export const MAX_SERIES_POINTS = 300;
+
+/**
+ * At most `max` points keeping the shape: the series is cut into max/2 buckets and each
+ * bucket keeps its lowest and highest reading (in time order), so a 40-minute excursion
+ * survives a month of readings. Shorter series are returned whole.
+ */
+export function downsampleMinMax(
+  points: readonly [number, number][],
+  max = MAX_SERIES_POINTS,
+): [number, number][] {
+  if (points.length <= max) return points.map(([t, v]) => [t, v]);
+  const buckets = Math.max(1, Math.floor(max / 2));
+  const out: [number, number][] = [];
+  for (let b = 0; b < buckets; b++) {
+    const from = Math.floor((b * points.length) / buckets);
+    const to = Math.floor(((b + 1) * points.length) / buckets);
+    let lo = from;
+    let hi = from;
+    for (let i = from; i < to; i++) {
+      if ((points[i] as [number, number])[1] < (points[lo] as [number, number])[1]) lo = i;
+      if ((points[i] as [number, number])[1] > (points[hi] as [number, number])[1]) hi = i;
+    }
+    for (const i of lo === hi ? [lo] : [Math.min(lo, hi), Math.max(lo, hi)]) {
+      const p = points[i] as [number, number];
+      out.push([p[0], p[1]]);
+    }
+  }
+  return out;
+}
+
+function countExcursions(values: readonly number[], range: TemperatureRange): number {
+  let runs = 0;
+  let outside = false;
+  for (const v of values) {
+    const out = (range.min !== undefined && v < range.min) || (range.max !== undefined && v > range.max);
+    if (out && !outside) runs += 1;
+    outside = out;
+  }
+  return runs;
+}
+
+function summarize(
+  kind: SensorKind,
+  sensorNumber: number,
+  readings: readonly SensorReading[],
+  range: TemperatureRange | undefined,
+): { summary: SensorSummary; series: SensorSeries } {
+  const sorted = [...readings].sort((a, b) => +a.date - +b.date);
+  const values = sorted.map((r) => r.value);
+  const summary: SensorSummary = {
+    sensorNumber,
+    kind,
+    min: round(
+      values.reduce((m, v) => Math.min(m, v), Number.POSITIVE_INFINITY),
+      2,
+    ),
+    avg: round(values.reduce((s, v) => s + v, 0) / values.length, 2),
+    max: round(
+      values.reduce((m, v) => Math.max(m, v), Number.NEGATIVE_INFINITY),
+      2,
+    ),
+    count: values.length,
+    firstAtMs: (sorted[0] as SensorReading).date.getTime(),
+    lastAtMs: (sorted[sorted.length - 1] as SensorReading).date.getTime(),
+  };
+  if (kind === "temperature" && range && (range.min !== undefined || range.max !== undefined)) {
+    summary.excursions = countExcursions(values, range);
+    summary.range = { ...range };
+  }
+  const points = downsampleMinMax(sorted.map((r) => [r.date.getTime(), r.value] as [number, number]));
+  return { summary, series: { sensorNumber, kind, points } };
+}
+
+/**
+ * Vehicles in the order of `vehicles`, each listed even without readings; readings of a
+ * vehicle not in the list are kept under "#id". A reading without a sensor number counts
+ * as sensor 0.
+ */
+export function temperatureReport(
+  readings: SensorReadings,
+  vehicles: ReportVehicle[],
+  period: ReportPeriod,
+  options: TemperatureOptions = {},
+): TemperatureReport {
+  const groups = new Map<string, SensorReading[]>();
+  const ids = new Set<number>();
+  for (const kind of ["temperature", "humidity"] as const) {
+    for (const r of readings[kind]) {
+      if (!Number.isFinite(r.value)) continue;
+      ids.add(r.vehicleId);
+      const key = `${r.vehicleId}|${kind}|${r.sensorNumber ?? 0}`;
+      const list = groups.get(key) ?? [];
+      list.push(r);
+      groups.set(key, list);
+    }
+  }
+  const listed = new Set(vehicles.map((v) => v.vehicleId));
+  const all = [
+    ...vehicles,
+    ...[...ids]
+      .filter((id) => !listed.has(id))
+      .sort((a, b) => a - b)
+      .map(unlistedVehicle),
+  ];
+  return {
+    period,
+    vehicles: all.map((vehicle) => {
+      const range = options.ranges?.[vehicle.vehicleId] ?? options.range;
+      const sensors: SensorSummary[] = [];
+      const series: SensorSeries[] = [];
+      for (const kind of ["temperature", "humidity"] as const) {
+        const numbers = [...groups.keys()]
+          .map((k) => k.split("|"))
+          .filter(([id, k]) => Number(id) === vehicle.vehicleId && k === kind)
+          .map(([, , n]) => Number(n))
+          .sort((a, b) => a - b);
+        for (const n of numbers) {
+          const r = summarize(kind, n, groups.get(`${vehicle.vehicleId}|${kind}|${n}`) ?? [], range);
+          sensors.push(r.summary);
+          series.push(r.series);
+        }
+      }
+      return { vehicle, sensors, series };
+    }),
+  };
+}
+
+/** Statistics per sensor (the report keeps only a downsampled series, not every reading). */
+export function temperaturesCsv(report: TemperatureReport): string {
+  const tz = report.period.timeZone;
+  const rows = report.vehicles.flatMap((v) =>
+    v.sensors.map((s) => [
+      v.vehicle.plate,
+      v.vehicle.name,
+      s.kind,
+      s.sensorNumber,
+      s.min,
+      s.avg,
+      s.max,
+      s.count,
+      isoWithOffset(s.firstAtMs, tz),
+      isoWithOffset(s.lastAtMs, tz),
+      s.excursions,
+    ]),
+  );
+  return toCsv(
+    ["plate", "vehicle", "kind", "sensor", "min", "avg", "max", "readings", "first", "last", "excursions"],
+    rows,
+  );
+}
+
+// ---------- chart ----------
+
+export const CHART_WIDTH = 900;
+export const CHART_HEIGHT = 400;
+
+const require = createRequire(import.meta.url);
+/** The DejaVu files only (no system fonts), so the PNG is the same on every machine. */
+const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) =>
+  require.resolve(`dejavu-fonts-ttf/ttf/${f}`),
+);
+
+/**
+ * The vega-lite spec of one vehicle's temperature chart: a line per sensor, °C on y.
+ * Times are shifted to the wall clock of the reader's zone and drawn on a UTC scale, so
+ * the axis shows the reader's time whatever the zone of the machine that renders it.
+ */
+export function temperatureChartSpec(report: TemperatureReport, vehicleId: number): Record<string, unknown> {
+  const v = report.vehicles.find((x) => x.vehicle.vehicleId === vehicleId);
+  if (!v) throw new Error(`vehicle ${vehicleId} is not in this temperature report`);
+  const tz = report.period.timeZone;
+  const values = v.series
+    .filter((s) => s.kind === "temperature")
+    .flatMap((s) =>
+      s.points.map(([t, value]) => ({
+        t: instantToWallMs(new Date(t), tz),
+        v: value,
+        sensor: `Sensor ${s.sensorNumber}`,
+      })),
+    );
+  const title = [v.vehicle.plate, v.vehicle.name].filter(Boolean).join(" — ") || `#${vehicleId}`;
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    autosize: { type: "fit", contains: "padding" },
+    padding: 12,
+    background: "white",
+    title: {
+      text: title,
+      subtitle: `${report.period.label}${values.length === 0 ? " · no temperature readings" : ""}`,
+      anchor: "start",
+    },
+    data: { values },
+    mark: { type: "line", strokeWidth: 1.5, clip: false },
+    encoding: {
+      x: {
+        field: "t",
+        type: "temporal",
+        scale: { type: "utc" },
+        axis: { title: `Time (${tz})`, labelOverlap: true, tickCount: 8 },
+      },
+      y: { field: "v", type: "quantitative", title: "°C", scale: { zero: false } },
+      color: { field: "sensor", type: "nominal", title: "Sensor" },
+    },
+    config: { font: "DejaVu Sans", view: { stroke: null } },
+  };
+}
+
+/**
+ * PNG of one vehicle's temperatures (CHART_WIDTH × CHART_HEIGHT): vega-lite → Vega → SVG
+ * in-process (no canvas: text is measured by Vega's estimate, identical everywhere) →
+ * PNG with resvg and the DejaVu fonts only.
+ */
+export async function temperatureChartPng(report: TemperatureReport, vehicleId: number): Promise<Uint8Array> {
+  const [vega, vegaLite, resvg] = await Promise.all([
+    import("vega"),
+    import("vega-lite"),
+    import("@resvg/resvg-js"),
+  ]);
+  const vl = temperatureChartSpec(report, vehicleId);
+  // biome-ignore lint/suspicious/noExplicitAny: vega-lite's TopLevelSpec type is not worth importing for a literal
+  const compiled = vegaLite.compile(vl as any).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  try {
+    const svg = await view.toSVG();
+    const png = new resvg.Resvg(svg, {
+      font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: "DejaVu Sans" },
+      fitTo: { mode: "width", value: CHART_WIDTH },
+      background: "white",
+    })
+      .render()
+      .asPng();
+    return new Uint8Array(png);
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Shared shapes of the report layer. Every report is JSON-safe: numbers, strings,
+ * booleans, arrays and plain objects only, every instant as epoch ms. A task stores a
+ * report in SQLite and a view renders it later, perhaps after a restart.
+ */
+import type { Vehicle } from "../fleet/schemas.js";
+
+/** Which vehicle a report is about, as a reader knows it. */
+export interface ReportVehicle {
+  vehicleId: number;
+  plate: string;
+  name: string;
+}
+
+/** The period a report covers. */
+export interface ReportPeriod {
+  fromMs: number;
+  toMs: number;
+  /** What the reader asked for ("yesterday", "1–7 Nov"), shown as-is. */
+  label: string;
+  /** reader's IANA zone, for text */
+  timeZone: string;
+}
+
+/** The ReportVehicle of a fleet vehicle (plate and name empty when the service left them out). */
+export function toReportVehicle(vehicle: Vehicle): ReportVehicle {
+  return {
+    vehicleId: vehicle.vehicleId,
+    plate: vehicle.vehicleRegistrationNumber ?? "",
+    name: vehicle.vehicleName ?? "",
+  };
+}
+
+/** A stand-in for data about a vehicle the caller did not list (kept, never dropped). */
+export function unlistedVehicle(vehicleId: number): ReportVehicle {
+  return { vehicleId, plate: `#${vehicleId}`, name: "" };
+}

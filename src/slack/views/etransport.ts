@@ -1,0 +1,599 @@
+import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock, SectionBlock } from "@slack/types";
+import { describeTransportFailure, isKnownTransportFailure } from "../../etransport/failures.js";
+import { formatSpan } from "../../etransport/form.js";
+import { type Severity, transportStateInfo } from "../../etransport/state.js";
+import type { TransportAction, TransportView } from "../../etransport/types.js";
+import type { TransportActionResult } from "../../fleet/schemas.js";
+import { ACTIONS } from "../actionIds.js";
+import { blocksText, cut, dateToken, escCut, formatUit, idPart } from "./etransportText.js";
+import type { SlackMessage } from "./message.js";
+
+/**
+ * e-Transport messages (pure): transport cards with buttons by state, the paged list,
+ * outcomes of start/pause/end/remove and the remove confirmation. Input is TransportView
+ * (JSON-safe), so results stored in a task render the same later.
+ */
+
+export type { SlackMessage } from "./message.js";
+
+/** Cards per list page: 8 cards stay under 50 blocks and the message text budget. */
+export const TRANSPORT_LIST_PAGE_SIZE = 8;
+/** Text budget of one message (Slack starts refusing at about 12,000; LIMITS.md). */
+export const MESSAGE_TEXT_BUDGET = 11_000;
+const MAX_MESSAGE_BLOCKS = 50;
+
+export type CardDetail = "full" | "compact" | "minimal";
+
+export interface TransportCardOptions {
+  /** Zone of the date fallbacks (readers see date tokens in their own zone); UTC when absent. */
+  timeZone?: string;
+  /** With it, the validity says "ends in 2 days 3 h" / "ended". Leave out for stored results. */
+  nowMs?: number;
+  /** Action buttons (default true). */
+  buttons?: boolean;
+  /** How much free text to show (default "full"); lists pick less to stay within limits. */
+  detail?: CardDetail;
+  /** Added to block ids when one message shows the same UIT twice. */
+  blockIdSuffix?: string;
+}
+
+/** Value of every transport button: `{"u": codeUit, "id": transportUId}`. */
+export interface TransportButtonValue {
+  u: string;
+  id: string;
+}
+
+export function transportButtonValue(t: Pick<TransportView, "codeUit" | "uId">): string {
+  const value: TransportButtonValue = { u: t.codeUit.slice(0, 200), id: t.uId.slice(0, 200) };
+  return JSON.stringify(value);
+}
+
+export function parseTransportButtonValue(value: string | undefined): TransportButtonValue | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value ?? "");
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { u, id } = parsed as Record<string, unknown>;
+    return typeof u === "string" && typeof id === "string" ? { u, id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Value of the list's Next/Previous buttons. */
+export interface TransportListNavValue {
+  /** Filter word (pending, active, paused, completed, all). */
+  f: string;
+  /** Search text, if any. */
+  s?: string;
+  /** Page index to show (0-based). */
+  p: number;
+}
+
+export function parseTransportListNavValue(value: string | undefined): TransportListNavValue | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value ?? "");
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { f, s, p } = parsed as Record<string, unknown>;
+    if (typeof f !== "string" || typeof p !== "number" || !Number.isInteger(p) || p < 0) return undefined;
+    return typeof s === "string" ? { f, s, p } : { f, p };
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------- building blocks ----------
+
+const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
+const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
+
+const STATUS_EMOJI: Readonly<Record<number, string>> = {
+  1: "⏳",
+  2: "🚚",
+  3: "✅",
+  4: "☑️",
+  5: "❌",
+  6: "⏸️",
+};
+
+const MARKER: Readonly<Record<Severity, string>> = { ok: "", warning: "⚠️ ", bad: "🔴 " };
+
+interface DetailLimits {
+  name: number;
+  place: number;
+  notes: number;
+  message: number;
+  advice: boolean;
+  /** Transmission window and places in the context line. */
+  allFacts: boolean;
+  /** Confirm dialogs name the vehicle's name too (not only its plate) and explain more. */
+  longConfirm: boolean;
+}
+
+const LIMITS_BY_DETAIL: Readonly<Record<CardDetail, DetailLimits>> = {
+  full: { name: 100, place: 200, notes: 500, message: 300, advice: true, allFacts: true, longConfirm: true },
+  compact: { name: 60, place: 80, notes: 160, message: 150, advice: true, allFacts: true, longConfirm: true },
+  minimal: { name: 30, place: 0, notes: 0, message: 60, advice: false, allFacts: false, longConfirm: false },
+};
+
+/** "B-12-ABC · Truck 12" (mrkdwn, escaped). */
+function vehicleLabel(t: TransportView, max: number): string {
+  const plate = t.carrierCode ? `*${escCut(t.carrierCode, 30)}*` : "";
+  const name = t.carrierName && t.carrierName !== t.carrierCode ? escCut(t.carrierName, max) : "";
+  return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
+}
+
+/** Plain-text vehicle for confirm dialogs (the plate only when `short`). */
+function vehiclePlain(t: TransportView, short = false): string {
+  const name = t.carrierName && t.carrierName !== t.carrierCode ? t.carrierName : undefined;
+  const parts = short ? [t.carrierCode ?? name] : [t.carrierCode, name];
+  return parts
+    .filter((s): s is string => !!s)
+    .map((s) => cut(s, short ? 20 : 40))
+    .join(" · ");
+}
+
+function confirmDialog(title: string, text: string, confirm: string, danger: boolean): ConfirmationDialog {
+  return {
+    title: plain(cut(title, 100)),
+    text: plain(cut(text, 300)),
+    confirm: plain(cut(confirm, 30)),
+    deny: plain("Cancel"),
+    ...(danger ? { style: "danger" as const } : {}),
+  };
+}
+
+function removeConfirm(t: TransportView, long: boolean): ConfirmationDialog {
+  const vehicle = vehiclePlain(t, !long);
+  const uit = `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+  return confirmDialog(
+    "Remove transport?",
+    long
+      ? `Remove the transport with ${uit}? This is irreversible: the transport is deleted from the fleet service and its GPS transmission stops.`
+      : `Remove ${uit}? Irreversible: it is deleted.`,
+    "Remove",
+    true,
+  );
+}
+
+function endConfirm(t: TransportView, long: boolean): ConfirmationDialog {
+  const vehicle = vehiclePlain(t, !long);
+  const uit = `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+  return confirmDialog(
+    "End transport?",
+    long
+      ? `End the transport with ${uit}? Once ended it can no longer be modified.`
+      : `End ${uit}? It can no longer be modified.`,
+    "End transport",
+    false,
+  );
+}
+
+const BUTTONS: Readonly<Record<TransportAction, { actionId: string; label: string }>> = {
+  start: { actionId: ACTIONS.transportStart, label: "Start" },
+  pause: { actionId: ACTIONS.transportPause, label: "Pause" },
+  end: { actionId: ACTIONS.transportEnd, label: "End" },
+  edit: { actionId: ACTIONS.transportEdit, label: "Edit" },
+  remove: { actionId: ACTIONS.transportRemove, label: "Remove" },
+};
+
+function transportButton(t: TransportView, action: TransportAction, longConfirm = true): Button {
+  const { actionId, label } = BUTTONS[action];
+  const button: Button = {
+    type: "button",
+    action_id: actionId,
+    text: plain(label),
+    value: transportButtonValue(t),
+  };
+  if (action === "start") button.style = "primary";
+  if (action === "remove") {
+    button.style = "danger";
+    button.confirm = removeConfirm(t, longConfirm);
+  }
+  if (action === "end") button.confirm = endConfirm(t, longConfirm);
+  return button;
+}
+
+/** The button actions a transport allows in its state (fleetbot's rules, see transportStateInfo). */
+export function transportButtons(t: TransportView, detail: CardDetail = "full"): Button[] {
+  const long = LIMITS_BY_DETAIL[detail].longConfirm;
+  return transportStateInfo(t).actions.map((action) => transportButton(t, action, long));
+}
+
+function validityText(t: TransportView, opts: TransportCardOptions): string | undefined {
+  const { validityStartMs: start, validityEndMs: end } = t;
+  if (start === undefined && end === undefined) return undefined;
+  const from = start === undefined ? "?" : dateToken(start, opts.timeZone);
+  const to = end === undefined ? "?" : dateToken(end, opts.timeZone);
+  let relative = "";
+  if (opts.nowMs !== undefined && end !== undefined) {
+    if (start !== undefined && opts.nowMs < start)
+      relative = ` (starts in ${formatSpan(start - opts.nowMs)})`;
+    else if (opts.nowMs < end) relative = ` (ends in ${formatSpan(end - opts.nowMs)})`;
+    else relative = " (ended)";
+  }
+  return `*UIT validity:* ${from} → ${to}${relative}`;
+}
+
+// ---------- card ----------
+
+/** One transport: a section with the facts, a context with dates and places, buttons by state. */
+export function transportCard(t: TransportView, opts: TransportCardOptions = {}): KnownBlock[] {
+  const detail = LIMITS_BY_DETAIL[opts.detail ?? "full"];
+  const info = transportStateInfo(t);
+  const id = `${idPart(t.codeUit)}${opts.blockIdSuffix ? `-${idPart(opts.blockIdSuffix)}` : ""}`;
+
+  const lines: string[] = [];
+  lines.push(
+    `${MARKER[info.severity]}*\`${escCut(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${info.statusName}*`,
+  );
+  lines.push(`:truck: ${vehicleLabel(t, detail.name)}`);
+
+  const tx = info.transmission;
+  let txLine = `*Transmission:* ${MARKER[tx.severity]}${tx.code ? `${escCut(tx.code, 40)} — ` : ""}${tx.meaning}`;
+  if (tx.severity !== "ok" && tx.advice && detail.advice) txLine += `\n      _${tx.advice}_`;
+  if (t.transmissionStatusErrorDescription && tx.severity !== "ok") {
+    txLine += `\n      “${escCut(t.transmissionStatusErrorDescription, detail.message)}”`;
+  }
+  lines.push(txLine);
+
+  const validity = validityText(t, opts);
+  if (validity) lines.push(validity);
+
+  if (info.changeRequest) {
+    const cr = info.changeRequest;
+    const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
+    lines.push(
+      `*Vehicle change request:* ${MARKER[cr.severity]}${cr.severity === "bad" ? "*" : ""}${escCut(cr.code, 40)} — ${cr.meaning}${cr.severity === "bad" ? "*" : ""}` +
+        (message ? `: “${escCut(message, detail.message)}”` : ""),
+    );
+  }
+  if (t.statusId === 5 && t.externalResponse) {
+    lines.push(`*Platform answer:* “${escCut(t.externalResponse, detail.message)}”`);
+  }
+  if (t.notes && detail.notes > 0) lines.push(`*Notes:* ${escCut(t.notes, detail.notes)}`);
+
+  const facts: string[] = [];
+  if (t.lastTransmissionMs !== undefined) {
+    facts.push(`Last sent to the platform ${dateToken(t.lastTransmissionMs, opts.timeZone)}`);
+  }
+  if (t.lastGpsMs !== undefined) facts.push(`last GPS ${dateToken(t.lastGpsMs, opts.timeZone)}`);
+  if (detail.allFacts && (t.startMs !== undefined || t.endMs !== undefined)) {
+    const from = t.startMs === undefined ? "" : dateToken(t.startMs, opts.timeZone);
+    const to = t.endMs === undefined ? "" : dateToken(t.endMs, opts.timeZone);
+    facts.push(
+      from && to
+        ? `transmission ${from} → ${to}`
+        : from
+          ? `transmitting since ${from}`
+          : `transmission until ${to}`,
+    );
+  }
+  const trailers = [t.trailer1Code, t.trailer2Code].filter((s): s is string => !!s).map((s) => escCut(s, 20));
+  if (trailers.length > 0) facts.push(`trailer${trailers.length > 1 ? "s" : ""} ${trailers.join(", ")}`);
+  if (detail.allFacts && (t.startLocation || t.endLocation)) {
+    facts.push(
+      `${t.startLocation ? escCut(t.startLocation, detail.place) : "?"} → ${t.endLocation ? escCut(t.endLocation, detail.place) : "?"}`,
+    );
+  }
+
+  const blocks: KnownBlock[] = [
+    {
+      type: "section",
+      block_id: `etransport.card.${id}`,
+      text: mrkdwn(lines.join("\n")),
+    } satisfies SectionBlock,
+  ];
+  if (facts.length > 0) {
+    blocks.push({
+      type: "context",
+      block_id: `etransport.facts.${id}`,
+      elements: [mrkdwn(facts.join(" · "))],
+    });
+  }
+  if (opts.buttons !== false) {
+    const elements = transportButtons(t, opts.detail);
+    if (elements.length > 0) {
+      blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
+    }
+  }
+  return blocks;
+}
+
+/** Cards for several transports with unique block ids, separated by dividers. */
+function cardsOf(transports: readonly TransportView[], opts: TransportCardOptions): KnownBlock[] {
+  const seen = new Map<string, number>();
+  const blocks: KnownBlock[] = [];
+  transports.forEach((t, i) => {
+    const key = idPart(t.codeUit);
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    if (i > 0) blocks.push({ type: "divider" });
+    blocks.push(...transportCard(t, { ...opts, ...(n > 1 ? { blockIdSuffix: String(n) } : {}) }));
+  });
+  return blocks;
+}
+
+/**
+ * The most detailed cards whose text fits `budget` (full → compact → minimal). With
+ * `mayDrop`, cards are left out from the end until the minimal ones fit; `shown` says how many.
+ */
+function fittingCards(
+  transports: readonly TransportView[],
+  opts: TransportCardOptions,
+  budget: number,
+  mayDrop = false,
+): { blocks: KnownBlock[]; shown: number } {
+  let blocks: KnownBlock[] = [];
+  for (const detail of ["full", "compact", "minimal"] as const) {
+    blocks = cardsOf(transports, { ...opts, detail });
+    if (blocksText(blocks) <= budget) return { blocks, shown: transports.length };
+  }
+  if (!mayDrop) return { blocks, shown: transports.length };
+  for (let n = transports.length - 1; n > 0; n--) {
+    blocks = cardsOf(transports.slice(0, n), { ...opts, detail: "minimal" });
+    if (blocksText(blocks) <= budget) return { blocks, shown: n };
+  }
+  return { blocks: [], shown: 0 };
+}
+
+// ---------- list ----------
+
+export interface TransportListInput {
+  transports: readonly TransportView[];
+  totalRecords: number;
+  /** 0-based page index of this page. */
+  pageIndex: number;
+  pageSize: number;
+  /** Shown in the header: "active", "pending", "all"… */
+  filterLabel: string;
+  /** Filter word carried by Next/Previous (default: filterLabel). */
+  filter?: string;
+  search?: string;
+  timeZone?: string;
+  nowMs?: number;
+}
+
+/** /etransport list: a header with totals, up to 8 cards, Previous/Next. */
+export function transportListMessage(input: TransportListInput): SlackMessage {
+  const { totalRecords, pageIndex, filterLabel, search } = input;
+  const pageSize = Math.max(1, input.pageSize);
+  const filter = input.filter ?? filterLabel;
+  const what = `${totalRecords} transport${totalRecords === 1 ? "" : "s"}`;
+  const searchText = search ? ` matching “${search}”` : "";
+
+  if (input.transports.length === 0) {
+    const text =
+      totalRecords > 0
+        ? `No ${filterLabel} transports on page ${pageIndex + 1}${searchText}; there are ${totalRecords} in all.`
+        : `No ${filterLabel} transports${searchText}.`;
+    const blocks: KnownBlock[] = [
+      {
+        type: "section",
+        block_id: "etransport.list.empty",
+        text: mrkdwn(
+          `${escCut(text, 400)}\nTry \`/etransport list all\`, search with \`/etransport list all B-12-ABC\`, or add one with \`/etransport new\`.`,
+        ),
+      },
+    ];
+    if (pageIndex > 0) blocks.push(navBlock(filter, search, pageIndex, false));
+    return { text: cut(text, 3000), blocks };
+  }
+
+  const shown = input.transports.slice(0, TRANSPORT_LIST_PAGE_SIZE);
+  const pages = Math.max(1, Math.ceil(totalRecords / pageSize));
+  const first = pageIndex * pageSize + 1;
+  const last = pageIndex * pageSize + input.transports.length;
+  const header: KnownBlock = {
+    type: "header",
+    block_id: "etransport.list.header",
+    text: plain(cut(`e-Transport · ${filterLabel}: ${what}`, 150)),
+  };
+  const summary = [
+    `${first}–${last} of ${totalRecords}`,
+    pages > 1 ? `page ${pageIndex + 1} of ${pages}` : undefined,
+    search ? `search “${escCut(search, 100)}”` : undefined,
+    input.transports.length > shown.length
+      ? `only the first ${shown.length} of this page are shown; ask for smaller pages`
+      : undefined,
+  ]
+    .filter((s) => s !== undefined)
+    .join(" · ");
+  const blocks: KnownBlock[] = [
+    header,
+    { type: "context", block_id: "etransport.list.summary", elements: [mrkdwn(summary)] },
+    { type: "divider" },
+  ];
+  const hasPrevious = pageIndex > 0;
+  const hasNext = (pageIndex + 1) * pageSize < totalRecords;
+  const nav = hasPrevious || hasNext ? navBlock(filter, search, pageIndex, hasNext) : undefined;
+  const fixed = blocksText(blocks) + (nav ? blocksText([nav]) : 0);
+  const cardOpts: TransportCardOptions = {};
+  if (input.timeZone !== undefined) cardOpts.timeZone = input.timeZone;
+  if (input.nowMs !== undefined) cardOpts.nowMs = input.nowMs;
+  blocks.push(...fittingCards(shown, cardOpts, MESSAGE_TEXT_BUDGET - fixed).blocks);
+  if (nav) blocks.push({ type: "divider" }, nav);
+  return {
+    text: `e-Transport · ${filterLabel}: ${what}${search ? ` matching “${cut(search, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
+    blocks,
+  };
+}
+
+function navBlock(
+  filter: string,
+  search: string | undefined,
+  pageIndex: number,
+  hasNext: boolean,
+): KnownBlock {
+  const value = (p: number): string => {
+    const v: TransportListNavValue = { f: filter.slice(0, 40), p };
+    if (search) v.s = search.slice(0, 500);
+    return JSON.stringify(v);
+  };
+  const elements: Button[] = [];
+  if (pageIndex > 0) {
+    elements.push({
+      type: "button",
+      action_id: ACTIONS.transportListPrevious,
+      text: plain("◀ Previous"),
+      value: value(pageIndex - 1),
+    });
+  }
+  if (hasNext) {
+    elements.push({
+      type: "button",
+      action_id: ACTIONS.transportListNext,
+      text: plain("Next ▶"),
+      value: value(pageIndex + 1),
+    });
+  }
+  return { type: "actions", block_id: `etransport.list.nav.${pageIndex}`, elements };
+}
+
+// ---------- action outcomes ----------
+
+export type TransportBulkAction = "start" | "pause" | "end" | "remove";
+
+const DONE: Readonly<Record<TransportBulkAction, { ok: string; failed: string; title: string }>> = {
+  start: { ok: "started", failed: "not started", title: "Start" },
+  pause: { ok: "paused", failed: "not paused", title: "Pause" },
+  end: { ok: "ended", failed: "not ended", title: "End" },
+  remove: { ok: "removed", failed: "not removed", title: "Remove" },
+};
+
+export interface TransportActionResultOptions {
+  timeZone?: string;
+  nowMs?: number;
+  correlationId?: string;
+}
+
+/** Per-UIT ✅/❌ with the service's error text (and its meaning when known), then the updated cards. */
+export function transportActionResultMessage(
+  action: TransportBulkAction,
+  results: readonly TransportActionResult[],
+  transportsAfter?: readonly TransportView[],
+  opts: TransportActionResultOptions = {},
+): SlackMessage {
+  const words = DONE[action];
+  const succeeded = results.filter((r) => r.isSuccess).length;
+  const failed = results.length - succeeded;
+  const headline =
+    results.length === 0
+      ? `${words.title}: no transport was named.`
+      : failed === 0
+        ? `${words.title}: ${succeeded === 1 ? "the transport was" : `all ${succeeded} transports were`} ${words.ok}.`
+        : succeeded === 0
+          ? `${words.title}: ${results.length === 1 ? "the transport was" : `none of the ${results.length} transports was`} ${words.ok}.`
+          : `${words.title}: ${succeeded} ${words.ok}, ${failed} ${words.failed}.`;
+
+  const lines = results.map((r) => {
+    const uit = `\`${escCut(formatUit(r.codeUit), 40)}\``;
+    if (r.isSuccess)
+      return `✅ ${uit} ${words.ok}${r.reported ? "" : " _(the service confirmed all at once)_"}`;
+    const errors = r.errors.length > 0 ? r.errors : ["no reason given"];
+    const explained = errors.map((e) => {
+      const code = e.trim();
+      const known = isKnownTransportFailure(code)
+        ? ` — ${describeTransportFailure(code, [formatUit(r.codeUit)]).summary}`
+        : "";
+      return `${escCut(code, 200)}${escCut(known, 300)}`;
+    });
+    return `❌ ${uit} ${words.failed}: ${explained.join("; ")}`;
+  });
+
+  const blocks: KnownBlock[] = [
+    { type: "section", block_id: "etransport.result.headline", text: mrkdwn(`*${headline}*`) },
+  ];
+  // Outcome lines in sections of ≤ 2900 characters, within a share of the text budget.
+  const lineBudget = transportsAfter && transportsAfter.length > 0 ? 5000 : MESSAGE_TEXT_BUDGET - 1500;
+  let used = 0;
+  let chunk = "";
+  let omitted = 0;
+  const flush = (): void => {
+    if (chunk) {
+      blocks.push({
+        type: "section",
+        block_id: `etransport.result.lines.${blocks.length}`,
+        text: mrkdwn(chunk),
+      });
+      chunk = "";
+    }
+  };
+  for (const line of lines) {
+    if (used + line.length > lineBudget || blocks.length >= 20) {
+      omitted++;
+      continue;
+    }
+    used += line.length + 1;
+    if (chunk.length + line.length + 1 > 2900) flush();
+    chunk = chunk ? `${chunk}\n${line}` : line;
+  }
+  flush();
+  if (omitted > 0) {
+    blocks.push({
+      type: "context",
+      block_id: "etransport.result.omitted",
+      elements: [mrkdwn(`…and ${omitted} more; see \`/etransport list all\`.`)],
+    });
+  }
+  if (failed > 0 && opts.correlationId) {
+    blocks.push({
+      type: "context",
+      block_id: "etransport.result.support",
+      elements: [mrkdwn(`For support: correlation id \`${escCut(opts.correlationId, 100)}\``)],
+    });
+  }
+
+  if (transportsAfter && transportsAfter.length > 0) {
+    const room = Math.floor((MAX_MESSAGE_BLOCKS - blocks.length - 2) / 4);
+    const candidates = transportsAfter.slice(0, Math.max(0, Math.min(room, TRANSPORT_LIST_PAGE_SIZE)));
+    const cardOpts: TransportCardOptions = {};
+    if (opts.timeZone !== undefined) cardOpts.timeZone = opts.timeZone;
+    if (opts.nowMs !== undefined) cardOpts.nowMs = opts.nowMs;
+    const budget = MESSAGE_TEXT_BUDGET - blocksText(blocks) - 200;
+    const cards = fittingCards(candidates, cardOpts, budget, true);
+    if (cards.shown > 0) blocks.push({ type: "divider" }, ...cards.blocks);
+    if (cards.shown < transportsAfter.length) {
+      blocks.push({
+        type: "context",
+        block_id: "etransport.result.more",
+        elements: [
+          mrkdwn(
+            `${transportsAfter.length - cards.shown} more transport${transportsAfter.length - cards.shown === 1 ? "" : "s"} not shown: see \`/etransport list all\`.`,
+          ),
+        ],
+      });
+    }
+  }
+  return { text: headline, blocks };
+}
+
+// ---------- remove confirmation ----------
+
+/** /etransport remove <UIT>: what will be deleted, and a danger button that asks once more. */
+export function removeConfirmationMessage(
+  t: TransportView,
+  opts: Pick<TransportCardOptions, "timeZone" | "nowMs"> = {},
+): SlackMessage {
+  const uit = formatUit(t.codeUit);
+  const button = transportButton(t, "remove");
+  button.text = plain("Remove transport");
+  const actions: ActionsBlock = {
+    type: "actions",
+    block_id: `etransport.remove.${idPart(t.codeUit)}`,
+    elements: [button],
+  };
+  return {
+    text: `Remove the transport with UIT ${cut(uit, 40)}? This cannot be undone.`,
+    blocks: [
+      {
+        type: "section",
+        block_id: "etransport.remove.question",
+        text: mrkdwn(
+          `:warning: *Remove this transport?* It is deleted from the fleet service and its GPS transmission stops. *This cannot be undone.*`,
+        ),
+      },
+      ...transportCard(t, { ...opts, buttons: false, detail: "compact" }),
+      actions,
+    ],
+  };
+}

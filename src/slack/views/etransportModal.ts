@@ -1,0 +1,357 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import {
+  LOCATION_MAX_LENGTH,
+  NOTES_MAX_LENGTH,
+  type TransportFormInput,
+  type TransportFormMode,
+} from "../../etransport/form.js";
+import { EXAMPLE_PLATE } from "../../etransport/plates.js";
+import { transportStatusName } from "../../etransport/state.js";
+import type { TransportView } from "../../etransport/types.js";
+import { EXAMPLE_RO_VAT } from "../../etransport/vat.js";
+import { INPUTS, VIEWS } from "../actionIds.js";
+import { EXAMPLE_UIT } from "../grammar/uit.js";
+import { cut, escCut, formatUit } from "./etransportText.js";
+
+/**
+ * The create/edit transport modal (pure), the vehicle options of its external select, and
+ * the reading of its submitted state back into TransportFormInput.
+ */
+
+export interface TransportModalVehicle {
+  vehicleUId: string;
+  plate: string;
+  name: string;
+}
+
+export interface TransportModalInput {
+  mode: TransportFormMode;
+  /** The account's vehicles when known (labels the initial vehicle); options come from vehicleOptions. */
+  vehicles: readonly TransportModalVehicle[] | undefined;
+  /** The transport being edited, or values to prefill a new one. */
+  initial?: TransportView;
+  /** The fleet service does not return a transport's VAT number: prefill it from here. */
+  initialVat?: string;
+  /** The user's Slack time zone: the pickers show it, the hints name it. */
+  userTimeZone: string;
+  /** Warnings of a previous submission, shown on top. */
+  warnings?: readonly string[];
+  /** Carried to the submission as is (a string), or JSON-encoded (an object); at most 3000 characters. */
+  privateMetadata: string | Record<string, unknown>;
+}
+
+const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
+const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
+
+/** Picker value of an instant: unix seconds, floored to the minute (the picker's precision). */
+export function pickerSeconds(ms: number): number {
+  return Math.floor(ms / 60_000) * 60;
+}
+
+function vehicleOptionText(v: { plate: string; name: string }): string {
+  const plate = v.plate.trim();
+  const name = v.name.trim();
+  const text = plate && name && name !== plate ? `${plate} — ${name}` : plate || name || "(unnamed vehicle)";
+  return cut(text, 75);
+}
+
+function initialVehicleOption(
+  initial: TransportView | undefined,
+  vehicles: readonly TransportModalVehicle[] | undefined,
+): PlainTextOption | undefined {
+  const uid = initial?.carrierUId;
+  if (!uid || uid.length > 75) return undefined;
+  const known = vehicles?.find((v) => v.vehicleUId === uid);
+  const text = known
+    ? vehicleOptionText(known)
+    : vehicleOptionText({ plate: initial.carrierCode ?? "", name: initial.carrierName ?? "" });
+  return { text: plain(text), value: uid };
+}
+
+function textInput(
+  ids: { block: string; action: string },
+  label: string,
+  options: {
+    optional?: boolean;
+    initial?: string | undefined;
+    maxLength?: number;
+    multiline?: boolean;
+    placeholder?: string;
+    hint?: string;
+  },
+): InputBlock {
+  const initial = options.initial?.slice(0, 3000);
+  // A limit below the stored value would make Slack refuse the view: then the form check reports it.
+  const maxLength =
+    options.maxLength !== undefined && (initial === undefined || initial.length <= options.maxLength)
+      ? options.maxLength
+      : undefined;
+  return {
+    type: "input",
+    block_id: ids.block,
+    label: plain(label),
+    optional: options.optional ?? false,
+    ...(options.hint ? { hint: plain(options.hint) } : {}),
+    element: {
+      type: "plain_text_input",
+      action_id: ids.action,
+      ...(options.multiline ? { multiline: true } : {}),
+      ...(maxLength !== undefined ? { max_length: maxLength } : {}),
+      ...(initial ? { initial_value: initial } : {}),
+      ...(options.placeholder ? { placeholder: plain(options.placeholder) } : {}),
+    },
+  };
+}
+
+function dateTimeInput(
+  ids: { block: string; action: string },
+  label: string,
+  initialMs: number | undefined,
+  optional: boolean,
+  hint: string,
+): InputBlock {
+  return {
+    type: "input",
+    block_id: ids.block,
+    label: plain(label),
+    optional,
+    hint: plain(hint),
+    element: {
+      type: "datetimepicker",
+      action_id: ids.action,
+      ...(initialMs !== undefined && Number.isFinite(initialMs) && initialMs > 0
+        ? { initial_date_time: pickerSeconds(initialMs) }
+        : {}),
+    },
+  };
+}
+
+/** The create (VIEWS.transportCreate) or edit (VIEWS.transportEdit) transport modal. */
+export function transportModal(input: TransportModalInput): ModalView {
+  const { mode, initial, userTimeZone } = input;
+  const privateMetadata =
+    typeof input.privateMetadata === "string" ? input.privateMetadata : JSON.stringify(input.privateMetadata);
+  if (privateMetadata.length > 3000) {
+    throw new RangeError(`private_metadata is ${privateMetadata.length} characters; Slack allows 3000`);
+  }
+  const zone = cut(userTimeZone, 60);
+  const blocks: KnownBlock[] = [];
+
+  if (input.warnings && input.warnings.length > 0) {
+    const list = input.warnings
+      .slice(0, 10)
+      .map((w) => `• ${escCut(w, 400)}`)
+      .join("\n");
+    blocks.push({
+      type: "section",
+      block_id: "transport.warnings",
+      text: mrkdwn(`:warning: *Check before saving:*\n${list}`),
+    });
+  }
+
+  if (mode === "edit" && initial) {
+    blocks.push({
+      type: "section",
+      block_id: "transport.uit.readonly",
+      text: mrkdwn(
+        `*UIT:* \`${escCut(formatUit(initial.codeUit), 40)}\` · ${transportStatusName(initial.statusId)}\n` +
+          "The UIT cannot change. Saving replaces every field below: empty ones are cleared.",
+      ),
+    });
+  } else {
+    blocks.push({
+      type: "context",
+      block_id: "transport.intro",
+      elements: [
+        mrkdwn(
+          `Copy the details of the UIT issued on the e-Transport platform. Times are in your Slack time zone (${escCut(zone, 60)}).`,
+        ),
+      ],
+    });
+  }
+
+  const initialOption = initialVehicleOption(initial, input.vehicles);
+  blocks.push({
+    type: "input",
+    block_id: INPUTS.transportVehicle.block,
+    label: plain("Vehicle"),
+    hint: plain(
+      input.vehicles && input.vehicles.length === 0
+        ? "No vehicles are listed for this account yet."
+        : "Type part of the plate or name.",
+    ),
+    element: {
+      type: "external_select",
+      action_id: INPUTS.transportVehicle.action,
+      min_query_length: 0,
+      placeholder: plain("Plate or name, e.g. B 123"),
+      ...(initialOption ? { initial_option: initialOption } : {}),
+    },
+  });
+
+  if (mode === "create") {
+    blocks.push(
+      textInput(INPUTS.transportUit, "UIT code", {
+        initial: initial?.codeUit,
+        maxLength: 40,
+        placeholder: EXAMPLE_UIT,
+        hint: "16 letters and digits; dashes and spaces are ignored.",
+      }),
+    );
+  }
+
+  blocks.push(
+    textInput(INPUTS.transportVat, "Carrier VAT number", {
+      initial: input.initialVat,
+      maxLength: 20,
+      placeholder: EXAMPLE_RO_VAT,
+      hint:
+        mode === "edit"
+          ? "The fleet service does not show the VAT number of a transport: enter it again. Romanian CIF or EU VAT."
+          : "Romanian CIF (with or without RO) or an EU VAT number with its country prefix.",
+    }),
+    dateTimeInput(
+      INPUTS.transportValidityStart,
+      "UIT valid from",
+      initial?.validityStartMs,
+      false,
+      `As issued with the UIT. Your time zone: ${zone}.`,
+    ),
+    dateTimeInput(
+      INPUTS.transportValidityEnd,
+      "UIT valid until",
+      initial?.validityEndMs,
+      false,
+      "5 days for high-fiscal-risk goods, 15 days otherwise.",
+    ),
+    dateTimeInput(
+      INPUTS.transportStart,
+      "GPS transmission start",
+      initial?.startMs,
+      true,
+      "Optional; within the UIT validity. Start sets it anyway.",
+    ),
+    dateTimeInput(
+      INPUTS.transportEnd,
+      "GPS transmission end",
+      initial?.endMs,
+      true,
+      "Optional; within the UIT validity.",
+    ),
+    textInput(INPUTS.transportStartLocation, "Start location", {
+      optional: true,
+      initial: initial?.startLocation,
+      maxLength: LOCATION_MAX_LENGTH,
+      placeholder: "e.g. Ploiești, depot",
+    }),
+    textInput(INPUTS.transportEndLocation, "End location", {
+      optional: true,
+      initial: initial?.endLocation,
+      maxLength: LOCATION_MAX_LENGTH,
+      placeholder: "e.g. Cluj-Napoca",
+    }),
+    textInput(INPUTS.transportTrailer1, "Trailer 1 plate", {
+      optional: true,
+      initial: initial?.trailer1Code,
+      maxLength: 20,
+      placeholder: `e.g. ${EXAMPLE_PLATE}`,
+    }),
+    textInput(INPUTS.transportTrailer2, "Trailer 2 plate", {
+      optional: true,
+      initial: initial?.trailer2Code,
+      maxLength: 20,
+      placeholder: `e.g. ${EXAMPLE_PLATE}`,
+    }),
+    textInput(INPUTS.transportNotes, "Notes", {
+      optional: true,
+      initial: initial?.notes,
+      maxLength: NOTES_MAX_LENGTH,
+      multiline: true,
+    }),
+  );
+
+  return {
+    type: "modal",
+    callback_id: mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
+    private_metadata: privateMetadata,
+    title: plain(mode === "create" ? "New e-Transport" : "Edit e-Transport"),
+    submit: plain(mode === "create" ? "Add transport" : "Save"),
+    close: plain("Cancel"),
+    blocks,
+  };
+}
+
+// ---------- vehicle options (block_suggestion) ----------
+
+const fold = (text: string): string => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const compactPlate = (text: string): string => fold(text).replace(/[\s\-–—_.]/g, "");
+
+/**
+ * Options for the vehicle external select: a query matches the plate ignoring case, spaces
+ * and dashes, or the name ignoring case and diacritics. Plates starting with the query come
+ * first; at most 100 options.
+ */
+export function vehicleOptions(
+  query: string,
+  vehicles: readonly TransportModalVehicle[],
+): { options: PlainTextOption[] } {
+  const q = query.trim();
+  const qPlate = compactPlate(q);
+  const qName = fold(q).replace(/\s+/g, " ");
+  const scored: { v: TransportModalVehicle; rank: number }[] = [];
+  for (const v of vehicles) {
+    if (v.vehicleUId.length === 0 || v.vehicleUId.length > 75) continue;
+    const plate = compactPlate(v.plate);
+    const name = fold(v.name).replace(/\s+/g, " ");
+    let rank: number | undefined;
+    if (q === "") rank = 2;
+    else if (qPlate !== "" && plate.startsWith(qPlate)) rank = 0;
+    else if (qPlate !== "" && plate.includes(qPlate)) rank = 1;
+    else if (qName !== "" && name.includes(qName)) rank = 2;
+    if (rank !== undefined) scored.push({ v, rank });
+  }
+  scored.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      compactPlate(a.v.plate).localeCompare(compactPlate(b.v.plate), "en", { numeric: true }),
+  );
+  return {
+    options: scored
+      .slice(0, 100)
+      .map(({ v }) => ({ text: plain(vehicleOptionText(v)), value: v.vehicleUId })),
+  };
+}
+
+// ---------- reading the submission ----------
+
+/** One input's state in view_submission `view.state.values[block][action]`. */
+export interface ViewStateValue {
+  type?: string;
+  value?: string | null;
+  selected_option?: { value?: string } | null;
+  selected_date_time?: number | null;
+}
+export type ViewStateValues = Record<string, Record<string, ViewStateValue | undefined> | undefined>;
+
+/** The raw form values of a submitted transport modal, ready for validateTransportForm. */
+export function transportFormValues(values: ViewStateValues): TransportFormInput {
+  const at = (ids: { block: string; action: string }): ViewStateValue | undefined =>
+    values[ids.block]?.[ids.action];
+  const text = (ids: { block: string; action: string }): string | null | undefined => at(ids)?.value;
+  const time = (ids: { block: string; action: string }): number | null | undefined =>
+    at(ids)?.selected_date_time;
+  return {
+    vehicleUId: at(INPUTS.transportVehicle)?.selected_option?.value ?? null,
+    uit: text(INPUTS.transportUit),
+    vat: text(INPUTS.transportVat),
+    validityStart: time(INPUTS.transportValidityStart),
+    validityEnd: time(INPUTS.transportValidityEnd),
+    transmissionStart: time(INPUTS.transportStart),
+    transmissionEnd: time(INPUTS.transportEnd),
+    startLocation: text(INPUTS.transportStartLocation),
+    endLocation: text(INPUTS.transportEndLocation),
+    trailer1: text(INPUTS.transportTrailer1),
+    trailer2: text(INPUTS.transportTrailer2),
+    notes: text(INPUTS.transportNotes),
+  };
+}

@@ -1,0 +1,62 @@
+import { formatInstant } from "../../etransport/form.js";
+
+/** Small text helpers of the e-Transport views (pure). */
+
+const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * Escapes for mrkdwn and cuts the result to at most `max` characters (an ellipsis marks the
+ * cut); an entity is never split, so the budget holds for names full of `<&>`.
+ */
+export function escCut(text: string, max: number): string {
+  let out = "";
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    const piece = ENTITY[ch] ?? ch;
+    const rest = chars.length - i > 1;
+    if (out.length + piece.length + (rest ? 1 : 0) > max) return `${out}…`;
+    out += piece;
+  }
+  return out;
+}
+
+/** Plain text cut to `max` characters (for plain_text objects: no escaping). */
+export function cut(text: string, max: number): string {
+  const chars = [...text];
+  if (text.length <= max) return text;
+  let out = "";
+  for (const ch of chars) {
+    if (out.length + ch.length + 1 > max) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** `Y45R-577U-N544-GY4S` for a 16-character UIT; other texts as they are. */
+export function formatUit(uit: string): string {
+  return /^[A-Z0-9]{16}$/i.test(uit) ? (uit.match(/.{4}/g) ?? [uit]).join("-") : uit;
+}
+
+/** A Slack date token (reader's zone) with a fallback in `timeZone` (UTC when absent). */
+export function dateToken(ms: number, timeZone?: string, format = "{date_short_pretty} {time}"): string {
+  const fallback = formatInstant(ms, timeZone).replace(/[|<>^]/g, " ");
+  return `<!date^${Math.floor(ms / 1000)}^${format}|${fallback}>`;
+}
+
+/** A safe fragment for block ids: letters, digits, dashes (at most 80 characters). */
+export function idPart(text: string): string {
+  return text.replace(/[^A-Za-z0-9-]/g, "_").slice(0, 80) || "_";
+}
+
+/** Total characters of text in blocks, as Slack counts toward msg_blocks_too_long. */
+export function blocksText(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + blocksText(item), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  let sum = 0;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "text" && typeof inner === "string") sum += inner.length;
+    else if (typeof inner === "object" && inner !== null) sum += blocksText(inner);
+  }
+  return sum;
+}

@@ -1,0 +1,21 @@
+import type { KnownBlock } from "@slack/types";
+
+/** What a view returns: a Slack message body (chat.postMessage, chat.update, response_url). */
+export type SlackMessage = { text: string; blocks: KnownBlock[] };
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/** Slack mrkdwn escaping of user and vehicle text: &, < and > (the three Slack requires). */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ESCAPES[c] ?? c);
+}
+
+/**
+ * Slack date formatting, `<!date^{unixSeconds}^{format}|{fallback}>`: each reader sees
+ * the instant in their own zone. The fallback is shown by clients that cannot render it;
+ * by default the UTC time. `|`, `<` and `>` are removed from it (they would end the token).
+ */
+export function slackDate(ms: number, format = "{date_short_pretty} {time}", fallback?: string): string {
+  const text = fallback ?? `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `<!date^${Math.floor(ms / 1000)}^${format}|${text.replace(/[|<>]/g, " ")}>`;
+}

@@ -1,0 +1,359 @@
+import { describe, expect, it } from "vitest";
+import {
+  type TransportFormInput,
+  toAddTransportParams,
+  toUpdateTransportParams,
+  validateTransportForm,
+} from "../../src/etransport/form.js";
+import { INPUTS } from "../../src/slack/actionIds.js";
+
+const NOW = Date.parse("2025-03-10T08:00:00Z");
+const HOUR = 3600;
+const DAY = 86_400;
+const nowS = NOW / 1000;
+
+const valid: TransportFormInput = {
+  vehicleUId: "0b7c2f0e-1111-4222-8333-944455556666",
+  uit: "y45r-577u-n544-gy4s",
+  vat: "RO 16341004",
+  validityStart: nowS + HOUR,
+  validityEnd: nowS + HOUR + 4 * DAY,
+  transmissionStart: null,
+  transmissionEnd: null,
+  startLocation: "  Ploiești,   depot ",
+  endLocation: "",
+  trailer1: "b-123-abc",
+  trailer2: null,
+  notes: " Fragile <&> ",
+};
+
+const create = { mode: "create" as const, nowMs: NOW };
+const edit = { mode: "edit" as const, nowMs: NOW };
+
+function errorsOf(input: TransportFormInput, ctx: Parameters<typeof validateTransportForm>[1] = create) {
+  const result = validateTransportForm(input, ctx);
+  if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.value)}`);
+  return result.errors;
+}
+
+function warningsOf(input: TransportFormInput, ctx: Parameters<typeof validateTransportForm>[1] = create) {
+  const result = validateTransportForm(input, ctx);
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.errors)}`);
+  return result.warnings;
+}
+
+describe("validateTransportForm: valid forms", () => {
+  it("accepts a create form and normalises UIT, VAT, places, trailers, notes", () => {
+    const result = validateTransportForm(valid, create);
+    expect(result).toEqual({
+      ok: true,
+      warnings: [],
+      value: {
+        vehicleUId: valid.vehicleUId,
+        codeUit: "Y45R577UN544GY4S",
+        vatNumber: "RO16341004",
+        validityStartMs: NOW + HOUR * 1000,
+        validityEndMs: NOW + (HOUR + 4 * DAY) * 1000,
+        startLocation: "Ploiești, depot",
+        trailer1Code: "B123ABC",
+        notes: "Fragile <&>",
+      },
+    });
+  });
+
+  it("accepts an edit form without UIT (and ignores one given)", () => {
+    const result = validateTransportForm({ ...valid, uit: undefined }, edit);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.value.codeUit).toBeUndefined();
+    const ignored = validateTransportForm({ ...valid, uit: "garbage" }, edit);
+    expect(ignored.ok).toBe(true);
+  });
+
+  it("accepts the transmission window inside the validity, bounds included", () => {
+    const start = valid.validityStart as number;
+    const end = valid.validityEnd as number;
+    const result = validateTransportForm(
+      { ...valid, transmissionStart: start, transmissionEnd: end },
+      create,
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.value.transmissionStartMs).toBe(start * 1000);
+      expect(result.value.transmissionEndMs).toBe(end * 1000);
+    }
+  });
+
+  it.each([
+    ["Y45R577UN544GY4S"],
+    ["y45r 577u n544 gy4s"],
+    ["Y45R–577U–N544–GY4S"],
+    [" Y45R-577U N544_GY4S "],
+  ])("normalises the UIT %j", (uit) => {
+    const result = validateTransportForm({ ...valid, uit }, create);
+    expect(result.ok && result.value.codeUit).toBe("Y45R577UN544GY4S");
+  });
+
+  it("accepts numeric strings from pickers and a foreign VAT and plates", () => {
+    const result = validateTransportForm(
+      {
+        ...valid,
+        validityStart: String(valid.validityStart),
+        vat: "DE 123456789",
+        trailer1: "M-AB 1234",
+        trailer2: "WX1234A",
+      },
+      create,
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.value.vatNumber).toBe("DE123456789");
+      expect([result.value.trailer1Code, result.value.trailer2Code]).toEqual(["MAB1234", "WX1234A"]);
+    }
+  });
+});
+
+describe("validateTransportForm: one error per field", () => {
+  const V = INPUTS;
+  it.each<[string, TransportFormInput, string, RegExp]>([
+    ["no vehicle", { ...valid, vehicleUId: null }, V.transportVehicle.block, /Choose the vehicle/],
+    ["empty vehicle", { ...valid, vehicleUId: "  " }, V.transportVehicle.block, /plate or name/],
+    ["no UIT", { ...valid, uit: "" }, V.transportUit.block, /Y45R-577U-N544-GY4S/],
+    ["short UIT", { ...valid, uit: "Y45R-577U-N544" }, V.transportUit.block, /16 .*this has 12/],
+    ["long UIT", { ...valid, uit: "Y45R-577U-N544-GY4SX" }, V.transportUit.block, /this has 17/],
+    [
+      "UIT with symbols",
+      { ...valid, uit: "Y45R-577U-N544-GY4$" },
+      V.transportUit.block,
+      /only letters and digits/,
+    ],
+    ["no VAT", { ...valid, vat: "" }, V.transportVat.block, /RO16341004/],
+    ["bad CIF", { ...valid, vat: "RO16341005" }, V.transportVat.block, /check digit/],
+    ["bad EU VAT", { ...valid, vat: "NL123456789001" }, V.transportVat.block, /NL123456789B01/],
+    [
+      "no validity start",
+      { ...valid, validityStart: null },
+      V.transportValidityStart.block,
+      /start of the UIT/,
+    ],
+    ["no validity end", { ...valid, validityEnd: undefined }, V.transportValidityEnd.block, /end of the UIT/],
+    ["garbage start", { ...valid, validityStart: "soon" }, V.transportValidityStart.block, /Not a date/],
+    ["garbage end", { ...valid, validityEnd: -5 }, V.transportValidityEnd.block, /Not a date/],
+    [
+      "end before start",
+      { ...valid, validityEnd: (valid.validityStart as number) - 60 },
+      V.transportValidityEnd.block,
+      /end after it starts/,
+    ],
+    [
+      "end equal to start",
+      { ...valid, validityEnd: valid.validityStart },
+      V.transportValidityEnd.block,
+      /end after it starts/,
+    ],
+    [
+      "expired UIT on create",
+      { ...valid, validityStart: nowS - 6 * DAY, validityEnd: nowS - DAY },
+      V.transportValidityEnd.block,
+      /expired/,
+    ],
+    [
+      "transmission before validity",
+      { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
+      V.transportStart.block,
+      /on or after/,
+    ],
+    [
+      "transmission start after validity",
+      { ...valid, transmissionStart: (valid.validityEnd as number) + 60 },
+      V.transportStart.block,
+      /by /,
+    ],
+    [
+      "transmission end after validity",
+      { ...valid, transmissionEnd: (valid.validityEnd as number) + 60 },
+      V.transportEnd.block,
+      /within the UIT validity/,
+    ],
+    [
+      "transmission end before validity",
+      { ...valid, transmissionEnd: (valid.validityStart as number) - 60 },
+      V.transportEnd.block,
+      /on or after/,
+    ],
+    [
+      "transmission end before its start",
+      {
+        ...valid,
+        transmissionStart: (valid.validityStart as number) + DAY,
+        transmissionEnd: (valid.validityStart as number) + HOUR,
+      },
+      V.transportEnd.block,
+      /end after it starts/,
+    ],
+    [
+      "garbage transmission start",
+      { ...valid, transmissionStart: "x" },
+      V.transportStart.block,
+      /Not a date/,
+    ],
+    [
+      "garbage transmission end",
+      { ...valid, transmissionEnd: Number.NaN },
+      V.transportEnd.block,
+      /Not a date/,
+    ],
+    ["bad trailer 1", { ...valid, trailer1: "B#1" }, V.transportTrailer1.block, /not a plate.*B 123 ABC/],
+    ["bad trailer 2", { ...valid, trailer2: "X" }, V.transportTrailer2.block, /Trailer 2/],
+    [
+      "same trailers",
+      { ...valid, trailer1: "B 123 ABC", trailer2: "b-123-abc" },
+      V.transportTrailer2.block,
+      /same plate/,
+    ],
+    [
+      "long start location",
+      { ...valid, startLocation: "x".repeat(201) },
+      V.transportStartLocation.block,
+      /201 .*200/,
+    ],
+    [
+      "long end location",
+      { ...valid, endLocation: "y".repeat(250) },
+      V.transportEndLocation.block,
+      /250 .*200/,
+    ],
+    ["long notes", { ...valid, notes: "n".repeat(501) }, V.transportNotes.block, /501 .*500/],
+  ])("%s", (_name, input, block, message) => {
+    const errors = errorsOf(input);
+    expect(Object.keys(errors)).toEqual([block]);
+    expect(errors[block]).toMatch(message);
+    expect(errors[block]!.length).toBeLessThan(200);
+  });
+
+  it("refuses a trailer with the vehicle's own plate when the plate is known", () => {
+    const errors = errorsOf({ ...valid, trailer1: "B 99 XYZ" }, { ...create, vehiclePlate: "B-99-XYZ" });
+    expect(errors[INPUTS.transportTrailer1.block]).toMatch(/vehicle's own plate/);
+  });
+
+  it("keys every error by an INPUTS block id and reports all fields at once", () => {
+    const errors = errorsOf({});
+    expect(Object.keys(errors).sort()).toEqual(
+      [
+        INPUTS.transportVehicle.block,
+        INPUTS.transportUit.block,
+        INPUTS.transportVat.block,
+        INPUTS.transportValidityStart.block,
+        INPUTS.transportValidityEnd.block,
+      ].sort(),
+    );
+    const blocks = new Set(Object.values(INPUTS).map((i) => i.block));
+    for (const key of Object.keys(errors)) expect(blocks.has(key as never)).toBe(true);
+  });
+
+  it("does not call an expired UIT an error when editing (a warning instead)", () => {
+    const warnings = warningsOf({ ...valid, validityStart: nowS - 6 * DAY, validityEnd: nowS - DAY }, edit);
+    expect(warnings.join(" ")).toMatch(/ended/);
+  });
+
+  it("formats dates in messages in the given zone", () => {
+    const errors = errorsOf(
+      { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
+      { ...create, timeZone: "Europe/Bucharest" },
+    );
+    expect(errors[INPUTS.transportStart.block]).toMatch(/11:00 EET/);
+  });
+});
+
+describe("validateTransportForm: warnings", () => {
+  const start = nowS + HOUR;
+  it.each<[string, TransportFormInput, RegExp[]]>([
+    ["exactly 5 days: none", { ...valid, validityStart: start, validityEnd: start + 5 * DAY }, []],
+    [
+      "over 5 days: high-fiscal-risk warning",
+      { ...valid, validityStart: start, validityEnd: start + 5 * DAY + 60 },
+      [/over 5 days .*high-fiscal-risk/],
+    ],
+    [
+      "exactly 15 days: the 5-day warning only",
+      { ...valid, validityStart: start, validityEnd: start + 15 * DAY },
+      [/over 5 days/],
+    ],
+    [
+      "over 15 days: the legal maximum warning",
+      { ...valid, validityStart: start, validityEnd: start + 16 * DAY },
+      [/more than the legal 15 days/],
+    ],
+    [
+      "more than 3 days ahead",
+      { ...valid, validityStart: nowS + 4 * DAY, validityEnd: nowS + 6 * DAY },
+      [/at most 3 days before/],
+    ],
+    [
+      "exactly 3 days ahead: none",
+      { ...valid, validityStart: nowS + 3 * DAY, validityEnd: nowS + 5 * DAY },
+      [],
+    ],
+    [
+      "start in the past",
+      { ...valid, validityStart: nowS - 2 * HOUR, validityEnd: nowS + 2 * DAY },
+      [/in the past/],
+    ],
+    [
+      "start a few minutes ago: none",
+      { ...valid, validityStart: nowS - 300, validityEnd: nowS + 2 * DAY },
+      [],
+    ],
+  ])("%s", (_name, input, expected) => {
+    const warnings = warningsOf(input);
+    expect(warnings).toHaveLength(expected.length);
+    for (const [i, re] of expected.entries()) expect(warnings[i]).toMatch(re);
+  });
+
+  it("does not warn about a past start when editing a running transport", () => {
+    expect(warningsOf({ ...valid, validityStart: nowS - DAY, validityEnd: nowS + DAY }, edit)).toEqual([]);
+  });
+
+  it("gives both the span and the ahead warnings together", () => {
+    const warnings = warningsOf({ ...valid, validityStart: nowS + 4 * DAY, validityEnd: nowS + 24 * DAY });
+    expect(warnings).toHaveLength(2);
+  });
+});
+
+describe("client parameters", () => {
+  it("toAddTransportParams converts instants to Dates and keeps optional fields only when set", () => {
+    const result = validateTransportForm(
+      { ...valid, transmissionStart: valid.validityStart, trailer2: "CJ 12 XYZ" },
+      create,
+    );
+    if (!result.ok) throw new Error("invalid");
+    const params = toAddTransportParams(result.value);
+    expect(params).toEqual({
+      codeUit: "Y45R577UN544GY4S",
+      vehicleUId: valid.vehicleUId,
+      vatNumber: "RO16341004",
+      validityStart: new Date(NOW + HOUR * 1000),
+      validityEnd: new Date(NOW + (HOUR + 4 * DAY) * 1000),
+      start: new Date(NOW + HOUR * 1000),
+      startLocation: "Ploiești, depot",
+      trailer1Code: "B123ABC",
+      trailer2Code: "CJ12XYZ",
+      notes: "Fragile <&>",
+    });
+    expect("end" in params).toBe(false);
+  });
+
+  it("toUpdateTransportParams adds the transport id and no UIT", () => {
+    const result = validateTransportForm({ ...valid, uit: undefined }, edit);
+    if (!result.ok) throw new Error("invalid");
+    const params = toUpdateTransportParams(result.value, "tr-uid-1");
+    expect(params.transportUId).toBe("tr-uid-1");
+    expect("codeUit" in params).toBe(false);
+    expect(params.validityStart).toBeInstanceOf(Date);
+  });
+
+  it("toAddTransportParams refuses an edit draft", () => {
+    const result = validateTransportForm(valid, edit);
+    if (!result.ok) throw new Error("invalid");
+    expect(() => toAddTransportParams(result.value)).toThrow(/no UIT/);
+  });
+});

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { describeTransportFailure } from "../../src/etransport/failures.js";
+import { transportStateInfo } from "../../src/etransport/state.js";
+import { parseTransportView, toTransportView } from "../../src/etransport/types.js";
+import { fleetSchemas, TRANSMISSION_STATUS_CODES } from "../../src/fleet/schemas.js";
+
+describe("transportStateInfo: status → name, finished, actions", () => {
+  it.each([
+    [1, "Pending", false, ["start", "edit", "remove"]],
+    [2, "In Progress", false, ["pause", "end", "edit", "remove"]],
+    [3, "Completed", true, ["remove"]],
+    [4, "Auto Completed", true, ["remove"]],
+    [5, "Error", false, ["edit", "remove"]],
+    [6, "Paused", false, ["start", "end", "edit", "remove"]],
+    [9, "Unknown status (9)", false, ["remove"]],
+  ])("status %i", (statusId, name, finished, actions) => {
+    const info = transportStateInfo({ statusId });
+    expect(info.statusName).toBe(name);
+    expect(info.finished).toBe(finished);
+    expect(info.actions).toEqual(actions);
+  });
+
+  it("Error status is bad", () => {
+    expect(transportStateInfo({ statusId: 5 }).severity).toBe("bad");
+  });
+});
+
+describe("transportStateInfo: transmission", () => {
+  it.each([
+    ["Active", 2, "ok"],
+    ["Finalized", 3, "ok"],
+    ["NotStarted", 1, "ok"],
+    ["NotStarted", 2, "warning"],
+    ["WithoutTransmission", 2, "bad"],
+    ["WithoutTransmission", 6, "ok"],
+    ["Error", 2, "bad"],
+    ["OldData", 2, "bad"],
+    ["NoGPSCoordinates", 2, "bad"],
+    ["NotInRomania", 2, "bad"],
+    ["MissingETransportConfiguration", 1, "bad"],
+    ["SomethingNew", 2, "warning"],
+  ] as const)("%s while status %i is %s", (code, statusId, severity) => {
+    const info = transportStateInfo({ statusId, transmissionStatusCode: code });
+    expect(info.transmission.severity).toBe(severity);
+    expect(info.severity).toBe(severity);
+  });
+
+  it("every documented code has a meaning, and the non-trivial ones advice", () => {
+    for (const code of TRANSMISSION_STATUS_CODES) {
+      const t = transportStateInfo({ statusId: 2, transmissionStatusCode: code }).transmission;
+      expect(t.meaning).not.toMatch(/unknown/);
+      if (code !== "Active" && code !== "Finalized") expect(t.advice).toBeTruthy();
+    }
+    expect(
+      transportStateInfo({ statusId: 2, transmissionStatusCode: "OldData" }).transmission.advice,
+    ).toMatch(/ANAF app/);
+  });
+
+  it("change request errors are bad, success is ok", () => {
+    expect(transportStateInfo({ statusId: 2, changeRequestStatusCode: "ResponseError" }).severity).toBe(
+      "bad",
+    );
+    expect(transportStateInfo({ statusId: 2, changeRequestStatusCode: "RequestErrorSent" }).severity).toBe(
+      "bad",
+    );
+    const ok = transportStateInfo({ statusId: 2, changeRequestStatusCode: "ResponseSuccess" });
+    expect(ok.severity).toBe("ok");
+    expect(ok.changeRequest?.meaning).toBe("completed successfully");
+  });
+});
+
+describe("describeTransportFailure", () => {
+  it.each([
+    ["TransportNotFound", ["Y45R577UN544GY4S"], /does not know the transport Y45R577UN544GY4S/, /list all/],
+    ["TransportAlreadyExists", ["Y45R577UN544GY4S"], /already exists/, /etransport edit/],
+    ["VehicleNotFound", ["veh-1"], /vehicle veh-1/, /Choose the vehicle again/],
+    ["InvalidTransportState", ["Y45R577UN544GY4S", "Completed"], /is Completed/, /Start works on Pending/],
+    ["InvalidTransportState", [], /Transport is not in a state/, /Pause on In Progress/],
+    ["TransportFinalized", ["ABC"], /can no longer be modified/, /new UIT/],
+    ["UitValidityNotStarted", ["ABC"], /has not started yet/, /once its validity has begun/],
+    ["UitValidityEnded", [], /validity of UIT has ended/, /request a new UIT/],
+    ["AccessDenied", ["tr-1", "tr-2"], /no rights to tr-1, tr-2/, /administrator/],
+  ])("%s %j", (code, params, summary, advice) => {
+    const d = describeTransportFailure(code, params, "c0ffee-1");
+    expect(d.known).toBe(true);
+    expect(d.summary).toMatch(summary);
+    expect(d.advice).toMatch(advice);
+    expect(d.text).toContain("For support: correlation id c0ffee-1.");
+    expect(d.correlationId).toBe("c0ffee-1");
+  });
+
+  it("shows unknown codes verbatim with their parameters", () => {
+    const d = describeTransportFailure("PlatformTimeout", ["ANAF", "30s"], "abc");
+    expect(d.known).toBe(false);
+    expect(d.summary).toBe("The fleet service answered PlatformTimeout (ANAF, 30s).");
+    expect(d.text).toContain("correlation id abc");
+  });
+
+  it("says when there is no correlation id", () => {
+    expect(describeTransportFailure("X").text).toMatch(/no correlation id/);
+  });
+
+  it("does not take inherited names as known codes", () => {
+    expect(describeTransportFailure("toString").known).toBe(false);
+  });
+});
+
+describe("TransportView", () => {
+  const raw = {
+    uId: "tr-1",
+    carrierCode: "B-12-ABC",
+    carrierName: "Truck 12",
+    carrierUId: "veh-1",
+    codeUit: "Y45R577UN544GY4S",
+    statusId: 2,
+    startDate: "2025-03-10T10:00:00",
+    endDate: null,
+    validityStartDate: "2025-03-10T09:00:00",
+    validityEndDate: "2025-03-15T09:00:00Z",
+    notes: "",
+    transmissionStatusCode: "Active",
+    lastGpsDate: "2025-03-10T12:00:00+02:00",
+  };
+
+  it("converts Dates to epoch ms (bare dates in the company zone) and drops absent fields", () => {
+    const t = fleetSchemas("Europe/Bucharest").transport.parse(raw);
+    const view = toTransportView(t);
+    expect(view).toEqual({
+      uId: "tr-1",
+      carrierCode: "B-12-ABC",
+      carrierName: "Truck 12",
+      carrierUId: "veh-1",
+      codeUit: "Y45R577UN544GY4S",
+      statusId: 2,
+      startMs: Date.parse("2025-03-10T08:00:00Z"),
+      validityStartMs: Date.parse("2025-03-10T07:00:00Z"),
+      validityEndMs: Date.parse("2025-03-15T09:00:00Z"),
+      transmissionStatusCode: "Active",
+      lastGpsMs: Date.parse("2025-03-10T10:00:00Z"),
+    });
+    expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+    expect(parseTransportView(JSON.parse(JSON.stringify(view)))).toEqual(view);
+  });
+
+  it("parseTransportView refuses what is not a transport", () => {
+    expect(parseTransportView({ uId: "x" })).toBeUndefined();
+    expect(parseTransportView("nope")).toBeUndefined();
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { CSV_BOM, csvField, toCsv } from "../../src/reports/csv.js";
+
+describe("csv writer", () => {
+  it("quotes fields with comma, quote, CR or LF and doubles quotes", () => {
+    expect(csvField("plain")).toBe("plain");
+    expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField("line1\nline2")).toBe('"line1\nline2"');
+    expect(csvField("a\rb")).toBe('"a\rb"');
+  });
+
+  it("guards text that a spreadsheet would run as a formula, but not numbers", () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField("+40 721")).toBe("'+40 721");
+    expect(csvField("-cmd")).toBe("'-cmd");
+    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvField("\tx")).toBe("'\tx");
+    expect(csvField(-18.5)).toBe("-18.5");
+    expect(csvField(0)).toBe("0");
+  });
+
+  it("writes empty fields for absent values and true/false for booleans", () => {
+    expect(csvField(undefined)).toBe("");
+    expect(csvField(null)).toBe("");
+    expect(csvField(Number.NaN)).toBe("");
+    expect(csvField(true)).toBe("true");
+  });
+
+  it("starts with a BOM, ends lines with CRLF and keeps diacritics", () => {
+    const csv = toCsv(["plate", "address"], [["B-1-AAA", "Strada Ștefan cel Mare, Brașov"]]);
+    expect(csv.startsWith(CSV_BOM)).toBe(true);
+    expect(csv).toBe(`${CSV_BOM}plate,address\r\nB-1-AAA,"Strada Ștefan cel Mare, Brașov"\r\n`);
+    expect(Buffer.from(csv, "utf8").subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+});
