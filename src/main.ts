@@ -18,6 +18,12 @@ import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
 import { transportActionHandler } from "./tasks/handlers/transportActions.js";
+import {
+  transportFindHandler,
+  transportListHandler,
+  transportRemoveHandler,
+  transportSaveHandler,
+} from "./tasks/handlers/transports.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { TaskError, TaskRecord } from "./tasks/task.js";
@@ -121,6 +127,10 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     handlers: [
       vehicleReportHandler({ client, vehicles, intervalMs: config.fleet.minIntervalMs }),
       transportActionHandler,
+      transportListHandler,
+      transportFindHandler,
+      transportSaveHandler,
+      transportRemoveHandler,
       accountLinkHandler({ client, accounts, key: config.credentialsKey }),
     ],
     sessionFor: async (task) => sessionFor(task),
@@ -193,6 +203,12 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   ];
 
   const now = () => Date.now();
+  const renderContext = {
+    now,
+    companyTimeZone: config.companyTimeZone,
+    task: (id: string) => tasks.get(id),
+    updateResult: (id: string, result: unknown) => tasks.updateResult(id, result),
+  };
   const slack = await startSlackApp({
     ...slackSettings,
     port: config.port,
@@ -203,7 +219,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         client: webClient,
         store: tasks,
         runner,
-        render: (task) => renderTask(task, { now, companyTimeZone: config.companyTimeZone }),
+        render: (task) => renderTask(task, renderContext),
         describe: describeTask,
         logger: logger.child({ module: "delivery" }),
         fetch: options.fetch,

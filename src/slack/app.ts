@@ -17,6 +17,8 @@ import { registerInteractions } from "./listeners/interactions.js";
 
 export interface HttpRoute {
   path: string;
+  /** Default GET. */
+  method?: "GET" | "POST";
   handler(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   if (options.mode === "http") {
     const customRoutes: CustomRoute[] = options.routes.map((route) => ({
       path: route.path,
-      method: ["GET"],
+      method: [route.method ?? "GET"],
       handler: (req, res) => void route.handler(req, res),
     }));
     const receiver = new HTTPReceiver({
@@ -100,7 +102,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     // Socket Mode has no inbound HTTP: health and metrics get a small server of their own.
     server = createServer((req, res) => {
       const path = (req.url ?? "/").split("?")[0];
-      const route = options.routes.find((r) => r.path === path && req.method === "GET");
+      const route = options.routes.find((r) => r.path === path && req.method === (r.method ?? "GET"));
       if (!route) {
         res.writeHead(404).end();
         return;

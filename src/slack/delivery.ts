@@ -1,3 +1,4 @@
+import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { TaskStore } from "../store/taskStore.js";
@@ -15,6 +16,8 @@ export interface OutgoingFile {
 export interface Rendered {
   message: SlackMessage;
   files?: OutgoingFile[];
+  /** A modal to show instead of a message, when the task was asked from one (edit form). */
+  view?: View;
 }
 
 /** Slack's response_url: at most 5 uses within 30 minutes (we stop a minute early). */
@@ -146,8 +149,23 @@ export class TaskDelivery {
     }
   }
 
-  /** The answer as a direct message to the user (or the channel when no user is known). */
+  /** The answer in the channel it was asked in (when asked so), else as a direct message to the user. */
   private async sendDirect(task: TaskRecord, message: SlackMessage): Promise<"dm" | "channel"> {
+    if (task.reply.inChannel && task.reply.channel) {
+      try {
+        await this.options.client.chat.postMessage({
+          channel: task.reply.channel,
+          text: message.text,
+          blocks: message.blocks,
+        });
+        return "channel";
+      } catch (error) {
+        this.options.logger.warn(
+          { err: error, taskId: task.id },
+          "could not post in the channel; sending a direct message",
+        );
+      }
+    }
     const channel = task.slackUser ?? task.reply.channel;
     if (!channel) throw new Error(`Task ${task.id} has nowhere to answer`);
     await this.options.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
@@ -181,12 +199,27 @@ export class TaskDelivery {
     }
     this.lastProgress.delete(task.id);
     const rendered = await this.options.render(task);
-    const sentTo = await this.send(task, rendered.message);
+    if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view))) {
+      this.options.runner.markDelivered(task.id);
+      return;
+    }
+    // A failure is told to the user alone: it must not replace a card others see in the channel.
+    const sentTo = await this.send(task, rendered.message, task.state === "done");
     if (task.reply.viewId) await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo);
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
       await this.uploadFiles(task.slackUser, rendered.files);
     }
     this.options.runner.markDelivered(task.id);
+  }
+
+  private async updateModal(viewId: string, view: View): Promise<boolean> {
+    try {
+      await this.options.client.views.update({ view_id: viewId, view });
+      return true;
+    } catch (error) {
+      this.options.logger.debug({ err: error, viewId }, "modal closed before its content arrived");
+      return false;
+    }
   }
 
   /** A modal that said "checking…" now says how it ended (the user may have closed it: that is fine). */

@@ -50,6 +50,58 @@ export const MIGRATIONS: readonly string[] = [
      secret TEXT NOT NULL,
      linked_at INTEGER NOT NULL
    );`,
+  // 3: transport alerts: channel subscriptions, incidents (one active per transport and kind),
+  // their posts per channel (retried until done) and mutes.
+  `CREATE TABLE alert_subscriptions (
+     id TEXT PRIMARY KEY,
+     channel TEXT NOT NULL,
+     account TEXT NOT NULL,
+     created_by TEXT,
+     codes TEXT NOT NULL DEFAULT '[]',
+     exclude_codes TEXT NOT NULL DEFAULT '[]',
+     vehicles TEXT NOT NULL DEFAULT '[]',
+     min_duration_minutes INTEGER NOT NULL DEFAULT 0 CHECK (min_duration_minutes >= 0),
+     created_at INTEGER NOT NULL,
+     UNIQUE (channel, account)
+   );
+   CREATE INDEX alert_subscriptions_account ON alert_subscriptions (account);
+   CREATE TABLE alert_incidents (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     transport_uid TEXT NOT NULL,
+     code_uit TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('transmission','changerequest','expiry','notstarted')),
+     code TEXT NOT NULL,
+     first_seen_at INTEGER NOT NULL,
+     opened_at INTEGER,
+     resolved_at INTEGER,
+     resolve_reason TEXT,
+     state TEXT NOT NULL CHECK (state IN ('pending','open','resolved')),
+     last_seen_at INTEGER NOT NULL,
+     facts TEXT NOT NULL
+   );
+   CREATE UNIQUE INDEX alert_incidents_one_active ON alert_incidents (account, transport_uid, kind)
+     WHERE state IN ('pending','open');
+   CREATE INDEX alert_incidents_account ON alert_incidents (account, state);
+   CREATE TABLE alert_posts (
+     incident_id TEXT NOT NULL REFERENCES alert_incidents(id) ON DELETE CASCADE,
+     channel TEXT NOT NULL,
+     ts TEXT,
+     posted_at INTEGER,
+     resolved_updated_at INTEGER,
+     reply_ts TEXT,
+     resolved_posted_at INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT,
+     muted_until INTEGER,
+     PRIMARY KEY (incident_id, channel)
+   );
+   CREATE TABLE alert_mutes (
+     channel TEXT NOT NULL,
+     code_uit TEXT NOT NULL,
+     until INTEGER NOT NULL,
+     PRIMARY KEY (channel, code_uit)
+   );`,
 ];
 
 export class StoreError extends Error {

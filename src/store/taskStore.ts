@@ -173,6 +173,13 @@ export class TaskStore {
     return info.changes > 0;
   }
 
+  /** Replaces a finished task's result (a list kept current after actions on its cards). */
+  updateResult(id: string, result: unknown): void {
+    this.db
+      .prepare("UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?")
+      .run(JSON.stringify(result), this.now(), id);
+  }
+
   setProgress(id: string, done: number, total: number): void {
     this.statements.progress.run({ id, done, total, now: this.now() });
   }

@@ -12,6 +12,8 @@ export const replyTargetSchema = z.object({
   threadTs: z.string().optional(),
   viewId: z.string().optional(),
   teamId: z.string().optional(),
+  /** Post the answer in `channel` for everyone (a created transport), not only to the user. */
+  inChannel: z.boolean().optional(),
 });
 export type ReplyTarget = z.infer<typeof replyTargetSchema>;
 

@@ -130,7 +130,9 @@ describe("a fleetbot process killed with queued tasks", () => {
     const ids = first.lines.flatMap((l) => (l.submitted ? [l.submitted] : []));
     expect(finished.map((l) => l.finished).sort()).toEqual([...ids].sort());
     expect(finished.every((l) => l.state === "done")).toBe(true);
-    for (const line of finished) expect(line.result).toEqual([expect.objectContaining({ isSuccess: true })]);
+    for (const line of finished) {
+      expect(line.result).toEqual({ results: [expect.objectContaining({ isSuccess: true })], after: [] });
+    }
 
     const sent = sim.control
       .requests()

@@ -35,16 +35,21 @@ export interface TransportCardOptions {
   detail?: CardDetail;
   /** Added to block ids when one message shows the same UIT twice. */
   blockIdSuffix?: string;
+  /** The list this card is part of (see TransportButtonValue.l). */
+  listToken?: string;
 }
 
 /** Value of every transport button: `{"u": codeUit, "id": transportUId}`. */
 export interface TransportButtonValue {
   u: string;
   id: string;
+  /** The list (task id) the card belongs to: an action re-renders that list with the card updated. */
+  l?: string;
 }
 
-export function transportButtonValue(t: Pick<TransportView, "codeUit" | "uId">): string {
+export function transportButtonValue(t: Pick<TransportView, "codeUit" | "uId">, listToken?: string): string {
   const value: TransportButtonValue = { u: t.codeUit.slice(0, 200), id: t.uId.slice(0, 200) };
+  if (listToken) value.l = listToken.slice(0, 200);
   return JSON.stringify(value);
 }
 
@@ -52,8 +57,9 @@ export function parseTransportButtonValue(value: string | undefined): TransportB
   try {
     const parsed: unknown = JSON.parse(value ?? "");
     if (typeof parsed !== "object" || parsed === null) return undefined;
-    const { u, id } = parsed as Record<string, unknown>;
-    return typeof u === "string" && typeof id === "string" ? { u, id } : undefined;
+    const { u, id, l } = parsed as Record<string, unknown>;
+    if (typeof u !== "string" || typeof id !== "string") return undefined;
+    return typeof l === "string" ? { u, id, l } : { u, id };
   } catch {
     return undefined;
   }
@@ -176,13 +182,18 @@ const BUTTONS: Readonly<Record<TransportAction, { actionId: string; label: strin
   remove: { actionId: ACTIONS.transportRemove, label: "Remove" },
 };
 
-function transportButton(t: TransportView, action: TransportAction, longConfirm = true): Button {
+function transportButton(
+  t: TransportView,
+  action: TransportAction,
+  longConfirm = true,
+  listToken?: string,
+): Button {
   const { actionId, label } = BUTTONS[action];
   const button: Button = {
     type: "button",
     action_id: actionId,
     text: plain(label),
-    value: transportButtonValue(t),
+    value: transportButtonValue(t, listToken),
   };
   if (action === "start") button.style = "primary";
   if (action === "remove") {
@@ -194,9 +205,13 @@ function transportButton(t: TransportView, action: TransportAction, longConfirm 
 }
 
 /** The button actions a transport allows in its state (fleetbot's rules, see transportStateInfo). */
-export function transportButtons(t: TransportView, detail: CardDetail = "full"): Button[] {
+export function transportButtons(
+  t: TransportView,
+  detail: CardDetail = "full",
+  listToken?: string,
+): Button[] {
   const long = LIMITS_BY_DETAIL[detail].longConfirm;
-  return transportStateInfo(t).actions.map((action) => transportButton(t, action, long));
+  return transportStateInfo(t).actions.map((action) => transportButton(t, action, long, listToken));
 }
 
 function validityText(t: TransportView, opts: TransportCardOptions): string | undefined {
@@ -291,7 +306,7 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
     });
   }
   if (opts.buttons !== false) {
-    const elements = transportButtons(t, opts.detail);
+    const elements = transportButtons(t, opts.detail, opts.listToken);
     if (elements.length > 0) {
       blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
     }
@@ -351,6 +366,8 @@ export interface TransportListInput {
   search?: string;
   timeZone?: string;
   nowMs?: number;
+  /** Carried by the cards' buttons so an action can re-render this list (the list task's id). */
+  listToken?: string;
 }
 
 /** /etransport list: a header with totals, up to 8 cards, Previous/Next. */
@@ -410,6 +427,7 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   const cardOpts: TransportCardOptions = {};
   if (input.timeZone !== undefined) cardOpts.timeZone = input.timeZone;
   if (input.nowMs !== undefined) cardOpts.nowMs = input.nowMs;
+  if (input.listToken !== undefined) cardOpts.listToken = input.listToken;
   blocks.push(...fittingCards(shown, cardOpts, MESSAGE_TEXT_BUDGET - fixed).blocks);
   if (nav) blocks.push({ type: "divider" }, nav);
   return {

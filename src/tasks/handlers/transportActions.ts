@@ -1,7 +1,9 @@
 import { z } from "zod";
+import type { TransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
 import type { TaskHandler } from "../runner.js";
+import { findTransport } from "./transports.js";
 
 export const TRANSPORT_ACTIONS = ["start", "pause", "end"] as const;
 export type TransportAction = (typeof TRANSPORT_ACTIONS)[number];
@@ -9,6 +11,11 @@ export type TransportAction = (typeof TRANSPORT_ACTIONS)[number];
 export const transportActionParams = z.object({
   action: z.enum(TRANSPORT_ACTIONS),
   uits: z.array(z.string().regex(/^[A-Z0-9]{16}$/)).min(1),
+  /** Look the transports up afterwards so their cards show the new state (one call per UIT). */
+  refresh: z.boolean().default(false),
+  /** The list message the click came from (a task id): it is re-rendered with the card updated. */
+  listTaskId: z.string().optional(),
+  timeZone: z.string().optional(),
 });
 export type TransportActionParams = z.infer<typeof transportActionParams>;
 
@@ -27,6 +34,12 @@ const LISTED_STATUSES = [
   TRANSPORT_STATUS.paused,
 ];
 
+export interface TransportActionOutcome {
+  results: TransportActionResult[];
+  /** The transports as the service has them after the action (when refresh was asked). */
+  after: TransportView[];
+}
+
 /**
  * Start, pause or end transports: all UITs in one request body, per-UIT results back.
  * Idempotent across crashes: if the request may have reached the service before the bot
@@ -35,14 +48,15 @@ const LISTED_STATUSES = [
  */
 export const transportActionHandler: TaskHandler<
   TransportActionParams,
-  TransportActionResult[],
+  TransportActionOutcome,
   FleetSession
 > = {
   kind: "transport-action",
   params: transportActionParams,
   async run(ctx) {
-    const { action, uits } = ctx.params;
-    ctx.progress(0, 1);
+    const { action, uits, refresh } = ctx.params;
+    const total = 1 + (refresh ? uits.length : 0);
+    ctx.progress(0, total);
     const results = await ctx.mutation(`${action}:${uits.join(",")}`, {
       alreadyApplied: async () => {
         const found: TransportActionResult[] = [];
@@ -63,7 +77,15 @@ export const transportActionHandler: TaskHandler<
         return ctx.session.endTransports(uits, ctx.call);
       },
     });
-    ctx.progress(1, 1);
-    return results;
+    ctx.progress(1, total);
+    const after: TransportView[] = [];
+    if (refresh) {
+      for (const uit of uits) {
+        const transport = await findTransport(ctx.session, uit, ctx.call);
+        if (transport) after.push(transport);
+        ctx.progress(1 + after.length, total);
+      }
+    }
+    return { results, after };
   },
 };

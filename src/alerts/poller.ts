@@ -1,0 +1,413 @@
+import cron, { type ScheduledTask } from "node-cron";
+import { type TransportView, toTransportView } from "../etransport/types.js";
+import type { LoadTransportsParams } from "../fleet/client.js";
+import type { TransportPage } from "../fleet/schemas.js";
+import type { CallContext } from "../fleet/seam.js";
+import { logger as rootLogger } from "../log.js";
+import { digestMessage } from "../slack/views/alerts.js";
+import type { AlertStore, AlertSubscription } from "../store/alertStore.js";
+import {
+  evaluateSweep,
+  type IncidentRecord,
+  SWEEP_STATUS_IDS,
+  type SweepSettings,
+  subscriptionMatches,
+} from "./incidents.js";
+import { AlertPublishError, type AlertPublisher } from "./publisher.js";
+
+/** What the poller needs of a fleet session (FleetSession has it). */
+export interface TransportSource {
+  loadTransports(params: LoadTransportsParams, ctx?: CallContext): Promise<TransportPage>;
+}
+
+type Log = {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
+
+export interface AlertPollerOptions {
+  store: AlertStore;
+  publisher: AlertPublisher;
+  /**
+   * The session of a fleet account: `slackUser` is the subscription's creator (whose linked
+   * account it is), undefined for the workspace subscription. main.ts's sessionFor fits.
+   */
+  sessionFor(who: { account: string; slackUser?: string }): TransportSource | Promise<TransportSource>;
+  now?: () => number;
+  /** Expiry lead (default 12 h) and not-started grace (default 15 min). */
+  settings?: Omit<SweepSettings, "complete">;
+  /** load-transports page size (default 100, the simulator's and a safe maximum). */
+  pageSize?: number;
+  /** Zone of the cron expressions and of date fallbacks in the digest (COMPANY_TIMEZONE). */
+  timeZone?: string;
+  logger?: Log;
+}
+
+export interface SweepResult {
+  transports: TransportView[];
+  /** load-transports calls made. */
+  pages: number;
+  totalRecords: number;
+  /** False when fewer distinct transports were read than the service counted. */
+  complete: boolean;
+}
+
+export interface AccountRunResult {
+  account: string;
+  /** Undefined when the sweep failed (the error says why); posts were still retried. */
+  sweep?: { transports: number; pages: number; totalRecords: number; complete: boolean };
+  error?: string;
+  opened: number;
+  confirmed: number;
+  resolved: number;
+  posted: number;
+  resolutionsSent: number;
+  failed: number;
+  muted: number;
+}
+
+export interface PollResult {
+  /** True when a run was already under way: this tick did nothing. */
+  skipped: boolean;
+  accounts: AccountRunResult[];
+  /** Slack rate-limited this run: the rest waits for the next one. */
+  rateLimited: boolean;
+}
+
+const MINUTE = 60_000;
+const MAX_PAGES = 1000;
+
+/**
+ * Polls load-transports for every subscribed account (one sweep over every page, at
+ * background priority through the gate), turns the sweep into incident changes, stores
+ * them, then posts, updates and replies in the subscribed channels. A post is recorded
+ * with its ts when it succeeds and never repeated; a failed one is retried on the next run.
+ */
+export class AlertPoller {
+  private readonly store: AlertStore;
+  private readonly publisher: AlertPublisher;
+  private readonly now: () => number;
+  private readonly pageSize: number;
+  private readonly log: Log;
+  private running: Promise<PollResult> | undefined;
+  private pollTask: ScheduledTask | undefined;
+  private digestTask: ScheduledTask | undefined;
+  private readonly lastSweeps = new Map<string, { at: number; transports: TransportView[] }>();
+
+  constructor(private readonly options: AlertPollerOptions) {
+    this.store = options.store;
+    this.publisher = options.publisher;
+    this.now = options.now ?? Date.now;
+    this.pageSize = options.pageSize ?? 100;
+    this.log = options.logger ?? rootLogger.child({ module: "alerts" });
+  }
+
+  /** True while a run is under way. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** One poll of every subscribed account. A call while a run is under way is skipped (logged). */
+  async runOnce(): Promise<PollResult> {
+    if (this.running) {
+      this.log.info({}, "alert poll skipped: the previous one is still running");
+      return { skipped: true, accounts: [], rateLimited: false };
+    }
+    const run = this.run();
+    this.running = run;
+    try {
+      return await run;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async run(): Promise<PollResult> {
+    const state = { rateLimited: false };
+    const accounts = this.store.subscribedAccounts();
+    const results = await Promise.all(accounts.map((account) => this.runAccount(account, state)));
+    return { skipped: false, accounts: results, rateLimited: state.rateLimited };
+  }
+
+  private async sessionOf(account: string, subs: readonly AlertSubscription[]): Promise<TransportSource> {
+    // The workspace subscription first (always usable), then each creator's linked account.
+    const ordered = [...subs].sort(
+      (a, b) => Number(a.createdBy !== undefined) - Number(b.createdBy !== undefined),
+    );
+    let lastError: unknown;
+    for (const sub of ordered) {
+      try {
+        return await this.options.sessionFor(
+          sub.createdBy === undefined ? { account } : { account, slackUser: sub.createdBy },
+        );
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError ?? new Error(`No subscription for fleet account ${account}`);
+  }
+
+  /** Every page of Pending, In Progress and Paused transports, deduplicated by uId. */
+  async sweep(session: TransportSource): Promise<SweepResult> {
+    const byUId = new Map<string, TransportView>();
+    let pages = 0;
+    let read = 0;
+    let totalRecords = 0;
+    for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex++) {
+      const page = await session.loadTransports(
+        { statusIds: SWEEP_STATUS_IDS, pageSize: this.pageSize, pageIndex },
+        { priority: "background" },
+      );
+      pages++;
+      totalRecords = page.totalRecords;
+      read += page.transports.length;
+      for (const t of page.transports) if (!byUId.has(t.uId)) byUId.set(t.uId, toTransportView(t));
+      if (page.transports.length === 0 || read >= totalRecords) break;
+    }
+    return { transports: [...byUId.values()], pages, totalRecords, complete: byUId.size >= totalRecords };
+  }
+
+  private async runAccount(account: string, state: { rateLimited: boolean }): Promise<AccountRunResult> {
+    const result: AccountRunResult = {
+      account,
+      opened: 0,
+      confirmed: 0,
+      resolved: 0,
+      posted: 0,
+      resolutionsSent: 0,
+      failed: 0,
+      muted: 0,
+    };
+    const subs = this.store.subscriptions({ account });
+    try {
+      const session = await this.sessionOf(account, subs);
+      const sweep = await this.sweep(session);
+      const at = this.now();
+      this.lastSweeps.set(account, { at, transports: sweep.transports });
+      result.sweep = {
+        transports: sweep.transports.length,
+        pages: sweep.pages,
+        totalRecords: sweep.totalRecords,
+        complete: sweep.complete,
+      };
+      if (!sweep.complete) {
+        this.log.warn({ account, ...result.sweep }, "alert sweep read fewer transports than counted");
+      }
+      const changes = evaluateSweep(
+        account,
+        this.store.activeIncidents(account),
+        sweep.transports,
+        at,
+        { ...this.options.settings, complete: sweep.complete },
+        subs,
+      );
+      // Stored before anything is posted: a crash now loses no incident and repeats no post.
+      this.store.applyChanges(changes);
+      for (const c of changes) {
+        if (c.type === "open") result.opened++;
+        else if (c.type === "confirm") result.confirmed++;
+        else if (c.type === "resolve") result.resolved++;
+      }
+    } catch (error) {
+      result.error = error instanceof Error ? error.message : String(error);
+      this.log.warn({ account, err: result.error }, "alert sweep failed; stored alerts are still delivered");
+    }
+    await this.publish(account, subs, result, state);
+    if (result.opened + result.resolved + result.posted + result.failed > 0) {
+      this.log.info({ ...result }, "alert poll");
+    }
+    return result;
+  }
+
+  /** Posts what is owed for the account's open incidents, and resolutions of resolved ones. */
+  private async publish(
+    account: string,
+    subs: readonly AlertSubscription[],
+    result: AccountRunResult,
+    state: { rateLimited: boolean },
+  ): Promise<void> {
+    const now = this.now();
+    for (const incident of this.store.activeIncidents(account)) {
+      if (incident.state !== "open") continue;
+      for (const sub of subs) {
+        if (!subscriptionMatches(sub, incident)) continue;
+        if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
+        const post = this.store.post(incident.id, sub.channel);
+        if (post?.ts !== undefined) continue;
+        const mutedUntil = this.store.mutedUntil(sub.channel, incident.codeUit, now);
+        if (mutedUntil !== undefined) {
+          if (post?.mutedUntil !== mutedUntil) {
+            this.store.ensurePost(incident.id, sub.channel);
+            this.store.recordMuted(incident.id, sub.channel, mutedUntil);
+            result.muted++;
+          }
+          continue;
+        }
+        if (state.rateLimited) continue;
+        this.store.ensurePost(incident.id, sub.channel);
+        try {
+          const { ts } = await this.publisher.post(sub.channel, incident);
+          this.store.recordPosted(incident.id, sub.channel, ts);
+          result.posted++;
+        } catch (error) {
+          this.failed(incident, sub.channel, error, result, state);
+        }
+      }
+    }
+
+    for (const post of this.store.unresolvedPosts(account)) {
+      const incident = this.store.incident(post.incidentId);
+      if (!incident) continue;
+      if (post.ts === undefined) {
+        // Never posted (failed or muted while open): nothing to resolve.
+        this.store.recordResolutionDone(post.incidentId, post.channel);
+        continue;
+      }
+      if (state.rateLimited) continue;
+      try {
+        if (post.resolvedUpdatedAt === undefined) {
+          await this.publisher.markResolved(post.channel, post.ts, incident);
+          this.store.recordResolvedUpdate(post.incidentId, post.channel);
+        }
+        if (post.replyTs === undefined) {
+          const { ts } = await this.publisher.replyResolved(post.channel, post.ts, incident);
+          this.store.recordResolvedReply(post.incidentId, post.channel, ts);
+        }
+        this.store.recordResolutionDone(post.incidentId, post.channel);
+        result.resolutionsSent++;
+      } catch (error) {
+        if (error instanceof AlertPublishError && error.failure === "message_gone") {
+          this.store.recordFailure(post.incidentId, post.channel, error.message);
+          this.store.recordResolutionDone(post.incidentId, post.channel);
+          continue;
+        }
+        this.failed(incident, post.channel, error, result, state);
+      }
+    }
+  }
+
+  private failed(
+    incident: IncidentRecord,
+    channel: string,
+    error: unknown,
+    result: AccountRunResult,
+    state: { rateLimited: boolean },
+  ): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.store.recordFailure(incident.id, channel, message);
+    result.failed++;
+    if (error instanceof AlertPublishError && error.failure === "ratelimited") state.rateLimited = true;
+    this.log.warn(
+      { channel, codeUit: incident.codeUit, kind: incident.kind, err: message },
+      "alert post failed; retried on the next poll",
+    );
+  }
+
+  // ---------- digest ----------
+
+  /**
+   * The daily digest: per subscribed channel, its open incidents, transports by status and
+   * UITs whose validity ends within a day. Uses the last sweep of the account when there is
+   * one, else sweeps. Returns how many digests were posted.
+   */
+  async runDigest(): Promise<number> {
+    const post = this.publisher.postMessage?.bind(this.publisher);
+    if (!post) return 0;
+    let sent = 0;
+    for (const account of this.store.subscribedAccounts()) {
+      const subs = this.store.subscriptions({ account });
+      let transports = this.lastSweeps.get(account)?.transports;
+      if (!transports) {
+        try {
+          transports = (await this.sweep(await this.sessionOf(account, subs))).transports;
+          this.lastSweeps.set(account, { at: this.now(), transports });
+        } catch (error) {
+          this.log.warn({ account, err: String(error) }, "digest sweep failed");
+          continue;
+        }
+      }
+      const now = this.now();
+      const open = this.store.openIncidents().filter((i) => i.account === account);
+      for (const sub of subs) {
+        const wantsVehicle = (t: TransportView) =>
+          subscriptionMatches(
+            { ...sub, codes: [], excludeCodes: [] },
+            { kind: "expiry", code: "", facts: t },
+          );
+        const mine = transports.filter(wantsVehicle);
+        const counts: Record<number, number> = {};
+        for (const t of mine) counts[t.statusId] = (counts[t.statusId] ?? 0) + 1;
+        const expiring = mine
+          .filter((t) => t.validityEndMs !== undefined && t.validityEndMs - now <= 24 * 3600_000)
+          .sort((a, b) => (a.validityEndMs ?? 0) - (b.validityEndMs ?? 0));
+        const input: Parameters<typeof digestMessage>[0] = {
+          incidents: open.filter((i) => subscriptionMatches(sub, i)),
+          countsByStatus: counts,
+          expiring,
+          account,
+          nowMs: now,
+        };
+        if (this.options.timeZone !== undefined) input.timeZone = this.options.timeZone;
+        try {
+          await post(sub.channel, digestMessage(input));
+          sent++;
+        } catch (error) {
+          this.log.warn({ channel: sub.channel, err: String(error) }, "alert digest failed");
+        }
+      }
+    }
+    return sent;
+  }
+
+  // ---------- schedule ----------
+
+  /** Polls on a cron expression (ALERTS_CRON); a tick while a run is under way is skipped. */
+  start(cronExpression: string): void {
+    this.pollTask?.stop();
+    this.pollTask = cron.schedule(
+      cronExpression,
+      async () => {
+        await this.runOnce().catch((error: unknown) =>
+          this.log.error({ err: String(error) }, "alert poll failed"),
+        );
+      },
+      {
+        name: "alerts-poll",
+        noOverlap: true,
+        ...(this.options.timeZone ? { timezone: this.options.timeZone } : {}),
+      },
+    );
+    this.pollTask.on("execution:overlap", () => {
+      this.log.info({}, "alert poll tick skipped: the previous one is still running");
+    });
+  }
+
+  /** The optional daily digest on its own cron expression (off unless started). */
+  startDigest(cronExpression: string): void {
+    this.digestTask?.stop();
+    this.digestTask = cron.schedule(
+      cronExpression,
+      async () => {
+        await this.runDigest().catch((error: unknown) =>
+          this.log.error({ err: String(error) }, "alert digest failed"),
+        );
+      },
+      {
+        name: "alerts-digest",
+        noOverlap: true,
+        ...(this.options.timeZone ? { timezone: this.options.timeZone } : {}),
+      },
+    );
+  }
+
+  /** Stops both schedules and waits for a run under way. */
+  async stop(): Promise<void> {
+    await this.pollTask?.destroy();
+    await this.digestTask?.destroy();
+    this.pollTask = undefined;
+    this.digestTask = undefined;
+    await this.running?.catch(() => undefined);
+  }
+}

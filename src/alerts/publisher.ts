@@ -1,0 +1,42 @@
+import type { IncidentRecord } from "./incidents.js";
+
+/**
+ * Where alerts go. The poller stores incident changes first, then calls these; a failure
+ * (thrown AlertPublishError or any error) is recorded and the step is retried on the next
+ * poll. Each step is recorded when it succeeds, so none is repeated.
+ */
+export interface AlertPublisher {
+  /** Posts the alert of an open incident; returns the message ts. */
+  post(channel: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  /** Edits the posted alert to its resolved version (no buttons). */
+  markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void>;
+  /** Replies in the alert's thread: when it was resolved and how long it lasted. */
+  replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  /** Posts a message that is not an incident (the digest). */
+  postMessage?(channel: string, message: { text: string; blocks: unknown[] }): Promise<{ ts: string }>;
+}
+
+/** Kinds of publish failure the poller treats differently. */
+export type AlertPublishFailure =
+  /** Slack asked to slow down: nothing more is sent in this run; retried on the next. */
+  | "ratelimited"
+  /** The bot cannot post there (private channel without invitation, archived, unknown). */
+  | "channel"
+  /** The alert message no longer exists (deleted): its resolution is given up. */
+  | "message_gone"
+  /** Anything else (network, server): retried on the next run. */
+  | "other";
+
+export class AlertPublishError extends Error {
+  constructor(
+    readonly failure: AlertPublishFailure,
+    /** What is stored as the post's last_error: says what to do. */
+    message: string,
+    /** Slack's error code when there is one. */
+    readonly code?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "AlertPublishError";
+  }
+}

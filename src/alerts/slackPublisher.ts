@@ -1,0 +1,160 @@
+import { LogLevel, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import {
+  type AlertViewOptions,
+  alertMessage,
+  resolvedAlertMessage,
+  resolvedThreadReply,
+} from "../slack/views/alerts.js";
+import type { IncidentRecord } from "./incidents.js";
+import { AlertPublishError, type AlertPublisher } from "./publisher.js";
+
+export interface SlackAlertPublisherOptions {
+  /**
+   * The Web API client. Best made with createAlertWebClient: it rejects rate-limited calls
+   * and does not retry, so a failed post waits for the next poll instead of holding this one.
+   */
+  client: WebClient;
+  /** Zone of the date fallbacks in messages (COMPANY_TIMEZONE); readers see their own. */
+  timeZone?: string;
+  now?: () => number;
+}
+
+/** A WebClient for alerts: 429s and failures come back at once (the poller retries next time). */
+export function createAlertWebClient(
+  token: string,
+  options: { slackApiUrl?: string; logger?: SlackLogger } = {},
+): WebClient {
+  return new WebClient(token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    ...(options.logger ? { logger: options.logger } : { logLevel: LogLevel.ERROR }),
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+  });
+}
+
+const CHANNEL_ERRORS: Readonly<Record<string, string>> = {
+  not_in_channel:
+    "fleetbot is not in this private channel: invite fleetbot to the private channel (/invite @fleetbot).",
+  channel_not_found:
+    "fleetbot cannot see this channel: if it is private, invite fleetbot to the private channel (/invite @fleetbot); otherwise check the channel still exists.",
+  is_archived: "The channel is archived: unarchive it or subscribe another channel.",
+  restricted_action: "Posting in this channel is restricted for apps: ask a workspace admin.",
+  missing_scope:
+    "fleetbot lacks the chat:write.public permission: reinstall the app with the manifest's scopes.",
+};
+
+/** A Slack Web API error as an AlertPublishError with a message that says what to do. */
+export function toPublishError(error: unknown): AlertPublishError {
+  if (error instanceof AlertPublishError) return error;
+  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; message?: string };
+  if (e.code === "slack_webapi_rate_limited_error") {
+    return new AlertPublishError(
+      "ratelimited",
+      `Slack rate limit (retry after ${e.retryAfter ?? "?"} s): retried on the next poll.`,
+      "ratelimited",
+      { cause: error },
+    );
+  }
+  if (e.code === "slack_webapi_platform_error") {
+    const code = e.data?.error ?? "unknown_error";
+    if (code === "ratelimited") {
+      return new AlertPublishError("ratelimited", "Slack rate limit: retried on the next poll.", code, {
+        cause: error,
+      });
+    }
+    const channel = CHANNEL_ERRORS[code];
+    if (channel) return new AlertPublishError("channel", channel, code, { cause: error });
+    if (code === "message_not_found" || code === "cant_update_message") {
+      return new AlertPublishError("message_gone", "The alert message was deleted.", code, { cause: error });
+    }
+    return new AlertPublishError("other", `Slack refused the message (${code}).`, code, { cause: error });
+  }
+  if (e.code === "slack_webapi_request_error" || e.code === "slack_webapi_http_error") {
+    return new AlertPublishError("other", `Slack could not be reached (${e.message ?? e.code}).`, e.code, {
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AlertPublishError("other", `Posting failed: ${message}`, undefined, { cause: error });
+}
+
+/** Alerts in Slack: chat.postMessage, chat.update to resolved, and a thread reply. */
+export class SlackAlertPublisher implements AlertPublisher {
+  private readonly client: WebClient;
+  private readonly timeZone: string | undefined;
+  private readonly now: () => number;
+
+  constructor(options: SlackAlertPublisherOptions) {
+    this.client = options.client;
+    this.timeZone = options.timeZone;
+    this.now = options.now ?? Date.now;
+  }
+
+  private viewOptions(): AlertViewOptions {
+    const opts: AlertViewOptions = { nowMs: this.now() };
+    if (this.timeZone !== undefined) opts.timeZone = this.timeZone;
+    return opts;
+  }
+
+  async post(channel: string, incident: IncidentRecord): Promise<{ ts: string }> {
+    const message = alertMessage(incident, channel, this.viewOptions());
+    return this.postMessage(channel, message);
+  }
+
+  async markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void> {
+    const message = resolvedAlertMessage(incident, this.viewOptions());
+    try {
+      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    } catch (error) {
+      throw toPublishError(error);
+    }
+  }
+
+  async replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
+    const message = resolvedThreadReply(incident, this.viewOptions());
+    return this.postMessage(channel, message, threadTs);
+  }
+
+  async postMessage(
+    channel: string,
+    message: { text: string; blocks: unknown[] },
+    threadTs?: string,
+  ): Promise<{ ts: string }> {
+    try {
+      const answer = await this.client.chat.postMessage({
+        channel,
+        text: message.text,
+        // biome-ignore lint/suspicious/noExplicitAny: views build valid Block Kit (checked in tests)
+        blocks: message.blocks as any,
+        unfurl_links: false,
+        unfurl_media: false,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      if (!answer.ts) throw new AlertPublishError("other", "Slack answered without a message ts.");
+      return { ts: answer.ts };
+    } catch (error) {
+      throw toPublishError(error);
+    }
+  }
+
+  /**
+   * Whether alerts can be posted in a channel (for `/fleet alerts subscribe`): public
+   * channels work without joining (chat:write.public); private ones need an invitation.
+   */
+  async checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+    try {
+      const info = await this.client.conversations.info({ channel });
+      const c = info.channel;
+      if (c?.is_archived) return { ok: false, reason: CHANNEL_ERRORS.is_archived ?? "archived" };
+      if (c?.is_private && !c.is_member) {
+        return { ok: false, reason: CHANNEL_ERRORS.not_in_channel ?? "not in channel" };
+      }
+      return { ok: true };
+    } catch (error) {
+      const e = toPublishError(error);
+      if (e.failure === "channel") return { ok: false, reason: e.message };
+      // Cannot tell (rate limit, network): let the subscription through; failures show in `list`.
+      return { ok: true };
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import type { AlertMute, AlertStore, AlertSubscription } from "../store/alertStore.js";
+import { canonicalAlertCode } from "./incidents.js";
+
+export interface SubscriptionFilters {
+  /** Codes or kind names to alert on (ALERT_FILTER_WORDS); empty or absent = every alert. */
+  codes?: readonly string[];
+  /** Codes or kind names never to alert on. */
+  exclude?: readonly string[];
+  /** Plates or vehicle ids (carrierUId); absent = every vehicle. */
+  vehicles?: readonly string[];
+  /** How long a problem must last before it is posted (against flapping). */
+  minDurationMinutes?: number;
+}
+
+export class InvalidAlertFilterError extends Error {
+  constructor(
+    readonly unknownCodes: readonly string[],
+    message: string,
+  ) {
+    super(message);
+    this.name = "InvalidAlertFilterError";
+  }
+}
+
+/** Canonical codes, or an InvalidAlertFilterError naming the unknown ones. */
+export function normalizeAlertCodes(words: readonly string[] | undefined): string[] {
+  const unknown: string[] = [];
+  const out: string[] = [];
+  for (const word of words ?? []) {
+    if (word.trim() === "") continue;
+    const code = canonicalAlertCode(word);
+    if (code === undefined) unknown.push(word);
+    else if (!out.includes(code)) out.push(code);
+  }
+  if (unknown.length > 0) {
+    throw new InvalidAlertFilterError(
+      unknown,
+      `Unknown alert code${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")}. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, or a kind (transmission, changerequest, expiry, notstarted).`,
+    );
+  }
+  return out;
+}
+
+/**
+ * Alert subscriptions over the store: one per (channel, fleet account). A subscription
+ * runs as the account of the user who created it; the workspace one (ALERTS_CHANNEL) has
+ * no creator and runs as the workspace account.
+ */
+export class AlertSubscriptions {
+  constructor(
+    private readonly store: AlertStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Creates or replaces the channel's subscription for the account. Throws InvalidAlertFilterError. */
+  subscribe(
+    channel: string,
+    account: string,
+    createdBy: string | undefined,
+    filters: SubscriptionFilters = {},
+  ): { subscription: AlertSubscription; created: boolean } {
+    const minutes = filters.minDurationMinutes ?? 0;
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
+      throw new InvalidAlertFilterError([], "The minimum duration must be between 0 and 1440 minutes.");
+    }
+    const input: Parameters<AlertStore["upsertSubscription"]>[0] = {
+      channel,
+      account,
+      codes: normalizeAlertCodes(filters.codes),
+      excludeCodes: normalizeAlertCodes(filters.exclude),
+      vehicles: [...(filters.vehicles ?? [])],
+      minDurationMinutes: Math.floor(minutes),
+    };
+    if (createdBy !== undefined) input.createdBy = createdBy;
+    return this.store.upsertSubscription(input);
+  }
+
+  /** Removes the channel's subscription of one account, or all of the channel's. Returns how many. */
+  unsubscribe(channel: string, account?: string): number {
+    return this.store.removeSubscription(channel, account);
+  }
+
+  /** Subscriptions of an account, of a channel, or all. */
+  list(filter: { account?: string; channel?: string } = {}): AlertSubscription[] {
+    return this.store.subscriptions(filter);
+  }
+
+  /**
+   * ALERTS_CHANNEL: subscribes the channel for the workspace account at start, with every
+   * alert. An existing subscription of that channel and account (maybe with filters) is kept.
+   */
+  ensureWorkspaceSubscription(channel: string, account: string): AlertSubscription {
+    const existing = this.store.subscription(channel, account);
+    if (existing) return existing;
+    return this.store.upsertSubscription({ channel, account }).subscription;
+  }
+
+  /** The Mute button: no new alert of this UIT in this channel for `ms` (default 24 h). */
+  mute(channel: string, codeUit: string, ms = 24 * 3600_000): AlertMute {
+    return this.store.mute(channel, codeUit, this.now() + ms);
+  }
+
+  unmute(channel: string, codeUit: string): boolean {
+    return this.store.unmute(channel, codeUit);
+  }
+}

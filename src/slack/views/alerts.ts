@@ -1,0 +1,446 @@
+import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
+import type { IncidentKind, IncidentRecord, ResolveReason } from "../../alerts/incidents.js";
+import { formatSpan } from "../../etransport/form.js";
+import { transportStateInfo, transportStatusName } from "../../etransport/state.js";
+import type { TransportView } from "../../etransport/types.js";
+import type { AlertSubscription } from "../../store/alertStore.js";
+import { ACTIONS } from "../actionIds.js";
+import { transportButtonValue } from "./etransport.js";
+import { blocksText, cut, dateToken, escCut, formatUit, idPart } from "./etransportText.js";
+import type { SlackMessage } from "./message.js";
+
+/**
+ * Alert messages (pure): one alert per incident and channel with Pause / End / Show / Mute
+ * buttons, its resolved version (edited in place, no buttons), the thread reply of the
+ * resolution, the daily digest and the subscription list.
+ */
+
+export type { SlackMessage } from "./message.js";
+
+/** What a view needs of an incident (IncidentRecord has it). */
+export type AlertIncident = Pick<
+  IncidentRecord,
+  "id" | "kind" | "code" | "codeUit" | "firstSeenAt" | "openedAt" | "resolvedAt" | "resolveReason" | "facts"
+>;
+
+export interface AlertViewOptions {
+  /** Zone of the date fallbacks; readers see date tokens in their own zone. UTC when absent. */
+  timeZone?: string;
+  /** With it, an expiry alert says "in 7 h". */
+  nowMs?: number;
+}
+
+/** Value of the Mute button: `{"u": codeUit, "c": channel}`. */
+export interface AlertMuteValue {
+  u: string;
+  c: string;
+}
+
+export function alertMuteValue(codeUit: string, channel: string): string {
+  const value: AlertMuteValue = { u: codeUit.slice(0, 200), c: channel.slice(0, 100) };
+  return JSON.stringify(value);
+}
+
+export function parseAlertMuteValue(value: string | undefined): AlertMuteValue | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value ?? "");
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { u, c } = parsed as Record<string, unknown>;
+    return typeof u === "string" && typeof c === "string" ? { u, c } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long the Mute button mutes a UIT in a channel. */
+export const ALERT_MUTE_MS = 24 * 3600_000;
+
+const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
+const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
+
+const TITLES: Readonly<Record<IncidentKind, string>> = {
+  transmission: "Transmission problem",
+  changerequest: "Vehicle change request failed",
+  expiry: "UIT validity ends soon",
+  notstarted: "Transport not started",
+};
+
+function vehicleText(t: TransportView): string {
+  const plate = t.carrierCode ? `*${escCut(t.carrierCode, 30)}*` : "";
+  const name = t.carrierName && t.carrierName !== t.carrierCode ? escCut(t.carrierName, 80) : "";
+  return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
+}
+
+function vehiclePlain(t: TransportView): string {
+  return cut(t.carrierCode ?? t.carrierName ?? "", 30);
+}
+
+/** "Error — data transmission error" and the advice, by kind. */
+function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[] {
+  const t = incident.facts;
+  const lines: string[] = [];
+  switch (incident.kind) {
+    case "transmission": {
+      const tx = transportStateInfo({ ...t, transmissionStatusCode: incident.code }).transmission;
+      lines.push(`*Transmission:* ${escCut(incident.code, 60)} — ${tx.meaning}`);
+      if (tx.advice) lines.push(`_${escCut(tx.advice, 300)}_`);
+      if (t.transmissionStatusErrorDescription) {
+        lines.push(`“${escCut(t.transmissionStatusErrorDescription, 300)}”`);
+      }
+      break;
+    }
+    case "changerequest": {
+      const cr = transportStateInfo({ ...t, changeRequestStatusCode: incident.code }).changeRequest;
+      lines.push(`*Vehicle change request:* ${escCut(incident.code, 60)} — ${cr?.meaning ?? "failed"}`);
+      const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
+      if (message) lines.push(`“${escCut(message, 300)}”`);
+      lines.push("_The plate on the UIT must be updated before the vehicle is back on the road._");
+      break;
+    }
+    case "expiry": {
+      const end = t.validityEndMs;
+      if (end !== undefined) {
+        const relative =
+          opts.nowMs === undefined
+            ? ""
+            : opts.nowMs < end
+              ? ` (in ${formatSpan(end - opts.nowMs)})`
+              : " (ended)";
+        lines.push(`*UIT validity ends* ${dateToken(end, opts.timeZone)}${relative}`);
+      }
+      lines.push("_Using an expired UIT is prohibited: end the transport or request a new UIT._");
+      break;
+    }
+    case "notstarted": {
+      if (t.startMs !== undefined) {
+        lines.push(`*Planned transmission start* ${dateToken(t.startMs, opts.timeZone)} — still Pending`);
+      }
+      lines.push("_Start the transport before the vehicle leaves._");
+      break;
+    }
+  }
+  return lines;
+}
+
+function factsContext(incident: AlertIncident, opts: AlertViewOptions, blockId: string): ContextBlock {
+  const t = incident.facts;
+  const facts: string[] = [`Status ${transportStatusName(t.statusId)}`];
+  if (t.lastGpsMs !== undefined) facts.push(`last GPS ${dateToken(t.lastGpsMs, opts.timeZone)}`);
+  if (t.lastTransmissionMs !== undefined) {
+    facts.push(`last sent to the platform ${dateToken(t.lastTransmissionMs, opts.timeZone)}`);
+  }
+  if (t.startLocation || t.endLocation) {
+    facts.push(`${escCut(t.startLocation ?? "?", 80)} → ${escCut(t.endLocation ?? "?", 80)}`);
+  }
+  return { type: "context", block_id: blockId, elements: [mrkdwn(facts.join(" · "))] };
+}
+
+function alertButtons(incident: AlertIncident, channel: string): Button[] {
+  const t = incident.facts;
+  const allowed = transportStateInfo(t).actions;
+  const value = transportButtonValue(t);
+  const uit = formatUit(cut(t.codeUit, 40));
+  const vehicle = vehiclePlain(t);
+  const buttons: Button[] = [];
+  if (allowed.includes("pause")) {
+    buttons.push({ type: "button", action_id: ACTIONS.transportPause, text: plain("Pause"), value });
+  }
+  if (allowed.includes("end")) {
+    buttons.push({
+      type: "button",
+      action_id: ACTIONS.transportEnd,
+      text: plain("End"),
+      value,
+      confirm: {
+        title: plain("End transport?"),
+        text: plain(
+          cut(`End UIT ${uit}${vehicle ? ` (${vehicle})` : ""}? It can no longer be modified.`, 300),
+        ),
+        confirm: plain("End transport"),
+        deny: plain("Cancel"),
+      },
+    });
+  }
+  buttons.push({ type: "button", action_id: ACTIONS.transportShow, text: plain("Show transport"), value });
+  buttons.push({
+    type: "button",
+    action_id: ACTIONS.alertMute,
+    text: plain("Mute 24 h"),
+    value: alertMuteValue(t.codeUit, channel),
+  });
+  return buttons;
+}
+
+/** The alert of an open incident in one channel. */
+export function alertMessage(
+  incident: AlertIncident,
+  channel: string,
+  opts: AlertViewOptions = {},
+): SlackMessage {
+  const t = incident.facts;
+  const id = idPart(incident.id);
+  const uit = formatUit(t.codeUit);
+  const title = TITLES[incident.kind];
+  const lines = [
+    `🔴 *${title}* · \`${escCut(uit, 40)}\``,
+    `:truck: ${vehicleText(t)}`,
+    ...problemLines(incident, opts),
+    `*Since* ${dateToken(incident.firstSeenAt, opts.timeZone)}`,
+  ];
+  const blocks: KnownBlock[] = [
+    {
+      type: "section",
+      block_id: `alert.open.${id}`,
+      text: mrkdwn(cut(lines.join("\n"), 2900)),
+    } satisfies SectionBlock,
+    factsContext(incident, opts, `alert.facts.${id}`),
+    {
+      type: "actions",
+      block_id: `alert.actions.${id}`,
+      elements: alertButtons(incident, channel),
+    } satisfies ActionsBlock,
+  ];
+  const vehicle = t.carrierCode ? ` (${cut(t.carrierCode, 30)})` : "";
+  return { text: cut(`🔴 ${title}: UIT ${uit}${vehicle} — ${incident.code}`, 300), blocks };
+}
+
+const REASONS: Readonly<Record<IncidentKind, string>> = {
+  transmission: "the transmission is back to normal",
+  changerequest: "the change request no longer shows an error",
+  expiry: "the UIT validity was extended",
+  notstarted: "the transport was started",
+};
+
+/** Why an incident ended, in words. */
+export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | undefined): string {
+  switch (reason) {
+    case "status":
+      return "the transport is no longer In Progress";
+    case "gone":
+      return "the transport is no longer listed (ended, completed or removed)";
+    case "changed":
+      return "the problem changed: a new alert follows";
+    default:
+      return REASONS[kind];
+  }
+}
+
+function lasted(incident: AlertIncident): string {
+  return formatSpan((incident.resolvedAt ?? incident.firstSeenAt) - incident.firstSeenAt);
+}
+
+/** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
+export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
+  const t = incident.facts;
+  const id = idPart(incident.id);
+  const uit = formatUit(t.codeUit);
+  const title = TITLES[incident.kind];
+  const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
+  const lines = [
+    `✅ *Resolved* · ~${title}~ · \`${escCut(uit, 40)}\``,
+    `:truck: ${vehicleText(t)}`,
+    `*${escCut(incident.code, 60)}* from ${dateToken(incident.firstSeenAt, opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
+    `_${resolveReasonText(incident.kind, incident.resolveReason)}_`,
+  ];
+  const blocks: KnownBlock[] = [
+    { type: "section", block_id: `alert.resolved.${id}`, text: mrkdwn(cut(lines.join("\n"), 2900)) },
+    factsContext(incident, opts, `alert.resolved.facts.${id}`),
+  ];
+  return { text: cut(`✅ Resolved: ${title}, UIT ${uit} — lasted ${lasted(incident)}`, 300), blocks };
+}
+
+/** The thread reply under the alert: when it was resolved and how long it lasted. */
+export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
+  const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
+  const text = `✅ Resolved ${dateToken(resolvedAt, opts.timeZone)}: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}.`;
+  return {
+    text: cut(
+      `✅ Resolved: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}.`,
+      300,
+    ),
+    blocks: [{ type: "section", block_id: `alert.reply.${idPart(incident.id)}`, text: mrkdwn(text) }],
+  };
+}
+
+// ---------- digest ----------
+
+export interface DigestInput {
+  /** Open incidents this channel wants. */
+  incidents: readonly AlertIncident[];
+  /** Transports of the sweep by status id. */
+  countsByStatus: Readonly<Record<number, number>>;
+  /** UITs whose validity ends within a day. */
+  expiring: readonly TransportView[];
+  account: string;
+  nowMs: number;
+  timeZone?: string;
+}
+
+const DIGEST_BUDGET = 10_000;
+const DIGEST_MAX_LINES = 40;
+
+/** The daily digest of one channel: open incidents, transports by status, UITs expiring within a day. */
+export function digestMessage(input: DigestInput): SlackMessage {
+  const opts: AlertViewOptions = { nowMs: input.nowMs };
+  if (input.timeZone !== undefined) opts.timeZone = input.timeZone;
+  const statusLine =
+    Object.entries(input.countsByStatus)
+      .filter(([, n]) => n > 0)
+      .map(([id, n]) => `${transportStatusName(Number(id))}: *${n}*`)
+      .join(" · ") || "no transport Pending, In Progress or Paused";
+  const blocks: KnownBlock[] = [
+    {
+      type: "header",
+      block_id: "alert.digest.header",
+      text: plain(cut(`e-Transport digest · ${input.account}`, 150)),
+    },
+    { type: "section", block_id: "alert.digest.status", text: mrkdwn(`*Transports:* ${statusLine}`) },
+  ];
+  const section = (blockId: string, title: string, items: string[], none: string) => {
+    const shown: string[] = [];
+    let used = blocksText(blocks) + title.length;
+    for (const item of items) {
+      if (shown.length >= DIGEST_MAX_LINES || used + item.length > DIGEST_BUDGET / 2) break;
+      shown.push(item);
+      used += item.length + 1;
+    }
+    let body = shown.length > 0 ? shown.join("\n") : `_${none}_`;
+    if (shown.length < items.length) body += `\n…and ${items.length - shown.length} more`;
+    // Sections hold at most 3000 characters: split long bodies.
+    const chunks: string[] = [];
+    let chunk = `*${title}*`;
+    for (const line of body.split("\n")) {
+      if (chunk.length + line.length + 1 > 2900) {
+        chunks.push(chunk);
+        chunk = line;
+      } else chunk += `\n${line}`;
+    }
+    chunks.push(chunk);
+    chunks.forEach((text, i) => {
+      blocks.push({ type: "section", block_id: `${blockId}.${i}`, text: mrkdwn(text) });
+    });
+  };
+  section(
+    "alert.digest.open",
+    `Open alerts (${input.incidents.length})`,
+    input.incidents.map(
+      (i) =>
+        `🔴 \`${escCut(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${escCut(i.facts.carrierCode, 30)}* ` : ""}${TITLES[i.kind]}: ${escCut(i.code, 60)} since ${dateToken(i.firstSeenAt, opts.timeZone)}`,
+    ),
+    "no open alerts",
+  );
+  section(
+    "alert.digest.expiring",
+    `UIT validity ending within a day (${input.expiring.length})`,
+    input.expiring.map(
+      (t) =>
+        `⏳ \`${escCut(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${escCut(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : `${dateToken(t.validityEndMs, opts.timeZone)} (in ${formatSpan(t.validityEndMs - input.nowMs)})`}`,
+    ),
+    "none",
+  );
+  return {
+    text: cut(
+      `e-Transport digest: ${input.incidents.length} open alert${input.incidents.length === 1 ? "" : "s"}, ${input.expiring.length} UIT${input.expiring.length === 1 ? "" : "s"} ending within a day`,
+      300,
+    ),
+    blocks,
+  };
+}
+
+// ---------- subscriptions ----------
+
+export interface SubscriptionListOptions {
+  /** The channel's last post failure, if any (AlertStore.lastFailure). */
+  failures?: Readonly<Record<string, { codeUit: string; error: string; attempts: number } | undefined>>;
+}
+
+function describeSubscription(s: AlertSubscription): string {
+  const parts = [`<#${s.channel}> as *${escCut(s.account, 60)}*`];
+  parts.push(
+    s.codes.length > 0 ? `codes ${s.codes.map((c) => escCut(c, 40)).join(", ")}` : "every alert kind",
+  );
+  if (s.excludeCodes.length > 0) parts.push(`except ${s.excludeCodes.map((c) => escCut(c, 40)).join(", ")}`);
+  if (s.vehicles.length > 0) {
+    const shown = s.vehicles.slice(0, 10).map((v) => escCut(v, 40));
+    parts.push(
+      `vehicles ${shown.join(", ")}${s.vehicles.length > 10 ? ` and ${s.vehicles.length - 10} more` : ""}`,
+    );
+  }
+  if (s.minDurationMinutes > 0) parts.push(`after ${s.minDurationMinutes} min`);
+  parts.push(s.createdBy ? `by <@${s.createdBy}>` : "workspace account");
+  return parts.join(" · ");
+}
+
+/** `/fleet alerts list`: the subscriptions, their filters, and a channel's last failure. */
+export function subscriptionListMessage(
+  subscriptions: readonly AlertSubscription[],
+  opts: SubscriptionListOptions = {},
+): SlackMessage {
+  if (subscriptions.length === 0) {
+    const text = "No alert subscriptions. Subscribe a channel with `/fleet alerts subscribe #channel`.";
+    return { text, blocks: [{ type: "section", block_id: "alert.subs.empty", text: mrkdwn(text) }] };
+  }
+  const lines: string[] = [];
+  for (const s of subscriptions.slice(0, 40)) {
+    let line = `• ${describeSubscription(s)}`;
+    const failure = opts.failures?.[s.channel];
+    if (failure) line += `\n   ⚠️ last post failed (${failure.attempts}×): ${escCut(failure.error, 200)}`;
+    lines.push(line);
+  }
+  if (subscriptions.length > 40) lines.push(`…and ${subscriptions.length - 40} more`);
+  const blocks: KnownBlock[] = [];
+  let chunk = "";
+  for (const line of lines) {
+    if (chunk.length + line.length + 1 > 2900) {
+      blocks.push({ type: "section", block_id: `alert.subs.${blocks.length}`, text: mrkdwn(chunk) });
+      chunk = "";
+    }
+    chunk = chunk ? `${chunk}\n${line}` : line;
+  }
+  if (chunk) blocks.push({ type: "section", block_id: `alert.subs.${blocks.length}`, text: mrkdwn(chunk) });
+  return {
+    text: `${subscriptions.length} alert subscription${subscriptions.length === 1 ? "" : "s"}`,
+    blocks,
+  };
+}
+
+/** Answer to subscribe / unsubscribe. */
+export function subscriptionChangedMessage(
+  change: "subscribed" | "updated" | "unsubscribed" | "not-subscribed",
+  subscription: AlertSubscription | { channel: string; account?: string },
+): SlackMessage {
+  const channel = `<#${subscription.channel}>`;
+  let text: string;
+  switch (change) {
+    case "subscribed":
+      text = `🔔 ${channel} now gets transport alerts: ${describeSubscription(subscription as AlertSubscription)}.`;
+      break;
+    case "updated":
+      text = `🔔 Alerts of ${channel} updated: ${describeSubscription(subscription as AlertSubscription)}.`;
+      break;
+    case "unsubscribed":
+      text = `🔕 ${channel} no longer gets transport alerts${subscription.account ? ` of ${escCut(subscription.account, 60)}` : ""}.`;
+      break;
+    case "not-subscribed":
+      text = `${channel} had no alert subscription${subscription.account ? ` for ${escCut(subscription.account, 60)}` : ""}.`;
+      break;
+  }
+  return {
+    text: cut(text, 3000),
+    blocks: [{ type: "section", block_id: "alert.subs.changed", text: mrkdwn(cut(text, 2900)) }],
+  };
+}
+
+/** Answer to the Mute button. */
+export function alertMutedMessage(
+  codeUit: string,
+  channel: string,
+  until: number,
+  timeZone?: string,
+): SlackMessage {
+  const text = `🔕 Alerts of UIT \`${escCut(formatUit(codeUit), 40)}\` are muted in <#${channel}> until ${dateToken(until, timeZone)}.`;
+  return {
+    text: cut(`Alerts of UIT ${formatUit(codeUit)} muted for 24 h.`, 300),
+    blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],
+  };
+}

@@ -1,0 +1,482 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  INCIDENT_KINDS,
+  type IncidentChange,
+  type IncidentRecord,
+  type ResolveReason,
+} from "../alerts/incidents.js";
+import { parseTransportView, type TransportView } from "../etransport/types.js";
+import type { Db } from "./database.js";
+
+/**
+ * Alert subscriptions, incidents, their posts per channel and mutes (migration 3). Every
+ * write is one statement or one transaction: incident changes are stored before any post,
+ * and a post row with a ts is done, so a restart neither loses nor repeats an alert.
+ */
+
+export interface AlertSubscription {
+  id: string;
+  channel: string;
+  /** Fleet account (username) the subscription's sweeps run as. */
+  account: string;
+  /** Slack user who subscribed; undefined for the workspace subscription (ALERTS_CHANNEL). */
+  createdBy?: string;
+  codes: string[];
+  excludeCodes: string[];
+  vehicles: string[];
+  minDurationMinutes: number;
+  createdAt: number;
+}
+
+export interface NewAlertSubscription {
+  channel: string;
+  account: string;
+  createdBy?: string;
+  codes?: readonly string[];
+  excludeCodes?: readonly string[];
+  vehicles?: readonly string[];
+  minDurationMinutes?: number;
+}
+
+/** One incident's message in one channel. */
+export interface AlertPost {
+  incidentId: string;
+  channel: string;
+  /** Set once chat.postMessage succeeded: the post is done and never repeated. */
+  ts?: string;
+  postedAt?: number;
+  /** When the alert was edited to resolved. */
+  resolvedUpdatedAt?: number;
+  /** The resolution's thread reply. */
+  replyTs?: string;
+  /** When the resolution (edit + reply) was completed, or given up. */
+  resolvedPostedAt?: number;
+  attempts: number;
+  lastError?: string;
+  /** The post was held back by a mute until then. */
+  mutedUntil?: number;
+}
+
+export interface AlertMute {
+  channel: string;
+  codeUit: string;
+  until: number;
+}
+
+const jsonList = z.string().transform((s, ctx) => {
+  try {
+    const parsed = z.array(z.string()).safeParse(JSON.parse(s));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: "custom", message: "not a JSON list of strings" });
+  return z.NEVER;
+});
+
+const subscriptionRow = z.object({
+  id: z.string(),
+  channel: z.string(),
+  account: z.string(),
+  created_by: z.string().nullable(),
+  codes: jsonList,
+  exclude_codes: jsonList,
+  vehicles: jsonList,
+  min_duration_minutes: z.number().int().min(0),
+  created_at: z.number(),
+});
+
+const RESOLVE_REASONS = [
+  "recovered",
+  "changed",
+  "status",
+  "gone",
+] as const satisfies readonly ResolveReason[];
+
+const incidentRow = z.object({
+  id: z.string(),
+  account: z.string(),
+  transport_uid: z.string(),
+  code_uit: z.string(),
+  kind: z.enum(INCIDENT_KINDS),
+  code: z.string(),
+  first_seen_at: z.number(),
+  opened_at: z.number().nullable(),
+  resolved_at: z.number().nullable(),
+  resolve_reason: z.enum(RESOLVE_REASONS).nullable(),
+  state: z.enum(["pending", "open", "resolved"]),
+  last_seen_at: z.number(),
+  facts: z.string(),
+});
+
+const postRow = z.object({
+  incident_id: z.string(),
+  channel: z.string(),
+  ts: z.string().nullable(),
+  posted_at: z.number().nullable(),
+  resolved_updated_at: z.number().nullable(),
+  reply_ts: z.string().nullable(),
+  resolved_posted_at: z.number().nullable(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  muted_until: z.number().nullable(),
+});
+
+function toSubscription(raw: unknown): AlertSubscription {
+  const row = subscriptionRow.parse(raw);
+  const sub: AlertSubscription = {
+    id: row.id,
+    channel: row.channel,
+    account: row.account,
+    codes: row.codes,
+    excludeCodes: row.exclude_codes,
+    vehicles: row.vehicles,
+    minDurationMinutes: row.min_duration_minutes,
+    createdAt: row.created_at,
+  };
+  if (row.created_by !== null) sub.createdBy = row.created_by;
+  return sub;
+}
+
+function toIncident(raw: unknown): IncidentRecord {
+  const row = incidentRow.parse(raw);
+  const facts: TransportView = parseTransportView(JSON.parse(row.facts)) ?? {
+    uId: row.transport_uid,
+    codeUit: row.code_uit,
+    statusId: 0,
+  };
+  const incident: IncidentRecord = {
+    id: row.id,
+    account: row.account,
+    transportUId: row.transport_uid,
+    codeUit: row.code_uit,
+    kind: row.kind,
+    code: row.code,
+    firstSeenAt: row.first_seen_at,
+    state: row.state,
+    lastSeenAt: row.last_seen_at,
+    facts,
+  };
+  if (row.opened_at !== null) incident.openedAt = row.opened_at;
+  if (row.resolved_at !== null) incident.resolvedAt = row.resolved_at;
+  if (row.resolve_reason !== null) incident.resolveReason = row.resolve_reason;
+  return incident;
+}
+
+function toPost(raw: unknown): AlertPost {
+  const row = postRow.parse(raw);
+  const post: AlertPost = { incidentId: row.incident_id, channel: row.channel, attempts: row.attempts };
+  if (row.ts !== null) post.ts = row.ts;
+  if (row.posted_at !== null) post.postedAt = row.posted_at;
+  if (row.resolved_updated_at !== null) post.resolvedUpdatedAt = row.resolved_updated_at;
+  if (row.reply_ts !== null) post.replyTs = row.reply_ts;
+  if (row.resolved_posted_at !== null) post.resolvedPostedAt = row.resolved_posted_at;
+  if (row.last_error !== null) post.lastError = row.last_error;
+  if (row.muted_until !== null) post.mutedUntil = row.muted_until;
+  return post;
+}
+
+const uniq = (list: readonly string[] | undefined) => [
+  ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
+];
+
+export class AlertStore {
+  private readonly s;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.s = {
+      upsertSub: db.prepare(
+        `INSERT INTO alert_subscriptions (id, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, created_at)
+         VALUES (@id, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @now)
+         ON CONFLICT (channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
+           exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes`,
+      ),
+      subByKey: db.prepare("SELECT * FROM alert_subscriptions WHERE channel = ? AND account = ?"),
+      subsAll: db.prepare("SELECT * FROM alert_subscriptions ORDER BY created_at, rowid"),
+      subsOfAccount: db.prepare(
+        "SELECT * FROM alert_subscriptions WHERE account = ? ORDER BY created_at, rowid",
+      ),
+      subsOfChannel: db.prepare(
+        "SELECT * FROM alert_subscriptions WHERE channel = ? ORDER BY created_at, rowid",
+      ),
+      deleteSub: db.prepare("DELETE FROM alert_subscriptions WHERE channel = ? AND account = ?"),
+      deleteSubsOfChannel: db.prepare("DELETE FROM alert_subscriptions WHERE channel = ?"),
+      accounts: db.prepare("SELECT DISTINCT account FROM alert_subscriptions ORDER BY account"),
+      incident: db.prepare("SELECT * FROM alert_incidents WHERE id = ?"),
+      activeOfAccount: db.prepare(
+        "SELECT * FROM alert_incidents WHERE account = ? AND state IN ('pending','open') ORDER BY first_seen_at, rowid",
+      ),
+      openAll: db.prepare("SELECT * FROM alert_incidents WHERE state = 'open' ORDER BY first_seen_at, rowid"),
+      incidentsOfAccount: db.prepare(
+        "SELECT * FROM alert_incidents WHERE account = ? ORDER BY first_seen_at, rowid",
+      ),
+      insertIncident: db.prepare(
+        `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, state, last_seen_at, facts)
+         VALUES (@id, @account, @transport_uid, @code_uit, @kind, @code, @at, @opened_at, @state, @at, @facts)`,
+      ),
+      confirm: db.prepare(
+        `UPDATE alert_incidents SET state = 'open', opened_at = @at, last_seen_at = @at, facts = @facts
+         WHERE id = @id AND state = 'pending'`,
+      ),
+      still: db.prepare(
+        "UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at) WHERE id = @id AND state IN ('pending','open')",
+      ),
+      resolve: db.prepare(
+        `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason
+         WHERE id = @id AND state IN ('pending','open')`,
+      ),
+      post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND channel = ?"),
+      postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY channel"),
+      unresolvedPosts: db.prepare(
+        `SELECT p.* FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE i.account = ? AND i.state = 'resolved' AND p.resolved_posted_at IS NULL
+         ORDER BY i.resolved_at, p.rowid`,
+      ),
+      ensurePost: db.prepare(
+        "INSERT INTO alert_posts (incident_id, channel) VALUES (?, ?) ON CONFLICT (incident_id, channel) DO NOTHING",
+      ),
+      posted: db.prepare(
+        `UPDATE alert_posts SET ts = @ts, posted_at = @at, attempts = attempts + 1, last_error = NULL, muted_until = NULL
+         WHERE incident_id = @incident_id AND channel = @channel AND ts IS NULL`,
+      ),
+      failed: db.prepare(
+        `UPDATE alert_posts SET attempts = attempts + 1, last_error = @error
+         WHERE incident_id = @incident_id AND channel = @channel`,
+      ),
+      muted: db.prepare(
+        "UPDATE alert_posts SET muted_until = @until WHERE incident_id = @incident_id AND channel = @channel",
+      ),
+      resolvedUpdated: db.prepare(
+        `UPDATE alert_posts SET resolved_updated_at = @at, last_error = NULL
+         WHERE incident_id = @incident_id AND channel = @channel`,
+      ),
+      replied: db.prepare(
+        `UPDATE alert_posts SET reply_ts = @ts, last_error = NULL
+         WHERE incident_id = @incident_id AND channel = @channel AND reply_ts IS NULL`,
+      ),
+      resolutionDone: db.prepare(
+        "UPDATE alert_posts SET resolved_posted_at = @at WHERE incident_id = @incident_id AND channel = @channel",
+      ),
+      lastErrors: db.prepare(
+        `SELECT p.channel, p.last_error, p.attempts, i.code_uit FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE p.last_error IS NOT NULL AND p.channel = ? ORDER BY p.rowid DESC LIMIT 1`,
+      ),
+      mute: db.prepare(
+        `INSERT INTO alert_mutes (channel, code_uit, until) VALUES (@channel, @code_uit, @until)
+         ON CONFLICT (channel, code_uit) DO UPDATE SET until = excluded.until`,
+      ),
+      unmute: db.prepare("DELETE FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
+      muteOf: db.prepare("SELECT until FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
+      purgeMutes: db.prepare("DELETE FROM alert_mutes WHERE until <= ?"),
+      purgeIncidents: db.prepare(
+        `DELETE FROM alert_incidents WHERE state = 'resolved' AND resolved_at < ?
+         AND NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.incident_id = alert_incidents.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL)`,
+      ),
+    };
+  }
+
+  // ---------- subscriptions ----------
+
+  /** Creates or replaces the subscription of (channel, account). `created` says which. */
+  upsertSubscription(input: NewAlertSubscription): { subscription: AlertSubscription; created: boolean } {
+    const run = this.db.transaction(() => {
+      const existing = this.s.subByKey.get(input.channel, input.account);
+      this.s.upsertSub.run({
+        id: randomUUID(),
+        channel: input.channel,
+        account: input.account,
+        created_by: input.createdBy ?? null,
+        codes: JSON.stringify(uniq(input.codes)),
+        exclude_codes: JSON.stringify(uniq(input.excludeCodes)),
+        vehicles: JSON.stringify(uniq(input.vehicles)),
+        min: Math.max(0, Math.floor(input.minDurationMinutes ?? 0)),
+        now: this.now(),
+      });
+      return {
+        subscription: toSubscription(this.s.subByKey.get(input.channel, input.account)),
+        created: existing === undefined,
+      };
+    });
+    return run.immediate();
+  }
+
+  subscription(channel: string, account: string): AlertSubscription | undefined {
+    const row = this.s.subByKey.get(channel, account);
+    return row ? toSubscription(row) : undefined;
+  }
+
+  /** All subscriptions, or those of an account or a channel. */
+  subscriptions(filter: { account?: string; channel?: string } = {}): AlertSubscription[] {
+    let rows: unknown[];
+    if (filter.account !== undefined) rows = this.s.subsOfAccount.all(filter.account);
+    else if (filter.channel !== undefined) rows = this.s.subsOfChannel.all(filter.channel);
+    else rows = this.s.subsAll.all();
+    return rows
+      .map(toSubscription)
+      .filter((s) => filter.channel === undefined || s.channel === filter.channel);
+  }
+
+  /** Removes the channel's subscription of one account, or all of the channel's; returns how many. */
+  removeSubscription(channel: string, account?: string): number {
+    const info =
+      account === undefined
+        ? this.s.deleteSubsOfChannel.run(channel)
+        : this.s.deleteSub.run(channel, account);
+    return info.changes;
+  }
+
+  /** Distinct fleet accounts with at least one subscription. */
+  subscribedAccounts(): string[] {
+    return (this.s.accounts.all() as { account: string }[]).map((r) => r.account);
+  }
+
+  // ---------- incidents ----------
+
+  incident(id: string): IncidentRecord | undefined {
+    const row = this.s.incident.get(id);
+    return row ? toIncident(row) : undefined;
+  }
+
+  /** Pending and open incidents of an account. */
+  activeIncidents(account: string): IncidentRecord[] {
+    return this.s.activeOfAccount.all(account).map(toIncident);
+  }
+
+  /** Every incident of an account, resolved ones included (tests, history). */
+  incidents(account: string): IncidentRecord[] {
+    return this.s.incidentsOfAccount.all(account).map(toIncident);
+  }
+
+  /** Open incidents of every account (digest). */
+  openIncidents(): IncidentRecord[] {
+    return this.s.openAll.all().map(toIncident);
+  }
+
+  /**
+   * Stores one sweep's changes in one transaction, in order (resolves come first, so the
+   * one-active-incident index holds). Returns the incidents touched, as stored.
+   */
+  applyChanges(changes: readonly IncidentChange[]): IncidentRecord[] {
+    const run = this.db.transaction(() => {
+      const touched: string[] = [];
+      for (const change of changes) {
+        switch (change.type) {
+          case "open": {
+            const id = randomUUID();
+            this.s.insertIncident.run({
+              id,
+              account: change.account,
+              transport_uid: change.transportUId,
+              code_uit: change.codeUit,
+              kind: change.kind,
+              code: change.code,
+              at: change.at,
+              opened_at: change.state === "open" ? change.at : null,
+              state: change.state,
+              facts: JSON.stringify(change.facts),
+            });
+            touched.push(id);
+            break;
+          }
+          case "confirm":
+            this.s.confirm.run({ id: change.id, at: change.at, facts: JSON.stringify(change.facts) });
+            touched.push(change.id);
+            break;
+          case "still":
+            this.s.still.run({ id: change.id, at: change.at });
+            break;
+          case "resolve":
+            this.s.resolve.run({ id: change.id, at: change.at, reason: change.reason });
+            touched.push(change.id);
+            break;
+        }
+      }
+      return touched.map((id) => toIncident(this.s.incident.get(id)));
+    });
+    return run.immediate();
+  }
+
+  // ---------- posts ----------
+
+  post(incidentId: string, channel: string): AlertPost | undefined {
+    const row = this.s.post.get(incidentId, channel);
+    return row ? toPost(row) : undefined;
+  }
+
+  posts(incidentId: string): AlertPost[] {
+    return this.s.postsOf.all(incidentId).map(toPost);
+  }
+
+  /** The post row of (incident, channel), created empty when missing. */
+  ensurePost(incidentId: string, channel: string): AlertPost {
+    this.s.ensurePost.run(incidentId, channel);
+    return toPost(this.s.post.get(incidentId, channel));
+  }
+
+  /** Posts of resolved incidents of the account whose resolution is not done yet. */
+  unresolvedPosts(account: string): AlertPost[] {
+    return this.s.unresolvedPosts.all(account).map(toPost);
+  }
+
+  recordPosted(incidentId: string, channel: string, ts: string): void {
+    this.s.posted.run({ incident_id: incidentId, channel, ts, at: this.now() });
+  }
+
+  recordFailure(incidentId: string, channel: string, error: string): void {
+    this.s.failed.run({ incident_id: incidentId, channel, error: error.slice(0, 500) });
+  }
+
+  recordMuted(incidentId: string, channel: string, until: number): void {
+    this.s.muted.run({ incident_id: incidentId, channel, until });
+  }
+
+  recordResolvedUpdate(incidentId: string, channel: string): void {
+    this.s.resolvedUpdated.run({ incident_id: incidentId, channel, at: this.now() });
+  }
+
+  recordResolvedReply(incidentId: string, channel: string, ts: string): void {
+    this.s.replied.run({ incident_id: incidentId, channel, ts });
+  }
+
+  /** The resolution of this post is complete (or given up: nothing more will be sent). */
+  recordResolutionDone(incidentId: string, channel: string): void {
+    this.s.resolutionDone.run({ incident_id: incidentId, channel, at: this.now() });
+  }
+
+  /** The channel's most recent post failure, for `/fleet alerts list`. */
+  lastFailure(channel: string): { codeUit: string; error: string; attempts: number } | undefined {
+    const row = this.s.lastErrors.get(channel) as
+      | { last_error: string; attempts: number; code_uit: string }
+      | undefined;
+    return row ? { codeUit: row.code_uit, error: row.last_error, attempts: row.attempts } : undefined;
+  }
+
+  // ---------- mutes ----------
+
+  mute(channel: string, codeUit: string, until: number): AlertMute {
+    this.s.mute.run({ channel, code_uit: codeUit, until });
+    return { channel, codeUit, until };
+  }
+
+  unmute(channel: string, codeUit: string): boolean {
+    return this.s.unmute.run(channel, codeUit).changes > 0;
+  }
+
+  /** Until when alerts of this UIT are muted in this channel, if they are at `at`. */
+  mutedUntil(channel: string, codeUit: string, at: number = this.now()): number | undefined {
+    const row = this.s.muteOf.get(channel, codeUit) as { until: number } | undefined;
+    return row && row.until > at ? row.until : undefined;
+  }
+
+  /** Drops expired mutes and resolved incidents older than `olderThan` whose posts are all done. */
+  purge(olderThan: number): { mutes: number; incidents: number } {
+    return {
+      mutes: this.s.purgeMutes.run(this.now()).changes,
+      incidents: this.s.purgeIncidents.run(olderThan).changes,
+    };
+  }
+}

@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { toAddTransportParams, toUpdateTransportParams } from "../../etransport/form.js";
+import { type TransportView, toTransportView } from "../../etransport/types.js";
+import type { FleetSession } from "../../fleet/client.js";
+import type { CallContext } from "../../fleet/seam.js";
+import type { TaskHandler } from "../runner.js";
+
+/** Every status load-transports lists (Error, 5, never is). */
+export const LISTED_STATUS_IDS = [1, 2, 3, 4, 6];
+
+/** The transport with this UIT, as the service has it now (one load-transports call). */
+export async function findTransport(
+  session: FleetSession,
+  uit: string,
+  ctx: CallContext,
+): Promise<TransportView | undefined> {
+  const page = await session.loadTransports(
+    { statusIds: LISTED_STATUS_IDS, searchValue: uit, pageSize: 10, pageIndex: 0 },
+    ctx,
+  );
+  const found = page.transports.find((t) => t.codeUit?.toUpperCase() === uit);
+  return found ? toTransportView(found) : undefined;
+}
+
+// ---------- list ----------
+
+export const transportListParams = z.object({
+  statusIds: z.array(z.number().int()).min(1),
+  search: z.string().optional(),
+  pageIndex: z.number().int().min(0),
+  pageSize: z.number().int().min(1).max(100),
+  filterLabel: z.string(),
+  filter: z.string(),
+  timeZone: z.string(),
+});
+export type TransportListParams = z.infer<typeof transportListParams>;
+export interface TransportListResult {
+  transports: TransportView[];
+  totalRecords: number;
+}
+
+export const transportListHandler: TaskHandler<TransportListParams, TransportListResult, FleetSession> = {
+  kind: "transport-list",
+  params: transportListParams,
+  async run(ctx) {
+    ctx.progress(0, 1);
+    const p = ctx.params;
+    const page = await ctx.session.loadTransports(
+      { statusIds: p.statusIds, searchValue: p.search, pageIndex: p.pageIndex, pageSize: p.pageSize },
+      ctx.call,
+    );
+    ctx.progress(1, 1);
+    return { transports: page.transports.map(toTransportView), totalRecords: page.totalRecords };
+  },
+};
+
+// ---------- find (before edit or remove) ----------
+
+export const transportFindParams = z.object({
+  uit: z.string().regex(/^[A-Z0-9]{16}$/),
+  purpose: z.enum(["edit", "remove", "show"]),
+  timeZone: z.string(),
+});
+export type TransportFindParams = z.infer<typeof transportFindParams>;
+export interface TransportFindResult {
+  transport?: TransportView;
+}
+
+export const transportFindHandler: TaskHandler<TransportFindParams, TransportFindResult, FleetSession> = {
+  kind: "transport-find",
+  params: transportFindParams,
+  async run(ctx) {
+    ctx.progress(0, 1);
+    const transport = await findTransport(ctx.session, ctx.params.uit, ctx.call);
+    ctx.progress(1, 1);
+    return transport ? { transport } : {};
+  },
+};
+
+// ---------- add and update ----------
+
+const draftSchema = z.object({
+  vehicleUId: z.string().min(1),
+  codeUit: z
+    .string()
+    .regex(/^[A-Z0-9]{16}$/)
+    .optional(),
+  vatNumber: z.string().min(2),
+  validityStartMs: z.number(),
+  validityEndMs: z.number(),
+  transmissionStartMs: z.number().optional(),
+  transmissionEndMs: z.number().optional(),
+  startLocation: z.string().optional(),
+  endLocation: z.string().optional(),
+  trailer1Code: z.string().optional(),
+  trailer2Code: z.string().optional(),
+  notes: z.string().optional(),
+});
+
+export const transportSaveParams = z.object({
+  draft: draftSchema,
+  /** Set for an update; absent for a new transport. */
+  transportUId: z.string().optional(),
+  timeZone: z.string(),
+});
+export type TransportSaveParams = z.infer<typeof transportSaveParams>;
+export interface TransportSaveResult {
+  saved: boolean;
+  transport?: TransportView;
+  /** True when a crash-resumed task found the change already made. */
+  alreadyThere?: boolean;
+}
+
+/** What update-transport leaves on the transport, to recognise an update that already went through. */
+function matchesDraft(t: TransportView, d: z.infer<typeof draftSchema>): boolean {
+  return (
+    t.carrierUId === d.vehicleUId &&
+    t.validityStartMs === d.validityStartMs &&
+    t.validityEndMs === d.validityEndMs &&
+    (t.notes ?? undefined) === (d.notes ?? undefined) &&
+    (t.startLocation ?? undefined) === (d.startLocation ?? undefined) &&
+    (t.endLocation ?? undefined) === (d.endLocation ?? undefined)
+  );
+}
+
+/**
+ * Creates or updates a transport, idempotently: a task resumed after a crash first looks
+ * the UIT up (add: does it exist? update: does it already carry the new values?).
+ */
+export const transportSaveHandler: TaskHandler<TransportSaveParams, TransportSaveResult, FleetSession> = {
+  kind: "transport-save",
+  params: transportSaveParams,
+  async run(ctx) {
+    const { draft, transportUId } = ctx.params;
+    const uit = draft.codeUit;
+    ctx.progress(0, 2);
+    let alreadyThere = false;
+    const saved = await ctx.mutation(transportUId ? `update:${transportUId}` : `add:${uit}`, {
+      alreadyApplied: async () => {
+        if (!uit) return undefined;
+        const existing = await findTransport(ctx.session, uit, ctx.call);
+        if (!existing) return undefined;
+        if (transportUId && !matchesDraft(existing, draft)) return undefined;
+        alreadyThere = true;
+        return true;
+      },
+      send: () =>
+        transportUId
+          ? ctx.session.updateTransport(toUpdateTransportParams(draft, transportUId), ctx.call)
+          : ctx.session.addTransport(toAddTransportParams(draft), ctx.call),
+    });
+    ctx.progress(1, 2);
+    const transport = saved && uit ? await findTransport(ctx.session, uit, ctx.call) : undefined;
+    ctx.progress(2, 2);
+    return { saved, ...(transport ? { transport } : {}), ...(alreadyThere ? { alreadyThere } : {}) };
+  },
+};
+
+// ---------- remove ----------
+
+export const transportRemoveParams = z.object({
+  uit: z.string().regex(/^[A-Z0-9]{16}$/),
+  transportUId: z.string().min(1),
+});
+export type TransportRemoveParams = z.infer<typeof transportRemoveParams>;
+export interface TransportRemoveResult {
+  removed: boolean;
+  uit: string;
+}
+
+export const transportRemoveHandler: TaskHandler<TransportRemoveParams, TransportRemoveResult, FleetSession> =
+  {
+    kind: "transport-remove",
+    params: transportRemoveParams,
+    async run(ctx) {
+      const { uit, transportUId } = ctx.params;
+      ctx.progress(0, 1);
+      const removed = await ctx.mutation(`remove:${transportUId}`, {
+        // Gone already: the removal reached the service before a crash.
+        alreadyApplied: async () => ((await findTransport(ctx.session, uit, ctx.call)) ? undefined : true),
+        send: () => ctx.session.removeTransports([transportUId], ctx.call),
+      });
+      ctx.progress(1, 1);
+      return { removed, uit };
+    },
+  };
