@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import type { IncidentChange } from "../../src/alerts/incidents.js";
+import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/subscriptions.js";
+import type { TransportView } from "../../src/etransport/types.js";
+import { AlertStore } from "../../src/store/alertStore.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "fleetbot-alerts-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
+const facts: TransportView = { uId: "t-1", codeUit: "Y45R577UN544GY4S", statusId: 2, carrierCode: "B-123-ABC" };
+const open = (at = NOW, kind: "transmission" | "expiry" = "transmission"): IncidentChange => ({
+  type: "open",
+  account: "demo",
+  transportUId: "t-1",
+  codeUit: facts.codeUit,
+  kind,
+  code: "Error",
+  at,
+  state: "open",
+  facts,
+});
+
+describe("migration 3 (alerts)", () => {
+  it("upgrades a version-2 store, keeping its tasks and linked accounts", () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[1]!);
+    old.pragma("user_version = 2");
+    old
+      .prepare(
+        `INSERT INTO tasks (id, kind, params, account, reply, priority, state, created_at, updated_at)
+         VALUES ('t1', 'stops', '{}', 'demo', '{}', 'report', 'queued', 1, 1)`,
+      )
+      .run();
+    old.prepare("INSERT INTO linked_accounts VALUES ('U1', 'demo', 'sealed', 1)").run();
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.prepare("SELECT id FROM tasks").all()).toEqual([{ id: "t1" }]);
+    expect(db.prepare("SELECT username FROM linked_accounts").all()).toEqual([{ username: "demo" }]);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'alert_%' ORDER BY name")
+      .all();
+    expect(tables).toEqual([
+      { name: "alert_incidents" },
+      { name: "alert_mutes" },
+      { name: "alert_posts" },
+      { name: "alert_subscriptions" },
+    ]);
+    db.close();
+  });
+
+  it("allows one active incident per (account, transport, kind) but any number of resolved ones", () => {
+    const db = openDatabase(":memory:");
+    const store = new AlertStore(db, () => NOW);
+    const [first] = store.applyChanges([open()]);
+    expect(() => store.applyChanges([open(NOW + 1)])).toThrow(/UNIQUE/);
+    store.applyChanges([{ type: "resolve", id: first!.id, at: NOW + 2, reason: "recovered", wasOpen: true }]);
+    store.applyChanges([open(NOW + 3)]);
+    store.applyChanges([open(NOW + 3, "expiry")]);
+    expect(store.incidents("demo").map((i) => `${i.kind}:${i.state}`)).toEqual([
+      "transmission:resolved",
+      "transmission:open",
+      "expiry:open",
+    ]);
+    db.close();
+  });
+});
+
+describe("AlertStore", () => {
+  it("stores incidents with their facts and applies changes in one transaction", () => {
+    const db = openDatabase(":memory:");
+    const store = new AlertStore(db, () => NOW);
+    const [incident] = store.applyChanges([{ ...open(), state: "pending" }]);
+    expect(incident).toMatchObject({ state: "pending", firstSeenAt: NOW, facts });
+    expect(incident!.openedAt).toBeUndefined();
+    store.applyChanges([{ type: "still", id: incident!.id, at: NOW + 5 }]);
+    store.applyChanges([{ type: "confirm", id: incident!.id, at: NOW + 10, facts: { ...facts, lastGpsMs: NOW } }]);
+    expect(store.incident(incident!.id)).toMatchObject({
+      state: "open",
+      openedAt: NOW + 10,
+      lastSeenAt: NOW + 10,
+      facts: { lastGpsMs: NOW },
+    });
+    // Resolve then open in one batch is fine; a failing batch is rolled back whole.
+    expect(() =>
+      store.applyChanges([{ type: "resolve", id: incident!.id, at: NOW + 20, reason: "gone", wasOpen: true }, open()]),
+    ).not.toThrow();
+    const [active] = store.activeIncidents("demo");
+    expect(() =>
+      store.applyChanges([{ type: "resolve", id: active!.id, at: NOW + 30, reason: "gone", wasOpen: true }, open(), open()]),
+    ).toThrow(/UNIQUE/);
+    expect(store.activeIncidents("demo").map((i) => i.id)).toEqual([active!.id]);
+    db.close();
+  });
+
+  it("records posts: failure, success (once), resolution steps", () => {
+    const db = openDatabase(":memory:");
+    let now = NOW;
+    const store = new AlertStore(db, () => now);
+    const [incident] = store.applyChanges([open()]);
+    const id = incident!.id;
+    store.ensurePost(id, "C1");
+    store.recordFailure(id, "C1", "ratelimited");
+    expect(store.post(id, "C1")).toMatchObject({ attempts: 1, lastError: "ratelimited" });
+    expect(store.post(id, "C1")!.ts).toBeUndefined();
+    now += 1000;
+    store.recordPosted(id, "C1", "1.0001");
+    store.recordPosted(id, "C1", "2.0002");
+    expect(store.post(id, "C1")).toMatchObject({ ts: "1.0001", attempts: 2, postedAt: NOW + 1000 });
+    expect(store.post(id, "C1")!.lastError).toBeUndefined();
+
+    store.applyChanges([{ type: "resolve", id, at: now, reason: "recovered", wasOpen: true }]);
+    expect(store.unresolvedPosts("demo").map((p) => p.channel)).toEqual(["C1"]);
+    store.recordResolvedUpdate(id, "C1");
+    store.recordResolvedReply(id, "C1", "3.0003");
+    store.recordResolutionDone(id, "C1");
+    expect(store.unresolvedPosts("demo")).toEqual([]);
+    expect(store.post(id, "C1")).toMatchObject({ replyTs: "3.0003", resolvedPostedAt: now });
+    expect(store.purge(now + 1)).toEqual({ mutes: 0, incidents: 1 });
+    expect(store.posts(id)).toEqual([]);
+    db.close();
+  });
+
+  it("mutes a UIT in a channel until a time", () => {
+    const db = openDatabase(":memory:");
+    let now = NOW;
+    const store = new AlertStore(db, () => now);
+    const subs = new AlertSubscriptions(store, () => now);
+    subs.mute("C1", "UIT1", 1000);
+    expect(store.mutedUntil("C1", "UIT1")).toBe(NOW + 1000);
+    expect(store.mutedUntil("C2", "UIT1")).toBeUndefined();
+    now += 1000;
+    expect(store.mutedUntil("C1", "UIT1")).toBeUndefined();
+    expect(store.purge(0).mutes).toBe(1);
+    db.close();
+  });
+});
+
+describe("AlertSubscriptions", () => {
+  it("subscribes, replaces, lists, unsubscribes; one per channel and account", () => {
+    const db = openDatabase(":memory:");
+    const store = new AlertStore(db, () => NOW);
+    const subs = new AlertSubscriptions(store, () => NOW);
+    const a = subs.subscribe("C1", "demo", "U1", { codes: ["error", "OLDDATA"], minDurationMinutes: 10 });
+    expect(a.created).toBe(true);
+    expect(a.subscription).toMatchObject({
+      channel: "C1",
+      account: "demo",
+      createdBy: "U1",
+      codes: ["Error", "OldData"],
+      minDurationMinutes: 10,
+    });
+    const b = subs.subscribe("C1", "demo", "U2", { vehicles: ["B-123-ABC"], exclude: ["expiry"] });
+    expect(b.created).toBe(false);
+    expect(b.subscription).toMatchObject({ codes: [], excludeCodes: ["expiry"], vehicles: ["B-123-ABC"], createdBy: "U2" });
+    subs.subscribe("C2", "demo", "U1");
+    subs.subscribe("C2", "other", "U3");
+    expect(subs.list().map((s) => `${s.channel}/${s.account}`)).toEqual(["C1/demo", "C2/demo", "C2/other"]);
+    expect(subs.list({ channel: "C2" })).toHaveLength(2);
+    expect(subs.list({ account: "demo" })).toHaveLength(2);
+    expect(store.subscribedAccounts()).toEqual(["demo", "other"]);
+    expect(subs.unsubscribe("C2", "other")).toBe(1);
+    expect(subs.unsubscribe("C1")).toBe(1);
+    expect(subs.unsubscribe("C1")).toBe(0);
+    expect(subs.list().map((s) => s.channel)).toEqual(["C2"]);
+    db.close();
+  });
+
+  it("refuses unknown codes and silly durations, saying which", () => {
+    const db = openDatabase(":memory:");
+    const subs = new AlertSubscriptions(new AlertStore(db));
+    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).toThrow(InvalidAlertFilterError);
+    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).toThrow(/Unknown alert code: Bogus/);
+    expect(() => subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).toThrow(/minimum duration/);
+    db.close();
+  });
+
+  it("ensures the workspace subscription without replacing an existing one", () => {
+    const db = openDatabase(":memory:");
+    const subs = new AlertSubscriptions(new AlertStore(db));
+    const first = subs.ensureWorkspaceSubscription("C0ALERTS", "demo");
+    expect(first.createdBy).toBeUndefined();
+    subs.subscribe("C0ALERTS", "demo", "U1", { codes: ["Error"] });
+    expect(subs.ensureWorkspaceSubscription("C0ALERTS", "demo").codes).toEqual(["Error"]);
+    expect(subs.list()).toHaveLength(1);
+    db.close();
+  });
+});
