@@ -31,7 +31,7 @@ import {
 } from "../views/etransport.js";
 import { transportFormValues, transportModal, vehicleOptions } from "../views/etransportModal.js";
 import type { SlackMessage } from "../views/message.js";
-import { replyFromCommand } from "./fleetCommand.js";
+import { replyFromAction, replyFromCommand } from "./fleetCommand.js";
 
 const ephemeral = (message: SlackMessage): RespondArguments => ({ response_type: "ephemeral", ...message });
 type Ack = (response?: string | RespondArguments) => Promise<void>;
@@ -242,12 +242,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
           // Runs as the clicking user's account, never the one who posted the message.
           account: account.username,
           slackUser: body.user.id,
-          reply: {
-            responseUrl: body.response_url,
-            responseUrlIssuedAt: ctx.now(),
-            responseUrlUses: 0,
-            channel: body.channel?.id,
-          },
+          reply: replyFromAction(body, ctx.now()),
           priority: "interactive",
           dedupeKey: `${account.username}:${action}:${value.u}`,
         });
@@ -276,12 +271,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
       params: { uit: value.u, transportUId: value.id },
       account: account.username,
       slackUser: body.user.id,
-      reply: {
-        responseUrl: body.response_url,
-        responseUrlIssuedAt: ctx.now(),
-        responseUrlUses: 0,
-        channel: body.channel?.id,
-      },
+      reply: replyFromAction(body, ctx.now()),
       priority: "interactive",
       dedupeKey: `${account.username}:remove:${value.id}`,
     });
@@ -374,12 +364,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
       },
       account: account.username,
       slackUser: body.user.id,
-      reply: {
-        responseUrl: body.response_url,
-        responseUrlIssuedAt: ctx.now(),
-        responseUrlUses: 0,
-        channel: body.channel?.id,
-      },
+      reply: replyFromAction(body, ctx.now()),
       priority: "interactive",
     });
   };

@@ -39,6 +39,21 @@ export function replyFromCommand(command: SlashCommand, now: number): ReplyTarge
   };
 }
 
+/** Where to answer a button click: its response_url (which can replace the clicked message). */
+export function replyFromAction(
+  body: { response_url?: string; channel?: { id: string } },
+  now: number,
+): ReplyTarget {
+  return body.response_url
+    ? {
+        responseUrl: body.response_url,
+        responseUrlIssuedAt: now,
+        responseUrlUses: 0,
+        channel: body.channel?.id,
+      }
+    : { channel: body.channel?.id };
+}
+
 /** /fleet: parse, acknowledge at once, and leave the work to a task. */
 export function registerFleetCommand(app: App, ctx: SlackContext): void {
   app.command("/fleet", async ({ command, ack, client }) => {

@@ -9,6 +9,7 @@ import { helpText } from "../grammar/help.js";
 import { normalisePlate } from "../grammar/vehicles.js";
 import { describeTask, renderTask } from "../renderers.js";
 import { homeView, loginModal, queueMessage, statusModal } from "../views/common.js";
+import { replyFromAction } from "./fleetCommand.js";
 import { queueEntries } from "./queue.js";
 
 const pageValue = z.object({ t: z.string(), p: z.number().int().min(0) });
@@ -103,12 +104,7 @@ export function registerInteractions(app: App, ctx: SlackContext): void {
       params,
       account: account.username,
       slackUser: body.user.id,
-      reply: {
-        responseUrl: body.response_url,
-        responseUrlIssuedAt: ctx.now(),
-        responseUrlUses: 0,
-        channel: body.channel?.id,
-      },
+      reply: replyFromAction(body, ctx.now()),
       priority: "interactive",
     });
     await respond({

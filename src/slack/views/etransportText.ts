@@ -49,14 +49,6 @@ export function idPart(text: string): string {
   return text.replace(/[^A-Za-z0-9-]/g, "_").slice(0, 80) || "_";
 }
 
-/** Total characters of text in blocks, as Slack counts toward msg_blocks_too_long. */
-export function blocksText(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + blocksText(item), 0);
-  if (typeof value !== "object" || value === null) return 0;
-  let sum = 0;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === "text" && typeof inner === "string") sum += inner.length;
-    else if (typeof inner === "object" && inner !== null) sum += blocksText(inner);
-  }
-  return sum;
-}
+import { blocksText } from "./message.js";
+
+export { blocksText };

@@ -297,14 +297,6 @@ export class MessageBuilder {
   }
 }
 
-/** Characters of text in blocks, counted as Slack's undocumented total limit does (every "text" string). */
-export function blocksText(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + blocksText(item), 0);
-  if (typeof value !== "object" || value === null) return 0;
-  let sum = 0;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === "text" && typeof inner === "string") sum += inner.length;
-    else if (typeof inner === "object" && inner !== null) sum += blocksText(inner);
-  }
-  return sum;
-}
+import { blocksText } from "./message.js";
+
+export { blocksText };
