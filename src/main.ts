@@ -59,6 +59,8 @@ export interface StartOptions {
   fetch?: typeof fetch;
   /** The account upkeep period (0: off). */
   upkeepEveryMs?: number;
+  /** Least time between two progress updates of one message (tests shorten it). */
+  progressEveryMs?: number;
 }
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
@@ -223,6 +225,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         describe: describeTask,
         logger: logger.child({ module: "delivery" }),
         fetch: options.fetch,
+        progressEveryMs: options.progressEveryMs,
       });
       delivery.attach();
       return {

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
-import { type Fleetbot, startFleetbot } from "../../src/main.js";
+import { type Fleetbot, type StartOptions, startFleetbot } from "../../src/main.js";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 
 /**
  * The whole bot over real HTTP: the fake Slack Web API, the embedded simulator, and
  * fleetbot in HTTP mode between them, with a scaled interval (the simulator enforces it too).
  */
-export async function startBotHarness(options: { intervalMs?: number; env?: Record<string, string> } = {}) {
+export async function startBotHarness(
+  options: { intervalMs?: number; env?: Record<string, string>; start?: StartOptions } = {},
+) {
   const intervalMs = options.intervalMs ?? 60;
   const fake = await startFakeSlack();
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-e2e-"));
@@ -25,7 +27,11 @@ export async function startBotHarness(options: { intervalMs?: number; env?: Reco
     CREDENTIALS_KEY: Buffer.alloc(32, 9).toString("base64"),
     ...options.env,
   });
-  const bot = await startFleetbot(config, { simulator: { drift: false }, upkeepEveryMs: 0 });
+  const bot = await startFleetbot(config, {
+    upkeepEveryMs: 0,
+    ...options.start,
+    simulator: { drift: false, ...options.start?.simulator },
+  });
   const driver = new SlackDriver({ botUrl: `${bot.url}/slack/events`, fake });
   return {
     fake,

@@ -9,7 +9,7 @@ import { formatProblem, isRecord, primaryError, validateOptionsResponse } from "
 import type { FakeSlack } from "./server.js";
 import { signedHeaders } from "./signing.js";
 import type { FakeChannel, FakeMessage, FakeUser, Json, JsonObject } from "./types.js";
-import { SlackApiError } from "./workspace.js";
+import { dmIdFor, SlackApiError } from "./workspace.js";
 
 export interface SlackDriverOptions {
   fake: FakeSlack;
@@ -75,6 +75,12 @@ export interface ViewSubmissionInput {
   values?: Record<string, Record<string, ElementInput>>;
 }
 
+export interface AppHomeOpenedInput {
+  userId: string;
+  /** Default "home". */
+  tab?: "home" | "messages";
+}
+
 export interface BlockSuggestionInput {
   userId: string;
   actionId: string;
@@ -97,6 +103,7 @@ export class SlackDriver {
   private readonly now: () => number;
   private readonly transport: "http" | "socket";
   private readonly ackTimeoutMs: number;
+  private eventCounter = 0;
 
   constructor(options: SlackDriverOptions) {
     this.fake = options.fake;
@@ -145,6 +152,7 @@ export class SlackDriver {
     if (body) {
       try {
         result.posted = this.ws.postFromBody("ack:slash_command", "ack", channel.id, user.id, body);
+        this.ws.adoptOriginal(fields.response_url ?? "", result.posted.ts);
       } catch (error) {
         if (!(error instanceof SlackApiError)) throw error;
         result.rejected = error.code;
@@ -352,6 +360,47 @@ export class SlackDriver {
     return result;
   }
 
+  /**
+   * The Events API delivery of `app_home_opened` (the user opened the app's Home or Messages
+   * tab): a signed JSON `event_callback` over HTTP, or an `events_api` envelope in Socket Mode.
+   * The Home tab's current view is included, as Slack does once one was published.
+   */
+  async appHomeOpened(input: AppHomeOpenedInput): Promise<DriverResult> {
+    const user = this.user(input.userId);
+    const o = this.fake.options;
+    const tab = input.tab ?? "home";
+    const home = [...this.fake.views.values()].find((v) => v.type === "home" && v.user === user.id);
+    const event: JsonObject = {
+      type: "app_home_opened",
+      user: user.id,
+      channel: dmIdFor(user.id),
+      tab,
+      event_ts: this.actionTs(),
+      ...(tab === "home" && home ? { view: home.view } : {}),
+    };
+    this.eventCounter += 1;
+    const payload: JsonObject = {
+      token: o.verificationToken,
+      team_id: o.teamId,
+      api_app_id: o.appId,
+      event,
+      type: "event_callback",
+      event_id: `Ev${String(this.eventCounter).padStart(8, "0")}`,
+      event_time: Math.floor(this.now() / 1000),
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: o.teamId,
+          user_id: o.botUserId,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      is_ext_shared_channel: false,
+    };
+    return this.deliver(JSON.stringify(payload), "events_api", payload, payload, "application/json");
+  }
+
   /** Posts a body with exactly the given headers (content type defaults to form): for signature tests. */
   async rawPost(body: string, headers: Record<string, string> = {}): Promise<DriverResult<string>> {
     const started = performance.now();
@@ -386,6 +435,7 @@ export class SlackDriver {
     envelopeType: string,
     envelope: unknown,
     payload: P,
+    contentType = "application/x-www-form-urlencoded",
   ): Promise<DriverResult<P>> {
     const started = performance.now();
     let status = 0;
@@ -400,10 +450,7 @@ export class SlackDriver {
         timedOut = true;
       }
     } else {
-      const res = await this.fetchBot(form, {
-        "content-type": "application/x-www-form-urlencoded",
-        ...this.sign(form),
-      });
+      const res = await this.fetchBot(form, { "content-type": contentType, ...this.sign(form) });
       if (res) ({ status, body } = res);
       else timedOut = true;
     }

@@ -1,6 +1,7 @@
 /** Fake Slack: a local Slack Web API, Block Kit limit guard and request driver (tests and sandbox). */
 
 export type {
+  AppHomeOpenedInput,
   BlockActionInput,
   BlockSuggestionInput,
   SlashCommandInput,

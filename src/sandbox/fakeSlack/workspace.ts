@@ -353,6 +353,16 @@ export class FakeWorkspace {
     return url;
   }
 
+  /**
+   * A slash command's response_url belongs to the message its ack posted: later
+   * replace_original posts replace that one (as Slack does), until then the first post.
+   */
+  adoptOriginal(responseUrl: string, ts: string): void {
+    const id = responseUrl.slice(responseUrl.indexOf("/hooks/") + "/hooks/".length);
+    const entry = this.responseUrls.get(id);
+    if (entry && !entry.originalTs) entry.originalTs = ts;
+  }
+
   issueSocketTicket(): string {
     const ticket = randomUUID();
     this.socketTickets.add(ticket);
@@ -1081,7 +1091,10 @@ export class FakeWorkspace {
         return original.ts;
       }
     }
-    return this.postFromBody("response_url", "response_url", entry.channel, entry.user, body).ts;
+    const posted = this.postFromBody("response_url", "response_url", entry.channel, entry.user, body);
+    // The first message posted through the URL becomes the one replace_original acts on.
+    if (!entry.originalTs) entry.originalTs = posted.ts;
+    return posted.ts;
   }
 
   /** A message body from a response_url or an ack: ephemeral unless response_type is in_channel. */
