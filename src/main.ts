@@ -1,7 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import { describeTransportFailure } from "./etransport/failures.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
-import { isFleetError, isUpstreamTransportError } from "./fleet/errors.js";
+import { isApplicationFailureError, isFleetError, isUpstreamTransportError } from "./fleet/errors.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import { createLogger, type Logger } from "./log.js";
@@ -291,8 +292,26 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   };
 }
 
+const TRANSPORT_ENDPOINTS = new Set([
+  "add-transport",
+  "update-transport",
+  "remove-transports",
+  "start-transports",
+  "pause-transports",
+  "end-transports",
+]);
+
 /** What a user and support see of a failed task; fleet errors carry both already. */
 export function describeError(error: unknown): TaskError {
+  if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {
+    // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them).
+    const described = describeTransportFailure(error.errorCode, error.errorParameters, error.correlationId);
+    return {
+      kind: error.kind,
+      message: `${described.summary} ${described.advice}`.trim(),
+      correlationId: error.correlationId,
+    };
+  }
   if (isFleetError(error)) {
     return { kind: error.kind, message: error.userMessage, correlationId: error.correlationId };
   }

@@ -151,7 +151,8 @@ export class TaskDelivery {
 
   /** The answer in the channel it was asked in (when asked so), else as a direct message to the user. */
   private async sendDirect(task: TaskRecord, message: SlackMessage): Promise<"dm" | "channel"> {
-    if (task.reply.inChannel && task.reply.channel) {
+    // Only a success goes to the channel for everyone; a failure is the user's business.
+    if (task.reply.inChannel && task.reply.channel && task.state === "done") {
       try {
         await this.options.client.chat.postMessage({
           channel: task.reply.channel,

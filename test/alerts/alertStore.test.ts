@@ -20,8 +20,14 @@ afterEach(() => {
 });
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
-const facts: TransportView = { uId: "t-1", codeUit: "Y45R577UN544GY4S", statusId: 2, carrierCode: "B-123-ABC" };
-const open = (at = NOW, kind: "transmission" | "expiry" = "transmission"): IncidentChange => ({
+const facts: TransportView = {
+  uId: "t-1",
+  codeUit: "Y45R577UN544GY4S",
+  statusId: 2,
+  carrierCode: "B-123-ABC",
+};
+type OpenChange = Extract<IncidentChange, { type: "open" }>;
+const open = (at = NOW, kind: "transmission" | "expiry" = "transmission"): OpenChange => ({
   type: "open",
   account: "demo",
   transportUId: "t-1",
@@ -91,7 +97,9 @@ describe("AlertStore", () => {
     expect(incident).toMatchObject({ state: "pending", firstSeenAt: NOW, facts });
     expect(incident!.openedAt).toBeUndefined();
     store.applyChanges([{ type: "still", id: incident!.id, at: NOW + 5 }]);
-    store.applyChanges([{ type: "confirm", id: incident!.id, at: NOW + 10, facts: { ...facts, lastGpsMs: NOW } }]);
+    store.applyChanges([
+      { type: "confirm", id: incident!.id, at: NOW + 10, facts: { ...facts, lastGpsMs: NOW } },
+    ]);
     expect(store.incident(incident!.id)).toMatchObject({
       state: "open",
       openedAt: NOW + 10,
@@ -100,11 +108,18 @@ describe("AlertStore", () => {
     });
     // Resolve then open in one batch is fine; a failing batch is rolled back whole.
     expect(() =>
-      store.applyChanges([{ type: "resolve", id: incident!.id, at: NOW + 20, reason: "gone", wasOpen: true }, open()]),
+      store.applyChanges([
+        { type: "resolve", id: incident!.id, at: NOW + 20, reason: "gone", wasOpen: true },
+        open(),
+      ]),
     ).not.toThrow();
     const [active] = store.activeIncidents("demo");
     expect(() =>
-      store.applyChanges([{ type: "resolve", id: active!.id, at: NOW + 30, reason: "gone", wasOpen: true }, open(), open()]),
+      store.applyChanges([
+        { type: "resolve", id: active!.id, at: NOW + 30, reason: "gone", wasOpen: true },
+        open(),
+        open(),
+      ]),
     ).toThrow(/UNIQUE/);
     expect(store.activeIncidents("demo").map((i) => i.id)).toEqual([active!.id]);
     db.close();
@@ -169,7 +184,12 @@ describe("AlertSubscriptions", () => {
     });
     const b = subs.subscribe("C1", "demo", "U2", { vehicles: ["B-123-ABC"], exclude: ["expiry"] });
     expect(b.created).toBe(false);
-    expect(b.subscription).toMatchObject({ codes: [], excludeCodes: ["expiry"], vehicles: ["B-123-ABC"], createdBy: "U2" });
+    expect(b.subscription).toMatchObject({
+      codes: [],
+      excludeCodes: ["expiry"],
+      vehicles: ["B-123-ABC"],
+      createdBy: "U2",
+    });
     subs.subscribe("C2", "demo", "U1");
     subs.subscribe("C2", "other", "U3");
     expect(subs.list().map((s) => `${s.channel}/${s.account}`)).toEqual(["C1/demo", "C2/demo", "C2/other"]);
@@ -186,8 +206,12 @@ describe("AlertSubscriptions", () => {
   it("refuses unknown codes and silly durations, saying which", () => {
     const db = openDatabase(":memory:");
     const subs = new AlertSubscriptions(new AlertStore(db));
-    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).toThrow(InvalidAlertFilterError);
-    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).toThrow(/Unknown alert code: Bogus/);
+    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).toThrow(
+      InvalidAlertFilterError,
+    );
+    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).toThrow(
+      /Unknown alert code: Bogus/,
+    );
     expect(() => subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).toThrow(/minimum duration/);
     db.close();
   });

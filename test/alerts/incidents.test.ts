@@ -55,20 +55,33 @@ describe("conditionsOf", () => {
   const cases: [string, Partial<TransportView>, string[]][] = [
     ["active in progress: nothing", {}, []],
     ...BAD_TRANSMISSION_CODES.map(
-      (code) => [`${code} in progress`, { transmissionStatusCode: code }, [`transmission:${code}`]] as [
-        string,
-        Partial<TransportView>,
-        string[],
-      ],
+      (code) =>
+        [`${code} in progress`, { transmissionStatusCode: code }, [`transmission:${code}`]] as [
+          string,
+          Partial<TransportView>,
+          string[],
+        ],
     ),
     ["Error while Paused: not a transmission incident", { statusId: 6, transmissionStatusCode: "Error" }, []],
-    ["WithoutTransmission while Paused: normal", { statusId: 6, transmissionStatusCode: "WithoutTransmission" }, []],
+    [
+      "WithoutTransmission while Paused: normal",
+      { statusId: 6, transmissionStatusCode: "WithoutTransmission" },
+      [],
+    ],
     ["NotStarted in progress: not bad", { transmissionStatusCode: "NotStarted" }, []],
     ["unknown code: not bad", { transmissionStatusCode: "Mystery" }, []],
-    ["change request ResponseError", { changeRequestStatusCode: "ResponseError" }, ["changerequest:ResponseError"]],
+    [
+      "change request ResponseError",
+      { changeRequestStatusCode: "ResponseError" },
+      ["changerequest:ResponseError"],
+    ],
     [
       "change request RequestErrorSent while paused",
-      { statusId: 6, transmissionStatusCode: "WithoutTransmission", changeRequestStatusCode: "RequestErrorSent" },
+      {
+        statusId: 6,
+        transmissionStatusCode: "WithoutTransmission",
+        changeRequestStatusCode: "RequestErrorSent",
+      },
       ["changerequest:RequestErrorSent"],
     ],
     ["change request ResponseSuccess", { changeRequestStatusCode: "ResponseSuccess" }, []],
@@ -81,7 +94,11 @@ describe("conditionsOf", () => {
       { statusId: 1, transmissionStatusCode: "NotStarted", startMs: NOW - 20 * MIN },
       ["notstarted:NotStarted"],
     ],
-    ["pending within the grace", { statusId: 1, transmissionStatusCode: "NotStarted", startMs: NOW - 5 * MIN }, []],
+    [
+      "pending within the grace",
+      { statusId: 1, transmissionStatusCode: "NotStarted", startMs: NOW - 5 * MIN },
+      [],
+    ],
     ["pending without a planned start", { statusId: 1, transmissionStatusCode: "NotStarted" }, []],
     [
       "several at once",
@@ -94,7 +111,9 @@ describe("conditionsOf", () => {
   });
 
   it("honours a custom expiry lead and grace", () => {
-    expect(conditionsOf(transport({ validityEndMs: NOW + 20 * H }), NOW, { expiryLeadMs: 24 * H })).toHaveLength(1);
+    expect(
+      conditionsOf(transport({ validityEndMs: NOW + 20 * H }), NOW, { expiryLeadMs: 24 * H }),
+    ).toHaveLength(1);
     const pending = transport({ statusId: 1, startMs: NOW - 2 * MIN });
     expect(conditionsOf(pending, NOW, { notStartedGraceMs: MIN })).toHaveLength(1);
   });
@@ -153,7 +172,12 @@ describe("evaluateSweep", () => {
       ["still"],
       ["resolve"],
     ]);
-    expect(changes[1]![0]).toMatchObject({ type: "open", state: "open", kind: "transmission", code: "NoGPSCoordinates" });
+    expect(changes[1]![0]).toMatchObject({
+      type: "open",
+      state: "open",
+      kind: "transmission",
+      code: "NoGPSCoordinates",
+    });
     expect(changes[5]![0]).toMatchObject({ type: "resolve", reason: "recovered", wasOpen: true });
     expect(incidents).toHaveLength(1);
     expect(incidents[0]).toMatchObject({
@@ -192,9 +216,15 @@ describe("evaluateSweep", () => {
           transport({ uId: "t-2", codeUit: "T2", transmissionStatusCode: "OldData" }),
         ],
       },
-      { at: NOW + MIN, transports: [transport({ statusId: 6, transmissionStatusCode: "WithoutTransmission" })] },
+      {
+        at: NOW + MIN,
+        transports: [transport({ statusId: 6, transmissionStatusCode: "WithoutTransmission" })],
+      },
     ]);
-    expect(changes[1]!.map((c) => (c.type === "resolve" ? c.reason : c.type)).sort()).toEqual(["gone", "status"]);
+    expect(changes[1]!.map((c) => (c.type === "resolve" ? c.reason : c.type)).sort()).toEqual([
+      "gone",
+      "status",
+    ]);
   });
 
   it("does not resolve missing transports as gone when the sweep is incomplete", () => {
@@ -239,8 +269,16 @@ describe("evaluateSweep", () => {
 
   it("treats a new change request after a failed one as a new incident", () => {
     const { changes } = runSweeps([
-      { at: NOW, transports: [transport({ changeRequestStatusCode: "ResponseError", changeRequestCreatedMs: NOW - H })] },
-      { at: NOW + MIN, transports: [transport({ changeRequestStatusCode: "ResponseError", changeRequestCreatedMs: NOW })] },
+      {
+        at: NOW,
+        transports: [
+          transport({ changeRequestStatusCode: "ResponseError", changeRequestCreatedMs: NOW - H }),
+        ],
+      },
+      {
+        at: NOW + MIN,
+        transports: [transport({ changeRequestStatusCode: "ResponseError", changeRequestCreatedMs: NOW })],
+      },
     ]);
     expect(changes[1]!.map((c) => c.type)).toEqual(["resolve", "open"]);
   });
@@ -251,16 +289,31 @@ describe("evaluateSweep", () => {
         at: NOW,
         transports: [
           transport({ validityEndMs: NOW + 2 * H }),
-          transport({ uId: "t-2", codeUit: "T2", statusId: 1, startMs: NOW - H, transmissionStatusCode: "NotStarted" }),
+          transport({
+            uId: "t-2",
+            codeUit: "T2",
+            statusId: 1,
+            startMs: NOW - H,
+            transmissionStatusCode: "NotStarted",
+          }),
         ],
       },
       {
         at: NOW + MIN,
-        transports: [transport({ validityEndMs: NOW + 5 * 24 * H }), transport({ uId: "t-2", codeUit: "T2", startMs: NOW - H })],
+        transports: [
+          transport({ validityEndMs: NOW + 5 * 24 * H }),
+          transport({ uId: "t-2", codeUit: "T2", startMs: NOW - H }),
+        ],
       },
     ]);
-    expect(changes[0]!.map((c) => (c.type === "open" ? c.kind : c.type)).sort()).toEqual(["expiry", "notstarted"]);
-    expect(changes[1]!.map((c) => (c.type === "resolve" ? c.reason : c.type))).toEqual(["recovered", "recovered"]);
+    expect(changes[0]!.map((c) => (c.type === "open" ? c.kind : c.type)).sort()).toEqual([
+      "expiry",
+      "notstarted",
+    ]);
+    expect(changes[1]!.map((c) => (c.type === "resolve" ? c.reason : c.type))).toEqual([
+      "recovered",
+      "recovered",
+    ]);
   });
 
   it("deduplicates transports listed twice and ignores other accounts' incidents", () => {
@@ -362,7 +415,11 @@ describe("evaluateSweep properties", () => {
         );
         expect(incidents.filter((i) => i.kind === "transmission" && i.state !== "resolved")).toEqual([]);
         // And a sweep where nothing is listed resolves everything (complete sweep).
-        incidents = applyIncidentChanges(incidents, evaluateSweep("demo", incidents, [], at + MIN, {}, subs), newId);
+        incidents = applyIncidentChanges(
+          incidents,
+          evaluateSweep("demo", incidents, [], at + MIN, {}, subs),
+          newId,
+        );
         expect(incidents.filter((i) => i.state !== "resolved")).toEqual([]);
       }),
       { numRuns: 300 },

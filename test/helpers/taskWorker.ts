@@ -11,6 +11,7 @@ import { describeError } from "../../src/main.js";
 import { openDatabase } from "../../src/store/database.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
+import { transportSaveHandler } from "../../src/tasks/handlers/transports.js";
 import { TaskRunner } from "../../src/tasks/runner.js";
 import type { NewTask } from "../../src/tasks/task.js";
 
@@ -31,7 +32,7 @@ const client = new FleetClient({
 const runner = new TaskRunner<FleetSession>({
   store,
   gate,
-  handlers: [transportActionHandler],
+  handlers: [transportActionHandler, transportSaveHandler],
   sessionFor: async () => client.session({ username: "demo", password: "demo" }),
   describeError,
   isRetryable: isUpstreamTransportError,

@@ -121,6 +121,24 @@ describe("/etransport", () => {
     }
   });
 
+  it("a failure from the service (a UIT that already exists) is told in words, with the correlation id for support", async () => {
+    const existing = transportsIn(2)[0]!;
+    const view = await openCreateModal(USER);
+    const start = Math.floor((Date.now() + 3_600_000) / 60_000) * 60;
+    await h.driver.viewSubmission({
+      userId: USER,
+      viewId: view.id,
+      values: formValues(sim().vehicles[5]!.vehicleUId, existing.codeUit, start, start + 86_400),
+    });
+    await h.settle();
+    const answer = h.fake
+      .messages(USER)
+      .filter((m) => m.origin === "chat.postMessage")
+      .at(-1);
+    expect(textOf(answer)).toMatch(/already/i);
+    expect(textOf(answer)).toMatch(/correlation id/i);
+  });
+
   it("answers field errors in the modal and sends nothing upstream until all pass", async () => {
     const view = await openCreateModal(USER);
     const adds = requestsTo("add-transport").length;

@@ -32,9 +32,10 @@ function runWorker(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   const child = spawn(process.execPath, ["--import", "tsx", worker], {
-    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(`[worker] ${chunk}`));
   children.push(child);
   const lines: WorkerLine[] = [];
   let buffer = "";
@@ -42,7 +43,11 @@ function runWorker(env: Record<string, string>): {
     buffer += chunk.toString();
     const parts = buffer.split("\n");
     buffer = parts.pop()!;
-    for (const part of parts) if (part.trim()) lines.push(JSON.parse(part) as WorkerLine);
+    for (const part of parts) {
+      if (!part.trim()) continue;
+      const line = JSON.parse(part) as WorkerLine & { msg?: string };
+      if (!line.msg) lines.push(line);
+    }
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, lines, exited };
@@ -58,7 +63,9 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
 
 describe("a fleetbot process killed with queued tasks", () => {
   it("finishes every task exactly once after a restart, and never sends an interrupted mutation twice", async () => {
-    sim = await startSimulator({ port: 0, minIntervalMs: 100, control: true, drift: false });
+    // The service's own limit is below the bot's spacing (as in production, where the margin covers
+    // the network): a 429 here would make the gate resend, which is not what these tests are about.
+    sim = await startSimulator({ port: 0, minIntervalMs: 50, control: true, drift: false });
     const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-crash-"));
     dirs.push(dataDir);
     const pending = sim.control
@@ -157,5 +164,52 @@ describe("a fleetbot process killed with queued tasks", () => {
     expect(store.unfinished()).toEqual([]);
     expect(store.undelivered()).toEqual([]);
     db.close();
+  }, 30_000);
+
+  it("a new transport whose add-transport reached the service before the crash is not added twice", async () => {
+    // The service's own limit is below the bot's spacing (as in production, where the margin covers
+    // the network): a 429 here would make the gate resend, which is not what these tests are about.
+    sim = await startSimulator({ port: 0, minIntervalMs: 50, control: true, drift: false });
+    const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-crash-add-"));
+    dirs.push(dataDir);
+    const vehicle = sim.vehicles[3]!;
+    const now = Date.now();
+    const task: NewTask = {
+      kind: "transport-save",
+      params: {
+        draft: {
+          vehicleUId: vehicle.vehicleUId,
+          codeUit: "CRAS0000ADD00001",
+          vatNumber: "RO16341004",
+          validityStartMs: now + 3_600_000,
+          validityEndMs: now + 3 * 86_400_000,
+        },
+        timeZone: "Europe/Bucharest",
+      },
+      account: "demo",
+      reply: { channel: "C1" },
+      priority: "interactive",
+    };
+    await fetch(`${sim.url}/__control/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "delayAnswer", count: 1, delayMs: 5_000, endpoint: "add-transport" }),
+    });
+    const env = { DATA_DIR: dataDir, FLEET_API_URL: sim.url, FLEET_MIN_INTERVAL_MS: "100" };
+    const first = runWorker({ ...env, SUBMIT: JSON.stringify([task]) });
+    await until(() => sim!.control.transports().some((t) => t.codeUit === "CRAS0000ADD00001"));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const second = runWorker(env);
+    expect(await second.exited).toBe(0);
+    const finished = second.lines.find((l) => l.finished);
+    expect(finished?.state).toBe("done");
+    expect(finished?.result).toMatchObject({
+      saved: true,
+      alreadyThere: true,
+      transport: { codeUit: "CRAS0000ADD00001" },
+    });
+    expect(sim.control.requests(500).filter((r) => r.endpoint === "add-transport")).toHaveLength(1);
+    expect(sim.control.transports().filter((t) => t.codeUit === "CRAS0000ADD00001")).toHaveLength(1);
   }, 30_000);
 });

@@ -90,7 +90,7 @@ export function formatWait(ms: number): string {
 }
 
 export function failureMessage(what: string, error: TaskError | undefined): SlackMessage {
-  const message = error?.message ?? "The request failed.";
+  const message = escapeMrkdwn(error?.message ?? "The request failed.");
   const support = error?.correlationId ? `For support: correlation id \`${error.correlationId}\`` : undefined;
   return {
     text: `${what} failed: ${message}`,

@@ -1,0 +1,310 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { textOf } from "../helpers/botHarness.js";
+import { type AlertHarness, startAlertHarness } from "./alertHarness.js";
+
+let h: AlertHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const MIN = 60_000;
+const GENERAL = "C0GENERAL";
+const ALERTS = "C0ALERTS";
+
+describe("alert poller (real simulator, client and gate in virtual time; fake Slack)", () => {
+  it("open → one post; three more polls → none; Active again → edited to resolved and a thread reply", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+
+    const first = await h.poll();
+    // The demo fleet's standing problems open incidents too; the vehicle filter keeps them out.
+    expect(first.accounts[0]).toMatchObject({ account: "demo", opened: 4, posted: 0 });
+    expect(h.sessions[0]).toEqual({ account: "demo", slackUser: "U0DISPATCH" });
+    expect(h.alerts(GENERAL)).toHaveLength(0);
+
+    await h.control(t.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });
+    await h.advance(5 * MIN);
+    const opened = await h.poll();
+    expect(opened.accounts[0]).toMatchObject({ opened: 1, posted: 1, failed: 0 });
+    const [alert] = h.alerts(GENERAL);
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    const text = textOf(alert);
+    expect(text).toContain("Transmission problem");
+    expect(text).toContain(t.carrierCode);
+    expect(text).toContain("NoGPSCoordinates — no GPS signal");
+    expect(text).toMatch(/last GPS <!date\^\d+\^/);
+
+    for (let i = 0; i < 3; i++) {
+      await h.advance(5 * MIN);
+      const again = await h.poll();
+      expect(again.accounts[0]).toMatchObject({ opened: 0, posted: 0, resolved: 0 });
+    }
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    expect(h.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(1);
+
+    await h.control(t.codeUit, { clear: true, transmissionStatusCode: "Active" });
+    await h.advance(5 * MIN);
+    const recovered = await h.poll();
+    expect(recovered.accounts[0]).toMatchObject({ resolved: 1, resolutionsSent: 1 });
+    const updates = h.fake.calls.filter((c) => c.method === "chat.update");
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.args.ts).toBe(alert!.ts);
+    const edited = h.alerts(GENERAL)[0]!;
+    expect(edited.revisions).toBe(1);
+    expect(textOf(edited)).toContain("✅");
+    expect(textOf(edited)).toContain("lasted *20 min*");
+    expect(JSON.stringify(edited.blocks)).not.toContain('"actions"');
+    const replies = h.replies(GENERAL);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.threadTs).toBe(alert!.ts);
+    expect(replies[0]!.text).toContain("It lasted 20 min");
+
+    // Quiet afterwards; a new bad code later is a new incident and a new alert.
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(2);
+    await h.control(t.codeUit, { transmissionStatusCode: "OldData" });
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(2);
+    expect(h.fake.violations).toEqual([]);
+  });
+
+  it("posts the demo fleet's standing problems once each (pinned Error, NotInRomania, change request, expiry)", async () => {
+    h = await startAlertHarness();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    await h.poll();
+    const titles = h.alerts(GENERAL).map((m) => m.text.replace(/:.*/, ""));
+    expect(titles.sort()).toEqual(
+      [
+        "🔴 Transmission problem",
+        "🔴 Transmission problem",
+        "🔴 UIT validity ends soon",
+        "🔴 Vehicle change request failed",
+      ].sort(),
+    );
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(4);
+    expect(h.fake.violations).toEqual([]);
+  });
+
+  it("a problem shorter than the minimum duration posts nothing (flapping); a longer one posts once", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
+      vehicles: [t.carrierCode],
+      minDurationMinutes: 10,
+    });
+    for (let i = 0; i < 3; i++) {
+      await h.control(t.codeUit, { transmissionStatusCode: "WithoutTransmission" });
+      await h.advance(5 * MIN);
+      await h.poll();
+      await h.control(t.codeUit, { clear: true, transmissionStatusCode: "Active" });
+      await h.advance(4 * MIN);
+      await h.poll();
+    }
+    expect(h.alerts(GENERAL)).toHaveLength(0);
+    const mine = () => h!.store.incidents("demo").filter((i) => i.transportUId === t.uId);
+    expect(mine().map((i) => `${i.state}:${i.openedAt ?? "-"}`)).toEqual([
+      "resolved:-",
+      "resolved:-",
+      "resolved:-",
+    ]);
+
+    await h.control(t.codeUit, { transmissionStatusCode: "Error" });
+    for (let i = 0; i < 4; i++) {
+      await h.advance(5 * MIN);
+      await h.poll();
+    }
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+  });
+
+  it("two channels get one post each; after unsubscribe a channel gets no more posts", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    const u = h.healthyTransport([t.codeUit]);
+    const vehicles = [t.carrierCode, u.carrierCode];
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles });
+    // C0ALERTS is public and the bot is not a member: chat:write.public lets it post.
+    h.subscriptions.subscribe(ALERTS, "demo", "U0VIEWER", { vehicles });
+    await h.control(t.codeUit, { transmissionStatusCode: "Error" });
+    const run = await h.poll();
+    expect(run.accounts).toHaveLength(1);
+    expect(run.accounts[0]!.sweep!.pages).toBe(1);
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    expect(h.alerts(ALERTS)).toHaveLength(1);
+
+    expect(h.subscriptions.unsubscribe(ALERTS)).toBe(1);
+    await h.control(u.codeUit, { transmissionStatusCode: "OldData" });
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(2);
+    expect(h.alerts(ALERTS)).toHaveLength(1);
+
+    // The alert already in the unsubscribed channel is still resolved in place.
+    await h.control(t.codeUit, { clear: true, transmissionStatusCode: "Active" });
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(textOf(h.alerts(ALERTS)[0])).toContain("✅");
+  });
+
+  it("a rate-limited post is recorded and retried on the next poll, once", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.control(t.codeUit, { transmissionStatusCode: "Error" });
+    h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
+    const failed = await h.poll();
+    expect(failed.rateLimited).toBe(true);
+    expect(failed.accounts[0]).toMatchObject({ posted: 0, failed: 1 });
+    expect(h.alerts(GENERAL)).toHaveLength(0);
+    const incident = h.store.activeIncidents("demo").find((i) => i.transportUId === t.uId);
+    expect(h.store.post(incident!.id, GENERAL)).toMatchObject({
+      attempts: 1,
+      lastError: expect.stringMatching(/rate limit/),
+    });
+
+    await h.advance(5 * MIN);
+    const retried = await h.poll();
+    expect(retried.accounts[0]).toMatchObject({ opened: 0, posted: 1, failed: 0 });
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    expect(h.store.post(incident!.id, GENERAL)).toMatchObject({ attempts: 2 });
+    expect(h.store.post(incident!.id, GENERAL)!.lastError).toBeUndefined();
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+  });
+
+  it("a private channel without the bot records a clear error and keeps retrying", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe("G0PRIVATE", "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    expect(await h.publisher.checkChannel("G0PRIVATE")).toEqual({
+      ok: false,
+      reason: expect.stringContaining("invite fleetbot to the private channel"),
+    });
+    expect(await h.publisher.checkChannel(ALERTS)).toEqual({ ok: true });
+    await h.control(t.codeUit, { transmissionStatusCode: "Error" });
+    await h.poll();
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.store.lastFailure("G0PRIVATE")).toMatchObject({
+      attempts: 2,
+      error: expect.stringContaining("invite fleetbot to the private channel"),
+    });
+    // Invited: the next poll posts it.
+    const g = h.fake.workspace.channels.get("G0PRIVATE")!;
+    g.botIsMember = true;
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts("G0PRIVATE")).toHaveLength(1);
+  });
+
+  it("a restart between polls neither repeats nor loses an alert", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.control(t.codeUit, { transmissionStatusCode: "NotInRomania" });
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+
+    h.restart();
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+
+    // A post that failed before the restart goes out after it.
+    const u = h.healthyTransport([t.codeUit]);
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode, u.carrierCode] });
+    await h.control(u.codeUit, { transmissionStatusCode: "Error" });
+    h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    h.restart();
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(2);
+
+    await h.control(t.codeUit, { clear: true, transmissionStatusCode: "Active" });
+    h.restart();
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.fake.calls.filter((c) => c.method === "chat.update")).toHaveLength(1);
+    expect(h.replies(GENERAL)).toHaveLength(1);
+  });
+
+  it("warns once when a UIT's validity ends within the lead time, and resolves when it is extended", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
+      vehicles: [t.carrierCode],
+      codes: ["expiry"],
+    });
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await h.control(t.codeUit, { validityEndDate: iso(h.fleet.clock.now() + 6 * 3600_000) });
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    expect(textOf(h.alerts(GENERAL)[0])).toContain("UIT validity ends soon");
+    expect(textOf(h.alerts(GENERAL)[0])).toMatch(/\(in 6 h\)|\(in 5 h 5\d min\)/);
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.alerts(GENERAL)).toHaveLength(1);
+    await h.control(t.codeUit, { validityEndDate: iso(h.fleet.clock.now() + 5 * 86_400_000) });
+    await h.advance(5 * MIN);
+    await h.poll();
+    expect(h.replies(GENERAL)[0]!.text).toContain("validity was extended");
+  });
+
+  it("a tick while a run is under way is skipped", async () => {
+    h = await startAlertHarness();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    const first = h.poller.runOnce();
+    const second = await h.poller.runOnce();
+    expect(second).toEqual({ skipped: true, accounts: [], rateLimited: false });
+    expect(h.poller.busy).toBe(true);
+    const done = await h.fleet.run(first);
+    expect(done.skipped).toBe(false);
+    expect(h.poller.busy).toBe(false);
+  });
+
+  it("sends the digest per subscribed channel", async () => {
+    h = await startAlertHarness();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    await h.poll();
+    const sent = await h.fleet.run(h.poller.runDigest());
+    expect(sent).toBe(1);
+    const digest = h.alerts(GENERAL).find((m) => m.text.startsWith("e-Transport digest"));
+    expect(digest?.text).toContain("4 open alerts");
+    expect(textOf(digest)).toContain("In Progress");
+  });
+});
+
+describe("sweep cost", () => {
+  it("reads every page of a large fleet with exactly ceil(total / 100) load-transports calls, in the background", async () => {
+    h = await startAlertHarness({ sim: { transportCount: 300 } });
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
+    const before = h.fleet.sim.control.stats().requests.demo?.["load-transports"] ?? 0;
+    // An interactive call issued while the sweep waits is served before the sweep's next page.
+    const polling = h.poller.runOnce();
+    const interactive = h.fleet.session.vehicles({ priority: "interactive" });
+    const [result] = await h.fleet.run(Promise.all([polling, interactive]));
+    const sweep = result.accounts[0]!.sweep!;
+    const open = h.fleet.sim.control.transports().filter((t) => [1, 2, 6].includes(t.statusId)).length;
+    expect(sweep.totalRecords).toBe(open);
+    expect(sweep.transports).toBe(open);
+    expect(sweep.complete).toBe(true);
+    expect(open).toBeGreaterThan(100);
+    const calls = (h.fleet.sim.control.stats().requests.demo?.["load-transports"] ?? 0) - before;
+    expect(calls).toBe(Math.ceil(open / 100));
+    expect(sweep.pages).toBe(calls);
+    const order = h.fleet.sim.control
+      .requests(50)
+      .map((r) => r.endpoint)
+      .filter((e) => e !== "login");
+    expect(order.indexOf("company-vehicles")).toBeLessThan(order.lastIndexOf("load-transports"));
+  });
+});

@@ -1,0 +1,264 @@
+import { describe, expect, it } from "vitest";
+import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
+import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
+import { toPublishError } from "../../src/alerts/slackPublisher.js";
+import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
+import type { LoadTransportsParams } from "../../src/fleet/client.js";
+import type { Transport } from "../../src/fleet/schemas.js";
+import { AlertStore } from "../../src/store/alertStore.js";
+import { openDatabase } from "../../src/store/database.js";
+
+const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
+const silent = { info() {}, warn() {}, debug() {}, error() {} };
+
+function transport(i: number, code = "Active"): Transport {
+  return {
+    uId: `t-${i}`,
+    codeUit: `UIT${String(i).padStart(13, "0")}`,
+    statusId: 2,
+    carrierCode: `B-${i}-ABC`,
+    transmissionStatusCode: code,
+    validityEndDate: new Date(NOW + 5 * 86_400_000),
+  } as Transport;
+}
+
+/** load-transports over a fixed list; `shift` inserts transports between pages. */
+class FakeSource implements TransportSource {
+  calls: LoadTransportsParams[] = [];
+  failWith: Error | undefined;
+  constructor(
+    public list: Transport[],
+    private readonly onPage?: (index: number, self: FakeSource) => void,
+  ) {}
+  async loadTransports(params: LoadTransportsParams) {
+    this.calls.push(params);
+    if (this.failWith) throw this.failWith;
+    const size = params.pageSize ?? 20;
+    const index = params.pageIndex ?? 0;
+    const page = this.list.slice(index * size, (index + 1) * size);
+    const answer = { totalRecords: this.list.length, transports: page };
+    this.onPage?.(index, this);
+    return answer;
+  }
+}
+
+class RecordingPublisher implements AlertPublisher {
+  posts: string[] = [];
+  updates: string[] = [];
+  replies: string[] = [];
+  nextError: Error | undefined;
+  private n = 0;
+  private take(): void {
+    const e = this.nextError;
+    this.nextError = undefined;
+    if (e) throw e;
+  }
+  async post(channel: string, incident: { codeUit: string }) {
+    this.take();
+    this.posts.push(`${channel}:${incident.codeUit}`);
+    return { ts: `${++this.n}.000` };
+  }
+  async markResolved(channel: string, ts: string) {
+    this.take();
+    this.updates.push(`${channel}:${ts}`);
+  }
+  async replyResolved(channel: string, ts: string) {
+    this.take();
+    this.replies.push(`${channel}:${ts}`);
+    return { ts: `${++this.n}.000` };
+  }
+}
+
+function setup(list: Transport[], onPage?: (index: number, self: FakeSource) => void) {
+  let now = NOW;
+  const db = openDatabase(":memory:");
+  const store = new AlertStore(db, () => now);
+  const source = new FakeSource(list, onPage);
+  const publisher = new RecordingPublisher();
+  const poller = new AlertPoller({
+    store,
+    publisher,
+    sessionFor: () => source,
+    now: () => now,
+    logger: silent,
+  });
+  const subs = new AlertSubscriptions(store, () => now);
+  return {
+    db,
+    store,
+    source,
+    publisher,
+    poller,
+    subs,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe("AlertPoller.sweep", () => {
+  it("reads pages from 0 at background priority until totalRecords are read", async () => {
+    const s = setup(Array.from({ length: 250 }, (_, i) => transport(i)));
+    const sweep = await s.poller.sweep(s.source);
+    expect(s.source.calls.map((c) => c.pageIndex)).toEqual([0, 1, 2]);
+    expect(s.source.calls[0]).toEqual({ statusIds: [1, 2, 6], pageSize: 100, pageIndex: 0 });
+    expect(sweep).toMatchObject({ pages: 3, totalRecords: 250, complete: true });
+    expect(sweep.transports).toHaveLength(250);
+  });
+
+  it("stops on an empty page, and reports an incomplete sweep when pages shifted", async () => {
+    const s = setup(
+      Array.from({ length: 150 }, (_, i) => transport(i)),
+      (index, self) => {
+        // A transport is added at the top (newest first) while the sweep reads: page 1 repeats one.
+        if (index === 0) self.list = [transport(999), ...self.list];
+      },
+    );
+    const sweep = await s.poller.sweep(s.source);
+    expect(sweep.pages).toBe(2);
+    expect(sweep.transports).toHaveLength(150);
+    expect(sweep.totalRecords).toBe(151);
+    expect(sweep.complete).toBe(false);
+    const empty = setup([]);
+    expect(await empty.poller.sweep(empty.source)).toMatchObject({
+      pages: 1,
+      complete: true,
+      totalRecords: 0,
+    });
+  });
+});
+
+describe("AlertPoller.runOnce", () => {
+  it("keeps incidents when the sweep is incomplete, and delivers stored posts when the sweep fails", async () => {
+    const s = setup([transport(1, "Error")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    s.publisher.nextError = new AlertPublishError("other", "network down");
+    const first = await s.poller.runOnce();
+    expect(first.accounts[0]).toMatchObject({ opened: 1, posted: 0, failed: 1 });
+    s.source.failWith = new Error("fleet service unreachable");
+    s.advance(60_000);
+    const second = await s.poller.runOnce();
+    expect(second.accounts[0]).toMatchObject({ error: "fleet service unreachable", posted: 1 });
+    expect(s.publisher.posts).toEqual(["C1:UIT0000000000001"]);
+    expect(s.store.activeIncidents("demo")).toHaveLength(1);
+  });
+
+  it("gives up the resolution of a deleted alert, and finishes a half-done resolution without repeating", async () => {
+    const s = setup([transport(1, "Error"), transport(2, "OldData")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    await s.poller.runOnce();
+    expect(s.publisher.posts).toHaveLength(2);
+    s.source.list = [];
+    s.advance(60_000);
+    // First resolution: the message is gone. Second: update works, reply fails.
+    let calls = 0;
+    const original = s.publisher.markResolved.bind(s.publisher);
+    s.publisher.markResolved = async (channel: string, ts: string) => {
+      calls++;
+      if (calls === 1) throw new AlertPublishError("message_gone", "The alert message was deleted.");
+      return original(channel, ts);
+    };
+    const originalReply = s.publisher.replyResolved.bind(s.publisher);
+    let replies = 0;
+    s.publisher.replyResolved = async (channel: string, ts: string) => {
+      replies++;
+      if (replies === 1) throw new AlertPublishError("other", "network");
+      return originalReply(channel, ts);
+    };
+    const run = await s.poller.runOnce();
+    expect(run.accounts[0]).toMatchObject({ resolved: 2, resolutionsSent: 0, failed: 1 });
+    s.advance(60_000);
+    await s.poller.runOnce();
+    expect(s.publisher.updates).toHaveLength(1);
+    expect(s.publisher.replies).toHaveLength(1);
+    expect(calls).toBe(2);
+    s.advance(60_000);
+    await s.poller.runOnce();
+    expect(s.store.unresolvedPosts("demo")).toEqual([]);
+    expect(s.publisher.replies).toHaveLength(1);
+  });
+
+  it("holds posts back while the UIT is muted in the channel, and posts after the mute", async () => {
+    const s = setup([transport(1, "Error")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    s.subs.subscribe("C2", "demo", "U1");
+    s.subs.mute("C1", "UIT0000000000001", 3_600_000);
+    const first = await s.poller.runOnce();
+    expect(first.accounts[0]).toMatchObject({ posted: 1, muted: 1 });
+    expect(s.publisher.posts).toEqual(["C2:UIT0000000000001"]);
+    s.advance(30 * 60_000);
+    await s.poller.runOnce();
+    expect(s.publisher.posts).toHaveLength(1);
+    s.advance(31 * 60_000);
+    await s.poller.runOnce();
+    expect(s.publisher.posts).toEqual(["C2:UIT0000000000001", "C1:UIT0000000000001"]);
+  });
+
+  it("stops posting in a run once Slack rate-limits", async () => {
+    const s = setup([transport(1, "Error"), transport(2, "Error"), transport(3, "Error")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    s.publisher.nextError = new AlertPublishError("ratelimited", "Slack rate limit");
+    const run = await s.poller.runOnce();
+    expect(run).toMatchObject({ rateLimited: true });
+    expect(run.accounts[0]).toMatchObject({ posted: 0, failed: 1 });
+    await s.poller.runOnce();
+    expect(s.publisher.posts).toHaveLength(3);
+  });
+
+  it("runs each account's sweep as a subscriber of that account; the workspace subscription first", async () => {
+    const s = setup([]);
+    const asked: unknown[] = [];
+    const poller = new AlertPoller({
+      store: s.store,
+      publisher: s.publisher,
+      sessionFor: (who) => {
+        asked.push(who);
+        if (who.slackUser === "U-unlinked") throw new Error("No credentials");
+        return s.source;
+      },
+      logger: silent,
+    });
+    s.subs.subscribe("C1", "acme", "U-unlinked");
+    s.subs.subscribe("C2", "acme", "U-linked");
+    s.subs.ensureWorkspaceSubscription("C3", "demo");
+    s.subs.subscribe("C4", "demo", "U9");
+    const run = await poller.runOnce();
+    expect(run.accounts.map((a) => a.error)).toEqual([undefined, undefined]);
+    // acme: its first subscriber is not linked any more, the second is; demo: the workspace account.
+    const of = (account: string) => asked.filter((w) => (w as { account: string }).account === account);
+    expect(of("acme")).toEqual([
+      { account: "acme", slackUser: "U-unlinked" },
+      { account: "acme", slackUser: "U-linked" },
+    ]);
+    expect(of("demo")).toEqual([{ account: "demo" }]);
+  });
+
+  it("starts on a cron expression and stops", async () => {
+    const s = setup([transport(1, "Error")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    s.poller.start("* * * * * *");
+    const deadline = Date.now() + 3000;
+    while (s.publisher.posts.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    await s.poller.stop();
+    expect(s.publisher.posts).toEqual(["C1:UIT0000000000001"]);
+  });
+});
+
+describe("toPublishError", () => {
+  const platform = (error: string) => ({ code: "slack_webapi_platform_error", data: { ok: false, error } });
+  it.each([
+    [platform("not_in_channel"), "channel", /invite fleetbot to the private channel/],
+    [platform("channel_not_found"), "channel", /invite fleetbot to the private channel/],
+    [platform("message_not_found"), "message_gone", /deleted/],
+    [platform("ratelimited"), "ratelimited", /retried on the next poll/],
+    [{ code: "slack_webapi_rate_limited_error", retryAfter: 3 }, "ratelimited", /retry after 3 s/],
+    [{ code: "slack_webapi_request_error", message: "ECONNRESET" }, "other", /could not be reached/],
+    [platform("invalid_blocks"), "other", /invalid_blocks/],
+    [new Error("boom"), "other", /boom/],
+  ])("%o → %s", (error, failure, message) => {
+    const mapped = toPublishError(error);
+    expect(mapped.failure).toBe(failure);
+    expect(mapped.message).toMatch(message);
+  });
+});

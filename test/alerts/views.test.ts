@@ -1,0 +1,219 @@
+import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
+import { describe, expect, it } from "vitest";
+import type { IncidentRecord } from "../../src/alerts/incidents.js";
+import type { TransportView } from "../../src/etransport/types.js";
+import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
+import { ACTIONS } from "../../src/slack/actionIds.js";
+import {
+  alertMessage,
+  alertMutedMessage,
+  digestMessage,
+  parseAlertMuteValue,
+  resolvedAlertMessage,
+  resolvedThreadReply,
+  subscriptionChangedMessage,
+  subscriptionListMessage,
+} from "../../src/slack/views/alerts.js";
+import { parseTransportButtonValue } from "../../src/slack/views/etransport.js";
+import type { AlertSubscription } from "../../src/store/alertStore.js";
+
+const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
+const MIN = 60_000;
+
+const facts: TransportView = {
+  uId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+  codeUit: "Y45R577UN544GY4S",
+  statusId: 2,
+  carrierCode: "B-123-ABC",
+  carrierName: "Volvo FH <Truck 12> & co",
+  transmissionStatusCode: "NoGPSCoordinates",
+  transmissionStatusErrorDescription: "Echipamentul GPS nu raportează coordonate",
+  lastGpsMs: NOW - 20 * MIN,
+  lastTransmissionMs: NOW - 18 * MIN,
+  validityEndMs: NOW + 8 * 3600_000,
+  startLocation: "București",
+  endLocation: "Sibiu",
+};
+
+function incident(overrides: Partial<IncidentRecord> = {}): IncidentRecord {
+  return {
+    id: "6c1d2e0a-0000-4000-8000-000000000001",
+    account: "demo",
+    transportUId: facts.uId,
+    codeUit: facts.codeUit,
+    kind: "transmission",
+    code: "NoGPSCoordinates",
+    firstSeenAt: NOW - 10 * MIN,
+    openedAt: NOW - 10 * MIN,
+    state: "open",
+    lastSeenAt: NOW,
+    facts,
+    ...overrides,
+  };
+}
+
+const buttons = (blocks: KnownBlock[]): Button[] =>
+  blocks.filter((b): b is ActionsBlock => b.type === "actions").flatMap((b) => b.elements as Button[]);
+
+function expectValid(message: { text: string; blocks: KnownBlock[] }): void {
+  expect(validateMessagePayload(message)).toEqual([]);
+  expect(message.blocks.length).toBeLessThanOrEqual(50);
+  expect(totalText(message.blocks)).toBeLessThanOrEqual(11_000);
+}
+
+describe("alert message", () => {
+  it("shows UIT, vehicle, code and meaning, since when, last GPS and transmission, and four buttons", () => {
+    const message = alertMessage(incident(), "C0ALERTS", { timeZone: "Europe/Bucharest", nowMs: NOW });
+    expectValid(message);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain("Y45R-577U-N544-GY4S");
+    expect(text).toContain("B-123-ABC");
+    expect(text).toContain("&lt;Truck 12&gt; &amp; co");
+    expect(text).toContain("NoGPSCoordinates — no GPS signal");
+    expect(text).toContain(`<!date^${(NOW - 10 * MIN) / 1000}^`);
+    expect(text).toContain(`last GPS <!date^${(NOW - 20 * MIN) / 1000}^`);
+    expect(text).toContain(`last sent to the platform <!date^${(NOW - 18 * MIN) / 1000}^`);
+    expect(message.text).toContain("NoGPSCoordinates");
+    const b = buttons(message.blocks);
+    expect(b.map((x) => x.action_id)).toEqual([
+      ACTIONS.transportPause,
+      ACTIONS.transportEnd,
+      ACTIONS.transportShow,
+      ACTIONS.alertMute,
+    ]);
+    expect(parseTransportButtonValue(b[0]!.value)).toEqual({ u: facts.codeUit, id: facts.uId });
+    expect(parseTransportButtonValue(b[2]!.value)).toEqual({ u: facts.codeUit, id: facts.uId });
+    expect(parseAlertMuteValue(b[3]!.value)).toEqual({ u: facts.codeUit, c: "C0ALERTS" });
+    expect(b[1]!.confirm).toBeDefined();
+  });
+
+  it("offers only the buttons the transport's state allows", () => {
+    const pending = incident({
+      kind: "notstarted",
+      code: "NotStarted",
+      facts: { ...facts, statusId: 1, transmissionStatusCode: "NotStarted", startMs: NOW - 3600_000 },
+    });
+    const message = alertMessage(pending, "C1");
+    expectValid(message);
+    expect(buttons(message.blocks).map((x) => x.action_id)).toEqual([
+      ACTIONS.transportShow,
+      ACTIONS.alertMute,
+    ]);
+    expect(JSON.stringify(message.blocks)).toContain("Transport not started");
+  });
+
+  it.each([
+    ["changerequest", "ResponseError", "Vehicle change request failed"],
+    ["expiry", "ValidityEnding", "UIT validity ends soon"],
+  ] as const)("renders a %s incident", (kind, code, title) => {
+    const message = alertMessage(
+      incident({ kind, code, facts: { ...facts, changeRequestAuthorityMessage: "respinsă" } }),
+      "C1",
+      { nowMs: NOW },
+    );
+    expectValid(message);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain(title);
+    if (kind === "expiry") expect(text).toContain("(in 8 h)");
+    else expect(text).toContain("completed with error");
+  });
+
+  it("stays within limits with absurdly long texts", () => {
+    const long = "x<&>".repeat(2000);
+    const message = alertMessage(
+      incident({
+        code: long,
+        codeUit: long,
+        facts: {
+          ...facts,
+          codeUit: long,
+          uId: long,
+          carrierCode: long,
+          carrierName: long,
+          transmissionStatusErrorDescription: long,
+          startLocation: long,
+          endLocation: long,
+        },
+      }),
+      "C1",
+    );
+    expectValid(message);
+    expectValid(resolvedAlertMessage(incident({ code: long, facts: { ...facts, carrierName: long } })));
+  });
+});
+
+describe("resolved alert", () => {
+  const resolved = incident({ state: "resolved", resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
+
+  it("has ✅, how long it lasted, no buttons and new block ids", () => {
+    const message = resolvedAlertMessage(resolved);
+    expectValid(message);
+    expect(buttons(message.blocks)).toEqual([]);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain("✅");
+    expect(text).toContain("lasted *35 min*");
+    expect(text).toContain("the transmission is back to normal");
+    const openIds = alertMessage(resolved, "C1").blocks.map((b) => b.block_id);
+    for (const b of message.blocks) expect(openIds).not.toContain(b.block_id);
+  });
+
+  it("thread reply says when and how long", () => {
+    const reply = resolvedThreadReply(resolved);
+    expectValid(reply);
+    expect(JSON.stringify(reply.blocks)).toContain(`<!date^${(NOW + 25 * MIN) / 1000}^`);
+    expect(reply.text).toContain("It lasted 35 min");
+    expect(resolvedThreadReply({ ...resolved, resolveReason: "gone" }).text).toContain("no longer listed");
+  });
+});
+
+describe("digest and subscription views", () => {
+  it("digest fits with many incidents and expiring UITs", () => {
+    const many = Array.from({ length: 300 }, (_, i) => incident({ id: `i${i}`, codeUit: `UIT${i}` }));
+    const expiring = Array.from({ length: 200 }, (_, i) => ({ ...facts, codeUit: `EXP${i}` }));
+    const message = digestMessage({
+      incidents: many,
+      countsByStatus: { 1: 3, 2: 140, 6: 7 },
+      expiring,
+      account: "demo",
+      nowMs: NOW,
+    });
+    expectValid(message);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain("In Progress: *140*");
+    expect(text).toContain("more");
+    expect(message.text).toContain("300 open alerts");
+    expectValid(
+      digestMessage({ incidents: [], countsByStatus: {}, expiring: [], account: "demo", nowMs: NOW }),
+    );
+  });
+
+  it("lists subscriptions with their filters and the last failure", () => {
+    const sub: AlertSubscription = {
+      id: "s1",
+      channel: "G0PRIVATE",
+      account: "demo",
+      createdBy: "U0DISPATCH",
+      codes: ["Error"],
+      excludeCodes: ["expiry"],
+      vehicles: ["B-123-ABC"],
+      minDurationMinutes: 10,
+      createdAt: NOW,
+    };
+    const message = subscriptionListMessage([sub, { ...sub, channel: "C1", createdBy: undefined }], {
+      failures: { G0PRIVATE: { codeUit: "X", error: "invite fleetbot to the private channel", attempts: 3 } },
+    });
+    expectValid(message);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain("<#G0PRIVATE>");
+    expect(text).toContain("after 10 min");
+    expect(text).toContain("invite fleetbot to the private channel");
+    expect(text).toContain("workspace account");
+    expectValid(subscriptionListMessage([]));
+    expectValid(
+      subscriptionListMessage(Array.from({ length: 120 }, (_, i) => ({ ...sub, channel: `C${i}` }))),
+    );
+    expectValid(subscriptionChangedMessage("subscribed", sub));
+    expectValid(subscriptionChangedMessage("unsubscribed", { channel: "C1", account: "demo" }));
+    expectValid(alertMutedMessage(facts.codeUit, "C1", NOW + 24 * 3600_000));
+  });
+});
