@@ -74,6 +74,14 @@ const envSchema = z.object({
         error: "must be a cron expression such as */5 * * * * (a seconds field is allowed)",
       }),
   ),
+  /** Optional daily digest per subscribed channel (off when unset), e.g. "0 8 * * 1-5". */
+  ALERTS_DIGEST_CRON: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((expr) => cron.validate(expr), { error: "must be a cron expression such as 0 8 * * 1-5" })
+      .optional(),
+  ),
   ALERTS_CHANNEL: optionalString.refine((v) => v === undefined || /^[CG][A-Z0-9]{6,}$/.test(v), {
     error: "must be a channel id such as C0123456789 (not a #name)",
   }),
@@ -135,7 +143,7 @@ export interface Config {
     vehicleCacheTtlMs: number;
   };
   companyTimeZone: string;
-  alerts: { cron: string; channel?: string };
+  alerts: { cron: string; digestCron?: string; channel?: string };
   dataDir: string;
   redisUrl?: string;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
@@ -183,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       vehicleCacheTtlMs: e.VEHICLE_CACHE_TTL_MS,
     },
     companyTimeZone: e.COMPANY_TIMEZONE,
-    alerts: { cron: e.ALERTS_CRON, channel: e.ALERTS_CHANNEL },
+    alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,

@@ -1,4 +1,8 @@
 import { pathToFileURL } from "node:url";
+import { AlertPoller } from "./alerts/poller.js";
+import type { AlertPublisher } from "./alerts/publisher.js";
+import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
+import { AlertSubscriptions } from "./alerts/subscriptions.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { describeTransportFailure } from "./etransport/failures.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
@@ -14,6 +18,7 @@ import { TaskDelivery } from "./slack/delivery.js";
 import { People } from "./slack/people.js";
 import { describeTask, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
+import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
@@ -47,6 +52,7 @@ export interface Fleetbot {
   vehicles: VehicleCache<Vehicle>;
   metrics: FleetbotMetrics;
   slack: RunningSlackApp;
+  alerts: AlertPoller;
   delivery: TaskDelivery;
   url: string;
   close(): Promise<void>;
@@ -62,6 +68,8 @@ export interface StartOptions {
   upkeepEveryMs?: number;
   /** Least time between two progress updates of one message (tests shorten it). */
   progressEveryMs?: number;
+  /** Start the ALERTS_CRON poller (default true; tests call `alerts.runOnce()` themselves). */
+  alertPolling?: boolean;
 }
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
@@ -212,6 +220,20 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     task: (id: string) => tasks.get(id),
     updateResult: (id: string, result: unknown) => tasks.updateResult(id, result),
   };
+  const alertStore = new AlertStore(db);
+  const subscriptions = new AlertSubscriptions(alertStore);
+  const alertPublisher = new SlackAlertPublisher({
+    client: createAlertWebClient(slackSettings.botToken, { slackApiUrl: slackSettings.apiUrl }),
+    timeZone: config.companyTimeZone,
+  });
+  const poller = new AlertPoller({
+    store: alertStore,
+    publisher: countingPublisher(alertPublisher, metrics),
+    sessionFor: (who) => sessionFor(who),
+    timeZone: config.companyTimeZone,
+    logger: logger.child({ module: "alerts" }),
+  });
+
   const slack = await startSlackApp({
     ...slackSettings,
     port: config.port,
@@ -239,6 +261,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         delivery,
         credentialsKey: config.credentialsKey,
         companyTimeZone: config.companyTimeZone,
+        alerts: {
+          subscriptions,
+          store: alertStore,
+          checkChannel: (channel) => alertPublisher.checkChannel(channel),
+        },
         warmVehicles: (account, slackUser) => {
           if (vehicles.peek(account)) return;
           try {
@@ -262,6 +289,15 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   }
 
   runner.resume();
+  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
+  // sandbox the fake #alerts channel gets the demo account's.
+  const alertsChannel = config.alerts.channel ?? (fakeSlack ? "C0ALERTS" : undefined);
+  if (alertsChannel && workspaceAccount)
+    subscriptions.ensureWorkspaceSubscription(alertsChannel, workspaceAccount.username);
+  if (options.alertPolling !== false) {
+    poller.start(config.alerts.cron);
+    if (config.alerts.digestCron) poller.startDigest(config.alerts.digestCron);
+  }
   ready = true;
 
   return {
@@ -276,11 +312,13 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     vehicles,
     metrics,
     slack,
+    alerts: poller,
     delivery: delivery!,
     url: slack.url,
     async close() {
       ready = false;
       if (upkeepTimer) clearInterval(upkeepTimer);
+      await poller.stop();
       await runner.stop();
       delivery?.stop();
       await slack.stop();
@@ -300,6 +338,28 @@ const TRANSPORT_ENDPOINTS = new Set([
   "pause-transports",
   "end-transports",
 ]);
+
+/** Counts alert posts and their failures for /metrics, around any publisher. */
+function countingPublisher(inner: AlertPublisher, metrics: FleetbotMetrics): AlertPublisher {
+  const counted =
+    <A extends unknown[], R>(outcome: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await fn(...args);
+        metrics.alertPosts.inc({ outcome });
+        return result;
+      } catch (error) {
+        metrics.alertPosts.inc({ outcome: "failed" });
+        throw error;
+      }
+    };
+  return {
+    ...inner,
+    post: counted("posted", inner.post.bind(inner)),
+    markResolved: counted("resolved", inner.markResolved.bind(inner)),
+    replyResolved: counted("thread_reply", inner.replyResolved.bind(inner)),
+  };
+}
 
 /** What a user and support see of a failed task; fleet errors carry both already. */
 export function describeError(error: unknown): TaskError {

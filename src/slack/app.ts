@@ -42,6 +42,8 @@ export interface RunningSlackApp {
   context: SlackContext;
   /** Base URL of the HTTP server (Slack requests in HTTP mode; health and metrics always). */
   url: string;
+  /** Resolves when no listener is running (their work after the ack included). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +88,19 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     app = new App({ token: options.botToken, receiver, socketMode: true, clientOptions, logger });
   }
 
+  // Listeners still running after their ack (tests wait for them; shutdown could too).
+  let running = 0;
+  const idleWaiters: (() => void)[] = [];
+  app.use(async ({ next }) => {
+    running++;
+    try {
+      await next();
+    } finally {
+      running--;
+      if (running === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+    }
+  });
+
   const context = options.context(app.client);
   // SLASH_COMMANDS (actionIds.ts) lists these two; manifest.yml declares the same.
   registerFleetCommand(app, context);
@@ -117,6 +132,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     client: app.client,
     context,
     url: `http://127.0.0.1:${port}`,
+    idle: () =>
+      running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)),
     async stop() {
       await app.stop();
       if (options.mode === "socket") await new Promise<void>((resolve) => server?.close(() => resolve()));

@@ -1,7 +1,9 @@
 import type { Logger } from "pino";
+import type { AlertSubscriptions } from "../alerts/subscriptions.js";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { AccountStore } from "../store/accountStore.js";
+import type { AlertStore } from "../store/alertStore.js";
 import type { TaskStore } from "../store/taskStore.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { VehicleCache } from "../tasks/vehicleCache.js";
@@ -19,6 +21,12 @@ export interface SlackContext {
   delivery: TaskDelivery;
   credentialsKey?: Buffer;
   companyTimeZone: string;
+  alerts: {
+    subscriptions: AlertSubscriptions;
+    store: AlertStore;
+    /** Can the bot post in this channel? (private channels need an invitation) */
+    checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  };
   /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
   warmVehicles(account: string, slackUser: string): void;
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;

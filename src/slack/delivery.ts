@@ -176,6 +176,8 @@ export class TaskDelivery {
   private async onProgress(progress: TaskProgress, task: TaskRecord): Promise<void> {
     if (progress.state !== "queued" && progress.state !== "running") return;
     const reply = this.options.store.get(task.id)?.reply ?? task.reply;
+    // A click on a channel's alert must not turn the alert into a progress bar.
+    if (reply.keepOriginal) return;
     // Keep one response_url use for the answer itself.
     if (!this.canUseResponseUrl(reply, 1)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;
@@ -205,7 +207,7 @@ export class TaskDelivery {
       return;
     }
     // A failure is told to the user alone: it must not replace a card others see in the channel.
-    const sentTo = await this.send(task, rendered.message, task.state === "done");
+    const sentTo = await this.send(task, rendered.message, task.state === "done" && !task.reply.keepOriginal);
     if (task.reply.viewId) await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo);
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
       await this.uploadFiles(task.slackUser, rendered.files);

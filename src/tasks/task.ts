@@ -14,6 +14,8 @@ export const replyTargetSchema = z.object({
   teamId: z.string().optional(),
   /** Post the answer in `channel` for everyone (a created transport), not only to the user. */
   inChannel: z.boolean().optional(),
+  /** Answer beside the clicked message instead of replacing it (a channel's alert stays as it is). */
+  keepOriginal: z.boolean().optional(),
 });
 export type ReplyTarget = z.infer<typeof replyTargetSchema>;
 

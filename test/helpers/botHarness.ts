@@ -29,6 +29,7 @@ export async function startBotHarness(
   });
   const bot = await startFleetbot(config, {
     upkeepEveryMs: 0,
+    alertPolling: false,
     ...options.start,
     simulator: { drift: false, ...options.start?.simulator },
   });
@@ -40,6 +41,7 @@ export async function startBotHarness(
     dataDir,
     /** Waits until every task is finished and its answer delivered. */
     async settle() {
+      await bot.slack.idle();
       await bot.runner.idle();
       await bot.delivery.settled();
     },

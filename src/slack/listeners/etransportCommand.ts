@@ -17,6 +17,7 @@ import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask } from "../renderers.js";
+import { alertMutedMessage, parseAlertMuteValue } from "../views/alerts.js";
 import {
   grammarErrorMessage,
   helpMessage,
@@ -37,6 +38,9 @@ const ephemeral = (message: SlackMessage): RespondArguments => ({ response_type:
 type Ack = (response?: string | RespondArguments) => Promise<void>;
 
 const NO_ACCOUNT = noticeMessage("You have no fleet account to act with.", "Link yours with /fleet login.");
+
+/** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts.ts). */
+const fromAlert = (button: ButtonAction) => button.block_id.startsWith("alert.");
 
 const editMetadata = z.object({
   transportUId: z.string().optional(),
@@ -242,7 +246,11 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
           // Runs as the clicking user's account, never the one who posted the message.
           account: account.username,
           slackUser: body.user.id,
-          reply: replyFromAction(body, ctx.now()),
+          // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
+          reply: {
+            ...replyFromAction(body, ctx.now()),
+            ...(fromAlert(button) ? { keepOriginal: true } : {}),
+          },
           priority: "interactive",
           dedupeKey: `${account.username}:${action}:${value.u}`,
         });
@@ -252,6 +260,19 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
   actionButton("start");
   actionButton("pause");
   actionButton("end");
+
+  app.action<BlockAction<ButtonAction>>(ACTIONS.alertMute, async ({ ack, action, body, respond }) => {
+    await ack();
+    const value = parseAlertMuteValue(action.value);
+    if (!value) return;
+    const mute = ctx.alerts.subscriptions.mute(value.c, value.u);
+    const zone = await ctx.people.timeZoneOf(app.client, body.user.id);
+    await respond({
+      response_type: "ephemeral",
+      replace_original: false,
+      ...alertMutedMessage(value.u, value.c, mute.until, zone),
+    });
+  });
 
   app.action<BlockAction<ButtonAction>>(ACTIONS.transportRemove, async ({ ack, action, body, respond }) => {
     await ack();

@@ -1,5 +1,6 @@
 import type { App, RespondArguments, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import type { Priority } from "../../fleet/seam.js";
 import type { VehicleReportParams } from "../../tasks/handlers/vehicleData.js";
 import type { ReplyTarget } from "../../tasks/task.js";
@@ -8,6 +9,7 @@ import { helpText } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand, Period, ReportPrefill } from "../grammar/types.js";
 import { describeTask } from "../renderers.js";
+import { subscriptionChangedMessage, subscriptionListMessage } from "../views/alerts.js";
 import {
   grammarErrorMessage,
   helpMessage,
@@ -58,12 +60,24 @@ export function replyFromAction(
 export function registerFleetCommand(app: App, ctx: SlackContext): void {
   app.command("/fleet", async ({ command, ack, client }) => {
     const zone = await ctx.people.timeZoneOf(client, command.user_id);
-    const parsed = parseFleetCommand(command.text, { timeZone: zone, now: new Date(ctx.now()) });
+    const { text, options, problem } = alertOptions(command.text);
+    if (problem) {
+      await ack(
+        ephemeral(
+          noticeMessage(
+            `:warning: ${problem}`,
+            "Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
+          ),
+        ),
+      );
+      return;
+    }
+    const parsed = parseFleetCommand(text, { timeZone: zone, now: new Date(ctx.now()) });
     if (!parsed.ok) {
       await ack(ephemeral(grammarErrorMessage(parsed, helpText("fleet"))));
       return;
     }
-    await handleFleetCommand(parsed, { command, ack, client, ctx, zone });
+    await handleFleetCommand(parsed, { command, ack, client, ctx, zone, alertFilters: options });
   });
 }
 
@@ -73,6 +87,111 @@ interface CommandScope {
   client: WebClient;
   ctx: SlackContext;
   zone: string;
+  alertFilters?: AlertFilterOptions;
+}
+
+interface AlertFilterOptions {
+  minDurationMinutes?: number;
+  exclude?: string[];
+  vehicles?: string[];
+}
+
+/**
+ * `/fleet alerts subscribe` takes filters the other commands do not: `min=<minutes>` (how long
+ * a problem must last before it is posted), `exclude=<codes>` and `vehicles=<plates>`
+ * (comma-separated). They are taken out here; the rest goes to the grammar.
+ */
+export function alertOptions(text: string): { text: string; options?: AlertFilterOptions; problem?: string } {
+  if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
+  const options: AlertFilterOptions = {};
+  let problem: string | undefined;
+  const rest = text.replace(/\b(min|exclude|vehicles)\s*=\s*(\S+)/gi, (_m, key: string, value: string) => {
+    const name = key.toLowerCase();
+    if (name === "min") {
+      const minutes = Number(value);
+      if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
+        problem = `\`min=${value}\` must be whole minutes from 0 to 1440.`;
+      else options.minDurationMinutes = minutes;
+    } else {
+      const list = value
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean);
+      if (name === "exclude") options.exclude = list;
+      else options.vehicles = list;
+    }
+    return " ";
+  });
+  return { text: rest.replace(/\s+/g, " ").trim(), options, problem };
+}
+
+async function handleAlerts(parsed: FleetCommand, scope: CommandScope): Promise<void> {
+  const { command, ack, ctx } = scope;
+  const account = ctx.people.accountOf(command.user_id);
+  if (!account) {
+    await ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const { subscriptions, store } = ctx.alerts;
+  if (parsed.kind === "alerts-list") {
+    const list = subscriptions.list({ account: account.username });
+    const failures: Record<string, NonNullable<ReturnType<typeof store.lastFailure>>> = {};
+    for (const sub of list) {
+      const failure = store.lastFailure(sub.channel);
+      if (failure) failures[sub.channel] = failure;
+    }
+    await ack(ephemeral(subscriptionListMessage(list, { failures })));
+    return;
+  }
+  const channel =
+    (parsed.kind === "alerts-subscribe" || parsed.kind === "alerts-unsubscribe"
+      ? parsed.channel?.id
+      : undefined) ?? command.channel_id;
+  if (parsed.kind === "alerts-unsubscribe") {
+    const removed = subscriptions.unsubscribe(channel, account.username);
+    await ack(
+      ephemeral(
+        subscriptionChangedMessage(removed > 0 ? "unsubscribed" : "not-subscribed", {
+          channel,
+          account: account.username,
+        }),
+      ),
+    );
+    return;
+  }
+  if (parsed.kind !== "alerts-subscribe") return;
+  const check = await ctx.alerts.checkChannel(channel);
+  if (!check.ok) {
+    await ack(
+      ephemeral(
+        noticeMessage(
+          `:warning: ${check.reason}`,
+          "Invite fleetbot with /invite @fleetbot, then subscribe again.",
+        ),
+      ),
+    );
+    return;
+  }
+  try {
+    const { subscription, created } = subscriptions.subscribe(channel, account.username, command.user_id, {
+      codes: parsed.codes,
+      ...scope.alertFilters,
+    });
+    await ack(ephemeral(subscriptionChangedMessage(created ? "subscribed" : "updated", subscription)));
+  } catch (error) {
+    if (error instanceof InvalidAlertFilterError) {
+      await ack(
+        ephemeral(
+          noticeMessage(
+            `:warning: ${error.message}`,
+            "Example: /fleet alerts subscribe Error OldData min=15",
+          ),
+        ),
+      );
+      return;
+    }
+    throw error;
+  }
 }
 
 async function handleFleetCommand(parsed: FleetCommand, scope: CommandScope): Promise<void> {
@@ -161,14 +280,7 @@ async function handleFleetCommand(parsed: FleetCommand, scope: CommandScope): Pr
     case "alerts-subscribe":
     case "alerts-unsubscribe":
     case "alerts-list":
-      await ack(
-        ephemeral(
-          noticeMessage(
-            "Transport alerts are not available in this version of fleetbot yet.",
-            "Meanwhile, /etransport list active shows each transport's transmission status.",
-          ),
-        ),
-      );
+      await handleAlerts(parsed, scope);
       return;
     case "vehicles":
     case "where":
