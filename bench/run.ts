@@ -17,6 +17,7 @@ import type { MemoryGate } from "../src/gate/memoryGate.js";
 import { runUntilSettled, VirtualClock } from "../src/gate/virtualClock.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { VehicleCache } from "../src/tasks/vehicleCache.js";
+import { alertBenchmarks } from "./alerts.js";
 import { NaiveFifoGate } from "./naiveFifoGate.js";
 
 const INTERVAL = 30_000;
@@ -369,6 +370,22 @@ async function main() {
     naive: fmt(t.naive.enqueueMs, 0),
   });
 
+  const alerts = await alertBenchmarks();
+  rows.push({
+    scenario: "6. alerts, 150 transports",
+    figure: "status change → alert post (slots)",
+    goal: "≤ 1 after the poll",
+    fleetbot: String(alerts.latencySlots),
+    naive: "—",
+  });
+  rows.push({
+    scenario: "",
+    figure: "load-transports calls per sweep (pages)",
+    goal: `= pages (${alerts.pages})`,
+    fleetbot: String(alerts.callsPerSweep),
+    naive: "—",
+  });
+
   const header = "| scenario | figure | goal | fleetbot | naive FIFO |\n|---|---|---|---|---|";
   const table = [
     header,
@@ -395,6 +412,10 @@ How to read it:
 - 2: the naive queue serves the lookup after every report call queued before it.
 - 4: commands arrive at random (about five an hour per user: lookups, stops and fuel reports,
   transport lists), with a load-transports poll every 5 minutes at background priority.
+- 6: a transport's transmission breaks just before a poll; the latency counts slots from the
+  poll's start to the alert's post (the wait for the ALERTS_CRON tick itself is not included:
+  at most 5 minutes with the default). 150 generated transports, of which the pending, in
+  progress and paused ones are swept in pages of 100.
 - 5: memory is the resident set of a fresh process holding the runner, the gate and the SQLite
   store after 1,000 tasks were submitted (25 per account are active, the rest wait in order);
   the line below it is the same process before the first submit.
