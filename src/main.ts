@@ -406,10 +406,18 @@ async function main(): Promise<void> {
       `No FLEET_API_URL: running on the built-in fleet simulator at ${bot.fleetUrl} (logins demo/demo, viewer/viewer).`,
     );
   }
+  const local = bot.url.replace("127.0.0.1", "localhost");
   logger.info(
-    { url: bot.url },
-    `fleetbot listening on ${bot.url} (health: ${bot.url}/healthz, metrics: ${bot.url}/metrics)`,
+    { url: bot.url, mode: config.slack.mode },
+    `fleetbot listening on ${bot.url} (Slack requests: ${bot.url}/slack/events, health: ${bot.url}/healthz, metrics: ${bot.url}/metrics)`,
   );
+  if (bot.fakeSlack) {
+    logger.info(
+      { sandbox: `${local}/` },
+      `SANDBOX: no Slack workspace is configured, so fleetbot runs against a local fake Slack. Open ${local}/ to use it in your browser. ` +
+        "To connect a real workspace instead, set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP mode) or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode): see README.",
+    );
+  }
   const shutdown = (signal: string) => {
     logger.info({ signal }, "stopping; unfinished tasks resume at the next start");
     void bot.close().then(() => process.exit(0));
