@@ -11,7 +11,8 @@ import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
-import { type FakeSlack, startFakeSlack } from "./sandbox/fakeSlack/index.js";
+import { type FakeSlack, SlackDriver, startFakeSlack } from "./sandbox/fakeSlack/index.js";
+import { sandboxRoutes } from "./sandbox/web/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import { TaskDelivery } from "./slack/delivery.js";
@@ -213,6 +214,21 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     },
   ];
 
+  // The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot
+  // through a driver that signs requests exactly as Slack does.
+  let sandboxDriver: SlackDriver | undefined;
+  const sandbox = fakeSlack
+    ? sandboxRoutes({
+        fake: fakeSlack,
+        simulator,
+        driver: () => {
+          if (!sandboxDriver) throw new Error("The bot is not listening yet");
+          return sandboxDriver;
+        },
+      })
+    : undefined;
+  if (sandbox) routes.push(...sandbox);
+
   const now = () => Date.now();
   const renderContext = {
     now,
@@ -280,6 +296,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       };
     },
   });
+  if (fakeSlack) sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: fakeSlack });
   try {
     await slack.client.auth.test();
     slackState = "ok";
@@ -321,6 +338,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       await poller.stop();
       await runner.stop();
       delivery?.stop();
+      // Open event streams of the sandbox page would keep the HTTP server from closing.
+      sandbox?.close();
       await slack.stop();
       await gate.close();
       await fakeSlack?.close();

@@ -41,7 +41,16 @@ describe("manifest.yml", () => {
 
   it("asks for the bot scopes fleetbot uses and no others", () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
-      ["channels:read", "chat:write", "chat:write.public", "commands", "files:write", "groups:read", "im:write", "users:read"].sort(),
+      [
+        "channels:read",
+        "chat:write",
+        "chat:write.public",
+        "commands",
+        "files:write",
+        "groups:read",
+        "im:write",
+        "users:read",
+      ].sort(),
     );
   });
 });

@@ -1,0 +1,1538 @@
+/**
+ * The sandbox page's browser code (plain JavaScript, no build step), served as /sandbox/app.js.
+ *
+ * A string module rather than a file beside it: `npm run build` emits only compiled TypeScript to
+ * dist/ (the Docker image ships dist/ alone), and a string travels with it. The text is String.raw:
+ * backslashes are kept as written; it must contain no backtick and no dollar-brace.
+ */
+export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slack's state and sends what a Slack client would.
+   Plain browser JavaScript, no build step, nothing fetched from the internet. */
+(() => {
+  "use strict";
+
+  // ------------------------------------------------------------------ state
+
+  var S = {
+    state: null,
+    version: 0,
+    active: null, // channel id
+    tab: "messages", // DM: "home" | "messages"
+    expanded: {}, // thread parent ts -> true
+    seen: {}, // channel id -> number of messages seen
+    drafts: {}, // view id -> { block id -> { action id -> value } }
+    labels: {}, // "view|block|action" -> { value -> text } for external selections
+    notices: {}, // channel id -> local Slackbot notices
+    nodes: {}, // "channel|ts" -> { sig, node }
+    modalSig: "",
+    homeSig: "",
+    fetching: false,
+    dirty: false,
+  };
+
+  var $ = (sel, root) => (root || document).querySelector(sel);
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      for (var key in attrs) {
+        var v = attrs[key];
+        if (v === undefined || v === null || v === false) continue;
+        if (key === "class") node.className = v;
+        else if (key === "text") node.textContent = v;
+        else if (key === "html") node.innerHTML = v;
+        else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), v);
+        else node.setAttribute(key, v === true ? "" : String(v));
+      }
+    }
+    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    return node;
+  }
+
+  function append(node, child) {
+    if (child === undefined || child === null || child === false) return;
+    if (Array.isArray(child)) {
+      child.forEach((c) => {
+        append(node, c);
+      });
+      return;
+    }
+    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+
+  function api(path, body) {
+    var init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    return fetch(path, init).then((res) =>
+      res
+        .json()
+        .catch(() => ({ ok: false, error: "HTTP " + res.status }))
+        .then((json) => {
+          json.httpStatus = res.status;
+          return json;
+        }),
+    );
+  }
+
+  var toastTimer = null;
+  function toast(text) {
+    var node = $("#toast");
+    node.textContent = text;
+    node.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => {
+      node.hidden = true;
+    }, 4000);
+  }
+
+  // ------------------------------------------------------------------ mrkdwn
+
+  var EMOJI = {
+    warning: "\u26a0\ufe0f",
+    hourglass_flowing_sand: "\u23f3",
+    hourglass: "\u231b",
+    x: "\u274c",
+    truck: "\ud83d\ude9a",
+    white_check_mark: "\u2705",
+    heavy_check_mark: "\u2714\ufe0f",
+    wastebasket: "\ud83d\uddd1\ufe0f",
+    no_entry_sign: "\ud83d\udeab",
+    no_entry: "\u26d4",
+    red_circle: "\ud83d\udd34",
+    large_green_circle: "\ud83d\udfe2",
+    large_yellow_circle: "\ud83d\udfe1",
+    rotating_light: "\ud83d\udea8",
+    bell: "\ud83d\udd14",
+    thermometer: "\ud83c\udf21\ufe0f",
+    fuelpump: "\u26fd",
+    round_pushpin: "\ud83d\udccd",
+    world_map: "\ud83d\uddfa\ufe0f",
+    calendar: "\ud83d\udcc5",
+    date: "\ud83d\udcc5",
+    bar_chart: "\ud83d\udcca",
+    chart_with_upwards_trend: "\ud83d\udcc8",
+    information_source: "\u2139\ufe0f",
+    arrow_forward: "\u25b6\ufe0f",
+    double_vertical_bar: "\u23f8\ufe0f",
+    black_square_for_stop: "\u23f9\ufe0f",
+    pencil2: "\u270f\ufe0f",
+    memo: "\ud83d\udcdd",
+    page_facing_up: "\ud83d\udcc4",
+    link: "\ud83d\udd17",
+    satellite: "\ud83d\udef0\ufe0f",
+    snowflake: "\u2744\ufe0f",
+    package: "\ud83d\udce6",
+    bust_in_silhouette: "\ud83d\udc64",
+    gear: "\u2699\ufe0f",
+    lock: "\ud83d\udd12",
+    key: "\ud83d\udd11",
+    mag: "\ud83d\udd0d",
+    stopwatch: "\u23f1\ufe0f",
+    clock3: "\ud83d\udd52",
+    "+1": "\ud83d\udc4d",
+    tada: "\ud83c\udf89",
+    question: "\u2753",
+    exclamation: "\u2757",
+    recycle: "\u267b\ufe0f",
+    inbox_tray: "\ud83d\udce5",
+    outbox_tray: "\ud83d\udce4",
+    floppy_disk: "\ud83d\udcbe",
+  };
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  /** Slack escapes &, < and > in text; show them as characters. */
+  function decode(text) {
+    return String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  }
+
+  function emoji(html) {
+    return html.replace(/:([a-z0-9_+-]+):/g, (m, name) => EMOJI[name] || m);
+  }
+
+  /** *bold*, _italic_, ~strike~ with Slack's word boundaries. */
+  function styles(html) {
+    var rules = [
+      ["\\*", "strong"],
+      ["_", "em"],
+      ["~", "s"],
+    ];
+    rules.forEach((rule) => {
+      var c = rule[0];
+      var re = new RegExp("(^|[^\\w" + c + "])" + c + "(?=\\S)([^" + c + "\\n]*?\\S)" + c + "(?![\\w" + c + "])", "g");
+      html = html.replace(re, (m, pre, body) => pre + "<" + rule[1] + ">" + body + "</" + rule[1] + ">");
+    });
+    return html;
+  }
+
+  function ordinal(n) {
+    var s = ["th", "st", "nd", "rd"];
+    var v = n % 100;
+    return n + (s[(v - 20) % 10] || s[v] || s[0]);
+  }
+
+  function dayDiff(d) {
+    var today = new Date();
+    var a = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate());
+    var b = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+    return Math.round((a - b) / 86400000);
+  }
+
+  function pretty(d) {
+    var diff = dayDiff(d);
+    return diff === 0 ? "today" : diff === -1 ? "yesterday" : diff === 1 ? "tomorrow" : null;
+  }
+
+  function two(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  /** Slack's date tokens, in the browser's zone and locale. */
+  function formatDate(seconds, format) {
+    var d = new Date(seconds * 1000);
+    var month = (style) => d.toLocaleDateString("en-US", { month: style });
+    var weekday = d.toLocaleDateString("en-US", { weekday: "long" });
+    var parts = {
+      date_num: d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()),
+      date: month("long") + " " + ordinal(d.getDate()) + ", " + d.getFullYear(),
+      date_short: month("short") + " " + d.getDate() + ", " + d.getFullYear(),
+      date_long: weekday + ", " + month("long") + " " + ordinal(d.getDate()) + ", " + d.getFullYear(),
+      time: d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }),
+      time_secs: d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit", second: "2-digit" }),
+    };
+    parts.date_pretty = pretty(d) || parts.date;
+    parts.date_short_pretty = pretty(d) || parts.date_short;
+    parts.date_long_pretty = pretty(d) || parts.date_long;
+    var diffS = Math.round((d.getTime() - Date.now()) / 1000);
+    var abs = Math.abs(diffS);
+    var rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+    parts.ago =
+      abs < 60
+        ? rtf.format(diffS, "second")
+        : abs < 3600
+          ? rtf.format(Math.round(diffS / 60), "minute")
+          : abs < 86400
+            ? rtf.format(Math.round(diffS / 3600), "hour")
+            : rtf.format(Math.round(diffS / 86400), "day");
+    return format.replace(/\{(\w+)\}/g, (m, key) => (parts[key] !== undefined ? parts[key] : m));
+  }
+
+  function nameOf(id) {
+    return (S.state && S.state.names[id]) || id;
+  }
+
+  /** One <…> token: a link, a mention, a channel, a date, or a special mention. */
+  function token(inner) {
+    var bar = inner.indexOf("|");
+    var target = bar >= 0 ? inner.slice(0, bar) : inner;
+    var label = bar >= 0 ? inner.slice(bar + 1) : null;
+    if (target[0] === "@") return '<span class="mention">@' + esc(label || nameOf(target.slice(1))) + "</span>";
+    if (target[0] === "#")
+      return '<span class="channel-link">#' + esc(label || nameOf(target.slice(1))) + "</span>";
+    if (target.slice(0, 6) === "!date^") {
+      var bits = target.split("^");
+      var seconds = Number(bits[1]);
+      if (!Number.isFinite(seconds)) return esc(decode(label || ""));
+      var text = formatDate(seconds, decode(bits[2] || "{date_short} {time}"));
+      var iso = new Date(seconds * 1000).toISOString();
+      var title = new Date(seconds * 1000).toString();
+      var body = '<time datetime="' + iso + '" title="' + esc(title) + '">' + esc(text) + "</time>";
+      return bits[3] ? '<a href="' + esc(safeUrl(decode(bits[3]))) + '" target="_blank" rel="noopener">' + body + "</a>" : body;
+    }
+    if (target[0] === "!") {
+      var special = target.slice(1).split("^")[0];
+      return '<span class="mention">' + esc(label || "@" + special) + "</span>";
+    }
+    var url = safeUrl(decode(target));
+    return '<a href="' + esc(url) + '" target="_blank" rel="noopener">' + esc(decode(label || target)) + "</a>";
+  }
+
+  function safeUrl(url) {
+    return /^(https?:|mailto:|\/)/i.test(url) ? url : "#";
+  }
+
+  /** Inline mrkdwn (no code blocks) to HTML. */
+  function inlineMd(text) {
+    var saved = [];
+    var keep = (html) => {
+      saved.push(html);
+      return "\u0001" + (saved.length - 1) + "\u0001";
+    };
+    text = text.replace(/\x60([^\x60\n]+)\x60/g, (m, code) => keep("<code>" + esc(decode(code)) + "</code>"));
+    text = text.replace(/<([^<>\n]+)>/g, (m, inner) => keep(token(inner)));
+    var html = styles(emoji(esc(decode(text))));
+    var lines = html.split("\n").map((line) => {
+      var quote = /^&gt; ?(.*)$/.exec(line);
+      return quote ? "<blockquote>" + quote[1] + "</blockquote>" : line;
+    });
+    html = lines.join("<br>").replace(/<\/blockquote><br>/g, "</blockquote>");
+    return html.replace(/\u0001(\d+)\u0001/g, (m, i) => saved[Number(i)]);
+  }
+
+  function mrkdwn(text) {
+    var out = "";
+    var parts = String(text || "").split(/\x60\x60\x60/);
+    parts.forEach((part, i) => {
+      if (i % 2 === 1 && i < parts.length - 1) out += "<pre>" + esc(decode(part.replace(/^\n/, ""))) + "</pre>";
+      else out += inlineMd(i % 2 === 1 ? "\x60\x60\x60" + part : part);
+    });
+    return out;
+  }
+
+  /** A text object (plain_text or mrkdwn) as an element. */
+  function textObj(obj, tag) {
+    var node = el(tag || "span", { class: "md" });
+    if (!obj) return node;
+    if (typeof obj === "string") node.innerHTML = mrkdwn(obj);
+    else if (obj.type === "mrkdwn") node.innerHTML = mrkdwn(obj.text);
+    else node.innerHTML = obj.emoji === false ? esc(obj.text) : emoji(esc(obj.text));
+    return node;
+  }
+
+  function plain(obj) {
+    if (!obj) return "";
+    return typeof obj === "string" ? obj : obj.text || "";
+  }
+
+  // ------------------------------------------------------------------ Block Kit
+
+  function blockIdOf(block, index) {
+    return block.block_id || "block-" + index;
+  }
+
+  function renderBlocks(blocks, ctx) {
+    var wrap = el("div", { class: "bk-blocks" });
+    (blocks || []).forEach((block, index) => {
+      append(wrap, renderBlock(block, index, ctx));
+    });
+    return wrap;
+  }
+
+  function renderBlock(block, index, ctx) {
+    var blockId = blockIdOf(block, index);
+    switch (block.type) {
+      case "header":
+        return el("div", { class: "bk-header" }, textObj(block.text));
+      case "divider":
+        return el("hr", { class: "bk-divider" });
+      case "section": {
+        var main = el("div", { class: "bk-section-main" });
+        if (block.text) append(main, textObj(block.text, "div"));
+        if (block.text) main.firstChild.classList.add("bk-section-text");
+        if (block.fields) {
+          append(
+            main,
+            el(
+              "div",
+              { class: "bk-fields" },
+              block.fields.map((f) => textObj(f, "div")),
+            ),
+          );
+        }
+        var section = el("div", { class: "bk-section", "data-block-id": blockId }, main);
+        if (block.accessory) append(section, el("div", { class: "bk-accessory" }, renderElement(block.accessory, blockId, ctx)));
+        return section;
+      }
+      case "context":
+        return el(
+          "div",
+          { class: "bk-context", "data-block-id": blockId },
+          (block.elements || []).map((e) => (e.type === "image" ? imageEl(e) : textObj(e))),
+        );
+      case "image":
+        return el(
+          "div",
+          { class: "bk-image" },
+          block.title ? el("div", { class: "bk-image-title" }, textObj(block.title)) : null,
+          imageEl(block),
+        );
+      case "actions":
+        return el(
+          "div",
+          { class: "bk-actions", "data-block-id": blockId },
+          (block.elements || []).map((e) => renderElement(e, blockId, ctx)),
+        );
+      case "input":
+        return renderInput(block, blockId, ctx);
+      case "rich_text":
+        return el("div", { class: "md" }, richText(block));
+      case "file":
+        return el("div", { class: "bk-unsupported", text: "[remote file " + (block.external_id || "") + "]" });
+      default:
+        return el("div", { class: "bk-unsupported", text: "[" + block.type + " block]" });
+    }
+  }
+
+  function richText(block) {
+    var text = "";
+    var walk = (node) => {
+      if (!node) return;
+      if (typeof node.text === "string") text += node.text;
+      (node.elements || []).forEach(walk);
+    };
+    walk(block);
+    return text;
+  }
+
+  function fileUrl(id) {
+    return "/sandbox/files?id=" + encodeURIComponent(id);
+  }
+
+  function imageEl(e) {
+    var src = e.image_url || (e.slack_file && (e.slack_file.id ? fileUrl(e.slack_file.id) : e.slack_file.url)) || "";
+    var img = el("img", { src: src, alt: e.alt_text || "", title: e.alt_text || "" });
+    img.addEventListener("error", () => {
+      img.replaceWith(el("span", { class: "bk-image-missing", text: "\ud83d\uddbc\ufe0f " + (e.alt_text || "image") + " (offline)" }));
+    });
+    return img;
+  }
+
+  /** Sends a block_actions for an element of a message, the Home tab or a modal. */
+  function act(ctx, blockId, element, extra) {
+    var body = { actionId: element.action_id, blockId: blockId };
+    if (ctx.viewId) body.viewId = ctx.viewId;
+    else {
+      body.channel = ctx.channel;
+      body.ts = ctx.ts;
+    }
+    for (var k in extra) body[k] = extra[k];
+    return api("/sandbox/action", body).then((res) => {
+      if (!res.ok) toast(res.error || "The action failed.");
+      return res;
+    });
+  }
+
+  function withConfirm(confirm, run) {
+    if (!confirm) return run();
+    return confirmDialog(confirm).then((yes) => (yes ? run() : undefined));
+  }
+
+  function renderElement(e, blockId, ctx) {
+    switch (e.type) {
+      case "button": {
+        var btn = el("button", {
+          class: "bk-btn" + (e.style ? " " + e.style : ""),
+          type: "button",
+          "data-action-id": e.action_id,
+          title: e.accessibility_label,
+        });
+        append(btn, textObj(e.text));
+        btn.addEventListener("click", () => {
+          withConfirm(e.confirm, () => {
+            if (e.url) window.open(e.url, "_blank", "noopener");
+            btn.classList.add("busy");
+            return act(ctx, blockId, e, e.value !== undefined ? { value: e.value } : {}).then(() => {
+              btn.classList.remove("busy");
+            });
+          });
+        });
+        return btn;
+      }
+      case "static_select":
+      case "users_select":
+      case "conversations_select":
+      case "channels_select": {
+        var select = nativeSelect(e, ctx);
+        select.addEventListener("change", () => {
+          if (!select.value) return;
+          var key = e.type === "static_select" ? "selectedOption" : "value";
+          var payload = {};
+          payload[key] = select.value;
+          withConfirm(e.confirm, () => act(ctx, blockId, e, payload));
+        });
+        return select;
+      }
+      case "external_select":
+      case "multi_external_select":
+      case "multi_static_select":
+        return combo(e, blockId, ctx, (values) => {
+          var payload = e.type === "external_select" ? { selectedOption: values[0] } : { selectedOptions: values };
+          withConfirm(e.confirm, () => act(ctx, blockId, e, payload));
+        });
+      case "overflow":
+        return overflow(e, blockId, ctx);
+      case "datepicker": {
+        var date = el("input", { class: "bk-date", type: "date", value: e.initial_date || "", "data-action-id": e.action_id });
+        date.addEventListener("change", () => withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedDate: date.value })));
+        return date;
+      }
+      case "timepicker": {
+        var time = el("input", { class: "bk-date", type: "time", value: e.initial_time || "", "data-action-id": e.action_id });
+        time.addEventListener("change", () => withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedTime: time.value })));
+        return time;
+      }
+      case "datetimepicker": {
+        var dt = el("input", {
+          class: "bk-date",
+          type: "datetime-local",
+          value: localDateTime(e.initial_date_time),
+          "data-action-id": e.action_id,
+        });
+        dt.addEventListener("change", () =>
+          withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedDateTime: toSeconds(dt.value) })),
+        );
+        return dt;
+      }
+      case "image":
+        return imageEl(e);
+      case "checkboxes":
+      case "radio_buttons":
+        return choices(e, null, (value) => {
+          act(ctx, blockId, e, e.type === "checkboxes" ? { selectedOptions: value } : { selectedOption: value });
+        });
+      default:
+        return el("span", { class: "bk-unsupported", text: "[" + e.type + "]" });
+    }
+  }
+
+  function optionsOf(e) {
+    var list = [];
+    (e.options || []).forEach((o) => {
+      list.push(o);
+    });
+    (e.option_groups || []).forEach((g) => {
+      (g.options || []).forEach((o) => {
+        list.push(o);
+      });
+    });
+    return list;
+  }
+
+  function nativeSelect(e, ctx, selected) {
+    var select = el("select", { class: "bk-select", "data-action-id": e.action_id });
+    append(select, el("option", { value: "", text: plain(e.placeholder) || "Select an item" }));
+    var initial = selected !== undefined ? selected : initialOf(e);
+    var addOption = (parent, value, text) => {
+      append(parent, el("option", { value: value, text: text, selected: value === initial }));
+    };
+    if (e.type === "static_select") {
+      (e.options || []).forEach((o) => {
+        addOption(select, o.value, plain(o.text));
+      });
+      (e.option_groups || []).forEach((g) => {
+        var group = el("optgroup", { label: plain(g.label) });
+        g.options.forEach((o) => {
+          addOption(group, o.value, plain(o.text));
+        });
+        append(select, group);
+      });
+    } else {
+      var names = (S.state && S.state.names) || {};
+      var wantUsers = e.type === "users_select";
+      Object.keys(names).forEach((id) => {
+        var isUser = id[0] === "U" || id[0] === "W";
+        if (isUser === wantUsers) addOption(select, id, (wantUsers ? "@" : "#") + names[id]);
+      });
+    }
+    void ctx;
+    return select;
+  }
+
+  function initialOf(e) {
+    if (e.initial_option) return e.initial_option.value;
+    if (e.initial_options) return e.initial_options.map((o) => o.value);
+    if (e.initial_value !== undefined) return String(e.initial_value);
+    if (e.initial_date) return e.initial_date;
+    if (e.initial_time) return e.initial_time;
+    if (e.initial_date_time !== undefined) return e.initial_date_time;
+    if (e.initial_user) return e.initial_user;
+    if (e.initial_conversation) return e.initial_conversation;
+    if (e.initial_channel) return e.initial_channel;
+    return undefined;
+  }
+
+  function localDateTime(seconds) {
+    if (seconds === undefined || seconds === null || seconds === "") return "";
+    var d = new Date(Number(seconds) * 1000);
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + "T" + two(d.getHours()) + ":" + two(d.getMinutes());
+  }
+
+  function toSeconds(local) {
+    if (!local) return null;
+    var ms = new Date(local).getTime();
+    return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+  }
+
+  function overflow(e, blockId, ctx) {
+    var wrap = el("span", { class: "bk-overflow" });
+    var btn = el("button", { class: "bk-btn", type: "button", "data-action-id": e.action_id, title: "More actions", text: "\u22ee" });
+    var menu = null;
+    var close = () => {
+      if (menu) menu.remove();
+      menu = null;
+      document.removeEventListener("mousedown", outside, true);
+    };
+    var outside = (ev) => {
+      if (!wrap.contains(ev.target)) close();
+    };
+    btn.addEventListener("click", () => {
+      if (menu) return close();
+      menu = el(
+        "div",
+        { class: "menu", role: "menu" },
+        (e.options || []).map((o) =>
+          el(
+            "button",
+            {
+              class: "menu-item",
+              type: "button",
+              onclick: () => {
+                close();
+                withConfirm(e.confirm, () => {
+                  if (o.url) window.open(o.url, "_blank", "noopener");
+                  return act(ctx, blockId, e, { selectedOption: o.value });
+                });
+              },
+            },
+            textObj(o.text),
+          ),
+        ),
+      );
+      wrap.appendChild(menu);
+      document.addEventListener("mousedown", outside, true);
+    });
+    wrap.appendChild(btn);
+    return wrap;
+  }
+
+  function choices(e, selected, onChange) {
+    var multi = e.type === "checkboxes";
+    var current = selected !== null && selected !== undefined ? selected : initialOf(e);
+    var name = "c" + Math.random().toString(36).slice(2);
+    var wrap = el("div", { class: "bk-choices", "data-action-id": e.action_id });
+    var read = () => {
+      var picked = [];
+      wrap.querySelectorAll("input").forEach((i) => {
+        if (i.checked) picked.push(i.value);
+      });
+      return multi ? picked : picked[0] || null;
+    };
+    (e.options || []).forEach((o) => {
+      var checked = multi ? (current || []).indexOf(o.value) >= 0 : current === o.value;
+      var input = el("input", { type: multi ? "checkbox" : "radio", name: name, value: o.value, checked: checked });
+      input.addEventListener("change", () => onChange(read()));
+      append(wrap, el("label", null, input, textObj(o.text), o.description ? el("small", null, textObj(o.description)) : null));
+    });
+    return wrap;
+  }
+
+  /**
+   * A select with a text box: external selects ask the app for options (block_suggestion);
+   * multi selects show chips. onChange(values) gets the chosen option values.
+   */
+  function combo(e, blockId, ctx, onChange, selected) {
+    var multi = e.type.indexOf("multi_") === 0;
+    var external = e.type.indexOf("external") >= 0;
+    var labelKey = (ctx.viewId || ctx.ts || "") + "|" + blockId + "|" + e.action_id;
+    var labels = S.labels[labelKey] || (S.labels[labelKey] = {});
+    var picked = [];
+    var initial = e.initial_option ? [e.initial_option] : e.initial_options || [];
+    initial.forEach((o) => {
+      labels[o.value] = plain(o.text);
+    });
+    if (selected !== undefined && selected !== null) picked = Array.isArray(selected) ? selected.slice() : [String(selected)];
+    else picked = initial.map((o) => o.value);
+
+    var wrap = el("div", { class: "combo", "data-action-id": e.action_id });
+    var box = el("div", { class: "combo-box" });
+    var input = el("input", { type: "text", placeholder: plain(e.placeholder) || (external ? "Type to search" : "Select options"), autocomplete: "off" });
+    var menu = null;
+    var hl = -1;
+    var shown = [];
+    var seq = 0;
+    var timer = null;
+
+    var draw = () => {
+      box.innerHTML = "";
+      if (multi) {
+        picked.forEach((value) => {
+          append(
+            box,
+            el(
+              "span",
+              { class: "chip" },
+              labels[value] || value,
+              el("button", {
+                type: "button",
+                title: "Remove",
+                text: "\u00d7",
+                onclick: () => {
+                  picked = picked.filter((v) => v !== value);
+                  draw();
+                  onChange(picked.slice());
+                },
+              }),
+            ),
+          );
+        });
+      } else if (document.activeElement !== input) {
+        input.value = picked[0] ? labels[picked[0]] || picked[0] : "";
+      }
+      box.appendChild(input);
+    };
+
+    var closeMenu = () => {
+      if (menu) menu.remove();
+      menu = null;
+      hl = -1;
+    };
+
+    var choose = (option) => {
+      labels[option.value] = plain(option.text);
+      if (multi) {
+        if (picked.indexOf(option.value) < 0) picked.push(option.value);
+        input.value = "";
+      } else {
+        picked = [option.value];
+        input.value = plain(option.text);
+      }
+      closeMenu();
+      draw();
+      if (multi) input.focus();
+      else input.blur();
+      onChange(picked.slice());
+    };
+
+    var showOptions = (options, groups) => {
+      closeMenu();
+      menu = el("div", { class: "menu", role: "listbox" });
+      shown = [];
+      var add = (o) => {
+        shown.push(o);
+        append(
+          menu,
+          el(
+            "button",
+            {
+              class: "menu-item",
+              type: "button",
+              role: "option",
+              "data-value": o.value,
+              onmousedown: (ev) => {
+                ev.preventDefault();
+                choose(o);
+              },
+            },
+            plain(o.text),
+          ),
+        );
+      };
+      (options || []).forEach(add);
+      (groups || []).forEach((g) => {
+        append(menu, el("div", { class: "menu-group", text: plain(g.label) }));
+        (g.options || []).forEach(add);
+      });
+      if (shown.length === 0) append(menu, el("div", { class: "menu-empty", text: "No matches" }));
+      wrap.appendChild(menu);
+    };
+
+    var load = () => {
+      var query = input.value;
+      if (!external) {
+        var q = query.toLowerCase();
+        showOptions(optionsOf(e).filter((o) => plain(o.text).toLowerCase().indexOf(q) >= 0));
+        return;
+      }
+      var min = e.min_query_length === undefined ? 3 : e.min_query_length;
+      if (query.length < min) {
+        closeMenu();
+        return;
+      }
+      var mine = ++seq;
+      var body = { actionId: e.action_id, blockId: blockId, value: query };
+      if (ctx.viewId) body.viewId = ctx.viewId;
+      else {
+        body.channel = ctx.channel;
+        body.ts = ctx.ts;
+      }
+      api("/sandbox/suggest", body).then((res) => {
+        if (mine !== seq || document.activeElement !== input) return;
+        if (!res.ok && res.error) toast(res.error);
+        showOptions(res.options, res.option_groups);
+      });
+    };
+
+    input.addEventListener("focus", load);
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(load, external ? 150 : 0);
+    });
+    input.addEventListener("blur", () => {
+      setTimeout(() => {
+        closeMenu();
+        draw();
+      }, 120);
+    });
+    input.addEventListener("keydown", (ev) => {
+      var items = menu ? menu.querySelectorAll(".menu-item") : [];
+      if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+        ev.preventDefault();
+        if (items.length === 0) return;
+        hl = (hl + (ev.key === "ArrowDown" ? 1 : -1) + items.length) % items.length;
+        items.forEach((item, i) => {
+          item.classList.toggle("hl", i === hl);
+        });
+      } else if (ev.key === "Enter") {
+        ev.preventDefault();
+        if (shown.length > 0) choose(shown[hl >= 0 ? hl : 0]);
+      } else if (ev.key === "Escape") closeMenu();
+      else if (ev.key === "Backspace" && multi && input.value === "" && picked.length > 0) {
+        picked.pop();
+        draw();
+        onChange(picked.slice());
+      }
+    });
+    wrap.appendChild(box);
+    draw();
+    return wrap;
+  }
+
+  // ------------------------------------------------------------------ modals
+
+  function draftOf(viewId) {
+    return S.drafts[viewId] || (S.drafts[viewId] = {});
+  }
+
+  function setDraft(viewId, blockId, actionId, value) {
+    var d = draftOf(viewId);
+    d[blockId] = d[blockId] || {};
+    d[blockId][actionId] = value;
+  }
+
+  function draftValue(viewId, blockId, actionId) {
+    var d = S.drafts[viewId];
+    return d && d[blockId] && Object.hasOwn(d[blockId], actionId) ? d[blockId][actionId] : undefined;
+  }
+
+  function renderInput(block, blockId, ctx) {
+    var e = block.element || {};
+    var viewId = ctx.viewId;
+    var errors = ctx.errors || {};
+    var id = "in-" + blockId;
+    var current = draftValue(viewId, blockId, e.action_id);
+    var has = current !== undefined;
+    var set = (value) => {
+      setDraft(viewId, blockId, e.action_id, value);
+      if (block.dispatch_action) dispatchFromInput(value);
+    };
+    var dispatchFromInput = (value) => {
+      var extra = {};
+      if (/select/.test(e.type)) extra[Array.isArray(value) ? "selectedOptions" : "selectedOption"] = value;
+      else if (e.type === "datepicker") extra.selectedDate = value;
+      else if (e.type === "timepicker") extra.selectedTime = value;
+      else if (e.type === "datetimepicker") extra.selectedDateTime = value;
+      else extra.value = value;
+      act(ctx, blockId, e, extra);
+    };
+    var control;
+    switch (e.type) {
+      case "plain_text_input":
+      case "email_text_input":
+      case "url_text_input":
+      case "number_input": {
+        var value = has ? (current === null ? "" : String(current)) : e.initial_value !== undefined ? String(e.initial_value) : "";
+        var attrs = {
+          id: id,
+          class: "bk-input",
+          value: value,
+          placeholder: plain(e.placeholder),
+          maxlength: e.max_length,
+          "data-action-id": e.action_id,
+          "data-block-id": blockId,
+        };
+        if (e.type === "number_input") {
+          attrs.type = "number";
+          attrs.step = e.is_decimal_allowed ? "any" : "1";
+          attrs.min = e.min_value;
+          attrs.max = e.max_value;
+        } else attrs.type = e.type === "email_text_input" ? "email" : e.type === "url_text_input" ? "url" : "text";
+        if (e.multiline) {
+          delete attrs.type;
+          delete attrs.value;
+          control = el("textarea", attrs);
+          control.value = value;
+        } else control = el("input", attrs);
+        control.addEventListener("input", () => {
+          setDraft(viewId, blockId, e.action_id, control.value === "" ? null : control.value);
+        });
+        if (block.dispatch_action) {
+          control.addEventListener("keydown", (ev) => {
+            if (ev.key === "Enter" && !e.multiline) dispatchFromInput(control.value);
+          });
+        }
+        break;
+      }
+      case "static_select":
+      case "users_select":
+      case "conversations_select":
+      case "channels_select": {
+        control = nativeSelect(e, ctx, has ? current : undefined);
+        control.id = id;
+        control.addEventListener("change", () => set(control.value || null));
+        break;
+      }
+      case "external_select":
+      case "multi_external_select":
+      case "multi_static_select":
+        control = combo(e, blockId, ctx, (values) => set(e.type === "external_select" ? values[0] || null : values), has ? current : undefined);
+        break;
+      case "datepicker":
+      case "timepicker": {
+        control = el("input", {
+          id: id,
+          class: "bk-date",
+          type: e.type === "datepicker" ? "date" : "time",
+          value: has ? current || "" : initialOf(e) || "",
+          "data-action-id": e.action_id,
+        });
+        control.addEventListener("change", () => set(control.value || null));
+        break;
+      }
+      case "datetimepicker": {
+        control = el("input", {
+          id: id,
+          class: "bk-date",
+          type: "datetime-local",
+          value: localDateTime(has ? current : e.initial_date_time),
+          "data-action-id": e.action_id,
+        });
+        control.addEventListener("change", () => set(toSeconds(control.value)));
+        break;
+      }
+      case "checkboxes":
+      case "radio_buttons":
+        control = choices(e, has ? current : null, set);
+        break;
+      default:
+        control = el("div", { class: "bk-unsupported", text: "[" + e.type + " input]" });
+    }
+    var error = errors[blockId];
+    return el(
+      "div",
+      { class: "bk-input-block" + (error ? " has-error" : ""), "data-block-id": blockId },
+      el("label", { class: "bk-label", for: id }, plain(block.label), block.optional ? el("span", { class: "optional", text: " (optional)" }) : null),
+      control,
+      error ? el("div", { class: "bk-error", role: "alert", text: error }) : null,
+      block.hint ? el("div", { class: "bk-hint" }, textObj(block.hint)) : null,
+    );
+  }
+
+  /** What the user typed or picked in every input of the view, for the submission. */
+  function collect(view) {
+    var values = {};
+    (view.blocks || []).forEach((block, index) => {
+      if (block.type !== "input" || !block.element) return;
+      var blockId = blockIdOf(block, index);
+      var actionId = block.element.action_id;
+      var value = draftValue(view.id, blockId, actionId);
+      if (value === undefined) return; // untouched: Slack sends the initial value
+      values[blockId] = {};
+      values[blockId][actionId] = value;
+    });
+    return values;
+  }
+
+  function renderModal() {
+    var layer = $("#modal-layer");
+    var modals = (S.state && S.state.modals) || [];
+    var top = modals[modals.length - 1];
+    var sig = top ? top.id + "|" + top.view.hash + "|" + JSON.stringify(top.errors) : "";
+    if (sig === S.modalSig) return;
+    S.modalSig = sig;
+    layer.innerHTML = "";
+    if (!top) return;
+    var view = top.view;
+    var ctx = { viewId: top.id, errors: top.errors };
+    var submit = el("button", { class: "bk-btn primary", type: "submit" }, plain(view.submit) || "Submit");
+    var closeText = plain(view.close) || (modals.length > 1 ? "Back" : "Cancel");
+    var closeView = (viewId) => {
+      api("/sandbox/close", { viewId: viewId }).then((res) => {
+        if (!res.ok) toast(res.error || "Could not close the view.");
+      });
+    };
+    var form = el(
+      "form",
+      { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": plain(view.title), "data-view-id": top.id },
+      el(
+        "div",
+        { class: "modal-head" },
+        el("h2", null, textObj(view.title)),
+        el("button", { class: "x", type: "button", title: "Close", text: "\u00d7", onclick: () => closeView(modals[0].id) }),
+      ),
+      el("div", { class: "modal-body" }, renderBlocks(view.blocks, ctx)),
+      el(
+        "div",
+        { class: "modal-foot" },
+        el("button", { class: "bk-btn", type: "button", text: closeText, onclick: () => closeView(top.id) }),
+        view.submit ? submit : null,
+      ),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      submit.disabled = true;
+      api("/sandbox/submit", { viewId: top.id, values: collect(view) }).then((res) => {
+        submit.disabled = false;
+        if (!res.ok) toast(res.error || "The submission failed.");
+      });
+    });
+    layer.appendChild(el("div", { class: "overlay" }, form));
+    var firstError = $(".has-error input, .has-error textarea, .has-error select", form);
+    if (firstError) firstError.focus();
+  }
+
+  function confirmDialog(confirm) {
+    return new Promise((resolve) => {
+      var layer = $("#confirm-layer");
+      var done = (yes) => {
+        layer.innerHTML = "";
+        resolve(yes);
+      };
+      var style = confirm.style === "danger" ? "bk-btn danger solid" : "bk-btn primary";
+      layer.appendChild(
+        el(
+          "div",
+          { class: "overlay confirm" },
+          el(
+            "div",
+            { class: "modal", role: "alertdialog", "aria-modal": "true", "aria-label": plain(confirm.title) },
+            el("div", { class: "modal-head" }, el("h2", null, textObj(confirm.title))),
+            el("div", { class: "modal-body" }, textObj(confirm.text, "div")),
+            el(
+              "div",
+              { class: "modal-foot" },
+              el("button", { class: "bk-btn", type: "button", text: plain(confirm.deny) || "Cancel", onclick: () => done(false) }),
+              el("button", { class: style, type: "button", text: plain(confirm.confirm) || "Yes", onclick: () => done(true) }),
+            ),
+          ),
+        ),
+      );
+    });
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  function initials(name) {
+    return (
+      String(name || "?")
+        .split(/\s+/)
+        .map((w) => w[0])
+        .join("")
+        .slice(0, 2)
+        .toUpperCase() || "?"
+    );
+  }
+
+  function timeOfTs(ts) {
+    return new Date(Number(ts) * 1000).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  }
+
+  function fileView(f) {
+    if (f.isImage) {
+      return el(
+        "div",
+        { class: "file-image" },
+        el("a", { class: "file-title", href: f.url + "&download=1", download: f.name, text: f.title || f.name }),
+        el("a", { href: f.url, target: "_blank" }, el("img", { src: f.url, alt: f.title || f.name })),
+      );
+    }
+    var ext = (f.name.split(".").pop() || "file").toUpperCase().slice(0, 4);
+    return el(
+      "a",
+      { class: "file-card", href: f.url + "&download=1", download: f.name },
+      el("span", { class: "file-icon", text: ext }),
+      el("span", null, el("b", { text: f.title || f.name }), el("small", { text: f.name + " \u00b7 " + size(f.size) })),
+    );
+  }
+
+  function size(bytes) {
+    if (bytes < 1024) return bytes + " B";
+    if (bytes < 1048576) return (bytes / 1024).toFixed(1) + " KB";
+    return (bytes / 1048576).toFixed(1) + " MB";
+  }
+
+  function renderMessage(m, channel, replies) {
+    var ctx = { channel: channel, ts: m.ts };
+    var node = el(
+      "div",
+      { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-ts": m.ts, "data-ephemeral": m.ephemeral ? "true" : null },
+      el("div", { class: "avatar" + (m.slackbot ? " slackbot" : ""), text: initials(m.userName) }),
+    );
+    var body = el(
+      "div",
+      { class: "msg-body" },
+      el(
+        "div",
+        { class: "msg-meta" },
+        el("span", { class: "name", text: m.userName }),
+        m.isBot ? el("span", { class: "app", text: "APP" }) : null,
+        el("time", { text: timeOfTs(m.ts), title: new Date(Number(m.ts) * 1000).toString() }),
+        m.edited ? el("span", { class: "edited", text: "(edited)" }) : null,
+      ),
+    );
+    if (m.ephemeral) append(body, el("div", { class: "ephemeral-note", text: "\ud83d\udc41 Only visible to you" }));
+    if (m.blocks && m.blocks.length > 0) append(body, renderBlocks(m.blocks, ctx));
+    else if (m.text) append(body, textObj({ type: "mrkdwn", text: m.text }, "div"));
+    if (m.files && m.files.length > 0) append(body, el("div", { class: "files" }, m.files.map(fileView)));
+    if (replies && replies.length > 0) {
+      var open = !!S.expanded[m.ts];
+      append(
+        body,
+        el("button", {
+          class: "thread-link",
+          type: "button",
+          text: open ? "Hide replies" : replies.length + (replies.length === 1 ? " reply" : " replies"),
+          onclick: () => {
+            S.expanded[m.ts] = !open;
+            renderMessages(true);
+          },
+        }),
+      );
+      if (open) append(body, el("div", { class: "thread" }, replies.map((r) => renderMessage(r, channel, null))));
+    }
+    node.appendChild(body);
+    return node;
+  }
+
+  function renderMessages(force) {
+    var list = $("#messages");
+    var channel = S.active;
+    var all = (S.state.messages[channel] || []).concat(S.notices[channel] || []);
+    var byTs = {};
+    all.forEach((m) => {
+      byTs[m.ts] = m;
+    });
+    var tops = [];
+    var replies = {};
+    all.forEach((m) => {
+      if (m.threadTs && m.threadTs !== m.ts && byTs[m.threadTs]) (replies[m.threadTs] = replies[m.threadTs] || []).push(m);
+      else tops.push(m);
+    });
+    tops.sort((a, b) => Number(a.ts) - Number(b.ts));
+    var atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    var keep = {};
+    var children = [];
+    tops.forEach((m) => {
+      var key = channel + "|" + m.ts;
+      var sig = JSON.stringify([m, replies[m.ts] || null, !!S.expanded[m.ts]]);
+      var old = S.nodes[key];
+      var node;
+      if (old && old.sig === sig && !force) node = old.node;
+      else {
+        node = renderMessage(m, channel, replies[m.ts]);
+        if (old && old.revisions !== m.revisions) node.classList.add("flash");
+      }
+      keep[key] = { sig: sig, node: node, revisions: m.revisions };
+      children.push(node);
+    });
+    S.nodes = keep;
+    if (children.length === 0) {
+      list.replaceChildren(el("div", { class: "empty", text: emptyText() }));
+      return;
+    }
+    list.replaceChildren.apply(list, children);
+    if (atBottom || force === "bottom") list.scrollTop = list.scrollHeight;
+  }
+
+  function emptyText() {
+    var ch = channelById(S.active);
+    if (ch && ch.kind === "dm") return "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.";
+    if (ch && ch.name === "alerts") return "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.";
+    return "Type a slash command below, e.g. /fleet where B-123-ABC or /etransport new.";
+  }
+
+  function renderHome() {
+    var home = $("#home");
+    var view = S.state.home;
+    var sig = view ? view.id + "|" + view.hash : "none";
+    if (sig === S.homeSig) return;
+    S.homeSig = sig;
+    home.replaceChildren(view ? renderBlocks(view.blocks, { viewId: view.id, errors: {} }) : el("div", { class: "empty", text: "Loading the Home tab\u2026" }));
+  }
+
+  // ------------------------------------------------------------------ layout
+
+  function channelById(id) {
+    return ((S.state && S.state.channels) || []).filter((c) => c.id === id)[0];
+  }
+
+  function topLevelCount(id) {
+    return (S.state.messages[id] || []).filter((m) => !m.threadTs || m.threadTs === m.ts).length;
+  }
+
+  function renderSidebar() {
+    var nav = $("#nav");
+    var items = [el("div", { class: "nav-title", text: "Channels" })];
+    var dmTitle = false;
+    S.state.channels.forEach((c) => {
+      if (c.kind === "dm" && !dmTitle) {
+        dmTitle = true;
+        items.push(el("div", { class: "nav-title", text: "Direct messages" }));
+      }
+      var count = topLevelCount(c.id);
+      if (c.id === S.active) S.seen[c.id] = count;
+      var unread = Math.max(0, count - (S.seen[c.id] || 0));
+      items.push(
+        el(
+          "button",
+          {
+            class: "nav-item" + (c.id === S.active ? " active" : "") + (unread > 0 ? " unread" : ""),
+            type: "button",
+            "data-channel": c.id,
+            onclick: () => select(c.id),
+          },
+          c.kind === "dm" ? el("span", { class: "presence" }) : el("span", { class: "hash", text: "#" }),
+          el("span", { text: c.name }),
+          unread > 0 ? el("span", { class: "count", text: String(unread) }) : null,
+        ),
+      );
+    });
+    nav.replaceChildren.apply(nav, items);
+    $("#me").textContent = S.state.user.realName + " \u00b7 " + S.state.user.tz;
+    $("#team").firstChild.textContent = S.state.team.name;
+  }
+
+  function renderHeader() {
+    var c = channelById(S.active);
+    var head = $("#channel-header");
+    var title = c ? (c.kind === "dm" ? c.name : "# " + c.name) : "";
+    var topic =
+      c && c.kind === "dm"
+        ? "Direct messages and the Home tab of the fleetbot app"
+        : c && c.name === "alerts"
+          ? "Transport transmission alerts"
+          : "Dispatch: vehicles, reports and e-Transport";
+    var parts = [el("h1", { text: title })];
+    if (c && c.kind === "dm") {
+      parts.push(
+        el(
+          "div",
+          { class: "tabs", role: "tablist" },
+          el("button", { class: "tab" + (S.tab === "home" ? " active" : ""), type: "button", role: "tab", text: "Home", onclick: () => openTab("home") }),
+          el("button", { class: "tab" + (S.tab === "messages" ? " active" : ""), type: "button", role: "tab", text: "Messages", onclick: () => openTab("messages") }),
+        ),
+      );
+    }
+    parts.push(el("span", { class: "topic", text: topic }));
+    head.replaceChildren.apply(head, parts);
+    var homeTab = c && c.kind === "dm" && S.tab === "home";
+    $("#messages").hidden = homeTab;
+    $("#composer").hidden = homeTab;
+    $("#home").hidden = !homeTab;
+    $("#composer-input").placeholder = c ? "Message " + (c.kind === "dm" ? c.name : "#" + c.name) + " \u2014 type / for commands" : "";
+  }
+
+  function renderViolations() {
+    var box = $("#violations");
+    var list = S.state.violations || [];
+    box.hidden = list.length === 0;
+    if (list.length > 0) {
+      var last = list[list.length - 1];
+      box.textContent = "Real Slack would refuse what the app sent (" + last.source + ": " + last.error + "). " + (last.reasons[0] || "");
+    }
+  }
+
+  function select(id) {
+    if (S.active === id) return;
+    S.active = id;
+    S.tab = "messages";
+    S.nodes = {};
+    history.replaceState(null, "", "#" + id);
+    render("bottom");
+    $("#composer-input").focus();
+  }
+
+  function openTab(tab) {
+    S.tab = tab;
+    render();
+    if (tab === "home") {
+      S.homeSig = "";
+      api("/sandbox/home", {}).then((res) => {
+        if (!res.ok) toast(res.error || "The app did not answer app_home_opened.");
+      });
+    } else renderMessages("bottom");
+  }
+
+  function render(scroll) {
+    if (!S.state) return;
+    if (!channelById(S.active)) S.active = S.state.channels[0] && S.state.channels[0].id;
+    renderSidebar();
+    renderHeader();
+    if (S.tab === "home" && channelById(S.active).kind === "dm") renderHome();
+    else renderMessages(scroll);
+    renderModal();
+    renderViolations();
+  }
+
+  // ------------------------------------------------------------------ composer
+
+  var hintIndex = -1;
+
+  function matchingCommands(text) {
+    var t = text.trim().toLowerCase().replace(/\s+/g, " ");
+    return S.state.commands.filter((c) => {
+      var s = c.syntax.toLowerCase();
+      if (t === "/" || s.indexOf(t) === 0) return true;
+      var head = s.split(/ [<[]/)[0];
+      return t.indexOf(head + " ") === 0 || t === head;
+    });
+  }
+
+  function renderHints() {
+    var box = $("#hints");
+    var text = $("#composer-input").value;
+    if (!S.state || text[0] !== "/" || document.activeElement !== $("#composer-input")) {
+      box.hidden = true;
+      return;
+    }
+    var list = matchingCommands(text);
+    if (list.length === 0) {
+      box.hidden = true;
+      return;
+    }
+    if (hintIndex >= list.length) hintIndex = list.length - 1;
+    box.replaceChildren.apply(
+      box,
+      [el("div", { class: "hints-title", text: "Commands matching \u201c" + text.trim() + "\u201d" })].concat(
+        list.map((c, i) =>
+          el(
+            "button",
+            {
+              class: "hint" + (i === hintIndex ? " hl" : ""),
+              type: "button",
+              title: "e.g. " + c.example,
+              onmousedown: (ev) => {
+                ev.preventDefault();
+                completeHint(c);
+              },
+            },
+            el("b", { text: c.syntax }),
+            el("span", { text: c.does }),
+          ),
+        ),
+      ),
+    );
+    box.hidden = false;
+  }
+
+  function completeHint(c) {
+    var input = $("#composer-input");
+    var head = c.syntax.split(/ [<[|]/)[0].split("|")[0];
+    input.value = head + " ";
+    hintIndex = -1;
+    input.focus();
+    renderHints();
+  }
+
+  function notice(channel, text) {
+    var list = S.notices[channel] || (S.notices[channel] = []);
+    list.push({
+      ts: (Date.now() / 1000).toFixed(6),
+      user: "USLACKBOT",
+      userName: "Slackbot",
+      slackbot: true,
+      isBot: false,
+      text: text,
+      ephemeral: true,
+      edited: false,
+      revisions: 0,
+      replyCount: 0,
+    });
+    renderMessages("bottom");
+  }
+
+  function sendCommand(text) {
+    var channel = S.active;
+    var foot = $("#composer-foot");
+    foot.textContent = "Sending " + text.split(" ").slice(0, 2).join(" ") + "\u2026";
+    return api("/sandbox/command", { channel: channel, text: text }).then((res) => {
+      foot.textContent = footText();
+      if (!res.ok) notice(channel, res.error || "That command failed.");
+    });
+  }
+
+  function footText() {
+    return "Enter sends \u00b7 \u2191\u2193 and Tab pick a command \u00b7 the bot answers through the same signed requests as Slack";
+  }
+
+  function setupComposer() {
+    var input = $("#composer-input");
+    $("#composer-foot").textContent = footText();
+    input.addEventListener("input", () => {
+      hintIndex = -1;
+      renderHints();
+    });
+    input.addEventListener("focus", renderHints);
+    input.addEventListener("blur", () => {
+      setTimeout(renderHints, 100);
+    });
+    input.addEventListener("keydown", (ev) => {
+      var list = input.value[0] === "/" && S.state ? matchingCommands(input.value) : [];
+      if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && list.length > 0) {
+        ev.preventDefault();
+        hintIndex = (hintIndex + (ev.key === "ArrowDown" ? 1 : -1) + list.length) % list.length;
+        renderHints();
+      } else if (ev.key === "Tab" && list.length > 0) {
+        ev.preventDefault();
+        completeHint(list[hintIndex >= 0 ? hintIndex : 0]);
+      } else if (ev.key === "Enter" && hintIndex >= 0 && list[hintIndex]) {
+        ev.preventDefault();
+        completeHint(list[hintIndex]);
+      } else if (ev.key === "Escape") {
+        hintIndex = -1;
+        $("#hints").hidden = true;
+      }
+    });
+    $("#composer").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      var text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      hintIndex = -1;
+      renderHints();
+      if (text[0] !== "/") {
+        notice(S.active, "fleetbot answers slash commands only: try /fleet help or /etransport help. (Plain messages are not sent in the sandbox.)");
+        return;
+      }
+      sendCommand(text);
+    });
+  }
+
+  // ------------------------------------------------------------------ simulator panel
+
+  var STATUS_LABELS = { InProgress: "In progress", AutoCompleted: "Auto-completed" };
+  var txBad = { Error: 1, NoGPSCoordinates: 1, OldData: 1, NotInRomania: 1, WithoutTransmission: 1, MissingETransportConfiguration: 1 };
+
+  function loadTransports() {
+    return api("/sandbox/transports").then(renderTransports);
+  }
+
+  function renderTransports(res) {
+    var panel = $("#simulator");
+    if (!res || !res.simulator) {
+      panel.hidden = true;
+      $("#sim-toggle").hidden = true;
+      return;
+    }
+    var list = $("#sim-list");
+    if (res.transports.length === 0) {
+      list.replaceChildren(el("div", { class: "sim-row", text: "No pending, active or paused transports. Create one with /etransport new." }));
+      return;
+    }
+    list.replaceChildren.apply(
+      list,
+      res.transports.map((t) => {
+        var cls = "tx" + (txBad[t.transmission] ? " bad" : t.transmission === "Active" ? "" : " idle");
+        var force = (code, label) =>
+          el("button", {
+            type: "button",
+            text: label,
+            "data-code": code,
+            onclick: () => {
+              api("/sandbox/simulate", { codeUit: t.codeUit, transmissionStatusCode: code }).then((r) => {
+                if (!r.ok) toast(r.error || "The simulator refused.");
+                else {
+                  toast(t.plate + ": transmission " + (code === "clear" ? "back to the simulation" : code) + ". The bot sees it at its next alert check.");
+                  renderTransports({ simulator: true, transports: r.transports });
+                }
+              });
+            },
+          });
+        return el(
+          "div",
+          { class: "sim-row", "data-uit": t.codeUit },
+          el("div", { class: "line" }, el("span", { class: "plate", text: t.plate }), el("span", { class: "uit", text: t.codeUit }), el("span", { class: cls, text: t.transmission })),
+          el(
+            "div",
+            { class: "line" },
+            el("span", { text: STATUS_LABELS[t.status] || t.status }),
+            t.forced ? el("span", { class: "forced", text: "\u00b7 forced " + t.forced }) : null,
+          ),
+          el(
+            "div",
+            { class: "btns" },
+            force("Error", "Error"),
+            force("NoGPSCoordinates", "No GPS"),
+            force("Active", "Active"),
+            t.forced ? force("clear", "Release") : null,
+          ),
+        );
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------------ sync
+
+  function refresh() {
+    if (S.fetching) {
+      S.dirty = true;
+      return;
+    }
+    S.fetching = true;
+    api("/sandbox/state")
+      .then((state) => {
+        if (state && state.channels) {
+          var first = !S.state;
+          S.state = state;
+          S.version = state.version;
+          if (first) {
+            var wanted = location.hash.slice(1);
+            S.active = channelById(wanted) ? wanted : state.channels[0] && state.channels[0].id;
+          }
+          render(first ? "bottom" : undefined);
+        }
+      })
+      .catch(() => undefined)
+      .then(() => {
+        S.fetching = false;
+        if (S.dirty) {
+          S.dirty = false;
+          refresh();
+        }
+      });
+  }
+
+  function subscribe() {
+    var simTimer = null;
+    var onVersion = (version) => {
+      if (version !== S.version) refresh();
+      clearTimeout(simTimer);
+      simTimer = setTimeout(loadTransports, 200);
+    };
+    if (window.EventSource) {
+      var source = new EventSource("/sandbox/events");
+      source.addEventListener("version", (ev) => {
+        onVersion(JSON.parse(ev.data).version);
+      });
+      return;
+    }
+    var poll = () => {
+      api("/sandbox/state?since=" + S.version)
+        .then((state) => {
+          if (state && state.version !== S.version) onVersion(state.version);
+        })
+        .catch(() => undefined)
+        .then(() => setTimeout(poll, 200));
+    };
+    poll();
+  }
+
+  function start() {
+    setupComposer();
+    $("#sim-toggle").addEventListener("click", () => {
+      var panel = $("#simulator");
+      panel.hidden = !panel.hidden;
+    });
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    api("/sandbox/timezone", { timeZone: zone })
+      .catch(() => undefined)
+      .then(() => {
+        refresh();
+        loadTransports();
+        subscribe();
+        setInterval(loadTransports, 15000);
+      });
+  }
+
+  start();
+})();
+`;

@@ -1,0 +1,56 @@
+/** The sandbox page: a static shell that /sandbox/app.js fills from /sandbox/state. */
+export function pageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fleetbot sandbox</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/sandbox/app.css">
+</head>
+<body>
+<div class="sandbox-banner" role="note">
+  <b>SANDBOX</b>
+  <span>fleetbot against a local fake Slack and the fleet simulator. For a real workspace set
+  <code>SLACK_BOT_TOKEN</code> + <code>SLACK_SIGNING_SECRET</code> (or <code>SLACK_APP_TOKEN</code>) — see the README.</span>
+  <span class="spacer"></span>
+  <button type="button" id="sim-toggle" title="Show or hide the simulator's panel">Simulator panel</button>
+</div>
+<div class="layout">
+  <aside class="sidebar">
+    <div class="team" id="team">Fleet Sandbox<small>fleetbot sandbox</small></div>
+    <nav class="nav" id="nav" aria-label="Conversations"></nav>
+    <div class="me" id="me"></div>
+  </aside>
+  <main class="main">
+    <header class="channel-header" id="channel-header"></header>
+    <div class="messages" id="messages" aria-live="polite"></div>
+    <div class="home" id="home" hidden></div>
+    <div class="violations" id="violations" hidden></div>
+    <form class="composer" id="composer" autocomplete="off">
+      <div class="hints" id="hints" hidden></div>
+      <div class="composer-row">
+        <input id="composer-input" name="text" aria-label="Message" spellcheck="false">
+        <button class="send" type="submit">Send</button>
+      </div>
+      <div class="composer-foot" id="composer-foot"></div>
+    </form>
+  </main>
+  <aside class="simulator" id="simulator" aria-label="Simulator">
+    <div class="sim-head">
+      <h2>Simulator</h2>
+      <p>Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status;
+      fleetbot notices it at its next alert check and posts in #alerts.</p>
+    </div>
+    <div class="sim-list" id="sim-list"></div>
+  </aside>
+</div>
+<div id="modal-layer"></div>
+<div id="confirm-layer"></div>
+<div class="toast" id="toast" role="status" hidden></div>
+<script src="/sandbox/app.js"></script>
+</body>
+</html>
+`;
+}

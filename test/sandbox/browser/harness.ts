@@ -1,0 +1,161 @@
+/**
+ * The whole bot in sandbox mode (no Slack configured: in-process fake Slack, embedded
+ * simulator) with the sandbox page, and Debian's Chromium driven by playwright-core.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { loadConfig } from "../../../src/config.js";
+import { type Fleetbot, startFleetbot } from "../../../src/main.js";
+import { SlackDriver } from "../../../src/sandbox/fakeSlack/index.js";
+import { type SandboxRoutes, sandboxRoutes } from "../../../src/sandbox/web/index.js";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const OUTPUT_DIR = join(process.cwd(), "test-output", "sandbox");
+
+/**
+ * Whether the browser tests can run. Without Chromium they are skipped with a loud warning
+ * locally, and fail in CI (CI must never skip them).
+ */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  const message = `Chromium not found at ${CHROMIUM}: the sandbox browser tests cannot run. Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`;
+  if (process.env.CI) throw new Error(`${message} CI must run them.`);
+  const line = "!".repeat(100);
+  console.warn(`\n${line}\n!!! SKIPPED: ${message}\n${line}\n`);
+  return false;
+}
+
+export interface SandboxHarness {
+  bot: Fleetbot;
+  /** The page's base URL (the bot's own server once main.ts mounts the routes, else a side server). */
+  url: string;
+  browser: Browser;
+  page: Page;
+  /** Console errors and uncaught exceptions of the page. */
+  pageErrors: string[];
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface SandboxServer {
+  bot: Fleetbot;
+  url: string;
+  /** The routes when mounted here (main.ts does not serve them yet). */
+  routes?: SandboxRoutes;
+  close(): Promise<void>;
+}
+
+/** fleetbot in sandbox mode, with the sandbox page served (by main.ts, or a side server here). */
+export async function startSandboxServer(): Promise<SandboxServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-sandbox-"));
+  const bot = await startFleetbot(
+    loadConfig({
+      PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      FLEET_MIN_INTERVAL_MS: "50",
+      FLEET_SAFETY_MARGIN_MS: "5",
+      // Alerts: checked every 2 seconds, posted in #alerts.
+      ALERTS_CRON: "*/2 * * * * *",
+      ALERTS_CHANNEL: "C0ALERTS",
+    }),
+    { simulator: { drift: false }, upkeepEveryMs: 0 },
+  );
+  const fake = bot.fakeSlack;
+  if (!fake) throw new Error("startFleetbot did not start the fake Slack: is SLACK_BOT_TOKEN set?");
+
+  // Use main.ts's wiring when it serves the page; otherwise mount the routes on a side server.
+  let url = bot.url;
+  let side: Server | undefined;
+  let routes: SandboxRoutes | undefined;
+  const probe = await fetch(`${bot.url}/sandbox/transports`).catch(() => undefined);
+  if (probe?.status !== 200) {
+    routes = sandboxRoutes({
+      fake,
+      driver: new SlackDriver({ botUrl: `${bot.url}/slack/events`, fake }),
+      simulator: bot.simulator,
+    });
+    const table = routes;
+    side = createServer((req, res) => {
+      const path = (req.url ?? "/").split("?")[0];
+      const route = table.find((r) => r.path === path && (r.method ?? "GET") === req.method);
+      if (!route) {
+        res.writeHead(404).end();
+        return;
+      }
+      void route.handler(req, res);
+    });
+    await new Promise<void>((resolve) => side!.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(side.address() as AddressInfo).port}`;
+  }
+  return {
+    bot,
+    url,
+    ...(routes ? { routes } : {}),
+    async close() {
+      routes?.close();
+      if (side) {
+        side.closeAllConnections();
+        await new Promise<void>((resolve) => side!.close(() => resolve()));
+      }
+      await bot.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startSandboxHarness(): Promise<SandboxHarness> {
+  const server = await startSandboxServer();
+  const { bot, url } = server;
+  const profileDir = mkdtempSync(join(tmpdir(), "fleetbot-chromium-"));
+
+  // A fresh, temporary profile per launch (playwright's own --user-data-dir), nothing from the network.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--disk-cache-dir=${profileDir}`,
+    ],
+  });
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 860 },
+    timezoneId: "Europe/Bucharest",
+    locale: "en-GB",
+  });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+
+  return {
+    bot,
+    url,
+    browser,
+    page,
+    pageErrors,
+    async screenshot(name) {
+      const path = join(OUTPUT_DIR, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The sandbox page's JSON API without a browser: what the page reads and sends. Runs
+ * everywhere (no Chromium needed); sandbox.test.ts covers the page itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_CSS } from "../../../src/sandbox/web/assets/appCss.js";
+import { APP_JS } from "../../../src/sandbox/web/assets/appJs.js";
+import type { SandboxState } from "../../../src/sandbox/web/index.js";
+import { type SandboxServer, startSandboxServer } from "./harness.js";
+
+let s: SandboxServer;
+beforeAll(async () => {
+  s = await startSandboxServer();
+}, 30_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${s.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const state = async () => (await (await fetch(`${s.url}/sandbox/state`)).json()) as SandboxState;
+
+describe("sandbox routes", () => {
+  it("serve the page and its assets, which are valid JavaScript and fetch nothing from elsewhere", async () => {
+    const page = await fetch(`${s.url}/`);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain('<script src="/sandbox/app.js">');
+    expect(html).toContain("SANDBOX");
+    expect((await fetch(`${s.url}/sandbox/app.js`)).headers.get("content-type")).toContain("javascript");
+    expect(await (await fetch(`${s.url}/sandbox/app.css`)).text()).toBe(APP_CSS);
+    expect(() => new Function(APP_JS)).not.toThrow();
+    expect(`${html}${APP_JS}${APP_CSS}`).not.toMatch(
+      /(src|href)=["']?https?:|url\(\s*["']?https?:|fetch\(["']https?:/,
+    );
+  });
+
+  it("state lists #general, #alerts and the DM, with the command hints", async () => {
+    const current = await state();
+    expect(current.channels.map((c) => [c.id, c.name, c.kind])).toEqual([
+      ["C0GENERAL", "general", "channel"],
+      ["C0ALERTS", "alerts", "channel"],
+      ["D0DISPATCH", "fleetbot", "dm"],
+    ]);
+    expect(current.user.id).toBe("U0DISPATCH");
+    expect(current.commands.map((c) => c.syntax)).toContain("/etransport new");
+    expect(current.modals).toEqual([]);
+  });
+
+  it("a command reaches the bot as a signed slash command; the answer and an SSE notice follow", async () => {
+    const events = await fetch(`${s.url}/sandbox/events`);
+    const reader = events.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/event: version\ndata: \{"version":\d+\}/);
+    const answer = await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet help" });
+    expect(await answer.json()).toMatchObject({ ok: true, status: 200 });
+    const next = new TextDecoder().decode((await reader.read()).value);
+    expect(next).toContain("event: version");
+    await reader.cancel();
+    const messages = (await state()).messages.C0GENERAL ?? [];
+    expect(messages.some((m) => m.ephemeral && JSON.stringify(m).includes("/fleet where"))).toBe(true);
+  });
+
+  it("long-polls /sandbox/state?since= until something changes", async () => {
+    const { version } = await state();
+    const waiting = fetch(`${s.url}/sandbox/state?since=${version}`).then(
+      (r) => r.json() as Promise<SandboxState>,
+    );
+    await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet whoami" });
+    expect((await waiting).version).toBeGreaterThan(version);
+  });
+
+  it("refuses what Slack would refuse, with a reason the page shows", async () => {
+    const unknown = await post("/sandbox/command", { channel: "C0GENERAL", text: "/weather today" });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: string }).error).toContain("/weather is not a valid command");
+    const noView = await post("/sandbox/submit", { viewId: "V404", values: {} });
+    expect(noView.status).toBe(409);
+    expect((await fetch(`${s.url}/sandbox/files?id=F404`)).status).toBe(404);
+    expect((await post("/sandbox/action", {})).status).toBe(400);
+  });
+
+  it("the Simulator panel lists transports and forces a transmission status", async () => {
+    const list = (await (await fetch(`${s.url}/sandbox/transports`)).json()) as {
+      simulator: boolean;
+      transports: { codeUit: string; status: string; transmission: string; forced?: string }[];
+    };
+    expect(list.simulator).toBe(true);
+    const running = list.transports.find((t) => t.status === "InProgress")!;
+    expect(running).toBeDefined();
+    const forced = await post("/sandbox/simulate", {
+      codeUit: running.codeUit,
+      transmissionStatusCode: "NoGPSCoordinates",
+    });
+    const after = (await forced.json()) as typeof list;
+    expect(after.transports.find((t) => t.codeUit === running.codeUit)).toMatchObject({
+      transmission: "NoGPSCoordinates",
+      forced: "NoGPSCoordinates",
+    });
+    const released = (await (
+      await post("/sandbox/simulate", { codeUit: running.codeUit, transmissionStatusCode: "clear" })
+    ).json()) as typeof list;
+    expect(released.transports.find((t) => t.codeUit === running.codeUit)?.forced).toBeUndefined();
+    expect(
+      (await post("/sandbox/simulate", { codeUit: running.codeUit, transmissionStatusCode: "Bogus" })).status,
+    ).toBe(400);
+    expect(
+      (await post("/sandbox/simulate", { codeUit: "NOPE", transmissionStatusCode: "Error" })).status,
+    ).toBe(404);
+  });
+
+  it("the Home tab: app_home_opened reaches the bot, which publishes the home view", async () => {
+    const opened = await post("/sandbox/home", {});
+    expect(await opened.json()).toMatchObject({ ok: true });
+    await s.bot.fakeSlack!.waitForCall("views.publish");
+    const home = (await state()).home;
+    expect(home?.type).toBe("home");
+  });
+});
