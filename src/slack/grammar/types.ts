@@ -1,3 +1,5 @@
+import { BAD_TRANSMISSION_CODES } from "../../alerts/incidents.js";
+
 /** Result types of the slash-command grammar. Every union is discriminated by `kind`; `ok` separates errors. */
 
 /** What every parse needs besides the text: the invoking user's IANA zone and the current instant. */
@@ -67,14 +69,8 @@ export interface ChannelRef {
   name?: string;
 }
 
-export const TRANSMISSION_ALERT_CODES = [
-  "Error",
-  "OldData",
-  "NoGPSCoordinates",
-  "NotInRomania",
-  "MissingETransportConfiguration",
-  "WithoutTransmission",
-] as const;
+/** The transmission codes one can subscribe to: exactly those that open an alert. */
+export const TRANSMISSION_ALERT_CODES = BAD_TRANSMISSION_CODES;
 /** `expiry`: a UIT's validity ends soon or has ended; `changerequest`: a vehicle change request failed. */
 export const OTHER_ALERT_CODES = ["expiry", "changerequest"] as const;
 export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;

@@ -39,6 +39,13 @@ type Ack = (response?: string | RespondArguments) => Promise<void>;
 
 const NO_ACCOUNT = noticeMessage("You have no fleet account to act with.", "Link yours with /fleet login.");
 
+/** Said to the clicking user alone when a button cannot run: no account, or a value we cannot read. */
+const cannotAct = (hasAccount: boolean) => ({
+  response_type: "ephemeral" as const,
+  replace_original: false,
+  ...(hasAccount ? noticeMessage("That button is out of date: run the command again.") : NO_ACCOUNT),
+});
+
 /** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts.ts). */
 const fromAlert = (button: ButtonAction) => button.block_id.startsWith("alert.");
 
@@ -232,11 +239,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
         const value = parseTransportButtonValue(button.value);
         const account = ctx.people.accountOf(body.user.id);
         if (!value || !account) {
-          await respond({
-            response_type: "ephemeral",
-            replace_original: false,
-            ...(account ? noticeMessage("That button is out of date.") : NO_ACCOUNT),
-          });
+          await respond(cannotAct(account !== undefined));
           return;
         }
         const zone = await ctx.people.timeZoneOf(client, body.user.id);
@@ -279,11 +282,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
     const value = parseTransportButtonValue(action.value);
     const account = ctx.people.accountOf(body.user.id);
     if (!value || !account) {
-      await respond({
-        response_type: "ephemeral",
-        replace_original: false,
-        ...(account ? noticeMessage("That button is out of date.") : NO_ACCOUNT),
-      });
+      await respond(cannotAct(account !== undefined));
       return;
     }
     // Slack's confirm dialog already asked: this click is the confirmation.
