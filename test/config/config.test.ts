@@ -80,6 +80,12 @@ describe("loadConfig", () => {
     expect(new Set(variables).size).toBe(variables.length);
   });
 
+  it("refuses REDIS_URL while the scale-out mode does not exist, instead of running replicas that each spend the budget", () => {
+    expect(problemsOf({ REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([
+      "REDIS_URL: the scale-out mode (Redis) is not available in this version; run one replica without REDIS_URL",
+    ]);
+  });
+
   it("needs a signing secret in HTTP mode and a bot token in Socket Mode", () => {
     expect(problemsOf({ SLACK_BOT_TOKEN: "xoxb-1" })).toEqual([
       "SLACK_SIGNING_SECRET: is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN not set)",
