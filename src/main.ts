@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url";
+import cron from "node-cron";
 import { AlertPoller } from "./alerts/poller.js";
 import type { AlertPublisher } from "./alerts/publisher.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
@@ -236,6 +237,16 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     task: (id: string) => tasks.get(id),
     updateResult: (id: string, result: unknown) => tasks.updateResult(id, result),
   };
+  // node-cron's own messages (an overlapping tick skipped…) go to the one log stream, at debug:
+  // the poller already logs the skip in its own words.
+  const cronLog = logger.child({ module: "node-cron" });
+  cron.setLogger({
+    info: (message) => cronLog.debug(message),
+    warn: (message) => cronLog.debug(message),
+    error: (message, err) => cronLog.error({ err: err ?? message }, String(message)),
+    debug: (message) => cronLog.debug(String(message)),
+  });
+
   const alertStore = new AlertStore(db);
   const subscriptions = new AlertSubscriptions(alertStore);
   const alertPublisher = new SlackAlertPublisher({
