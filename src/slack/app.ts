@@ -51,7 +51,9 @@ export interface RunningSlackApp {
 function boltLogger(logger: Logger): BoltLogger {
   const child = logger.child({ module: "bolt" });
   return {
-    debug: (...msg) => child.debug(msg.map(String).join(" ")),
+    // Bolt's debug lines can carry raw request bodies (a login modal's password among them):
+    // they are dropped, never logged, whatever LOG_LEVEL says.
+    debug: () => {},
     info: (...msg) => child.info(msg.map(String).join(" ")),
     warn: (...msg) => child.warn(msg.map(String).join(" ")),
     error: (...msg) => child.error(msg.map(String).join(" ")),
