@@ -30,13 +30,13 @@ describe("startFleetbot", () => {
 
   it("stops at start with one line per configuration problem, naming no secret", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      env: { ...process.env, PORT: "abc", SLACK_BOT_TOKEN: "xoxp-secret-value", LOG_LEVEL: "silent" },
+      env: { ...process.env, PORT: "abc", SLACK_BOT_TOKEN: "xoxp-secret", LOG_LEVEL: "silent" },
       encoding: "utf8",
       timeout: 15_000,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("PORT: must be a whole number");
     expect(result.stderr).toContain("SLACK_BOT_TOKEN: must be a bot token starting with xoxb-");
-    expect(result.stderr).not.toContain("xoxp-secret-value");
+    expect(result.stderr).not.toContain("xoxp-secret");
   });
 });

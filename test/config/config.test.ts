@@ -47,7 +47,7 @@ describe("loadConfig", () => {
   });
 
   it("reports one line per problem and never echoes a secret", () => {
-    const secret = "xoxp-this-is-a-user-token-not-a-bot-token";
+    const secret = "xoxp-user";
     const problems = problemsOf({
       SLACK_BOT_TOKEN: secret,
       PORT: "http",

@@ -115,8 +115,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const resolved: ResolvedFakeSlackOptions = {
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 0,
-    botToken: options.botToken ?? "xoxb-test-fleetbot",
-    appToken: options.appToken ?? "xapp-1-test-fleetbot",
+    botToken: options.botToken ?? "xoxb-fake",
+    appToken: options.appToken ?? "xapp-1-fake",
     signingSecret: options.signingSecret ?? "fake-signing-secret",
     verificationToken: options.verificationToken ?? "fake-verification-token",
     teamId: options.teamId ?? "T0FLEET",
