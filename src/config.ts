@@ -118,7 +118,9 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
   if (/^rediss?:\/\//.test(env.REDIS_URL?.trim() ?? "")) {
     // Several replicas without a shared gate would each spend the account's budget: refuse
     // rather than run a scale-out mode that is not there yet.
-    problems.push("REDIS_URL: the scale-out mode (Redis) is not available in this version; run one replica without REDIS_URL");
+    problems.push(
+      "REDIS_URL: the scale-out mode (Redis) is not available in this version; run one replica without REDIS_URL",
+    );
   }
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");

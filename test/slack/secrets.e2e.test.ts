@@ -51,11 +51,17 @@ describe("secrets", () => {
       });
       expect(added.status).toBe(200);
       const post = (path: string, body: unknown) =>
-        fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
       await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet login" });
       let viewId: string | undefined;
       async function refreshView() {
-        const state = (await (await fetch(`${base}/sandbox/state`)).json()) as { modals: { id?: string; viewId?: string }[] };
+        const state = (await (await fetch(`${base}/sandbox/state`)).json()) as {
+          modals: { id?: string; viewId?: string }[];
+        };
         const modal = state.modals.at(-1);
         viewId = modal?.id ?? modal?.viewId;
       }
