@@ -135,11 +135,13 @@ describe("/fleet", () => {
       values: {
         [INPUTS.reportKind.block]: { [INPUTS.reportKind.action]: "stops" },
         [INPUTS.reportVehicles.block]: { [INPUTS.reportVehicles.action]: [options[0]!.value] },
-        [INPUTS.reportFrom.block]: { [INPUTS.reportFrom.action]: Math.floor(Date.now() / 1000) - 86_400 },
       },
     });
     expect(submitted.status).toBe(200);
     await h.settle();
+    // No start given: today from midnight in the user's zone (Bucharest, the company's too).
+    const stops = h.bot.simulator!.control.requests(500).filter((r) => r.endpoint === "stops").at(-1)!;
+    expect((stops.body as { startDate: string }).startDate).toMatch(/T00:00:00$/);
     const answers = h.fake.messages(USER).filter((m) => m.origin === "chat.postMessage");
     expect(textOf(answers.at(-1)).toLowerCase()).toContain("stop");
     // The status modal says where the answer went.

@@ -1,5 +1,7 @@
+import { TZDate } from "@date-fns/tz";
 import type { App, BlockAction, ButtonAction, ViewSubmitAction } from "@slack/bolt";
 import type { PlainTextOption } from "@slack/types";
+import { startOfDay } from "date-fns";
 import { z } from "zod";
 import { encryptSecret } from "../../store/accountStore.js";
 import type { VehicleReportParams } from "../../tasks/handlers/vehicleData.js";
@@ -278,24 +280,9 @@ async function publishHome(ctx: SlackContext, client: App["client"], userId: str
   });
 }
 
+/** Midnight of the reader's day (the form's default start), DST-correct via @date-fns/tz. */
 function startOfToday(nowMs: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  })
-    .formatToParts(new Date(nowMs))
-    .reduce<Record<string, number>>(
-      (acc, p) => (p.type === "literal" ? acc : Object.assign(acc, { [p.type]: Number(p.value) })),
-      {},
-    );
-  const sinceMidnight = ((parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)) * 1000;
-  return nowMs - sinceMidnight - (nowMs % 1000);
+  return startOfDay(new TZDate(nowMs, zone)).getTime();
 }
 
 function periodLabel(fromMs: number, toMs: number, zone: string): string {
