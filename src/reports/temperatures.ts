@@ -1,5 +1,6 @@
 /** Reefer temperatures and humidity: statistics per sensor, a downsampled series, a chart. */
 import { createRequire } from "node:module";
+import type { TopLevelSpec } from "vega-lite";
 import type { SensorReading, SensorReadings } from "../fleet/schemas.js";
 import { instantToWallMs } from "../fleet/time.js";
 import { toCsv } from "./csv.js";
@@ -222,7 +223,7 @@ const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) =>
  * Times are shifted to the wall clock of the reader's zone and drawn on a UTC scale, so
  * the axis shows the reader's time whatever the zone of the machine that renders it.
  */
-export function temperatureChartSpec(report: TemperatureReport, vehicleId: number): Record<string, unknown> {
+export function temperatureChartSpec(report: TemperatureReport, vehicleId: number): TopLevelSpec {
   const v = report.vehicles.find((x) => x.vehicle.vehicleId === vehicleId);
   if (!v) throw new Error(`vehicle ${vehicleId} is not in this temperature report`);
   const tz = report.period.timeZone;
@@ -276,8 +277,7 @@ export async function temperatureChartPng(report: TemperatureReport, vehicleId: 
     import("@resvg/resvg-js"),
   ]);
   const vl = temperatureChartSpec(report, vehicleId);
-  // biome-ignore lint/suspicious/noExplicitAny: vega-lite's TopLevelSpec type is not worth importing for a literal
-  const compiled = vegaLite.compile(vl as any).spec;
+  const compiled = vegaLite.compile(vl).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
     const svg = await view.toSVG();
