@@ -140,7 +140,10 @@ describe("/fleet", () => {
     expect(submitted.status).toBe(200);
     await h.settle();
     // No start given: today from midnight in the user's zone (Bucharest, the company's too).
-    const stops = h.bot.simulator!.control.requests(500).filter((r) => r.endpoint === "stops").at(-1)!;
+    const stops = h.bot
+      .simulator!.control.requests(500)
+      .filter((r) => r.endpoint === "stops")
+      .at(-1)!;
     expect((stops.body as { startDate: string }).startDate).toMatch(/T00:00:00$/);
     const answers = h.fake.messages(USER).filter((m) => m.origin === "chat.postMessage");
     expect(textOf(answers.at(-1)).toLowerCase()).toContain("stop");
