@@ -263,7 +263,11 @@ export class MemoryGate implements AccountGate {
           "fleet service keeps answering 429; widening the spacing",
         );
       }
+      // Callers who cancelled while the call was out are answered now: it will not be sent again for them.
       const live = entry.waiters.filter((w) => !w.signal?.aborted);
+      for (const waiter of entry.waiters) {
+        if (waiter.signal?.aborted) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
+      }
       if (live.length > 0) {
         entry.waiters = live;
         state.waiting.unshift(entry);

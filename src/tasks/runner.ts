@@ -238,6 +238,12 @@ export class TaskRunner<S> {
         if (store.finish(initial.id, "cancelled", {})) this.emitFinished(store.get(initial.id)!);
         return;
       }
+      if (this.stopped) {
+        // Interrupted by shutdown (the gate dropped its waiting calls): the task stays
+        // unfinished in the store and resumes at the next start.
+        this.options.logger?.info({ taskId: initial.id, kind: initial.kind }, "task left for the next start");
+        return;
+      }
       const error = this.options.describeError(lastError);
       this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
       if (store.finish(initial.id, "failed", { error })) this.emitFinished(store.get(initial.id)!);

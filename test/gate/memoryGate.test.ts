@@ -145,6 +145,23 @@ describe("MemoryGate", () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("answers a caller who cancelled while the call was out and came back 429 (nothing left to send for them)", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const controller = new AbortController();
+    let attempts = 0;
+    const cancelled = gate.run(call("a", "report", { signal: controller.signal }), async () => {
+      attempts++;
+      controller.abort(); // Cancel pressed while the request is on the wire
+      throw new RateLimited(10_000);
+    });
+    const failure = expect(cancelled).rejects.toBeInstanceOf(CallCancelledError);
+    await clock.runAll();
+    await failure;
+    expect(attempts).toBe(1);
+    await gate.drained();
+  });
+
   it("passes other failures to the caller and keeps serving", async () => {
     const clock = new VirtualClock();
     const gate = makeGate(clock);

@@ -250,4 +250,29 @@ describe("TaskRunner", () => {
     expect(second.store.undelivered()).toEqual([]);
     second.db.close();
   });
+
+  it("a shutdown in the middle of a task leaves it unfinished, and the next start finishes it", async () => {
+    const first = setup();
+    const { task } = first.runner.submit({
+      kind: "report",
+      params: { calls: 4 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await first.clock.advanceBy(INTERVAL * 1.5); // two calls sent, the third waits in the gate
+    await first.runner.stop();
+    await first.gate.close();
+    await first.runner.idle();
+    expect(first.store.get(task.id)?.state).toBe("running");
+    expect(first.finished).toEqual([]);
+    first.db.close();
+
+    const second = setup(first.dir);
+    expect(second.runner.resume().resumed).toBe(1);
+    await second.clock.runAll();
+    await second.runner.idle();
+    expect(second.store.get(task.id)?.state).toBe("done");
+    second.db.close();
+  });
 });
