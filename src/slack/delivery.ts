@@ -49,6 +49,8 @@ export interface TaskDeliveryOptions {
 export class TaskDelivery {
   private readonly now: () => number;
   private readonly lastProgress = new Map<string, { at: number; key: string }>();
+  /** Progress posts under way per task: the answer waits for them (same response_url, replace_original). */
+  private readonly progressPosts = new Map<string, Promise<unknown>>();
   private readonly acks = new Map<string, { promise: Promise<void>; release: () => void }>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private detach?: () => void;
@@ -175,6 +177,8 @@ export class TaskDelivery {
 
   private async onProgress(progress: TaskProgress, task: TaskRecord): Promise<void> {
     if (progress.state !== "queued" && progress.state !== "running") return;
+    // The last call is done: the answer comes next and must not race a "7/7" update.
+    if (progress.done >= progress.total && progress.done > 0) return;
     const reply = this.options.store.get(task.id)?.reply ?? task.reply;
     // A click on a channel's alert must not turn the alert into a progress bar.
     if (reply.keepOriginal) return;
@@ -201,6 +205,7 @@ export class TaskDelivery {
       ]);
     }
     this.lastProgress.delete(task.id);
+    await this.progressPosts.get(task.id)?.catch(() => undefined);
     const rendered = await this.options.render(task);
     if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view))) {
       this.options.runner.markDelivered(task.id);

@@ -36,10 +36,16 @@ export class VehicleCache<V> {
    * A list no older than `maxAgeMs` (default: the time to live); fetches when the cached
    * one is older. Concurrent fetches of one account are one call (the gate shares them).
    */
-  async get(account: string, ctx: CallContext, maxAgeMs = this.options.ttlMs): Promise<CachedVehicles<V>> {
+  async get(
+    account: string,
+    ctx: CallContext,
+    maxAgeMs = this.options.ttlMs,
+    /** Fetch with this session (the asking task's own credentials) instead of the default one. */
+    load?: () => Promise<V[]>,
+  ): Promise<CachedVehicles<V>> {
     const cached = this.entries.get(account);
     if (cached && this.now() - cached.fetchedAt <= maxAgeMs) return cached;
-    return this.fetch(account, ctx);
+    return this.fetch(account, ctx, load);
   }
 
   /** True when the list is older than its time to live (the refresher's question). */
@@ -57,8 +63,12 @@ export class VehicleCache<V> {
   }
 
   /** Concurrent fetches need no bookkeeping here: the gate makes identical calls once. */
-  private async fetch(account: string, ctx: CallContext): Promise<CachedVehicles<V>> {
-    const vehicles = await this.options.fetch(account, ctx);
+  private async fetch(
+    account: string,
+    ctx: CallContext,
+    load?: () => Promise<V[]>,
+  ): Promise<CachedVehicles<V>> {
+    const vehicles = await (load ? load() : this.options.fetch(account, ctx));
     const entry = { vehicles, fetchedAt: this.now() };
     this.entries.set(account, entry);
     return entry;

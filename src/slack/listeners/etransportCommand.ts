@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type {
   App,
   BlockAction,
@@ -45,6 +46,10 @@ const cannotAct = (hasAccount: boolean) => ({
   replace_original: false,
   ...(hasAccount ? noticeMessage("That button is out of date: run the command again.") : NO_ACCOUNT),
 });
+
+/** A short fingerprint of what a form says, for telling a double submit from a different one. */
+const contentKey = (value: unknown) =>
+  createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 
 /** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts.ts). */
 const fromAlert = (button: ButtonAction) => button.block_id.startsWith("alert.");
@@ -453,7 +458,8 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
         slackUser: body.user.id,
         reply: { viewId: view.id, channel: metadata.channel, inChannel: true },
         priority: "interactive",
-        dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}`,
+        // The same form submitted twice runs once; a different one (a corrected edit) runs too.
+        dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
       });
       const release = ctx.delivery.holdUntilAck(task.id);
       const progress = await ctx.runner.progressOf(task.id);

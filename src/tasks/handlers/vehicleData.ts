@@ -90,15 +90,18 @@ export function vehicleReportHandler(
       const positional = p.report === "where" || p.report === "vehicles";
       const estimated = 1 + plannedCalls(deps.client, p, []);
       ctx.progress(0, estimated);
+      // Fetched with this task's own session: another user's stored password must not matter.
+      const load = () => ctx.session.vehicles(ctx.call);
       let list = await deps.vehicles.get(
         ctx.task.account,
         ctx.call,
         positional ? deps.intervalMs : undefined,
+        load,
       );
       let resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       if (!resolved.ok && now() - list.fetchedAt > deps.intervalMs) {
         // A vehicle the list does not know may be new: one fresh list before saying so.
-        list = await deps.vehicles.get(ctx.task.account, ctx.call, 0);
+        list = await deps.vehicles.get(ctx.task.account, ctx.call, 0, load);
         resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       }
       if (!resolved.ok) {
