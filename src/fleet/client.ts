@@ -797,9 +797,13 @@ export class FleetSession {
         }
         if (!(error instanceof TokenRejected)) throw error;
         // Worth a new login when the token may be the problem: past its expiry by our clock,
-        // its first 401 ever, or the service says so (WWW-Authenticate invalid_token).
+        // its first 401 ever, the service says so (WWW-Authenticate invalid_token), or another
+        // call already dropped it (a revoked token then 401s every call queued behind it).
         const mayBeExpired =
-          error.token.isExpired(this.#client.now()) || error.rejections === 1 || error.tokenExpiredPerService;
+          error.token.isExpired(this.#client.now()) ||
+          error.rejections === 1 ||
+          error.tokenExpiredPerService ||
+          this.#tokens.current() !== error.token;
         if (retried || !mayBeExpired) {
           const reason = error.tokenExpiredPerService && !VEHICLE_SCOPED.has(endpoint) ? "expired" : "access";
           throw new UnauthorizedError(endpoint, reason, {

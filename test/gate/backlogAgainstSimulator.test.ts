@@ -63,3 +63,28 @@ describe("a backlog through the real gate, client and simulator (virtual time)",
     expect(harness.gate.slotMs("demo")).toBeGreaterThan(30_250);
   });
 });
+
+describe("a token the service stops accepting early", () => {
+  it("calls queued behind the first 401 log in again too, instead of reporting missing access", async () => {
+    harness = await startFleetHarness();
+    const { session, sim, run, clock } = harness;
+    await run(session.vehicles({ priority: "interactive" })); // a valid token
+    await clock.advanceBy(31_000);
+    // The service revokes the token (no WWW-Authenticate hint): the next two requests get 401.
+    await fetch(`${sim.url}/__control/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "http401", count: 2 }),
+    });
+    const ids = sim.vehicles.slice(0, 2).map((v) => v.vehicleId);
+    const day = { from: new Date(clock.now() - 86_400_000), to: new Date(clock.now()) };
+    const both = Promise.all(
+      ids.map((id) =>
+        session.stops({ vehicleIds: [id], ...day, stationaryMarginMinutes: 5 }, { priority: "report" }),
+      ),
+    );
+    const answers = await run(both);
+    expect(answers.every(Array.isArray)).toBe(true);
+    expect(sim.control.stats().requests.demo?.login).toBeGreaterThanOrEqual(2);
+  });
+});
