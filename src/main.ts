@@ -152,10 +152,25 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger: logger.child({ module: "tasks" }),
   });
 
+  /** Stops keeping an account's session and token (refused login, last link removed). */
+  const releaseAccount = (username: string) => {
+    if (workspaceAccount?.username === username || accounts.isLinked(username)) return;
+    sessions.delete(username);
+    client.forget(username);
+  };
+
   const upkeep = new AccountUpkeep({
     gate,
     vehicles,
     sessions: () => sessions.values(),
+    onLoginRejected: (account) => {
+      logger.warn(
+        { account },
+        "the fleet service refused this account's login; it is no longer kept logged in",
+      );
+      sessions.delete(account);
+      client.forget(account);
+    },
     tokenLeadMs: 5 * 60_000,
     logger: logger.child({ module: "upkeep" }),
   });
@@ -293,6 +308,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
           store: alertStore,
           checkChannel: (channel) => alertPublisher.checkChannel(channel),
         },
+        releaseAccount,
         warmVehicles: (account, slackUser) => {
           if (vehicles.peek(account)) return;
           try {

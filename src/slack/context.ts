@@ -27,6 +27,8 @@ export interface SlackContext {
     /** Can the bot post in this channel? (private channels need an invitation) */
     checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   };
+  /** After an unlink: forget the account's session and token unless someone else still uses it. */
+  releaseAccount(username: string): void;
   /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
   warmVehicles(account: string, slackUser: string): void;
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;

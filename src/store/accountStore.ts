@@ -90,6 +90,13 @@ export class AccountStore {
     };
   }
 
+  /** Whether any Slack user still has this fleet account linked. */
+  isLinked(username: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1").get(username) !== undefined
+    );
+  }
+
   /** Username of every linked user, without decrypting anything. */
   usernameOf(slackUser: string): string | undefined {
     const row = this.db.prepare("SELECT username FROM linked_accounts WHERE slack_user = ?").get(slackUser) as

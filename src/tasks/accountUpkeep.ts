@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { FleetSession } from "../fleet/client.js";
+import { isUnauthorizedError } from "../fleet/errors.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { AccountGate } from "../gate/gate.js";
 import type { VehicleCache } from "./vehicleCache.js";
@@ -13,6 +14,8 @@ export interface AccountUpkeepOptions {
   tokenLeadMs: number;
   logger?: Pick<Logger, "debug" | "warn">;
   now?: () => number;
+  /** The service refused an account's login (password changed, user deactivated): stop keeping it. */
+  onLoginRejected?(account: string): void;
 }
 
 /**
@@ -39,7 +42,14 @@ export class AccountUpkeep {
       const renewAt = session.tokens.renewAt()?.getTime();
       if (renewAt !== undefined && renewAt - this.options.tokenLeadMs <= this.now()) {
         renewed.push(account);
-        work.push(session.tokens.renew({ priority: "background" }));
+        work.push(
+          session.tokens.renew({ priority: "background" }).catch((error: unknown) => {
+            // Retrying a refused login every tick could get the account locked upstream.
+            if (isUnauthorizedError(error) && error.reason === "login")
+              this.options.onLoginRejected?.(account);
+            throw error;
+          }),
+        );
       } else if (this.options.vehicles.isStale(account) && this.options.vehicles.peek(account)) {
         // Only lists someone has used: an account nobody looks at costs nothing.
         refreshed.push(account);

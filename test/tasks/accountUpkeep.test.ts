@@ -64,4 +64,40 @@ describe("AccountUpkeep", () => {
     expect(stats.requests.demo?.login).toBe(2);
     expect(stats.rateLimited.demo ?? 0).toBe(0);
   });
+
+  it("stops keeping an account whose login the service refuses (password changed), instead of retrying every tick", async () => {
+    harness = await startFleetHarness({ sim: { tokenTtlSeconds: 3600 } });
+    const { clock, session, gate, run, sim } = harness;
+    const vehicles = new VehicleCache<Vehicle>({
+      ttlMs: 15 * 60_000,
+      now: () => clock.now(),
+      fetch: (_a, ctx) => session.vehicles(ctx),
+    });
+    const kept = new Set([session]);
+    const rejected: string[] = [];
+    const upkeep = new AccountUpkeep({
+      gate,
+      vehicles,
+      sessions: () => kept,
+      tokenLeadMs: 5 * 60_000,
+      now: () => clock.now(),
+      onLoginRejected: (account) => {
+        rejected.push(account);
+        kept.clear();
+      },
+    });
+    await run(vehicles.get("demo", { priority: "interactive" }));
+    // The user changed the password at the fleet service.
+    await fetch(`${sim.url}/__control/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "demo", password: "changed", vehicleIds: "all" }),
+    });
+    await clock.advanceBy(56 * 60_000);
+    await run(upkeep.tick());
+    expect(rejected).toEqual(["demo"]);
+    await clock.advanceBy(60_000);
+    expect(await run(upkeep.tick())).toEqual({ renewed: [], refreshed: [] });
+    expect(sim.control.stats().requests.demo?.login).toBe(2);
+  });
 });

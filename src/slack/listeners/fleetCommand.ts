@@ -222,7 +222,9 @@ async function handleFleetCommand(parsed: FleetCommand, scope: CommandScope): Pr
       });
       return;
     case "logout": {
+      const linkedAs = ctx.accounts.usernameOf(user);
       const had = ctx.accounts.unlink(user);
+      if (linkedAs) ctx.releaseAccount(linkedAs);
       const fallback = ctx.people.accountOf(user);
       await ack(
         ephemeral(

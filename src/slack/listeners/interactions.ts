@@ -124,7 +124,9 @@ export function registerInteractions(app: App, ctx: SlackContext): void {
 
   app.action<BlockAction<ButtonAction>>(ACTIONS.homeLogout, async ({ ack, body, client }) => {
     await ack();
+    const linkedAs = ctx.accounts.usernameOf(body.user.id);
     ctx.accounts.unlink(body.user.id);
+    if (linkedAs) ctx.releaseAccount(linkedAs);
     await publishHome(ctx, client, body.user.id);
   });
 
