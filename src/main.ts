@@ -64,8 +64,6 @@ export interface StartOptions {
   logger?: Logger;
   /** Simulator settings for the embedded mode (tests scale time with them). */
   simulator?: Omit<SimulatorOptions, "port">;
-  /** Where Slack's response_url requests go (tests pass the fake's fetch). */
-  fetch?: typeof fetch;
   /** The account upkeep period (0: off). */
   upkeepEveryMs?: number;
   /** Least time between two progress updates of one message (tests shorten it). */
@@ -289,7 +287,6 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         render: (task) => renderTask(task, renderContext),
         describe: describeTask,
         logger: logger.child({ module: "delivery" }),
-        fetch: options.fetch,
         progressEveryMs: options.progressEveryMs,
       });
       delivery.attach();

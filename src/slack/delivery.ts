@@ -37,8 +37,6 @@ export interface TaskDeliveryOptions {
   progressEveryMs?: number;
   /** How long an answer waits for the listener's ack before going out anyway. */
   ackWaitMs?: number;
-  /** Where Slack's response_url requests go (tests point it at the fake). */
-  fetch?: typeof fetch;
 }
 
 /**
@@ -134,7 +132,7 @@ export class TaskDelivery {
     const counted = { ...reply, responseUrlUses: (reply.responseUrlUses ?? 0) + 1 };
     this.options.store.setReply(taskId, counted);
     try {
-      const response = await (this.options.fetch ?? fetch)(reply.responseUrl, {
+      const response = await fetch(reply.responseUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),

@@ -19,13 +19,7 @@ import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask } from "../renderers.js";
 import { alertMutedMessage, parseAlertMuteValue } from "../views/alerts.js";
-import {
-  grammarErrorMessage,
-  helpMessage,
-  noticeMessage,
-  progressMessage,
-  statusModal,
-} from "../views/common.js";
+import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
@@ -33,6 +27,7 @@ import {
 } from "../views/etransport.js";
 import { transportFormValues, transportModal, vehicleOptions } from "../views/etransportModal.js";
 import type { SlackMessage } from "../views/message.js";
+import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { replyFromAction, replyFromCommand } from "./fleetCommand.js";
 
 const ephemeral = (message: SlackMessage): RespondArguments => ({ response_type: "ephemeral", ...message });
@@ -198,28 +193,17 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
     s: Scope,
     task: { kind: string; params: unknown; dedupeKey?: string; priority?: Priority },
   ): Promise<void> {
-    const { task: stored, created } = ctx.runner.submit({
-      ...task,
-      account: s.account,
-      slackUser: s.user,
-      reply: s.reply,
-      priority: task.priority ?? "interactive",
-    });
-    if (!created) {
-      await s.ack(ephemeral(noticeMessage(`${describeTask(stored)}: already queued; it runs once.`)));
-      return;
-    }
-    const release = ctx.delivery.holdUntilAck(stored.id);
-    try {
-      const progress = await ctx.runner.progressOf(stored.id);
-      await s.ack(
-        ephemeral(
-          progress ? progressMessage(describeTask(stored), progress, ctx.now()) : noticeMessage("Queued."),
-        ),
-      );
-    } finally {
-      release();
-    }
+    await submitAndAcknowledge(
+      ctx,
+      {
+        ...task,
+        account: s.account,
+        slackUser: s.user,
+        reply: s.reply,
+        priority: task.priority ?? "interactive",
+      },
+      (queued) => s.ack(ephemeral(queuedMessage(ctx, queued))),
+    );
   }
 
   function vehiclesOf(account: string) {
@@ -451,33 +435,34 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
         ...checked.value,
         ...(mode === "edit" && metadata.uit ? { codeUit: metadata.uit } : {}),
       };
-      const { task, created } = ctx.runner.submit({
-        kind: "transport-save",
-        params: { draft, transportUId: mode === "edit" ? metadata.transportUId : undefined, timeZone: zone },
-        account: account.username,
-        slackUser: body.user.id,
-        reply: { viewId: view.id, channel: metadata.channel, inChannel: true },
-        priority: "interactive",
-        // The same form submitted twice runs once; a different one (a corrected edit) runs too.
-        dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
-      });
-      const release = ctx.delivery.holdUntilAck(task.id);
-      const progress = await ctx.runner.progressOf(task.id);
-      const position =
-        progress?.position !== undefined && progress.position > 0
-          ? ` (position ${progress.position + 1})`
-          : "";
-      await ack({
-        response_action: "update",
-        view: statusModal(
-          mode === "create" ? "New transport" : "Edit transport",
-          created
-            ? `:hourglass_flowing_sand: ${describeTask(task)}: queued${position}. The transport card will be posted where you asked.`
-            : `${describeTask(task)} is already queued; it runs once.`,
-          mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
-        ),
-      });
-      release();
+      await submitAndAcknowledge(
+        ctx,
+        {
+          kind: "transport-save",
+          params: {
+            draft,
+            transportUId: mode === "edit" ? metadata.transportUId : undefined,
+            timeZone: zone,
+          },
+          account: account.username,
+          slackUser: body.user.id,
+          reply: { viewId: view.id, channel: metadata.channel, inChannel: true },
+          priority: "interactive",
+          // The same form submitted twice runs once; a different one (a corrected edit) runs too.
+          dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
+        },
+        (queued) =>
+          ack({
+            response_action: "update",
+            view: statusModal(
+              mode === "create" ? "New transport" : "Edit transport",
+              queued.created
+                ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The transport card will be posted where you asked.`
+                : `${describeTask(queued.task)} is already queued; it runs once.`,
+              mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
+            ),
+          }),
+      );
     };
   app.view<ViewSubmitAction>(VIEWS.transportCreate, submitTransport("create"));
   app.view<ViewSubmitAction>(VIEWS.transportEdit, submitTransport("edit"));

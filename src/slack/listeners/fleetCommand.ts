@@ -8,18 +8,17 @@ import type { SlackContext } from "../context.js";
 import { helpText } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand, Period, ReportPrefill } from "../grammar/types.js";
-import { describeTask } from "../renderers.js";
 import { subscriptionChangedMessage, subscriptionListMessage } from "../views/alerts.js";
 import {
   grammarErrorMessage,
   helpMessage,
   loginModal,
   noticeMessage,
-  progressMessage,
   queueMessage,
   reportModal,
 } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
+import { queuedMessage, submitAndAcknowledge } from "./acknowledge.js";
 import { queueEntries } from "./queue.js";
 
 type Ack = (response?: string | RespondArguments) => Promise<void>;
@@ -334,27 +333,18 @@ export async function submitVehicleReport(
   }
   const priority: Priority =
     params.report === "where" || params.report === "vehicles" ? "interactive" : "report";
-  const { task } = ctx.runner.submit({
-    kind: "vehicle-report",
-    params,
-    account: account.username,
-    slackUser: command.user_id,
-    reply: replyFromCommand(command, ctx.now()),
-    priority,
-  });
-  const release = ctx.delivery.holdUntilAck(task.id);
-  try {
-    const progress = await ctx.runner.progressOf(task.id);
-    await ack(
-      ephemeral(
-        progress
-          ? progressMessage(describeTask(task), progress, ctx.now())
-          : noticeMessage(`${describeTask(task)}: queued.`),
-      ),
-    );
-  } finally {
-    release();
-  }
+  await submitAndAcknowledge(
+    ctx,
+    {
+      kind: "vehicle-report",
+      params,
+      account: account.username,
+      slackUser: command.user_id,
+      reply: replyFromCommand(command, ctx.now()),
+      priority,
+    },
+    (queued) => ack(ephemeral(queuedMessage(ctx, queued))),
+  );
 }
 
 function modalPrefill(report: string, prefill: ReportPrefill | undefined) {

@@ -11,6 +11,7 @@ import { helpText } from "../grammar/help.js";
 import { normalisePlate } from "../grammar/vehicles.js";
 import { describeTask, renderTask } from "../renderers.js";
 import { homeView, loginModal, queueMessage, statusModal } from "../views/common.js";
+import { queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { replyFromAction } from "./fleetCommand.js";
 import { queueEntries } from "./queue.js";
 
@@ -144,23 +145,25 @@ export function registerInteractions(app: App, ctx: SlackContext): void {
       return;
     }
     const metadata = parseJson(modalMetadata, view.private_metadata);
-    const { task } = ctx.runner.submit({
-      kind: "account-link",
-      params: { username, sealedPassword: encryptSecret(ctx.credentialsKey, password, body.user.id) },
-      account: username,
-      slackUser: body.user.id,
-      reply: { viewId: view.id, channel: metadata?.channel },
-      priority: "interactive",
-    });
-    const release = ctx.delivery.holdUntilAck(task.id);
-    await ack({
-      response_action: "update",
-      view: statusModal(
-        "Link fleet account",
-        `:hourglass_flowing_sand: Checking *${username}* with the fleet service… The answer comes as a direct message.`,
-      ),
-    });
-    release();
+    await submitAndAcknowledge(
+      ctx,
+      {
+        kind: "account-link",
+        params: { username, sealedPassword: encryptSecret(ctx.credentialsKey, password, body.user.id) },
+        account: username,
+        slackUser: body.user.id,
+        reply: { viewId: view.id, channel: metadata?.channel },
+        priority: "interactive",
+      },
+      () =>
+        ack({
+          response_action: "update",
+          view: statusModal(
+            "Link fleet account",
+            `:hourglass_flowing_sand: Checking *${username}* with the fleet service… The answer comes as a direct message.`,
+          ),
+        }),
+    );
   });
 
   app.view<ViewSubmitAction>(VIEWS.report, async ({ ack, view, body }) => {
@@ -208,27 +211,26 @@ export function registerInteractions(app: App, ctx: SlackContext): void {
       minMinutes: report.data === "stops" ? (minMinutes ?? 5) : undefined,
       timeZone: zone,
     };
-    const { task } = ctx.runner.submit({
-      kind: "vehicle-report",
-      params,
-      account: account.username,
-      slackUser: body.user.id,
-      reply: { viewId: view.id, channel: metadata?.channel },
-      priority: report.data === "where" ? "interactive" : "report",
-    });
-    const release = ctx.delivery.holdUntilAck(task.id);
-    const progress = await ctx.runner.progressOf(task.id);
-    const position =
-      progress?.position !== undefined && progress.position > 0 ? `, position ${progress.position + 1}` : "";
-    await ack({
-      response_action: "update",
-      view: statusModal(
-        "Fleet report",
-        `:hourglass_flowing_sand: ${describeTask(task)}: queued${position}. The answer comes as a direct message; /fleet queue shows progress.`,
-        VIEWS.report,
-      ),
-    });
-    release();
+    await submitAndAcknowledge(
+      ctx,
+      {
+        kind: "vehicle-report",
+        params,
+        account: account.username,
+        slackUser: body.user.id,
+        reply: { viewId: view.id, channel: metadata?.channel },
+        priority: report.data === "where" ? "interactive" : "report",
+      },
+      (queued) =>
+        ack({
+          response_action: "update",
+          view: statusModal(
+            "Fleet report",
+            `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The answer comes as a direct message; /fleet queue shows progress.`,
+            VIEWS.report,
+          ),
+        }),
+    );
   });
 
   // Vehicle selects in modals: answered within Slack's 3 s from the cached list only.

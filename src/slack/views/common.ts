@@ -15,7 +15,7 @@ const section = (text: string, blockId?: string): KnownBlock => ({
 const context = (text: string): KnownBlock => ({ type: "context", elements: [mrkdwn(text)] });
 
 /** Splits long mrkdwn into sections of at most `limit` characters, at line breaks. */
-export function sectionsOf(text: string, limit = 2900): KnownBlock[] {
+function sectionsOf(text: string, limit = 2900): KnownBlock[] {
   const blocks: KnownBlock[] = [];
   let current = "";
   for (const line of text.split("\n")) {
@@ -81,7 +81,7 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
   };
 }
 
-export function formatWait(ms: number): string {
+function formatWait(ms: number): string {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${Math.max(seconds, 1)} s`;
   const minutes = Math.round(seconds / 60);

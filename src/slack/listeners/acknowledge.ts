@@ -1,0 +1,52 @@
+import type { NewTask, TaskProgress, TaskRecord } from "../../tasks/task.js";
+import type { SlackContext } from "../context.js";
+import { describeTask } from "../renderers.js";
+import { noticeMessage, progressMessage } from "../views/common.js";
+import type { SlackMessage } from "../views/message.js";
+
+export interface Queued {
+  task: TaskRecord;
+  /** False when an identical pending task was found: it runs once. */
+  created: boolean;
+  progress?: TaskProgress;
+}
+
+/**
+ * Every listener's last step: store the task, then acknowledge Slack. The task's answer
+ * is held until the ack is out, since an answer sent through the response_url (or a
+ * views.update) before the ack would be overwritten by it.
+ */
+export async function submitAndAcknowledge(
+  ctx: SlackContext,
+  task: NewTask,
+  acknowledge: (queued: Queued) => Promise<void>,
+): Promise<Queued> {
+  const { task: stored, created } = ctx.runner.submit(task);
+  if (!created) {
+    await acknowledge({ task: stored, created });
+    return { task: stored, created };
+  }
+  const release = ctx.delivery.holdUntilAck(stored.id);
+  try {
+    const queued = { task: stored, created, progress: await ctx.runner.progressOf(stored.id) };
+    await acknowledge(queued);
+    return queued;
+  } finally {
+    release();
+  }
+}
+
+/** The ack's message: place in the queue and estimate, or that the same request already runs. */
+export function queuedMessage(ctx: SlackContext, queued: Queued): SlackMessage {
+  const what = describeTask(queued.task);
+  if (!queued.created) return noticeMessage(`${what}: already queued; it runs once.`);
+  return queued.progress
+    ? progressMessage(what, queued.progress, ctx.now())
+    : noticeMessage(`${what}: queued.`);
+}
+
+/** ", position 3" for a modal's status line (nothing when next in line). */
+export function queuePosition(queued: Queued): string {
+  const position = queued.progress?.position;
+  return position !== undefined && position > 0 ? `, position ${position + 1}` : "";
+}
