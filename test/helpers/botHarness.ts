@@ -72,4 +72,28 @@ export function textOf(message: { text?: string; blocks?: unknown[] } | undefine
   return parts.join("\n");
 }
 
+/** The last message a user sees in a channel (ephemeral answers to them included). */
+export function lastSeenBy(fake: FakeSlack, channel: string, userId: string) {
+  return fake
+    .messages(channel)
+    .filter((m) => !m.ephemeral || m.visibleTo === userId)
+    .at(-1);
+}
+
+/** A message's buttons with this action id, with their values and blocks. */
+export function buttonsOf(
+  message: { blocks?: unknown[] } | undefined,
+  actionId: string,
+): { value: string; block: string }[] {
+  const blocks = (message?.blocks ?? []) as {
+    block_id: string;
+    elements?: { action_id?: string; value?: string }[];
+  }[];
+  return blocks.flatMap((block) =>
+    (block.elements ?? [])
+      .filter((e) => e.action_id === actionId && e.value !== undefined)
+      .map((e) => ({ value: e.value!, block: block.block_id })),
+  );
+}
+
 export type { FakeSlack, Fleetbot };

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/actionIds.js";
-import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
+import { type BotHarness, buttonsOf, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;
 const USER = "U0DISPATCH";
@@ -39,9 +39,7 @@ const lastEphemeral = (userId = USER) =>
     .filter((m) => m.visibleTo === userId)
     .at(-1);
 const button = (message: { blocks?: unknown[] } | undefined, actionId: string) =>
-  ((message?.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[])
-    .flatMap((b) => b.elements ?? [])
-    .find((e) => e.action_id === actionId);
+  buttonsOf(message, actionId)[0];
 const runningActive = (except: string[] = []) =>
   sim()
     .control.transports()

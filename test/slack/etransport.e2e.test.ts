@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { viewerVehicleIds } from "../../src/simulator/fleet.js";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
-import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
+import { type BotHarness, buttonsOf, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;
 const USER = "U0DISPATCH";
@@ -26,11 +26,7 @@ afterEach(() => {
 const et = (text: string, userId = USER) =>
   h.driver.slashCommand({ command: "/etransport", text, userId, channelId: CHANNEL });
 const sim = () => h.bot.simulator!;
-const lastSeen = (userId = USER) =>
-  h.fake
-    .messages(CHANNEL)
-    .filter((m) => !m.ephemeral || m.visibleTo === userId)
-    .at(-1);
+const lastSeen = (userId = USER) => lastSeenBy(h.fake, CHANNEL, userId);
 const requestsTo = (endpoint: string) =>
   sim()
     .control.requests(500)
@@ -40,24 +36,7 @@ const transportsIn = (status: number) =>
     .control.transports()
     .filter((t) => t.statusId === status);
 
-/** Buttons of the message the user sees, by action id. */
-function buttons(
-  message: { blocks?: unknown[] } | undefined,
-  actionId: string,
-): { value: string; block: string }[] {
-  const found: { value: string; block: string }[] = [];
-  for (const block of (message?.blocks ?? []) as {
-    type: string;
-    block_id: string;
-    elements?: { action_id?: string; value?: string }[];
-  }[]) {
-    for (const element of block.elements ?? []) {
-      if (element.action_id === actionId && element.value)
-        found.push({ value: element.value, block: block.block_id });
-    }
-  }
-  return found;
-}
+const buttons = buttonsOf;
 
 async function openCreateModal(userId: string) {
   const before = h.fake.calls.filter((c) => c.method === "views.open").length;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { viewerVehicleIds } from "../../src/simulator/fleet.js";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
 import { noticeMessage } from "../../src/slack/views/common.js";
-import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
+import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;
 const USER = "U0DISPATCH";
@@ -28,13 +28,7 @@ afterEach(() => {
 const fleet = (text: string, userId = USER) =>
   h.driver.slashCommand({ command: "/fleet", text, userId, channelId: CHANNEL });
 
-/** The last message the user sees in the channel (ephemeral answers included). */
-function lastSeen(userId = USER) {
-  return h.fake
-    .messages(CHANNEL)
-    .filter((m) => !m.ephemeral || m.visibleTo === userId)
-    .at(-1);
-}
+const lastSeen = (userId = USER) => lastSeenBy(h.fake, CHANNEL, userId);
 
 const plateOf = (index: number) => h.bot.simulator!.vehicles[index]!.plate;
 
