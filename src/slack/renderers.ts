@@ -54,7 +54,7 @@ export function describeTask(task: TaskRecord): string {
     case "vehicle-report": {
       const title = REPORT_TITLES[params.report ?? "vehicles"] ?? "Report";
       const vehicles = (params.refs ?? []).map((r) => r.raw).join(", ");
-      return [title, vehicles && `for ${vehicles}`, params.period?.label].filter(Boolean).join(" ");
+      return `${title}${vehicles ? ` for ${vehicles}` : ""}${params.period ? `, ${params.period.label}` : ""}`;
     }
     case "transport-action":
       return `${capitalise(params.action ?? "act on")} ${(params.uits ?? []).join(", ")}`;

@@ -56,8 +56,10 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
   const eta =
     progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
   const about = eta === undefined ? "" : `, about ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
+  // Before the first call the total is not known yet (a report plans its calls once it has
+  // the vehicle list): the place in the queue is what the user can rely on.
   const where =
-    progress.done > 0 || progress.state === "running"
+    progress.done > 0
       ? `${progress.done}/${progress.total} request${progress.total === 1 ? "" : "s"}${about}`
       : progress.position !== undefined && progress.position > 0
         ? `position ${progress.position + 1} in the queue${about}`
