@@ -30,6 +30,12 @@ export interface MemoryGateOptions {
   /** Each consecutive 429 widens the margin by this much, up to maxExtraMarginMs. */
   marginStepMs?: number;
   maxExtraMarginMs?: number;
+  /**
+   * After this many clean calls in a row the widened margin is dropped again (default 10): a
+   * passing 429 (another client on the account) does not slow the account for ever, while a
+   * lasting stricter limit costs at most one 429 per run of clean calls.
+   */
+  marginRecoveryCalls?: number;
   /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
   rateLimitDelay?: (error: unknown) => number | undefined;
   clock?: Clock;
@@ -63,6 +69,8 @@ interface AccountState {
   blockedUntil: number;
   consecutive429: number;
   extraMarginMs: number;
+  /** Clean answers since the margin was last widened. */
+  cleanSinceWidened: number;
   timer?: unknown;
   timerAt?: number;
 }
@@ -79,6 +87,7 @@ export class MemoryGate implements AccountGate {
   private readonly safetyMarginMs: number;
   private readonly marginStepMs: number;
   private readonly maxExtraMarginMs: number;
+  private readonly marginRecoveryCalls: number;
   private seq = 0;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
@@ -88,6 +97,7 @@ export class MemoryGate implements AccountGate {
     this.safetyMarginMs = options.safetyMarginMs ?? 0;
     this.marginStepMs = options.marginStepMs ?? Math.max(250, Math.round(options.minIntervalMs / 10));
     this.maxExtraMarginMs = options.maxExtraMarginMs ?? options.minIntervalMs;
+    this.marginRecoveryCalls = options.marginRecoveryCalls ?? 10;
   }
 
   slotMs(account: string): number {
@@ -125,10 +135,11 @@ export class MemoryGate implements AccountGate {
           send,
           waiters: [],
         };
-        state.waiting.push(entry);
+        insertWaiting(state.waiting, entry);
       }
       entry.waiters.push(waiter as Waiter<unknown>);
-      sortWaiting(state.waiting);
+      // A shared entry may have been raised to a more urgent class: move it to its place.
+      if (shared) repositionWaiting(state.waiting, entry);
       if (signal) {
         waiter.onAbort = () => this.abandon(call.account, entry, waiter as Waiter<unknown>);
         signal.addEventListener("abort", waiter.onAbort, { once: true });
@@ -191,7 +202,7 @@ export class MemoryGate implements AccountGate {
   private state(account: string): AccountState {
     let state = this.accounts.get(account);
     if (!state) {
-      state = { waiting: [], blockedUntil: 0, consecutive429: 0, extraMarginMs: 0 };
+      state = { waiting: [], blockedUntil: 0, consecutive429: 0, extraMarginMs: 0, cleanSinceWidened: 0 };
       this.accounts.set(account, state);
     }
     return state;
@@ -254,6 +265,7 @@ export class MemoryGate implements AccountGate {
       // wait as told, widen the margin, and send the same call again at the head of its class.
       state.consecutive429 += 1;
       state.extraMarginMs = Math.min(this.maxExtraMarginMs, state.extraMarginMs + this.marginStepMs);
+      state.cleanSinceWidened = 0;
       state.blockedUntil = this.clock.now() + Math.max(retryAfterMs, this.slotMs(account));
       this.options.observer?.callFinished?.(entry.call, "rate_limited", duration, entry.waiters.length);
       this.options.observer?.rateLimited?.(account, retryAfterMs, state.consecutive429);
@@ -270,14 +282,21 @@ export class MemoryGate implements AccountGate {
       }
       if (live.length > 0) {
         entry.waiters = live;
-        state.waiting.unshift(entry);
-        sortWaiting(state.waiting);
+        insertWaiting(state.waiting, entry);
       }
       this.pump(account);
       return;
     }
 
     if (state.consecutive429 > 0 && outcome.ok) state.consecutive429 = 0;
+    if (state.extraMarginMs > 0 && ++state.cleanSinceWidened >= this.marginRecoveryCalls) {
+      this.options.logger?.debug(
+        { account, extraMarginMs: state.extraMarginMs, cleanCalls: state.cleanSinceWidened },
+        "fleet service answered a run of calls without 429; spacing back to interval + margin",
+      );
+      state.extraMarginMs = 0;
+      state.cleanSinceWidened = 0;
+    }
     this.options.observer?.callFinished?.(
       entry.call,
       outcome.ok ? "ok" : "error",
@@ -321,8 +340,31 @@ export class MemoryGate implements AccountGate {
   }
 }
 
-function sortWaiting(waiting: Entry[]): void {
-  waiting.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.seq - b.seq);
+/** Serving order: priority class, then arrival. */
+function servedBefore(a: Entry, b: Entry): boolean {
+  return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] < 0 || (a.priority === b.priority && a.seq < b.seq);
+}
+
+/**
+ * Keeps the queue ordered on insert (binary search) instead of re-sorting it on every call:
+ * thousands of waiting calls cost O(log n) to place, not O(n log n) each.
+ */
+function insertWaiting(waiting: Entry[], entry: Entry): void {
+  let lo = 0;
+  let hi = waiting.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (servedBefore(waiting[mid]!, entry)) lo = mid + 1;
+    else hi = mid;
+  }
+  waiting.splice(lo, 0, entry);
+}
+
+function repositionWaiting(waiting: Entry[], entry: Entry): void {
+  const index = waiting.indexOf(entry);
+  if (index < 0) return;
+  waiting.splice(index, 1);
+  insertWaiting(waiting, entry);
 }
 
 function taskIdsOf(entry: Entry): string[] {

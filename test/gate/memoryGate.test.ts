@@ -145,6 +145,32 @@ describe("MemoryGate", () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("drops the widened margin after a run of 10 clean calls, and keeps it until then", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    let first = true;
+    const starts: number[] = [];
+    const send = async () => {
+      starts.push(clock.now());
+      if (first) {
+        first = false;
+        throw new RateLimited(1_000);
+      }
+      return "ok";
+    };
+    const calls = Array.from({ length: 12 }, () => gate.run(call("a", "report"), send));
+    await clock.runAll();
+    await Promise.all(calls);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    const widened = INTERVAL + MARGIN + Math.max(250, INTERVAL / 10);
+    // gaps[0]: the retry after the 429 (blocked one widened slot); then 10 clean calls at the
+    // widened spacing; after the tenth the spacing is back to interval + margin.
+    expect(gaps[0]).toBe(widened);
+    expect(gaps.slice(1, 10)).toEqual(Array(9).fill(widened));
+    expect(gaps.slice(10)).toEqual(Array(gaps.length - 10).fill(INTERVAL + MARGIN));
+    expect(gate.slotMs("a")).toBe(INTERVAL + MARGIN);
+  });
+
   it("answers a caller who cancelled while the call was out and came back 429 (nothing left to send for them)", async () => {
     const clock = new VirtualClock();
     const gate = makeGate(clock);
