@@ -342,7 +342,8 @@ export class MemoryGate implements AccountGate {
 
 /** Serving order: priority class, then arrival. */
 function servedBefore(a: Entry, b: Entry): boolean {
-  return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] < 0 || (a.priority === b.priority && a.seq < b.seq);
+  const rank = PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
+  return rank < 0 || (rank === 0 && a.seq < b.seq);
 }
 
 /**
