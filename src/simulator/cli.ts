@@ -14,12 +14,18 @@ const port = intFromEnv("SIM_PORT") ?? intFromEnv("PORT") ?? 4010;
 const minIntervalMs = intFromEnv("FLEET_MIN_INTERVAL_MS");
 
 const keyCase = process.env.SIM_KEY_CASE === "pascal" ? "pascal" : "camel";
+// Strict-limits mode: the undocumented limits of stops, refills and temperatures tightened
+// (STRICT_LIMITS), to try a client that learns them from 400s.
+const strictLimits =
+  process.argv.includes("--strict-limits") ||
+  ["1", "true", "yes"].includes(process.env.SIM_STRICT_LIMITS ?? "");
 const dateStyle = process.env.SIM_DATE_STYLE;
 
 const sim = await startSimulator({
   port,
   control: true,
   keyCase,
+  strictLimits,
   ...(dateStyle === "offset" || dateStyle === "localMillis" ? { dateStyle } : {}),
   ...(minIntervalMs === undefined ? {} : { minIntervalMs }),
   logger: { info: (o, msg) => console.log(msg ?? "", JSON.stringify(o)) },
@@ -28,6 +34,12 @@ const sim = await startSimulator({
 console.log(`Fleet simulator listening on ${sim.url}`);
 console.log(
   `  minimum interval per user: ${sim.options.minIntervalMs} ms; token lifetime ${sim.options.tokenTtlSeconds} s`,
+);
+const limits = Object.entries(sim.control.limits())
+  .filter(([key, value]) => value !== null && !key.endsWith("PageSize"))
+  .map(([key, value]) => `${key} ${value}`);
+console.log(
+  `  limits: documented${limits.length ? `; undocumented (strict): ${limits.join(", ")}` : " only"}`,
 );
 console.log(`  keys ${sim.options.keyCase}Case, dates "${sim.options.dateStyle}" in ${sim.options.timeZone}`);
 console.log("  credentials: demo/demo (all vehicles), viewer/viewer (10 vehicles), inactive/inactive (401)");

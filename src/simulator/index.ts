@@ -6,7 +6,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SimVehicle } from "./fleet.js";
-import { type ResolvedOptions, resolveOptions, type SimUser, type SimulatorOptions } from "./options.js";
+import {
+  type ResolvedOptions,
+  resolveOptions,
+  type SimUser,
+  type SimulatorOptions,
+  type UndocumentedLimits,
+} from "./options.js";
 import {
   type Fault,
   FleetService,
@@ -14,10 +20,17 @@ import {
   type SimStats,
   type TransportControl,
 } from "./service.js";
-import type { TransportRecord } from "./transports.js";
+import type { TransmissionView, TransportRecord } from "./transports.js";
 
 export type { SimVehicle } from "./fleet.js";
-export type { ResolvedOptions, SimUser, SimulatorOptions, UndocumentedLimits } from "./options.js";
+export type {
+  ResolvedOptions,
+  SimUser,
+  SimulatorOptions,
+  UndocumentedLimits,
+  VehicleDataLimits,
+} from "./options.js";
+export { DOCUMENTED_ONLY, STRICT_LIMITS } from "./options.js";
 export type {
   EndpointName,
   Fault,
@@ -26,7 +39,7 @@ export type {
   SimStats,
   TransportControl,
 } from "./service.js";
-export type { ChangeRequestCode, TransmissionCode, TransportRecord } from "./transports.js";
+export type { ChangeRequestCode, TransmissionCode, TransmissionView, TransportRecord } from "./transports.js";
 export { STATUS } from "./transports.js";
 
 /** The programmatic twin of the /__control endpoints (always available in-process). */
@@ -44,6 +57,12 @@ export interface SimulatorControl {
   now(): number;
   /** All stored transports, Error ones included. */
   transports(): TransportRecord[];
+  /** The transmission of a transport as load-transports shows it now; undefined for an unknown UIT. */
+  transmission(codeUit: string): TransmissionView | undefined;
+  /** Undocumented limits in force (null: no limit). */
+  limits(): UndocumentedLimits;
+  /** Changes them while running; `strict` true/false first switches the strict-limits preset on/off. */
+  setLimits(change: Partial<UndocumentedLimits>, strict?: boolean): UndocumentedLimits;
 }
 
 export interface RunningSimulator {
@@ -119,6 +138,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       requests: (limit) => service.recentRequests(limit),
       now: () => service.now(),
       transports: () => service.listAllTransports(),
+      transmission: (codeUit) => service.transmissionOf(codeUit),
+      limits: () => service.currentLimits(),
+      setLimits: (change, strict) => service.setLimits(change, strict),
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

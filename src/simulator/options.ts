@@ -13,19 +13,50 @@ export interface SimUser {
   minIntervalMs?: number;
 }
 
-/** Limits the document leaves open ("not shown"); defaults are generous. */
-export interface UndocumentedLimits {
-  /** Vehicles per temperatures request. Default 100. */
-  temperaturesMaxVehicles: number;
-  /** Maximum period in days of stops, refills, temperatures. Default 366. */
-  stopsMaxDays: number;
-  refillsMaxDays: number;
-  temperaturesMaxDays: number;
+/**
+ * Limits of the vehicle-data endpoints that fleet-api.md leaves open ("not shown"). null is
+ * no limit, the default: the simulator enforces exactly what the document states (10 vehicles
+ * for way, stops, consumption; 31 days for way, consumption; one vehicle for refills).
+ */
+export interface VehicleDataLimits {
+  /** Vehicles per stops request, below the documented 10. */
+  stopsMaxVehicles: number | null;
+  /** Vehicles per temperatures request. */
+  temperaturesMaxVehicles: number | null;
+  /** Maximum period in days of stops, refills, temperatures. */
+  stopsMaxDays: number | null;
+  refillsMaxDays: number | null;
+  temperaturesMaxDays: number | null;
+}
+
+/** Limits the document leaves open ("not shown"). */
+export interface UndocumentedLimits extends VehicleDataLimits {
   /** load-transports page size when pageSize is absent or 0. Default 20. */
   defaultPageSize: number;
   /** Larger page sizes are cut to this. Default 100. */
   maxPageSize: number;
 }
+
+/** The default: only the documented limits apply to vehicle data. */
+export const DOCUMENTED_ONLY: VehicleDataLimits = {
+  stopsMaxVehicles: null,
+  temperaturesMaxVehicles: null,
+  stopsMaxDays: null,
+  refillsMaxDays: null,
+  temperaturesMaxDays: null,
+};
+
+/**
+ * Strict-limits mode: a service that applies the documented limits of way/consumption to
+ * the endpoints whose limits the document leaves open, to test a client that learns them.
+ */
+export const STRICT_LIMITS: VehicleDataLimits = {
+  stopsMaxVehicles: 10,
+  temperaturesMaxVehicles: 10,
+  stopsMaxDays: 31,
+  refillsMaxDays: 31,
+  temperaturesMaxDays: 31,
+};
 
 export interface SimulatorOptions {
   host?: string;
@@ -51,6 +82,9 @@ export interface SimulatorOptions {
   rateLimitLogin?: boolean;
   /** Unit of the duration fields of stop records. Default "minutes". */
   stopDurationUnit?: DurationUnit;
+  /** Strict-limits mode (STRICT_LIMITS) for the limits the document leaves open. Default false. */
+  strictLimits?: boolean;
+  /** Single undocumented limits; they win over strictLimits. */
   limits?: Partial<UndocumentedLimits>;
 }
 
@@ -104,10 +138,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     rateLimitLogin: options.rateLimitLogin ?? true,
     stopDurationUnit: options.stopDurationUnit ?? "minutes",
     limits: {
-      temperaturesMaxVehicles: 100,
-      stopsMaxDays: 366,
-      refillsMaxDays: 366,
-      temperaturesMaxDays: 366,
+      ...(options.strictLimits ? STRICT_LIMITS : DOCUMENTED_ONLY),
       defaultPageSize: 20,
       maxPageSize: 100,
       ...options.limits,

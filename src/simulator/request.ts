@@ -131,20 +131,21 @@ export interface Period {
 
 /**
  * startDate/endDate in the company zone; start after end is refused, and so is a period
- * longer than `maxDays` (measured on the wall clock, so a DST change does not matter).
+ * longer than `maxDays` (measured on the wall clock, so a DST change does not matter; null: no limit).
  */
-export function period(body: Body, timeZone: string, maxDays: number): Period {
+export function period(body: Body, timeZone: string, maxDays: number | null): Period {
   const from = requiredDate(body, "startDate", timeZone);
   const to = requiredDate(body, "endDate", timeZone);
   if (from > to) throw badRequest("InvalidPeriod", "startDate", "endDate");
   const wallSpan =
     to + offsetMinutes(timeZone, to) * MINUTE - (from + offsetMinutes(timeZone, from) * MINUTE);
-  if (wallSpan > maxDays * 24 * 60 * MINUTE) throw badRequest("PeriodTooLong", maxDays);
+  if (maxDays !== null && wallSpan > maxDays * 24 * 60 * MINUTE) throw badRequest("PeriodTooLong", maxDays);
   return { from, to };
 }
 
-export function vehicleList(body: Body, max: number): number[] {
+/** vehiclesList; more than `max` entries (null: no limit) is refused. */
+export function vehicleList(body: Body, max: number | null): number[] {
   const list = integerList(body, "vehiclesList");
-  if (list.length > max) throw badRequest("TooManyVehicles", max, list.length);
+  if (max !== null && list.length > max) throw badRequest("TooManyVehicles", max, list.length);
   return [...new Set(list)];
 }

@@ -9,6 +9,8 @@ export interface Waypoint {
   /** Town at this waypoint, where deliveries and breaks can happen. */
   town?: string;
   county?: string;
+  /** Outside Romania (only on the routes of transports that leave the country). */
+  abroad?: true;
 }
 
 export interface Road {
@@ -19,6 +21,9 @@ export interface Road {
 
 const w = (lat: number, lon: number, town?: string, county?: string): Waypoint =>
   town === undefined ? { lat, lon } : { lat, lon, town, county };
+/** A waypoint outside Romania. */
+const x = (lat: number, lon: number, town?: string): Waypoint =>
+  town === undefined ? { lat, lon, abroad: true } : { lat, lon, town, abroad: true };
 
 /** Every road starts at its depot (the first waypoint); vehicles drive out along it and back. */
 export const ROADS: Readonly<Record<string, Road>> = {
@@ -189,6 +194,34 @@ export const ROADS: Readonly<Record<string, Road>> = {
       w(46.567, 26.914, "Bacău", "BC"),
     ],
   },
+  // The roads below are in no depot's list: only transport routes use them (they link the
+  // Moldavian network to București, and Arad to Hungary through the Nădlac II border crossing).
+  bacauFocsani: {
+    ref: "E85",
+    points: [
+      w(46.567, 26.914, "Bacău", "BC"),
+      w(46.35, 27.0),
+      w(46.1, 27.17, "Adjud", "VN"),
+      w(45.87, 27.23, "Mărășești", "VN"),
+      w(45.696, 27.184, "Focșani", "VN"),
+    ],
+  },
+  aradBudapesta: {
+    ref: "A1/M43/M5",
+    points: [
+      w(46.1866, 21.3123, "Arad", "AR"),
+      w(46.17, 21.07, "Pecica", "AR"),
+      w(46.168, 20.78, "Nădlac", "AR"),
+      w(46.17, 20.73, "Nădlac II", "AR"),
+      x(46.19, 20.68),
+      x(46.21, 20.48, "Makó"),
+      x(46.253, 20.1484, "Szeged"),
+      x(46.62, 19.86),
+      x(46.9062, 19.6913, "Kecskemét"),
+      x(47.2, 19.35),
+      x(47.4979, 19.0402, "Budapesta"),
+    ],
+  },
 };
 
 export type RoadName = keyof typeof ROADS;
@@ -283,15 +316,32 @@ export function measureRoad(name: string): MeasuredRoad {
   if (cached) return cached;
   const road = ROADS[name];
   if (!road) throw new Error(`unknown road ${name}`);
+  const result = measurePolyline(road);
+  measured.set(name, result);
+  return result;
+}
+
+/**
+ * Makes a composed road (a transport's route) known to measureRoad under `name`, so drives
+ * along it are read like drives along a named road. Names are derived from the route's ends,
+ * so registering twice is harmless.
+ */
+export function registerRoad(name: string, road: Road): MeasuredRoad {
+  const cached = measured.get(name);
+  if (cached) return cached;
+  const result = measurePolyline(road);
+  measured.set(name, result);
+  return result;
+}
+
+function measurePolyline(road: Road): MeasuredRoad {
   const km: number[] = [0];
   for (let i = 1; i < road.points.length; i++) {
     const prev = road.points[i - 1]!;
     const cur = road.points[i]!;
     km.push(km[i - 1]! + haversineKm(prev, cur) * ROAD_WINDING);
   }
-  const result = { road, km, lengthKm: km[km.length - 1]! };
-  measured.set(name, result);
-  return result;
+  return { road, km, lengthKm: km[km.length - 1]! };
 }
 
 export interface RoadPosition {
@@ -299,6 +349,8 @@ export interface RoadPosition {
   lon: number;
   /** Direction of travel when driving towards higher km. */
   course: number;
+  /** Outside Romania: past the last Romanian waypoint towards a foreign one. */
+  abroad: boolean;
 }
 
 /** Position at a kilometre along the road. */
@@ -316,7 +368,16 @@ export function positionAtKm(road: MeasuredRoad, atKm: number): RoadPosition {
   const b = road.road.points[hi]!;
   const span = km[hi]! - km[lo]!;
   const f = span > 0 ? (clamped - km[lo]!) / span : 0;
-  return { lat: a.lat + (b.lat - a.lat) * f, lon: a.lon + (b.lon - a.lon) * f, course: bearingDegrees(a, b) };
+  // The border lies at the Romanian waypoint next to a foreign one (Nădlac II).
+  const abroad =
+    (a.abroad === true && (b.abroad === true || f < 1)) ||
+    (b.abroad === true && (a.abroad === true || f > 0));
+  return {
+    lat: a.lat + (b.lat - a.lat) * f,
+    lon: a.lon + (b.lon - a.lon) * f,
+    course: bearingDegrees(a, b),
+    abroad,
+  };
 }
 
 /** The nearest town on the road to a kilometre, for "near X" addresses. */

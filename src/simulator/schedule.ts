@@ -7,6 +7,7 @@ import type { Driver, SimVehicle } from "./fleet.js";
 import { hash32, Rng, unit } from "./random.js";
 import { measureRoad, nearestTown, positionAtKm } from "./roads.js";
 import { DAY, HOUR, localDayOf, MINUTE, nextDay, previousDay, startOfLocalDay, weekdayOf } from "./time.js";
+import { overlayTrips, type Trip } from "./trips.js";
 
 export interface Interval {
   start: number;
@@ -37,6 +38,8 @@ export interface Park extends Interval {
   isPrivate: boolean;
   driver: Driver;
   purpose: ParkPurpose;
+  /** Outside Romania (a transport's trip abroad). */
+  abroad?: true;
 }
 
 export type Segment = Drive | Park;
@@ -63,6 +66,8 @@ export interface DayPlan {
 export interface FleetContext {
   seed: number;
   timeZone: string;
+  /** Trips of the vehicle's started transports; they replace the day plans while they last. */
+  trips?: (v: SimVehicle) => readonly Trip[];
 }
 
 const STREETS = [
@@ -368,25 +373,32 @@ export function timeline(ctx: FleetContext, v: SimVehicle, from: number, to: num
   // Rest days are one long park: go back (at most a week) to the evening the park began.
   for (let i = 0; i < 7 && dayPlan(ctx, v, first).segments.length === 1; i++) first = previousDay(first);
   for (let day = first; day <= last; day = nextDay(day)) days.push(day);
+  const planned = days.flatMap((day) => dayPlan(ctx, v, day).segments);
+  const trips = ctx.trips?.(v) ?? [];
+  const spanStart = planned[0]!.start;
+  const spanEnd = planned[planned.length - 1]!.end;
+  const segments =
+    trips.length === 0
+      ? planned
+      : overlayTrips(planned, trips).filter((s) => s.end > spanStart && s.start < spanEnd);
   const merged: Segment[] = [];
-  for (const day of days) {
-    for (const segment of dayPlan(ctx, v, day).segments) {
-      const prev = merged[merged.length - 1];
-      if (
-        prev?.kind === "park" &&
-        segment.kind === "park" &&
-        prev.end === segment.start &&
-        prev.lat === segment.lat &&
-        prev.lon === segment.lon
-      ) {
-        merged[merged.length - 1] = {
-          ...prev,
-          end: segment.end,
-          engineOn: [...prev.engineOn, ...segment.engineOn],
-        };
-      } else {
-        merged.push(segment);
-      }
+  for (const segment of segments) {
+    const prev = merged[merged.length - 1];
+    if (
+      prev?.kind === "park" &&
+      segment.kind === "park" &&
+      prev.end === segment.start &&
+      prev.lat === segment.lat &&
+      prev.lon === segment.lon &&
+      prev.purpose === segment.purpose
+    ) {
+      merged[merged.length - 1] = {
+        ...prev,
+        end: segment.end,
+        engineOn: [...prev.engineOn, ...segment.engineOn],
+      };
+    } else {
+      merged.push(segment);
     }
   }
   return merged;
@@ -455,6 +467,8 @@ export interface VehicleState {
   engineRpm: number;
   isPrivate: boolean;
   voltage: number;
+  /** Outside Romania. */
+  abroad: boolean;
 }
 
 /** Where the vehicle is and what it does at an instant (last reported position). */
@@ -469,7 +483,8 @@ export function vehicleStateAt(ctx: FleetContext, v: SimVehicle, now: number): V
     const at = segment.start + Math.floor(sinceStart / segment.stepMs) * segment.stepMs;
     const point = drivePoint(v, segment, Math.floor(at / 1000) * 1000, at === segment.start);
     const road = measureRoad(segment.road);
-    const town = nearestTown(road, driveKmAt(segment, at));
+    const km = driveKmAt(segment, at);
+    const town = nearestTown(road, km);
     return {
       lat: point.lat,
       lon: point.lon,
@@ -482,6 +497,7 @@ export function vehicleStateAt(ctx: FleetContext, v: SimVehicle, now: number): V
       engineRpm: 1100 + point.speed * 6,
       isPrivate: segment.isPrivate,
       voltage: voltageOn,
+      abroad: positionAtKm(road, km).abroad,
     };
   }
   const on = segment.engineOn.find((i) => i.start <= now && now < i.end);
@@ -501,6 +517,7 @@ export function vehicleStateAt(ctx: FleetContext, v: SimVehicle, now: number): V
     engineRpm: on ? 650 : 0,
     isPrivate: segment.isPrivate,
     voltage: on ? voltageOn : voltageOff,
+    abroad: segment.abroad === true,
   };
 }
 
@@ -524,4 +541,39 @@ export function round(value: number, digits: number): number {
 /** Stable small number for a vehicle and a thing (used for per-record variety). */
 export function vehicleNoise(v: SimVehicle, ...parts: ReadonlyArray<string | number>): number {
   return hash32(v.vehicleId, ...parts);
+}
+
+/** Whether the vehicle is outside Romania at `at` within a segment. */
+function abroadIn(segment: Segment, at: number): boolean {
+  if (segment.kind === "park") return segment.abroad === true;
+  return positionAtKm(measureRoad(segment.road), driveKmAt(segment, at)).abroad;
+}
+
+/**
+ * Since when the vehicle has been outside Romania without a break, if it is abroad at `now`
+ * (looked up to two days back; the border crossing inside a drive is found by bisection).
+ */
+export function abroadSince(ctx: FleetContext, v: SimVehicle, now: number): number | undefined {
+  const segments = timeline(ctx, v, now - 2 * DAY, now);
+  let index = segments.findIndex((s) => s.start <= now && now < s.end);
+  if (index < 0 || !abroadIn(segments[index]!, now)) return undefined;
+  let since = segments[index]!.start;
+  for (; index >= 0; index--) {
+    const segment = segments[index]!;
+    const end = Math.min(segment.end, now);
+    if (abroadIn(segment, segment.start)) {
+      since = segment.start;
+      continue;
+    }
+    // The crossing lies inside this drive: the first instant abroad.
+    let inside = end;
+    let outside = segment.start;
+    while (inside - outside > 1000) {
+      const mid = Math.floor((inside + outside) / 2);
+      if (abroadIn(segment, mid)) inside = mid;
+      else outside = mid;
+    }
+    return Math.floor(inside / 1000) * 1000;
+  }
+  return since;
 }

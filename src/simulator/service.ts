@@ -6,7 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { normaliseUsername, parseLoginForm, TOKEN_SCOPE, TokenIssuer } from "./auth.js";
 import { generateFleet, type SimVehicle, viewerVehicleIds } from "./fleet.js";
-import type { ResolvedOptions, SimUser } from "./options.js";
+import {
+  DOCUMENTED_ONLY,
+  type ResolvedOptions,
+  type SimUser,
+  STRICT_LIMITS,
+  type UndocumentedLimits,
+} from "./options.js";
 import {
   companyVehicle,
   consumptionRecord,
@@ -36,11 +42,12 @@ import {
   requiredString,
   vehicleList,
 } from "./request.js";
-import type { FleetContext } from "./schedule.js";
+import { abroadSince, type FleetContext } from "./schedule.js";
 import { formatCompanyDate, parseRequestDate } from "./time.js";
 import {
   CHANGE_REQUEST_CODES,
   type ChangeRequestCode,
+  closeHalt,
   initialTransports,
   looksLikeUit,
   STATUS,
@@ -49,10 +56,12 @@ import {
   settleExpiry,
   TRANSMISSION_CODES,
   type TransmissionCode,
+  type TransmissionView,
   type TransportOverride,
   type TransportRecord,
   transmissionAt,
 } from "./transports.js";
+import { type Trip, tripOf } from "./trips.js";
 
 export type EndpointName =
   | "login"
@@ -174,9 +183,14 @@ export class FleetService {
   private readonly lastAccepted = new Map<string, number>();
   private stats: SimStats = { requests: {}, rateLimited: {}, minGapMs: {}, total: 0 };
   private recorded: RecordedRequest[] = [];
+  /** Sim time at construction: drift keeps quiet for a while after it. */
+  private readonly startedAt: number;
+  /** Limits the document leaves open; the strict-limits control can change them while running. */
+  private limits: UndocumentedLimits;
 
   constructor(readonly options: ResolvedOptions) {
-    this.ctx = { seed: options.seed, timeZone: options.timeZone };
+    this.ctx = { seed: options.seed, timeZone: options.timeZone, trips: (v) => this.tripsOf(v) };
+    this.limits = { ...options.limits };
     this.fleet = generateFleet(options.seed, options.vehicleCount);
     const users = options.users ?? [
       { username: "demo", password: "demo", vehicleIds: "all" },
@@ -184,7 +198,42 @@ export class FleetService {
       { username: "inactive", password: "inactive", active: false },
     ];
     for (const user of users) this.upsertUser(user);
-    this.transports = initialTransports(options.seed, this.fleet, this.now(), options.transportCount);
+    this.startedAt = this.now();
+    this.transports = initialTransports(options.seed, this.fleet, this.startedAt, options.transportCount);
+  }
+
+  /** Trips of the vehicle's started transports (In Progress, Paused, Completed, Auto Completed). */
+  private tripsOf(v: SimVehicle): Trip[] {
+    return this.transports.flatMap((t) => {
+      if (t.vehicleUId !== v.vehicleUId || t.startDate === null) return [];
+      if (t.statusId === STATUS.Pending || t.statusId === STATUS.Error) return [];
+      const finished = t.statusId === STATUS.Completed || t.statusId === STATUS.AutoCompleted;
+      const trip = tripOf(this.options.timeZone, v, {
+        id: t.uId,
+        startLocation: t.startLocation,
+        endLocation: t.endLocation,
+        departAt: t.startDate,
+        endAt: finished ? (t.endDate ?? t.validityEndDate) : null,
+        halts: t.halts,
+      });
+      return trip ? [trip] : [];
+    });
+  }
+
+  currentLimits(): UndocumentedLimits {
+    return { ...this.limits };
+  }
+
+  /** Replaces some undocumented limits (null: no limit); `strict` first applies the strict preset. */
+  setLimits(change: Partial<UndocumentedLimits>, strict?: boolean): UndocumentedLimits {
+    const base =
+      strict === undefined
+        ? this.limits
+        : strict
+          ? { ...this.limits, ...STRICT_LIMITS }
+          : { ...this.limits, ...DOCUMENTED_ONLY };
+    this.limits = { ...base, ...change };
+    return this.currentLimits();
   }
 
   now(): number {
@@ -354,6 +403,8 @@ export class FleetService {
   }
 
   private dispatch(endpoint: EndpointName, user: UserState, body: Body, now: number): Handled {
+    // Expiry is lazy: settle it first, so a trip ends where its transport ended.
+    this.settleAll();
     switch (endpoint) {
       case "company-vehicles":
         return {
@@ -522,8 +573,8 @@ export class FleetService {
   }
 
   private stops(user: UserState, body: Body, now: number): Handled {
-    const ids = vehicleList(body, MAX_VEHICLES);
-    const p = period(body, this.options.timeZone, this.options.limits.stopsMaxDays);
+    const ids = vehicleList(body, minLimit(MAX_VEHICLES, this.limits.stopsMaxVehicles));
+    const p = period(body, this.options.timeZone, this.limits.stopsMaxDays);
     const margin = field(body, "stationaryMargin");
     if (margin === undefined || margin === null) throw badRequest("MissingParameter", "stationaryMargin");
     const marginMinutes = requiredInteger(body, "stationaryMargin");
@@ -549,15 +600,15 @@ export class FleetService {
 
   private refills(user: UserState, body: Body, now: number): Handled {
     const carrierId = requiredInteger(body, "carrierId");
-    const p = period(body, this.options.timeZone, this.options.limits.refillsMaxDays);
+    const p = period(body, this.options.timeZone, this.limits.refillsMaxDays);
     const [vehicle] = this.requireVehicles(user, [carrierId]);
     const to = Math.max(p.from, Math.min(p.to, now));
     return { payload: refillEvents(this.ctx, vehicle!, p.from, to, this.fmt) };
   }
 
   private temperatures(user: UserState, body: Body, now: number): Handled {
-    const ids = vehicleList(body, this.options.limits.temperaturesMaxVehicles);
-    const p = period(body, this.options.timeZone, this.options.limits.temperaturesMaxDays);
+    const ids = vehicleList(body, this.limits.temperaturesMaxVehicles);
+    const p = period(body, this.options.timeZone, this.limits.temperaturesMaxDays);
     const vehicles = this.requireVehicles(user, ids);
     const to = Math.min(p.to, now);
     return {
@@ -644,6 +695,7 @@ export class FleetService {
       externalResponse: valid ? "Transport înregistrat cu succes" : "UIT respins: format invalid",
       lastSyncDate: now,
       pausedAt: null,
+      halts: [],
       pinnedTransmission: null,
       changeRequest: null,
       createdAt: now,
@@ -697,7 +749,7 @@ export class FleetService {
 
   private loadTransports(user: UserState, body: Body, now: number): Handled {
     const statusIds = new Set(integerList(body, "statusIds"));
-    const limits = this.options.limits;
+    const limits = this.limits;
     const requestedSize = optionalInteger(body, "pageSize");
     if (requestedSize !== undefined && requestedSize < 0)
       throw badRequest("InvalidParameter", "pageSize", "not negative");
@@ -719,9 +771,24 @@ export class FleetService {
     };
   }
 
+  /** The transmission of a transport as load-transports shows it now. */
+  transmissionOf(codeUit: string): TransmissionView | undefined {
+    this.settleAll();
+    const t = this.transports.find((x) => x.codeUit === codeUit);
+    return t ? this.transmission(t, this.now()) : undefined;
+  }
+
+  private transmission(t: TransportRecord, now: number): TransmissionView {
+    const vehicle = t.statusId === STATUS.InProgress ? this.vehicleByUId(t.vehicleUId) : undefined;
+    return transmissionAt(t, now, this.options.seed, this.options.drift, this.overrides.get(t.codeUit), {
+      startedAt: this.startedAt,
+      abroadSince: vehicle ? abroadSince(this.ctx, vehicle, now) : undefined,
+    });
+  }
+
   private transportJson(t: TransportRecord, now: number) {
     const override = this.overrides.get(t.codeUit);
-    const tx = transmissionAt(t, now, this.options.seed, this.options.drift, override);
+    const tx = this.transmission(t, now);
     const d = (instant: number | null) => (instant === null ? null : this.fmt(instant));
     const cr = t.changeRequest;
     return {
@@ -865,6 +932,7 @@ export class FleetService {
     if (!this.options.control) return text(404, "Not Found");
     const method = req.method.toUpperCase();
     if (method === "GET" && path === "/__stats") return json(200, this.getStats());
+    if (method === "GET" && path === "/__control/limits") return json(200, this.currentLimits());
     if (method === "GET" && path === "/__requests") {
       const limit = Number(req.query.get("limit") ?? 100);
       return json(200, this.recentRequests(Number.isFinite(limit) ? Math.min(500, limit) : 100));
@@ -925,6 +993,12 @@ export class FleetService {
         this.upsertUser(user);
         return json(200, { ok: true });
       }
+      case "/__control/limits": {
+        const change = readLimits(body);
+        if (typeof change === "string") return json(400, { error: change });
+        const strict = typeof body.strict === "boolean" ? body.strict : undefined;
+        return json(200, this.setLimits(change, strict));
+      }
       case "/__control/reset":
         this.reset();
         return json(200, { ok: true });
@@ -948,17 +1022,20 @@ function applyAction(
       if (t.statusId === STATUS.Pending) t.startDate = now;
       t.statusId = STATUS.InProgress;
       t.pausedAt = null;
+      closeHalt(t, now);
       return undefined;
     case "pause-transports":
       if (t.statusId !== STATUS.InProgress) return "InvalidTransportState";
       t.statusId = STATUS.Paused;
       t.pausedAt = now;
+      t.halts.push({ start: now, end: null });
       return undefined;
     default:
       if (t.statusId !== STATUS.InProgress && t.statusId !== STATUS.Paused) return "InvalidTransportState";
       t.statusId = STATUS.Completed;
       t.endDate = now;
       t.pinnedTransmission = null;
+      closeHalt(t, now);
       return undefined;
   }
 }
@@ -1037,4 +1114,31 @@ function json(status: number, body: unknown): SimResponse {
 
 function text(status: number, body: string): SimResponse {
   return { status, headers: { "content-type": "text/plain; charset=utf-8" }, body };
+}
+
+/** The tighter of a documented limit and an undocumented one (null: none). */
+function minLimit(documented: number, extra: number | null): number {
+  return extra === null ? documented : Math.min(documented, extra);
+}
+
+const LIMIT_KEYS = [
+  "stopsMaxVehicles",
+  "temperaturesMaxVehicles",
+  "stopsMaxDays",
+  "refillsMaxDays",
+  "temperaturesMaxDays",
+] as const satisfies ReadonlyArray<keyof UndocumentedLimits>;
+
+/** Vehicle-data limits of a control body: positive integers, or null for no limit. */
+function readLimits(body: Body): Partial<UndocumentedLimits> | string {
+  const change: Partial<UndocumentedLimits> = {};
+  for (const key of LIMIT_KEYS) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (value !== null && (typeof value !== "number" || !Number.isInteger(value) || value < 1))
+      return `${key} must be a positive integer or null`;
+    change[key] = value;
+  }
+  if (body.strict !== undefined && typeof body.strict !== "boolean") return "strict must be a boolean";
+  return change;
 }

@@ -87,6 +87,8 @@ export interface TransportRecord {
   lastSyncDate: number;
   /** Set when paused; the time transmission stopped. */
   pausedAt: number | null;
+  /** Every pause so far (the vehicle stands still meanwhile); the last may be open. */
+  halts: Array<{ start: number; end: number | null }>;
   /** A transmission problem that stays until cleared (demo transports with a bad code). */
   pinnedTransmission: { code: TransmissionCode; description: string | null; since: number } | null;
   changeRequest: ChangeRequest | null;
@@ -107,14 +109,25 @@ export interface TransmissionView {
   lastGpsDate: number | null;
 }
 
-const DRIFT_WINDOW = 30 * MINUTE;
+/**
+ * Drift: a believable rate of transmission faults. Each transport may start one episode an
+ * hour (10 %), lasting 8–30 min, so a handful of running transports shows a fault every hour
+ * or two, and each recovers. NotInRomania is not drift: it follows the vehicle's position.
+ */
+const DRIFT_WINDOW = HOUR;
+const DRIFT_CHANCE = 0.1;
+const DRIFT_MINUTES: readonly [number, number] = [8, 30];
+/** Weighted: GPS gaps and stale data are the common faults, platform errors the rare ones. */
 const DRIFT_CODES: readonly TransmissionCode[] = [
   "NoGPSCoordinates",
+  "NoGPSCoordinates",
   "OldData",
-  "NotInRomania",
-  "Error",
+  "OldData",
   "WithoutTransmission",
+  "Error",
 ];
+/** No drift episode starts within this long of the simulator's start (a fresh sandbox is calm). */
+export const QUIET_START = 15 * MINUTE;
 const DRIFT_DESCRIPTIONS: Readonly<Partial<Record<TransmissionCode, string>>> = {
   Error: "Platforma e-Transport nu a confirmat pozițiile transmise",
   NoGPSCoordinates: "Echipamentul GPS nu raportează coordonate",
@@ -124,20 +137,25 @@ const DRIFT_DESCRIPTIONS: Readonly<Partial<Record<TransmissionCode, string>>> = 
 };
 
 /**
- * Transmission problem of an In Progress transport at an instant, if any: each 30-minute
- * window starts an episode with probability 12 %, lasting 10–45 minutes. Pure in (seed, uId, time).
+ * Transmission problem of an In Progress transport at an instant, if any: each hour starts
+ * an episode with probability 10 %, lasting 8–30 minutes; episodes that would begin before
+ * `notBefore` (the transport's start, or the end of the simulator's quiet start) are skipped.
+ * Pure in (seed, uId, time, notBefore).
  */
 export function driftEpisode(
   seed: number,
   uId: string,
   at: number,
+  notBefore = Number.NEGATIVE_INFINITY,
 ): { code: TransmissionCode; since: number } | undefined {
   const window = Math.floor(at / DRIFT_WINDOW);
-  for (let w = window; w >= window - 2; w--) {
-    if (unit("drift", seed, uId, w) >= 0.12) continue;
+  const [shortest, longest] = DRIFT_MINUTES;
+  for (let w = window; w >= window - 1; w--) {
+    if (unit("drift", seed, uId, w) >= DRIFT_CHANCE) continue;
     const since = w * DRIFT_WINDOW + Math.floor(unit("drift-start", seed, uId, w) * DRIFT_WINDOW);
-    const until = since + (10 + Math.floor(unit("drift-length", seed, uId, w) * 36)) * MINUTE;
-    if (since <= at && at < until) {
+    const minutes = shortest + Math.floor(unit("drift-length", seed, uId, w) * (longest - shortest + 1));
+    const until = since + minutes * MINUTE;
+    if (since >= notBefore && since <= at && at < until) {
       const code = DRIFT_CODES[hash32("drift-code", seed, uId, w) % DRIFT_CODES.length]!;
       return { code, since };
     }
@@ -145,13 +163,25 @@ export function driftEpisode(
   return undefined;
 }
 
-/** Transmission status, description and last dates of a transport as seen at `now`. */
+/** What the service knows beyond the record (absent: no quiet start, vehicle in Romania). */
+export interface TransmissionContext {
+  /** The simulator's start: drift stays quiet for QUIET_START after it. */
+  startedAt?: number;
+  /** Since when the transport's vehicle is outside Romania, if it is at `now`. */
+  abroadSince?: number | undefined;
+}
+
+/**
+ * Transmission status, description and last dates of a transport as seen at `now`. The
+ * service's own answer is `sim.control.transmission(codeUit)`; this pure form is for tools.
+ */
 export function transmissionAt(
   t: TransportRecord,
   now: number,
   seed: number,
   drift: boolean,
   override: TransportOverride | undefined,
+  context: TransmissionContext = {},
 ): TransmissionView {
   const sentAt = now - (now % (2 * MINUTE));
   const gpsAt = now - (now % MINUTE) - (hash32("gps", t.uId, Math.floor(now / MINUTE)) % 40) * 1000;
@@ -186,7 +216,14 @@ export function transmissionAt(
       };
       break;
     default: {
-      const problem = t.pinnedTransmission ?? (drift ? driftEpisode(seed, t.uId, now) : undefined);
+      const notBefore = Math.max(
+        context.startedAt === undefined ? Number.NEGATIVE_INFINITY : context.startedAt + QUIET_START,
+        t.startDate ?? Number.NEGATIVE_INFINITY,
+      );
+      const abroad: { code: TransmissionCode; since: number } | undefined =
+        context.abroadSince === undefined ? undefined : { code: "NotInRomania", since: context.abroadSince };
+      const problem =
+        t.pinnedTransmission ?? abroad ?? (drift ? driftEpisode(seed, t.uId, now, notBefore) : undefined);
       view = problem
         ? problemView(problem.code, problem.since, gpsAt)
         : { code: "Active", description: null, lastTransmissionDate: sentAt, lastGpsDate: gpsAt };
@@ -222,7 +259,14 @@ export function settleExpiry(t: TransportRecord, now: number): void {
     t.statusId = STATUS.AutoCompleted;
     t.endDate = t.validityEndDate;
     t.pinnedTransmission = null;
+    closeHalt(t, t.validityEndDate);
   }
+}
+
+/** Ends the open pause of a transport, if any (resumed, ended or expired at `at`). */
+export function closeHalt(t: TransportRecord, at: number): void {
+  const last = t.halts[t.halts.length - 1];
+  if (last && last.end === null) last.end = Math.max(last.start, at);
 }
 
 /** A change request made by update-transport is sent after a minute and answered after five. */
@@ -267,6 +311,7 @@ const PLACES = [
   "Craiova, Str. Caracal 175",
   "Arad, Zona Industrială Sud",
   "Nădlac II, punct de trecere a frontierei",
+  "Budapesta, Ungaria, Depozit Soroksár",
 ];
 const GOODS = [
   "Fructe și legume proaspete, 18 t",
@@ -307,7 +352,7 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 2,
     validityFrom: -20,
     validityTo: 4 * 24,
-    startedAt: -18,
+    startedAt: -1.5,
     from: 0,
     to: 3,
     goods: 0,
@@ -327,7 +372,7 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 2,
     validityFrom: -30,
     validityTo: 3 * 24,
-    startedAt: -26,
+    startedAt: -1,
     pinned: { code: "Error", description: "Numărul de înmatriculare nu corespunde cu cel declarat în UIT" },
     from: 2,
     to: 0,
@@ -338,7 +383,7 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 2,
     validityFrom: -4 * 24,
     validityTo: 8,
-    startedAt: -4 * 24 + 1,
+    startedAt: -2,
     from: 0,
     to: 9,
     goods: 1,
@@ -349,9 +394,9 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 6,
     validityFrom: -10,
     validityTo: 4 * 24,
-    startedAt: -9,
+    startedAt: -3,
     pausedAt: -2,
-    from: 4,
+    from: 7,
     to: 3,
     goods: 5,
   },
@@ -388,7 +433,7 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 2,
     validityFrom: -12,
     validityTo: 4 * 24,
-    startedAt: -11,
+    startedAt: -1,
     from: 0,
     to: 4,
     goods: 2,
@@ -426,10 +471,10 @@ const DEMO: readonly DemoSpec[] = [
     statusId: 2,
     validityFrom: -2 * 24,
     validityTo: 13 * 24,
-    startedAt: -2 * 24 + 1,
-    pinned: { code: "NotInRomania", description: "Vehiculul se află în afara teritoriului României" },
+    // Timișoara → Budapesta: across the border at Nădlac II about 1.5 h after the start.
+    startedAt: -3,
     from: 7,
-    to: 11,
+    to: 12,
     goods: 5,
   },
 ];
@@ -475,6 +520,7 @@ function fromSpec(
     externalResponse: spec.externalResponse ?? "Transport înregistrat cu succes",
     lastSyncDate: Math.min(h(spec.validityFrom), h(-1)) + 2 * MINUTE,
     pausedAt: spec.pausedAt === undefined ? null : h(spec.pausedAt),
+    halts: spec.pausedAt === undefined ? [] : [{ start: h(spec.pausedAt), end: null }],
     pinnedTransmission: spec.pinned ? { ...spec.pinned, since: h(-1.5) } : null,
     changeRequest: cr
       ? {
