@@ -152,7 +152,6 @@ export interface Config {
   companyTimeZone: string;
   alerts: { cron: string; digestCron?: string; channel?: string };
   dataDir: string;
-  redisUrl?: string;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
   credentialsKey?: Buffer;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -200,7 +199,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
-    redisUrl: e.REDIS_URL,
     credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,
     logLevel: e.LOG_LEVEL,
   };
