@@ -1,5 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
+import { isTimeZone } from "./time/zone.js";
 
 /**
  * fleetbot's configuration: every variable of CONTRACT.md (and a few tuning knobs the
@@ -26,15 +27,6 @@ const integer = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =
   );
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const envSchema = z.object({
   SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || /^xoxb-/.test(v), {
