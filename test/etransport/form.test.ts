@@ -196,7 +196,7 @@ describe("validateTransportForm: one error per field", () => {
 
   it("refuses a trailer with the vehicle's own plate when the plate is known", () => {
     const errors = errorsOf({ ...valid, trailer1: "B 99 XYZ" }, { ...create, vehiclePlate: "B-99-XYZ" });
-    expect(errors["trailer1"]).toMatch(/vehicle's own plate/);
+    expect(errors.trailer1).toMatch(/vehicle's own plate/);
   });
 
   it("keys every error by its field name and reports all fields at once", () => {
@@ -216,7 +216,7 @@ describe("validateTransportForm: one error per field", () => {
       { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
       { ...create, timeZone: "Europe/Bucharest" },
     );
-    expect(errors["transmissionStart"]).toMatch(/11:00 EET/);
+    expect(errors.transmissionStart).toMatch(/11:00 EET/);
   });
 });
 
