@@ -1,5 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
+import { isTimeZone } from "./time/zone.js";
 
 /**
  * fleetbot's configuration: every variable of CONTRACT.md (and a few tuning knobs the
@@ -26,15 +27,6 @@ const integer = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =
   );
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const envSchema = z.object({
   SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || /^xoxb-/.test(v), {
@@ -152,7 +144,6 @@ export interface Config {
   companyTimeZone: string;
   alerts: { cron: string; digestCron?: string; channel?: string };
   dataDir: string;
-  redisUrl?: string;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
   credentialsKey?: Buffer;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -200,7 +191,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
-    redisUrl: e.REDIS_URL,
     credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,
     logLevel: e.LOG_LEVEL,
   };

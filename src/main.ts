@@ -401,6 +401,8 @@ function countingPublisher(inner: AlertPublisher, metrics: FleetbotMetrics): Ale
     post: counted("posted", inner.post.bind(inner)),
     markResolved: counted("resolved", inner.markResolved.bind(inner)),
     replyResolved: counted("thread_reply", inner.replyResolved.bind(inner)),
+    // A class's methods are not own properties: `...inner` alone would drop the digest.
+    ...(inner.postDigest ? { postDigest: inner.postDigest.bind(inner) } : {}),
   };
 }
 

@@ -4,7 +4,6 @@ import type { LoadTransportsParams } from "../fleet/client.js";
 import type { TransportPage } from "../fleet/schemas.js";
 import type { CallContext } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
-import { digestMessage } from "../slack/views/alerts.js";
 import type { AlertStore, AlertSubscription } from "../store/alertStore.js";
 import {
   evaluateSweep,
@@ -13,7 +12,7 @@ import {
   type SweepSettings,
   subscriptionMatches,
 } from "./incidents.js";
-import { AlertPublishError, type AlertPublisher } from "./publisher.js";
+import { type AlertDigest, AlertPublishError, type AlertPublisher } from "./publisher.js";
 
 /** What the poller needs of a fleet session (FleetSession has it). */
 export interface TransportSource {
@@ -40,7 +39,7 @@ export interface AlertPollerOptions {
   settings?: Omit<SweepSettings, "complete">;
   /** load-transports page size (default 100, the simulator's and a safe maximum). */
   pageSize?: number;
-  /** Zone of the cron expressions and of date fallbacks in the digest (COMPANY_TIMEZONE). */
+  /** Zone of the cron expressions (COMPANY_TIMEZONE). */
   timeZone?: string;
   logger?: Log;
 }
@@ -313,7 +312,7 @@ export class AlertPoller {
    * one, else sweeps. Returns how many digests were posted.
    */
   async runDigest(): Promise<number> {
-    const post = this.publisher.postMessage?.bind(this.publisher);
+    const post = this.publisher.postDigest?.bind(this.publisher);
     if (!post) return 0;
     let sent = 0;
     for (const account of this.store.subscribedAccounts()) {
@@ -342,16 +341,15 @@ export class AlertPoller {
         const expiring = mine
           .filter((t) => t.validityEndMs !== undefined && t.validityEndMs - now <= 24 * 3600_000)
           .sort((a, b) => (a.validityEndMs ?? 0) - (b.validityEndMs ?? 0));
-        const input: Parameters<typeof digestMessage>[0] = {
+        const digest: AlertDigest = {
+          account,
           incidents: open.filter((i) => subscriptionMatches(sub, i)),
           countsByStatus: counts,
           expiring,
-          account,
           nowMs: now,
         };
-        if (this.options.timeZone !== undefined) input.timeZone = this.options.timeZone;
         try {
-          await post(sub.channel, digestMessage(input));
+          await post(sub.channel, digest);
           sent++;
         } catch (error) {
           this.log.warn({ channel: sub.channel, err: String(error) }, "alert digest failed");

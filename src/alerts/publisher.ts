@@ -1,3 +1,4 @@
+import type { TransportView } from "../etransport/types.js";
 import type { IncidentRecord } from "./incidents.js";
 
 /**
@@ -12,8 +13,20 @@ export interface AlertPublisher {
   markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void>;
   /** Replies in the alert's thread: when it was resolved and how long it lasted. */
   replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
-  /** Posts a message that is not an incident (the digest). */
-  postMessage?(channel: string, message: { text: string; blocks: unknown[] }): Promise<{ ts: string }>;
+  /** Posts the daily digest of one channel (optional: without it there is no digest). */
+  postDigest?(channel: string, digest: AlertDigest): Promise<{ ts: string }>;
+}
+
+/** What the daily digest of one channel says; the publisher decides how it looks. */
+export interface AlertDigest {
+  account: string;
+  /** Open incidents the channel wants. */
+  incidents: readonly IncidentRecord[];
+  /** Transports of the sweep the channel wants, by status id. */
+  countsByStatus: Readonly<Record<number, number>>;
+  /** Transports whose UIT validity ends within a day, soonest first. */
+  expiring: readonly TransportView[];
+  nowMs: number;
 }
 
 /** Kinds of publish failure the poller treats differently. */

@@ -3,11 +3,12 @@ import { LogLevel, type Logger as SlackLogger, WebClient } from "@slack/web-api"
 import {
   type AlertViewOptions,
   alertMessage,
+  digestMessage,
   resolvedAlertMessage,
   resolvedThreadReply,
 } from "../slack/views/alerts.js";
 import type { IncidentRecord } from "./incidents.js";
-import { AlertPublishError, type AlertPublisher } from "./publisher.js";
+import { type AlertDigest, AlertPublishError, type AlertPublisher } from "./publisher.js";
 
 export interface SlackAlertPublisherOptions {
   /**
@@ -15,7 +16,7 @@ export interface SlackAlertPublisherOptions {
    * and does not retry, so a failed post waits for the next poll instead of holding this one.
    */
   client: WebClient;
-  /** Zone of the date fallbacks in messages (COMPANY_TIMEZONE); readers see their own. */
+  /** Zone of the date fallbacks in messages and digests (COMPANY_TIMEZONE); readers see their own. */
   timeZone?: string;
   now?: () => number;
 }
@@ -114,6 +115,13 @@ export class SlackAlertPublisher implements AlertPublisher {
   async replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
     const message = resolvedThreadReply(incident, this.viewOptions());
     return this.postMessage(channel, message, threadTs);
+  }
+
+  async postDigest(channel: string, digest: AlertDigest): Promise<{ ts: string }> {
+    return this.postMessage(
+      channel,
+      digestMessage(this.timeZone === undefined ? digest : { ...digest, timeZone: this.timeZone }),
+    );
   }
 
   async postMessage(

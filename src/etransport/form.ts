@@ -1,13 +1,12 @@
 import type { AddTransportParams, UpdateTransportParams } from "../fleet/client.js";
-import { INPUTS } from "../slack/actionIds.js";
-import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "../slack/grammar/uit.js";
 import { EXAMPLE_PLATE, isPlausiblePlate, normalisePlate } from "./plates.js";
+import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "./uit.js";
 import { checkVatNumber } from "./vat.js";
 
 /**
- * Validation of the create/edit transport modal (pure). Errors are keyed by the input
- * block ids (INPUTS.*.block) so a listener can ack `{response_action: "errors", errors}`
- * as it is; warnings (legal spans, dates far ahead or past) never block.
+ * Validation of a transport form (pure). Errors are keyed by field name (the keys of
+ * TransportFormInput); the Slack modal maps them to its block ids. Warnings (legal spans,
+ * dates far ahead or past) never block.
  */
 
 export type TransportFormMode = "create" | "edit";
@@ -61,9 +60,15 @@ export interface CreateTransportDraft extends TransportDraft {
   codeUit: string;
 }
 
+/** A field of the form, named as in TransportFormInput. */
+export type TransportFormField = keyof TransportFormInput;
+
+/** At most one message per field, saying what to enter instead. */
+export type TransportFormErrors = Partial<Record<TransportFormField, string>>;
+
 export type TransportFormResult<D extends TransportDraft = TransportDraft> =
   | { ok: true; value: D; warnings: string[] }
-  | { ok: false; errors: Record<string, string> };
+  | { ok: false; errors: TransportFormErrors };
 
 export const NOTES_MAX_LENGTH = 500;
 export const LOCATION_MAX_LENGTH = 200;
@@ -89,140 +94,201 @@ export function validateTransportForm(
   input: TransportFormInput,
   ctx: TransportFormContext,
 ): TransportFormResult<TransportDraft> {
-  const errors: Record<string, string> = {};
-  const warnings: string[] = [];
+  const errors: TransportFormErrors = {};
   const when = (ms: number): string => formatInstant(ms, ctx.timeZone);
 
-  // vehicle
+  const vehicleUId = checkVehicle(input, errors);
+  const codeUit = ctx.mode === "create" ? checkUit(input, errors) : undefined;
+  const vatNumber = checkVat(input, errors);
+  const validity = checkValidity(input, ctx, when, errors);
+  const transmission = checkTransmission(input, validity, when, errors);
+  const texts = checkTexts(input, errors);
+  const trailers = checkTrailers(input, ctx.vehiclePlate, errors);
+
+  if (Object.keys(errors).length > 0 || vehicleUId === undefined || vatNumber === undefined || !validity) {
+    return { ok: false, errors };
+  }
+  const value: TransportDraft = {
+    vehicleUId,
+    vatNumber,
+    validityStartMs: validity.startMs,
+    validityEndMs: validity.endMs,
+  };
+  if (codeUit !== undefined) value.codeUit = codeUit;
+  if (transmission.startMs !== undefined) value.transmissionStartMs = transmission.startMs;
+  if (transmission.endMs !== undefined) value.transmissionEndMs = transmission.endMs;
+  if (texts.startLocation !== undefined) value.startLocation = texts.startLocation;
+  if (texts.endLocation !== undefined) value.endLocation = texts.endLocation;
+  if (trailers.trailer1Code !== undefined) value.trailer1Code = trailers.trailer1Code;
+  if (trailers.trailer2Code !== undefined) value.trailer2Code = trailers.trailer2Code;
+  if (texts.notes !== undefined) value.notes = texts.notes;
+  return { ok: true, value, warnings: validityWarnings(validity, ctx, when) };
+}
+
+// ---------- field validators: each writes at most one error per field it owns ----------
+
+type When = (ms: number) => string;
+
+/** A validity window whose end is after its start (it may still be expired: that is an error of its own). */
+interface ValidityWindow {
+  startMs: number;
+  endMs: number;
+}
+
+function checkVehicle(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const vehicleUId = clean(input.vehicleUId);
   if (vehicleUId === undefined) {
-    errors[INPUTS.transportVehicle.block] = "Choose the vehicle: type part of its plate or name, e.g. B 123.";
+    errors.vehicleUId = "Choose the vehicle: type part of its plate or name, e.g. B 123.";
   }
+  return vehicleUId;
+}
 
-  // UIT
-  let codeUit: string | undefined;
-  if (ctx.mode === "create") {
-    const raw = clean(input.uit);
-    codeUit = raw === undefined ? undefined : normaliseUit(raw);
-    if (raw === undefined) {
-      errors[INPUTS.transportUit.block] =
-        `Enter the UIT issued by the e-Transport platform, e.g. ${EXAMPLE_UIT}.`;
-    } else if (codeUit === undefined) {
-      const joined = raw.replace(/[\s\-–—_]/g, "");
-      errors[INPUTS.transportUit.block] = /^[A-Za-z0-9]*$/.test(joined)
-        ? `A UIT has ${UIT_LENGTH} letters and digits; this has ${joined.length}. Example: ${EXAMPLE_UIT}.`
-        : `A UIT has only letters and digits (dashes and spaces are ignored), e.g. ${EXAMPLE_UIT}.`;
-    }
+function checkUit(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
+  const raw = clean(input.uit);
+  if (raw === undefined) {
+    errors.uit = `Enter the UIT issued by the e-Transport platform, e.g. ${EXAMPLE_UIT}.`;
+    return undefined;
   }
+  const codeUit = normaliseUit(raw);
+  if (codeUit === undefined) {
+    const joined = raw.replace(/[\s\-–—_]/g, "");
+    errors.uit = /^[A-Za-z0-9]*$/.test(joined)
+      ? `A UIT has ${UIT_LENGTH} letters and digits; this has ${joined.length}. Example: ${EXAMPLE_UIT}.`
+      : `A UIT has only letters and digits (dashes and spaces are ignored), e.g. ${EXAMPLE_UIT}.`;
+  }
+  return codeUit;
+}
 
-  // VAT
-  let vatNumber: string | undefined;
+function checkVat(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const vat = checkVatNumber(clean(input.vat) ?? "");
-  if (vat.ok) vatNumber = vat.vat;
-  else errors[INPUTS.transportVat.block] = vat.message;
+  if (vat.ok) return vat.vat;
+  errors.vat = vat.message;
+  return undefined;
+}
 
-  // validity window
-  const validityStart = instant(input.validityStart);
-  const validityEnd = instant(input.validityEnd);
-  if (validityStart === "missing") {
-    errors[INPUTS.transportValidityStart.block] =
-      "Pick the start of the UIT validity, as issued with the UIT.";
-  } else if (validityStart === "invalid") {
-    errors[INPUTS.transportValidityStart.block] = "Not a date and time: pick one, e.g. today 08:00.";
+/** Both validity pickers; the window when both are dates and the end is after the start. */
+function checkValidity(
+  input: TransportFormInput,
+  ctx: TransportFormContext,
+  when: When,
+  errors: TransportFormErrors,
+): ValidityWindow | undefined {
+  const start = instant(input.validityStart);
+  const end = instant(input.validityEnd);
+  if (start === "missing") {
+    errors.validityStart = "Pick the start of the UIT validity, as issued with the UIT.";
+  } else if (start === "invalid") {
+    errors.validityStart = "Not a date and time: pick one, e.g. today 08:00.";
   }
-  if (validityEnd === "missing") {
-    errors[INPUTS.transportValidityEnd.block] = "Pick the end of the UIT validity, as issued with the UIT.";
-  } else if (validityEnd === "invalid") {
-    errors[INPUTS.transportValidityEnd.block] = "Not a date and time: pick one, e.g. 5 days after the start.";
+  if (end === "missing") {
+    errors.validityEnd = "Pick the end of the UIT validity, as issued with the UIT.";
+  } else if (end === "invalid") {
+    errors.validityEnd = "Not a date and time: pick one, e.g. 5 days after the start.";
   }
-  const windowKnown = typeof validityStart === "number" && typeof validityEnd === "number";
-  if (windowKnown && validityEnd <= validityStart) {
-    errors[INPUTS.transportValidityEnd.block] =
-      `The validity must end after it starts (${when(validityStart)}), e.g. ${when(validityStart + HIGH_RISK_VALIDITY_DAYS * DAY_MS)}.`;
-  } else if (windowKnown && ctx.mode === "create" && validityEnd < ctx.nowMs) {
-    errors[INPUTS.transportValidityEnd.block] =
-      `This UIT expired on ${when(validityEnd)}: an expired UIT cannot be used. Request a new UIT.`;
+  if (typeof start !== "number" || typeof end !== "number") return undefined;
+  if (end <= start) {
+    errors.validityEnd = `The validity must end after it starts (${when(start)}), e.g. ${when(start + HIGH_RISK_VALIDITY_DAYS * DAY_MS)}.`;
+    return undefined;
   }
+  if (ctx.mode === "create" && end < ctx.nowMs) {
+    errors.validityEnd = `This UIT expired on ${when(end)}: an expired UIT cannot be used. Request a new UIT.`;
+  }
+  return { startMs: start, endMs: end };
+}
 
-  // transmission window: optional, inside the validity window
-  const transmissionStart = instant(input.transmissionStart);
-  const transmissionEnd = instant(input.transmissionEnd);
-  if (transmissionStart === "invalid") {
-    errors[INPUTS.transportStart.block] = "Not a date and time: pick one, or leave it empty.";
-  }
-  if (transmissionEnd === "invalid") {
-    errors[INPUTS.transportEnd.block] = "Not a date and time: pick one, or leave it empty.";
-  }
-  if (windowKnown && validityEnd > validityStart) {
-    const inside = (ms: number, what: string): string | undefined => {
-      if (ms < validityStart)
-        return `${what} must be within the UIT validity: on or after ${when(validityStart)}.`;
-      if (ms > validityEnd) return `${what} must be within the UIT validity: by ${when(validityEnd)}.`;
-      return undefined;
-    };
-    if (typeof transmissionStart === "number") {
-      const problem = inside(transmissionStart, "The transmission start");
-      if (problem) errors[INPUTS.transportStart.block] = problem;
+/** The optional transmission window: dates inside the validity window, the end after the start. */
+function checkTransmission(
+  input: TransportFormInput,
+  validity: ValidityWindow | undefined,
+  when: When,
+  errors: TransportFormErrors,
+): { startMs?: number; endMs?: number } {
+  const start = instant(input.transmissionStart);
+  const end = instant(input.transmissionEnd);
+  if (start === "invalid") errors.transmissionStart = "Not a date and time: pick one, or leave it empty.";
+  if (end === "invalid") errors.transmissionEnd = "Not a date and time: pick one, or leave it empty.";
+  const outside = (ms: number, what: string): string | undefined => {
+    if (validity === undefined) return undefined;
+    if (ms < validity.startMs) {
+      return `${what} must be within the UIT validity: on or after ${when(validity.startMs)}.`;
     }
-    if (typeof transmissionEnd === "number") {
-      const problem = inside(transmissionEnd, "The transmission end");
-      if (problem) errors[INPUTS.transportEnd.block] = problem;
-    }
+    if (ms > validity.endMs) return `${what} must be within the UIT validity: by ${when(validity.endMs)}.`;
+    return undefined;
+  };
+  const startMs = typeof start === "number" ? start : undefined;
+  const endMs = typeof end === "number" ? end : undefined;
+  if (startMs !== undefined) {
+    const problem = outside(startMs, "The transmission start");
+    if (problem) errors.transmissionStart = problem;
   }
-  if (
-    typeof transmissionStart === "number" &&
-    typeof transmissionEnd === "number" &&
-    transmissionEnd <= transmissionStart &&
-    errors[INPUTS.transportEnd.block] === undefined
-  ) {
-    errors[INPUTS.transportEnd.block] =
-      `The transmission must end after it starts (${when(transmissionStart)}), or leave the end empty.`;
+  if (endMs !== undefined) {
+    const problem = outside(endMs, "The transmission end");
+    if (problem) errors.transmissionEnd = problem;
   }
+  if (startMs !== undefined && endMs !== undefined && endMs <= startMs && !errors.transmissionEnd) {
+    errors.transmissionEnd = `The transmission must end after it starts (${when(startMs)}), or leave the end empty.`;
+  }
+  return { ...(startMs !== undefined ? { startMs } : {}), ...(endMs !== undefined ? { endMs } : {}) };
+}
 
-  // locations and notes
+/** Locations (inner spaces squeezed) and notes, each within its length. */
+function checkTexts(
+  input: TransportFormInput,
+  errors: TransportFormErrors,
+): { startLocation?: string; endLocation?: string; notes?: string } {
   const startLocation = squeezed(input.startLocation);
   const endLocation = squeezed(input.endLocation);
   const notes = clean(input.notes);
-  const tooLong = (value: string | undefined, max: number, block: string, what: string): void => {
+  const tooLong = (value: string | undefined, max: number, field: TransportFormField, what: string): void => {
     if (value !== undefined && value.length > max) {
-      errors[block] = `${what} ${value.length} characters; at most ${max}. Shorten it.`;
+      errors[field] = `${what} ${value.length} characters; at most ${max}. Shorten it.`;
     }
   };
-  tooLong(startLocation, LOCATION_MAX_LENGTH, INPUTS.transportStartLocation.block, "The start location has");
-  tooLong(endLocation, LOCATION_MAX_LENGTH, INPUTS.transportEndLocation.block, "The end location has");
-  tooLong(notes, NOTES_MAX_LENGTH, INPUTS.transportNotes.block, "The notes have");
+  tooLong(startLocation, LOCATION_MAX_LENGTH, "startLocation", "The start location has");
+  tooLong(endLocation, LOCATION_MAX_LENGTH, "endLocation", "The end location has");
+  tooLong(notes, NOTES_MAX_LENGTH, "notes", "The notes have");
+  return {
+    ...(startLocation !== undefined ? { startLocation } : {}),
+    ...(endLocation !== undefined ? { endLocation } : {}),
+    ...(notes !== undefined ? { notes } : {}),
+  };
+}
 
-  // trailers
-  const vehiclePlate = ctx.vehiclePlate ? normalisePlate(ctx.vehiclePlate) : undefined;
-  const trailer = (raw: string | null | undefined, block: string, name: string): string | undefined => {
-    const text = clean(raw);
+/** Trailer plates: plausible, not the vehicle's own, not the same twice. */
+function checkTrailers(
+  input: TransportFormInput,
+  vehiclePlateRaw: string | undefined,
+  errors: TransportFormErrors,
+): { trailer1Code?: string; trailer2Code?: string } {
+  const vehiclePlate = vehiclePlateRaw ? normalisePlate(vehiclePlateRaw) : undefined;
+  const trailer = (field: "trailer1" | "trailer2", name: string): string | undefined => {
+    const text = clean(input[field]);
     if (text === undefined) return undefined;
     const plate = normalisePlate(text);
     if (!isPlausiblePlate(plate)) {
-      errors[block] =
+      errors[field] =
         `${name}: “${text.slice(0, 20)}” is not a plate. Use 2–10 letters and digits, e.g. ${EXAMPLE_PLATE}.`;
     } else if (vehiclePlate !== undefined && plate === vehiclePlate) {
-      errors[block] =
+      errors[field] =
         `${name} has the vehicle's own plate. Enter the trailer's plate, e.g. ${EXAMPLE_PLATE}.`;
     }
     return plate;
   };
-  const trailer1Code = trailer(input.trailer1, INPUTS.transportTrailer1.block, "Trailer 1");
-  const trailer2Code = trailer(input.trailer2, INPUTS.transportTrailer2.block, "Trailer 2");
-  if (
-    trailer1Code !== undefined &&
-    trailer1Code === trailer2Code &&
-    errors[INPUTS.transportTrailer2.block] === undefined
-  ) {
-    errors[INPUTS.transportTrailer2.block] =
-      "Trailer 2 has the same plate as trailer 1. Leave it empty when there is one trailer.";
+  const trailer1Code = trailer("trailer1", "Trailer 1");
+  const trailer2Code = trailer("trailer2", "Trailer 2");
+  if (trailer1Code !== undefined && trailer1Code === trailer2Code && !errors.trailer2) {
+    errors.trailer2 = "Trailer 2 has the same plate as trailer 1. Leave it empty when there is one trailer.";
   }
+  return {
+    ...(trailer1Code !== undefined ? { trailer1Code } : {}),
+    ...(trailer2Code !== undefined ? { trailer2Code } : {}),
+  };
+}
 
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-
-  // Everything below is known valid.
-  const start = validityStart as number;
-  const end = validityEnd as number;
+/** Warnings of a valid window: longer than the legal spans, too far ahead, in the past, expired (edit). */
+function validityWarnings(validity: ValidityWindow, ctx: TransportFormContext, when: When): string[] {
+  const warnings: string[] = [];
+  const { startMs: start, endMs: end } = validity;
   const span = end - start;
   if (span > MAX_VALIDITY_DAYS * DAY_MS) {
     warnings.push(
@@ -246,22 +312,7 @@ export function validateTransportForm(
   if (ctx.mode === "edit" && end < ctx.nowMs) {
     warnings.push(`The UIT validity ended on ${when(end)}: an expired UIT may not be used.`);
   }
-
-  const value: TransportDraft = {
-    vehicleUId: vehicleUId as string,
-    vatNumber: vatNumber as string,
-    validityStartMs: start,
-    validityEndMs: end,
-  };
-  if (codeUit !== undefined) value.codeUit = codeUit;
-  if (typeof transmissionStart === "number") value.transmissionStartMs = transmissionStart;
-  if (typeof transmissionEnd === "number") value.transmissionEndMs = transmissionEnd;
-  if (startLocation !== undefined) value.startLocation = startLocation;
-  if (endLocation !== undefined) value.endLocation = endLocation;
-  if (trailer1Code !== undefined) value.trailer1Code = trailer1Code;
-  if (trailer2Code !== undefined) value.trailer2Code = trailer2Code;
-  if (notes !== undefined) value.notes = notes;
-  return { ok: true, value, warnings };
+  return warnings;
 }
 
 /** add-transport parameters (Dates for instants). Throws when the draft has no UIT (an edit draft). */

@@ -238,10 +238,7 @@ export class UpstreamTransportError extends FleetError {
 }
 
 export const isFleetError = (e: unknown): e is FleetError => e instanceof FleetError;
-export const isRequestRuleError = (e: unknown): e is RequestRuleError => e instanceof RequestRuleError;
-export const isBadRequestError = (e: unknown): e is BadRequestError => e instanceof BadRequestError;
 export const isUnauthorizedError = (e: unknown): e is UnauthorizedError => e instanceof UnauthorizedError;
-export const isRateLimitedError = (e: unknown): e is RateLimitedError => e instanceof RateLimitedError;
 export const isApplicationFailureError = (e: unknown): e is ApplicationFailureError =>
   e instanceof ApplicationFailureError;
 export const isUpstreamTransportError = (e: unknown): e is UpstreamTransportError =>

@@ -535,76 +535,49 @@ export function sortReadings<T extends { vehicleId: number; sensorNumber?: numbe
 }
 
 // ---------- request bodies (what the client sends) ----------
+// Plain types: the client builds these bodies itself, so nothing here is parsed at run time.
 
 /** Company-local wall time without offset, "yyyy-MM-ddTHH:mm:ss" (vehicle-data requests). */
-const localDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+type LocalDateTime = string;
 /** UTC ISO 8601 with Z (transport create/update requests). */
-const utcDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?Z$/);
+type UtcDateTime = string;
 
-export const loginRequestSchema = z.object({ username: z.string().min(1), password: z.string().min(1) });
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
+export interface WayRequestBody {
+  /** 1 to 10 vehicle ids. */
+  vehiclesList: number[];
+  startDate: LocalDateTime;
+  endDate: LocalDateTime;
+}
 
-export const wayRequestSchema = z.object({
-  vehiclesList: z.array(z.number().int()).min(1).max(10),
-  startDate: localDateTime,
-  endDate: localDateTime,
-});
-export type WayRequestBody = z.infer<typeof wayRequestSchema>;
+export interface LoadTransportsRequestBody {
+  pageSize?: number;
+  pageIndex?: number;
+  statusIds: number[];
+  searchValue?: string;
+}
 
-export const stopsRequestSchema = wayRequestSchema.extend({ stationaryMargin: z.number().int().min(1) });
-export type StopsRequestBody = z.infer<typeof stopsRequestSchema>;
+export interface AddTransportRequestBody {
+  vehicleUId: string;
+  startDate?: UtcDateTime;
+  endDate?: UtcDateTime;
+  codeUit: string;
+  notes?: string;
+  startLocation?: string;
+  endLocation?: string;
+  vatNumber: string;
+  validityStartDate: UtcDateTime;
+  validityEndDate: UtcDateTime;
+  trailer1Code?: string;
+  trailer2Code?: string;
+}
 
-export const consumptionRequestSchema = wayRequestSchema;
-export type ConsumptionRequestBody = z.infer<typeof consumptionRequestSchema>;
+export type UpdateTransportRequestBody = Omit<AddTransportRequestBody, "codeUit"> & { transportUId: string };
 
-export const refillsRequestSchema = z.object({
-  carrierId: z.number().int(),
-  startDate: localDateTime,
-  endDate: localDateTime,
-});
-export type RefillsRequestBody = z.infer<typeof refillsRequestSchema>;
-
-export const temperaturesRequestSchema = z.object({
-  vehiclesList: z.array(z.number().int()).min(1),
-  startDate: localDateTime,
-  endDate: localDateTime,
-});
-export type TemperaturesRequestBody = z.infer<typeof temperaturesRequestSchema>;
-
-export const loadTransportsRequestSchema = z.object({
-  pageSize: z.number().int().optional(),
-  pageIndex: z.number().int().optional(),
-  statusIds: z.array(z.number().int()),
-  searchValue: z.string().optional(),
-});
-export type LoadTransportsRequestBody = z.infer<typeof loadTransportsRequestSchema>;
-
-export const addTransportRequestSchema = z.object({
-  vehicleUId: z.string().min(1),
-  startDate: utcDateTime.optional(),
-  endDate: utcDateTime.optional(),
-  codeUit: z.string().min(1),
-  notes: z.string().optional(),
-  startLocation: z.string().optional(),
-  endLocation: z.string().optional(),
-  vatNumber: z.string().min(1),
-  validityStartDate: utcDateTime,
-  validityEndDate: utcDateTime,
-  trailer1Code: z.string().optional(),
-  trailer2Code: z.string().optional(),
-});
-export type AddTransportRequestBody = z.infer<typeof addTransportRequestSchema>;
-
-export const updateTransportRequestSchema = addTransportRequestSchema
-  .omit({ codeUit: true })
-  .extend({ transportUId: z.string().min(1) });
-export type UpdateTransportRequestBody = z.infer<typeof updateTransportRequestSchema>;
-
-export const transportsByUitRequestSchema = z.object({
-  transports: z.array(z.object({ codeUit: z.string().min(1) })).min(1),
-});
 /** Body of start-, pause- and end-transports. */
-export type TransportsByUitRequestBody = z.infer<typeof transportsByUitRequestSchema>;
+export interface TransportsByUitRequestBody {
+  transports: { codeUit: string }[];
+}
 
-export const removeTransportsRequestSchema = z.object({ transportsUids: z.array(z.string().min(1)).min(1) });
-export type RemoveTransportsRequestBody = z.infer<typeof removeTransportsRequestSchema>;
+export interface RemoveTransportsRequestBody {
+  transportsUids: string[];
+}

@@ -10,8 +10,6 @@
 /** Order in which waiting calls of one account are served. */
 export type Priority = "interactive" | "report" | "background";
 
-export const PRIORITIES: readonly Priority[] = ["interactive", "report", "background"];
-
 /** What the caller says about a call: how urgent, whose task, and how to cancel it. */
 export interface CallContext {
   priority?: Priority;

@@ -1,6 +1,6 @@
+import { instantToWall, wallToInstant } from "../time/zone.js";
 import type { LocationPoint, SensorReading, SensorReadings, StopRecord } from "./schemas.js";
 import { sortPoints, sortReadings, sortStops } from "./schemas.js";
-import { instantToWallMs, wallTimeToInstant } from "./time.js";
 
 /**
  * Cutting a report into the calls the service accepts, and merging the answers. Pure.
@@ -58,17 +58,13 @@ export function periodWithinDays(from: Date, to: Date, maxDays: number, timeZone
   const limit = maxDays * DAY_MS;
   if (to.getTime() - from.getTime() > limit) return false;
   if (timeZone === undefined) return true;
-  return instantToWallMs(to, timeZone) - instantToWallMs(from, timeZone) <= limit;
+  return instantToWall(to, timeZone) - instantToWall(from, timeZone) <= limit;
 }
 
 function spanEnd(start: Date, maxDays: number, timeZone: string | undefined): number {
   const elapsed = start.getTime() + maxDays * DAY_MS;
   if (timeZone === undefined) return elapsed;
-  const wall = wallTimeToInstant(
-    instantToWallMs(start, timeZone) + maxDays * DAY_MS,
-    timeZone,
-    "before",
-  ).getTime();
+  const wall = wallToInstant(instantToWall(start, timeZone) + maxDays * DAY_MS, timeZone, "before").getTime();
   return Math.min(elapsed, wall);
 }
 

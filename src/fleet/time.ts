@@ -1,5 +1,6 @@
-import { TZDate, tzOffset } from "@date-fns/tz";
+import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import { wallToInstant } from "../time/zone.js";
 
 /**
  * Date conversion at the fleet boundary. Inside the bot every time is an instant (Date);
@@ -18,34 +19,6 @@ export function formatUtcIso(date: Date): string {
 }
 
 const MINUTE_MS = 60_000;
-const HOUR_MS = 3_600_000;
-
-/**
- * The instant at which the clocks of `timeZone` show the given wall time.
- * Gaps (spring forward) resolve forward with the offset before the gap, so 03:30 on a
- * Bucharest switch day is 04:30 EEST; ambiguous times (fall back) take the earlier
- * instant. This is the "compatible" rule of Temporal and of most calendars.
- * With `gap: "before"` a wall time in a gap resolves to an instant before the gap
- * instead (for limits: the result never shows a later wall time than asked).
- */
-export function wallTimeToInstant(
-  wallAsUtcMs: number,
-  timeZone: string,
-  gap: "after" | "before" = "after",
-): Date {
-  const offsetBefore = tzOffset(timeZone, new Date(wallAsUtcMs - 12 * HOUR_MS)) * MINUTE_MS;
-  const offsetAfter = tzOffset(timeZone, new Date(wallAsUtcMs + 12 * HOUR_MS)) * MINUTE_MS;
-  const candidates = [wallAsUtcMs - offsetBefore, wallAsUtcMs - offsetAfter].filter(
-    (t) => tzOffset(timeZone, new Date(t)) * MINUTE_MS === wallAsUtcMs - t,
-  );
-  if (candidates.length === 0) return new Date(wallAsUtcMs - (gap === "after" ? offsetBefore : offsetAfter));
-  return new Date(Math.min(...candidates));
-}
-
-/** The wall clock of `timeZone` at `date`, expressed as if it were UTC (for wall-time arithmetic). */
-export function instantToWallMs(date: Date, timeZone: string): number {
-  return date.getTime() + tzOffset(timeZone, date) * MINUTE_MS;
-}
 
 // yyyy-MM-dd, T or space, HH:mm, optional :ss, optional fraction of 1–7 digits (.NET), optional Z or offset.
 const ISO_LIKE =
@@ -79,7 +52,7 @@ function toInstant(f: DateFields, timeZone: string): Date | undefined {
   const wall = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.millisecond);
   // Date.UTC rolls 31 February over into March; refuse such dates instead.
   if (new Date(wall).getUTCDate() !== f.day) return undefined;
-  if (f.offset === undefined) return wallTimeToInstant(wall, timeZone);
+  if (f.offset === undefined) return wallToInstant(wall, timeZone);
   if (f.offset.toUpperCase() === "Z") return new Date(wall);
   const sign = f.offset.startsWith("-") ? -1 : 1;
   const digits = f.offset.slice(1).replace(":", "");

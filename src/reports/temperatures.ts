@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import type { TopLevelSpec } from "vega-lite";
 import type { SensorReading, SensorReadings } from "../fleet/schemas.js";
-import { instantToWallMs } from "../fleet/time.js";
+import { instantToWall } from "../time/zone.js";
 import { toCsv } from "./csv.js";
 import { isoWithOffset, round } from "./format.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
@@ -231,7 +231,7 @@ export function temperatureChartSpec(report: TemperatureReport, vehicleId: numbe
     .filter((s) => s.kind === "temperature")
     .flatMap((s) =>
       s.points.map(([t, value]) => ({
-        t: instantToWallMs(new Date(t), tz),
+        t: instantToWall(new Date(t), tz),
         v: value,
         sensor: `Sensor ${s.sensorNumber}`,
       })),

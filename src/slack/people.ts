@@ -1,5 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { AccountStore } from "../store/accountStore.js";
+import { isTimeZone } from "../time/zone.js";
 
 /**
  * Who a Slack user is to fleetbot: their time zone (periods are read in it) and the fleet
@@ -39,14 +40,5 @@ export class People {
     if (linked) return { username: linked, linked: true };
     if (this.deps.workspaceAccount) return { username: this.deps.workspaceAccount.username, linked: false };
     return undefined;
-  }
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
-import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
+import { type AlertDigest, AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
 import { toPublishError } from "../../src/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
 import type { LoadTransportsParams } from "../../src/fleet/client.js";
@@ -65,6 +65,12 @@ class RecordingPublisher implements AlertPublisher {
   async replyResolved(channel: string, ts: string) {
     this.take();
     this.replies.push(`${channel}:${ts}`);
+    return { ts: `${++this.n}.000` };
+  }
+  digests: { channel: string; digest: AlertDigest }[] = [];
+  async postDigest(channel: string, digest: AlertDigest) {
+    this.take();
+    this.digests.push({ channel, digest });
     return { ts: `${++this.n}.000` };
   }
 }
@@ -192,6 +198,20 @@ describe("AlertPoller.runOnce", () => {
     s.advance(31 * 60_000);
     await s.poller.runOnce();
     expect(s.publisher.posts).toEqual(["C2:UIT0000000000001", "C1:UIT0000000000001"]);
+  });
+
+  it("hands the digest to the publisher as data: the channel's incidents, counts by status, UITs expiring within a day", async () => {
+    const expiringSoon = { ...transport(3), validityEndDate: new Date(NOW + 3_600_000) };
+    const s = setup([transport(1, "Error"), transport(2), expiringSoon]);
+    s.subs.subscribe("C1", "demo", "U1");
+    await s.poller.runOnce();
+    expect(await s.poller.runDigest()).toBe(1);
+    expect(s.publisher.digests).toHaveLength(1);
+    const { channel, digest } = s.publisher.digests[0]!;
+    expect(channel).toBe("C1");
+    expect(digest).toMatchObject({ account: "demo", countsByStatus: { 2: 3 }, nowMs: NOW });
+    expect(digest.incidents.map((i) => i.codeUit)).toContain("UIT0000000000001");
+    expect(digest.expiring.map((t) => t.codeUit)).toEqual(["UIT0000000000003"]);
   });
 
   it("stops posting in a run once Slack rate-limits", async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  type TransportFormField,
   type TransportFormInput,
   toAddTransportParams,
   toUpdateTransportParams,
   validateTransportForm,
 } from "../../src/etransport/form.js";
-import { INPUTS } from "../../src/slack/actionIds.js";
 
 const NOW = Date.parse("2025-03-10T08:00:00Z");
 const HOUR = 3600;
@@ -113,71 +113,60 @@ describe("validateTransportForm: valid forms", () => {
 });
 
 describe("validateTransportForm: one error per field", () => {
-  const V = INPUTS;
-  it.each<[string, TransportFormInput, string, RegExp]>([
-    ["no vehicle", { ...valid, vehicleUId: null }, V.transportVehicle.block, /Choose the vehicle/],
-    ["empty vehicle", { ...valid, vehicleUId: "  " }, V.transportVehicle.block, /plate or name/],
-    ["no UIT", { ...valid, uit: "" }, V.transportUit.block, /Y45R-577U-N544-GY4S/],
-    ["short UIT", { ...valid, uit: "Y45R-577U-N544" }, V.transportUit.block, /16 .*this has 12/],
-    ["long UIT", { ...valid, uit: "Y45R-577U-N544-GY4SX" }, V.transportUit.block, /this has 17/],
-    [
-      "UIT with symbols",
-      { ...valid, uit: "Y45R-577U-N544-GY4$" },
-      V.transportUit.block,
-      /only letters and digits/,
-    ],
-    ["no VAT", { ...valid, vat: "" }, V.transportVat.block, /RO16341004/],
-    ["bad CIF", { ...valid, vat: "RO16341005" }, V.transportVat.block, /check digit/],
-    ["bad EU VAT", { ...valid, vat: "NL123456789001" }, V.transportVat.block, /NL123456789B01/],
-    [
-      "no validity start",
-      { ...valid, validityStart: null },
-      V.transportValidityStart.block,
-      /start of the UIT/,
-    ],
-    ["no validity end", { ...valid, validityEnd: undefined }, V.transportValidityEnd.block, /end of the UIT/],
-    ["garbage start", { ...valid, validityStart: "soon" }, V.transportValidityStart.block, /Not a date/],
-    ["garbage end", { ...valid, validityEnd: -5 }, V.transportValidityEnd.block, /Not a date/],
+  it.each<[string, TransportFormInput, TransportFormField, RegExp]>([
+    ["no vehicle", { ...valid, vehicleUId: null }, "vehicleUId", /Choose the vehicle/],
+    ["empty vehicle", { ...valid, vehicleUId: "  " }, "vehicleUId", /plate or name/],
+    ["no UIT", { ...valid, uit: "" }, "uit", /Y45R-577U-N544-GY4S/],
+    ["short UIT", { ...valid, uit: "Y45R-577U-N544" }, "uit", /16 .*this has 12/],
+    ["long UIT", { ...valid, uit: "Y45R-577U-N544-GY4SX" }, "uit", /this has 17/],
+    ["UIT with symbols", { ...valid, uit: "Y45R-577U-N544-GY4$" }, "uit", /only letters and digits/],
+    ["no VAT", { ...valid, vat: "" }, "vat", /RO16341004/],
+    ["bad CIF", { ...valid, vat: "RO16341005" }, "vat", /check digit/],
+    ["bad EU VAT", { ...valid, vat: "NL123456789001" }, "vat", /NL123456789B01/],
+    ["no validity start", { ...valid, validityStart: null }, "validityStart", /start of the UIT/],
+    ["no validity end", { ...valid, validityEnd: undefined }, "validityEnd", /end of the UIT/],
+    ["garbage start", { ...valid, validityStart: "soon" }, "validityStart", /Not a date/],
+    ["garbage end", { ...valid, validityEnd: -5 }, "validityEnd", /Not a date/],
     [
       "end before start",
       { ...valid, validityEnd: (valid.validityStart as number) - 60 },
-      V.transportValidityEnd.block,
+      "validityEnd",
       /end after it starts/,
     ],
     [
       "end equal to start",
       { ...valid, validityEnd: valid.validityStart },
-      V.transportValidityEnd.block,
+      "validityEnd",
       /end after it starts/,
     ],
     [
       "expired UIT on create",
       { ...valid, validityStart: nowS - 6 * DAY, validityEnd: nowS - DAY },
-      V.transportValidityEnd.block,
+      "validityEnd",
       /expired/,
     ],
     [
       "transmission before validity",
       { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
-      V.transportStart.block,
+      "transmissionStart",
       /on or after/,
     ],
     [
       "transmission start after validity",
       { ...valid, transmissionStart: (valid.validityEnd as number) + 60 },
-      V.transportStart.block,
+      "transmissionStart",
       /by /,
     ],
     [
       "transmission end after validity",
       { ...valid, transmissionEnd: (valid.validityEnd as number) + 60 },
-      V.transportEnd.block,
+      "transmissionEnd",
       /within the UIT validity/,
     ],
     [
       "transmission end before validity",
       { ...valid, transmissionEnd: (valid.validityStart as number) - 60 },
-      V.transportEnd.block,
+      "transmissionEnd",
       /on or after/,
     ],
     [
@@ -187,42 +176,17 @@ describe("validateTransportForm: one error per field", () => {
         transmissionStart: (valid.validityStart as number) + DAY,
         transmissionEnd: (valid.validityStart as number) + HOUR,
       },
-      V.transportEnd.block,
+      "transmissionEnd",
       /end after it starts/,
     ],
-    [
-      "garbage transmission start",
-      { ...valid, transmissionStart: "x" },
-      V.transportStart.block,
-      /Not a date/,
-    ],
-    [
-      "garbage transmission end",
-      { ...valid, transmissionEnd: Number.NaN },
-      V.transportEnd.block,
-      /Not a date/,
-    ],
-    ["bad trailer 1", { ...valid, trailer1: "B#1" }, V.transportTrailer1.block, /not a plate.*B 123 ABC/],
-    ["bad trailer 2", { ...valid, trailer2: "X" }, V.transportTrailer2.block, /Trailer 2/],
-    [
-      "same trailers",
-      { ...valid, trailer1: "B 123 ABC", trailer2: "b-123-abc" },
-      V.transportTrailer2.block,
-      /same plate/,
-    ],
-    [
-      "long start location",
-      { ...valid, startLocation: "x".repeat(201) },
-      V.transportStartLocation.block,
-      /201 .*200/,
-    ],
-    [
-      "long end location",
-      { ...valid, endLocation: "y".repeat(250) },
-      V.transportEndLocation.block,
-      /250 .*200/,
-    ],
-    ["long notes", { ...valid, notes: "n".repeat(501) }, V.transportNotes.block, /501 .*500/],
+    ["garbage transmission start", { ...valid, transmissionStart: "x" }, "transmissionStart", /Not a date/],
+    ["garbage transmission end", { ...valid, transmissionEnd: Number.NaN }, "transmissionEnd", /Not a date/],
+    ["bad trailer 1", { ...valid, trailer1: "B#1" }, "trailer1", /not a plate.*B 123 ABC/],
+    ["bad trailer 2", { ...valid, trailer2: "X" }, "trailer2", /Trailer 2/],
+    ["same trailers", { ...valid, trailer1: "B 123 ABC", trailer2: "b-123-abc" }, "trailer2", /same plate/],
+    ["long start location", { ...valid, startLocation: "x".repeat(201) }, "startLocation", /201 .*200/],
+    ["long end location", { ...valid, endLocation: "y".repeat(250) }, "endLocation", /250 .*200/],
+    ["long notes", { ...valid, notes: "n".repeat(501) }, "notes", /501 .*500/],
   ])("%s", (_name, input, block, message) => {
     const errors = errorsOf(input);
     expect(Object.keys(errors)).toEqual([block]);
@@ -232,22 +196,14 @@ describe("validateTransportForm: one error per field", () => {
 
   it("refuses a trailer with the vehicle's own plate when the plate is known", () => {
     const errors = errorsOf({ ...valid, trailer1: "B 99 XYZ" }, { ...create, vehiclePlate: "B-99-XYZ" });
-    expect(errors[INPUTS.transportTrailer1.block]).toMatch(/vehicle's own plate/);
+    expect(errors.trailer1).toMatch(/vehicle's own plate/);
   });
 
-  it("keys every error by an INPUTS block id and reports all fields at once", () => {
+  it("keys every error by its field name and reports all fields at once", () => {
     const errors = errorsOf({});
     expect(Object.keys(errors).sort()).toEqual(
-      [
-        INPUTS.transportVehicle.block,
-        INPUTS.transportUit.block,
-        INPUTS.transportVat.block,
-        INPUTS.transportValidityStart.block,
-        INPUTS.transportValidityEnd.block,
-      ].sort(),
+      ["vehicleUId", "uit", "vat", "validityStart", "validityEnd"].sort(),
     );
-    const blocks = new Set(Object.values(INPUTS).map((i) => i.block));
-    for (const key of Object.keys(errors)) expect(blocks.has(key as never)).toBe(true);
   });
 
   it("does not call an expired UIT an error when editing (a warning instead)", () => {
@@ -260,7 +216,7 @@ describe("validateTransportForm: one error per field", () => {
       { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
       { ...create, timeZone: "Europe/Bucharest" },
     );
-    expect(errors[INPUTS.transportStart.block]).toMatch(/11:00 EET/);
+    expect(errors.transmissionStart).toMatch(/11:00 EET/);
   });
 });
 

@@ -1,12 +1,10 @@
+import { assertTimeZone, instantToWall, wallToInstant } from "../../time/zone.js";
 import { code, squeeze } from "./text.js";
 import {
-  assertTimeZone,
   DAY_MS,
   formatWallDate,
   formatWallDateTime,
   formatWallWeekday,
-  fromWall,
-  toWall,
   wallDate,
   wallDayStart,
   wallWeekStart,
@@ -47,7 +45,7 @@ interface Anchors {
 
 function anchors(ctx: GrammarContext): Anchors {
   assertTimeZone(ctx.timeZone);
-  const nowWall = toWall(ctx.now, ctx.timeZone);
+  const nowWall = instantToWall(ctx.now, ctx.timeZone);
   const todayWall = wallDayStart(nowWall);
   return { nowWall, todayWall, yesterday: formatWallDate(todayWall - DAY_MS) };
 }
@@ -182,8 +180,8 @@ function finish(
   ctx: GrammarContext,
   a: Anchors,
 ): Core {
-  const from = fromWall(fromWallMs, ctx.timeZone);
-  let to = fromWall(toWallMs, ctx.timeZone);
+  const from = wallToInstant(fromWallMs, ctx.timeZone);
+  let to = wallToInstant(toWallMs, ctx.timeZone);
   if (from.getTime() >= ctx.now.getTime()) {
     return problem(
       `${code(text)} has not started yet: reports cover the past, up to now.`,
@@ -285,7 +283,7 @@ function parseLast(text: string, ctx: GrammarContext, a: Anchors): Core {
       },
     };
   }
-  const from = fromWall(a.nowWall - n * DAY_MS, ctx.timeZone);
+  const from = wallToInstant(a.nowWall - n * DAY_MS, ctx.timeZone);
   return {
     ok: true,
     period: {
@@ -310,7 +308,7 @@ function parse(textIn: string, ctx: GrammarContext): Core {
         ok: true,
         period: {
           kind: "today",
-          from: fromWall(a.todayWall, ctx.timeZone),
+          from: wallToInstant(a.todayWall, ctx.timeZone),
           to: now,
           label: "today",
           text,
@@ -327,7 +325,7 @@ function parse(textIn: string, ctx: GrammarContext): Core {
         ok: true,
         period: {
           kind: "this-week",
-          from: fromWall(monday, ctx.timeZone),
+          from: wallToInstant(monday, ctx.timeZone),
           to: now,
           label: `this week (since Mon ${formatWallDate(monday)})`,
           text,

@@ -1,18 +1,8 @@
+import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "../../etransport/uit.js";
 import { code, squeeze } from "./text.js";
 
-/**
- * UIT codes: 16 letters and digits, written in any case with dashes or spaces anywhere
- * (`y45r-577u-n544-gy4s` → `Y45R577UN544GY4S`).
- */
-
-export const UIT_LENGTH = 16;
-export const EXAMPLE_UIT = "Y45R-577U-N544-GY4S";
-
-/** The canonical UIT (upper-case, no separators), or undefined when the text is not one UIT. */
-export function normaliseUit(text: string): string | undefined {
-  const joined = text.replace(/[\s\-–—_]/g, "").toUpperCase();
-  return /^[A-Z0-9]{16}$/.test(joined) ? joined : undefined;
-}
+// What a UIT is belongs to the domain (src/etransport/uit.ts); the grammar reads lists of them.
+export { EXAMPLE_UIT, normaliseUit, UIT_LENGTH };
 
 /**
  * Several UITs separated by commas or spaces. Because a UIT may itself be typed in space-separated

@@ -9,7 +9,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
-import { type TransportFormInput, validateTransportForm } from "../../etransport/form.js";
+import type { TransportFormInput } from "../../etransport/form.js";
 import type { Priority } from "../../fleet/seam.js";
 import type { ReplyTarget } from "../../tasks/task.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
@@ -25,7 +25,12 @@ import {
   parseTransportListNavValue,
   TRANSPORT_LIST_PAGE_SIZE,
 } from "../views/etransport.js";
-import { transportFormValues, transportModal, vehicleOptions } from "../views/etransportModal.js";
+import {
+  checkTransportModal,
+  transportFormValues,
+  transportModal,
+  vehicleOptions,
+} from "../views/etransportModal.js";
 import type { SlackMessage } from "../views/message.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { replyFromAction, replyFromCommand } from "./fleetCommand.js";
@@ -400,7 +405,7 @@ export function registerEtransportCommand(app: App, ctx: SlackContext): void {
       const vehicle = account
         ? ctx.vehicles.peek(account.username)?.vehicles.find((v) => v.vehicleUId === input.vehicleUId)
         : undefined;
-      const checked = validateTransportForm(input, {
+      const checked = checkTransportModal(input, {
         mode,
         nowMs: ctx.now(),
         timeZone: zone,

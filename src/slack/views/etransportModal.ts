@@ -2,15 +2,20 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/
 import {
   LOCATION_MAX_LENGTH,
   NOTES_MAX_LENGTH,
+  type TransportDraft,
+  type TransportFormContext,
+  type TransportFormErrors,
+  type TransportFormField,
   type TransportFormInput,
   type TransportFormMode,
+  validateTransportForm,
 } from "../../etransport/form.js";
 import { EXAMPLE_PLATE } from "../../etransport/plates.js";
 import { transportStatusName } from "../../etransport/state.js";
 import type { TransportView } from "../../etransport/types.js";
+import { EXAMPLE_UIT } from "../../etransport/uit.js";
 import { EXAMPLE_RO_VAT } from "../../etransport/vat.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
-import { EXAMPLE_UIT } from "../grammar/uit.js";
 import { cut, escCut, formatUit } from "./etransportText.js";
 
 /**
@@ -333,25 +338,70 @@ export interface ViewStateValue {
 }
 export type ViewStateValues = Record<string, Record<string, ViewStateValue | undefined> | undefined>;
 
+/** The modal input of each form field: the one place field names meet block ids. */
+const FIELD_INPUTS: Readonly<Record<TransportFormField, { block: string; action: string }>> = {
+  vehicleUId: INPUTS.transportVehicle,
+  uit: INPUTS.transportUit,
+  vat: INPUTS.transportVat,
+  validityStart: INPUTS.transportValidityStart,
+  validityEnd: INPUTS.transportValidityEnd,
+  transmissionStart: INPUTS.transportStart,
+  transmissionEnd: INPUTS.transportEnd,
+  startLocation: INPUTS.transportStartLocation,
+  endLocation: INPUTS.transportEndLocation,
+  trailer1: INPUTS.transportTrailer1,
+  trailer2: INPUTS.transportTrailer2,
+  notes: INPUTS.transportNotes,
+};
+
+const FIELD_BLOCKS: ReadonlyMap<string, string> = new Map(
+  Object.entries(FIELD_INPUTS).map(([field, ids]) => [field, ids.block]),
+);
+
 /** The raw form values of a submitted transport modal, ready for validateTransportForm. */
 export function transportFormValues(values: ViewStateValues): TransportFormInput {
-  const at = (ids: { block: string; action: string }): ViewStateValue | undefined =>
-    values[ids.block]?.[ids.action];
-  const text = (ids: { block: string; action: string }): string | null | undefined => at(ids)?.value;
-  const time = (ids: { block: string; action: string }): number | null | undefined =>
-    at(ids)?.selected_date_time;
-  return {
-    vehicleUId: at(INPUTS.transportVehicle)?.selected_option?.value ?? null,
-    uit: text(INPUTS.transportUit),
-    vat: text(INPUTS.transportVat),
-    validityStart: time(INPUTS.transportValidityStart),
-    validityEnd: time(INPUTS.transportValidityEnd),
-    transmissionStart: time(INPUTS.transportStart),
-    transmissionEnd: time(INPUTS.transportEnd),
-    startLocation: text(INPUTS.transportStartLocation),
-    endLocation: text(INPUTS.transportEndLocation),
-    trailer1: text(INPUTS.transportTrailer1),
-    trailer2: text(INPUTS.transportTrailer2),
-    notes: text(INPUTS.transportNotes),
+  const at = (field: TransportFormField): ViewStateValue | undefined => {
+    const ids = FIELD_INPUTS[field];
+    return values[ids.block]?.[ids.action];
   };
+  const text = (field: TransportFormField): string | null | undefined => at(field)?.value;
+  const time = (field: TransportFormField): number | null | undefined => at(field)?.selected_date_time;
+  return {
+    vehicleUId: at("vehicleUId")?.selected_option?.value ?? null,
+    uit: text("uit"),
+    vat: text("vat"),
+    validityStart: time("validityStart"),
+    validityEnd: time("validityEnd"),
+    transmissionStart: time("transmissionStart"),
+    transmissionEnd: time("transmissionEnd"),
+    startLocation: text("startLocation"),
+    endLocation: text("endLocation"),
+    trailer1: text("trailer1"),
+    trailer2: text("trailer2"),
+    notes: text("notes"),
+  };
+}
+
+/** Form errors keyed by the modal's input block ids, as `response_action: "errors"` wants them. */
+export function transportModalErrors(errors: TransportFormErrors): Record<string, string> {
+  const byBlock: Record<string, string> = {};
+  for (const [field, message] of Object.entries(errors)) {
+    const block = FIELD_BLOCKS.get(field);
+    if (block !== undefined && message !== undefined) byBlock[block] = message;
+  }
+  return byBlock;
+}
+
+/** A submitted transport modal checked: the draft and warnings, or errors keyed by block id. */
+export type TransportModalCheck =
+  | { ok: true; value: TransportDraft; warnings: string[] }
+  | { ok: false; errors: Record<string, string> };
+
+/** validateTransportForm for the modal: what a view_submission listener acks as it is. */
+export function checkTransportModal(
+  input: TransportFormInput,
+  ctx: TransportFormContext,
+): TransportModalCheck {
+  const checked = validateTransportForm(input, ctx);
+  return checked.ok ? checked : { ok: false, errors: transportModalErrors(checked.errors) };
 }

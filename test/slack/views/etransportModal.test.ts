@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { validateTransportForm } from "../../../src/etransport/form.js";
+import { type TransportFormErrors, validateTransportForm } from "../../../src/etransport/form.js";
 import type { TransportView } from "../../../src/etransport/types.js";
 import {
   validateOptionsResponse,
@@ -10,10 +10,12 @@ import {
 } from "../../../src/sandbox/fakeSlack/limits.js";
 import { INPUTS, VIEWS } from "../../../src/slack/actionIds.js";
 import {
+  checkTransportModal,
   pickerSeconds,
   type TransportModalVehicle,
   transportFormValues,
   transportModal,
+  transportModalErrors,
   type ViewStateValues,
   vehicleOptions,
 } from "../../../src/slack/views/etransportModal.js";
@@ -180,7 +182,7 @@ describe("transportModal", () => {
   it("every validation error key is an input block of the modal it came from", () => {
     for (const mode of ["create", "edit"] as const) {
       const view = transportModal({ mode, vehicles, userTimeZone: "UTC", privateMetadata: "" });
-      const result = validateTransportForm(
+      const result = checkTransportModal(
         {
           trailer1: "#",
           trailer2: "X",
@@ -193,6 +195,36 @@ describe("transportModal", () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(validateViewErrors(view, result.errors)).toEqual([]);
     }
+  });
+
+  it("maps each field's error to that field's block, dropping none", () => {
+    const fieldErrors: Required<TransportFormErrors> = {
+      vehicleUId: "e1",
+      uit: "e2",
+      vat: "e3",
+      validityStart: "e4",
+      validityEnd: "e5",
+      transmissionStart: "e6",
+      transmissionEnd: "e7",
+      startLocation: "e8",
+      endLocation: "e9",
+      trailer1: "e10",
+      trailer2: "e11",
+      notes: "e12",
+    };
+    const byBlock = transportModalErrors(fieldErrors);
+    expect(Object.keys(byBlock)).toHaveLength(12);
+    expect(byBlock[INPUTS.transportVehicle.block]).toBe("e1");
+    expect(byBlock[INPUTS.transportStart.block]).toBe("e6");
+    expect(byBlock[INPUTS.transportTrailer2.block]).toBe("e11");
+    const view = transportModal({ mode: "create", vehicles, userTimeZone: "UTC", privateMetadata: "" });
+    expect(validateViewErrors(view, byBlock)).toEqual([]);
+    // A submitted value and its error name the same block: reading back a field finds where its error goes.
+    const values: ViewStateValues = {};
+    for (const [block, message] of Object.entries(byBlock)) values[block] = { value: { value: message } };
+    const read = transportFormValues(values);
+    expect(read.uit).toBe("e2");
+    expect(read.trailer2).toBe("e11");
   });
 });
 
