@@ -27,8 +27,10 @@ export function chromiumAvailable(): boolean {
 
 export interface SandboxHarness {
   bot: Fleetbot;
-  /** The page's base URL (the bot's own server once main.ts mounts the routes, else a side server). */
+  /** The page's base URL (the bot's own server). */
   url: string;
+  /** The page's API token (for URLs a test puts into messages). */
+  token: string;
   browser: Browser;
   page: Page;
   /** Console errors and uncaught exceptions of the page. */
@@ -92,7 +94,7 @@ export async function startSandboxServer(): Promise<SandboxServer> {
 
 export async function startSandboxHarness(): Promise<SandboxHarness> {
   const server = await startSandboxServer();
-  const { bot, url } = server;
+  const { bot, url, token } = server;
   const profileDir = mkdtempSync(join(tmpdir(), "fleetbot-chromium-"));
 
   // A fresh, temporary profile per launch (playwright's own --user-data-dir), nothing from the network.
@@ -126,6 +128,7 @@ export async function startSandboxHarness(): Promise<SandboxHarness> {
   return {
     bot,
     url,
+    token,
     browser,
     page,
     pageErrors,

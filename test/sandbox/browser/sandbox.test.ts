@@ -252,7 +252,8 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
         { type: "divider" },
         {
           type: "image",
-          image_url: `${h.url}/sandbox/files?id=${chart.id}`,
+          // The sandbox's own file route needs the page's token, as the page's images carry it.
+          image_url: `${h.url}/sandbox/files?id=${chart.id}&token=${h.token}`,
           alt_text: "chart",
           title: { type: "plain_text", text: "Chart" },
         },
