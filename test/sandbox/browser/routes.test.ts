@@ -67,9 +67,7 @@ describe("sandbox routes", () => {
 
   it("long-polls /sandbox/state?since= until something changes", async () => {
     const { version } = await state();
-    const waiting = s.api(`/sandbox/state?since=${version}`).then(
-      (r) => r.json() as Promise<SandboxState>,
-    );
+    const waiting = s.api(`/sandbox/state?since=${version}`).then((r) => r.json() as Promise<SandboxState>);
     await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet whoami" });
     expect((await waiting).version).toBeGreaterThan(version);
   });

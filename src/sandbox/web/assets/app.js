@@ -15,6 +15,8 @@
     notices: {}, // channel id -> local Slackbot notices
     nodes: {}, // "channel|ts" -> { sig, node }
     modalSig: "",
+    scrollBeforeDialog: null, // { top, atBottom } of the message list when a modal opened
+    denyConfirm: null, // closes the open confirmation dialog as "Cancel"
     homeSig: "",
     fetching: false,
     dirty: false,
@@ -840,8 +842,11 @@
       } else if (ev.key === "Enter") {
         ev.preventDefault();
         if (shown.length > 0) choose(shown[hl >= 0 ? hl : 0]);
-      } else if (ev.key === "Escape") closeMenu();
-      else if (ev.key === "Backspace" && multi && input.value === "" && picked.length > 0) {
+      } else if (ev.key === "Escape") {
+        // The menu takes this Escape, not the dialog around it.
+        ev.preventDefault();
+        closeMenu();
+      } else if (ev.key === "Backspace" && multi && input.value === "" && picked.length > 0) {
         picked.pop();
         draw();
         onChange(picked.slice());
@@ -1022,18 +1027,18 @@
     const top = modals[modals.length - 1];
     const sig = top ? `${top.id}|${top.view.hash}|${JSON.stringify(top.errors)}` : "";
     if (sig === S.modalSig) return;
+    const wasOpen = S.modalSig !== "";
     S.modalSig = sig;
     layer.innerHTML = "";
-    if (!top) return;
+    if (!top) {
+      if (wasOpen) restoreScroll();
+      return;
+    }
+    if (!wasOpen) saveScroll();
     const view = top.view;
     const ctx = { viewId: top.id, errors: top.errors };
     const submit = el("button", { class: "bk-btn primary", type: "submit" }, plain(view.submit) || "Submit");
     const closeText = plain(view.close) || (modals.length > 1 ? "Back" : "Cancel");
-    const closeView = (viewId) => {
-      api("/sandbox/close", { viewId: viewId }).then((res) => {
-        if (!res.ok) toast(res.error || "Could not close the view.");
-      });
-    };
     const form = el(
       "form",
       {
@@ -1076,13 +1081,54 @@
     if (firstError) firstError.focus();
   }
 
+  function closeView(viewId) {
+    api("/sandbox/close", { viewId: viewId }).then((res) => {
+      if (!res.ok) toast(res.error || "Could not close the view.");
+    });
+  }
+
+  /** Where the message list was when a dialog opened: it is there again when the dialog closes. */
+  function saveScroll() {
+    const list = $("#messages");
+    S.scrollBeforeDialog = {
+      top: list.scrollTop,
+      atBottom: list.scrollHeight - list.scrollTop - list.clientHeight < 40,
+    };
+  }
+
+  function restoreScroll() {
+    const saved = S.scrollBeforeDialog;
+    S.scrollBeforeDialog = null;
+    if (!saved) return;
+    const list = $("#messages");
+    // At the bottom before: at the (new) bottom now, so an answer posted meanwhile shows.
+    list.scrollTop = saved.atBottom ? list.scrollHeight : saved.top;
+  }
+
+  /** Escape closes the confirmation if one is open, else the modal (as its × does). */
+  function closeDialogOnEscape(ev) {
+    if (ev.key !== "Escape" || ev.defaultPrevented) return;
+    if (S.denyConfirm) {
+      ev.preventDefault();
+      S.denyConfirm();
+      return;
+    }
+    const modals = S.state?.modals || [];
+    if (modals.length > 0) {
+      ev.preventDefault();
+      closeView(modals[0].id);
+    }
+  }
+
   function confirmDialog(confirm) {
     return new Promise((resolve) => {
       const layer = $("#confirm-layer");
       const done = (yes) => {
+        S.denyConfirm = null;
         layer.innerHTML = "";
         resolve(yes);
       };
+      S.denyConfirm = () => done(false);
       const style = confirm.style === "danger" ? "bk-btn danger solid" : "bk-btn primary";
       layer.appendChild(
         el(
@@ -1534,6 +1580,7 @@
         ev.preventDefault();
         completeHint(list[hintIndex]);
       } else if (ev.key === "Escape") {
+        if (!$("#hints").hidden) ev.preventDefault();
         hintIndex = -1;
         $("#hints").hidden = true;
       }
@@ -1697,6 +1744,7 @@
 
   function start() {
     setupComposer();
+    document.addEventListener("keydown", closeDialogOnEscape);
     $("#sim-toggle").addEventListener("click", () => {
       const panel = $("#simulator");
       panel.hidden = !panel.hidden;
