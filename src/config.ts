@@ -86,6 +86,13 @@ const envSchema = z.object({
     (v) => v === undefined || (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, "base64").length === 32),
     { error: "must be 32 bytes in base64 (for example: openssl rand -base64 32)" },
   ),
+  /** The sandbox page: (auto) with no Slack on the embedded simulator, 1 also on a real FLEET_API_URL, 0 never. */
+  SANDBOX: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(["0", "1"], { error: "must be 1 (run the sandbox page) or 0 (never); unset: automatic" })
+      .optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
@@ -117,7 +124,32 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");
   }
+  problems.push(...sandboxProblems(env, isSet));
   return problems;
+}
+
+/**
+ * The sandbox page drives the fleet account with no Slack sign-in, so it runs on a real fleet
+ * service only when asked for by name (SANDBOX=1), and never beside a real Slack.
+ */
+function sandboxProblems(env: NodeJS.ProcessEnv, isSet: (name: string) => boolean): string[] {
+  const sandbox = env.SANDBOX?.trim();
+  const slack = isSet("SLACK_BOT_TOKEN") || isSet("SLACK_APP_TOKEN");
+  if (slack && sandbox === "1") {
+    return ["SANDBOX: =1 runs the local sandbox page instead of Slack: unset SANDBOX or the SLACK_* tokens"];
+  }
+  if (slack) return [];
+  if (sandbox === "0") {
+    return [
+      "SANDBOX: is 0 and no Slack is configured: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Socket Mode)",
+    ];
+  }
+  if (sandbox !== "1" && isSet("FLEET_API_URL")) {
+    return [
+      "SANDBOX: no Slack is configured and FLEET_API_URL is a real fleet service: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to connect Slack, or SANDBOX=1 to run the local sandbox page against it (127.0.0.1 only)",
+    ];
+  }
+  return [];
 }
 
 export type SlackMode = "socket" | "http" | "sandbox";

@@ -277,6 +277,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const slack = await startSlackApp({
     ...slackSettings,
     port: config.port,
+    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
+    ...(fakeSlack ? { host: "127.0.0.1" } : {}),
     routes,
     logger,
     context: (webClient) => {

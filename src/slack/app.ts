@@ -29,6 +29,8 @@ export interface SlackAppOptions {
   appToken?: string;
   apiUrl: string;
   port: number;
+  /** The interface to listen on (default: all; the sandbox passes 127.0.0.1). */
+  host?: string;
   /** GET routes served beside /slack/events (health, metrics, sandbox). */
   routes: HttpRoute[];
   logger: Logger;
@@ -113,7 +115,9 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   });
 
   if (options.mode === "http") {
-    server = (await app.start(options.port)) as Server;
+    server = (await app.start(
+      options.host ? { port: options.port, host: options.host } : options.port,
+    )) as Server;
   } else {
     await app.start();
     // Socket Mode has no inbound HTTP: health and metrics get a small server of their own.
@@ -126,7 +130,9 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       }
       void route.handler(req, res);
     });
-    await new Promise<void>((resolve) => server!.listen(options.port, resolve));
+    await new Promise<void>((resolve) =>
+      server!.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, resolve),
+    );
   }
   const port = (server.address() as AddressInfo).port;
   return {

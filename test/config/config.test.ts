@@ -34,6 +34,7 @@ describe("loadConfig", () => {
   it("normalises URLs and decodes the credentials key", () => {
     const key = Buffer.alloc(32, 7).toString("base64");
     const config = loadConfig({
+      SANDBOX: "1", // a real FLEET_API_URL with no Slack runs the sandbox only when asked for
       FLEET_API_URL: "https://fleet.example/",
       SLACK_API_URL: "http://127.0.0.1:9999/api",
       CREDENTIALS_KEY: key,

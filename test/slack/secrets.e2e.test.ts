@@ -50,16 +50,22 @@ describe("secrets", () => {
         body: JSON.stringify({ username: "ana", password: PASSWORD, vehicleIds: "all" }),
       });
       expect(added.status).toBe(200);
+      // The sandbox API answers only with the token its page carries.
+      const token = /name="sandbox-token" content="([^"]+)"/.exec(
+        await (await fetch(`${base}/`)).text(),
+      )![1]!;
       const post = (path: string, body: unknown) =>
         fetch(`${base}${path}`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", "x-sandbox-token": token },
           body: JSON.stringify(body),
         });
       await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet login" });
       let viewId: string | undefined;
       async function refreshView() {
-        const state = (await (await fetch(`${base}/sandbox/state`)).json()) as {
+        const state = (await (
+          await fetch(`${base}/sandbox/state`, { headers: { "x-sandbox-token": token } })
+        ).json()) as {
           modals: { id?: string; viewId?: string }[];
         };
         const modal = state.modals.at(-1);

@@ -71,6 +71,8 @@ export interface FakeMessage {
   replyCount: number;
   /** How many times the message was replaced (chat.update, replace_original). */
   revisions: number;
+  /** How many of those replacements changed what a person sees (the blocks, or the text without blocks). */
+  visibleRevisions: number;
 }
 
 export interface RecordedCall {

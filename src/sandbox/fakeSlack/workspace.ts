@@ -415,8 +415,16 @@ export class FakeWorkspace {
     return this.store.get(channel)?.find((m) => m.ts === ts);
   }
 
-  private addMessage(message: Omit<FakeMessage, "ts" | "replyCount" | "revisions">): FakeMessage {
-    const stored: FakeMessage = { ...message, ts: this.clock.next(), replyCount: 0, revisions: 0 };
+  private addMessage(
+    message: Omit<FakeMessage, "ts" | "replyCount" | "revisions" | "visibleRevisions">,
+  ): FakeMessage {
+    const stored: FakeMessage = {
+      ...message,
+      ts: this.clock.next(),
+      replyCount: 0,
+      revisions: 0,
+      visibleRevisions: 0,
+    };
     const list = this.store.get(stored.channel) ?? [];
     list.push(stored);
     this.store.set(stored.channel, list);
@@ -429,9 +437,11 @@ export class FakeWorkspace {
   }
 
   private replaceMessage(message: FakeMessage, text: string | undefined, blocks: Json[] | undefined): void {
+    const shownBefore = shownContent(message);
     if (text !== undefined) message.text = text;
     if (blocks !== undefined) message.blocks = blocks;
     message.revisions += 1;
+    if (shownContent(message) !== shownBefore) message.visibleRevisions += 1;
     message.edited = { user: this.options.botUserId, ts: this.clock.next() };
     this.emit({ kind: "message", channel: message.channel, ts: message.ts, action: "updated" });
   }
@@ -1217,4 +1227,9 @@ function mimeOf(name: string): string {
     pdf: "application/pdf",
   };
   return (ext && types[ext]) || "application/octet-stream";
+}
+
+/** What a Slack client shows of a message's content: its blocks, or its text when it has none. */
+function shownContent(message: Pick<FakeMessage, "text" | "blocks">): string {
+  return message.blocks?.length ? JSON.stringify(message.blocks) : message.text;
 }

@@ -1,11 +1,15 @@
-/** The sandbox page: a static shell that /sandbox/app.js fills from /sandbox/state. */
-export function pageHtml(): string {
+/**
+ * The sandbox page: a static shell that /sandbox/app.js fills from /sandbox/state. It carries the
+ * API token (base64url, safe in an attribute): only a page read from this origin learns it.
+ */
+export function pageHtml(token: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>fleetbot sandbox</title>
+<meta name="sandbox-token" content="${token}">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/sandbox/app.css">
 </head>
@@ -49,7 +53,7 @@ export function pageHtml(): string {
 <div id="modal-layer"></div>
 <div id="confirm-layer"></div>
 <div class="toast" id="toast" role="status" hidden></div>
-<script src="/sandbox/app.js"></script>
+<script type="module" src="/sandbox/app.js"></script>
 </body>
 </html>
 `;

@@ -37,7 +37,9 @@ export interface SandboxMessage {
   blocks?: Json[];
   files?: SandboxFile[];
   ephemeral: boolean;
+  /** "(edited)": an update changed what a person sees (an update that changes nothing is not shown). */
   edited: boolean;
+  /** Updates that changed what a person sees (the page flashes the message at each). */
   revisions: number;
   replyCount: number;
   origin: string;
@@ -141,8 +143,8 @@ export function buildState(fake: FakeSlack, userId: string, version: number): Sa
       ...(m.blocks ? { blocks: m.blocks } : {}),
       ...(m.files ? { files: m.files.map((f) => fileOf(f.id, f.name, f.title)) } : {}),
       ephemeral: m.ephemeral,
-      edited: m.edited !== undefined,
-      revisions: m.revisions,
+      edited: m.visibleRevisions > 0,
+      revisions: m.visibleRevisions,
       replyCount: m.replyCount,
       origin: m.origin,
     };

@@ -3,15 +3,11 @@
  * simulator) with the sandbox page, and Debian's Chromium driven by playwright-core.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { loadConfig } from "../../../src/config.js";
 import { type Fleetbot, startFleetbot } from "../../../src/main.js";
-import { SlackDriver } from "../../../src/sandbox/fakeSlack/index.js";
-import { type SandboxRoutes, sandboxRoutes } from "../../../src/sandbox/web/index.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const OUTPUT_DIR = join(process.cwd(), "test-output", "sandbox");
@@ -31,8 +27,10 @@ export function chromiumAvailable(): boolean {
 
 export interface SandboxHarness {
   bot: Fleetbot;
-  /** The page's base URL (the bot's own server once main.ts mounts the routes, else a side server). */
+  /** The page's base URL (the bot's own server). */
   url: string;
+  /** The page's API token (for URLs a test puts into messages). */
+  token: string;
   browser: Browser;
   page: Page;
   /** Console errors and uncaught exceptions of the page. */
@@ -43,13 +41,23 @@ export interface SandboxHarness {
 
 export interface SandboxServer {
   bot: Fleetbot;
+  /** The page's base URL: the bot's own server, which main.ts mounts the routes on. */
   url: string;
-  /** The routes when mounted here (main.ts does not serve them yet). */
-  routes?: SandboxRoutes;
+  /** The per-process API token, read from the served page as the page's script reads it. */
+  token: string;
+  /** fetch() on the sandbox API with the page's token. */
+  api(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
-/** fleetbot in sandbox mode, with the sandbox page served (by main.ts, or a side server here). */
+/** The token the page embeds for its script (a cross-origin page cannot read it). */
+export function tokenOf(html: string): string {
+  const token = /<meta name="sandbox-token" content="([^"]+)">/.exec(html)?.[1];
+  if (!token) throw new Error("the sandbox page carries no API token");
+  return token;
+}
+
+/** fleetbot in sandbox mode, with the sandbox page served by main.ts. */
 export async function startSandboxServer(): Promise<SandboxServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-sandbox-"));
   const bot = await startFleetbot(
@@ -65,43 +73,19 @@ export async function startSandboxServer(): Promise<SandboxServer> {
     }),
     { simulator: { drift: false }, upkeepEveryMs: 0 },
   );
-  const fake = bot.fakeSlack;
-  if (!fake) throw new Error("startFleetbot did not start the fake Slack: is SLACK_BOT_TOKEN set?");
-
-  // Use main.ts's wiring when it serves the page; otherwise mount the routes on a side server.
-  let url = bot.url;
-  let side: Server | undefined;
-  let routes: SandboxRoutes | undefined;
-  const probe = await fetch(`${bot.url}/sandbox/transports`).catch(() => undefined);
-  if (probe?.status !== 200) {
-    routes = sandboxRoutes({
-      fake,
-      driver: new SlackDriver({ botUrl: `${bot.url}/slack/events`, fake }),
-      simulator: bot.simulator,
-    });
-    const table = routes;
-    side = createServer((req, res) => {
-      const path = (req.url ?? "/").split("?")[0];
-      const route = table.find((r) => r.path === path && (r.method ?? "GET") === req.method);
-      if (!route) {
-        res.writeHead(404).end();
-        return;
-      }
-      void route.handler(req, res);
-    });
-    await new Promise<void>((resolve) => side!.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(side.address() as AddressInfo).port}`;
-  }
+  if (!bot.fakeSlack) throw new Error("startFleetbot did not start the fake Slack: is SLACK_BOT_TOKEN set?");
+  const url = bot.url;
+  const token = tokenOf(await (await fetch(`${url}/`)).text());
   return {
     bot,
     url,
-    ...(routes ? { routes } : {}),
+    token,
+    api: (path, init = {}) =>
+      fetch(`${url}${path}`, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init.headers)), "x-sandbox-token": token },
+      }),
     async close() {
-      routes?.close();
-      if (side) {
-        side.closeAllConnections();
-        await new Promise<void>((resolve) => side!.close(() => resolve()));
-      }
       await bot.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -110,7 +94,7 @@ export async function startSandboxServer(): Promise<SandboxServer> {
 
 export async function startSandboxHarness(): Promise<SandboxHarness> {
   const server = await startSandboxServer();
-  const { bot, url } = server;
+  const { bot, url, token } = server;
   const profileDir = mkdtempSync(join(tmpdir(), "fleetbot-chromium-"));
 
   // A fresh, temporary profile per launch (playwright's own --user-data-dir), nothing from the network.
@@ -144,6 +128,7 @@ export async function startSandboxHarness(): Promise<SandboxHarness> {
   return {
     bot,
     url,
+    token,
     browser,
     page,
     pageErrors,

@@ -3,11 +3,11 @@
  * everywhere (no Chromium needed); sandbox.test.ts covers the page itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_CSS } from "../../../src/sandbox/web/assets/appCss.js";
-import { APP_JS } from "../../../src/sandbox/web/assets/appJs.js";
+import { loadSandboxAssets } from "../../../src/sandbox/web/assets.js";
 import type { SandboxState } from "../../../src/sandbox/web/index.js";
 import { type SandboxServer, startSandboxServer } from "./harness.js";
 
+const { appJs: APP_JS, appCss: APP_CSS } = loadSandboxAssets();
 let s: SandboxServer;
 beforeAll(async () => {
   s = await startSandboxServer();
@@ -17,19 +17,19 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${s.url}${path}`, {
+  s.api(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-const state = async () => (await (await fetch(`${s.url}/sandbox/state`)).json()) as SandboxState;
+const state = async () => (await (await s.api("/sandbox/state")).json()) as SandboxState;
 
 describe("sandbox routes", () => {
   it("serve the page and its assets, which are valid JavaScript and fetch nothing from elsewhere", async () => {
     const page = await fetch(`${s.url}/`);
     expect(page.headers.get("content-type")).toContain("text/html");
     const html = await page.text();
-    expect(html).toContain('<script src="/sandbox/app.js">');
+    expect(html).toContain('<script type="module" src="/sandbox/app.js">');
     expect(html).toContain("SANDBOX");
     expect((await fetch(`${s.url}/sandbox/app.js`)).headers.get("content-type")).toContain("javascript");
     expect(await (await fetch(`${s.url}/sandbox/app.css`)).text()).toBe(APP_CSS);
@@ -52,7 +52,7 @@ describe("sandbox routes", () => {
   });
 
   it("a command reaches the bot as a signed slash command; the answer and an SSE notice follow", async () => {
-    const events = await fetch(`${s.url}/sandbox/events`);
+    const events = await s.api("/sandbox/events");
     const reader = events.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toMatch(/event: version\ndata: \{"version":\d+\}/);
@@ -67,9 +67,7 @@ describe("sandbox routes", () => {
 
   it("long-polls /sandbox/state?since= until something changes", async () => {
     const { version } = await state();
-    const waiting = fetch(`${s.url}/sandbox/state?since=${version}`).then(
-      (r) => r.json() as Promise<SandboxState>,
-    );
+    const waiting = s.api(`/sandbox/state?since=${version}`).then((r) => r.json() as Promise<SandboxState>);
     await post("/sandbox/command", { channel: "C0GENERAL", text: "/fleet whoami" });
     expect((await waiting).version).toBeGreaterThan(version);
   });
@@ -80,12 +78,12 @@ describe("sandbox routes", () => {
     expect(((await unknown.json()) as { error: string }).error).toContain("/weather is not a valid command");
     const noView = await post("/sandbox/submit", { viewId: "V404", values: {} });
     expect(noView.status).toBe(409);
-    expect((await fetch(`${s.url}/sandbox/files?id=F404`)).status).toBe(404);
+    expect((await s.api("/sandbox/files?id=F404")).status).toBe(404);
     expect((await post("/sandbox/action", {})).status).toBe(400);
   });
 
   it("the Simulator panel lists transports and forces a transmission status", async () => {
-    const list = (await (await fetch(`${s.url}/sandbox/transports`)).json()) as {
+    const list = (await (await s.api("/sandbox/transports")).json()) as {
       simulator: boolean;
       transports: { codeUit: string; status: string; transmission: string; forced?: string }[];
     };

@@ -185,6 +185,42 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
     await h.screenshot("05-transport-started");
   });
 
+  it("Escape closes a dialog, the list is where it was, and only a visible update shows (edited)", async () => {
+    const client = h.bot.slack.client;
+    const channel = (await page.locator(".nav-item.active").getAttribute("data-channel"))!;
+    const fillers: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      const posted = await client.chat.postMessage({ channel, text: `filler ${i}` });
+      fillers.push(posted.ts!);
+    }
+    await message("filler 30").waitFor();
+    const list = page.locator("#messages");
+    const card = message(/SBOX/);
+    // The reader scrolls up to the card, away from the bottom.
+    await card.evaluate((node) => node.scrollIntoView({ block: "center" }));
+    const before = await list.evaluate((node) => ({
+      top: node.scrollTop,
+      fromBottom: node.scrollHeight - node.scrollTop - node.clientHeight,
+    }));
+    expect(before.fromBottom).toBeGreaterThan(100);
+
+    await card.locator(`button[data-action-id="${ACTIONS.transportEdit}"]`).click();
+    const modal = page.locator(".modal[data-view-id]");
+    await modal.waitFor({ timeout: 15_000 });
+    const viewId = (await modal.getAttribute("data-view-id"))!;
+    await page.keyboard.press("Escape");
+    await modal.waitFor({ state: "detached" });
+    // Closing reached the bot as Slack's view_closed, and the list did not move.
+    await expect.poll(() => h.bot.fakeSlack!.views.get(viewId)?.open).toBe(false);
+    expect(await list.evaluate((node) => node.scrollTop)).toBe(before.top);
+
+    // An update that changes nothing visible, then one that does: only the second shows (edited).
+    await client.chat.update({ channel, ts: fillers[28]!, text: "filler 29" });
+    await client.chat.update({ channel, ts: fillers[29]!, text: "filler 30, corrected" });
+    await message("filler 30, corrected").locator(".edited").waitFor();
+    expect(await message("filler 29").locator(".edited").count()).toBe(0);
+  });
+
   it("the Simulator panel forces a transmission error: the alert shows in #alerts, then its resolution in place", async () => {
     const row = page.locator(`#simulator .sim-row[data-uit="${UIT}"]`);
     await row.waitFor({ timeout: 15_000 });
@@ -252,7 +288,8 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
         { type: "divider" },
         {
           type: "image",
-          image_url: `${h.url}/sandbox/files?id=${chart.id}`,
+          // The sandbox's own file route needs the page's token, as the page's images carry it.
+          image_url: `${h.url}/sandbox/files?id=${chart.id}&token=${h.token}`,
           alt_text: "chart",
           title: { type: "plain_text", text: "Chart" },
         },

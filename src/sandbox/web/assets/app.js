@@ -1,18 +1,9 @@
-/**
- * The sandbox page's browser code (plain JavaScript, no build step), served as /sandbox/app.js.
- *
- * A string module rather than a file beside it: `npm run build` emits only compiled TypeScript to
- * dist/ (the Docker image ships dist/ alone), and a string travels with it. The text is String.raw:
- * backslashes are kept as written; it must contain no backtick and no dollar-brace.
- */
-export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slack's state and sends what a Slack client would.
+/* fleetbot sandbox page: renders the fake Slack's state and sends what a Slack client would.
    Plain browser JavaScript, no build step, nothing fetched from the internet. */
 (() => {
-  "use strict";
-
   // ------------------------------------------------------------------ state
 
-  var S = {
+  const S = {
     state: null,
     version: 0,
     active: null, // channel id
@@ -24,18 +15,20 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     notices: {}, // channel id -> local Slackbot notices
     nodes: {}, // "channel|ts" -> { sig, node }
     modalSig: "",
+    scrollBeforeDialog: null, // { top, atBottom } of the message list when a modal opened
+    denyConfirm: null, // closes the open confirmation dialog as "Cancel"
     homeSig: "",
     fetching: false,
     dirty: false,
   };
 
-  var $ = (sel, root) => (root || document).querySelector(sel);
+  const $ = (sel, root) => (root || document).querySelector(sel);
 
-  function el(tag, attrs) {
-    var node = document.createElement(tag);
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
     if (attrs) {
-      for (var key in attrs) {
-        var v = attrs[key];
+      for (const key in attrs) {
+        const v = attrs[key];
         if (v === undefined || v === null || v === false) continue;
         if (key === "class") node.className = v;
         else if (key === "text") node.textContent = v;
@@ -44,7 +37,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         else node.setAttribute(key, v === true ? "" : String(v));
       }
     }
-    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    for (const child of children) append(node, child);
     return node;
   }
 
@@ -59,12 +52,28 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
   }
 
+  // The API answers only requests that carry this page's token (a cross-origin page cannot read it).
+  const TOKEN = document.querySelector('meta[name="sandbox-token"]')?.content || "";
+
+  /** A GET URL of the API for what cannot send headers (images, links, EventSource). */
+  function withToken(url) {
+    return `${url}${url.indexOf("?") >= 0 ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`;
+  }
+
   function api(path, body) {
-    var init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    const headers = { "x-sandbox-token": TOKEN };
+    const init =
+      body === undefined
+        ? { headers: headers }
+        : {
+            method: "POST",
+            headers: Object.assign({ "content-type": "application/json" }, headers),
+            body: JSON.stringify(body),
+          };
     return fetch(path, init).then((res) =>
       res
         .json()
-        .catch(() => ({ ok: false, error: "HTTP " + res.status }))
+        .catch(() => ({ ok: false, error: `HTTP ${res.status}` }))
         .then((json) => {
           json.httpStatus = res.status;
           return json;
@@ -72,9 +81,9 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     );
   }
 
-  var toastTimer = null;
+  let toastTimer = null;
   function toast(text) {
-    var node = $("#toast");
+    const node = $("#toast");
     node.textContent = text;
     node.hidden = false;
     clearTimeout(toastTimer);
@@ -85,7 +94,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   // ------------------------------------------------------------------ mrkdwn
 
-  var EMOJI = {
+  const EMOJI = {
     warning: "\u26a0\ufe0f",
     hourglass_flowing_sand: "\u23f3",
     hourglass: "\u231b",
@@ -138,7 +147,10 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   };
 
   function esc(text) {
-    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+    return String(text).replace(
+      /[&<>"']/g,
+      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
+    );
   }
 
   /** Slack escapes &, < and > in text; show them as characters. */
@@ -152,34 +164,34 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   /** *bold*, _italic_, ~strike~ with Slack's word boundaries. */
   function styles(html) {
-    var rules = [
+    const rules = [
       ["\\*", "strong"],
       ["_", "em"],
       ["~", "s"],
     ];
     rules.forEach((rule) => {
-      var c = rule[0];
-      var re = new RegExp("(^|[^\\w" + c + "])" + c + "(?=\\S)([^" + c + "\\n]*?\\S)" + c + "(?![\\w" + c + "])", "g");
-      html = html.replace(re, (m, pre, body) => pre + "<" + rule[1] + ">" + body + "</" + rule[1] + ">");
+      const c = rule[0];
+      const re = new RegExp(`(^|[^\\w${c}])${c}(?=\\S)([^${c}\\n]*?\\S)${c}(?![\\w${c}])`, "g");
+      html = html.replace(re, (_m, pre, body) => `${pre}<${rule[1]}>${body}</${rule[1]}>`);
     });
     return html;
   }
 
   function ordinal(n) {
-    var s = ["th", "st", "nd", "rd"];
-    var v = n % 100;
+    const s = ["th", "st", "nd", "rd"];
+    const v = n % 100;
     return n + (s[(v - 20) % 10] || s[v] || s[0]);
   }
 
   function dayDiff(d) {
-    var today = new Date();
-    var a = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate());
-    var b = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+    const today = new Date();
+    const a = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate());
+    const b = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
     return Math.round((a - b) / 86400000);
   }
 
   function pretty(d) {
-    var diff = dayDiff(d);
+    const diff = dayDiff(d);
     return diff === 0 ? "today" : diff === -1 ? "yesterday" : diff === 1 ? "tomorrow" : null;
   }
 
@@ -189,23 +201,23 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   /** Slack's date tokens, in the browser's zone and locale. */
   function formatDate(seconds, format) {
-    var d = new Date(seconds * 1000);
-    var month = (style) => d.toLocaleDateString("en-US", { month: style });
-    var weekday = d.toLocaleDateString("en-US", { weekday: "long" });
-    var parts = {
-      date_num: d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()),
-      date: month("long") + " " + ordinal(d.getDate()) + ", " + d.getFullYear(),
-      date_short: month("short") + " " + d.getDate() + ", " + d.getFullYear(),
-      date_long: weekday + ", " + month("long") + " " + ordinal(d.getDate()) + ", " + d.getFullYear(),
+    const d = new Date(seconds * 1000);
+    const month = (style) => d.toLocaleDateString("en-US", { month: style });
+    const weekday = d.toLocaleDateString("en-US", { weekday: "long" });
+    const parts = {
+      date_num: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`,
+      date: `${month("long")} ${ordinal(d.getDate())}, ${d.getFullYear()}`,
+      date_short: `${month("short")} ${d.getDate()}, ${d.getFullYear()}`,
+      date_long: `${weekday}, ${month("long")} ${ordinal(d.getDate())}, ${d.getFullYear()}`,
       time: d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }),
       time_secs: d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit", second: "2-digit" }),
     };
     parts.date_pretty = pretty(d) || parts.date;
     parts.date_short_pretty = pretty(d) || parts.date_short;
     parts.date_long_pretty = pretty(d) || parts.date_long;
-    var diffS = Math.round((d.getTime() - Date.now()) / 1000);
-    var abs = Math.abs(diffS);
-    var rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+    const diffS = Math.round((d.getTime() - Date.now()) / 1000);
+    const abs = Math.abs(diffS);
+    const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
     parts.ago =
       abs < 60
         ? rtf.format(diffS, "second")
@@ -218,33 +230,35 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function nameOf(id) {
-    return (S.state && S.state.names[id]) || id;
+    return S.state?.names[id] || id;
   }
 
   /** One <…> token: a link, a mention, a channel, a date, or a special mention. */
   function token(inner) {
-    var bar = inner.indexOf("|");
-    var target = bar >= 0 ? inner.slice(0, bar) : inner;
-    var label = bar >= 0 ? inner.slice(bar + 1) : null;
-    if (target[0] === "@") return '<span class="mention">@' + esc(label || nameOf(target.slice(1))) + "</span>";
+    const bar = inner.indexOf("|");
+    const target = bar >= 0 ? inner.slice(0, bar) : inner;
+    const label = bar >= 0 ? inner.slice(bar + 1) : null;
+    if (target[0] === "@") return `<span class="mention">@${esc(label || nameOf(target.slice(1)))}</span>`;
     if (target[0] === "#")
-      return '<span class="channel-link">#' + esc(label || nameOf(target.slice(1))) + "</span>";
+      return `<span class="channel-link">#${esc(label || nameOf(target.slice(1)))}</span>`;
     if (target.slice(0, 6) === "!date^") {
-      var bits = target.split("^");
-      var seconds = Number(bits[1]);
+      const bits = target.split("^");
+      const seconds = Number(bits[1]);
       if (!Number.isFinite(seconds)) return esc(decode(label || ""));
-      var text = formatDate(seconds, decode(bits[2] || "{date_short} {time}"));
-      var iso = new Date(seconds * 1000).toISOString();
-      var title = new Date(seconds * 1000).toString();
-      var body = '<time datetime="' + iso + '" title="' + esc(title) + '">' + esc(text) + "</time>";
-      return bits[3] ? '<a href="' + esc(safeUrl(decode(bits[3]))) + '" target="_blank" rel="noopener">' + body + "</a>" : body;
+      const text = formatDate(seconds, decode(bits[2] || "{date_short} {time}"));
+      const iso = new Date(seconds * 1000).toISOString();
+      const title = new Date(seconds * 1000).toString();
+      const body = `<time datetime="${iso}" title="${esc(title)}">${esc(text)}</time>`;
+      return bits[3]
+        ? `<a href="${esc(safeUrl(decode(bits[3])))}" target="_blank" rel="noopener">${body}</a>`
+        : body;
     }
     if (target[0] === "!") {
-      var special = target.slice(1).split("^")[0];
-      return '<span class="mention">' + esc(label || "@" + special) + "</span>";
+      const special = target.slice(1).split("^")[0];
+      return `<span class="mention">${esc(label || `@${special}`)}</span>`;
     }
-    var url = safeUrl(decode(target));
-    return '<a href="' + esc(url) + '" target="_blank" rel="noopener">' + esc(decode(label || target)) + "</a>";
+    const url = safeUrl(decode(target));
+    return `<a href="${esc(url)}" target="_blank" rel="noopener">${esc(decode(label || target))}</a>`;
   }
 
   function safeUrl(url) {
@@ -253,35 +267,35 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   /** Inline mrkdwn (no code blocks) to HTML. */
   function inlineMd(text) {
-    var saved = [];
-    var keep = (html) => {
+    const saved = [];
+    const keep = (html) => {
       saved.push(html);
-      return "\u0001" + (saved.length - 1) + "\u0001";
+      return `\uE000${saved.length - 1}\uE000`;
     };
-    text = text.replace(/\x60([^\x60\n]+)\x60/g, (m, code) => keep("<code>" + esc(decode(code)) + "</code>"));
-    text = text.replace(/<([^<>\n]+)>/g, (m, inner) => keep(token(inner)));
-    var html = styles(emoji(esc(decode(text))));
-    var lines = html.split("\n").map((line) => {
-      var quote = /^&gt; ?(.*)$/.exec(line);
-      return quote ? "<blockquote>" + quote[1] + "</blockquote>" : line;
+    text = text.replace(/\x60([^\x60\n]+)\x60/g, (_m, code) => keep(`<code>${esc(decode(code))}</code>`));
+    text = text.replace(/<([^<>\n]+)>/g, (_m, inner) => keep(token(inner)));
+    let html = styles(emoji(esc(decode(text))));
+    const lines = html.split("\n").map((line) => {
+      const quote = /^&gt; ?(.*)$/.exec(line);
+      return quote ? `<blockquote>${quote[1]}</blockquote>` : line;
     });
     html = lines.join("<br>").replace(/<\/blockquote><br>/g, "</blockquote>");
-    return html.replace(/\u0001(\d+)\u0001/g, (m, i) => saved[Number(i)]);
+    return html.replace(/\uE000(\d+)\uE000/g, (_m, i) => saved[Number(i)]);
   }
 
   function mrkdwn(text) {
-    var out = "";
-    var parts = String(text || "").split(/\x60\x60\x60/);
+    let out = "";
+    const parts = String(text || "").split(/\x60\x60\x60/);
     parts.forEach((part, i) => {
-      if (i % 2 === 1 && i < parts.length - 1) out += "<pre>" + esc(decode(part.replace(/^\n/, ""))) + "</pre>";
-      else out += inlineMd(i % 2 === 1 ? "\x60\x60\x60" + part : part);
+      if (i % 2 === 1 && i < parts.length - 1) out += `<pre>${esc(decode(part.replace(/^\n/, "")))}</pre>`;
+      else out += inlineMd(i % 2 === 1 ? `\x60\x60\x60${part}` : part);
     });
     return out;
   }
 
   /** A text object (plain_text or mrkdwn) as an element. */
   function textObj(obj, tag) {
-    var node = el(tag || "span", { class: "md" });
+    const node = el(tag || "span", { class: "md" });
     if (!obj) return node;
     if (typeof obj === "string") node.innerHTML = mrkdwn(obj);
     else if (obj.type === "mrkdwn") node.innerHTML = mrkdwn(obj.text);
@@ -297,11 +311,11 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   // ------------------------------------------------------------------ Block Kit
 
   function blockIdOf(block, index) {
-    return block.block_id || "block-" + index;
+    return block.block_id || `block-${index}`;
   }
 
   function renderBlocks(blocks, ctx) {
-    var wrap = el("div", { class: "bk-blocks" });
+    const wrap = el("div", { class: "bk-blocks" });
     (blocks || []).forEach((block, index) => {
       append(wrap, renderBlock(block, index, ctx));
     });
@@ -309,14 +323,14 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function renderBlock(block, index, ctx) {
-    var blockId = blockIdOf(block, index);
+    const blockId = blockIdOf(block, index);
     switch (block.type) {
       case "header":
         return el("div", { class: "bk-header" }, textObj(block.text));
       case "divider":
         return el("hr", { class: "bk-divider" });
       case "section": {
-        var main = el("div", { class: "bk-section-main" });
+        const main = el("div", { class: "bk-section-main" });
         if (block.text) append(main, textObj(block.text, "div"));
         if (block.text) main.firstChild.classList.add("bk-section-text");
         if (block.fields) {
@@ -329,8 +343,9 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
             ),
           );
         }
-        var section = el("div", { class: "bk-section", "data-block-id": blockId }, main);
-        if (block.accessory) append(section, el("div", { class: "bk-accessory" }, renderElement(block.accessory, blockId, ctx)));
+        const section = el("div", { class: "bk-section", "data-block-id": blockId }, main);
+        if (block.accessory)
+          append(section, el("div", { class: "bk-accessory" }, renderElement(block.accessory, blockId, ctx)));
         return section;
       }
       case "context":
@@ -357,15 +372,15 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       case "rich_text":
         return el("div", { class: "md" }, richText(block));
       case "file":
-        return el("div", { class: "bk-unsupported", text: "[remote file " + (block.external_id || "") + "]" });
+        return el("div", { class: "bk-unsupported", text: `[remote file ${block.external_id || ""}]` });
       default:
-        return el("div", { class: "bk-unsupported", text: "[" + block.type + " block]" });
+        return el("div", { class: "bk-unsupported", text: `[${block.type} block]` });
     }
   }
 
   function richText(block) {
-    var text = "";
-    var walk = (node) => {
+    let text = "";
+    const walk = (node) => {
       if (!node) return;
       if (typeof node.text === "string") text += node.text;
       (node.elements || []).forEach(walk);
@@ -375,27 +390,33 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function fileUrl(id) {
-    return "/sandbox/files?id=" + encodeURIComponent(id);
+    return withToken(`/sandbox/files?id=${encodeURIComponent(id)}`);
   }
 
   function imageEl(e) {
-    var src = e.image_url || (e.slack_file && (e.slack_file.id ? fileUrl(e.slack_file.id) : e.slack_file.url)) || "";
-    var img = el("img", { src: src, alt: e.alt_text || "", title: e.alt_text || "" });
+    const src =
+      e.image_url || (e.slack_file && (e.slack_file.id ? fileUrl(e.slack_file.id) : e.slack_file.url)) || "";
+    const img = el("img", { src: src, alt: e.alt_text || "", title: e.alt_text || "" });
     img.addEventListener("error", () => {
-      img.replaceWith(el("span", { class: "bk-image-missing", text: "\ud83d\uddbc\ufe0f " + (e.alt_text || "image") + " (offline)" }));
+      img.replaceWith(
+        el("span", {
+          class: "bk-image-missing",
+          text: `\ud83d\uddbc\ufe0f ${e.alt_text || "image"} (offline)`,
+        }),
+      );
     });
     return img;
   }
 
   /** Sends a block_actions for an element of a message, the Home tab or a modal. */
   function act(ctx, blockId, element, extra) {
-    var body = { actionId: element.action_id, blockId: blockId };
+    const body = { actionId: element.action_id, blockId: blockId };
     if (ctx.viewId) body.viewId = ctx.viewId;
     else {
       body.channel = ctx.channel;
       body.ts = ctx.ts;
     }
-    for (var k in extra) body[k] = extra[k];
+    for (const k in extra) body[k] = extra[k];
     return api("/sandbox/action", body).then((res) => {
       if (!res.ok) toast(res.error || "The action failed.");
       return res;
@@ -410,8 +431,8 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   function renderElement(e, blockId, ctx) {
     switch (e.type) {
       case "button": {
-        var btn = el("button", {
-          class: "bk-btn" + (e.style ? " " + e.style : ""),
+        const btn = el("button", {
+          class: `bk-btn${e.style ? ` ${e.style}` : ""}`,
           type: "button",
           "data-action-id": e.action_id,
           title: e.accessibility_label,
@@ -432,11 +453,11 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       case "users_select":
       case "conversations_select":
       case "channels_select": {
-        var select = nativeSelect(e, ctx);
+        const select = nativeSelect(e, ctx);
         select.addEventListener("change", () => {
           if (!select.value) return;
-          var key = e.type === "static_select" ? "selectedOption" : "value";
-          var payload = {};
+          const key = e.type === "static_select" ? "selectedOption" : "value";
+          const payload = {};
           payload[key] = select.value;
           withConfirm(e.confirm, () => act(ctx, blockId, e, payload));
         });
@@ -446,23 +467,38 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       case "multi_external_select":
       case "multi_static_select":
         return combo(e, blockId, ctx, (values) => {
-          var payload = e.type === "external_select" ? { selectedOption: values[0] } : { selectedOptions: values };
+          const payload =
+            e.type === "external_select" ? { selectedOption: values[0] } : { selectedOptions: values };
           withConfirm(e.confirm, () => act(ctx, blockId, e, payload));
         });
       case "overflow":
         return overflow(e, blockId, ctx);
       case "datepicker": {
-        var date = el("input", { class: "bk-date", type: "date", value: e.initial_date || "", "data-action-id": e.action_id });
-        date.addEventListener("change", () => withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedDate: date.value })));
+        const date = el("input", {
+          class: "bk-date",
+          type: "date",
+          value: e.initial_date || "",
+          "data-action-id": e.action_id,
+        });
+        date.addEventListener("change", () =>
+          withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedDate: date.value })),
+        );
         return date;
       }
       case "timepicker": {
-        var time = el("input", { class: "bk-date", type: "time", value: e.initial_time || "", "data-action-id": e.action_id });
-        time.addEventListener("change", () => withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedTime: time.value })));
+        const time = el("input", {
+          class: "bk-date",
+          type: "time",
+          value: e.initial_time || "",
+          "data-action-id": e.action_id,
+        });
+        time.addEventListener("change", () =>
+          withConfirm(e.confirm, () => act(ctx, blockId, e, { selectedTime: time.value })),
+        );
         return time;
       }
       case "datetimepicker": {
-        var dt = el("input", {
+        const dt = el("input", {
           class: "bk-date",
           type: "datetime-local",
           value: localDateTime(e.initial_date_time),
@@ -478,15 +514,20 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       case "checkboxes":
       case "radio_buttons":
         return choices(e, null, (value) => {
-          act(ctx, blockId, e, e.type === "checkboxes" ? { selectedOptions: value } : { selectedOption: value });
+          act(
+            ctx,
+            blockId,
+            e,
+            e.type === "checkboxes" ? { selectedOptions: value } : { selectedOption: value },
+          );
         });
       default:
-        return el("span", { class: "bk-unsupported", text: "[" + e.type + "]" });
+        return el("span", { class: "bk-unsupported", text: `[${e.type}]` });
     }
   }
 
   function optionsOf(e) {
-    var list = [];
+    const list = [];
     (e.options || []).forEach((o) => {
       list.push(o);
     });
@@ -499,10 +540,10 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function nativeSelect(e, ctx, selected) {
-    var select = el("select", { class: "bk-select", "data-action-id": e.action_id });
+    const select = el("select", { class: "bk-select", "data-action-id": e.action_id });
     append(select, el("option", { value: "", text: plain(e.placeholder) || "Select an item" }));
-    var initial = selected !== undefined ? selected : initialOf(e);
-    var addOption = (parent, value, text) => {
+    const initial = selected !== undefined ? selected : initialOf(e);
+    const addOption = (parent, value, text) => {
       append(parent, el("option", { value: value, text: text, selected: value === initial }));
     };
     if (e.type === "static_select") {
@@ -510,17 +551,17 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         addOption(select, o.value, plain(o.text));
       });
       (e.option_groups || []).forEach((g) => {
-        var group = el("optgroup", { label: plain(g.label) });
+        const group = el("optgroup", { label: plain(g.label) });
         g.options.forEach((o) => {
           addOption(group, o.value, plain(o.text));
         });
         append(select, group);
       });
     } else {
-      var names = (S.state && S.state.names) || {};
-      var wantUsers = e.type === "users_select";
+      const names = S.state?.names || {};
+      const wantUsers = e.type === "users_select";
       Object.keys(names).forEach((id) => {
-        var isUser = id[0] === "U" || id[0] === "W";
+        const isUser = id[0] === "U" || id[0] === "W";
         if (isUser === wantUsers) addOption(select, id, (wantUsers ? "@" : "#") + names[id]);
       });
     }
@@ -543,26 +584,32 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   function localDateTime(seconds) {
     if (seconds === undefined || seconds === null || seconds === "") return "";
-    var d = new Date(Number(seconds) * 1000);
-    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + "T" + two(d.getHours()) + ":" + two(d.getMinutes());
+    const d = new Date(Number(seconds) * 1000);
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
   }
 
   function toSeconds(local) {
     if (!local) return null;
-    var ms = new Date(local).getTime();
+    const ms = new Date(local).getTime();
     return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
   }
 
   function overflow(e, blockId, ctx) {
-    var wrap = el("span", { class: "bk-overflow" });
-    var btn = el("button", { class: "bk-btn", type: "button", "data-action-id": e.action_id, title: "More actions", text: "\u22ee" });
-    var menu = null;
-    var close = () => {
+    const wrap = el("span", { class: "bk-overflow" });
+    const btn = el("button", {
+      class: "bk-btn",
+      type: "button",
+      "data-action-id": e.action_id,
+      title: "More actions",
+      text: "\u22ee",
+    });
+    let menu = null;
+    const close = () => {
       if (menu) menu.remove();
       menu = null;
       document.removeEventListener("mousedown", outside, true);
     };
-    var outside = (ev) => {
+    const outside = (ev) => {
       if (!wrap.contains(ev.target)) close();
     };
     btn.addEventListener("click", () => {
@@ -596,22 +643,36 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function choices(e, selected, onChange) {
-    var multi = e.type === "checkboxes";
-    var current = selected !== null && selected !== undefined ? selected : initialOf(e);
-    var name = "c" + Math.random().toString(36).slice(2);
-    var wrap = el("div", { class: "bk-choices", "data-action-id": e.action_id });
-    var read = () => {
-      var picked = [];
+    const multi = e.type === "checkboxes";
+    const current = selected !== null && selected !== undefined ? selected : initialOf(e);
+    const name = `c${Math.random().toString(36).slice(2)}`;
+    const wrap = el("div", { class: "bk-choices", "data-action-id": e.action_id });
+    const read = () => {
+      const picked = [];
       wrap.querySelectorAll("input").forEach((i) => {
         if (i.checked) picked.push(i.value);
       });
       return multi ? picked : picked[0] || null;
     };
     (e.options || []).forEach((o) => {
-      var checked = multi ? (current || []).indexOf(o.value) >= 0 : current === o.value;
-      var input = el("input", { type: multi ? "checkbox" : "radio", name: name, value: o.value, checked: checked });
+      const checked = multi ? (current || []).indexOf(o.value) >= 0 : current === o.value;
+      const input = el("input", {
+        type: multi ? "checkbox" : "radio",
+        name: name,
+        value: o.value,
+        checked: checked,
+      });
       input.addEventListener("change", () => onChange(read()));
-      append(wrap, el("label", null, input, textObj(o.text), o.description ? el("small", null, textObj(o.description)) : null));
+      append(
+        wrap,
+        el(
+          "label",
+          null,
+          input,
+          textObj(o.text),
+          o.description ? el("small", null, textObj(o.description)) : null,
+        ),
+      );
     });
     return wrap;
   }
@@ -621,28 +682,34 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
    * multi selects show chips. onChange(values) gets the chosen option values.
    */
   function combo(e, blockId, ctx, onChange, selected) {
-    var multi = e.type.indexOf("multi_") === 0;
-    var external = e.type.indexOf("external") >= 0;
-    var labelKey = (ctx.viewId || ctx.ts || "") + "|" + blockId + "|" + e.action_id;
-    var labels = S.labels[labelKey] || (S.labels[labelKey] = {});
-    var picked = [];
-    var initial = e.initial_option ? [e.initial_option] : e.initial_options || [];
+    const multi = e.type.indexOf("multi_") === 0;
+    const external = e.type.indexOf("external") >= 0;
+    const labelKey = `${ctx.viewId || ctx.ts || ""}|${blockId}|${e.action_id}`;
+    S.labels[labelKey] ??= {};
+    const labels = S.labels[labelKey];
+    let picked = [];
+    const initial = e.initial_option ? [e.initial_option] : e.initial_options || [];
     initial.forEach((o) => {
       labels[o.value] = plain(o.text);
     });
-    if (selected !== undefined && selected !== null) picked = Array.isArray(selected) ? selected.slice() : [String(selected)];
+    if (selected !== undefined && selected !== null)
+      picked = Array.isArray(selected) ? selected.slice() : [String(selected)];
     else picked = initial.map((o) => o.value);
 
-    var wrap = el("div", { class: "combo", "data-action-id": e.action_id });
-    var box = el("div", { class: "combo-box" });
-    var input = el("input", { type: "text", placeholder: plain(e.placeholder) || (external ? "Type to search" : "Select options"), autocomplete: "off" });
-    var menu = null;
-    var hl = -1;
-    var shown = [];
-    var seq = 0;
-    var timer = null;
+    const wrap = el("div", { class: "combo", "data-action-id": e.action_id });
+    const box = el("div", { class: "combo-box" });
+    const input = el("input", {
+      type: "text",
+      placeholder: plain(e.placeholder) || (external ? "Type to search" : "Select options"),
+      autocomplete: "off",
+    });
+    let menu = null;
+    let hl = -1;
+    let shown = [];
+    let seq = 0;
+    let timer = null;
 
-    var draw = () => {
+    const draw = () => {
       box.innerHTML = "";
       if (multi) {
         picked.forEach((value) => {
@@ -671,13 +738,13 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       box.appendChild(input);
     };
 
-    var closeMenu = () => {
+    const closeMenu = () => {
       if (menu) menu.remove();
       menu = null;
       hl = -1;
     };
 
-    var choose = (option) => {
+    const choose = (option) => {
       labels[option.value] = plain(option.text);
       if (multi) {
         if (picked.indexOf(option.value) < 0) picked.push(option.value);
@@ -693,11 +760,11 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       onChange(picked.slice());
     };
 
-    var showOptions = (options, groups) => {
+    const showOptions = (options, groups) => {
       closeMenu();
       menu = el("div", { class: "menu", role: "listbox" });
       shown = [];
-      var add = (o) => {
+      const add = (o) => {
         shown.push(o);
         append(
           menu,
@@ -726,20 +793,20 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       wrap.appendChild(menu);
     };
 
-    var load = () => {
-      var query = input.value;
+    const load = () => {
+      const query = input.value;
       if (!external) {
-        var q = query.toLowerCase();
+        const q = query.toLowerCase();
         showOptions(optionsOf(e).filter((o) => plain(o.text).toLowerCase().indexOf(q) >= 0));
         return;
       }
-      var min = e.min_query_length === undefined ? 3 : e.min_query_length;
+      const min = e.min_query_length === undefined ? 3 : e.min_query_length;
       if (query.length < min) {
         closeMenu();
         return;
       }
-      var mine = ++seq;
-      var body = { actionId: e.action_id, blockId: blockId, value: query };
+      const mine = ++seq;
+      const body = { actionId: e.action_id, blockId: blockId, value: query };
       if (ctx.viewId) body.viewId = ctx.viewId;
       else {
         body.channel = ctx.channel;
@@ -764,7 +831,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       }, 120);
     });
     input.addEventListener("keydown", (ev) => {
-      var items = menu ? menu.querySelectorAll(".menu-item") : [];
+      const items = menu ? menu.querySelectorAll(".menu-item") : [];
       if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
         ev.preventDefault();
         if (items.length === 0) return;
@@ -775,8 +842,11 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       } else if (ev.key === "Enter") {
         ev.preventDefault();
         if (shown.length > 0) choose(shown[hl >= 0 ? hl : 0]);
-      } else if (ev.key === "Escape") closeMenu();
-      else if (ev.key === "Backspace" && multi && input.value === "" && picked.length > 0) {
+      } else if (ev.key === "Escape") {
+        // The menu takes this Escape, not the dialog around it.
+        ev.preventDefault();
+        closeMenu();
+      } else if (ev.key === "Backspace" && multi && input.value === "" && picked.length > 0) {
         picked.pop();
         draw();
         onChange(picked.slice());
@@ -790,33 +860,34 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   // ------------------------------------------------------------------ modals
 
   function draftOf(viewId) {
-    return S.drafts[viewId] || (S.drafts[viewId] = {});
+    S.drafts[viewId] ??= {};
+    return S.drafts[viewId];
   }
 
   function setDraft(viewId, blockId, actionId, value) {
-    var d = draftOf(viewId);
+    const d = draftOf(viewId);
     d[blockId] = d[blockId] || {};
     d[blockId][actionId] = value;
   }
 
   function draftValue(viewId, blockId, actionId) {
-    var d = S.drafts[viewId];
-    return d && d[blockId] && Object.hasOwn(d[blockId], actionId) ? d[blockId][actionId] : undefined;
+    const d = S.drafts[viewId];
+    return d?.[blockId] && Object.hasOwn(d[blockId], actionId) ? d[blockId][actionId] : undefined;
   }
 
   function renderInput(block, blockId, ctx) {
-    var e = block.element || {};
-    var viewId = ctx.viewId;
-    var errors = ctx.errors || {};
-    var id = "in-" + blockId;
-    var current = draftValue(viewId, blockId, e.action_id);
-    var has = current !== undefined;
-    var set = (value) => {
+    const e = block.element || {};
+    const viewId = ctx.viewId;
+    const errors = ctx.errors || {};
+    const id = `in-${blockId}`;
+    const current = draftValue(viewId, blockId, e.action_id);
+    const has = current !== undefined;
+    const set = (value) => {
       setDraft(viewId, blockId, e.action_id, value);
       if (block.dispatch_action) dispatchFromInput(value);
     };
-    var dispatchFromInput = (value) => {
-      var extra = {};
+    const dispatchFromInput = (value) => {
+      const extra = {};
       if (/select/.test(e.type)) extra[Array.isArray(value) ? "selectedOptions" : "selectedOption"] = value;
       else if (e.type === "datepicker") extra.selectedDate = value;
       else if (e.type === "timepicker") extra.selectedTime = value;
@@ -824,14 +895,20 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       else extra.value = value;
       act(ctx, blockId, e, extra);
     };
-    var control;
+    let control;
     switch (e.type) {
       case "plain_text_input":
       case "email_text_input":
       case "url_text_input":
       case "number_input": {
-        var value = has ? (current === null ? "" : String(current)) : e.initial_value !== undefined ? String(e.initial_value) : "";
-        var attrs = {
+        const value = has
+          ? current === null
+            ? ""
+            : String(current)
+          : e.initial_value !== undefined
+            ? String(e.initial_value)
+            : "";
+        const attrs = {
           id: id,
           class: "bk-input",
           value: value,
@@ -845,7 +922,8 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
           attrs.step = e.is_decimal_allowed ? "any" : "1";
           attrs.min = e.min_value;
           attrs.max = e.max_value;
-        } else attrs.type = e.type === "email_text_input" ? "email" : e.type === "url_text_input" ? "url" : "text";
+        } else
+          attrs.type = e.type === "email_text_input" ? "email" : e.type === "url_text_input" ? "url" : "text";
         if (e.multiline) {
           delete attrs.type;
           delete attrs.value;
@@ -874,7 +952,13 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       case "external_select":
       case "multi_external_select":
       case "multi_static_select":
-        control = combo(e, blockId, ctx, (values) => set(e.type === "external_select" ? values[0] || null : values), has ? current : undefined);
+        control = combo(
+          e,
+          blockId,
+          ctx,
+          (values) => set(e.type === "external_select" ? values[0] || null : values),
+          has ? current : undefined,
+        );
         break;
       case "datepicker":
       case "timepicker": {
@@ -904,13 +988,18 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         control = choices(e, has ? current : null, set);
         break;
       default:
-        control = el("div", { class: "bk-unsupported", text: "[" + e.type + " input]" });
+        control = el("div", { class: "bk-unsupported", text: `[${e.type} input]` });
     }
-    var error = errors[blockId];
+    const error = errors[blockId];
     return el(
       "div",
-      { class: "bk-input-block" + (error ? " has-error" : ""), "data-block-id": blockId },
-      el("label", { class: "bk-label", for: id }, plain(block.label), block.optional ? el("span", { class: "optional", text: " (optional)" }) : null),
+      { class: `bk-input-block${error ? " has-error" : ""}`, "data-block-id": blockId },
+      el(
+        "label",
+        { class: "bk-label", for: id },
+        plain(block.label),
+        block.optional ? el("span", { class: "optional", text: " (optional)" }) : null,
+      ),
       control,
       error ? el("div", { class: "bk-error", role: "alert", text: error }) : null,
       block.hint ? el("div", { class: "bk-hint" }, textObj(block.hint)) : null,
@@ -919,12 +1008,12 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   /** What the user typed or picked in every input of the view, for the submission. */
   function collect(view) {
-    var values = {};
+    const values = {};
     (view.blocks || []).forEach((block, index) => {
       if (block.type !== "input" || !block.element) return;
-      var blockId = blockIdOf(block, index);
-      var actionId = block.element.action_id;
-      var value = draftValue(view.id, blockId, actionId);
+      const blockId = blockIdOf(block, index);
+      const actionId = block.element.action_id;
+      const value = draftValue(view.id, blockId, actionId);
       if (value === undefined) return; // untouched: Slack sends the initial value
       values[blockId] = {};
       values[blockId][actionId] = value;
@@ -933,31 +1022,43 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function renderModal() {
-    var layer = $("#modal-layer");
-    var modals = (S.state && S.state.modals) || [];
-    var top = modals[modals.length - 1];
-    var sig = top ? top.id + "|" + top.view.hash + "|" + JSON.stringify(top.errors) : "";
+    const layer = $("#modal-layer");
+    const modals = S.state?.modals || [];
+    const top = modals[modals.length - 1];
+    const sig = top ? `${top.id}|${top.view.hash}|${JSON.stringify(top.errors)}` : "";
     if (sig === S.modalSig) return;
+    const wasOpen = S.modalSig !== "";
     S.modalSig = sig;
     layer.innerHTML = "";
-    if (!top) return;
-    var view = top.view;
-    var ctx = { viewId: top.id, errors: top.errors };
-    var submit = el("button", { class: "bk-btn primary", type: "submit" }, plain(view.submit) || "Submit");
-    var closeText = plain(view.close) || (modals.length > 1 ? "Back" : "Cancel");
-    var closeView = (viewId) => {
-      api("/sandbox/close", { viewId: viewId }).then((res) => {
-        if (!res.ok) toast(res.error || "Could not close the view.");
-      });
-    };
-    var form = el(
+    if (!top) {
+      if (wasOpen) restoreScroll();
+      return;
+    }
+    if (!wasOpen) saveScroll();
+    const view = top.view;
+    const ctx = { viewId: top.id, errors: top.errors };
+    const submit = el("button", { class: "bk-btn primary", type: "submit" }, plain(view.submit) || "Submit");
+    const closeText = plain(view.close) || (modals.length > 1 ? "Back" : "Cancel");
+    const form = el(
       "form",
-      { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": plain(view.title), "data-view-id": top.id },
+      {
+        class: "modal",
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-label": plain(view.title),
+        "data-view-id": top.id,
+      },
       el(
         "div",
         { class: "modal-head" },
         el("h2", null, textObj(view.title)),
-        el("button", { class: "x", type: "button", title: "Close", text: "\u00d7", onclick: () => closeView(modals[0].id) }),
+        el("button", {
+          class: "x",
+          type: "button",
+          title: "Close",
+          text: "\u00d7",
+          onclick: () => closeView(modals[0].id),
+        }),
       ),
       el("div", { class: "modal-body" }, renderBlocks(view.blocks, ctx)),
       el(
@@ -976,18 +1077,59 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       });
     });
     layer.appendChild(el("div", { class: "overlay" }, form));
-    var firstError = $(".has-error input, .has-error textarea, .has-error select", form);
+    const firstError = $(".has-error input, .has-error textarea, .has-error select", form);
     if (firstError) firstError.focus();
+  }
+
+  function closeView(viewId) {
+    api("/sandbox/close", { viewId: viewId }).then((res) => {
+      if (!res.ok) toast(res.error || "Could not close the view.");
+    });
+  }
+
+  /** Where the message list was when a dialog opened: it is there again when the dialog closes. */
+  function saveScroll() {
+    const list = $("#messages");
+    S.scrollBeforeDialog = {
+      top: list.scrollTop,
+      atBottom: list.scrollHeight - list.scrollTop - list.clientHeight < 40,
+    };
+  }
+
+  function restoreScroll() {
+    const saved = S.scrollBeforeDialog;
+    S.scrollBeforeDialog = null;
+    if (!saved) return;
+    const list = $("#messages");
+    // At the bottom before: at the (new) bottom now, so an answer posted meanwhile shows.
+    list.scrollTop = saved.atBottom ? list.scrollHeight : saved.top;
+  }
+
+  /** Escape closes the confirmation if one is open, else the modal (as its × does). */
+  function closeDialogOnEscape(ev) {
+    if (ev.key !== "Escape" || ev.defaultPrevented) return;
+    if (S.denyConfirm) {
+      ev.preventDefault();
+      S.denyConfirm();
+      return;
+    }
+    const modals = S.state?.modals || [];
+    if (modals.length > 0) {
+      ev.preventDefault();
+      closeView(modals[0].id);
+    }
   }
 
   function confirmDialog(confirm) {
     return new Promise((resolve) => {
-      var layer = $("#confirm-layer");
-      var done = (yes) => {
+      const layer = $("#confirm-layer");
+      const done = (yes) => {
+        S.denyConfirm = null;
         layer.innerHTML = "";
         resolve(yes);
       };
-      var style = confirm.style === "danger" ? "bk-btn danger solid" : "bk-btn primary";
+      S.denyConfirm = () => done(false);
+      const style = confirm.style === "danger" ? "bk-btn danger solid" : "bk-btn primary";
       layer.appendChild(
         el(
           "div",
@@ -1000,8 +1142,18 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
             el(
               "div",
               { class: "modal-foot" },
-              el("button", { class: "bk-btn", type: "button", text: plain(confirm.deny) || "Cancel", onclick: () => done(false) }),
-              el("button", { class: style, type: "button", text: plain(confirm.confirm) || "Yes", onclick: () => done(true) }),
+              el("button", {
+                class: "bk-btn",
+                type: "button",
+                text: plain(confirm.deny) || "Cancel",
+                onclick: () => done(false),
+              }),
+              el("button", {
+                class: style,
+                type: "button",
+                text: plain(confirm.confirm) || "Yes",
+                onclick: () => done(true),
+              }),
             ),
           ),
         ),
@@ -1031,33 +1183,51 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       return el(
         "div",
         { class: "file-image" },
-        el("a", { class: "file-title", href: f.url + "&download=1", download: f.name, text: f.title || f.name }),
-        el("a", { href: f.url, target: "_blank" }, el("img", { src: f.url, alt: f.title || f.name })),
+        el("a", {
+          class: "file-title",
+          href: withToken(`${f.url}&download=1`),
+          download: f.name,
+          text: f.title || f.name,
+        }),
+        el(
+          "a",
+          { href: withToken(f.url), target: "_blank" },
+          el("img", { src: withToken(f.url), alt: f.title || f.name }),
+        ),
       );
     }
-    var ext = (f.name.split(".").pop() || "file").toUpperCase().slice(0, 4);
+    const ext = (f.name.split(".").pop() || "file").toUpperCase().slice(0, 4);
     return el(
       "a",
-      { class: "file-card", href: f.url + "&download=1", download: f.name },
+      { class: "file-card", href: withToken(`${f.url}&download=1`), download: f.name },
       el("span", { class: "file-icon", text: ext }),
-      el("span", null, el("b", { text: f.title || f.name }), el("small", { text: f.name + " \u00b7 " + size(f.size) })),
+      el(
+        "span",
+        null,
+        el("b", { text: f.title || f.name }),
+        el("small", { text: `${f.name} \u00b7 ${size(f.size)}` }),
+      ),
     );
   }
 
   function size(bytes) {
-    if (bytes < 1024) return bytes + " B";
-    if (bytes < 1048576) return (bytes / 1024).toFixed(1) + " KB";
-    return (bytes / 1048576).toFixed(1) + " MB";
+    if (bytes < 1024) return `${bytes} B`;
+    if (bytes < 1048576) return `${(bytes / 1024).toFixed(1)} KB`;
+    return `${(bytes / 1048576).toFixed(1)} MB`;
   }
 
   function renderMessage(m, channel, replies) {
-    var ctx = { channel: channel, ts: m.ts };
-    var node = el(
+    const ctx = { channel: channel, ts: m.ts };
+    const node = el(
       "div",
-      { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-ts": m.ts, "data-ephemeral": m.ephemeral ? "true" : null },
-      el("div", { class: "avatar" + (m.slackbot ? " slackbot" : ""), text: initials(m.userName) }),
+      {
+        class: `msg${m.ephemeral ? " ephemeral" : ""}`,
+        "data-ts": m.ts,
+        "data-ephemeral": m.ephemeral ? "true" : null,
+      },
+      el("div", { class: `avatar${m.slackbot ? " slackbot" : ""}`, text: initials(m.userName) }),
     );
-    var body = el(
+    const body = el(
       "div",
       { class: "msg-body" },
       el(
@@ -1069,12 +1239,13 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         m.edited ? el("span", { class: "edited", text: "(edited)" }) : null,
       ),
     );
-    if (m.ephemeral) append(body, el("div", { class: "ephemeral-note", text: "\ud83d\udc41 Only visible to you" }));
+    if (m.ephemeral)
+      append(body, el("div", { class: "ephemeral-note", text: "\ud83d\udc41 Only visible to you" }));
     if (m.blocks && m.blocks.length > 0) append(body, renderBlocks(m.blocks, ctx));
     else if (m.text) append(body, textObj({ type: "mrkdwn", text: m.text }, "div"));
     if (m.files && m.files.length > 0) append(body, el("div", { class: "files" }, m.files.map(fileView)));
     if (replies && replies.length > 0) {
-      var open = !!S.expanded[m.ts];
+      const open = !!S.expanded[m.ts];
       append(
         body,
         el("button", {
@@ -1087,35 +1258,45 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
           },
         }),
       );
-      if (open) append(body, el("div", { class: "thread" }, replies.map((r) => renderMessage(r, channel, null))));
+      if (open)
+        append(
+          body,
+          el(
+            "div",
+            { class: "thread" },
+            replies.map((r) => renderMessage(r, channel, null)),
+          ),
+        );
     }
     node.appendChild(body);
     return node;
   }
 
   function renderMessages(force) {
-    var list = $("#messages");
-    var channel = S.active;
-    var all = (S.state.messages[channel] || []).concat(S.notices[channel] || []);
-    var byTs = {};
+    const list = $("#messages");
+    const channel = S.active;
+    const all = (S.state.messages[channel] || []).concat(S.notices[channel] || []);
+    const byTs = {};
     all.forEach((m) => {
       byTs[m.ts] = m;
     });
-    var tops = [];
-    var replies = {};
+    const tops = [];
+    const replies = {};
     all.forEach((m) => {
-      if (m.threadTs && m.threadTs !== m.ts && byTs[m.threadTs]) (replies[m.threadTs] = replies[m.threadTs] || []).push(m);
-      else tops.push(m);
+      if (m.threadTs && m.threadTs !== m.ts && byTs[m.threadTs]) {
+        replies[m.threadTs] ??= [];
+        replies[m.threadTs].push(m);
+      } else tops.push(m);
     });
     tops.sort((a, b) => Number(a.ts) - Number(b.ts));
-    var atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    var keep = {};
-    var children = [];
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const keep = {};
+    const children = [];
     tops.forEach((m) => {
-      var key = channel + "|" + m.ts;
-      var sig = JSON.stringify([m, replies[m.ts] || null, !!S.expanded[m.ts]]);
-      var old = S.nodes[key];
-      var node;
+      const key = `${channel}|${m.ts}`;
+      const sig = JSON.stringify([m, replies[m.ts] || null, !!S.expanded[m.ts]]);
+      const old = S.nodes[key];
+      let node;
       if (old && old.sig === sig && !force) node = old.node;
       else {
         node = renderMessage(m, channel, replies[m.ts]);
@@ -1134,25 +1315,31 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function emptyText() {
-    var ch = channelById(S.active);
-    if (ch && ch.kind === "dm") return "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.";
-    if (ch && ch.name === "alerts") return "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.";
+    const ch = channelById(S.active);
+    if (ch && ch.kind === "dm")
+      return "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.";
+    if (ch && ch.name === "alerts")
+      return "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.";
     return "Type a slash command below, e.g. /fleet where B-123-ABC or /etransport new.";
   }
 
   function renderHome() {
-    var home = $("#home");
-    var view = S.state.home;
-    var sig = view ? view.id + "|" + view.hash : "none";
+    const home = $("#home");
+    const view = S.state.home;
+    const sig = view ? `${view.id}|${view.hash}` : "none";
     if (sig === S.homeSig) return;
     S.homeSig = sig;
-    home.replaceChildren(view ? renderBlocks(view.blocks, { viewId: view.id, errors: {} }) : el("div", { class: "empty", text: "Loading the Home tab\u2026" }));
+    home.replaceChildren(
+      view
+        ? renderBlocks(view.blocks, { viewId: view.id, errors: {} })
+        : el("div", { class: "empty", text: "Loading the Home tab\u2026" }),
+    );
   }
 
   // ------------------------------------------------------------------ layout
 
   function channelById(id) {
-    return ((S.state && S.state.channels) || []).filter((c) => c.id === id)[0];
+    return (S.state?.channels || []).filter((c) => c.id === id)[0];
   }
 
   function topLevelCount(id) {
@@ -1160,22 +1347,22 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function renderSidebar() {
-    var nav = $("#nav");
-    var items = [el("div", { class: "nav-title", text: "Channels" })];
-    var dmTitle = false;
+    const nav = $("#nav");
+    const items = [el("div", { class: "nav-title", text: "Channels" })];
+    let dmTitle = false;
     S.state.channels.forEach((c) => {
       if (c.kind === "dm" && !dmTitle) {
         dmTitle = true;
         items.push(el("div", { class: "nav-title", text: "Direct messages" }));
       }
-      var count = topLevelCount(c.id);
+      const count = topLevelCount(c.id);
       if (c.id === S.active) S.seen[c.id] = count;
-      var unread = Math.max(0, count - (S.seen[c.id] || 0));
+      const unread = Math.max(0, count - (S.seen[c.id] || 0));
       items.push(
         el(
           "button",
           {
-            class: "nav-item" + (c.id === S.active ? " active" : "") + (unread > 0 ? " unread" : ""),
+            class: `nav-item${c.id === S.active ? " active" : ""}${unread > 0 ? " unread" : ""}`,
             type: "button",
             "data-channel": c.id,
             onclick: () => select(c.id),
@@ -1187,47 +1374,61 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       );
     });
     nav.replaceChildren.apply(nav, items);
-    $("#me").textContent = S.state.user.realName + " \u00b7 " + S.state.user.tz;
+    $("#me").textContent = `${S.state.user.realName} \u00b7 ${S.state.user.tz}`;
     $("#team").firstChild.textContent = S.state.team.name;
   }
 
   function renderHeader() {
-    var c = channelById(S.active);
-    var head = $("#channel-header");
-    var title = c ? (c.kind === "dm" ? c.name : "# " + c.name) : "";
-    var topic =
+    const c = channelById(S.active);
+    const head = $("#channel-header");
+    const title = c ? (c.kind === "dm" ? c.name : `# ${c.name}`) : "";
+    const topic =
       c && c.kind === "dm"
         ? "Direct messages and the Home tab of the fleetbot app"
         : c && c.name === "alerts"
           ? "Transport transmission alerts"
           : "Dispatch: vehicles, reports and e-Transport";
-    var parts = [el("h1", { text: title })];
+    const parts = [el("h1", { text: title })];
     if (c && c.kind === "dm") {
       parts.push(
         el(
           "div",
           { class: "tabs", role: "tablist" },
-          el("button", { class: "tab" + (S.tab === "home" ? " active" : ""), type: "button", role: "tab", text: "Home", onclick: () => openTab("home") }),
-          el("button", { class: "tab" + (S.tab === "messages" ? " active" : ""), type: "button", role: "tab", text: "Messages", onclick: () => openTab("messages") }),
+          el("button", {
+            class: `tab${S.tab === "home" ? " active" : ""}`,
+            type: "button",
+            role: "tab",
+            text: "Home",
+            onclick: () => openTab("home"),
+          }),
+          el("button", {
+            class: `tab${S.tab === "messages" ? " active" : ""}`,
+            type: "button",
+            role: "tab",
+            text: "Messages",
+            onclick: () => openTab("messages"),
+          }),
         ),
       );
     }
     parts.push(el("span", { class: "topic", text: topic }));
     head.replaceChildren.apply(head, parts);
-    var homeTab = c && c.kind === "dm" && S.tab === "home";
+    const homeTab = c && c.kind === "dm" && S.tab === "home";
     $("#messages").hidden = homeTab;
     $("#composer").hidden = homeTab;
     $("#home").hidden = !homeTab;
-    $("#composer-input").placeholder = c ? "Message " + (c.kind === "dm" ? c.name : "#" + c.name) + " \u2014 type / for commands" : "";
+    $("#composer-input").placeholder = c
+      ? `Message ${c.kind === "dm" ? c.name : `#${c.name}`} \u2014 type / for commands`
+      : "";
   }
 
   function renderViolations() {
-    var box = $("#violations");
-    var list = S.state.violations || [];
+    const box = $("#violations");
+    const list = S.state.violations || [];
     box.hidden = list.length === 0;
     if (list.length > 0) {
-      var last = list[list.length - 1];
-      box.textContent = "Real Slack would refuse what the app sent (" + last.source + ": " + last.error + "). " + (last.reasons[0] || "");
+      const last = list[list.length - 1];
+      box.textContent = `Real Slack would refuse what the app sent (${last.source}: ${last.error}). ${last.reasons[0] || ""}`;
     }
   }
 
@@ -1236,7 +1437,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     S.active = id;
     S.tab = "messages";
     S.nodes = {};
-    history.replaceState(null, "", "#" + id);
+    history.replaceState(null, "", `#${id}`);
     render("bottom");
     $("#composer-input").focus();
   }
@@ -1254,7 +1455,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   function render(scroll) {
     if (!S.state) return;
-    if (!channelById(S.active)) S.active = S.state.channels[0] && S.state.channels[0].id;
+    if (!channelById(S.active)) S.active = S.state.channels[0]?.id;
     renderSidebar();
     renderHeader();
     if (S.tab === "home" && channelById(S.active).kind === "dm") renderHome();
@@ -1265,26 +1466,26 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   // ------------------------------------------------------------------ composer
 
-  var hintIndex = -1;
+  let hintIndex = -1;
 
   function matchingCommands(text) {
-    var t = text.trim().toLowerCase().replace(/\s+/g, " ");
+    const t = text.trim().toLowerCase().replace(/\s+/g, " ");
     return S.state.commands.filter((c) => {
-      var s = c.syntax.toLowerCase();
+      const s = c.syntax.toLowerCase();
       if (t === "/" || s.indexOf(t) === 0) return true;
-      var head = s.split(/ [<[]/)[0];
-      return t.indexOf(head + " ") === 0 || t === head;
+      const head = s.split(/ [<[]/)[0];
+      return t.indexOf(`${head} `) === 0 || t === head;
     });
   }
 
   function renderHints() {
-    var box = $("#hints");
-    var text = $("#composer-input").value;
+    const box = $("#hints");
+    const text = $("#composer-input").value;
     if (!S.state || text[0] !== "/" || document.activeElement !== $("#composer-input")) {
       box.hidden = true;
       return;
     }
-    var list = matchingCommands(text);
+    const list = matchingCommands(text);
     if (list.length === 0) {
       box.hidden = true;
       return;
@@ -1292,14 +1493,14 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     if (hintIndex >= list.length) hintIndex = list.length - 1;
     box.replaceChildren.apply(
       box,
-      [el("div", { class: "hints-title", text: "Commands matching \u201c" + text.trim() + "\u201d" })].concat(
+      [el("div", { class: "hints-title", text: `Commands matching \u201c${text.trim()}\u201d` })].concat(
         list.map((c, i) =>
           el(
             "button",
             {
-              class: "hint" + (i === hintIndex ? " hl" : ""),
+              class: `hint${i === hintIndex ? " hl" : ""}`,
               type: "button",
-              title: "e.g. " + c.example,
+              title: `e.g. ${c.example}`,
               onmousedown: (ev) => {
                 ev.preventDefault();
                 completeHint(c);
@@ -1315,16 +1516,17 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function completeHint(c) {
-    var input = $("#composer-input");
-    var head = c.syntax.split(/ [<[|]/)[0].split("|")[0];
-    input.value = head + " ";
+    const input = $("#composer-input");
+    const head = c.syntax.split(/ [<[|]/)[0].split("|")[0];
+    input.value = `${head} `;
     hintIndex = -1;
     input.focus();
     renderHints();
   }
 
   function notice(channel, text) {
-    var list = S.notices[channel] || (S.notices[channel] = []);
+    S.notices[channel] ??= [];
+    const list = S.notices[channel];
     list.push({
       ts: (Date.now() / 1000).toFixed(6),
       user: "USLACKBOT",
@@ -1341,9 +1543,9 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function sendCommand(text) {
-    var channel = S.active;
-    var foot = $("#composer-foot");
-    foot.textContent = "Sending " + text.split(" ").slice(0, 2).join(" ") + "\u2026";
+    const channel = S.active;
+    const foot = $("#composer-foot");
+    foot.textContent = `Sending ${text.split(" ").slice(0, 2).join(" ")}\u2026`;
     return api("/sandbox/command", { channel: channel, text: text }).then((res) => {
       foot.textContent = footText();
       if (!res.ok) notice(channel, res.error || "That command failed.");
@@ -1355,7 +1557,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function setupComposer() {
-    var input = $("#composer-input");
+    const input = $("#composer-input");
     $("#composer-foot").textContent = footText();
     input.addEventListener("input", () => {
       hintIndex = -1;
@@ -1366,7 +1568,7 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
       setTimeout(renderHints, 100);
     });
     input.addEventListener("keydown", (ev) => {
-      var list = input.value[0] === "/" && S.state ? matchingCommands(input.value) : [];
+      const list = input.value[0] === "/" && S.state ? matchingCommands(input.value) : [];
       if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && list.length > 0) {
         ev.preventDefault();
         hintIndex = (hintIndex + (ev.key === "ArrowDown" ? 1 : -1) + list.length) % list.length;
@@ -1378,19 +1580,23 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         ev.preventDefault();
         completeHint(list[hintIndex]);
       } else if (ev.key === "Escape") {
+        if (!$("#hints").hidden) ev.preventDefault();
         hintIndex = -1;
         $("#hints").hidden = true;
       }
     });
     $("#composer").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      var text = input.value.trim();
+      const text = input.value.trim();
       if (!text) return;
       input.value = "";
       hintIndex = -1;
       renderHints();
       if (text[0] !== "/") {
-        notice(S.active, "fleetbot answers slash commands only: try /fleet help or /etransport help. (Plain messages are not sent in the sandbox.)");
+        notice(
+          S.active,
+          "fleetbot answers slash commands only: try /fleet help or /etransport help. (Plain messages are not sent in the sandbox.)",
+        );
         return;
       }
       sendCommand(text);
@@ -1399,30 +1605,42 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   // ------------------------------------------------------------------ simulator panel
 
-  var STATUS_LABELS = { InProgress: "In progress", AutoCompleted: "Auto-completed" };
-  var txBad = { Error: 1, NoGPSCoordinates: 1, OldData: 1, NotInRomania: 1, WithoutTransmission: 1, MissingETransportConfiguration: 1 };
+  const STATUS_LABELS = { InProgress: "In progress", AutoCompleted: "Auto-completed" };
+  const txBad = {
+    Error: 1,
+    NoGPSCoordinates: 1,
+    OldData: 1,
+    NotInRomania: 1,
+    WithoutTransmission: 1,
+    MissingETransportConfiguration: 1,
+  };
 
   function loadTransports() {
     return api("/sandbox/transports").then(renderTransports);
   }
 
   function renderTransports(res) {
-    var panel = $("#simulator");
-    if (!res || !res.simulator) {
+    const panel = $("#simulator");
+    if (!res?.simulator) {
       panel.hidden = true;
       $("#sim-toggle").hidden = true;
       return;
     }
-    var list = $("#sim-list");
+    const list = $("#sim-list");
     if (res.transports.length === 0) {
-      list.replaceChildren(el("div", { class: "sim-row", text: "No pending, active or paused transports. Create one with /etransport new." }));
+      list.replaceChildren(
+        el("div", {
+          class: "sim-row",
+          text: "No pending, active or paused transports. Create one with /etransport new.",
+        }),
+      );
       return;
     }
     list.replaceChildren.apply(
       list,
       res.transports.map((t) => {
-        var cls = "tx" + (txBad[t.transmission] ? " bad" : t.transmission === "Active" ? "" : " idle");
-        var force = (code, label) =>
+        const cls = `tx${txBad[t.transmission] ? " bad" : t.transmission === "Active" ? "" : " idle"}`;
+        const force = (code, label) =>
           el("button", {
             type: "button",
             text: label,
@@ -1431,7 +1649,9 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
               api("/sandbox/simulate", { codeUit: t.codeUit, transmissionStatusCode: code }).then((r) => {
                 if (!r.ok) toast(r.error || "The simulator refused.");
                 else {
-                  toast(t.plate + ": transmission " + (code === "clear" ? "back to the simulation" : code) + ". The bot sees it at its next alert check.");
+                  toast(
+                    `${t.plate}: transmission ${code === "clear" ? "back to the simulation" : code}. The bot sees it at its next alert check.`,
+                  );
                   renderTransports({ simulator: true, transports: r.transports });
                 }
               });
@@ -1440,12 +1660,18 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
         return el(
           "div",
           { class: "sim-row", "data-uit": t.codeUit },
-          el("div", { class: "line" }, el("span", { class: "plate", text: t.plate }), el("span", { class: "uit", text: t.codeUit }), el("span", { class: cls, text: t.transmission })),
+          el(
+            "div",
+            { class: "line" },
+            el("span", { class: "plate", text: t.plate }),
+            el("span", { class: "uit", text: t.codeUit }),
+            el("span", { class: cls, text: t.transmission }),
+          ),
           el(
             "div",
             { class: "line" },
             el("span", { text: STATUS_LABELS[t.status] || t.status }),
-            t.forced ? el("span", { class: "forced", text: "\u00b7 forced " + t.forced }) : null,
+            t.forced ? el("span", { class: "forced", text: `\u00b7 forced ${t.forced}` }) : null,
           ),
           el(
             "div",
@@ -1470,13 +1696,13 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
     S.fetching = true;
     api("/sandbox/state")
       .then((state) => {
-        if (state && state.channels) {
-          var first = !S.state;
+        if (state?.channels) {
+          const first = !S.state;
           S.state = state;
           S.version = state.version;
           if (first) {
-            var wanted = location.hash.slice(1);
-            S.active = channelById(wanted) ? wanted : state.channels[0] && state.channels[0].id;
+            const wanted = location.hash.slice(1);
+            S.active = channelById(wanted) ? wanted : state.channels[0]?.id;
           }
           render(first ? "bottom" : undefined);
         }
@@ -1492,21 +1718,21 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
   }
 
   function subscribe() {
-    var simTimer = null;
-    var onVersion = (version) => {
+    let simTimer = null;
+    const onVersion = (version) => {
       if (version !== S.version) refresh();
       clearTimeout(simTimer);
       simTimer = setTimeout(loadTransports, 200);
     };
     if (window.EventSource) {
-      var source = new EventSource("/sandbox/events");
+      const source = new EventSource(withToken("/sandbox/events"));
       source.addEventListener("version", (ev) => {
         onVersion(JSON.parse(ev.data).version);
       });
       return;
     }
-    var poll = () => {
-      api("/sandbox/state?since=" + S.version)
+    const poll = () => {
+      api(`/sandbox/state?since=${S.version}`)
         .then((state) => {
           if (state && state.version !== S.version) onVersion(state.version);
         })
@@ -1518,11 +1744,12 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   function start() {
     setupComposer();
+    document.addEventListener("keydown", closeDialogOnEscape);
     $("#sim-toggle").addEventListener("click", () => {
-      var panel = $("#simulator");
+      const panel = $("#simulator");
       panel.hidden = !panel.hidden;
     });
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     api("/sandbox/timezone", { timeZone: zone })
       .catch(() => undefined)
       .then(() => {
@@ -1535,4 +1762,3 @@ export const APP_JS = String.raw`/* fleetbot sandbox page: renders the fake Slac
 
   start();
 })();
-`;
