@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { RunningSimulator, TransmissionCode } from "../../simulator/index.js";
-import { STATUS_NAMES, TRANSMISSION_CODES, transmissionAt } from "../../simulator/transports.js";
+import { STATUS_NAMES, TRANSMISSION_CODES } from "../../simulator/transports.js";
 import type { HttpRoute } from "../../slack/app.js";
 import type { ElementInput, FakeSlack, SlackDriver } from "../fakeSlack/index.js";
 import { loadSandboxAssets, type SandboxAssets } from "./assets.js";
@@ -337,7 +337,7 @@ function listTransports(
   simulator: RunningSimulator,
   forced: Map<string, TransmissionCode>,
 ): SandboxTransport[] {
-  const { control, options, vehicles } = simulator;
+  const { control, vehicles } = simulator;
   const now = control.now();
   const plates = new Map(vehicles.map((v) => [v.vehicleUId, v.plate]));
   const order: Record<number, number> = { 2: 0, 6: 1, 1: 2 };
@@ -348,18 +348,13 @@ function listTransports(
     .slice(0, 40)
     .map((t) => {
       const code = forced.get(t.codeUit);
-      const view = transmissionAt(
-        t,
-        now,
-        options.seed,
-        options.drift,
-        code ? { transmissionStatusCode: code } : undefined,
-      );
+      // The service's own view (trips, borders, quiet start), unless the panel forced a code.
+      const transmission = code ?? control.transmission(t.codeUit)?.code ?? "Active";
       return {
         codeUit: t.codeUit,
         plate: plates.get(t.vehicleUId) ?? t.carrierCode,
         status: STATUS_NAMES[t.statusId] ?? String(t.statusId),
-        transmission: view.code,
+        transmission,
         ...(code ? { forced: code } : {}),
         validityEnd: new Date(t.validityEndDate).toISOString(),
       };
