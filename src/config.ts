@@ -78,6 +78,8 @@ const envSchema = z.object({
     error: "must be a channel id such as C0123456789 (not a #name)",
   }),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+  /** Finished tasks (and their results) are deleted after this many days. */
+  TASK_RETENTION_DAYS: integer(14, 1, 3650),
   REDIS_URL: z.preprocess(
     blankToUndefined,
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
@@ -176,6 +178,8 @@ export interface Config {
   companyTimeZone: string;
   alerts: { cron: string; digestCron?: string; channel?: string };
   dataDir: string;
+  /** Days a finished task (and its result) is kept; resolved incidents are kept 30 days. */
+  taskRetentionDays: number;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
   credentialsKey?: Buffer;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -223,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
+    taskRetentionDays: e.TASK_RETENTION_DAYS,
     credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,
     logLevel: e.LOG_LEVEL,
   };

@@ -19,9 +19,11 @@ import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app
 import { TaskDelivery } from "./slack/delivery.js";
 import { People } from "./slack/people.js";
 import { describeTask, renderTask } from "./slack/renderers.js";
-import { AccountStore } from "./store/accountStore.js";
+import { AccountStore, LinkedAccountUnreadableError } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
+import { StoreHealth } from "./store/health.js";
+import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
@@ -78,6 +80,17 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const db = openDatabase(config.dataDir);
   const tasks = new TaskStore(db);
   const accounts = new AccountStore(db, config.credentialsKey);
+  const storeHealth = new StoreHealth(db);
+  const unreadable = accounts.unreadable();
+  if (unreadable.length > 0) {
+    // One line for the operator; each affected user is told to link again when they next ask.
+    logger.warn(
+      { accounts: unreadable.length },
+      `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
+        (config.credentialsKey ? " (the key was changed)" : " (CREDENTIALS_KEY is not set)") +
+        "; those users are asked to link again with /fleet login",
+    );
+  }
 
   let simulator: RunningSimulator | undefined;
   let fleetUrl = config.fleet.apiUrl;
@@ -209,10 +222,12 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     {
       path: "/healthz",
       handler: (_req, res) => {
-        const ok = ready && slackState === "ok";
+        const store = storeHealth.check();
+        const ok = ready && slackState === "ok" && store.ok;
         const body = {
           ok,
           slack: slackState,
+          store: store.ok ? "ok" : store.reason,
           fleet: simulator ? "simulator" : "configured",
           queue: { unfinished: tasks.unfinished().length },
         };
@@ -261,6 +276,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   });
 
   const alertStore = new AlertStore(db);
+  const retention = new StoreRetention({
+    stores: { tasks, alerts: alertStore },
+    taskRetentionDays: config.taskRetentionDays,
+    logger: logger.child({ module: "retention" }),
+  });
   const subscriptions = new AlertSubscriptions(alertStore);
   const alertPublisher = new SlackAlertPublisher({
     client: createAlertWebClient(slackSettings.botToken, { slackApiUrl: slackSettings.apiUrl }),
@@ -332,6 +352,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   }
 
   runner.resume();
+  retention.start();
   // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
   // sandbox the fake #alerts channel gets the demo account's.
   const alertsChannel = config.alerts.channel ?? (fakeSlack ? "C0ALERTS" : undefined);
@@ -361,6 +382,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     async close() {
       ready = false;
       if (upkeepTimer) clearInterval(upkeepTimer);
+      retention.stop();
       await poller.stop();
       await runner.stop();
       delivery?.stop();
@@ -422,6 +444,7 @@ export function describeError(error: unknown): TaskError {
   if (isFleetError(error)) {
     return { kind: error.kind, message: error.userMessage, correlationId: error.correlationId };
   }
+  if (error instanceof LinkedAccountUnreadableError) return { kind: "credentials", message: error.message };
   return { kind: "internal", message: "Something went wrong inside fleetbot; the details are in its log." };
 }
 

@@ -22,6 +22,23 @@ export class CredentialsKeyMissingError extends Error {
   }
 }
 
+/**
+ * A linked account whose stored password this CREDENTIALS_KEY cannot open (the key was changed
+ * or removed). Only the user can fix it, by linking again; the message tells them how.
+ */
+export class LinkedAccountUnreadableError extends Error {
+  constructor(
+    readonly slackUser: string,
+    readonly username: string,
+  ) {
+    super(
+      `Your linked fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
+        "Link it again with /fleet login (or /fleet logout to use the workspace account).",
+    );
+    this.name = "LinkedAccountUnreadableError";
+  }
+}
+
 const VERSION = "v1";
 
 export function encryptSecret(key: Buffer, plaintext: string, associated: string): string {
@@ -81,13 +98,37 @@ export class AccountStore {
       | { slack_user: string; username: string; secret: string; linked_at: number }
       | undefined;
     if (!row) return undefined;
-    if (!this.key) throw new CredentialsKeyMissingError();
-    return {
-      slackUser: row.slack_user,
-      username: row.username,
-      password: decryptSecret(this.key, row.secret, row.slack_user),
-      linkedAt: row.linked_at,
-    };
+    if (!this.key) throw new LinkedAccountUnreadableError(row.slack_user, row.username);
+    let password: string;
+    try {
+      password = decryptSecret(this.key, row.secret, row.slack_user);
+    } catch {
+      throw new LinkedAccountUnreadableError(row.slack_user, row.username);
+    }
+    return { slackUser: row.slack_user, username: row.username, password, linkedAt: row.linked_at };
+  }
+
+  /**
+   * Linked users whose password this CREDENTIALS_KEY cannot open (all of them when no key is
+   * set): checked once at start so the operator reads one line instead of a stream of failures.
+   */
+  unreadable(): { slackUser: string; username: string }[] {
+    const rows = this.db.prepare("SELECT slack_user, username, secret FROM linked_accounts").all() as {
+      slack_user: string;
+      username: string;
+      secret: string;
+    }[];
+    return rows
+      .filter((row) => {
+        if (!this.key) return true;
+        try {
+          decryptSecret(this.key, row.secret, row.slack_user);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((row) => ({ slackUser: row.slack_user, username: row.username }));
   }
 
   /** Whether any Slack user still has this fleet account linked. */

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 
@@ -114,6 +114,25 @@ export class StoreError extends Error {
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
+ * A read-only DATA_DIR (or store file) is said as such: the corrupt-store message would send an
+ * operator to move a perfectly good file away.
+ */
+function assertWritable(dataDir: string, path: string): void {
+  for (const target of existsSync(path) ? [dataDir, path] : [dataDir]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      throw new StoreError(
+        `DATA_DIR ${dataDir} is read-only (${code ?? "not writable"}${target === path ? ` for ${path}` : ""}): ` +
+          "fleetbot keeps its queue there and must write to it. Mount it read-write, or point DATA_DIR elsewhere.",
+        { cause },
+      );
+    }
+  }
+}
+
+/**
  * Opens (creating if needed) the store and brings its schema up to date. A file that is
  * not a database, fails its integrity check, or comes from a newer fleetbot stops the
  * start with a clear message: better to refuse than to lose tasks silently.
@@ -127,6 +146,7 @@ export function openDatabase(dataDir: string, fileName = "fleetbot.sqlite"): Db 
       throw new StoreError(`Cannot create DATA_DIR ${dataDir}: ${(cause as Error).message}`, { cause });
     }
   }
+  if (path !== ":memory:") assertWritable(dataDir, path);
   let db: Db;
   try {
     db = new Database(path);

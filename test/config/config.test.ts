@@ -24,6 +24,15 @@ describe("loadConfig", () => {
     expect(config.slack.apiUrl).toBe("https://slack.com/api/");
     expect(config.dataDir).toBe("./data");
     expect(config.logLevel).toBe("info");
+    expect(config.taskRetentionDays).toBe(14);
+  });
+
+  it("reads TASK_RETENTION_DAYS as whole days, at least one", () => {
+    expect(loadConfig({ TASK_RETENTION_DAYS: "30" }).taskRetentionDays).toBe(30);
+    expect(problemsOf({ TASK_RETENTION_DAYS: "0" })).toEqual(["TASK_RETENTION_DAYS: must be at least 1"]);
+    expect(problemsOf({ TASK_RETENTION_DAYS: "two weeks" })).toEqual([
+      "TASK_RETENTION_DAYS: must be a whole number",
+    ]);
   });
 
   it("chooses HTTP mode with a bot token and Socket Mode with an app token", () => {

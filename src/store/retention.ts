@@ -1,0 +1,71 @@
+import type { Logger } from "pino";
+
+export const DAY_MS = 86_400_000;
+/** Resolved incidents are kept a month: long enough to answer "did that truck break last week?". */
+export const RESOLVED_INCIDENT_DAYS = 30;
+
+/** The stores' delete operations retention needs (both the SQLite and any later store implement them). */
+export interface RetainedStores {
+  tasks: { purgeFinishedBefore(instant: number): number };
+  alerts: { purge(olderThan: number): { mutes: number; incidents: number } };
+}
+
+export interface RetentionOptions {
+  stores: RetainedStores;
+  /** TASK_RETENTION_DAYS: finished tasks and their results are deleted after this many days. */
+  taskRetentionDays: number;
+  now?: () => number;
+  logger?: Pick<Logger, "info" | "warn">;
+}
+
+export interface RetentionOutcome {
+  tasks: number;
+  incidents: number;
+  mutes: number;
+}
+
+/**
+ * Deletes what is no longer needed, so the store does not grow for ever: finished tasks (one
+ * stops report can hold megabytes of result) after TASK_RETENTION_DAYS, resolved incidents
+ * after 30 days, expired mutes at once. Unfinished tasks and open incidents are never touched.
+ */
+export class StoreRetention {
+  private readonly now: () => number;
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly options: RetentionOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One pass; safe to run at any time. */
+  run(): RetentionOutcome {
+    const now = this.now();
+    const tasks = this.options.stores.tasks.purgeFinishedBefore(
+      now - this.options.taskRetentionDays * DAY_MS,
+    );
+    const alerts = this.options.stores.alerts.purge(now - RESOLVED_INCIDENT_DAYS * DAY_MS);
+    const outcome = { tasks, incidents: alerts.incidents, mutes: alerts.mutes };
+    if (tasks + alerts.incidents > 0)
+      this.options.logger?.info(outcome, "deleted what the retention period let go");
+    return outcome;
+  }
+
+  /** Runs now and then every `everyMs` (hourly by default); a failed pass is logged and tried again next time. */
+  start(everyMs = 3_600_000): void {
+    const pass = () => {
+      try {
+        this.run();
+      } catch (error) {
+        this.options.logger?.warn({ err: error }, "retention pass failed; it runs again later");
+      }
+    };
+    pass();
+    this.timer = setInterval(pass, everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
