@@ -1,4 +1,7 @@
 import { BAD_TRANSMISSION_CODES } from "../../alerts/incidents.js";
+import type { VehicleRef } from "../../reports/vehicleRefs.js";
+
+export type { VehicleRef };
 
 /** Result types of the slash-command grammar. Every union is discriminated by `kind`; `ok` separates errors. */
 
@@ -52,16 +55,6 @@ export interface Period {
 }
 
 export type PeriodResult = { ok: true; kind: "period"; period: Period } | GrammarError;
-
-/**
- * A vehicle as the user wrote it, not yet resolved. `plate` and `name` differ only as a hint
- * (plate-shaped text or not); resolveVehicles tries plates first, then names, for both.
- */
-export type VehicleRef =
-  | { type: "all"; raw: string; normalised: "ALL" }
-  | { type: "id"; raw: string; normalised: string; vehicleId: number }
-  | { type: "plate"; raw: string; normalised: string }
-  | { type: "name"; raw: string; normalised: string };
 
 /** A channel given to `/fleet alerts`; absent means the channel the command was typed in. */
 export interface ChannelRef {
