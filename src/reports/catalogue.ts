@@ -256,9 +256,8 @@ export type AnyReportEntry = Catalogue[VehicleReportName];
 export const REPORT_ENTRIES: readonly AnyReportEntry[] = Object.values(REPORT_CATALOGUE);
 export const VEHICLE_REPORTS: readonly VehicleReportName[] = REPORT_ENTRIES.map((e) => e.name);
 
-/** The report a (lower-case) word names, if any. */
-export function reportNamed(word: string): AnyReportEntry | undefined {
-  return REPORT_ENTRIES.find((e) => e.name === word);
+export function isVehicleReportName(word: string): word is VehicleReportName {
+  return VEHICLE_REPORTS.some((name) => name === word);
 }
 
 /** What each report's builder returns, by name. */
