@@ -43,7 +43,7 @@ type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewar
 type HomeOpenedArgs = SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs;
 
 /** Slash commands (manifest.yml `features.slash_commands`). */
-export const COMMANDS: Readonly<Record<"/fleet" | "/etransport", Listener<CommandArgs>>> = {
+export const COMMANDS: Readonly<Record<string, Listener<CommandArgs>>> = {
   "/fleet": (args, deps) => fleetCommand(args, deps),
   "/etransport": (args, deps) => etransportCommand(args, deps.etransport),
 };
@@ -98,8 +98,7 @@ export const REGISTERED = {
 /** Registers every listener with its family's deps. */
 export function registerListeners(app: App, ctx: SlackContext): void {
   const deps = listenerDeps(ctx);
-  app.command("/fleet", (args) => COMMANDS["/fleet"](args, deps));
-  app.command("/etransport", (args) => COMMANDS["/etransport"](args, deps));
+  for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, (args) => listener(args, deps));
   for (const [id, listener] of Object.entries(BUTTONS))
     app.action<BlockAction<ButtonAction>>(id, (args) => listener(args, deps));
   for (const [id, listener] of Object.entries(VIEW_SUBMISSIONS))
