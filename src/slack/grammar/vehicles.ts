@@ -12,7 +12,8 @@ export {
 } from "../../reports/vehicleRefs.js";
 
 /**
- * Vehicle references and their resolution against the account's vehicle list. Pure.
+ * Parsing of vehicle references (the text side); their resolution against the account's list
+ * lives in the domain (src/reports/vehicleRefs.ts) and is re-exported here for the grammar's users.
  *
  * Rules:
  * - `normalisePlate` keeps letters and digits only, upper-cased (`b 123-abc` → `B123ABC`).
@@ -21,15 +22,6 @@ export {
  *   foreign-looking: 4–10 letters and digits with at least one of each, no run of 4 letters, only
  *   letters, digits, spaces and dashes), otherwise `name`. The type is a hint for messages only:
  *   both are resolved the same way, plates first, then names.
- * - Resolution of text, first tier that matches anything wins (one match = found, several = ambiguous):
- *   1. same normalised plate, or same vehicleUId (GUID, any case);
- *   2. same name (case and spacing ignored), then same name with letters and digits only;
- *   3. names starting with the text;
- *   4. names containing the text, or plates containing the normalised text (at least 3 characters).
- * - Unknown text gets up to 3 suggestions: vehicles whose normalised plate or name is within an edit
- *   distance of max(2, 40 % of the text's length), closest first.
- * - `#id` not in the list is "not visible": the id is well-formed but this account cannot see it.
- * - Resolved vehicles are deduplicated by vehicleId, in the order first referred to.
  */
 
 const ROMANIAN_PLATE = /^[A-Z]{1,2}\d{2,3}[A-Z]{3}$/;

@@ -56,13 +56,9 @@ export interface AlertCommandArgs {
   filters?: AlertFilterOptions;
 }
 
-function accountOrRefuse(args: AlertCommandArgs, deps: AlertDeps) {
-  return deps.users.accountOf(args.userId);
-}
-
 /** `/fleet alerts list`: the channels that receive the account's alerts, with their last failure. */
 export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promise<void> {
-  const account = accountOrRefuse(args, deps);
+  const account = deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -81,7 +77,7 @@ export async function unsubscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = accountOrRefuse(args, deps);
+  const account = deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -103,7 +99,7 @@ export async function subscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = accountOrRefuse(args, deps);
+  const account = deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
