@@ -11,7 +11,7 @@ import type { AccountGate } from "../src/gate/gate.js";
 import { VirtualClock } from "../src/gate/virtualClock.js";
 import { openDatabase } from "../src/store/database.js";
 import { TaskStore } from "../src/store/taskStore.js";
-import { type AnyTaskHandler, TaskRunner } from "../src/tasks/runner.js";
+import { type TaskHandler, TaskRunner } from "../src/tasks/runner.js";
 import { NaiveFifoGate } from "./naiveFifoGate.js";
 
 const mode = process.argv[2] === "naive" ? "naive" : "fleetbot";
@@ -23,7 +23,7 @@ const gate: AccountGate =
     ? createFleetGate({ minIntervalMs: INTERVAL, clock })
     : new NaiveFifoGate(INTERVAL, clock);
 const db = openDatabase(dir);
-const handler: AnyTaskHandler<null> = {
+const handler: TaskHandler<{ vehicleIds: number[]; day: number }, number, null> = {
   kind: "stops",
   params: z.object({ vehicleIds: z.array(z.number()), day: z.number() }),
   run: (ctx) =>

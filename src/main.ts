@@ -263,7 +263,6 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     now,
     companyTimeZone: config.companyTimeZone,
     task: (id: string) => tasks.get(id),
-    updateResult: (id: string, result: unknown) => tasks.updateResult(id, result),
   };
   // node-cron's own messages (an overlapping tick skipped…) go to the one log stream, at debug:
   // the poller already logs the skip in its own words.

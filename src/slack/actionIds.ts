@@ -4,9 +4,6 @@
  * in Slack keep sending them after an upgrade.
  */
 
-/** The slash commands the app registers; manifest.yml must declare exactly these. */
-export const SLASH_COMMANDS = ["/fleet", "/etransport"] as const;
-
 /** Buttons and menus on messages. */
 export const ACTIONS = {
   // queue and progress

@@ -11,9 +11,7 @@ import {
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { SlackContext } from "./context.js";
-import { registerEtransportCommand } from "./listeners/etransportCommand.js";
-import { registerFleetCommand } from "./listeners/fleetCommand.js";
-import { registerInteractions } from "./listeners/interactions.js";
+import { registerListeners } from "./listeners/index.js";
 
 export interface HttpRoute {
   path: string;
@@ -106,10 +104,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   });
 
   const context = options.context(app.client);
-  // SLASH_COMMANDS (actionIds.ts) lists these two; manifest.yml declares the same.
-  registerFleetCommand(app, context);
-  registerEtransportCommand(app, context);
-  registerInteractions(app, context);
+  // The one registration list (listeners/index.ts); manifest.yml declares the same.
+  registerListeners(app, context);
   app.error(async (error) => {
     options.logger.error({ err: error }, "Slack listener failed");
   });

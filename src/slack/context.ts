@@ -1,3 +1,4 @@
+import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { AlertSubscriptions } from "../alerts/subscriptions.js";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
@@ -5,12 +6,15 @@ import type { Vehicle } from "../fleet/schemas.js";
 import type { AccountStore } from "../store/accountStore.js";
 import type { AlertStore } from "../store/alertStore.js";
 import type { TaskStore } from "../store/taskStore.js";
+import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
+import type { TaskProgress, TaskRecord } from "../tasks/task.js";
 import type { VehicleCache } from "../tasks/vehicleCache.js";
 import type { TaskDelivery } from "./delivery.js";
 import type { People } from "./people.js";
+import type { RenderContext } from "./renderers.js";
 
-/** What the listeners need: they parse, store a task, acknowledge; the work happens in tasks. */
+/** What the app is built from (main.ts): the parts behind the listeners' narrow deps below. */
 export interface SlackContext {
   runner: TaskRunner<FleetSession>;
   tasks: TaskStore;
@@ -33,4 +37,73 @@ export interface SlackContext {
   warmVehicles(account: string, slackUser: string): void;
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
   now(): number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The listeners' deps: each family gets only what it uses, never a store.
+
+/** Who the clicking or typing user is: their zone and the fleet account they act as. */
+export interface Users {
+  timeZoneOf(client: WebClient, userId: string): Promise<string>;
+  accountOf(userId: string): { username: string; linked: boolean } | undefined;
+}
+
+/** Submitting tasks and following them (the queue, cancel, the answer held until the ack). */
+export interface TaskDesk {
+  submit<K extends TaskKind>(task: NewTaskOf<K>): { task: TaskRecord; created: boolean };
+  progressOf(taskId: string): Promise<TaskProgress | undefined>;
+  holdUntilAck(taskId: string): () => void;
+  cancel(taskId: string): boolean;
+  get(taskId: string): TaskRecord | undefined;
+  unfinished(account: string): TaskRecord[];
+}
+
+/** The account's vehicles as cached (a modal's select answers within 3 s from it, never the service). */
+export interface CachedVehicles {
+  peek(account: string): readonly Vehicle[] | undefined;
+  /** Starts a background fetch of the list. */
+  warm(account: string, slackUser: string): void;
+}
+
+interface Common {
+  users: Users;
+  now(): number;
+}
+
+export interface QueueDeps extends Common {
+  tasks: TaskDesk;
+}
+
+export interface ReportDeps extends QueueDeps {
+  vehicles: CachedVehicles;
+  render: RenderContext;
+}
+
+export interface EtransportDeps extends QueueDeps {
+  vehicles: CachedVehicles;
+  /** Warnings a user was shown for a modal (by view id): submitting the same form again confirms them. */
+  formWarnings: Map<string, string>;
+}
+
+export interface AlertDeps extends Common {
+  subscriptions: Pick<AlertSubscriptions, "list" | "subscribe" | "unsubscribe" | "mute">;
+  lastFailure: AlertStore["lastFailure"];
+  checkChannel: SlackContext["alerts"]["checkChannel"];
+}
+
+export interface AccountDeps extends QueueDeps {
+  /** Null when linking is not enabled (no CREDENTIALS_KEY). */
+  linking: {
+    seal(password: string, slackUser: string): string;
+  } | null;
+  /** Unlinks the user's own account (and releases its session); false when none was linked. */
+  unlink(slackUser: string): boolean;
+}
+
+export interface ListenerDeps {
+  queue: QueueDeps;
+  reports: ReportDeps;
+  etransport: EtransportDeps;
+  alerts: AlertDeps;
+  account: AccountDeps;
 }

@@ -2,6 +2,7 @@ import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { TaskStore } from "../store/taskStore.js";
+import type { TransportListResult } from "../tasks/handlers/transports.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { progressMessage, statusModal } from "./views/common.js";
@@ -18,6 +19,8 @@ export interface Rendered {
   files?: OutgoingFile[];
   /** A modal to show instead of a message, when the task was asked from one (edit form). */
   view?: View;
+  /** Another task's result to keep current (a list after an action on one of its cards), stored by delivery. */
+  listUpdate?: { taskId: string; result: TransportListResult };
 }
 
 /** Slack's response_url: at most 5 uses within 30 minutes (we stop a minute early). */
@@ -27,8 +30,7 @@ const RESPONSE_URL_LIFETIME_MS = 29 * 60_000;
 export interface TaskDeliveryOptions {
   client: WebClient;
   store: TaskStore;
-  // biome-ignore lint/suspicious/noExplicitAny: the runner's session type does not matter here
-  runner: TaskRunner<any>;
+  runner: Pick<TaskRunner<unknown>, "on" | "markDelivered">;
   render(task: TaskRecord): Promise<Rendered>;
   describe(task: TaskRecord): string;
   logger: Pick<Logger, "warn" | "info" | "debug" | "error">;
@@ -205,6 +207,9 @@ export class TaskDelivery {
     this.lastProgress.delete(task.id);
     await this.progressPosts.get(task.id)?.catch(() => undefined);
     const rendered = await this.options.render(task);
+    // The renderer is pure; what it asks to keep is written here, before the answer goes out.
+    if (rendered.listUpdate)
+      this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
     if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view))) {
       this.options.runner.markDelivered(task.id);
       return;

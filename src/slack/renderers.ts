@@ -1,20 +1,19 @@
+import { assertNever } from "../assertNever.js";
+import { transportStatusName } from "../etransport/state.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
-import { fuelCsv, refillsCsv, routeCsv, routeGpx, stopsCsv, temperatureChartPng } from "../reports/index.js";
-import type { AccountLinkResult } from "../tasks/handlers/accountLink.js";
-import type { TransportActionOutcome, TransportActionParams } from "../tasks/handlers/transportActions.js";
-import type {
-  TransportFindParams,
-  TransportFindResult,
-  TransportListParams,
-  TransportListResult,
-  TransportRemoveResult,
-  TransportSaveParams,
-  TransportSaveResult,
-} from "../tasks/handlers/transports.js";
-import type { VehicleReportParams, VehicleReportResult } from "../tasks/handlers/vehicleData.js";
+import { TRANSPORT_STATUS } from "../fleet/schemas.js";
+import {
+  REPORT_CATALOGUE,
+  type ReportOf,
+  type TaggedReport,
+  type VehicleReportName,
+  type VehicleReportResult,
+} from "../reports/catalogue.js";
+import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
+import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
-import type { OutgoingFile, Rendered } from "./delivery.js";
+import type { Rendered } from "./delivery.js";
 import { cancelledMessage, failureMessage, noticeMessage, statusModal } from "./views/common.js";
 import {
   removeConfirmationMessage,
@@ -23,55 +22,36 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
-import {
-  fuelMessage,
-  positionCard,
-  refillsMessage,
-  routeMessage,
-  stopsMessage,
-  temperatureMessage,
-  vehicleListMessage,
-} from "./views/vehicleData.js";
-
-const REPORT_TITLES: Record<VehicleReportParams["report"], string> = {
-  vehicles: "Vehicle list",
-  where: "Last position",
-  route: "Route",
-  stops: "Stops report",
-  fuel: "Fuel report",
-  refills: "Refills report",
-  temps: "Temperature report",
-};
+import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
 
 /** One line saying what a task is, for progress messages and the queue. */
 export function describeTask(task: TaskRecord): string {
-  const params = (task.params ?? {}) as Partial<VehicleReportParams> & {
-    action?: string;
-    uits?: string[];
-    username?: string;
-  };
+  if (!isTaskKind(task.kind)) return task.kind;
   switch (task.kind) {
     case "vehicle-report": {
-      const title = REPORT_TITLES[params.report ?? "vehicles"] ?? "Report";
-      const vehicles = (params.refs ?? []).map((r) => r.raw).join(", ");
-      return `${title}${vehicles ? ` for ${vehicles}` : ""}${params.period ? `, ${params.period.label}` : ""}`;
+      const p = taskOf(task, "vehicle-report")?.params;
+      if (!p) return "Report";
+      const vehicles = p.refs.map((r) => r.raw).join(", ");
+      return `${REPORT_CATALOGUE[p.report].title}${vehicles ? ` for ${vehicles}` : ""}${p.period ? `, ${p.period.label}` : ""}`;
     }
-    case "transport-action":
-      return `${capitalise(params.action ?? "act on")} ${(params.uits ?? []).join(", ")}`;
+    case "transport-action": {
+      const p = taskOf(task, "transport-action")?.params;
+      return `${capitalise(p?.action ?? "act on")} ${(p?.uits ?? []).join(", ")}`;
+    }
     case "account-link":
-      return `Checking the fleet account ${params.username ?? ""}`.trim();
+      return `Checking the fleet account ${taskOf(task, "account-link")?.params.username ?? ""}`.trim();
     case "transport-list":
       return "Transport list";
     case "transport-find":
-      return `Looking up ${(task.params as Partial<TransportFindParams>).uit ?? "the transport"}`;
+      return `Looking up ${taskOf(task, "transport-find")?.params.uit ?? "the transport"}`;
     case "transport-save": {
-      const save = task.params as Partial<TransportSaveParams>;
-      return `${save.transportUId ? "Updating" : "Creating"} transport ${save.draft?.codeUit ?? ""}`.trim();
+      const save = taskOf(task, "transport-save")?.params;
+      return `${save?.transportUId ? "Updating" : "Creating"} transport ${save?.draft.codeUit ?? ""}`.trim();
     }
     case "transport-remove":
-      return `Removing ${(task.params as { uit?: string }).uit ?? "the transport"}`;
+      return `Removing ${taskOf(task, "transport-remove")?.params.uit ?? "the transport"}`;
     default:
-      return task.kind;
+      return assertNever(task.kind, "task kind");
   }
 }
 
@@ -81,64 +61,71 @@ export interface RenderContext {
   now(): number;
   /** A stored task by id (an action re-renders the list it was clicked in). */
   task?(id: string): TaskRecord | undefined;
-  /** Keeps a list's stored result current after an action, so the next click starts from it. */
-  updateResult?(id: string, result: unknown): void;
   /** Zone of the fleet service's local dates, named in reports built from them. */
   companyTimeZone: string;
 }
 
-/** The message (and files) that answer a finished task; `page` for paginated answers. */
+/** The message (and files) that answer a finished task; `page` for paginated answers. Pure: writes nothing. */
 export async function renderTask(task: TaskRecord, context: RenderContext, page = 0): Promise<Rendered> {
   const what = describeTask(task);
   if (task.state === "cancelled") return { message: cancelledMessage(what) };
   if (task.state === "failed") return { message: failureMessage(what, task.error) };
+  const done = `${what}: done.`;
+  if (!isTaskKind(task.kind)) return { message: noticeMessage(done) };
   switch (task.kind) {
     case "vehicle-report":
-      return renderVehicleReport(task, task.result as VehicleReportResult, context, page);
-    case "account-link": {
-      const result = task.result as AccountLinkResult;
-      return {
+      return withResult(taskOf(task, "vehicle-report"), done, (t, result) =>
+        renderVehicleReport(t, result, context, page),
+      );
+    case "account-link":
+      return withResult(taskOf(task, "account-link"), done, (_t, result) => ({
         message: result.linked
           ? noticeMessage(
               `:white_check_mark: Linked: your commands now run as the fleet account *${result.username}*.`,
             )
           : noticeMessage(`:x: ${result.reason}`, "Try again with /fleet login."),
-      };
-    }
-    case "transport-list": {
-      const p = task.params as TransportListParams;
-      const result = task.result as TransportListResult;
-      return { message: listMessage(task.id, p, result.transports, result.totalRecords) };
-    }
+      }));
+    case "transport-list":
+      return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
+        message: listMessage(t.id, t.params, result.transports, result.totalRecords),
+      }));
     case "transport-action":
-      return renderTransportAction(task, context);
+      return withResult(taskOf(task, "transport-action"), done, (t) => renderTransportAction(t, context));
     case "transport-find":
-      return renderTransportFind(task);
-    case "transport-save": {
-      const p = task.params as TransportSaveParams;
-      const result = task.result as TransportSaveResult;
-      const verb = p.transportUId ? "updated" : "created";
-      if (!result.saved)
-        return {
-          message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
-        };
-      const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
-      const text = `:white_check_mark: Transport ${p.draft.codeUit ?? ""} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
-      return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
-    }
-    case "transport-remove": {
-      const result = task.result as TransportRemoveResult;
-      return {
+      return withResult(taskOf(task, "transport-find"), done, (t, result) => renderTransportFind(t, result));
+    case "transport-save":
+      return withResult(taskOf(task, "transport-save"), done, (t, result) => {
+        const p = t.params;
+        const verb = p.transportUId ? "updated" : "created";
+        if (!result.saved)
+          return {
+            message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
+          };
+        const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
+        const text = `:white_check_mark: Transport ${p.draft.codeUit ?? ""} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
+        return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
+      });
+    case "transport-remove":
+      return withResult(taskOf(task, "transport-remove"), done, (_t, result) => ({
         message: noticeMessage(
           result.removed
             ? `:wastebasket: Transport ${result.uit} removed. Its GPS transmission to the tax authority stopped.`
             : `:x: The fleet service did not confirm the removal of ${result.uit}.`,
         ),
-      };
-    }
+      }));
     default:
-      return { message: noticeMessage(`${what}: done.`) };
+      return assertNever(task.kind, "task kind");
   }
+}
+
+/** Renders a typed task that has its result; a row that no longer fits its kind only says it is done. */
+async function withResult<T extends { result?: unknown }>(
+  task: T | undefined,
+  done: string,
+  render: (task: T, result: NonNullable<T["result"]>) => Rendered | Promise<Rendered>,
+): Promise<Rendered> {
+  if (!task || task.result === undefined || task.result === null) return { message: noticeMessage(done) };
+  return render(task, task.result);
 }
 
 function listMessage(
@@ -169,26 +156,29 @@ export function mergeTransports(
   return list.map((t) => updated.get(t.uId) ?? t);
 }
 
-function renderTransportAction(task: TaskRecord, context: RenderContext): Rendered {
-  const p = task.params as TransportActionParams;
-  const outcome = task.result as TransportActionOutcome;
+/** Transports that can no longer be modified. */
+const FINISHED: ReadonlySet<number> = new Set([TRANSPORT_STATUS.completed, TRANSPORT_STATUS.autoCompleted]);
+
+function renderTransportAction(task: TaskOf<"transport-action">, context: RenderContext): Rendered {
+  const p = task.params;
+  const outcome = task.result ?? { results: [], after: [] };
   const after = outcome.after
     .map((t) => parseTransportView(t))
     .filter((t): t is TransportView => t !== undefined);
-  const list = p.listTaskId ? context.task?.(p.listTaskId) : undefined;
-  if (list?.state === "done") {
+  const stored = p.listTaskId ? context.task?.(p.listTaskId) : undefined;
+  const list = stored?.state === "done" ? taskOf(stored, "transport-list") : undefined;
+  if (list?.result) {
     // The click came from a list: show that list again, the acted-on cards in their new state.
-    const listParams = list.params as TransportListParams;
-    const listResult = list.result as TransportListResult;
-    const merged = mergeTransports(listResult.transports, after);
-    context.updateResult?.(list.id, { ...listResult, transports: merged });
-    const message = listMessage(list.id, listParams, merged, listResult.totalRecords);
+    const merged = mergeTransports(list.result.transports, after);
+    const message = listMessage(list.id, list.params, merged, list.result.totalRecords);
     const summary = transportActionResultMessage(p.action, outcome.results, [], { timeZone: p.timeZone });
     return {
       message: {
         text: `${summary.text}\n${message.text}`,
         blocks: [...summary.blocks.slice(0, 3), ...message.blocks].slice(0, 50),
       },
+      // Delivery stores it once the answer is out, so the list's next click starts from it.
+      listUpdate: { taskId: list.id, result: { ...list.result, transports: merged } },
     };
   }
   return {
@@ -196,9 +186,9 @@ function renderTransportAction(task: TaskRecord, context: RenderContext): Render
   };
 }
 
-function renderTransportFind(task: TaskRecord): Rendered {
-  const p = task.params as TransportFindParams;
-  const transport = (task.result as TransportFindResult).transport;
+function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFindResult): Rendered {
+  const p = task.params;
+  const transport = result.transport;
   if (!transport) {
     const text = `No transport with UIT ${p.uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`;
     return {
@@ -207,9 +197,8 @@ function renderTransportFind(task: TaskRecord): Rendered {
     };
   }
   if (p.purpose === "edit") {
-    const finished = transport.statusId === 3 || transport.statusId === 4;
-    if (finished) {
-      const text = `Transport ${p.uit} is finished (${transport.statusId === 3 ? "completed" : "auto completed"}): it can no longer be modified.`;
+    if (FINISHED.has(transport.statusId)) {
+      const text = `Transport ${p.uit} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`;
       return {
         message: noticeMessage(`:no_entry: ${text}`),
         view: statusModal("Cannot edit", text, VIEWS.transportEdit),
@@ -234,83 +223,31 @@ function renderTransportFind(task: TaskRecord): Rendered {
 }
 
 async function renderVehicleReport(
-  task: TaskRecord,
+  task: TaskOf<"vehicle-report">,
   result: VehicleReportResult,
   context: RenderContext,
   page: number,
 ): Promise<Rendered> {
-  const token = task.id;
-  const options = { companyTimeZone: context.companyTimeZone };
-  switch (result.kind) {
-    case "resolution":
-      return {
-        message: noticeMessage(
-          `:warning: ${result.problems.join("\n")}`,
-          "Vehicles are named by plate (B-123-ABC), name, or #id. /fleet vehicles lists them.",
-        ),
-      };
-    case "vehicles":
-      return { message: vehicleListMessage(result.report, page, token, options) };
-    case "where":
-      return { message: positionCard(result.report, context.now(), options) };
-    case "route": {
-      const plate = safeName(result.report.vehicle.plate);
-      const files: OutgoingFile[] = [
-        {
-          filename: `route-${plate}.gpx`,
-          title: `Route ${result.report.vehicle.plate} (GPX)`,
-          content: routeGpx(result.report),
-        },
-        {
-          filename: `route-${plate}.csv`,
-          title: `Route ${result.report.vehicle.plate} (CSV)`,
-          content: routeCsv(result.report),
-        },
-      ];
-      return { message: routeMessage(result.report, options), files: page === 0 ? files : [] };
-    }
-    case "stops":
-      return {
-        message: stopsMessage(result.report, page, token, options),
-        files:
-          page === 0
-            ? [{ filename: "stops.csv", title: "Stops (CSV)", content: stopsCsv(result.report) }]
-            : [],
-      };
-    case "fuel":
-      return {
-        message: fuelMessage(result.report, page, token, options),
-        files:
-          page === 0
-            ? [{ filename: "fuel.csv", title: "Fuel consumption (CSV)", content: fuelCsv(result.report) }]
-            : [],
-      };
-    case "refills":
-      return {
-        message: refillsMessage(result.report, options),
-        files: [
-          {
-            filename: `refills-${safeName(result.report.vehicle.plate)}.csv`,
-            title: "Refills (CSV)",
-            content: refillsCsv(result.report),
-          },
-        ],
-      };
-    case "temps": {
-      const files: OutgoingFile[] = [];
-      for (const entry of result.report.vehicles.filter((v) => v.sensors.length > 0).slice(0, 3)) {
-        files.push({
-          filename: `temperatures-${safeName(entry.vehicle.plate)}.png`,
-          title: `Temperatures ${entry.vehicle.plate}`,
-          content: await temperatureChartPng(result.report, entry.vehicle.vehicleId),
-        });
-      }
-      return {
-        message: temperatureMessage(result.report, page, token, options),
-        files: page === 0 ? files : [],
-      };
-    }
+  if (result.kind === "resolution") {
+    return {
+      message: noticeMessage(
+        `:warning: ${result.problems.join("\n")}`,
+        "Vehicles are named by plate (B-123-ABC), name, or #id. /fleet vehicles lists them.",
+      ),
+    };
   }
+  return renderReport(result, {
+    page,
+    pageToken: task.id,
+    nowMs: context.now(),
+    options: { companyTimeZone: context.companyTimeZone },
+  });
 }
 
-const safeName = (text: string) => text.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") || "vehicle";
+/** A built report through its view (REPORT_VIEWS, keyed like the catalogue). */
+function renderReport<N extends VehicleReportName>(
+  tagged: TaggedReport<N, ReportOf<N>>,
+  context: ReportViewContext,
+): Promise<Rendered> | Rendered {
+  return REPORT_VIEWS[tagged.kind].render(tagged.report, context);
+}

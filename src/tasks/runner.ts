@@ -36,8 +36,11 @@ export interface TaskHandler<P, R, S> {
   run(ctx: TaskContext<P, S>): Promise<R>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds handlers of every parameter and result type
-export type AnyTaskHandler<S> = TaskHandler<any, unknown, S>;
+/**
+ * A handler of any kind, as the runner holds them: it only parses stored parameters with the
+ * handler's own schema and passes them back to the same handler's `run`.
+ */
+export type AnyTaskHandler<S> = TaskHandler<unknown, unknown, S>;
 
 export interface TaskListener {
   /** A task's place, calls done and estimate changed. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { SLASH_COMMANDS } from "../../src/slack/actionIds.js";
+import { REGISTERED } from "../../src/slack/listeners/index.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as {
@@ -11,6 +11,10 @@ const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as {
     slash_commands: { command: string; should_escape: boolean; description: string; usage_hint?: string }[];
   };
   oauth_config: { scopes: { bot: string[] } };
+  settings: {
+    event_subscriptions?: { bot_events?: string[] };
+    interactivity?: { is_enabled: boolean; message_menu_options_url?: string };
+  };
 };
 /** Slack's published schema lives beside the project (../shared/slack), never in it. */
 const schemaPath = join(root, "..", "shared", "slack", "manifest.schema.1.0.0.json");
@@ -31,12 +35,25 @@ describe("manifest.yml", () => {
 
   it("declares exactly the slash commands the app registers, escaped, with descriptions and usage hints", () => {
     const commands = manifest.features.slash_commands;
-    expect(commands.map((c) => c.command).sort()).toEqual([...SLASH_COMMANDS].sort());
+    expect(commands.map((c) => c.command).sort()).toEqual([...REGISTERED.slashCommands].sort());
     for (const command of commands) {
       expect(command.should_escape).toBe(true);
       expect(command.description.length).toBeGreaterThan(0);
       expect(command.usage_hint?.length ?? 0).toBeGreaterThan(0);
     }
+  });
+
+  it("subscribes to exactly the events the app listens to", () => {
+    expect([...(manifest.settings.event_subscriptions?.bot_events ?? [])].sort()).toEqual(
+      [...REGISTERED.botEvents].sort(),
+    );
+  });
+
+  it("enables interactivity and select options as far as the app registers buttons, modals and selects", () => {
+    expect(manifest.settings.interactivity?.is_enabled ?? false).toBe(REGISTERED.interactive);
+    expect(manifest.settings.interactivity?.message_menu_options_url !== undefined).toBe(
+      REGISTERED.selectOptions,
+    );
   });
 
   it("asks for the bot scopes fleetbot uses and no others", () => {

@@ -8,7 +8,7 @@ import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { openDatabase } from "../../src/store/database.js";
 import { TaskStore } from "../../src/store/taskStore.js";
-import { type AnyTaskHandler, TaskRunner } from "../../src/tasks/runner.js";
+import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
 
 const INTERVAL = 30_000;
@@ -33,7 +33,7 @@ class RecordingSession {
   }
 }
 
-const reportHandler: AnyTaskHandler<RecordingSession> = {
+const reportHandler: TaskHandler<{ calls: number }, string[], RecordingSession> = {
   kind: "report",
   params: z.object({ calls: z.number().int().min(1) }),
   async run(ctx) {
@@ -47,7 +47,7 @@ const reportHandler: AnyTaskHandler<RecordingSession> = {
   },
 };
 
-const startHandler: AnyTaskHandler<RecordingSession> = {
+const startHandler: TaskHandler<{ uit: string }, string, RecordingSession> = {
   kind: "start",
   params: z.object({ uit: z.string() }),
   async run(ctx) {

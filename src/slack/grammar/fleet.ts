@@ -1,3 +1,13 @@
+import {
+  type AnyReportEntry,
+  DEFAULT_MIN_MINUTES,
+  isVehicleReportName,
+  MAX_MIN_MINUTES,
+  REPORT_CATALOGUE,
+  REPORT_ENTRIES,
+  VEHICLE_REPORTS,
+  type VehicleReportName,
+} from "../../reports/catalogue.js";
 import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
 import { closestWord, code, decodeSlackEntities, firstWord, squeeze } from "./text.js";
 import {
@@ -8,7 +18,6 @@ import {
   type GrammarContext,
   type GrammarError,
   type Period,
-  type ReportName,
   type VehicleRef,
 } from "./types.js";
 import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
@@ -22,87 +31,55 @@ import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
  *   options (only `min=`, only for stops) may stand anywhere after the subcommand; spaces around `=` are fine.
  * - A report command with no vehicle opens that report's form, prefilled with the period and `min` typed.
  * - `min` is a whole number of minutes from 1 to 1440; default 5.
- * - `where`, `route`, `refills` take exactly one vehicle and not `all`.
+ * - The reports, their synonyms, which take one vehicle (not `all`) and which a period, come
+ *   from the report catalogue (src/reports/catalogue.ts).
  * - `alerts` alone = `alerts list`. `alerts subscribe` with no codes = every code; `all` = every code.
  *   Codes are case-insensitive and ignore dashes/underscores (`no-gps-coordinates`). The channel is
  *   `<#C…|name>`, `<#C…>` or a bare channel id (C… or G…), anywhere in the list; none = the current channel.
  * - `help [anything]` is help; `login`, `logout`, `whoami`, `queue` take nothing after them.
  */
 
-export const DEFAULT_MIN_MINUTES = 5;
-export const MAX_MIN_MINUTES = 1440;
+export { DEFAULT_MIN_MINUTES, MAX_MIN_MINUTES };
 export const EXAMPLE_PLATE = "B-123-ABC";
 
-const SUBCOMMANDS = [
-  "help",
-  "login",
-  "logout",
-  "whoami",
-  "vehicles",
-  "where",
-  "route",
-  "stops",
-  "fuel",
-  "refills",
-  "temps",
-  "report",
-  "alerts",
-  "queue",
-] as const;
-type Subcommand = (typeof SUBCOMMANDS)[number];
+/** The subcommands that are not reports (those come from the catalogue). */
+const OTHER_SUBCOMMANDS = ["help", "login", "logout", "whoami", "report", "alerts", "queue"] as const;
+type OtherSubcommand = (typeof OTHER_SUBCOMMANDS)[number];
+type Subcommand = OtherSubcommand | VehicleReportName;
+const SUBCOMMANDS: readonly Subcommand[] = [...OTHER_SUBCOMMANDS, ...VEHICLE_REPORTS];
 
 /** Words dispatchers may try, mapped to what they probably mean (suggested, never run silently). */
-const SYNONYMS: Record<string, Subcommand> = {
-  stop: "stops",
-  position: "where",
-  location: "where",
-  locate: "where",
-  track: "route",
-  way: "route",
-  trip: "route",
-  consumption: "fuel",
-  refuel: "refills",
-  refuels: "refills",
-  refueling: "refills",
-  refuelling: "refills",
-  theft: "refills",
-  temp: "temps",
-  temperature: "temps",
-  temperatures: "temps",
-  humidity: "temps",
-  alert: "alerts",
-  signin: "login",
-  signout: "logout",
-  me: "whoami",
-  jobs: "queue",
-  list: "vehicles",
-};
+const SYNONYMS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ["alert", "alerts"],
+  ["signin", "login"],
+  ["signout", "logout"],
+  ["me", "whoami"],
+  ["jobs", "queue"],
+  ...REPORT_ENTRIES.flatMap((e) => e.synonyms.map((word): [string, Subcommand] => [word, e.name])),
+]);
 
-const CANONICAL_EXAMPLES: Record<Subcommand, string> = {
+const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
   help: "/fleet help",
   login: "/fleet login",
   logout: "/fleet logout",
   whoami: "/fleet whoami",
-  vehicles: "/fleet vehicles",
-  where: `/fleet where ${EXAMPLE_PLATE}`,
-  route: `/fleet route ${EXAMPLE_PLATE} yesterday`,
-  stops: `/fleet stops ${EXAMPLE_PLATE} last 3d min=10`,
-  fuel: "/fleet fuel all last week",
-  refills: `/fleet refills ${EXAMPLE_PLATE} last 7d`,
-  temps: `/fleet temps ${EXAMPLE_PLATE} today`,
   report: "/fleet report",
   alerts: "/fleet alerts list",
   queue: "/fleet queue",
 };
+
+function canonicalExample(sub: Subcommand): string {
+  if (!isVehicleReportName(sub)) return OTHER_EXAMPLES[sub];
+  const { example } = REPORT_CATALOGUE[sub];
+  return `/fleet ${sub}${example ? ` ${example}` : ""}`;
+}
 
 function fail(message: string, example: string, extra: Partial<GrammarError> = {}): GrammarError {
   return { ok: false, kind: "error", message, example, ...extra };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Report commands: route, stops, fuel, refills, temps (and where, which takes no period).
-
-const SINGLE: ReadonlySet<string> = new Set(["where", "route", "refills"]);
+// Report commands: every catalogue entry that names vehicles (the vehicle list takes a filter).
 
 interface ReportArgs {
   vehicleTokens: string[];
@@ -173,10 +150,13 @@ function readMin(value: string): number | string {
   return n;
 }
 
-function parseReport(sub: ReportName, args: string, ctx: GrammarContext): FleetCommandResult {
+function parseReport(report: AnyReportEntry, args: string, ctx: GrammarContext): FleetCommandResult {
+  const sub = report.name;
   const cmd = `/fleet ${sub}`;
+  const example = canonicalExample(sub);
+  const snapshot = report.period === "none";
   const split = splitReportArgs(args);
-  if ("ok" in split) return fail(split.message, CANONICAL_EXAMPLES[sub]);
+  if ("ok" in split) return fail(split.message, example);
   const { vehicleTokens, periodText, options } = split;
 
   // Vehicles first: the example of any later error reuses them when they are fine.
@@ -184,15 +164,15 @@ function parseReport(sub: ReportName, args: string, ctx: GrammarContext): FleetC
   if (misplaced !== undefined) {
     return fail(
       `Put the period after the vehicles: ${code(misplaced)} was read as part of a vehicle.`,
-      sub === "where"
-        ? CANONICAL_EXAMPLES.where
+      snapshot
+        ? example
         : `${cmd} ${EXAMPLE_PLATE} ${parsePeriodCore(misplaced, ctx).ok ? normalisePeriodText(misplaced) : "yesterday"}`,
     );
   }
   const list = parseVehicleList(vehicleTokens.join(" "));
-  if (!list.ok) return fail(list.message, CANONICAL_EXAMPLES[sub]);
+  if (!list.ok) return fail(list.message, example);
   const refs = list.refs;
-  const single = SINGLE.has(sub);
+  const single = report.vehicles === "one";
   const okVehicles =
     refs.length === 0
       ? EXAMPLE_PLATE
@@ -202,37 +182,32 @@ function parseReport(sub: ReportName, args: string, ctx: GrammarContext): FleetC
   const withVehicles = `${cmd} ${okVehicles}`;
 
   // Options. Examples keep the period only when it is itself fine.
-  const periodFine = sub !== "where" && periodText !== "" && parsePeriodCore(periodText, ctx).ok;
+  const periodFine = !snapshot && periodText !== "" && parsePeriodCore(periodText, ctx).ok;
   const okPeriod = periodFine ? ` ${periodText}` : "";
   let minMinutes: number | undefined;
   for (const [key, value] of options) {
-    if (key === "min" && sub === "stops") {
+    if (key === "min" && report.minStop) {
       const n = readMin(value);
       if (typeof n === "string") return fail(n, `${withVehicles}${okPeriod} min=10`);
       minMinutes = n;
     } else if (key === "min") {
       return fail(`${code("min=")} is only for ${code("/fleet stops")}.`, `${withVehicles}${okPeriod}`);
     } else {
-      const only = sub === "stops" ? ` The only option is ${code("min=<minutes>")}.` : "";
-      return fail(
-        `${code(`${key}=`)} is not something ${code(cmd)} understands.${only}`,
-        CANONICAL_EXAMPLES[sub],
-      );
+      const only = report.minStop ? ` The only option is ${code("min=<minutes>")}.` : "";
+      return fail(`${code(`${key}=`)} is not something ${code(cmd)} understands.${only}`, example);
     }
   }
 
-  if (sub === "where") {
-    if (periodText !== "") {
-      return fail(
-        `${code(cmd)} shows the latest position and takes no period. For a track over time use ${code("/fleet route")}.`,
-        withVehicles,
-      );
-    }
+  if (snapshot && periodText !== "") {
+    return fail(
+      `${code(cmd)} shows the latest position and takes no period. For a track over time use ${code("/fleet route")}.`,
+      withVehicles,
+    );
   }
 
   // Period.
   let period: Period | undefined;
-  if (sub !== "where") {
+  if (!snapshot) {
     const parsed = parsePeriodCore(periodText, ctx);
     if (!parsed.ok) {
       return fail(parsed.message, periodExample(withVehicles, parsed, minMinutes));
@@ -264,29 +239,15 @@ function parseReport(sub: ReportName, args: string, ctx: GrammarContext): FleetC
       );
     }
   }
-  const vehicle = refs[0]!;
   const all = refs.find((r) => r.type === "all");
-  const vehicles = all ? [all] : refs;
-  switch (sub) {
-    case "where":
-      return { ok: true, kind: "where", vehicle };
-    case "route":
-      return { ok: true, kind: "route", vehicle, period: period! };
-    case "refills":
-      return { ok: true, kind: "refills", vehicle, period: period! };
-    case "stops":
-      return {
-        ok: true,
-        kind: "stops",
-        vehicles,
-        period: period!,
-        minMinutes: minMinutes ?? DEFAULT_MIN_MINUTES,
-      };
-    case "fuel":
-      return { ok: true, kind: "fuel", vehicles, period: period! };
-    case "temps":
-      return { ok: true, kind: "temps", vehicles, period: period! };
-  }
+  return {
+    ok: true,
+    kind: "report",
+    report: sub,
+    vehicles: all ? [all] : refs,
+    ...(period ? { period } : {}),
+    ...(report.minStop ? { minMinutes: minMinutes ?? DEFAULT_MIN_MINUTES } : {}),
+  };
 }
 
 function periodExample(withVehicles: string, problem: PeriodProblem, minMinutes: number | undefined): string {
@@ -393,7 +354,10 @@ function parseAlerts(args: string): FleetCommandResult {
 
 // ---------------------------------------------------------------------------------------------
 
-const REPORTS: readonly ReportName[] = ["where", "route", "stops", "fuel", "refills", "temps"];
+/** Reports the report modal builds: those that name vehicles. */
+const MODAL_REPORTS: readonly VehicleReportName[] = REPORT_ENTRIES.filter((e) => e.vehicles !== "filter").map(
+  (e) => e.name,
+);
 
 function noArguments(sub: Subcommand, args: string): GrammarError | undefined {
   if (args === "") return undefined;
@@ -416,7 +380,7 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
         : undefined;
   if (vehicle !== undefined) {
     const where = parseFleetCommand(`where ${vehicle}`, ctx);
-    if (where.ok && where.kind === "where") {
+    if (where.ok && where.kind === "report") {
       return fail(
         `Say what you want to know about ${code(vehicle)}, for example where it is or its stops.`,
         `/fleet where ${vehicle}`,
@@ -425,12 +389,11 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
     }
   }
   const lower = word.toLowerCase();
-  const near =
-    (Object.hasOwn(SYNONYMS, lower) ? SYNONYMS[lower] : undefined) ?? closestWord(lower, SUBCOMMANDS);
+  const near = SYNONYMS.get(lower) ?? closestWord(lower, SUBCOMMANDS);
   if (near) {
     const retry = `/fleet ${near}${args ? ` ${args}` : ""}`;
     const retried = parseFleetCommand(`${near} ${args}`, ctx);
-    const example = retried.ok && retried.kind !== "modal" ? retry : CANONICAL_EXAMPLES[near as Subcommand];
+    const example = retried.ok && retried.kind !== "modal" ? retry : exampleOfWord(near);
     return fail(
       `${code(`/fleet ${word}`)} is not a command. Did you mean ${code(`/fleet ${near}`)}?`,
       example,
@@ -449,6 +412,12 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
   );
 }
 
+/** The canonical example of a subcommand found by closestWord (always one of SUBCOMMANDS). */
+function exampleOfWord(word: string): string {
+  const sub = SUBCOMMANDS.find((s) => s === word);
+  return sub ? canonicalExample(sub) : "/fleet help";
+}
+
 /** Parse the text after `/fleet`. Pure: the same text and context always give the same result. */
 export function parseFleetCommand(text: string, ctx: GrammarContext): FleetCommandResult {
   const [word, args] = firstWord(text);
@@ -464,30 +433,23 @@ export function parseFleetCommand(text: string, ctx: GrammarContext): FleetComma
     case "whoami":
     case "queue":
       return noArguments(sub, args) ?? { ok: true, kind: sub };
-    case "vehicles": {
-      const filter = squeeze(decodeSlackEntities(args));
-      return filter ? { ok: true, kind: "vehicles", filter } : { ok: true, kind: "vehicles" };
-    }
     case "report": {
       if (args === "") return { ok: true, kind: "modal", report: "report" };
-      const which = args.toLowerCase();
-      if ((REPORTS as readonly string[]).includes(which))
-        return { ok: true, kind: "modal", report: which as ReportName };
+      const which = MODAL_REPORTS.find((name) => name === args.toLowerCase());
+      if (which) return { ok: true, kind: "modal", report: which };
       return fail(
-        `${code(`/fleet report ${args}`)}: after ${code("report")} give nothing, or one of ${REPORTS.map((r) => code(r)).join(", ")}.`,
+        `${code(`/fleet report ${args}`)}: after ${code("report")} give nothing, or one of ${MODAL_REPORTS.map((r) => code(r)).join(", ")}.`,
         "/fleet report",
       );
     }
     case "alerts":
       return parseAlerts(args);
-    case "where":
-    case "route":
-    case "stops":
-    case "fuel":
-    case "refills":
-    case "temps":
-      return parseReport(sub, args, ctx);
-    default:
-      return unknownSubcommand(word, args, ctx);
+    default: {
+      if (!isVehicleReportName(sub)) return unknownSubcommand(word, args, ctx);
+      const report: AnyReportEntry = REPORT_CATALOGUE[sub];
+      if (report.vehicles !== "filter") return parseReport(report, args, ctx);
+      const filter = squeeze(decodeSlackEntities(args));
+      return { ok: true, kind: "report", report: sub, vehicles: [], ...(filter ? { filter } : {}) };
+    }
   }
 }

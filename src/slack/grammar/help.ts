@@ -1,3 +1,4 @@
+import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
 import { EXAMPLE_UIT } from "./uit.js";
 
 /**
@@ -11,46 +12,24 @@ export interface UsageLine {
   example: string;
 }
 
+/** A report's usage line, from its catalogue entry: `/fleet stops <vehicles|all> [period] [min=<minutes>]`. */
+function reportUsage(report: AnyReportEntry): UsageLine {
+  const vehicles = { one: " <vehicle>", several: " <vehicles|all>", filter: " [filter]" }[report.vehicles];
+  const period = report.period === "required" ? " [period]" : "";
+  const min = report.minStop ? " [min=<minutes>]" : "";
+  return {
+    syntax: `/fleet ${report.name}${vehicles}${period}${min}`,
+    does: report.does,
+    example: `/fleet ${report.name} ${report.helpExample}`,
+  };
+}
+
 export const fleetUsage: readonly UsageLine[] = [
   { syntax: "/fleet help", does: "this list", example: "/fleet help" },
   { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
   { syntax: "/fleet logout", does: "unlink your fleet account", example: "/fleet logout" },
   { syntax: "/fleet whoami", does: "the fleet account your commands use", example: "/fleet whoami" },
-  {
-    syntax: "/fleet vehicles [filter]",
-    does: "vehicles with their last position",
-    example: "/fleet vehicles volvo",
-  },
-  {
-    syntax: "/fleet where <vehicle>",
-    does: "last position with a map link",
-    example: "/fleet where B-123-ABC",
-  },
-  {
-    syntax: "/fleet route <vehicle> [period]",
-    does: "track summary with GPX and CSV files",
-    example: "/fleet route B-123-ABC yesterday",
-  },
-  {
-    syntax: "/fleet stops <vehicles|all> [period] [min=<minutes>]",
-    does: "stops of at least `min` minutes (default 5), CSV file",
-    example: "/fleet stops B-123-ABC, CJ-07-XYZ last 3d min=10",
-  },
-  {
-    syntax: "/fleet fuel <vehicles|all> [period]",
-    does: "fuel consumption with totals",
-    example: "/fleet fuel all last week",
-  },
-  {
-    syntax: "/fleet refills <vehicle> [period]",
-    does: "refuelling and possible fuel theft",
-    example: "/fleet refills B-123-ABC last 7d",
-  },
-  {
-    syntax: "/fleet temps <vehicles|all> [period]",
-    does: "temperature and humidity summary with a chart",
-    example: "/fleet temps #1234 last 12h",
-  },
+  ...REPORT_ENTRIES.map(reportUsage),
   { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
   {
     syntax: "/fleet alerts subscribe [#channel] [codes…]",

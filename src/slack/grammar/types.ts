@@ -1,4 +1,8 @@
 import { BAD_TRANSMISSION_CODES } from "../../alerts/incidents.js";
+import type { VehicleReportName } from "../../reports/catalogue.js";
+import type { VehicleRef } from "../../reports/vehicleRefs.js";
+
+export type { VehicleRef };
 
 /** Result types of the slash-command grammar. Every union is discriminated by `kind`; `ok` separates errors. */
 
@@ -53,16 +57,6 @@ export interface Period {
 
 export type PeriodResult = { ok: true; kind: "period"; period: Period } | GrammarError;
 
-/**
- * A vehicle as the user wrote it, not yet resolved. `plate` and `name` differ only as a hint
- * (plate-shaped text or not); resolveVehicles tries plates first, then names, for both.
- */
-export type VehicleRef =
-  | { type: "all"; raw: string; normalised: "ALL" }
-  | { type: "id"; raw: string; normalised: string; vehicleId: number }
-  | { type: "plate"; raw: string; normalised: string }
-  | { type: "name"; raw: string; normalised: string };
-
 /** A channel given to `/fleet alerts`; absent means the channel the command was typed in. */
 export interface ChannelRef {
   id: string;
@@ -76,7 +70,8 @@ export const OTHER_ALERT_CODES = ["expiry", "changerequest"] as const;
 export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;
 export type AlertCode = (typeof ALERT_CODES)[number];
 
-export type ReportName = "where" | "route" | "stops" | "fuel" | "refills" | "temps";
+/** A vehicle report's name: the report catalogue's (src/reports/catalogue.ts). */
+export type ReportName = VehicleReportName;
 
 export interface ReportPrefill {
   vehicles?: VehicleRef[];
@@ -90,13 +85,12 @@ export type FleetCommand =
   | { ok: true; kind: "logout" }
   | { ok: true; kind: "whoami" }
   | { ok: true; kind: "queue" }
-  | { ok: true; kind: "vehicles"; filter?: string }
-  | { ok: true; kind: "where"; vehicle: VehicleRef }
-  | { ok: true; kind: "route"; vehicle: VehicleRef; period: Period }
-  | { ok: true; kind: "refills"; vehicle: VehicleRef; period: Period }
-  | { ok: true; kind: "stops"; vehicles: VehicleRef[]; period: Period; minMinutes: number }
-  | { ok: true; kind: "fuel"; vehicles: VehicleRef[]; period: Period }
-  | { ok: true; kind: "temps"; vehicles: VehicleRef[]; period: Period }
+  /**
+   * A vehicle report, as the catalogue entry of `report` asks: one vehicle or several (`all`
+   * alone when given), a period unless it is a snapshot, `minMinutes` when it takes `min=`,
+   * `filter` (no vehicles) for the vehicle list.
+   */
+  | ReportCommand
   | { ok: true; kind: "alerts-subscribe"; channel?: ChannelRef; codes: AlertCode[] }
   | { ok: true; kind: "alerts-unsubscribe"; channel?: ChannelRef }
   | { ok: true; kind: "alerts-list" }
@@ -107,6 +101,16 @@ export type FleetCommand =
   | { ok: true; kind: "modal"; report: ReportName | "report"; prefill?: ReportPrefill };
 
 export type FleetCommandResult = FleetCommand | GrammarError;
+
+export interface ReportCommand {
+  ok: true;
+  kind: "report";
+  report: ReportName;
+  vehicles: VehicleRef[];
+  period?: Period;
+  minMinutes?: number;
+  filter?: string;
+}
 
 export type TransportStatusFilter = "default" | "pending" | "active" | "paused" | "completed" | "all";
 

@@ -1,5 +1,6 @@
-import type { NewTask, TaskProgress, TaskRecord } from "../../tasks/task.js";
-import type { SlackContext } from "../context.js";
+import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
+import type { TaskProgress, TaskRecord } from "../../tasks/task.js";
+import type { QueueDeps } from "../context.js";
 import { describeTask } from "../renderers.js";
 import { noticeMessage, progressMessage } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
@@ -16,19 +17,19 @@ export interface Queued {
  * is held until the ack is out, since an answer sent through the response_url (or a
  * views.update) before the ack would be overwritten by it.
  */
-export async function submitAndAcknowledge(
-  ctx: SlackContext,
-  task: NewTask,
+export async function submitAndAcknowledge<K extends TaskKind>(
+  deps: QueueDeps,
+  task: NewTaskOf<K>,
   acknowledge: (queued: Queued) => Promise<void>,
 ): Promise<Queued> {
-  const { task: stored, created } = ctx.runner.submit(task);
+  const { task: stored, created } = deps.tasks.submit(task);
   if (!created) {
     await acknowledge({ task: stored, created });
     return { task: stored, created };
   }
-  const release = ctx.delivery.holdUntilAck(stored.id);
+  const release = deps.tasks.holdUntilAck(stored.id);
   try {
-    const queued = { task: stored, created, progress: await ctx.runner.progressOf(stored.id) };
+    const queued = { task: stored, created, progress: await deps.tasks.progressOf(stored.id) };
     await acknowledge(queued);
     return queued;
   } finally {
@@ -37,11 +38,11 @@ export async function submitAndAcknowledge(
 }
 
 /** The ack's message: place in the queue and estimate, or that the same request already runs. */
-export function queuedMessage(ctx: SlackContext, queued: Queued): SlackMessage {
+export function queuedMessage(deps: Pick<QueueDeps, "now">, queued: Queued): SlackMessage {
   const what = describeTask(queued.task);
   if (!queued.created) return noticeMessage(`${what}: already queued; it runs once.`);
   return queued.progress
-    ? progressMessage(what, queued.progress, ctx.now())
+    ? progressMessage(what, queued.progress, deps.now())
     : noticeMessage(`${what}: queued.`);
 }
 

@@ -1,15 +1,57 @@
-import type { SlackContext } from "../context.js";
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { QueueDeps } from "../context.js";
 import { describeTask } from "../renderers.js";
-import type { QueueEntry } from "../views/common.js";
+import { type QueueEntry, queueMessage } from "../views/common.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT } from "./shared.js";
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
 /** The account's unfinished tasks with their progress, oldest first. */
-export async function queueEntries(ctx: SlackContext, account: string): Promise<QueueEntry[]> {
-  const tasks = ctx.tasks.unfinished(account);
+export async function queueEntries(deps: QueueDeps, account: string): Promise<QueueEntry[]> {
   return Promise.all(
-    tasks.map(async (task) => ({
+    deps.tasks.unfinished(account).map(async (task) => ({
       task,
       description: describeTask(task),
-      progress: await ctx.runner.progressOf(task.id),
+      progress: await deps.tasks.progressOf(task.id),
     })),
   );
+}
+
+/** `/fleet queue`: the account's queued and running requests. */
+export async function showQueue(args: { ack: Ack; userId: string }, deps: QueueDeps): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const entries = await queueEntries(deps, account.username);
+  await args.ack(ephemeral(queueMessage(account.username, entries, deps.now())));
+}
+
+/** The queue message's refresh button. */
+export async function refreshQueue({ ack, body, respond }: ButtonArgs, deps: QueueDeps): Promise<void> {
+  await ack();
+  const account = deps.users.accountOf(body.user.id);
+  if (!account) return;
+  await respond({
+    replace_original: true,
+    ...queueMessage(account.username, await queueEntries(deps, account.username), deps.now()),
+  });
+}
+
+/** A progress message's Cancel button: only someone acting as the task's fleet account may cancel it. */
+export async function cancelTask({ ack, action, body, respond }: ButtonArgs, deps: QueueDeps): Promise<void> {
+  await ack();
+  const task = deps.tasks.get(action.value ?? "");
+  const account = deps.users.accountOf(body.user.id);
+  if (!task || task.state === "done" || task.state === "failed" || task.state === "cancelled") {
+    await respond(aside({ text: "That request has already finished." }));
+    return;
+  }
+  if (task.slackUser !== body.user.id && account?.username !== task.account) {
+    await respond(aside({ text: "You can only cancel requests of your own fleet account." }));
+    return;
+  }
+  deps.tasks.cancel(task.id);
+  await respond(aside({ text: `Cancelling: ${describeTask(task)}.` }));
 }

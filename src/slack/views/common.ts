@@ -3,6 +3,7 @@ import type { TaskError, TaskProgress, TaskRecord } from "../../tasks/task.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { GrammarError } from "../grammar/types.js";
 import type { SlackMessage } from "./message.js";
+import { modalReportChoices } from "./vehicleData.js";
 import { escapeMrkdwn, slackDate } from "./vehicleFormat.js";
 
 const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
@@ -197,15 +198,6 @@ export function statusModal(title: string, text: string, callbackId: string = VI
   };
 }
 
-const REPORT_CHOICES: { value: string; label: string }[] = [
-  { value: "where", label: "Last position (where)" },
-  { value: "route", label: "Route (GPX, CSV)" },
-  { value: "stops", label: "Stops" },
-  { value: "fuel", label: "Fuel consumption" },
-  { value: "refills", label: "Refills and possible thefts" },
-  { value: "temps", label: "Temperatures" },
-];
-
 export interface ReportModalPrefill {
   report?: string;
   vehicles?: PlainTextOption[];
@@ -216,7 +208,8 @@ export interface ReportModalPrefill {
 
 /** /fleet report: choose report, vehicles (searched from the cached list) and period. */
 export function reportModal(privateMetadata: string, prefill: ReportModalPrefill = {}): ModalView {
-  const choice = REPORT_CHOICES.find((c) => c.value === prefill.report);
+  const choices = modalReportChoices();
+  const choice = choices.find((c) => c.value === prefill.report);
   const toOption = (c: { value: string; label: string }): PlainTextOption => ({
     text: plain(c.label),
     value: c.value,
@@ -236,7 +229,7 @@ export function reportModal(privateMetadata: string, prefill: ReportModalPrefill
         element: {
           type: "static_select",
           action_id: INPUTS.reportKind.action,
-          options: REPORT_CHOICES.map(toOption),
+          options: choices.map(toOption),
           ...(choice ? { initial_option: toOption(choice) } : {}),
         },
       },

@@ -5,14 +5,24 @@
  * range shows the nearest one. Every message stays inside Slack's limits (vehicleFormat).
  */
 import type { Button } from "@slack/types";
+import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
 import { wallText } from "../../reports/format.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
+import {
+  fuelCsv,
+  refillsCsv,
+  routeCsv,
+  routeGpx,
+  stopsCsv,
+  temperatureChartPng,
+} from "../../reports/index.js";
 import type { PositionReport, VehicleListReport } from "../../reports/positions.js";
 import type { RefillItem, RefillsReport, RefillTotals } from "../../reports/refills.js";
 import type { RouteReport } from "../../reports/route.js";
 import type { StopItem, StopsReport, VehicleStops } from "../../reports/stops.js";
 import type { SensorSummary, TemperatureReport, VehicleTemperatures } from "../../reports/temperatures.js";
 import { ACTIONS } from "../actionIds.js";
+import type { OutgoingFile } from "../delivery.js";
 import type { SlackMessage } from "./message.js";
 import {
   clampPage,
@@ -509,4 +519,122 @@ export function temperatureMessage(
       `Temperatures ${report.period.label}: ${sensors} sensors on ${report.vehicles.length} vehicles`,
     ),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Slack side of the report catalogue (src/reports/catalogue.ts): for every report, its label
+// in the report modal (none: not offered there) and its view. Keyed by the catalogue's names, so
+// a report without a view does not compile.
+
+/** A report's answer: the message, and the files that go to the user's direct messages. */
+export interface ReportAnswer {
+  message: SlackMessage;
+  files: OutgoingFile[];
+}
+
+/** What a report view gets besides the report: the page asked, the task id (page buttons), options. */
+export interface ReportViewContext {
+  page: number;
+  pageToken: string;
+  nowMs: number;
+  options: VehicleViewOptions;
+}
+
+export interface ReportView<N extends VehicleReportName> {
+  /** The report modal's choice; null when the modal does not offer the report. */
+  modalLabel: string | null;
+  render(report: ReportOf<N>, context: ReportViewContext): Promise<ReportAnswer> | ReportAnswer;
+}
+
+const safeName = (text: string) => text.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") || "vehicle";
+
+/** Files go with the first page only (a page turn must not upload them again). */
+const firstPage = (context: ReportViewContext, files: OutgoingFile[]) => (context.page === 0 ? files : []);
+
+export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
+  vehicles: {
+    modalLabel: null,
+    render: (report, c) => ({
+      message: vehicleListMessage(report, c.page, c.pageToken, c.options),
+      files: [],
+    }),
+  },
+  where: {
+    modalLabel: "Last position (where)",
+    render: (report, c) => ({ message: positionCard(report, c.nowMs, c.options), files: [] }),
+  },
+  route: {
+    modalLabel: "Route (GPX, CSV)",
+    render: (report, c) => {
+      const plate = safeName(report.vehicle.plate);
+      return {
+        message: routeMessage(report, c.options),
+        files: firstPage(c, [
+          {
+            filename: `route-${plate}.gpx`,
+            title: `Route ${report.vehicle.plate} (GPX)`,
+            content: routeGpx(report),
+          },
+          {
+            filename: `route-${plate}.csv`,
+            title: `Route ${report.vehicle.plate} (CSV)`,
+            content: routeCsv(report),
+          },
+        ]),
+      };
+    },
+  },
+  stops: {
+    modalLabel: "Stops",
+    render: (report, c) => ({
+      message: stopsMessage(report, c.page, c.pageToken, c.options),
+      files: firstPage(c, [{ filename: "stops.csv", title: "Stops (CSV)", content: stopsCsv(report) }]),
+    }),
+  },
+  fuel: {
+    modalLabel: "Fuel consumption",
+    render: (report, c) => ({
+      message: fuelMessage(report, c.page, c.pageToken, c.options),
+      files: firstPage(c, [
+        { filename: "fuel.csv", title: "Fuel consumption (CSV)", content: fuelCsv(report) },
+      ]),
+    }),
+  },
+  refills: {
+    modalLabel: "Refills and possible thefts",
+    render: (report, c) => ({
+      message: refillsMessage(report, c.options),
+      files: [
+        {
+          filename: `refills-${safeName(report.vehicle.plate)}.csv`,
+          title: "Refills (CSV)",
+          content: refillsCsv(report),
+        },
+      ],
+    }),
+  },
+  temps: {
+    modalLabel: "Temperatures",
+    render: async (report, c) => {
+      const files: OutgoingFile[] = [];
+      if (c.page === 0) {
+        for (const entry of report.vehicles.filter((v) => v.sensors.length > 0).slice(0, 3)) {
+          files.push({
+            filename: `temperatures-${safeName(entry.vehicle.plate)}.png`,
+            title: `Temperatures ${entry.vehicle.plate}`,
+            content: await temperatureChartPng(report, entry.vehicle.vehicleId),
+          });
+        }
+      }
+      return { message: temperatureMessage(report, c.page, c.pageToken, c.options), files };
+    },
+  },
+};
+
+/** The reports the report modal offers, in catalogue order, with their labels. */
+export function modalReportChoices(): { value: VehicleReportName; label: string }[] {
+  return VEHICLE_REPORTS.flatMap((name) => {
+    const label = REPORT_VIEWS[name].modalLabel;
+    return label ? [{ value: name, label }] : [];
+  });
 }

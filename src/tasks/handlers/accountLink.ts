@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
 import { type AccountStore, decryptSecret } from "../../store/accountStore.js";
-import type { TaskHandler } from "../runner.js";
+import type { KindHandler } from "../kinds.js";
 
 export const accountLinkParams = z.object({
   username: z.string().min(1),
@@ -23,7 +23,7 @@ export function accountLinkHandler(deps: {
   client: FleetClient;
   accounts: AccountStore;
   key: Buffer | undefined;
-}): TaskHandler<AccountLinkParams, AccountLinkResult, FleetSession> {
+}): KindHandler<"account-link", FleetSession> {
   return {
     kind: "account-link",
     params: accountLinkParams,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { TransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
-import type { TaskHandler } from "../runner.js";
+import type { KindHandler } from "../kinds.js";
 import { findTransport } from "./transports.js";
 
 export const TRANSPORT_ACTIONS = ["start", "pause", "end"] as const;
@@ -46,11 +46,7 @@ export interface TransportActionOutcome {
  * died, the UITs are looked up first and the request is sent again only if they are not
  * already in the state the action leads to.
  */
-export const transportActionHandler: TaskHandler<
-  TransportActionParams,
-  TransportActionOutcome,
-  FleetSession
-> = {
+export const transportActionHandler: KindHandler<"transport-action", FleetSession> = {
   kind: "transport-action",
   params: transportActionParams,
   async run(ctx) {

@@ -3,7 +3,7 @@ import { toAddTransportParams, toUpdateTransportParams } from "../../etransport/
 import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
-import type { TaskHandler } from "../runner.js";
+import type { KindHandler } from "../kinds.js";
 
 /** Every status load-transports lists (Error, 5, never is). */
 export const LISTED_STATUS_IDS = [1, 2, 3, 4, 6];
@@ -39,7 +39,7 @@ export interface TransportListResult {
   totalRecords: number;
 }
 
-export const transportListHandler: TaskHandler<TransportListParams, TransportListResult, FleetSession> = {
+export const transportListHandler: KindHandler<"transport-list", FleetSession> = {
   kind: "transport-list",
   params: transportListParams,
   async run(ctx) {
@@ -66,7 +66,7 @@ export interface TransportFindResult {
   transport?: TransportView;
 }
 
-export const transportFindHandler: TaskHandler<TransportFindParams, TransportFindResult, FleetSession> = {
+export const transportFindHandler: KindHandler<"transport-find", FleetSession> = {
   kind: "transport-find",
   params: transportFindParams,
   async run(ctx) {
@@ -127,7 +127,7 @@ function matchesDraft(t: TransportView, d: z.infer<typeof draftSchema>): boolean
  * Creates or updates a transport, idempotently: a task resumed after a crash first looks
  * the UIT up (add: does it exist? update: does it already carry the new values?).
  */
-export const transportSaveHandler: TaskHandler<TransportSaveParams, TransportSaveResult, FleetSession> = {
+export const transportSaveHandler: KindHandler<"transport-save", FleetSession> = {
   kind: "transport-save",
   params: transportSaveParams,
   async run(ctx) {
@@ -168,19 +168,18 @@ export interface TransportRemoveResult {
   uit: string;
 }
 
-export const transportRemoveHandler: TaskHandler<TransportRemoveParams, TransportRemoveResult, FleetSession> =
-  {
-    kind: "transport-remove",
-    params: transportRemoveParams,
-    async run(ctx) {
-      const { uit, transportUId } = ctx.params;
-      ctx.progress(0, 1);
-      const removed = await ctx.mutation(`remove:${transportUId}`, {
-        // Gone already: the removal reached the service before a crash.
-        alreadyApplied: async () => ((await findTransport(ctx.session, uit, ctx.call)) ? undefined : true),
-        send: () => ctx.session.removeTransports([transportUId], ctx.call),
-      });
-      ctx.progress(1, 1);
-      return { removed, uit };
-    },
-  };
+export const transportRemoveHandler: KindHandler<"transport-remove", FleetSession> = {
+  kind: "transport-remove",
+  params: transportRemoveParams,
+  async run(ctx) {
+    const { uit, transportUId } = ctx.params;
+    ctx.progress(0, 1);
+    const removed = await ctx.mutation(`remove:${transportUId}`, {
+      // Gone already: the removal reached the service before a crash.
+      alreadyApplied: async () => ((await findTransport(ctx.session, uit, ctx.call)) ? undefined : true),
+      send: () => ctx.session.removeTransports([transportUId], ctx.call),
+    });
+    ctx.progress(1, 1);
+    return { removed, uit };
+  },
+};

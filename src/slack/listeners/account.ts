@@ -1,0 +1,130 @@
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { z } from "zod";
+import { INPUTS } from "../actionIds.js";
+import type { AccountDeps } from "../context.js";
+import { loginModal, noticeMessage, statusModal } from "../views/common.js";
+import { submitAndAcknowledge } from "./acknowledge.js";
+import { publishHome } from "./home.js";
+import { type Ack, ephemeral, NO_ACCOUNT, parseJson } from "./shared.js";
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** What a /fleet account command has: who typed it, where, and the trigger for a modal. */
+export interface AccountCommandArgs {
+  ack: Ack;
+  client: WebClient;
+  userId: string;
+  channelId: string;
+  triggerId: string;
+}
+
+const modalMetadata = z.object({ channel: z.string().optional() });
+
+/** `/fleet login`: the private form for a user name and password (never typed in a message). */
+export async function login(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  if (!deps.linking) {
+    await args.ack(
+      ephemeral(
+        noticeMessage(
+          "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY.",
+          deps.users.accountOf(args.userId)
+            ? "Your commands run as the workspace account meanwhile."
+            : undefined,
+        ),
+      ),
+    );
+    return;
+  }
+  await args.ack();
+  await args.client.views.open({
+    trigger_id: args.triggerId,
+    view: loginModal(JSON.stringify({ channel: args.channelId })),
+  });
+}
+
+/** `/fleet logout`: unlink; the workspace account (if any) takes over. */
+export async function logout(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  const had = deps.unlink(args.userId);
+  const fallback = deps.users.accountOf(args.userId);
+  await args.ack(
+    ephemeral(
+      noticeMessage(
+        had ? "Your fleet account is unlinked and its password deleted." : "You had no linked fleet account.",
+        fallback ? `Your commands now run as the workspace account ${fallback.username}.` : undefined,
+      ),
+    ),
+  );
+}
+
+/** `/fleet whoami`: the fleet account the user's commands run as. */
+export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  await args.ack(
+    ephemeral(
+      account
+        ? noticeMessage(
+            `Your commands run as the fleet account *${account.username}* (${account.linked ? "linked by you" : "the workspace account"}).`,
+            account.linked ? "Unlink with /fleet logout." : "Link your own with /fleet login.",
+          )
+        : NO_ACCOUNT,
+    ),
+  );
+}
+
+/** The Home tab's Link button. */
+export async function homeLogin({ ack, body, client }: ButtonArgs, deps: AccountDeps): Promise<void> {
+  await ack();
+  if (!deps.linking) return;
+  await client.views.open({ trigger_id: body.trigger_id, view: loginModal(JSON.stringify({})) });
+}
+
+/** The Home tab's Unlink button. */
+export async function homeLogout({ ack, body, client }: ButtonArgs, deps: AccountDeps): Promise<void> {
+  await ack();
+  deps.unlink(body.user.id);
+  await publishHome(deps, client, body.user.id);
+}
+
+/** The login form: the password is sealed for this user at once, then checked by a task. */
+export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: AccountDeps): Promise<void> {
+  const values = view.state.values;
+  const username = values[INPUTS.loginUsername.block]?.[INPUTS.loginUsername.action]?.value?.trim() ?? "";
+  const password = values[INPUTS.loginPassword.block]?.[INPUTS.loginPassword.action]?.value ?? "";
+  const errors: Record<string, string> = {};
+  if (!username) errors[INPUTS.loginUsername.block] = "Enter your fleet-service user name or e-mail.";
+  if (!password) errors[INPUTS.loginPassword.block] = "Enter your fleet-service password.";
+  if (!deps.linking) errors[INPUTS.loginUsername.block] = "Linking is not enabled (no CREDENTIALS_KEY).";
+  if (Object.keys(errors).length > 0 || !deps.linking) {
+    await ack({ response_action: "errors", errors });
+    return;
+  }
+  const metadata = parseJson(modalMetadata, view.private_metadata);
+  await submitAndAcknowledge(
+    deps,
+    {
+      kind: "account-link",
+      params: { username, sealedPassword: deps.linking.seal(password, body.user.id) },
+      account: username,
+      slackUser: body.user.id,
+      reply: { viewId: view.id, channel: metadata?.channel },
+      priority: "interactive",
+    },
+    () =>
+      ack({
+        response_action: "update",
+        view: statusModal(
+          "Link fleet account",
+          `:hourglass_flowing_sand: Checking *${username}* with the fleet service… The answer comes as a direct message.`,
+        ),
+      }),
+  );
+}

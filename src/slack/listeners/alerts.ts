@@ -1,0 +1,147 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
+import type { AlertDeps } from "../context.js";
+import type { AlertCode, ChannelRef } from "../grammar/types.js";
+import {
+  alertMutedMessage,
+  parseAlertMuteValue,
+  subscriptionChangedMessage,
+  subscriptionListMessage,
+} from "../views/alerts.js";
+import { noticeMessage } from "../views/common.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT } from "./shared.js";
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+
+export interface AlertFilterOptions {
+  minDurationMinutes?: number;
+  exclude?: string[];
+  vehicles?: string[];
+}
+
+/**
+ * `/fleet alerts subscribe` takes filters the other commands do not: `min=<minutes>` (how long
+ * a problem must last before it is posted), `exclude=<codes>` and `vehicles=<plates>`
+ * (comma-separated). They are taken out here; the rest goes to the grammar.
+ */
+export function alertOptions(text: string): { text: string; options?: AlertFilterOptions; problem?: string } {
+  if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
+  const options: AlertFilterOptions = {};
+  let problem: string | undefined;
+  const rest = text.replace(/\b(min|exclude|vehicles)\s*=\s*(\S+)/gi, (_m, key: string, value: string) => {
+    const name = key.toLowerCase();
+    if (name === "min") {
+      const minutes = Number(value);
+      if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
+        problem = `\`min=${value}\` must be whole minutes from 0 to 1440.`;
+      else options.minDurationMinutes = minutes;
+    } else {
+      const list = value
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean);
+      if (name === "exclude") options.exclude = list;
+      else options.vehicles = list;
+    }
+    return " ";
+  });
+  return { text: rest.replace(/\s+/g, " ").trim(), options, problem };
+}
+
+/** What an alerts command has: who typed it, in which channel, and the filters taken out of it. */
+export interface AlertCommandArgs {
+  ack: Ack;
+  userId: string;
+  channelId: string;
+  filters?: AlertFilterOptions;
+}
+
+/** `/fleet alerts list`: the channels that receive the account's alerts, with their last failure. */
+export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const list = deps.subscriptions.list({ account: account.username });
+  const failures: Record<string, NonNullable<ReturnType<AlertDeps["lastFailure"]>>> = {};
+  for (const sub of list) {
+    const failure = deps.lastFailure(sub.channel);
+    if (failure) failures[sub.channel] = failure;
+  }
+  await args.ack(ephemeral(subscriptionListMessage(list, { failures })));
+}
+
+/** `/fleet alerts unsubscribe [#channel]`. */
+export async function unsubscribeAlerts(
+  args: AlertCommandArgs & { channel?: ChannelRef },
+  deps: AlertDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const channel = args.channel?.id ?? args.channelId;
+  const removed = deps.subscriptions.unsubscribe(channel, account.username);
+  await args.ack(
+    ephemeral(
+      subscriptionChangedMessage(removed > 0 ? "unsubscribed" : "not-subscribed", {
+        channel,
+        account: account.username,
+      }),
+    ),
+  );
+}
+
+/** `/fleet alerts subscribe [#channel] [codes…] [min=…] [exclude=…] [vehicles=…]`. */
+export async function subscribeAlerts(
+  args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
+  deps: AlertDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const channel = args.channel?.id ?? args.channelId;
+  const check = await deps.checkChannel(channel);
+  if (!check.ok) {
+    await args.ack(
+      ephemeral(
+        noticeMessage(
+          `:warning: ${check.reason}`,
+          "Invite fleetbot with /invite @fleetbot, then subscribe again.",
+        ),
+      ),
+    );
+    return;
+  }
+  try {
+    const { subscription, created } = deps.subscriptions.subscribe(channel, account.username, args.userId, {
+      codes: args.codes,
+      ...args.filters,
+    });
+    await args.ack(ephemeral(subscriptionChangedMessage(created ? "subscribed" : "updated", subscription)));
+  } catch (error) {
+    if (!(error instanceof InvalidAlertFilterError)) throw error;
+    await args.ack(
+      ephemeral(
+        noticeMessage(`:warning: ${error.message}`, "Example: /fleet alerts subscribe Error OldData min=15"),
+      ),
+    );
+  }
+}
+
+/** An alert's Mute button: that vehicle's alerts in that channel pause for a while. */
+export async function alertMute(
+  { ack, action, body, respond, client }: ButtonArgs,
+  deps: AlertDeps,
+): Promise<void> {
+  await ack();
+  const value = parseAlertMuteValue(action.value);
+  if (!value) return;
+  const mute = deps.subscriptions.mute(value.c, value.u);
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone)));
+}

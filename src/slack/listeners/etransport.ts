@@ -1,0 +1,444 @@
+import { createHash } from "node:crypto";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { z } from "zod";
+import { assertNever } from "../../assertNever.js";
+import type { TransportFormInput } from "../../etransport/form.js";
+import type { TransportAction } from "../../tasks/handlers/transportActions.js";
+import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
+import type { ReplyTarget } from "../../tasks/task.js";
+import { INPUTS, VIEWS } from "../actionIds.js";
+import type { EtransportDeps } from "../context.js";
+import { helpText } from "../grammar/help.js";
+import { parseEtransportCommand } from "../grammar/index.js";
+import type { EtransportCommand } from "../grammar/types.js";
+import { describeTask } from "../renderers.js";
+import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
+import {
+  parseTransportButtonValue,
+  parseTransportListNavValue,
+  TRANSPORT_LIST_PAGE_SIZE,
+} from "../views/etransport.js";
+import {
+  checkTransportModal,
+  transportFormValues,
+  transportModal,
+  vehicleOptions,
+} from "../views/etransportModal.js";
+import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
+import { type Ack, aside, ephemeral, replyFromAction, replyFromCommand } from "./shared.js";
+
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs;
+
+const NO_ACCOUNT = noticeMessage("You have no fleet account to act with.", "Link yours with /fleet login.");
+
+/** Said to the clicking user alone when a button cannot run: no account, or a value we cannot read. */
+const cannotAct = (hasAccount: boolean) =>
+  aside(hasAccount ? noticeMessage("That button is out of date: run the command again.") : NO_ACCOUNT);
+
+/** A short fingerprint of what a form says, for telling a double submit from a different one. */
+const contentKey = (value: unknown) =>
+  createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+
+/** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts.ts). */
+const fromAlert = (button: ButtonAction) => button.block_id.startsWith("alert.");
+
+const editMetadata = z.object({
+  transportUId: z.string().optional(),
+  uit: z.string().optional(),
+  channel: z.string().optional(),
+});
+
+/** Who acts, as whom, and where the answer goes: what every /etransport step needs. */
+interface Scope {
+  ack: Ack;
+  client: WebClient;
+  user: string;
+  account: string;
+  zone: string;
+  reply: ReplyTarget;
+  trigger: string;
+  channel?: string;
+}
+
+/**
+ * `/etransport`: list, create, edit, start/pause/end (also in bulk), remove after
+ * confirmation. Every step runs as the user who typed it, with their own fleet account.
+ */
+export async function etransportCommand(
+  { command, ack, client }: CommandArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  const zone = await deps.users.timeZoneOf(client, command.user_id);
+  const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
+  if (!parsed.ok) {
+    await ack(ephemeral(grammarErrorMessage(parsed, helpText("etransport"))));
+    return;
+  }
+  if (parsed.kind === "help") {
+    await ack(ephemeral(helpMessage(helpText("etransport"))));
+    return;
+  }
+  const account = deps.users.accountOf(command.user_id);
+  if (!account) {
+    await ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const scope: Scope = {
+    ack,
+    client,
+    user: command.user_id,
+    account: account.username,
+    zone,
+    reply: replyFromCommand(command, deps.now()),
+    trigger: command.trigger_id,
+    channel: command.channel_id,
+  };
+  await runEtransportCommand(parsed, scope, deps);
+}
+
+async function runEtransportCommand(
+  parsed: Exclude<EtransportCommand, { kind: "help" }>,
+  s: Scope,
+  deps: EtransportDeps,
+): Promise<void> {
+  switch (parsed.kind) {
+    case "list":
+      await submit(s, deps, {
+        kind: "transport-list",
+        params: {
+          statusIds: parsed.statusIds,
+          search: parsed.search,
+          pageIndex: 0,
+          pageSize: TRANSPORT_LIST_PAGE_SIZE,
+          filterLabel: parsed.filters.join(" "),
+          filter: parsed.filters.join(" "),
+          timeZone: s.zone,
+        },
+      });
+      return;
+    case "start":
+    case "pause":
+    case "end": {
+      const uits = [...new Set(parsed.uits)].sort();
+      await submit(s, deps, {
+        kind: "transport-action",
+        params: { action: parsed.kind, uits, refresh: uits.length === 1, timeZone: s.zone },
+        // The same action on the same transports while one is pending runs once (double clicks).
+        dedupeKey: `${s.account}:${parsed.kind}:${uits.join(",")}`,
+      });
+      return;
+    }
+    case "remove":
+      await submit(s, deps, {
+        kind: "transport-find",
+        params: { uit: parsed.uit, purpose: "remove", timeZone: s.zone },
+      });
+      return;
+    case "edit":
+      await openEditModal(s, parsed.uit, deps);
+      return;
+    case "new":
+      await s.ack();
+      deps.vehicles.warm(s.account, s.user);
+      await s.client.views.open({
+        trigger_id: s.trigger,
+        view: transportModal({
+          mode: "create",
+          vehicles: vehiclesOf(deps, s.account),
+          userTimeZone: s.zone,
+          privateMetadata: { channel: s.channel },
+        }),
+      });
+      return;
+    case "modal":
+      await s.ack(
+        ephemeral(
+          noticeMessage(
+            `Name the transport: \`/etransport ${parsed.form} <UIT>\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
+            "/etransport list shows your transports with buttons.",
+          ),
+        ),
+      );
+      return;
+    default:
+      assertNever(parsed, "e-Transport command");
+  }
+}
+
+/** Opens a "looking up" modal at once (the trigger lasts 3 s), filled in when the transport arrives. */
+async function openEditModal(s: Scope, uit: string, deps: EtransportDeps): Promise<void> {
+  await s.ack();
+  const opened = await s.client.views.open({
+    trigger_id: s.trigger,
+    view: statusModal(
+      "Edit transport",
+      `:hourglass_flowing_sand: Looking up ${uit} with the fleet service…`,
+      VIEWS.transportEdit,
+    ),
+  });
+  deps.tasks.submit({
+    kind: "transport-find",
+    params: { uit, purpose: "edit", timeZone: s.zone },
+    account: s.account,
+    slackUser: s.user,
+    reply: { viewId: opened.view?.id, channel: s.channel },
+    priority: "interactive",
+  });
+}
+
+async function submit<K extends TaskKind>(
+  s: Scope,
+  deps: EtransportDeps,
+  task: Pick<NewTaskOf<K>, "kind" | "params" | "dedupeKey">,
+): Promise<void> {
+  await submitAndAcknowledge(
+    deps,
+    { ...task, account: s.account, slackUser: s.user, reply: s.reply, priority: "interactive" },
+    (queued) => s.ack(ephemeral(queuedMessage(deps, queued))),
+  );
+}
+
+function vehiclesOf(deps: EtransportDeps, account: string) {
+  return deps.vehicles.peek(account)?.map((v) => ({
+    vehicleUId: v.vehicleUId ?? "",
+    plate: v.vehicleRegistrationNumber ?? "",
+    name: v.vehicleName ?? "",
+  }));
+}
+
+// ---------- buttons on transport cards ----------
+
+/** A card's Start, Pause or End button; runs as the clicking user's account, never the poster's. */
+export function transportActionButton(action: TransportAction) {
+  return async (
+    { ack, action: button, body, respond, client }: ButtonArgs,
+    deps: EtransportDeps,
+  ): Promise<void> => {
+    await ack();
+    const value = parseTransportButtonValue(button.value);
+    const account = deps.users.accountOf(body.user.id);
+    if (!value || !account) {
+      await respond(cannotAct(account !== undefined));
+      return;
+    }
+    const zone = await deps.users.timeZoneOf(client, body.user.id);
+    deps.tasks.submit({
+      kind: "transport-action",
+      params: { action, uits: [value.u], refresh: true, listTaskId: value.l, timeZone: zone },
+      account: account.username,
+      slackUser: body.user.id,
+      // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
+      reply: { ...replyFromAction(body, deps.now()), ...(fromAlert(button) ? { keepOriginal: true } : {}) },
+      priority: "interactive",
+      // A double click runs once: the first one is running.
+      dedupeKey: `${account.username}:${action}:${value.u}`,
+    });
+  };
+}
+
+/** A card's Remove button, after Slack's confirm dialog: this click is the confirmation. */
+export async function transportRemove(
+  { ack, action, body, respond }: ButtonArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  await ack();
+  const value = parseTransportButtonValue(action.value);
+  const account = deps.users.accountOf(body.user.id);
+  if (!value || !account) {
+    await respond(cannotAct(account !== undefined));
+    return;
+  }
+  deps.tasks.submit({
+    kind: "transport-remove",
+    params: { uit: value.u, transportUId: value.id },
+    account: account.username,
+    slackUser: body.user.id,
+    reply: replyFromAction(body, deps.now()),
+    priority: "interactive",
+    dedupeKey: `${account.username}:remove:${value.id}`,
+  });
+}
+
+/** A card's Edit button: the edit form, once the transport is looked up. */
+export async function transportEdit(
+  { ack, action, body, client }: ButtonArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  await ack();
+  const value = parseTransportButtonValue(action.value);
+  const account = deps.users.accountOf(body.user.id);
+  if (!value || !account) return;
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const scope: Scope = {
+    ack: async () => {},
+    client,
+    user: body.user.id,
+    account: account.username,
+    zone,
+    reply: {},
+    trigger: body.trigger_id,
+    channel: body.channel?.id,
+  };
+  await openEditModal(scope, value.u, deps);
+}
+
+/** An alert's Show button: the transport's card. */
+export async function transportShow(
+  { ack, action, body, client, respond }: ButtonArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  await ack();
+  const value = parseTransportButtonValue(action.value);
+  const account = deps.users.accountOf(body.user.id);
+  if (!value || !account) return;
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  deps.tasks.submit({
+    kind: "transport-find",
+    params: { uit: value.u, purpose: "show", timeZone: zone },
+    account: account.username,
+    slackUser: body.user.id,
+    reply: replyFromAction(body, deps.now()),
+    priority: "interactive",
+  });
+  if (body.response_url) await respond(aside({ text: `Looking up ${value.u}…` }));
+}
+
+/** A transport list's Next / Previous: the same filter and search, another page. */
+export async function turnTransportListPage(
+  { ack, action, body, client }: ButtonArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  await ack();
+  const nav = parseTransportListNavValue(action.value);
+  const account = deps.users.accountOf(body.user.id);
+  if (!nav || !account) return;
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const parsed = parseEtransportCommand(`list ${nav.f === "default" ? "" : nav.f} ${nav.s ?? ""}`, {
+    timeZone: zone,
+    now: new Date(deps.now()),
+  });
+  if (!parsed.ok || parsed.kind !== "list") return;
+  deps.tasks.submit({
+    kind: "transport-list",
+    params: {
+      statusIds: parsed.statusIds,
+      search: nav.s,
+      pageIndex: nav.p,
+      pageSize: TRANSPORT_LIST_PAGE_SIZE,
+      filterLabel: nav.f,
+      filter: nav.f,
+      timeZone: zone,
+    },
+    account: account.username,
+    slackUser: body.user.id,
+    reply: replyFromAction(body, deps.now()),
+    priority: "interactive",
+  });
+}
+
+// ---------- the create / edit modal ----------
+
+function readMetadata(view: ViewSubmitAction["view"]) {
+  try {
+    return editMetadata.parse(JSON.parse(view.private_metadata || "{}"));
+  } catch {
+    return {};
+  }
+}
+
+/** The create or edit form submitted: checked, warnings confirmed by a second submit, then saved by a task. */
+export function transportSubmitted(mode: "create" | "edit") {
+  return async ({ ack, view, body, client }: ViewArgs, deps: EtransportDeps): Promise<void> => {
+    const account = deps.users.accountOf(body.user.id);
+    const metadata = readMetadata(view);
+    const input: TransportFormInput = transportFormValues(
+      view.state.values as Parameters<typeof transportFormValues>[0],
+    );
+    const zone = await deps.users.timeZoneOf(client, body.user.id);
+    const vehicle = account
+      ? deps.vehicles.peek(account.username)?.find((v) => v.vehicleUId === input.vehicleUId)
+      : undefined;
+    // The one call to the domain's validation (its errors are keyed for the modal's blocks).
+    const checked = checkTransportModal(input, {
+      mode,
+      nowMs: deps.now(),
+      timeZone: zone,
+      vehiclePlate: vehicle?.vehicleRegistrationNumber,
+    });
+    if (!account) {
+      await ack({
+        response_action: "errors",
+        errors: { [INPUTS.transportVehicle.block]: "Link a fleet account first: /fleet login." },
+      });
+      return;
+    }
+    if (!checked.ok) {
+      await ack({ response_action: "errors", errors: checked.errors });
+      return;
+    }
+    // Warnings (validity longer than the legal spans…) do not block: shown once, the same submission again confirms.
+    const warningKey = checked.warnings.join("\n");
+    if (warningKey && deps.formWarnings.get(view.id) !== warningKey) {
+      deps.formWarnings.set(view.id, warningKey);
+      await ack({
+        response_action: "errors",
+        errors: {
+          [INPUTS.transportValidityEnd.block]:
+            `${checked.warnings.join(" ")} Submit again to save anyway.`.slice(0, 1900),
+        },
+      });
+      return;
+    }
+    deps.formWarnings.delete(view.id);
+    const draft = { ...checked.value, ...(mode === "edit" && metadata.uit ? { codeUit: metadata.uit } : {}) };
+    const title = mode === "create" ? "New transport" : "Edit transport";
+    await submitAndAcknowledge(
+      deps,
+      {
+        kind: "transport-save",
+        params: { draft, transportUId: mode === "edit" ? metadata.transportUId : undefined, timeZone: zone },
+        account: account.username,
+        slackUser: body.user.id,
+        reply: { viewId: view.id, channel: metadata.channel, inChannel: true },
+        priority: "interactive",
+        // The same form submitted twice runs once; a different one (a corrected edit) runs too.
+        dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
+      },
+      (queued) =>
+        ack({
+          response_action: "update",
+          view: statusModal(
+            title,
+            queued.created
+              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The transport card will be posted where you asked.`
+              : `${describeTask(queued.task)} is already queued; it runs once.`,
+            mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
+          ),
+        }),
+    );
+  };
+}
+
+/** The transport form's vehicle select: from the cached list (a fetch starts when there is none). */
+export async function transportVehicleOptions(
+  { ack, body, options }: OptionsArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(body.user.id);
+  const vehicles = account ? vehiclesOf(deps, account.username) : undefined;
+  if (account && !vehicles) deps.vehicles.warm(account.username, body.user.id);
+  await ack(vehicleOptions(options.value ?? "", vehicles ?? []));
+}

@@ -1,0 +1,32 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import type { QueueDeps } from "../context.js";
+import { helpText } from "../grammar/help.js";
+import { homeView } from "../views/common.js";
+import { queueEntries } from "./queue.js";
+
+/** The Home tab: the account the user acts as, their requests under way, the command list. */
+export async function publishHome(deps: QueueDeps, client: WebClient, userId: string): Promise<void> {
+  const account = deps.users.accountOf(userId);
+  const queue = account
+    ? (await queueEntries(deps, account.username)).filter((e) => e.task.slackUser === userId)
+    : [];
+  const accountLine = account
+    ? `You act as the fleet account *${account.username}* (${account.linked ? "linked by you" : "the workspace account"}).`
+    : "You have no fleet account: link yours to use fleetbot.";
+  await client.views.publish({
+    user_id: userId,
+    view: homeView(
+      { accountLine, linked: account?.linked ?? false, queue, help: helpText("all") },
+      deps.now(),
+    ),
+  });
+}
+
+export async function homeOpened(
+  { event, client }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs,
+  deps: QueueDeps,
+): Promise<void> {
+  if (event.tab !== "home") return;
+  await publishHome(deps, client, event.user);
+}

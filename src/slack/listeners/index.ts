@@ -1,0 +1,161 @@
+/**
+ * Every listener of the app, registered in one place: each family module exports its
+ * handlers as `(args, deps)`, and this table says which Slack id each one answers. The
+ * manifest test reads the same table, so manifest.yml cannot drift from what is registered.
+ */
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import { encryptSecret } from "../../store/accountStore.js";
+import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
+import type { ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
+import { homeLogin, homeLogout, loginSubmitted } from "./account.js";
+import { alertMute } from "./alerts.js";
+import {
+  etransportCommand,
+  transportActionButton,
+  transportEdit,
+  transportRemove,
+  transportShow,
+  transportSubmitted,
+  transportVehicleOptions,
+  turnTransportListPage,
+} from "./etransport.js";
+import { fleetCommand } from "./fleetCommand.js";
+import { homeOpened } from "./home.js";
+import { cancelTask, refreshQueue } from "./queue.js";
+import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
+
+type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs;
+type HomeOpenedArgs = SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs;
+
+/** Slash commands (manifest.yml `features.slash_commands`). */
+export const COMMANDS: Readonly<Record<string, Listener<CommandArgs>>> = {
+  "/fleet": (args, deps) => fleetCommand(args, deps),
+  "/etransport": (args, deps) => etransportCommand(args, deps.etransport),
+};
+
+/** Buttons, by action_id. */
+export const BUTTONS: Readonly<Record<string, Listener<ButtonArgs>>> = {
+  [ACTIONS.cancelTask]: (args, deps) => cancelTask(args, deps.queue),
+  [ACTIONS.refreshQueue]: (args, deps) => refreshQueue(args, deps.queue),
+  [ACTIONS.pageNext]: (args, deps) => turnPage(args, deps.reports),
+  [ACTIONS.pagePrevious]: (args, deps) => turnPage(args, deps.reports),
+  [ACTIONS.showPosition]: (args, deps) => showPosition(args, deps.reports),
+  [ACTIONS.transportStart]: (args, deps) => transportActionButton("start")(args, deps.etransport),
+  [ACTIONS.transportPause]: (args, deps) => transportActionButton("pause")(args, deps.etransport),
+  [ACTIONS.transportEnd]: (args, deps) => transportActionButton("end")(args, deps.etransport),
+  [ACTIONS.transportRemove]: (args, deps) => transportRemove(args, deps.etransport),
+  [ACTIONS.transportEdit]: (args, deps) => transportEdit(args, deps.etransport),
+  [ACTIONS.transportShow]: (args, deps) => transportShow(args, deps.etransport),
+  [ACTIONS.transportListNext]: (args, deps) => turnTransportListPage(args, deps.etransport),
+  [ACTIONS.transportListPrevious]: (args, deps) => turnTransportListPage(args, deps.etransport),
+  [ACTIONS.alertMute]: (args, deps) => alertMute(args, deps.alerts),
+  [ACTIONS.homeLogin]: (args, deps) => homeLogin(args, deps.account),
+  [ACTIONS.homeLogout]: (args, deps) => homeLogout(args, deps.account),
+};
+
+/** Modal submissions, by callback_id. */
+export const VIEW_SUBMISSIONS: Readonly<Record<string, Listener<ViewArgs>>> = {
+  [VIEWS.login]: (args, deps) => loginSubmitted(args, deps.account),
+  [VIEWS.report]: (args, deps) => reportSubmitted(args, deps.reports),
+  [VIEWS.transportCreate]: (args, deps) => transportSubmitted("create")(args, deps.etransport),
+  [VIEWS.transportEdit]: (args, deps) => transportSubmitted("edit")(args, deps.etransport),
+};
+
+/** External selects (manifest.yml `message_menu_options_url`), by block_id. */
+export const SELECT_OPTIONS: Readonly<Record<string, Listener<OptionsArgs>>> = {
+  [INPUTS.reportVehicles.block]: (args, deps) => reportVehicleOptions(args, deps.reports),
+  [INPUTS.transportVehicle.block]: (args, deps) => transportVehicleOptions(args, deps.etransport),
+};
+
+/** Events (manifest.yml `settings.event_subscriptions.bot_events`). */
+export const EVENTS: Readonly<Record<"app_home_opened", Listener<HomeOpenedArgs>>> = {
+  app_home_opened: (args, deps) => homeOpened(args, deps.queue),
+};
+
+/** What the app registers, for manifest.yml to declare. */
+export const REGISTERED = {
+  slashCommands: Object.keys(COMMANDS),
+  botEvents: Object.keys(EVENTS),
+  interactive: Object.keys(BUTTONS).length + Object.keys(VIEW_SUBMISSIONS).length > 0,
+  selectOptions: Object.keys(SELECT_OPTIONS).length > 0,
+};
+
+/** Registers every listener with its family's deps. */
+export function registerListeners(app: App, ctx: SlackContext): void {
+  const deps = listenerDeps(ctx);
+  for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, (args) => listener(args, deps));
+  for (const [id, listener] of Object.entries(BUTTONS))
+    app.action<BlockAction<ButtonAction>>(id, (args) => listener(args, deps));
+  for (const [id, listener] of Object.entries(VIEW_SUBMISSIONS))
+    app.view<ViewSubmitAction>(id, (args) => listener(args, deps));
+  for (const [block, listener] of Object.entries(SELECT_OPTIONS))
+    app.options<"block_suggestion">({ block_id: block }, (args) => listener(args, deps));
+  app.event("app_home_opened", (args) => EVENTS.app_home_opened(args, deps));
+}
+
+/** The families' narrow deps, built once from the app's parts. */
+export function listenerDeps(ctx: SlackContext): ListenerDeps {
+  const users: Users = {
+    timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId),
+    accountOf: (userId) => ctx.people.accountOf(userId),
+  };
+  const tasks: TaskDesk = {
+    submit: (task) => ctx.runner.submit(task),
+    progressOf: (taskId) => ctx.runner.progressOf(taskId),
+    holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
+    cancel: (taskId) => ctx.runner.cancel(taskId),
+    get: (taskId) => ctx.tasks.get(taskId),
+    unfinished: (account) => ctx.tasks.unfinished(account),
+  };
+  const vehicles = {
+    peek: (account: string) => ctx.vehicles.peek(account)?.vehicles,
+    warm: (account: string, slackUser: string) => ctx.warmVehicles(account, slackUser),
+  };
+  const now = () => ctx.now();
+  const queue = { users, tasks, now };
+  const key = ctx.credentialsKey;
+  return {
+    queue,
+    reports: {
+      ...queue,
+      vehicles,
+      render: { now, companyTimeZone: ctx.companyTimeZone, task: (id) => ctx.tasks.get(id) },
+    },
+    etransport: { ...queue, vehicles, formWarnings: new Map() },
+    alerts: {
+      users,
+      now,
+      subscriptions: ctx.alerts.subscriptions,
+      lastFailure: (channel) => ctx.alerts.store.lastFailure(channel),
+      checkChannel: (channel) => ctx.alerts.checkChannel(channel),
+    },
+    account: {
+      ...queue,
+      linking:
+        ctx.accounts.canStore && key
+          ? { seal: (password, slackUser) => encryptSecret(key, password, slackUser) }
+          : null,
+      unlink: (slackUser) => {
+        const linkedAs = ctx.accounts.usernameOf(slackUser);
+        const had = ctx.accounts.unlink(slackUser);
+        if (linkedAs) ctx.releaseAccount(linkedAs);
+        return had;
+      },
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import { TZDate } from "@date-fns/tz";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { PlainTextOption } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import { startOfDay } from "date-fns";
+import { z } from "zod";
+import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE } from "../../reports/catalogue.js";
+import { normalisePlate } from "../../reports/vehicleRefs.js";
+import type { TaskInput } from "../../tasks/kinds.js";
+import { INPUTS, VIEWS } from "../actionIds.js";
+import type { ReportDeps } from "../context.js";
+import type { ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
+import { describeTask, renderTask } from "../renderers.js";
+import { reportModal, statusModal } from "../views/common.js";
+import { modalReportChoices } from "../views/vehicleData.js";
+import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT, parseJson, replyFromAction } from "./shared.js";
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs;
+type VehicleReportInput = TaskInput<"vehicle-report">;
+
+/** What a /fleet report command has: who typed it, where, and where to answer. */
+export interface ReportCommandArgs {
+  ack: Ack;
+  client: WebClient;
+  userId: string;
+  channelId: string;
+  triggerId: string;
+  reply: ReturnType<typeof replyFromAction>;
+  zone: string;
+}
+
+const modalMetadata = z.object({ channel: z.string().optional() });
+const pageValue = z.object({ t: z.string(), p: z.number().int().min(0) });
+
+/** A typed report command: its task, acknowledged with the place in the queue. */
+export async function runReport(
+  args: ReportCommandArgs,
+  parsed: ReportCommand,
+  deps: ReportDeps,
+): Promise<void> {
+  const period = parsed.period;
+  await submitReport(args, deps, {
+    report: parsed.report,
+    refs: parsed.vehicles,
+    ...(parsed.filter !== undefined ? { filter: parsed.filter } : {}),
+    ...(period
+      ? { period: { fromMs: period.from.getTime(), toMs: period.to.getTime(), label: period.label } }
+      : {}),
+    ...(parsed.minMinutes !== undefined ? { minMinutes: parsed.minMinutes } : {}),
+    timeZone: args.zone,
+  });
+}
+
+async function submitReport(
+  args: ReportCommandArgs,
+  deps: ReportDeps,
+  params: VehicleReportInput,
+): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  await submitAndAcknowledge(
+    deps,
+    {
+      kind: "vehicle-report",
+      params,
+      account: account.username,
+      slackUser: args.userId,
+      reply: args.reply,
+      priority: REPORT_CATALOGUE[params.report].priority,
+    },
+    (queued) => args.ack(ephemeral(queuedMessage(deps, queued))),
+  );
+}
+
+/** `/fleet`, `/fleet report [name]` or a report without vehicles: the report form, prefilled. */
+export async function openReportModal(
+  args: ReportCommandArgs,
+  modal: { report: ReportName | "report"; prefill?: ReportPrefill },
+  deps: ReportDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  await args.ack();
+  deps.vehicles.warm(account.username, args.userId);
+  const period = modal.prefill?.period;
+  await args.client.views.open({
+    trigger_id: args.triggerId,
+    view: reportModal(JSON.stringify({ channel: args.channelId }), {
+      report: modal.report === "report" ? undefined : modal.report,
+      fromDateTime: period ? Math.floor(period.from.getTime() / 1000) : undefined,
+      toDateTime: period ? Math.floor(period.to.getTime() / 1000) : undefined,
+      minMinutes: modal.prefill?.minMinutes,
+    }),
+  });
+}
+
+/** The report form's fields, read and checked: errors by block id, or the task's parameters. */
+function readReportForm(
+  view: ViewSubmitAction["view"],
+  zone: string,
+  nowMs: number,
+): { errors: Record<string, string> } | { params: VehicleReportInput } {
+  const values = view.state.values;
+  const kind = values[INPUTS.reportKind.block]?.[INPUTS.reportKind.action]?.selected_option?.value;
+  const vehicles =
+    values[INPUTS.reportVehicles.block]?.[INPUTS.reportVehicles.action]?.selected_options ?? [];
+  const fromSec =
+    values[INPUTS.reportFrom.block]?.[INPUTS.reportFrom.action]?.selected_date_time ?? undefined;
+  const toSec = values[INPUTS.reportTo.block]?.[INPUTS.reportTo.action]?.selected_date_time ?? undefined;
+  const minText = values[INPUTS.reportMinMinutes.block]?.[INPUTS.reportMinMinutes.action]?.value ?? undefined;
+  const errors: Record<string, string> = {};
+  const choice = modalReportChoices().find((c) => c.value === kind);
+  if (!choice) errors[INPUTS.reportKind.block] = "Choose a report.";
+  if (vehicles.length === 0) errors[INPUTS.reportVehicles.block] = "Choose at least one vehicle.";
+  const fromMs = fromSec ? fromSec * 1000 : startOfDay(new TZDate(nowMs, zone)).getTime();
+  const toMs = toSec ? Math.min(toSec * 1000, nowMs) : nowMs;
+  if (fromMs >= toMs)
+    errors[INPUTS.reportTo.block] = "The end must be after the start (and the start in the past).";
+  const minMinutes = minText ? Number(minText) : undefined;
+  if (minMinutes !== undefined && (!Number.isInteger(minMinutes) || minMinutes < 1)) {
+    errors[INPUTS.reportMinMinutes.block] = "A whole number of minutes, at least 1 (e.g. 10).";
+  }
+  if (Object.keys(errors).length > 0 || !choice) return { errors };
+  const report = REPORT_CATALOGUE[choice.value];
+  const chosen = report.vehicles === "one" ? vehicles.slice(0, 1) : vehicles;
+  return {
+    params: {
+      report: choice.value,
+      refs: chosen.map((o) => ({
+        type: "id",
+        raw: o.text.text,
+        normalised: o.value,
+        vehicleId: Number(o.value),
+      })),
+      period: report.period === "none" ? undefined : { fromMs, toMs, label: periodLabel(fromMs, toMs, zone) },
+      minMinutes: report.minStop ? (minMinutes ?? DEFAULT_MIN_MINUTES) : undefined,
+      timeZone: zone,
+    },
+  };
+}
+
+/** The report form submitted: the task, and the form says it is queued. */
+export async function reportSubmitted(
+  { ack, view, body, client }: ViewArgs,
+  deps: ReportDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(body.user.id);
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const form = readReportForm(view, zone, deps.now());
+  if ("errors" in form || !account) {
+    const errors = {
+      ...(account ? {} : { [INPUTS.reportKind.block]: "Link a fleet account first: /fleet login." }),
+      ...("errors" in form ? form.errors : {}),
+    };
+    await ack({ response_action: "errors", errors });
+    return;
+  }
+  const metadata = parseJson(modalMetadata, view.private_metadata);
+  await submitAndAcknowledge(
+    deps,
+    {
+      kind: "vehicle-report",
+      params: form.params,
+      account: account.username,
+      slackUser: body.user.id,
+      reply: { viewId: view.id, channel: metadata?.channel },
+      priority: REPORT_CATALOGUE[form.params.report].priority,
+    },
+    (queued) =>
+      ack({
+        response_action: "update",
+        view: statusModal(
+          "Fleet report",
+          `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The answer comes as a direct message; /fleet queue shows progress.`,
+          VIEWS.report,
+        ),
+      }),
+  );
+}
+
+/** Vehicle selects in modals: answered within Slack's 3 s from the cached list only. */
+export async function reportVehicleOptions(
+  { ack, body, options }: OptionsArgs,
+  deps: ReportDeps,
+): Promise<void> {
+  const account = deps.users.accountOf(body.user.id);
+  const cached = account ? deps.vehicles.peek(account.username) : undefined;
+  if (account && !cached) deps.vehicles.warm(account.username, body.user.id);
+  const query = normalisePlate(options.value ?? "");
+  const text = (options.value ?? "").toLowerCase();
+  const matches = (cached ?? []).filter(
+    (v) =>
+      !query ||
+      normalisePlate(v.vehicleRegistrationNumber ?? "").includes(query) ||
+      (v.vehicleName ?? "").toLowerCase().includes(text),
+  );
+  const opts: PlainTextOption[] = matches.slice(0, 100).map((v) => ({
+    text: {
+      type: "plain_text",
+      text: `${v.vehicleRegistrationNumber ?? `#${v.vehicleId}`} ${v.vehicleName ?? ""}`.trim().slice(0, 75),
+    },
+    value: String(v.vehicleId),
+  }));
+  await ack({ options: opts });
+}
+
+/** A vehicle line's Where button: the last position of that plate. */
+export async function showPosition(
+  { ack, action, body, respond, client }: ButtonArgs,
+  deps: ReportDeps,
+): Promise<void> {
+  await ack();
+  const account = deps.users.accountOf(body.user.id);
+  if (!account || !action.value) return;
+  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  deps.tasks.submit({
+    kind: "vehicle-report",
+    params: {
+      report: "where",
+      refs: [{ type: "plate", raw: action.value, normalised: normalisePlate(action.value) }],
+      timeZone: zone,
+    },
+    account: account.username,
+    slackUser: body.user.id,
+    reply: replyFromAction(body, deps.now()),
+    priority: "interactive",
+  });
+  await respond(aside({ text: `Looking up ${action.value}…` }));
+}
+
+/** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
+export async function turnPage({ ack, action, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
+  await ack();
+  const value = parseJson(pageValue, action.value);
+  const task = value ? deps.tasks.get(value.t) : undefined;
+  if (!value || !task || task.state !== "done") {
+    await respond(aside({ text: "That answer is no longer available; run the command again." }));
+    return;
+  }
+  const rendered = await renderTask(task, deps.render, value.p);
+  await respond({ replace_original: true, ...rendered.message });
+}
+
+function periodLabel(fromMs: number, toMs: number, zone: string): string {
+  const format = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  return `${format.format(new Date(fromMs))} – ${format.format(new Date(toMs))}`;
+}

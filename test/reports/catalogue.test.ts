@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { REPORT_CATALOGUE, REPORT_ENTRIES, VEHICLE_REPORTS } from "../../src/reports/catalogue.js";
+import { fleetUsage, parseFleetCommand } from "../../src/slack/grammar/index.js";
+import { reportModal } from "../../src/slack/views/common.js";
+import { REPORT_VIEWS } from "../../src/slack/views/vehicleData.js";
+
+const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
+
+describe("the report catalogue drives the grammar, the help and the modal", () => {
+  it("keys every entry by its own name, each once", () => {
+    for (const [key, entry] of Object.entries(REPORT_CATALOGUE)) expect(entry.name).toBe(key);
+    expect(new Set(VEHICLE_REPORTS).size).toBe(REPORT_ENTRIES.length);
+  });
+
+  it.each(REPORT_ENTRIES.map((e) => [e.name, e] as const))(
+    "%s: its example runs it with its rules",
+    (name, entry) => {
+      const parsed = parseFleetCommand(`${name} ${entry.example}`, ctx);
+      expect(parsed).toMatchObject({ ok: true, kind: "report", report: name });
+      if (!parsed.ok || parsed.kind !== "report") return;
+      expect(parsed.period !== undefined).toBe(entry.period === "required");
+      expect(parsed.minMinutes !== undefined).toBe(entry.minStop);
+      if (entry.vehicles === "one") expect(parsed.vehicles).toHaveLength(1);
+      if (entry.vehicles === "filter") expect(parsed.vehicles).toEqual([]);
+    },
+  );
+
+  it.each(REPORT_ENTRIES.map((e) => [e.name, e] as const))(
+    "%s: synonyms suggest it, never run it",
+    (name, entry) => {
+      for (const word of entry.synonyms) {
+        const parsed = parseFleetCommand(`${word} ${entry.example}`, ctx);
+        expect(parsed, word).toMatchObject({ ok: false, suggestion: name });
+      }
+    },
+  );
+
+  it("refuses `all` for a one-vehicle report", () => {
+    for (const entry of REPORT_ENTRIES.filter((e) => e.vehicles === "one"))
+      expect(parseFleetCommand(`${entry.name} all`, ctx).ok, entry.name).toBe(false);
+  });
+
+  it("has a help line per report, and the modal offers exactly those with a label", () => {
+    for (const entry of REPORT_ENTRIES)
+      expect(
+        fleetUsage.some((l) => l.syntax.startsWith(`/fleet ${entry.name} `) && l.does === entry.does),
+      ).toBe(true);
+    const offered = JSON.stringify(reportModal("{}").blocks[0]).match(/"value":"[a-z]+"/g) ?? [];
+    const names = VEHICLE_REPORTS.filter((name) => REPORT_VIEWS[name].modalLabel !== null);
+    expect(offered).toEqual(names.map((name) => `"value":"${name}"`));
+    expect(names).not.toContain("vehicles");
+    for (const name of names)
+      expect(parseFleetCommand(`report ${name}`, ctx)).toMatchObject({ kind: "modal", report: name });
+  });
+});
