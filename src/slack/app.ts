@@ -14,6 +14,7 @@ import type { SlackContext } from "./context.js";
 import { registerEtransportCommand } from "./listeners/etransportCommand.js";
 import { registerFleetCommand } from "./listeners/fleetCommand.js";
 import { registerInteractions } from "./listeners/interactions.js";
+import { registerRemoveCancel } from "./listeners/removeCancel.js";
 
 export interface HttpRoute {
   path: string;
@@ -108,6 +109,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   registerFleetCommand(app, context);
   registerEtransportCommand(app, context);
   registerInteractions(app, context);
+  registerRemoveCancel(app);
   app.error(async (error) => {
     options.logger.error({ err: error }, "Slack listener failed");
   });
