@@ -251,3 +251,18 @@ describe("stops report (point 2)", () => {
     expect(message).toContain("_(since before the period)_");
   });
 });
+
+describe("the queue (point 9)", () => {
+  it("says when each request was asked, as a time token (not the word UTC)", async () => {
+    await fleet("stops all last 30d");
+    await fleet("queue");
+    const queue = textOf(lastSeen());
+    const [task] = h.bot.tasks.unfinished("demo");
+    expect(task).toBeDefined();
+    const asked = Math.floor(task!.createdAt / 1000);
+    expect(queue).toContain(`asked by <@${USER}> at <!date^${asked}^{time}|`);
+    expect(queue).not.toContain("^UTC|");
+    h.bot.runner.cancel(task!.id);
+    await h.settle();
+  });
+});
