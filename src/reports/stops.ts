@@ -5,16 +5,27 @@ import { isoWithOffset, round } from "./format.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
 
 export interface StopItem {
+  /** When the stop began, as the service sent it (possibly before the report period). */
   startMs: number;
+  /** When the stop ended, as the service sent it (possibly after the report period). */
   endMs: number;
-  /** From the start and end dates (fleet-api.md gives no unit for stopDuration). */
+  /**
+   * Minutes of the stop inside the report period, from the start and end dates
+   * (fleet-api.md gives no unit for stopDuration). A stop that began before the period
+   * counts from the period's start, one that lasts past it until its end.
+   */
   durationMinutes: number;
+  /** The stop began before the period: its duration counts from the period's start. */
+  beganBeforePeriod?: true;
+  /** The stop lasted to the period's end (or past it): its duration counts until then. */
+  lastedToPeriodEnd?: true;
   /** stopDuration exactly as the service sent it (unit not documented). */
   stopDurationRaw?: number;
   /**
-   * Minutes stopped with the engine running: the sum of the engineOnStops periods when
-   * they carry dates, else stationaryEngineOnTime in the unit stopDuration turned out to
-   * have; absent when neither can be read.
+   * Minutes stopped with the engine running inside the period: the sum of the dated
+   * engineOnStops periods (clipped to the period), else stationaryEngineOnTime in the unit
+   * stopDuration turned out to have, at most the stop's minutes in the period (undated, it
+   * cannot be placed in time); absent when neither can be read.
    */
   engineOnMinutes?: number;
   address?: string;
@@ -58,15 +69,35 @@ export function inferDurationUnit(raw: number | undefined, spanMinutes: number):
   return undefined;
 }
 
-function engineOnMinutes(stop: StopRecord, unit: DurationUnit | undefined): number | undefined {
-  const dated = stop.engineOnStops.filter((e) => e.startDate && e.endDate);
+/** The instants a report counts: the period, or everything when no period is given. */
+interface Window {
+  fromMs: number;
+  toMs: number;
+}
+const EVERYTHING: Window = { fromMs: -Infinity, toMs: Infinity };
+
+/** Milliseconds of [startMs, endMs] that lie inside the window. */
+function msInside(startMs: number, endMs: number, window: Window): number {
+  return Math.max(0, Math.min(endMs, window.toMs) - Math.max(startMs, window.fromMs));
+}
+
+function engineOnMinutes(
+  stop: StopRecord,
+  unit: DurationUnit | undefined,
+  window: Window,
+  stopMinutesInside: number,
+): number | undefined {
+  const dated = stop.engineOnStops.flatMap((e) =>
+    e.startDate && e.endDate ? [{ startMs: e.startDate.getTime(), endMs: e.endDate.getTime() }] : [],
+  );
   if (dated.length > 0) {
-    const ms = dated.reduce((sum, e) => sum + Math.max(0, +(e.endDate as Date) - +(e.startDate as Date)), 0);
+    const ms = dated.reduce((sum, e) => sum + msInside(e.startMs, e.endMs, window), 0);
     return round(ms / 60_000, 1);
   }
   if (stop.stationaryEngineOnTime === undefined) return undefined;
   if (stop.stationaryEngineOnTime === 0) return 0;
-  return unit === undefined ? undefined : round(stop.stationaryEngineOnTime * UNIT_MINUTES[unit], 1);
+  if (unit === undefined) return undefined;
+  return round(Math.min(stop.stationaryEngineOnTime * UNIT_MINUTES[unit], stopMinutesInside), 1);
 }
 
 function driverNames(stop: StopRecord): string[] {
@@ -80,11 +111,18 @@ function driverNames(stop: StopRecord): string[] {
     .filter((name) => name !== "");
 }
 
-export function stopItem(stop: StopRecord): StopItem {
+/**
+ * One stop as the report shows it. With `period`, its duration (and engine-on time) counts
+ * only the part inside the period, and the flags say which end was cut.
+ */
+export function stopItem(stop: StopRecord, period?: Pick<ReportPeriod, "fromMs" | "toMs">): StopItem {
+  const window = period ?? EVERYTHING;
   const startMs = stop.startDate.getTime();
   const endMs = stop.endDate.getTime();
-  const durationMinutes = round(Math.max(0, endMs - startMs) / 60_000, 1);
-  const unit = inferDurationUnit(stop.stopDuration, durationMinutes);
+  const fullMinutes = round(Math.max(0, endMs - startMs) / 60_000, 1);
+  const durationMinutes = round(msInside(startMs, endMs, window) / 60_000, 1);
+  // The unit is read from the whole stop: stopDuration describes the stop, not the period.
+  const unit = inferDurationUnit(stop.stopDuration, fullMinutes);
   const item: StopItem = {
     startMs,
     endMs,
@@ -92,8 +130,10 @@ export function stopItem(stop: StopRecord): StopItem {
     drivers: driverNames(stop),
     isPrivate: stop.isPrivate ?? false,
   };
+  if (startMs < window.fromMs) item.beganBeforePeriod = true;
+  if (endMs >= window.toMs) item.lastedToPeriodEnd = true;
   if (stop.stopDuration !== undefined) item.stopDurationRaw = stop.stopDuration;
-  const engineOn = engineOnMinutes(stop, unit);
+  const engineOn = engineOnMinutes(stop, unit, window, durationMinutes);
   if (engineOn !== undefined) item.engineOnMinutes = engineOn;
   const address = stop.address?.trim();
   if (address) item.address = address;
@@ -107,9 +147,19 @@ export function stopItem(stop: StopRecord): StopItem {
   return item;
 }
 
+/** True when some of the stop lies inside the period (a stop inside it may last 0 min). */
+function overlapsPeriod(stop: StopRecord, period: ReportPeriod): boolean {
+  const startMs = stop.startDate.getTime();
+  const endMs = stop.endDate.getTime();
+  if (startMs >= period.fromMs && endMs <= period.toMs) return true;
+  return msInside(startMs, endMs, period) > 0;
+}
+
 /**
  * Stops grouped per vehicle in the order of `vehicles` (each listed, an empty list when it
  * had no stops); stops of a vehicle not in `vehicles` are kept under "#id" at the end.
+ * Durations and totals count only time inside the period, so a vehicle parked since before
+ * it never totals more than the period; a stop with no time inside it is left out.
  * Stops are not filtered again by minMinutes: the service already applied the margin.
  */
 export function stopsReport(
@@ -120,6 +170,7 @@ export function stopsReport(
 ): StopsReport {
   const byId = new Map<number, StopRecord[]>();
   for (const stop of stops) {
+    if (!overlapsPeriod(stop, period)) continue;
     const list = byId.get(stop.vehicleId) ?? [];
     list.push(stop);
     byId.set(stop.vehicleId, list);
@@ -133,7 +184,9 @@ export function stopsReport(
       .map(unlistedVehicle),
   ];
   const groups: VehicleStops[] = all.map((vehicle) => {
-    const items = (byId.get(vehicle.vehicleId) ?? []).map(stopItem).sort((a, b) => a.startMs - b.startMs);
+    const items = (byId.get(vehicle.vehicleId) ?? [])
+      .map((stop) => stopItem(stop, period))
+      .sort((a, b) => a.startMs - b.startMs);
     return {
       vehicle,
       stops: items,
@@ -169,6 +222,8 @@ export function stopsCsv(report: StopsReport): string {
       s.fuelConsumption,
       s.isPrivate,
       s.stopDurationRaw,
+      s.beganBeforePeriod === true,
+      s.lastedToPeriodEnd === true,
     ]),
   );
   return toCsv(
@@ -187,6 +242,8 @@ export function stopsCsv(report: StopsReport): string {
       "fuel_consumption",
       "private",
       "stop_duration_raw",
+      "began_before_period",
+      "lasted_to_period_end",
     ],
     rows,
   );

@@ -21,6 +21,7 @@ export const ACTIONS = {
   transportEnd: "transport.end",
   transportEdit: "transport.edit",
   transportRemove: "transport.remove",
+  transportRemoveCancel: "transport.remove.cancel",
   transportShow: "transport.show",
   transportListNext: "transport.list.next",
   transportListPrevious: "transport.list.previous",

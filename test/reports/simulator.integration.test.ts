@@ -117,10 +117,18 @@ describe("reports over the simulator", () => {
     expect(report.totalStops).toBe(stops.length);
     expect(report.totalStops).toBeGreaterThan(0);
     const all = report.vehicles.flatMap((g) => g.stops);
-    // the simulator sends stopDuration in minutes: it agrees with the dates
+    // the simulator sends stopDuration in minutes: it agrees with the whole stop's dates
     for (const s of all.filter((x) => x.stopDurationRaw !== undefined)) {
-      expect(Math.abs((s.stopDurationRaw ?? 0) - s.durationMinutes)).toBeLessThanOrEqual(1);
+      expect(Math.abs((s.stopDurationRaw ?? 0) - (s.endMs - s.startMs) / 60_000)).toBeLessThanOrEqual(1);
     }
+    // durations count only the period: a stop since before it counts from its start
+    const periodMinutes = (PERIOD.toMs - PERIOD.fromMs) / 60_000;
+    for (const s of all) {
+      const inside = (Math.min(s.endMs, PERIOD.toMs) - Math.max(s.startMs, PERIOD.fromMs)) / 60_000;
+      expect(s.durationMinutes).toBeCloseTo(inside, 0);
+      expect(s.beganBeforePeriod === true).toBe(s.startMs < PERIOD.fromMs);
+    }
+    for (const g of report.vehicles) expect(g.totalStopMinutes).toBeLessThanOrEqual(periodMinutes);
     expect(all.some((s) => s.drivers.length > 0)).toBe(true);
     expect(stopsCsv(report).split("\r\n")).toHaveLength(report.totalStops + 2);
     for (let p = 0; p < 3; p++) valid(stopsMessage(report, p, "task-2", OPTIONS));

@@ -72,13 +72,13 @@ describe("stopsReport", () => {
   it("writes CSV with ISO times, drivers joined and formula injection guarded", () => {
     const lines = stopsCsv(r).split("\r\n");
     expect(lines[0]).toBe(
-      "\uFEFFplate,vehicle,start,end,duration_min,engine_on_min,address,hotspot,latitude,longitude,drivers,fuel_consumption,private,stop_duration_raw",
+      "\uFEFFplate,vehicle,start,end,duration_min,engine_on_min,address,hotspot,latitude,longitude,drivers,fuel_consumption,private,stop_duration_raw,began_before_period,lasted_to_period_end",
     );
     expect(lines[1]).toBe(
-      "B-123-ABC,Volvo FH 500,2026-11-03T07:00:00+02:00,2026-11-03T07:20:00+02:00,20,5,,,44.9,25.5,,,false,20",
+      "B-123-ABC,Volvo FH 500,2026-11-03T07:00:00+02:00,2026-11-03T07:20:00+02:00,20,5,,,44.9,25.5,,,false,20,false,false",
     );
     expect(lines[2]).toContain(
-      `"'=cmd|' /C calc'!A0, Sibiu",Depozit Sibiu,45.79,24.15,Ion Popescu; Ștefănescu,12.5,false,5400`,
+      `"'=cmd|' /C calc'!A0, Sibiu",Depozit Sibiu,45.79,24.15,Ion Popescu; Ștefănescu,12.5,false,5400,false,false`,
     );
     expect(lines).toHaveLength(5); // header, 3 stops, final empty after CRLF
   });

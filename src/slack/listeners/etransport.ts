@@ -26,6 +26,7 @@ import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "..
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
+  removeCancelledMessage,
   TRANSPORT_LIST_PAGE_SIZE,
 } from "../views/etransport.js";
 import {
@@ -250,6 +251,16 @@ export function transportActionButton(action: TransportAction) {
 }
 
 /** A card's Remove button, after Slack's confirm dialog: this click is the confirmation. */
+/** Cancel beside Remove's confirm: nothing reaches the fleet service; the question says the transport stays. */
+export async function transportRemoveCancel({ ack, action, respond }: ButtonArgs): Promise<void> {
+  await ack();
+  const value = parseTransportButtonValue(action.value);
+  await respond({
+    replace_original: true,
+    ...(value ? removeCancelledMessage(value.u) : { text: "Not removed.", blocks: [] }),
+  });
+}
+
 export async function transportRemove(
   { ack, action, body, respond }: ButtonArgs,
   deps: EtransportDeps,

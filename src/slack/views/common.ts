@@ -138,7 +138,7 @@ export function queueMessage(account: string, entries: QueueEntry[], nowMs: numb
       type: "section",
       block_id: `queue-${entry.task.id.slice(0, 12)}`,
       text: mrkdwn(
-        `*${escapeMrkdwn(entry.description)}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> ${slackDate(entry.task.createdAt, "UTC", "{time}")}`,
+        `*${escapeMrkdwn(entry.description)}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> at ${slackDate(entry.task.createdAt, "{time}")}`,
       ),
       accessory: {
         type: "button",

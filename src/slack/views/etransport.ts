@@ -370,19 +370,53 @@ export interface TransportListInput {
   listToken?: string;
 }
 
+/** The state words of `/etransport list` as a dispatcher reads them ("active" is In Progress). */
+const LIST_STATE_WORDS: Readonly<Record<string, string>> = {
+  pending: "pending",
+  active: "in progress",
+  paused: "paused",
+  completed: "completed",
+};
+
+/**
+ * What a list shows, in dispatcher words: "open transports (pending, in progress or paused)",
+ * "pending transports", "transports in progress", "transports paused or completed". The
+ * filter words are the grammar's ("default" when none was typed).
+ */
+export function transportListPhrase(filterLabel: string, count?: number): string {
+  const noun = count === 1 ? "transport" : "transports";
+  const words = filterLabel
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((w) => w !== "");
+  if (words.length === 0 || (words.length === 1 && words[0] === "default")) {
+    return `open ${noun} (pending, in progress or paused)`;
+  }
+  // A label that is not made of the grammar's words is already in reader's words.
+  if (!words.every((w) => w === "all" || Object.hasOwn(LIST_STATE_WORDS, w))) return `${filterLabel} ${noun}`;
+  if (words.includes("all")) return `${noun} in any state`;
+  const states = [...new Set(words.map((w) => LIST_STATE_WORDS[w] ?? w))];
+  if (states.length === 1 && states[0] !== "in progress") return `${states[0]} ${noun}`;
+  const listed =
+    states.length === 1 ? states[0] : `${states.slice(0, -1).join(", ")} or ${states.at(-1) ?? ""}`;
+  return `${noun} ${listed}`;
+}
+
 /** /etransport list: a header with totals, up to 8 cards, Previous/Next. */
 export function transportListMessage(input: TransportListInput): SlackMessage {
   const { totalRecords, pageIndex, filterLabel, search } = input;
   const pageSize = Math.max(1, input.pageSize);
   const filter = input.filter ?? filterLabel;
-  const what = `${totalRecords} transport${totalRecords === 1 ? "" : "s"}`;
-  const searchText = search ? ` matching “${search}”` : "";
+  const what = `${totalRecords} ${transportListPhrase(filterLabel, totalRecords)}`;
+  // A UIT search is shown as UITs are everywhere else (grouped with dashes).
+  const shownSearch = search === undefined ? undefined : formatUit(search);
+  const searchText = shownSearch ? ` matching “${shownSearch}”` : "";
 
   if (input.transports.length === 0) {
     const text =
       totalRecords > 0
-        ? `No ${filterLabel} transports on page ${pageIndex + 1}${searchText}; there are ${totalRecords} in all.`
-        : `No ${filterLabel} transports${searchText}.`;
+        ? `No ${transportListPhrase(filterLabel)} on page ${pageIndex + 1}${searchText}; there are ${totalRecords} in all.`
+        : `No ${transportListPhrase(filterLabel)}${searchText}.`;
     const blocks: KnownBlock[] = [
       {
         type: "section",
@@ -403,12 +437,12 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   const header: KnownBlock = {
     type: "header",
     block_id: "etransport.list.header",
-    text: plain(cut(`e-Transport · ${filterLabel}: ${what}`, 150)),
+    text: plain(cut(`e-Transport · ${what}`, 150)),
   };
   const summary = [
     `${first}–${last} of ${totalRecords}`,
     pages > 1 ? `page ${pageIndex + 1} of ${pages}` : undefined,
-    search ? `search “${escCut(search, 100)}”` : undefined,
+    shownSearch ? `search “${escCut(shownSearch, 100)}”` : undefined,
     input.transports.length > shown.length
       ? `only the first ${shown.length} of this page are shown; ask for smaller pages`
       : undefined,
@@ -431,7 +465,7 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   blocks.push(...fittingCards(shown, cardOpts, MESSAGE_TEXT_BUDGET - fixed).blocks);
   if (nav) blocks.push({ type: "divider" }, nav);
   return {
-    text: `e-Transport · ${filterLabel}: ${what}${search ? ` matching “${cut(search, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
+    text: `e-Transport · ${what}${shownSearch ? ` matching “${cut(shownSearch, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
     blocks,
   };
 }
@@ -471,17 +505,38 @@ function navBlock(
 
 export type TransportBulkAction = "start" | "pause" | "end" | "remove";
 
-const DONE: Readonly<Record<TransportBulkAction, { ok: string; failed: string; title: string }>> = {
-  start: { ok: "started", failed: "not started", title: "Start" },
-  pause: { ok: "paused", failed: "not paused", title: "Pause" },
-  end: { ok: "ended", failed: "not ended", title: "End" },
-  remove: { ok: "removed", failed: "not removed", title: "Remove" },
+const DONE: Readonly<
+  Record<TransportBulkAction, { ok: string; failed: string; title: string; past: string }>
+> = {
+  start: { ok: "started", failed: "not started", title: "Start", past: "Started" },
+  pause: { ok: "paused", failed: "not paused", title: "Pause", past: "Paused" },
+  end: { ok: "ended", failed: "not ended", title: "End", past: "Ended" },
+  remove: { ok: "removed", failed: "not removed", title: "Remove", past: "Removed" },
 };
 
 export interface TransportActionResultOptions {
   timeZone?: string;
   nowMs?: number;
   correlationId?: string;
+}
+
+/**
+ * The headline counts what happened: "Started the transport.", "Start refused for 1 of 1.",
+ * "Started 2 of 3; 1 refused." A headline never claims a success the lines below deny.
+ */
+export function transportActionHeadline(
+  action: TransportBulkAction,
+  results: readonly Pick<TransportActionResult, "isSuccess">[],
+): string {
+  const words = DONE[action];
+  const total = results.length;
+  const succeeded = results.filter((r) => r.isSuccess).length;
+  const refused = total - succeeded;
+  if (total === 0) return `${words.title}: no transport was named.`;
+  if (refused === 0)
+    return total === 1 ? `${words.past} the transport.` : `${words.past} all ${total} transports.`;
+  if (succeeded === 0) return `${words.title} refused for ${refused} of ${total}.`;
+  return `${words.past} ${succeeded} of ${total}; ${refused} refused.`;
 }
 
 /** Per-UIT ✅/❌ with the service's error text (and its meaning when known), then the updated cards. */
@@ -492,16 +547,8 @@ export function transportActionResultMessage(
   opts: TransportActionResultOptions = {},
 ): SlackMessage {
   const words = DONE[action];
-  const succeeded = results.filter((r) => r.isSuccess).length;
-  const failed = results.length - succeeded;
-  const headline =
-    results.length === 0
-      ? `${words.title}: no transport was named.`
-      : failed === 0
-        ? `${words.title}: ${succeeded === 1 ? "the transport was" : `all ${succeeded} transports were`} ${words.ok}.`
-        : succeeded === 0
-          ? `${words.title}: ${results.length === 1 ? "the transport was" : `none of the ${results.length} transports was`} ${words.ok}.`
-          : `${words.title}: ${succeeded} ${words.ok}, ${failed} ${words.failed}.`;
+  const failed = results.filter((r) => !r.isSuccess).length;
+  const headline = transportActionHeadline(action, results);
 
   const lines = results.map((r) => {
     const uit = `\`${escCut(formatUit(r.codeUit), 40)}\``;
@@ -595,10 +642,17 @@ export function removeConfirmationMessage(
   const uit = formatUit(t.codeUit);
   const button = transportButton(t, "remove");
   button.text = plain("Remove transport");
+  // Next to the danger button, a way out that leaves the transport as it is.
+  const keep: Button = {
+    type: "button",
+    action_id: ACTIONS.transportRemoveCancel,
+    text: plain("Cancel"),
+    value: transportButtonValue(t),
+  };
   const actions: ActionsBlock = {
     type: "actions",
     block_id: `etransport.remove.${idPart(t.codeUit)}`,
-    elements: [button],
+    elements: [button, keep],
   };
   return {
     text: `Remove the transport with UIT ${cut(uit, 40)}? This cannot be undone.`,
@@ -612,6 +666,21 @@ export function removeConfirmationMessage(
       },
       ...transportCard(t, { ...opts, buttons: false, detail: "compact" }),
       actions,
+    ],
+  };
+}
+
+/** What replaces the remove question after its Cancel: nothing was removed. */
+export function removeCancelledMessage(codeUit: string): SlackMessage {
+  const uit = formatUit(codeUit);
+  return {
+    text: cut(`Not removed: the transport with UIT ${uit} stays as it was.`, 300),
+    blocks: [
+      {
+        type: "section",
+        block_id: "etransport.remove.cancelled",
+        text: mrkdwn(`Not removed: the transport with UIT \`${escCut(uit, 40)}\` stays as it was.`),
+      },
     ],
   };
 }

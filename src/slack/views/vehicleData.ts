@@ -234,8 +234,14 @@ function stopLine(stop: StopItem, tz: string): string {
   const startDay = slackDateIn(stop.startMs, tz, "{date_short} {time}");
   const sameDay = wallText(stop.startMs, tz, "yyyy-MM-dd") === wallText(stop.endMs, tz, "yyyy-MM-dd");
   const end = slackDateIn(stop.endMs, tz, sameDay ? "{time}" : "{date_short} {time}");
+  // The duration counts only the period: say so when the stop runs past either edge.
+  const cut = [
+    stop.beganBeforePeriod && "since before the period",
+    stop.lastedToPeriodEnd && "still stopped at the period's end",
+  ];
+  const clipped = cut.filter((s) => typeof s === "string").join(", ");
   const parts = [
-    `• ${startDay} – ${end} *${fmtMinutes(stop.durationMinutes)}*`,
+    `• ${startDay} – ${end} *${fmtMinutes(stop.durationMinutes)}*${clipped ? ` _(${clipped})_` : ""}`,
     stop.engineOnMinutes ? `engine on ${fmtMinutes(stop.engineOnMinutes)}` : undefined,
     placeMrkdwn(stop, 120),
     stop.hotSpot ? `🏁 ${clipMrkdwn(stop.hotSpot, 60)}` : undefined,

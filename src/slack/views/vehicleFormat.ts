@@ -110,7 +110,8 @@ export function periodMrkdwn(period: {
   toMs: number;
   timeZone: string;
 }): string {
-  const range = `${slackDateIn(period.fromMs, period.timeZone)} – ${slackDateIn(period.toMs, period.timeZone)}`;
+  // {date_num} (2026-11-03) is the form the period's label uses: one date format per header.
+  const range = `${slackDateIn(period.fromMs, period.timeZone, "{date_num} {time}")} – ${slackDateIn(period.toMs, period.timeZone, "{date_num} {time}")}`;
   return period.label.trim() ? `${clipMrkdwn(period.label, 100)} (${range})` : range;
 }
 

@@ -166,7 +166,7 @@ describe("transportListMessage", () => {
     const message = page([transport()]);
     expect(message.blocks[0]).toMatchObject({
       type: "header",
-      text: { text: "e-Transport · active: 30 transports" },
+      text: { text: "e-Transport · 30 transports in progress" },
     });
     expect(message.text).toContain("page 2 of 4");
     const nav = buttonsOf(message.blocks).filter((b) => b.action_id?.startsWith("transport.list"));
@@ -227,7 +227,7 @@ describe("transportActionResultMessage", () => {
   it("lists ✅/❌ per UIT with the service's text and the meaning of known codes", () => {
     const message = transportActionResultMessage("start", results, undefined, { correlationId: "corr-1" });
     const text = textOf(message.blocks);
-    expect(message.text).toBe("Start: 1 started, 2 not started.");
+    expect(message.text).toBe("Started 1 of 3; 2 refused.");
     expect(text).toContain("✅ `Y45R-577U-N544-GY4S` started");
     expect(text).toContain("❌ `AAAA-BBBB-CCCC-DDDD` not started: InvalidTransportState — Transport");
     expect(text).toContain("Platform &lt;said&gt; no &amp; more");
@@ -258,12 +258,8 @@ describe("transportActionResultMessage", () => {
   });
 
   it("words all-succeeded and all-failed outcomes", () => {
-    expect(transportActionResultMessage("remove", [results[0]!]).text).toBe(
-      "Remove: the transport was removed.",
-    );
-    expect(transportActionResultMessage("end", results.slice(1)).text).toBe(
-      "End: none of the 2 transports was ended.",
-    );
+    expect(transportActionResultMessage("remove", [results[0]!]).text).toBe("Removed the transport.");
+    expect(transportActionResultMessage("end", results.slice(1)).text).toBe("End refused for 2 of 2.");
   });
 });
 
@@ -271,7 +267,7 @@ describe("removeConfirmationMessage", () => {
   it("shows the card without its buttons and one danger button with a confirm", () => {
     const message = removeConfirmationMessage(worstTransport(1));
     const buttons = buttonsOf(message.blocks);
-    expect(buttons).toHaveLength(1);
+    expect(buttons).toHaveLength(2);
     expect(buttons[0]).toMatchObject({ action_id: ACTIONS.transportRemove, style: "danger" });
     expect(buttons[0]!.confirm?.text.text).toContain("irreversible");
     expect(message.text).toContain("cannot be undone");
