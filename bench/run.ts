@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { FleetClient } from "../src/fleet/client.js";
+import type { Vehicle } from "../src/fleet/schemas.js";
 import type { CallContext, Priority } from "../src/fleet/seam.js";
 import { createFleetGate } from "../src/gate/fleetGate.js";
 import type { AccountGate } from "../src/gate/gate.js";
@@ -65,14 +66,10 @@ async function environment(mode: Mode) {
   // The naive gate has no in-flight view: step real time whenever work is pending.
   const run = <T>(work: Promise<T>) =>
     mode === "fleetbot" ? runUntilSettled(clock, work, busy) : runNaive(clock, work);
-  const cache = new VehicleCache({
-    ttlMs: 15 * 60_000,
-    now: () => clock.now(),
-    fetch: (_a, ctx) => session.vehicles(ctx),
-  });
+  const cache = new VehicleCache<Vehicle>({ ttlMs: 15 * 60_000, now: () => clock.now() });
   /** "Where are my trucks": fleetbot reuses an answer younger than one interval; naive asks every time. */
   const lookup = (ctx: CallContext) =>
-    mode === "fleetbot" ? cache.get("demo", ctx, INTERVAL).then((c) => c.vehicles) : session.vehicles(ctx);
+    mode === "fleetbot" ? cache.get(session, ctx, INTERVAL).then((c) => c.vehicles) : session.vehicles(ctx);
   // Warm the token so measurements count data calls, then let one interval pass.
   await run(session.login({ priority: "interactive" }));
   await clock.advanceBy(INTERVAL + MARGIN);

@@ -1,31 +1,35 @@
 import { pathToFileURL } from "node:url";
+import { WebClient } from "@slack/web-api";
 import cron from "node-cron";
+import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
-import type { AlertPublisher } from "./alerts/publisher.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
-import { describeTransportFailure } from "./etransport/failures.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
-import { isApplicationFailureError, isFleetError, isUpstreamTransportError } from "./fleet/errors.js";
+import { isUpstreamTransportError } from "./fleet/errors.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
+import type { AccountGate } from "./gate/gate.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "./sandbox/fakeSlack/index.js";
 import { sandboxRoutes } from "./sandbox/web/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
+import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
 import { People } from "./slack/people.js";
 import { describeTask, renderTask } from "./slack/renderers.js";
-import { AccountStore, LinkedAccountUnreadableError } from "./store/accountStore.js";
+import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
-import { openDatabase, StoreError } from "./store/database.js";
+import { type Db, openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
 import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
+import { describeTaskError } from "./tasks/failures.js";
+import { FleetAccounts } from "./tasks/fleetAccounts.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
 import { transportActionHandler } from "./tasks/handlers/transportActions.js";
 import {
@@ -36,12 +40,12 @@ import {
 } from "./tasks/handlers/transports.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
 import { TaskRunner } from "./tasks/runner.js";
-import type { TaskError, TaskRecord } from "./tasks/task.js";
-import { VehicleCache } from "./tasks/vehicleCache.js";
+import type { VehicleCache } from "./tasks/vehicleCache.js";
 
 /**
- * The one place that wires fleetbot together: configuration, store, fleet client behind
- * the gate, task runner, background upkeep and the HTTP endpoints.
+ * The one place that wires fleetbot together. `startFleetbot` reads top to bottom: stores,
+ * the fleet service (or the embedded simulator), the gate and the accounts behind it, the
+ * task runner, Slack (delivery first, then the app), alerts, and the background work.
  */
 export interface Fleetbot {
   config: Config;
@@ -77,10 +81,141 @@ export interface StartOptions {
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new FleetbotMetrics();
+  const stores = openStores(config, logger);
+  const service = await startFleetService(config, options);
+  const gate = createFleetGate({
+    minIntervalMs: config.fleet.minIntervalMs,
+    safetyMarginMs: config.fleet.safetyMarginMs,
+    observer: metrics.gateObserver(),
+    logger: logger.child({ module: "gate" }),
+  });
+  const client = new FleetClient({
+    baseUrl: service.url,
+    apiVersion: config.fleet.apiVersion,
+    timeZone: config.companyTimeZone,
+    gate,
+    timeoutMs: config.fleet.timeoutMs,
+  });
+  const fleet = new FleetAccounts({
+    client,
+    linked: stores.accounts,
+    // On the simulator with no workspace account configured, everyone uses its demo login.
+    workspaceAccount:
+      config.fleet.workspaceAccount ??
+      (service.simulator ? { username: "demo", password: "demo" } : undefined),
+    vehicleCacheTtlMs: config.fleet.vehicleCacheTtlMs,
+    logger,
+  });
+  const runner = taskRunner(config, { stores, gate, client, fleet, logger });
+  const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
+
+  const slackSide = await slackSettings(config);
+  const delivery = new TaskDelivery({
+    client: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+    store: stores.tasks,
+    runner,
+    render: (task) => renderTask(task, renderContext(config, stores.tasks)),
+    describe: describeTask,
+    logger: logger.child({ module: "delivery" }),
+    progressEveryMs: options.progressEveryMs,
+  });
+  delivery.attach();
+
+  const alerts = alertParts(config, { stores, fleet, metrics, slack: slackSide, logger });
+  const health = { ready: false, slack: "starting" };
+  const routes = healthRoutes({ health, stores, metrics, simulated: service.simulator !== undefined });
+  // The sandbox page (no Slack configured) reaches the bot through a driver that signs requests
+  // exactly as Slack does; the driver needs the bot's URL, known once the app listens.
+  let sandboxDriver: SlackDriver | undefined;
+  const sandbox = slackSide.fake
+    ? sandboxRoutes({
+        fake: slackSide.fake,
+        simulator: service.simulator,
+        driver: () => {
+          if (!sandboxDriver) throw new Error("The bot is not listening yet");
+          return sandboxDriver;
+        },
+      })
+    : undefined;
+  if (sandbox) routes.push(...sandbox);
+
+  const slack = await startSlackApp({
+    ...slackSide,
+    port: config.port,
+    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
+    ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
+    routes,
+    logger,
+    context: slackContext(config, { stores, client, fleet, runner, delivery, alerts, logger }),
+  });
+  if (slackSide.fake)
+    sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: slackSide.fake });
+  health.slack = await checkSlackToken(slack, logger);
+
+  runner.resume();
+  stores.retention.start();
+  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
+  // sandbox the fake #alerts channel gets the demo account's.
+  const alertsChannel = config.alerts.channel ?? (slackSide.fake ? "C0ALERTS" : undefined);
+  if (alertsChannel && fleet.workspaceAccount)
+    alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
+  if (options.alertPolling !== false) {
+    alerts.poller.start(config.alerts.cron);
+    if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
+  }
+  health.ready = true;
+
+  return {
+    config,
+    logger,
+    fleetUrl: service.url,
+    simulator: service.simulator,
+    fakeSlack: slackSide.fake,
+    client,
+    runner,
+    tasks: stores.tasks,
+    vehicles: fleet.vehicles,
+    metrics,
+    slack,
+    alerts: alerts.poller,
+    delivery,
+    url: slack.url,
+    async close() {
+      health.ready = false;
+      upkeep.stop();
+      stores.retention.stop();
+      await alerts.poller.stop();
+      await runner.stop();
+      delivery.stop();
+      // Open event streams of the sandbox page would keep the HTTP server from closing.
+      sandbox?.close();
+      await slack.stop();
+      await gate.close();
+      await slackSide.fake?.close();
+      await service.simulator?.close();
+      stores.db.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pieces, in the order startFleetbot uses them.
+
+interface Stores {
+  db: Db;
+  tasks: TaskStore;
+  accounts: AccountStore;
+  alerts: AlertStore;
+  health: StoreHealth;
+  retention: StoreRetention;
+}
+
+/** The embedded store (SQLite in DATA_DIR), its health and retention; a changed key is told once. */
+function openStores(config: Config, logger: Logger): Stores {
   const db = openDatabase(config.dataDir);
   const tasks = new TaskStore(db);
   const accounts = new AccountStore(db, config.credentialsKey);
-  const storeHealth = new StoreHealth(db);
+  const alerts = new AlertStore(db);
   const unreadable = accounts.unreadable();
   if (unreadable.length > 0) {
     // One line for the operator; each affected user is told to link again when they next ask.
@@ -91,179 +226,125 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         "; those users are asked to link again with /fleet login",
     );
   }
+  const retention = new StoreRetention({
+    stores: { tasks, alerts },
+    taskRetentionDays: config.taskRetentionDays,
+    logger: logger.child({ module: "retention" }),
+  });
+  return { db, tasks, accounts, alerts, health: new StoreHealth(db), retention };
+}
 
-  let simulator: RunningSimulator | undefined;
-  let fleetUrl = config.fleet.apiUrl;
-  if (!fleetUrl) {
-    simulator = await startSimulator({
-      minIntervalMs: config.fleet.minIntervalMs,
-      control: true,
-      ...options.simulator,
-      port: 0,
-    });
-    fleetUrl = simulator.url;
-  }
-
-  const gate = createFleetGate({
+/** FLEET_API_URL, or the embedded simulator when none is set. */
+async function startFleetService(
+  config: Config,
+  options: StartOptions,
+): Promise<{ url: string; simulator?: RunningSimulator }> {
+  if (config.fleet.apiUrl) return { url: config.fleet.apiUrl };
+  const simulator = await startSimulator({
     minIntervalMs: config.fleet.minIntervalMs,
-    safetyMarginMs: config.fleet.safetyMarginMs,
-    observer: metrics.gateObserver(),
-    logger: logger.child({ module: "gate" }),
+    control: true,
+    ...options.simulator,
+    port: 0,
   });
-  const client = new FleetClient({
-    baseUrl: fleetUrl,
-    apiVersion: config.fleet.apiVersion,
-    timeZone: config.companyTimeZone,
-    gate,
-    timeoutMs: config.fleet.timeoutMs,
-  });
+  return { url: simulator.url, simulator };
+}
 
-  // On the simulator with no workspace account configured, everyone uses its demo login.
-  const workspaceAccount =
-    config.fleet.workspaceAccount ?? (simulator ? { username: "demo", password: "demo" } : undefined);
-  const sessions = new Map<string, FleetSession>();
-  const sessionFor = (task: Pick<TaskRecord, "account" | "slackUser">): FleetSession => {
-    const linked = task.slackUser ? accounts.get(task.slackUser) : undefined;
-    const credentials =
-      linked && linked.username === task.account
-        ? { username: linked.username, password: linked.password }
-        : workspaceAccount?.username === task.account
-          ? workspaceAccount
-          : undefined;
-    if (!credentials) throw new Error(`No credentials for fleet account ${task.account}`);
-    const session = client.session(credentials);
-    sessions.set(session.account, session);
-    return session;
-  };
-
-  const vehicles = new VehicleCache<Vehicle>({
-    ttlMs: config.fleet.vehicleCacheTtlMs,
-    fetch: (account, ctx) => {
-      const session = sessions.get(account);
-      if (!session) throw new Error(`No session for fleet account ${account}`);
-      return session.vehicles(ctx);
-    },
-  });
-
-  const runner = new TaskRunner<FleetSession>({
-    store: tasks,
+function taskRunner(
+  config: Config,
+  parts: { stores: Stores; gate: AccountGate; client: FleetClient; fleet: FleetAccounts; logger: Logger },
+): TaskRunner<FleetSession> {
+  const { stores, gate, client, fleet, logger } = parts;
+  return new TaskRunner<FleetSession>({
+    store: stores.tasks,
     gate,
     handlers: [
-      vehicleReportHandler({ client, vehicles, intervalMs: config.fleet.minIntervalMs }),
+      vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
       transportActionHandler,
       transportListHandler,
       transportFindHandler,
       transportSaveHandler,
       transportRemoveHandler,
-      accountLinkHandler({ client, accounts, key: config.credentialsKey }),
+      accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
     ],
-    sessionFor: async (task) => sessionFor(task),
-    describeError,
+    sessionFor: async (task) => fleet.sessionFor(task),
+    describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),
   });
+}
 
-  /** Stops keeping an account's session and token (refused login, last link removed). */
-  const releaseAccount = (username: string) => {
-    if (workspaceAccount?.username === username || accounts.isLinked(username)) return;
-    sessions.delete(username);
-    client.forget(username);
-  };
-
+/** Tokens renewed and vehicle lists refreshed ahead of time, while the gate is idle. */
+function accountUpkeep(gate: AccountGate, fleet: FleetAccounts, logger: Logger, everyMs: number) {
   const upkeep = new AccountUpkeep({
     gate,
-    vehicles,
-    sessions: () => sessions.values(),
+    vehicles: fleet.vehicles,
+    sessions: () => fleet.sessions(),
     onLoginRejected: (account) => {
       logger.warn(
         { account },
         "the fleet service refused this account's login; it is no longer kept logged in",
       );
-      sessions.delete(account);
-      client.forget(account);
+      fleet.forget(account);
     },
     tokenLeadMs: 5 * 60_000,
     logger: logger.child({ module: "upkeep" }),
   });
-  const upkeepEveryMs = options.upkeepEveryMs ?? 15_000;
-  const upkeepTimer = upkeepEveryMs > 0 ? setInterval(() => void upkeep.tick(), upkeepEveryMs) : undefined;
-  upkeepTimer?.unref();
+  const timer = everyMs > 0 ? setInterval(() => void upkeep.tick(), everyMs) : undefined;
+  timer?.unref();
+  return { stop: () => timer && clearInterval(timer) };
+}
 
-  let fakeSlack: FakeSlack | undefined;
-  let slackSettings: {
-    mode: "http" | "socket";
-    botToken: string;
-    signingSecret?: string;
-    appToken?: string;
-    apiUrl: string;
-  };
+interface SlackSettings {
+  mode: "http" | "socket";
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl: string;
+  /** The in-process fake Slack of the sandbox mode. */
+  fake?: FakeSlack;
+}
+
+/** The configured workspace, or (sandbox mode) a fake Slack in this process. */
+async function slackSettings(config: Config): Promise<SlackSettings> {
   if (config.slack.mode === "sandbox") {
-    fakeSlack = await startFakeSlack({ port: 0 });
-    slackSettings = {
+    const fake = await startFakeSlack({ port: 0 });
+    return {
       mode: "http",
-      botToken: fakeSlack.options.botToken,
-      signingSecret: fakeSlack.options.signingSecret,
-      apiUrl: fakeSlack.apiUrl,
-    };
-  } else {
-    slackSettings = {
-      mode: config.slack.mode,
-      botToken: config.slack.botToken ?? "",
-      signingSecret: config.slack.signingSecret,
-      appToken: config.slack.appToken,
-      apiUrl: config.slack.apiUrl,
+      botToken: fake.options.botToken,
+      signingSecret: fake.options.signingSecret,
+      apiUrl: fake.apiUrl,
+      fake,
     };
   }
+  return {
+    mode: config.slack.mode,
+    botToken: config.slack.botToken ?? "",
+    signingSecret: config.slack.signingSecret,
+    appToken: config.slack.appToken,
+    apiUrl: config.slack.apiUrl,
+  };
+}
 
-  let ready = false;
-  let slackState = "starting";
-  let delivery: TaskDelivery | undefined;
-  const routes: HttpRoute[] = [
-    {
-      path: "/healthz",
-      handler: (_req, res) => {
-        const store = storeHealth.check();
-        const ok = ready && slackState === "ok" && store.ok;
-        const body = {
-          ok,
-          slack: slackState,
-          store: store.ok ? "ok" : store.reason,
-          fleet: simulator ? "simulator" : "configured",
-          queue: { unfinished: tasks.unfinished().length },
-        };
-        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
-      },
-    },
-    {
-      path: "/metrics",
-      handler: async (_req, res) => {
-        metrics.queueDepth.set({ state: "unfinished" }, tasks.unfinished().length);
-        res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
-      },
-    },
-  ];
-
-  // The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot
-  // through a driver that signs requests exactly as Slack does.
-  let sandboxDriver: SlackDriver | undefined;
-  const sandbox = fakeSlack
-    ? sandboxRoutes({
-        fake: fakeSlack,
-        simulator,
-        driver: () => {
-          if (!sandboxDriver) throw new Error("The bot is not listening yet");
-          return sandboxDriver;
-        },
-      })
-    : undefined;
-  if (sandbox) routes.push(...sandbox);
-
-  const now = () => Date.now();
-  const renderContext = {
-    now,
+function renderContext(config: Config, tasks: TaskStore) {
+  return {
+    now: () => Date.now(),
     companyTimeZone: config.companyTimeZone,
     task: (id: string) => tasks.get(id),
   };
+}
+
+/** Subscriptions, the Slack publisher (counted for /metrics) and the ALERTS_CRON poller. */
+function alertParts(
+  config: Config,
+  parts: {
+    stores: Stores;
+    fleet: FleetAccounts;
+    metrics: FleetbotMetrics;
+    slack: SlackSettings;
+    logger: Logger;
+  },
+) {
+  const { stores, fleet, metrics, slack, logger } = parts;
   // node-cron's own messages (an overlapping tick skipped…) go to the one log stream, at debug:
   // the poller already logs the skip in its own words.
   const cronLog = logger.child({ module: "node-cron" });
@@ -273,178 +354,103 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     error: (message, err) => cronLog.error({ err: err ?? message }, String(message)),
     debug: (message) => cronLog.debug(String(message)),
   });
-
-  const alertStore = new AlertStore(db);
-  const retention = new StoreRetention({
-    stores: { tasks, alerts: alertStore },
-    taskRetentionDays: config.taskRetentionDays,
-    logger: logger.child({ module: "retention" }),
-  });
-  const subscriptions = new AlertSubscriptions(alertStore);
-  const alertPublisher = new SlackAlertPublisher({
-    client: createAlertWebClient(slackSettings.botToken, { slackApiUrl: slackSettings.apiUrl }),
+  const subscriptions = new AlertSubscriptions(stores.alerts);
+  const publisher = new SlackAlertPublisher({
+    client: createAlertWebClient(slack.botToken, { slackApiUrl: slack.apiUrl }),
     timeZone: config.companyTimeZone,
   });
   const poller = new AlertPoller({
-    store: alertStore,
-    publisher: countingPublisher(alertPublisher, metrics),
-    sessionFor: (who) => sessionFor(who),
+    store: stores.alerts,
+    publisher: countingPublisher(publisher, metrics.alertPosts),
+    sessionFor: (who) => fleet.sessionFor(who),
     timeZone: config.companyTimeZone,
     logger: logger.child({ module: "alerts" }),
   });
+  return { subscriptions, publisher, poller };
+}
 
-  const slack = await startSlackApp({
-    ...slackSettings,
-    port: config.port,
-    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
-    ...(fakeSlack ? { host: "127.0.0.1" } : {}),
-    routes,
-    logger,
-    context: (webClient) => {
-      delivery = new TaskDelivery({
-        client: webClient,
-        store: tasks,
-        runner,
-        render: (task) => renderTask(task, renderContext),
-        describe: describeTask,
-        logger: logger.child({ module: "delivery" }),
-        progressEveryMs: options.progressEveryMs,
-      });
-      delivery.attach();
-      return {
-        runner,
-        tasks,
-        accounts,
-        client,
-        vehicles,
-        people: new People({ accounts, workspaceAccount, companyTimeZone: config.companyTimeZone }),
-        delivery,
-        credentialsKey: config.credentialsKey,
-        companyTimeZone: config.companyTimeZone,
-        alerts: {
-          subscriptions,
-          store: alertStore,
-          checkChannel: (channel) => alertPublisher.checkChannel(channel),
-        },
-        releaseAccount,
-        warmVehicles: (account, slackUser) => {
-          if (vehicles.peek(account)) return;
-          try {
-            sessionFor({ account, slackUser });
-            vehicles.get(account, { priority: "interactive" }).catch(() => undefined);
-          } catch (error) {
-            logger.warn({ err: error, account }, "could not load the vehicle list");
-          }
-        },
-        logger: logger.child({ module: "slack" }),
-        now,
-      };
+/** /healthz (503 until ready, or while Slack or the store is not) and /metrics. */
+function healthRoutes(parts: {
+  health: { ready: boolean; slack: string };
+  stores: Stores;
+  metrics: FleetbotMetrics;
+  simulated: boolean;
+}): HttpRoute[] {
+  const { health, stores, metrics } = parts;
+  return [
+    {
+      path: "/healthz",
+      handler: (_req, res) => {
+        const store = stores.health.check();
+        const ok = health.ready && health.slack === "ok" && store.ok;
+        const body = {
+          ok,
+          slack: health.slack,
+          store: store.ok ? "ok" : store.reason,
+          fleet: parts.simulated ? "simulator" : "configured",
+          queue: { unfinished: stores.tasks.unfinished().length },
+        };
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
+      },
     },
-  });
-  if (fakeSlack) sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: fakeSlack });
+    {
+      path: "/metrics",
+      handler: async (_req, res) => {
+        metrics.queueDepth.set({ state: "unfinished" }, stores.tasks.unfinished().length);
+        res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
+      },
+    },
+  ];
+}
+
+/** What the listeners are built from (listeners/index.ts narrows it per command family). */
+function slackContext(
+  config: Config,
+  parts: {
+    stores: Stores;
+    client: FleetClient;
+    fleet: FleetAccounts;
+    runner: TaskRunner<FleetSession>;
+    delivery: TaskDelivery;
+    alerts: ReturnType<typeof alertParts>;
+    logger: Logger;
+  },
+): SlackContext {
+  const { stores, client, fleet, runner, delivery, alerts, logger } = parts;
+  return {
+    runner,
+    tasks: stores.tasks,
+    accounts: stores.accounts,
+    client,
+    vehicles: fleet.vehicles,
+    people: new People({
+      accounts: stores.accounts,
+      workspaceAccount: fleet.workspaceAccount,
+      companyTimeZone: config.companyTimeZone,
+    }),
+    delivery,
+    credentialsKey: config.credentialsKey,
+    companyTimeZone: config.companyTimeZone,
+    alerts: {
+      subscriptions: alerts.subscriptions,
+      store: stores.alerts,
+      checkChannel: (channel) => alerts.publisher.checkChannel(channel),
+    },
+    releaseAccount: (username) => fleet.release(username),
+    warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),
+    logger: logger.child({ module: "slack" }),
+    now: () => Date.now(),
+  };
+}
+
+async function checkSlackToken(slack: RunningSlackApp, logger: Logger): Promise<string> {
   try {
     await slack.client.auth.test();
-    slackState = "ok";
+    return "ok";
   } catch (error) {
-    slackState = "auth.test failed";
     logger.error({ err: error }, "Slack rejected the bot token (auth.test)");
+    return "auth.test failed";
   }
-
-  runner.resume();
-  retention.start();
-  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
-  // sandbox the fake #alerts channel gets the demo account's.
-  const alertsChannel = config.alerts.channel ?? (fakeSlack ? "C0ALERTS" : undefined);
-  if (alertsChannel && workspaceAccount)
-    subscriptions.ensureWorkspaceSubscription(alertsChannel, workspaceAccount.username);
-  if (options.alertPolling !== false) {
-    poller.start(config.alerts.cron);
-    if (config.alerts.digestCron) poller.startDigest(config.alerts.digestCron);
-  }
-  ready = true;
-
-  return {
-    config,
-    logger,
-    fleetUrl,
-    simulator,
-    fakeSlack,
-    client,
-    runner,
-    tasks,
-    vehicles,
-    metrics,
-    slack,
-    alerts: poller,
-    delivery: delivery!,
-    url: slack.url,
-    async close() {
-      ready = false;
-      if (upkeepTimer) clearInterval(upkeepTimer);
-      retention.stop();
-      await poller.stop();
-      await runner.stop();
-      delivery?.stop();
-      // Open event streams of the sandbox page would keep the HTTP server from closing.
-      sandbox?.close();
-      await slack.stop();
-      await gate.close();
-      await fakeSlack?.close();
-      await simulator?.close();
-      db.close();
-    },
-  };
-}
-
-const TRANSPORT_ENDPOINTS = new Set([
-  "add-transport",
-  "update-transport",
-  "remove-transports",
-  "start-transports",
-  "pause-transports",
-  "end-transports",
-]);
-
-/** Counts alert posts and their failures for /metrics, around any publisher. */
-function countingPublisher(inner: AlertPublisher, metrics: FleetbotMetrics): AlertPublisher {
-  const counted =
-    <A extends unknown[], R>(outcome: string, fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        const result = await fn(...args);
-        metrics.alertPosts.inc({ outcome });
-        return result;
-      } catch (error) {
-        metrics.alertPosts.inc({ outcome: "failed" });
-        throw error;
-      }
-    };
-  return {
-    ...inner,
-    post: counted("posted", inner.post.bind(inner)),
-    markResolved: counted("resolved", inner.markResolved.bind(inner)),
-    replyResolved: counted("thread_reply", inner.replyResolved.bind(inner)),
-    // A class's methods are not own properties: `...inner` alone would drop the digest.
-    ...(inner.postDigest ? { postDigest: inner.postDigest.bind(inner) } : {}),
-  };
-}
-
-/** What a user and support see of a failed task; fleet errors carry both already. */
-export function describeError(error: unknown): TaskError {
-  if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {
-    // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them).
-    const described = describeTransportFailure(error.errorCode, error.errorParameters, error.correlationId);
-    return {
-      kind: error.kind,
-      message: `${described.summary} ${described.advice}`.trim(),
-      correlationId: error.correlationId,
-    };
-  }
-  if (isFleetError(error)) {
-    return { kind: error.kind, message: error.userMessage, correlationId: error.correlationId };
-  }
-  if (error instanceof LinkedAccountUnreadableError) return { kind: "credentials", message: error.message };
-  return { kind: "internal", message: "Something went wrong inside fleetbot; the details are in its log." };
 }
 
 async function main(): Promise<void> {

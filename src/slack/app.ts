@@ -32,8 +32,8 @@ export interface SlackAppOptions {
   /** GET routes served beside /slack/events (health, metrics, sandbox). */
   routes: HttpRoute[];
   logger: Logger;
-  /** Built once the app's Web API client exists (delivery needs it). */
-  context(client: WebClient): SlackContext;
+  /** What the listeners are built from. */
+  context: SlackContext;
 }
 
 export interface RunningSlackApp {
@@ -103,7 +103,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     }
   });
 
-  const context = options.context(app.client);
+  const context = options.context;
   // The one registration list (listeners/index.ts); manifest.yml declares the same.
   registerListeners(app, context);
   app.error(async (error) => {

@@ -53,7 +53,7 @@ export class AccountUpkeep {
       } else if (this.options.vehicles.isStale(account) && this.options.vehicles.peek(account)) {
         // Only lists someone has used: an account nobody looks at costs nothing.
         refreshed.push(account);
-        work.push(this.options.vehicles.get(account, { priority: "background" }, 0));
+        work.push(this.options.vehicles.get(session, { priority: "background" }, 0));
       }
     }
     const outcomes = await Promise.allSettled(work);

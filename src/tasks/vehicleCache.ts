@@ -5,12 +5,20 @@ export interface CachedVehicles<V> {
   fetchedAt: number;
 }
 
-export interface VehicleCacheOptions<V> {
+export interface VehicleCacheOptions {
   /** How long a list is good for resolving plates and names (VEHICLE_CACHE_TTL_MS). */
   ttlMs: number;
-  /** company-vehicles of one account, through the gate. */
-  fetch(account: string, ctx: CallContext): Promise<V[]>;
   now?: () => number;
+}
+
+/**
+ * Where a list comes from: an account's session (company-vehicles through the gate). Every read
+ * names it, so a fetch always runs with the asking caller's own credentials and no session has
+ * to exist beforehand.
+ */
+export interface VehicleSource<V> {
+  account: string;
+  vehicles(ctx: CallContext): Promise<V[]>;
 }
 
 /**
@@ -23,7 +31,7 @@ export class VehicleCache<V> {
   private readonly entries = new Map<string, CachedVehicles<V>>();
   private readonly now: () => number;
 
-  constructor(private readonly options: VehicleCacheOptions<V>) {
+  constructor(private readonly options: VehicleCacheOptions) {
     this.now = options.now ?? Date.now;
   }
 
@@ -37,15 +45,13 @@ export class VehicleCache<V> {
    * one is older. Concurrent fetches of one account are one call (the gate shares them).
    */
   async get(
-    account: string,
+    source: VehicleSource<V>,
     ctx: CallContext,
     maxAgeMs = this.options.ttlMs,
-    /** Fetch with this session (the asking task's own credentials) instead of the default one. */
-    load?: () => Promise<V[]>,
   ): Promise<CachedVehicles<V>> {
-    const cached = this.entries.get(account);
+    const cached = this.entries.get(source.account);
     if (cached && this.now() - cached.fetchedAt <= maxAgeMs) return cached;
-    return this.fetch(account, ctx, load);
+    return this.fetch(source, ctx);
   }
 
   /** True when the list is older than its time to live (the refresher's question). */
@@ -63,14 +69,10 @@ export class VehicleCache<V> {
   }
 
   /** Concurrent fetches need no bookkeeping here: the gate makes identical calls once. */
-  private async fetch(
-    account: string,
-    ctx: CallContext,
-    load?: () => Promise<V[]>,
-  ): Promise<CachedVehicles<V>> {
-    const vehicles = await (load ? load() : this.options.fetch(account, ctx));
+  private async fetch(source: VehicleSource<V>, ctx: CallContext): Promise<CachedVehicles<V>> {
+    const vehicles = await source.vehicles(ctx);
     const entry = { vehicles, fetchedAt: this.now() };
-    this.entries.set(account, entry);
+    this.entries.set(source.account, entry);
     return entry;
   }
 }

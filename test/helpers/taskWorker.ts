@@ -7,9 +7,9 @@
 import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
 import { isUpstreamTransportError } from "../../src/fleet/errors.js";
 import { createFleetGate } from "../../src/gate/fleetGate.js";
-import { describeError } from "../../src/main.js";
 import { openDatabase } from "../../src/store/database.js";
 import { TaskStore } from "../../src/store/taskStore.js";
+import { describeTaskError as describeError } from "../../src/tasks/failures.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
 import { transportSaveHandler } from "../../src/tasks/handlers/transports.js";
 import { TaskRunner } from "../../src/tasks/runner.js";

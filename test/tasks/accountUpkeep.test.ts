@@ -17,7 +17,6 @@ describe("AccountUpkeep", () => {
     const vehicles = new VehicleCache<Vehicle>({
       ttlMs: 15 * 60_000,
       now: () => clock.now(),
-      fetch: (_account, ctx) => session.vehicles(ctx),
     });
     const upkeep = new AccountUpkeep({
       gate,
@@ -26,7 +25,7 @@ describe("AccountUpkeep", () => {
       tokenLeadMs: 5 * 60_000,
       now: () => clock.now(),
     });
-    await run(vehicles.get("demo", { priority: "interactive" })); // login + company-vehicles
+    await run(vehicles.get(session, { priority: "interactive" })); // login + company-vehicles
     expect(await upkeep.tick()).toEqual({ renewed: [], refreshed: [] });
 
     await clock.advanceBy(16 * 60_000);
@@ -71,7 +70,6 @@ describe("AccountUpkeep", () => {
     const vehicles = new VehicleCache<Vehicle>({
       ttlMs: 15 * 60_000,
       now: () => clock.now(),
-      fetch: (_a, ctx) => session.vehicles(ctx),
     });
     const kept = new Set([session]);
     const rejected: string[] = [];
@@ -86,7 +84,7 @@ describe("AccountUpkeep", () => {
         kept.clear();
       },
     });
-    await run(vehicles.get("demo", { priority: "interactive" }));
+    await run(vehicles.get(session, { priority: "interactive" }));
     // The user changed the password at the fleet service.
     await fetch(`${sim.url}/__control/users`, {
       method: "POST",

@@ -10,26 +10,26 @@ function setup() {
   const clock = new VirtualClock();
   const gate = new MemoryGate({ minIntervalMs: INTERVAL, clock });
   let calls = 0;
-  const cache = new VehicleCache<{ vehicleId: number }>({
-    ttlMs: 15 * 60_000,
-    now: () => clock.now(),
-    fetch: (account, ctx: CallContext) =>
+  const cache = new VehicleCache<{ vehicleId: number }>({ ttlMs: 15 * 60_000, now: () => clock.now() });
+  const demo = {
+    account: "demo",
+    vehicles: (ctx: CallContext) =>
       gate.run(
-        { account, endpoint: "company-vehicles", shareKey: "company-vehicles", context: ctx },
+        { account: "demo", endpoint: "company-vehicles", shareKey: "company-vehicles", context: ctx },
         async () => {
           calls++;
           return [{ vehicleId: calls }];
         },
       ),
-  });
-  return { clock, cache, calls: () => calls };
+  };
+  return { clock, cache, demo, calls: () => calls };
 }
 
 describe("VehicleCache", () => {
   it("ten people asking where the trucks are at once cost one call", async () => {
-    const { clock, cache, calls } = setup();
+    const { clock, cache, demo, calls } = setup();
     const answers = Promise.all(
-      Array.from({ length: 10 }, () => cache.get("demo", { priority: "interactive" }, INTERVAL)),
+      Array.from({ length: 10 }, () => cache.get(demo, { priority: "interactive" }, INTERVAL)),
     );
     await clock.runAll();
     const lists = await answers;
@@ -38,27 +38,27 @@ describe("VehicleCache", () => {
   });
 
   it("reuses a position answer younger than one interval and fetches an older one", async () => {
-    const { clock, cache, calls } = setup();
-    const first = cache.get("demo", {}, INTERVAL);
+    const { clock, cache, demo, calls } = setup();
+    const first = cache.get(demo, {}, INTERVAL);
     await clock.runAll();
     await first;
     await clock.advanceBy(INTERVAL - 1);
-    await cache.get("demo", {}, INTERVAL);
+    await cache.get(demo, {}, INTERVAL);
     expect(calls()).toBe(1);
     await clock.advanceBy(2);
-    const again = cache.get("demo", {}, INTERVAL);
+    const again = cache.get(demo, {}, INTERVAL);
     await clock.runAll();
     expect((await again).vehicles[0]?.vehicleId).toBe(2);
   });
 
   it("serves plate lookups from the list until its time to live, without any call", async () => {
-    const { clock, cache, calls } = setup();
-    const first = cache.get("demo", {});
+    const { clock, cache, demo, calls } = setup();
+    const first = cache.get(demo, {});
     await clock.runAll();
     await first;
     await clock.advanceBy(10 * 60_000);
     expect(cache.isStale("demo")).toBe(false);
-    await cache.get("demo", {});
+    await cache.get(demo, {});
     expect(calls()).toBe(1);
     expect(cache.peek("demo")?.vehicles).toHaveLength(1);
     await clock.advanceBy(6 * 60_000);
@@ -66,9 +66,9 @@ describe("VehicleCache", () => {
   });
 
   it("an interactive read does not wait behind a background refresh's low priority", async () => {
-    const { clock, cache, calls } = setup();
-    const background = cache.get("demo", { priority: "background" }, 0);
-    const interactive = cache.get("demo", { priority: "interactive" }, 0);
+    const { clock, cache, demo, calls } = setup();
+    const background = cache.get(demo, { priority: "background" }, 0);
+    const interactive = cache.get(demo, { priority: "interactive" }, 0);
     await clock.runAll();
     expect(await interactive).toEqual(await background);
     expect(calls()).toBe(1);

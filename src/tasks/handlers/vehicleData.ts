@@ -70,17 +70,11 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
       const estimated = 1 + plannedCalls(deps.client, report, [], p.period);
       ctx.progress(0, estimated);
       // Fetched with this task's own session: another user's stored password must not matter.
-      const load = () => ctx.session.vehicles(ctx.call);
-      let list = await deps.vehicles.get(
-        ctx.task.account,
-        ctx.call,
-        snapshot ? deps.intervalMs : undefined,
-        load,
-      );
+      let list = await deps.vehicles.get(ctx.session, ctx.call, snapshot ? deps.intervalMs : undefined);
       let resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       if (!resolved.ok && now() - list.fetchedAt > deps.intervalMs) {
         // A vehicle the list does not know may be new: one fresh list before saying so.
-        list = await deps.vehicles.get(ctx.task.account, ctx.call, 0, load);
+        list = await deps.vehicles.get(ctx.session, ctx.call, 0);
         resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       }
       if (!resolved.ok) {

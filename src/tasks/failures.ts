@@ -1,0 +1,31 @@
+import { describeTransportFailure } from "../etransport/failures.js";
+import { isApplicationFailureError, isFleetError } from "../fleet/errors.js";
+import { LinkedAccountUnreadableError } from "../store/accountStore.js";
+import type { TaskError } from "./task.js";
+
+const TRANSPORT_ENDPOINTS = new Set([
+  "add-transport",
+  "update-transport",
+  "remove-transports",
+  "start-transports",
+  "pause-transports",
+  "end-transports",
+]);
+
+/** What a user and support see of a failed task: fleet errors carry both already; anything else is ours. */
+export function describeTaskError(error: unknown): TaskError {
+  if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {
+    // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them).
+    const described = describeTransportFailure(error.errorCode, error.errorParameters, error.correlationId);
+    return {
+      kind: error.kind,
+      message: `${described.summary} ${described.advice}`.trim(),
+      correlationId: error.correlationId,
+    };
+  }
+  if (isFleetError(error)) {
+    return { kind: error.kind, message: error.userMessage, correlationId: error.correlationId };
+  }
+  if (error instanceof LinkedAccountUnreadableError) return { kind: "credentials", message: error.message };
+  return { kind: "internal", message: "Something went wrong inside fleetbot; the details are in its log." };
+}

@@ -1,0 +1,99 @@
+import type { Logger } from "pino";
+import type { FleetClient, FleetSession } from "../fleet/client.js";
+import type { Vehicle } from "../fleet/schemas.js";
+import type { CallContext } from "../fleet/seam.js";
+import { type CachedVehicles, VehicleCache } from "./vehicleCache.js";
+
+export interface FleetCredentials {
+  username: string;
+  password: string;
+}
+
+/** What FleetAccounts needs of the linked-account store (passwords are decrypted on read). */
+export interface LinkedCredentials {
+  get(slackUser: string): { username: string; password: string } | undefined;
+  isLinked(username: string): boolean;
+}
+
+export interface FleetAccountsOptions {
+  client: FleetClient;
+  linked: LinkedCredentials;
+  /** FLEET_USERNAME/FLEET_PASSWORD (or the simulator's demo login): used by users who linked none. */
+  workspaceAccount?: FleetCredentials;
+  vehicleCacheTtlMs: number;
+  logger?: Pick<Logger, "warn">;
+}
+
+/** Who acts: the fleet account a task or click runs as, and the Slack user behind it. */
+export interface Actor {
+  account: string;
+  slackUser?: string;
+}
+
+/**
+ * The fleet accounts fleetbot acts as: a session per account (credentials from the user's own
+ * link, else the workspace account), their vehicle lists, and letting go of an account nobody
+ * uses any more. Every read of a vehicle list names whose session fetches it, so nothing
+ * depends on a session having been opened earlier by someone else.
+ */
+export class FleetAccounts {
+  readonly vehicles: VehicleCache<Vehicle>;
+  private readonly open = new Map<string, FleetSession>();
+
+  constructor(private readonly options: FleetAccountsOptions) {
+    this.vehicles = new VehicleCache<Vehicle>({ ttlMs: options.vehicleCacheTtlMs });
+  }
+
+  get workspaceAccount(): FleetCredentials | undefined {
+    return this.options.workspaceAccount;
+  }
+
+  /** The session `actor` runs as; throws when fleetbot holds no credentials for that account. */
+  sessionFor(actor: Actor): FleetSession {
+    const linked = actor.slackUser ? this.options.linked.get(actor.slackUser) : undefined;
+    const workspace = this.options.workspaceAccount;
+    const credentials =
+      linked && linked.username === actor.account
+        ? { username: linked.username, password: linked.password }
+        : workspace?.username === actor.account
+          ? workspace
+          : undefined;
+    if (!credentials) throw new Error(`No credentials for fleet account ${actor.account}`);
+    const session = this.options.client.session(credentials);
+    this.open.set(session.account, session);
+    return session;
+  }
+
+  /** Sessions of the accounts in use since start (upkeep renews their tokens and lists). */
+  sessions(): Iterable<FleetSession> {
+    return this.open.values();
+  }
+
+  /** The actor's vehicle list, no older than `maxAgeMs`, fetched with the actor's own session. */
+  vehiclesOf(actor: Actor, ctx: CallContext, maxAgeMs?: number): Promise<CachedVehicles<Vehicle>> {
+    return this.vehicles.get(this.sessionFor(actor), ctx, maxAgeMs);
+  }
+
+  /** Starts a background fetch of the list when none is cached (a modal's select needs it within 3 s). */
+  warmVehicles(actor: Actor): void {
+    if (this.vehicles.peek(actor.account)) return;
+    try {
+      this.vehiclesOf(actor, { priority: "interactive" }).catch(() => undefined);
+    } catch (error) {
+      this.options.logger?.warn({ err: error, account: actor.account }, "could not load the vehicle list");
+    }
+  }
+
+  /** Stops keeping an account's session and token, unless the workspace or a linked user still uses it. */
+  release(username: string): void {
+    if (this.options.workspaceAccount?.username === username || this.options.linked.isLinked(username))
+      return;
+    this.forget(username);
+  }
+
+  /** The service refused the account's login (password changed, user deactivated): stop keeping it. */
+  forget(username: string): void {
+    this.open.delete(username);
+    this.options.client.forget(username);
+  }
+}
