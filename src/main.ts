@@ -22,6 +22,7 @@ import { describeTask, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
+import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
@@ -103,6 +104,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     timeZone: config.companyTimeZone,
     gate,
     timeoutMs: config.fleet.timeoutMs,
+    learnedLimits: new LearnedLimitsStore(db),
   });
 
   // On the simulator with no workspace account configured, everyone uses its demo login.
