@@ -166,18 +166,18 @@ export function mergeWay(parts: readonly (readonly LocationPoint[])[]): Location
 }
 
 /**
- * Stops of all calls, by vehicle then start. A stop reported identically by two spans
- * (same vehicle, start and end) is kept once; a stop cut by a span boundary stays as the
- * two parts the service returned.
+ * Stops of all calls, by vehicle then start. A stop seen by two spans (same vehicle and
+ * start) is kept once, as the longest record: the service ends a stop still going on at a
+ * span's end there, and the next span returns it whole (as one call over both spans would).
  */
 export function mergeStops(parts: readonly (readonly StopRecord[])[]): StopRecord[] {
-  const seen = new Set<string>();
-  return sortStops(parts.flat()).filter((s) => {
-    const key = `${s.vehicleId}|${s.startDate.getTime()}|${s.endDate.getTime()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const longest = new Map<string, StopRecord>();
+  for (const stop of parts.flat()) {
+    const key = `${stop.vehicleId}|${stop.startDate.getTime()}`;
+    const seen = longest.get(key);
+    if (!seen || stop.endDate.getTime() > seen.endDate.getTime()) longest.set(key, stop);
+  }
+  return sortStops([...longest.values()]);
 }
 
 function dedupeReadings(readings: SensorReading[]): SensorReading[] {

@@ -230,8 +230,14 @@ describe("request rules (never sent)", () => {
       "min-stationary-margin",
     ],
     [
-      "11 vehicles on temperatures",
-      (s) => s.temperatures({ vehicleIds: Array.from({ length: 11 }, (_, i) => i), from, to }),
+      "11 vehicles on stops (documented; temperatures has no stated maximum)",
+      (s) =>
+        s.stops({
+          vehicleIds: Array.from({ length: 11 }, (_, i) => i),
+          from,
+          to,
+          stationaryMarginMinutes: 5,
+        }),
       "max-vehicles",
     ],
     ["no UITs", (s) => s.startTransports([]), "empty-list"],

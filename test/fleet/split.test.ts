@@ -175,4 +175,20 @@ describe("merging", () => {
     } as unknown as StopRecord;
     expect(mergeStops([[stop], [{ ...stop }]])).toHaveLength(1);
   });
+
+  it("stops: a stop the first span cut at its end gives way to the whole one of the next span", () => {
+    const at = (ms: number) => new Date(ms);
+    const stop = (vehicleId: number, start: number, end: number) =>
+      ({ vehicleId, startDate: at(start), endDate: at(end) }) as unknown as StopRecord;
+    const merged = mergeStops([
+      [stop(1, 1000, 2000), stop(1, 5000, 9000), stop(2, 5000, 9000)],
+      [stop(1, 5000, 12_000), stop(1, 13_000, 14_000)],
+    ]);
+    expect(merged.map((s) => [s.vehicleId, s.startDate.getTime(), s.endDate.getTime()])).toEqual([
+      [1, 1000, 2000],
+      [1, 5000, 12_000],
+      [1, 13_000, 14_000],
+      [2, 5000, 9000],
+    ]);
+  });
 });
