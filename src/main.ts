@@ -25,6 +25,7 @@ import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { type Db, openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
+import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
@@ -95,6 +96,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     timeZone: config.companyTimeZone,
     gate,
     timeoutMs: config.fleet.timeoutMs,
+    learnedLimits: new LearnedLimitsStore(stores.db),
   });
   const fleet = new FleetAccounts({
     client,

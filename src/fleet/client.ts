@@ -11,6 +11,12 @@ import {
   UnauthorizedError,
   UpstreamTransportError,
 } from "./errors.js";
+import {
+  CallLimitBook,
+  type LearnedLimitsRepository,
+  limitAfterRefusal,
+  readLimitRefusal,
+} from "./limits.js";
 import { canonicalJson, normalizeKeys } from "./normalize.js";
 import {
   type AddTransportRequestBody,
@@ -37,12 +43,15 @@ import {
 } from "./schemas.js";
 import type { CallContext, CallGate, FleetEndpoint } from "./seam.js";
 import {
-  CALL_LIMITS,
+  type CallLimits,
+  DAY_MS,
+  DOCUMENTED_LIMITS,
   mergeStops,
   mergeTemperatures,
   mergeWay,
   type PlannedCall,
   periodWithinDays,
+  planCalls,
   planReport,
   type SplittableEndpoint,
 } from "./split.js";
@@ -89,6 +98,11 @@ export interface FleetClientOptions {
    * to observe how the service itself answers them. Default true.
    */
   enforceRequestRules?: boolean;
+  /**
+   * Where limits learned from the service's refusals are kept across restarts (main.ts
+   * wires the SQLite store). Without it they are learned again after each start.
+   */
+  learnedLimits?: LearnedLimitsRepository;
   now?: () => number;
 }
 
@@ -215,6 +229,8 @@ export class FleetClient {
   readonly enforceRequestRules: boolean;
   readonly now: () => number;
   readonly schemas: FleetSchemas;
+  /** Per-call limits: documented ones, tightened by those learned from this service. */
+  readonly limits: CallLimitBook;
   readonly #tokens = new Map<string, TokenManager>();
 
   constructor(options: FleetClientOptions) {
@@ -228,6 +244,7 @@ export class FleetClient {
     this.enforceRequestRules = options.enforceRequestRules ?? true;
     this.now = options.now ?? Date.now;
     this.schemas = fleetSchemas(options.timeZone);
+    this.limits = new CallLimitBook(this.baseUrl, options.learnedLimits);
   }
 
   /** The work of one fleet account. Cheap; the token is kept per username across sessions. */
@@ -252,9 +269,12 @@ export class FleetClient {
     this.#tokens.delete(username);
   }
 
-  /** How many calls a report needs, and which, before running it (queue estimates). */
+  /**
+   * How many calls a report needs, and which, before running it (queue estimates), with
+   * the limits known now. A refusal while running can still cut a call further (learned limits).
+   */
   plan(endpoint: SplittableEndpoint, request: VehiclesPeriodParams): PlannedCall[] {
-    return planReport(endpoint, request, this.timeZone);
+    return planReport(endpoint, request, this.timeZone, this.limits.limitsFor(endpoint));
   }
 
   urlOf(endpoint: FleetEndpoint): string {
@@ -399,7 +419,8 @@ class Rules {
     this.check(from.getTime() < to.getTime(), "period-order", "The period must start before it ends.");
   }
 
-  maxPeriod(from: Date, to: Date, maxDays: number, timeZone: string): void {
+  maxPeriod(from: Date, to: Date, maxDays: number | undefined, timeZone: string): void {
+    if (maxDays === undefined) return;
     this.check(
       periodWithinDays(from, to, maxDays, timeZone),
       "max-period",
@@ -474,15 +495,15 @@ export class FleetSession {
 
   async way(params: VehiclesPeriodParams, ctx: CallContext = {}): Promise<LocationPoint[]> {
     const rules = this.#rules("way");
-    rules.vehicles(params.vehicleIds, CALL_LIMITS.way.maxVehicles);
+    rules.vehicles(params.vehicleIds, DOCUMENTED_LIMITS.way.maxVehicles);
     rules.period(params.from, params.to);
-    rules.maxPeriod(params.from, params.to, CALL_LIMITS.way.maxDays, this.#client.timeZone);
+    rules.maxPeriod(params.from, params.to, DOCUMENTED_LIMITS.way.maxDays, this.#client.timeZone);
     return this.#call("way", this.#vehiclesBody(params), this.#schemas.wayPayload, ctx);
   }
 
   async stops(params: StopsParams, ctx: CallContext = {}): Promise<StopRecord[]> {
     const rules = this.#rules("stops");
-    rules.vehicles(params.vehicleIds, CALL_LIMITS.stops.maxVehicles);
+    rules.vehicles(params.vehicleIds, DOCUMENTED_LIMITS.stops.maxVehicles);
     rules.period(params.from, params.to);
     rules.check(
       Number.isInteger(params.stationaryMarginMinutes) && params.stationaryMarginMinutes >= 1,
@@ -495,15 +516,15 @@ export class FleetSession {
 
   async consumption(params: VehiclesPeriodParams, ctx: CallContext = {}): Promise<ConsumptionRecord[]> {
     const rules = this.#rules("consumption");
-    rules.vehicles(params.vehicleIds, CALL_LIMITS.consumption.maxVehicles);
+    rules.vehicles(params.vehicleIds, DOCUMENTED_LIMITS.consumption.maxVehicles);
     rules.period(params.from, params.to);
-    rules.maxPeriod(params.from, params.to, CALL_LIMITS.consumption.maxDays, this.#client.timeZone);
+    rules.maxPeriod(params.from, params.to, DOCUMENTED_LIMITS.consumption.maxDays, this.#client.timeZone);
     return this.#call("consumption", this.#vehiclesBody(params), this.#schemas.consumptionPayload, ctx);
   }
 
   async refills(params: RefillsParams, ctx: CallContext = {}): Promise<RefillEvent[]> {
     const rules = this.#rules("refills");
-    rules.vehicles([params.vehicleId], 1);
+    rules.vehicles([params.vehicleId], DOCUMENTED_LIMITS.refills.maxVehicles);
     rules.period(params.from, params.to);
     const tz = this.#client.timeZone;
     const body = {
@@ -516,8 +537,8 @@ export class FleetSession {
 
   async temperatures(params: VehiclesPeriodParams, ctx: CallContext = {}): Promise<SensorReadings> {
     const rules = this.#rules("temperatures");
-    // The doc gives no maximum; 10 like the other vehicle-data calls (CALL_LIMITS).
-    rules.vehicles(params.vehicleIds, CALL_LIMITS.temperatures.maxVehicles);
+    // The doc states no maximum of vehicles or days: the service's refusal says (limits.ts).
+    rules.vehicles(params.vehicleIds, DOCUMENTED_LIMITS.temperatures.maxVehicles);
     rules.period(params.from, params.to);
     return this.#call("temperatures", this.#vehiclesBody(params), this.#schemas.temperaturesPayload, ctx);
   }
@@ -597,13 +618,13 @@ export class FleetSession {
 
   // ---------- reports needing several calls ----------
 
-  /** Locations for any number of vehicles and any period: 10 vehicles × 31 days per call. */
+  /** Locations for any number of vehicles and any period: 10 vehicles × 31 days per call (documented). */
   async wayAll(params: VehiclesPeriodParams, ctx: CallContext = {}, onProgress?: ProgressListener) {
     const parts = await this.#runPlan("way", params, ctx, onProgress, (call, c) => this.way(call, c));
     return mergeWay(parts);
   }
 
-  /** Stops for any number of vehicles and any period (31-day spans: chosen, not documented). */
+  /** Stops for any number of vehicles and any period: 10 vehicles per call; the period is cut only once the service refuses it. */
   async stopsAll(params: StopsParams, ctx: CallContext = {}, onProgress?: ProgressListener) {
     const parts = await this.#runPlan("stops", params, ctx, onProgress, (call, c) =>
       this.stops({ ...call, stationaryMarginMinutes: params.stationaryMarginMinutes }, c),
@@ -619,7 +640,7 @@ export class FleetSession {
     return mergeConsumptionSpans(parts.flat());
   }
 
-  /** Temperatures and humidity (10 vehicles × 31 days per call: chosen, not documented). */
+  /** Temperatures and humidity: one call, until the service refuses the vehicle count or period (learned limits). */
   async temperaturesAll(params: VehiclesPeriodParams, ctx: CallContext = {}, onProgress?: ProgressListener) {
     const parts = await this.#runPlan("temperatures", params, ctx, onProgress, (call, c) =>
       this.temperatures(call, c),
@@ -628,26 +649,31 @@ export class FleetSession {
   }
 
   /**
-   * Refill events per vehicle: one vehicle per call, 31-day spans (the maximum period is
-   * not documented). Events of consecutive spans are concatenated in order; the Total*
-   * and RemainingFuel events the service computes per call therefore appear once per span.
+   * Refill events per vehicle: one vehicle per call; the period is cut only once the service
+   * refuses it (the maximum period is not documented). Events of consecutive spans are
+   * concatenated in order; the FuelStart, Total* and RemainingFuel events the service
+   * computes per call therefore appear once per span.
    */
   async refillsAll(
     params: RefillsAllParams,
     ctx: CallContext = {},
     onProgress?: ProgressListener,
   ): Promise<VehicleRefills[]> {
-    const plan = this.#planned("refills", params);
-    const parts = await this.#runCalls(plan, ctx, onProgress, (call, c) =>
-      this.refills({ vehicleId: call.vehicleIds[0] ?? Number.NaN, from: call.from, to: call.to }, c),
+    const answered = await this.#runCalls(
+      "refills",
+      this.#planned("refills", params),
+      ctx,
+      onProgress,
+      (call, c) =>
+        this.refills({ vehicleId: call.vehicleIds[0] ?? Number.NaN, from: call.from, to: call.to }, c),
     );
     const byVehicle = new Map<number, RefillEvent[]>();
-    plan.forEach((call, i) => {
+    for (const { call, result } of answered) {
       const id = call.vehicleIds[0] ?? Number.NaN;
       const events = byVehicle.get(id) ?? [];
-      events.push(...(parts[i] ?? []));
+      events.push(...result);
       byVehicle.set(id, events);
-    });
+    }
     return [...byVehicle].map(([vehicleId, events]) => ({ vehicleId, events }));
   }
 
@@ -731,35 +757,76 @@ export class FleetSession {
     const rules = this.#rules(endpoint);
     rules.vehicles(params.vehicleIds, undefined);
     rules.period(params.from, params.to);
-    return planReport(endpoint, params, this.#client.timeZone);
+    return this.#client.plan(endpoint, params);
   }
 
-  #runPlan<T>(
+  async #runPlan<T>(
     endpoint: SplittableEndpoint,
     params: VehiclesPeriodParams,
     ctx: CallContext,
     onProgress: ProgressListener | undefined,
     runOne: (call: PlannedCall, ctx: CallContext) => Promise<T>,
   ): Promise<T[]> {
-    return this.#runCalls(this.#planned(endpoint, params), ctx, onProgress, runOne);
+    const answered = await this.#runCalls(endpoint, this.#planned(endpoint, params), ctx, onProgress, runOne);
+    return answered.map((a) => a.result);
   }
 
-  /** Runs the planned calls one after another (each through the gate); stops when ctx.signal aborts. */
+  /**
+   * Runs the planned calls one after another (each through the gate); stops when ctx.signal
+   * aborts. A 400 refusing a call as too large (vehicle count or period) teaches the client a
+   * tighter limit: it is stored, this call and every call still to run are cut by it, and the
+   * total reported to `onProgress` grows by the added calls. Answers come back in call order.
+   */
   async #runCalls<T>(
+    endpoint: SplittableEndpoint,
     plan: readonly PlannedCall[],
     ctx: CallContext,
     onProgress: ProgressListener | undefined,
     runOne: (call: PlannedCall, ctx: CallContext) => Promise<T>,
-  ): Promise<T[]> {
+  ): Promise<Array<{ call: PlannedCall; result: T }>> {
     const context: CallContext = { ...ctx, priority: ctx.priority ?? "report" };
-    const results: T[] = [];
-    onProgress?.(0, plan.length);
-    for (const call of plan) {
+    const answered: Array<{ call: PlannedCall; result: T }> = [];
+    let pending = [...plan];
+    onProgress?.(0, pending.length);
+    for (let call = pending[0]; call !== undefined; call = pending[0]) {
       context.signal?.throwIfAborted();
-      results.push(await runOne(call, context));
-      onProgress?.(results.length, plan.length);
+      try {
+        answered.push({ call, result: await runOne(call, context) });
+        pending.shift();
+      } catch (error) {
+        const limits = this.#lessonFrom(endpoint, call, error);
+        if (limits === undefined) throw error;
+        const replanned = pending.flatMap((c) => planCalls(c, limits, this.#client.timeZone));
+        // A lesson always cuts the refused call; if it did not, retrying would loop.
+        if (planCalls(call, limits, this.#client.timeZone).length < 2) throw error;
+        pending = replanned;
+      }
+      onProgress?.(answered.length, answered.length + pending.length);
     }
-    return results;
+    return answered;
+  }
+
+  /** The limits in force after a refusal of `call` that points at its size, or undefined. */
+  #lessonFrom(endpoint: SplittableEndpoint, call: PlannedCall, error: unknown): CallLimits | undefined {
+    if (!(error instanceof BadRequestError)) return undefined;
+    const refusal = readLimitRefusal(error.failureReasons);
+    const lesson = refusal && limitAfterRefusal(refusal, call);
+    if (lesson === undefined) return undefined;
+    const limits = this.#client.limits.learn(endpoint, lesson);
+    log.warn(
+      {
+        account: this.account,
+        endpoint,
+        refused: {
+          vehicles: call.vehicleIds.length,
+          days: (call.to.getTime() - call.from.getTime()) / DAY_MS,
+        },
+        learned: this.#client.limits.learned(endpoint),
+        correlationId: error.correlationId,
+      },
+      "fleet service refused a request as too large; splitting it and remembering the limit",
+    );
+    return limits;
   }
 
   /**

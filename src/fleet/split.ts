@@ -4,9 +4,10 @@ import { sortPoints, sortReadings, sortStops } from "./schemas.js";
 
 /**
  * Cutting a report into the calls the service accepts, and merging the answers. Pure.
- * The service allows one request per 30 s, so the number of calls is what a report costs;
- * cutting happens only where fleet-api.md requires it (or, where it says "not shown",
- * where the choice below says so).
+ * The service allows one request per 30 s, so the number of calls is what a report costs:
+ * a report is cut only where a limit is known. Limits fleet-api.md states are hard; limits
+ * it leaves open ("not shown") are not guessed up front but learned from the service's
+ * refusals (limits.ts), so a service that accepts more costs fewer calls.
  */
 
 export const DAY_MS = 86_400_000;
@@ -14,28 +15,52 @@ export const DAY_MS = 86_400_000;
 /** The reports that may need several calls. */
 export type SplittableEndpoint = "way" | "stops" | "consumption" | "temperatures" | "refills";
 
+export const SPLITTABLE_ENDPOINTS: readonly SplittableEndpoint[] = [
+  "way",
+  "stops",
+  "consumption",
+  "temperatures",
+  "refills",
+];
+
+/** Per-call limits of one endpoint; an absent field means no limit is known (one call covers it). */
 export interface CallLimits {
-  maxVehicles: number;
-  maxDays: number;
+  maxVehicles?: number;
+  maxDays?: number;
 }
 
 /**
- * Per-call limits. Documented: 10 vehicles for way/stops/consumption, 31 days for
- * way/consumption. Chosen where the doc says "not shown":
- * - stops period: 31 days, like way (the same track data behind it);
- * - temperatures: 10 vehicles and 31 days, like the other vehicle-data calls;
- * - refills: one vehicle per call (its body has a single carrierId) and 31 days.
+ * What fleet-api.md states, and nothing more (Limits table and each endpoint's body):
+ * - way, consumption: at most 10 vehicles and 31 days;
+ * - stops: at most 10 vehicles; "Maximum period: not shown";
+ * - refills: one vehicle (the body has a single carrierId); "Maximum period: not shown";
+ * - temperatures: "Maximum vehicles and maximum period: not shown".
+ * The open ones are learned (limits.ts) when the service refuses a request as too large.
  */
-export const CALL_LIMITS: Readonly<Record<SplittableEndpoint, CallLimits>> = {
+export const DOCUMENTED_LIMITS: Readonly<Record<SplittableEndpoint, Readonly<CallLimits>>> = {
   way: { maxVehicles: 10, maxDays: 31 },
-  stops: { maxVehicles: 10, maxDays: 31 },
+  stops: { maxVehicles: 10 },
   consumption: { maxVehicles: 10, maxDays: 31 },
-  temperatures: { maxVehicles: 10, maxDays: 31 },
-  refills: { maxVehicles: 1, maxDays: 31 },
+  temperatures: {},
+  refills: { maxVehicles: 1 },
 };
 
-/** Consecutive groups of at most `size` ids, in the given order. */
+const tighter = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b);
+
+/** The stricter of two sets of limits, field by field. */
+export function combineLimits(a: Readonly<CallLimits>, b: Readonly<CallLimits>): CallLimits {
+  const limits: CallLimits = {};
+  const maxVehicles = tighter(a.maxVehicles, b.maxVehicles);
+  const maxDays = tighter(a.maxDays, b.maxDays);
+  if (maxVehicles !== undefined) limits.maxVehicles = maxVehicles;
+  if (maxDays !== undefined) limits.maxDays = maxDays;
+  return limits;
+}
+
+/** Consecutive groups of at most `size` ids, in the given order (one group when size is Infinity). */
 export function chunkVehicles<T>(ids: readonly T[], size = 10): T[][] {
+  if (size === Number.POSITIVE_INFINITY) return ids.length > 0 ? [[...ids]] : [];
   if (!Number.isInteger(size) || size < 1)
     throw new RangeError(`chunk size must be a positive integer, got ${size}`);
   const chunks: T[][] = [];
@@ -77,6 +102,7 @@ export function splitPeriod(from: Date, to: Date, maxDays = 31, timeZone?: strin
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw new RangeError("invalid date");
   if (to.getTime() < from.getTime()) throw new RangeError("period ends before it starts");
   if (!(maxDays > 0)) throw new RangeError(`maxDays must be positive, got ${maxDays}`);
+  if (maxDays === Number.POSITIVE_INFINITY) return [{ from, to }];
   const spans: PeriodSpan[] = [];
   let start = from;
   do {
@@ -101,26 +127,29 @@ export interface PlanRequest {
 
 /**
  * Every (vehicle group × period span) call a report needs, group by group, so the queue
- * can say "7/20 requests" before the first one runs.
+ * can say "7/20 requests" before the first one runs. A limit that is not known does not cut.
  */
 export function planCalls(
   request: PlanRequest,
-  limits: CallLimits = { maxVehicles: 10, maxDays: 31 },
+  limits: Readonly<CallLimits>,
   timeZone?: string,
 ): PlannedCall[] {
-  const spans = splitPeriod(request.from, request.to, limits.maxDays, timeZone);
-  return chunkVehicles([...new Set(request.vehicleIds)], limits.maxVehicles).flatMap((vehicleIds) =>
-    spans.map((span) => ({ vehicleIds, from: span.from, to: span.to })),
+  const spans = splitPeriod(request.from, request.to, limits.maxDays ?? Number.POSITIVE_INFINITY, timeZone);
+  const groups = chunkVehicles(
+    [...new Set(request.vehicleIds)],
+    limits.maxVehicles ?? Number.POSITIVE_INFINITY,
   );
+  return groups.flatMap((vehicleIds) => spans.map((span) => ({ vehicleIds, from: span.from, to: span.to })));
 }
 
-/** The calls of one report kind, with that endpoint's limits (CALL_LIMITS). */
+/** The calls of one report kind with the documented limits only (the client adds learned ones). */
 export function planReport(
   endpoint: SplittableEndpoint,
   request: PlanRequest,
   timeZone?: string,
+  limits: Readonly<CallLimits> = DOCUMENTED_LIMITS[endpoint],
 ): PlannedCall[] {
-  return planCalls(request, CALL_LIMITS[endpoint], timeZone);
+  return planCalls(request, limits, timeZone);
 }
 
 // ---------- merging answers of several calls ----------
@@ -137,18 +166,18 @@ export function mergeWay(parts: readonly (readonly LocationPoint[])[]): Location
 }
 
 /**
- * Stops of all calls, by vehicle then start. A stop reported identically by two spans
- * (same vehicle, start and end) is kept once; a stop cut by a span boundary stays as the
- * two parts the service returned.
+ * Stops of all calls, by vehicle then start. A stop seen by two spans (same vehicle and
+ * start) is kept once, as the longest record: the service ends a stop still going on at a
+ * span's end there, and the next span returns it whole (as one call over both spans would).
  */
 export function mergeStops(parts: readonly (readonly StopRecord[])[]): StopRecord[] {
-  const seen = new Set<string>();
-  return sortStops(parts.flat()).filter((s) => {
-    const key = `${s.vehicleId}|${s.startDate.getTime()}|${s.endDate.getTime()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const longest = new Map<string, StopRecord>();
+  for (const stop of parts.flat()) {
+    const key = `${stop.vehicleId}|${stop.startDate.getTime()}`;
+    const seen = longest.get(key);
+    if (!seen || stop.endDate.getTime() > seen.endDate.getTime()) longest.set(key, stop);
+  }
+  return sortStops([...longest.values()]);
 }
 
 function dedupeReadings(readings: SensorReading[]): SensorReading[] {

@@ -32,7 +32,7 @@ export interface ReportRun {
   minMinutes: number;
   nowMs: number;
   /** Fleet calls done so far (after the vehicle list). */
-  onProgress(done: number): void;
+  onProgress(done: number, total?: number): void;
 }
 
 export interface ReportEntry<N extends string, R> {

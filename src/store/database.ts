@@ -102,6 +102,16 @@ export const MIGRATIONS: readonly string[] = [
      until INTEGER NOT NULL,
      PRIMARY KEY (channel, code_uit)
    );`,
+  // 4: per-call limits the fleet service revealed by refusing (fleet-api.md leaves them open),
+  // per service base URL and endpoint; NULL: none learned for that dimension.
+  `CREATE TABLE learned_limits (
+     service TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     max_vehicles INTEGER CHECK (max_vehicles IS NULL OR max_vehicles >= 1),
+     max_days REAL CHECK (max_days IS NULL OR max_days > 0),
+     learned_at INTEGER NOT NULL,
+     PRIMARY KEY (service, endpoint)
+   );`,
 ];
 
 export class StoreError extends Error {

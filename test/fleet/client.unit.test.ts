@@ -230,8 +230,14 @@ describe("request rules (never sent)", () => {
       "min-stationary-margin",
     ],
     [
-      "11 vehicles on temperatures",
-      (s) => s.temperatures({ vehicleIds: Array.from({ length: 11 }, (_, i) => i), from, to }),
+      "11 vehicles on stops (documented; temperatures has no stated maximum)",
+      (s) =>
+        s.stops({
+          vehicleIds: Array.from({ length: 11 }, (_, i) => i),
+          from,
+          to,
+          stationaryMarginMinutes: 5,
+        }),
       "max-vehicles",
     ],
     ["no UITs", (s) => s.startTransports([]), "empty-list"],
@@ -508,5 +514,66 @@ describe("runs of several calls", () => {
     );
     await expect(run).rejects.toThrow();
     expect(gate.calls.filter((c) => c.endpoint === "way")).toHaveLength(8);
+  });
+});
+
+describe("limits learned from refusals (scripted service)", () => {
+  const refuse = (errorCode: string, ...errorParameters: string[]): Scripted => ({
+    status: 400,
+    body: {
+      payload: null,
+      correlationId: "c-400",
+      failureReasons: [{ errorCode, errorParameters }],
+      isSuccess: false,
+    },
+  });
+  const sentBodies = (path: string) =>
+    seen
+      .filter((s) => s.path.startsWith(`/api/${path}?`))
+      .map((s) => JSON.parse(s.body) as { vehiclesList: number[]; startDate: string; endDate: string });
+
+  it("a refusal without a number halves, again and again until the service accepts", async () => {
+    // 16 days refused, 8 days refused, then 4-day spans accepted.
+    on("carriers/temperatures", refuse("RangeTooLarge"), refuse("RangeTooLarge"));
+    for (let i = 0; i < 4; i++) on("carriers/temperatures", ok([{ temperature: [], humidity: [] }]));
+    const { session, fleet } = client();
+    const progress: string[] = [];
+    await session.temperaturesAll({ vehicleIds: [1], from, to: new Date(+from + 16 * DAY_MS) }, {}, (d, t) =>
+      progress.push(`${d}/${t}`),
+    );
+    const bodies = sentBodies("carriers/temperatures");
+    expect(bodies).toHaveLength(6);
+    expect(bodies.slice(2).map((b) => [b.startDate.slice(0, 10), b.endDate.slice(0, 10)])).toEqual([
+      ["2026-11-03", "2026-11-07"],
+      ["2026-11-07", "2026-11-11"],
+      ["2026-11-11", "2026-11-15"],
+      ["2026-11-15", "2026-11-19"],
+    ]);
+    expect(fleet.limits.learned("temperatures")).toEqual({ maxDays: 4 });
+    expect(progress).toEqual(["0/1", "0/2", "0/4", "1/4", "2/4", "3/4", "4/4"]);
+  });
+
+  it("a vehicle refusal re-plans the calls still to run, not only the refused one", async () => {
+    // way is documented at 10; a service that says 5 is believed (tighter only).
+    on("carriers/way", refuse("TooManyVehicles", "5", "10"));
+    for (let i = 0; i < 5; i++) on("carriers/way", ok([]));
+    const { session, fleet } = client();
+    const vehicleIds = Array.from({ length: 25 }, (_, i) => i + 1);
+    await session.wayAll({ vehicleIds, from, to });
+    expect(sentBodies("carriers/way").map((b) => b.vehiclesList.length)).toEqual([10, 5, 5, 5, 5, 5]);
+    expect(fleet.limits.limitsFor("way")).toEqual({ maxVehicles: 5, maxDays: 31 });
+    expect(fleet.plan("way", { vehicleIds, from, to })).toHaveLength(5);
+  });
+
+  it("a size refusal of a call that cannot be cut, or a 400 about something else, stays an error", async () => {
+    on("carriers/refills", refuse("TooManyVehicles", "0", "1"));
+    on("carriers/temperatures", refuse("InvalidPeriod", "startDate", "endDate"));
+    const { session, fleet } = client();
+    await expect(session.refillsAll({ vehicleIds: [7], from, to })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(session.temperaturesAll({ vehicleIds: [1, 2], from, to })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
+    expect(fleet.limits.learned("refills")).toBeUndefined();
+    expect(fleet.limits.learned("temperatures")).toBeUndefined();
   });
 });

@@ -2,9 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LocationPoint, StopRecord } from "../../src/fleet/schemas.js";
 import {
-  CALL_LIMITS,
   chunkVehicles,
+  combineLimits,
   DAY_MS,
+  DOCUMENTED_LIMITS,
   mergeStops,
   mergeWay,
   periodWithinDays,
@@ -101,22 +102,45 @@ describe("planCalls", () => {
     expect([...covered.values()].every((n) => n === 2)).toBe(true);
   });
 
-  it("refills plan one call per vehicle and span; duplicates are ignored", () => {
+  it("refills plan one call per vehicle; duplicates are ignored; the period is not cut", () => {
     const from = new Date("2026-01-01T00:00:00Z");
     const plan = planReport("refills", {
       vehicleIds: [3, 1, 3],
       from,
-      to: new Date(from.getTime() + 10 * DAY_MS),
+      to: new Date(from.getTime() + 40 * DAY_MS),
     });
     expect(plan.map((c) => c.vehicleIds)).toEqual([[3], [1]]);
-    expect(CALL_LIMITS.refills.maxVehicles).toBe(1);
+    expect(plan.every((c) => c.from === from && c.to.getTime() === from.getTime() + 40 * DAY_MS)).toBe(true);
   });
 
-  it("default limits are 10 vehicles and 31 days", () => {
+  it("documented limits only: stops cut by vehicles, temperatures not at all", () => {
+    const from = new Date("2026-01-01T00:00:00+02:00");
+    const request = { vehicleIds: ids(25), from, to: new Date(from.getTime() + 40 * DAY_MS) };
+    const stops = planReport("stops", request, TZ);
+    expect(stops.map((c) => c.vehicleIds.length)).toEqual([10, 10, 5]);
+    expect(stops.every((c) => c.to.getTime() - c.from.getTime() === 40 * DAY_MS)).toBe(true);
+    expect(planReport("temperatures", request, TZ)).toEqual([request]);
+    expect(planReport("consumption", request, TZ)).toHaveLength(6);
+  });
+
+  it("what fleet-api.md states, and nothing it leaves open", () => {
+    expect(DOCUMENTED_LIMITS).toEqual({
+      way: { maxVehicles: 10, maxDays: 31 },
+      stops: { maxVehicles: 10 },
+      consumption: { maxVehicles: 10, maxDays: 31 },
+      temperatures: {},
+      refills: { maxVehicles: 1 },
+    });
+  });
+
+  it("explicit limits cut both ways; learned limits tighten documented ones field by field", () => {
     const from = new Date("2026-01-01T00:00:00Z");
-    expect(planCalls({ vehicleIds: ids(11), from, to: new Date(from.getTime() + 62 * DAY_MS) })).toHaveLength(
-      4,
-    );
+    const limits = combineLimits(DOCUMENTED_LIMITS.stops, { maxDays: 7, maxVehicles: 20 });
+    expect(limits).toEqual({ maxVehicles: 10, maxDays: 7 });
+    expect(
+      planCalls({ vehicleIds: ids(11), from, to: new Date(from.getTime() + 62 * DAY_MS) }, limits),
+    ).toHaveLength(18);
+    expect(planCalls({ vehicleIds: [], from, to: from }, {})).toEqual([]);
   });
 });
 
@@ -150,5 +174,21 @@ describe("merging", () => {
       endDate: new Date(2000),
     } as unknown as StopRecord;
     expect(mergeStops([[stop], [{ ...stop }]])).toHaveLength(1);
+  });
+
+  it("stops: a stop the first span cut at its end gives way to the whole one of the next span", () => {
+    const at = (ms: number) => new Date(ms);
+    const stop = (vehicleId: number, start: number, end: number) =>
+      ({ vehicleId, startDate: at(start), endDate: at(end) }) as unknown as StopRecord;
+    const merged = mergeStops([
+      [stop(1, 1000, 2000), stop(1, 5000, 9000), stop(2, 5000, 9000)],
+      [stop(1, 5000, 12_000), stop(1, 13_000, 14_000)],
+    ]);
+    expect(merged.map((s) => [s.vehicleId, s.startDate.getTime(), s.endDate.getTime()])).toEqual([
+      [1, 1000, 2000],
+      [1, 5000, 12_000],
+      [1, 13_000, 14_000],
+      [2, 5000, 9000],
+    ]);
   });
 });

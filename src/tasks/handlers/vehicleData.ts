@@ -106,7 +106,8 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
         filter: p.filter,
         minMinutes: p.minMinutes ?? DEFAULT_MIN_MINUTES,
         nowMs: now(),
-        onProgress: (done) => ctx.progress(1 + done, total),
+        // A refused call (learned limit) re-plans the rest: the total grows with it.
+        onProgress: (done, calls) => ctx.progress(1 + done, calls === undefined ? total : 1 + calls),
       };
       return report.run(run);
     },
