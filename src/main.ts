@@ -390,7 +390,7 @@ function healthRoutes(parts: {
           slack: health.slack,
           store: store.ok ? "ok" : store.reason,
           fleet: parts.simulated ? "simulator" : "configured",
-          queue: { unfinished: stores.tasks.unfinished().length },
+          queue: { unfinished: stores.tasks.countUnfinished() },
         };
         res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
       },
@@ -398,7 +398,7 @@ function healthRoutes(parts: {
     {
       path: "/metrics",
       handler: async (_req, res) => {
-        metrics.queueDepth.set({ state: "unfinished" }, stores.tasks.unfinished().length);
+        metrics.queueDepth.set({ state: "unfinished" }, stores.tasks.countUnfinished());
         res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
       },
     },

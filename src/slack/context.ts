@@ -55,7 +55,11 @@ export interface TaskDesk {
   holdUntilAck(taskId: string): () => void;
   cancel(taskId: string): boolean;
   get(taskId: string): TaskRecord | undefined;
-  unfinished(account: string): TaskRecord[];
+  /** The account's oldest unfinished tasks, at most `limit`. */
+  unfinished(account: string, limit: number): TaskRecord[];
+  countUnfinished(account: string): number;
+  /** Progress of several tasks, estimated in one pass. */
+  progressOfMany(tasks: readonly TaskRecord[]): Promise<Map<string, TaskProgress>>;
 }
 
 /** The account's vehicles as cached (a modal's select answers within 3 s from it, never the service). */

@@ -84,7 +84,11 @@ export class TaskStore {
         "SELECT * FROM tasks WHERE state IN ('queued','running') ORDER BY created_at, rowid",
       ),
       unfinishedOfAccount: db.prepare(
-        "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid",
+        "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+      ),
+      countUnfinished: db.prepare("SELECT count(*) AS n FROM tasks WHERE state IN ('queued','running')"),
+      countUnfinishedOfAccount: db.prepare(
+        "SELECT count(*) AS n FROM tasks WHERE account = ? AND state IN ('queued','running')",
       ),
       setState: db.prepare("UPDATE tasks SET state = @state, updated_at = @now WHERE id = @id"),
       start: db.prepare(
@@ -146,11 +150,20 @@ export class TaskStore {
     return row ? fromRow(row) : undefined;
   }
 
-  unfinished(account?: string): TaskRecord[] {
+  /** Unfinished tasks, oldest first; of one account, at most `limit` of them. */
+  unfinished(account?: string, limit = -1): TaskRecord[] {
     const rows = account
-      ? this.statements.unfinishedOfAccount.all(account)
+      ? this.statements.unfinishedOfAccount.all(account, limit)
       : this.statements.unfinished.all();
     return rows.map(fromRow);
+  }
+
+  /** How many tasks are queued or running (counted by SQL: /healthz must not parse 20,000 rows). */
+  countUnfinished(account?: string): number {
+    const row = (
+      account ? this.statements.countUnfinishedOfAccount.get(account) : this.statements.countUnfinished.get()
+    ) as { n: number };
+    return row.n;
   }
 
   markRunning(id: string): void {

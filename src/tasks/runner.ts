@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { ZodType } from "zod";
 import type { CallContext, Priority } from "../fleet/seam.js";
-import type { AccountGate } from "../gate/gate.js";
+import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
 import type { TaskStore } from "../store/taskStore.js";
 import type { NewTask, TaskError, TaskProgress, TaskRecord } from "./task.js";
@@ -117,9 +117,20 @@ export class TaskRunner<S> {
 
   /** Restarts every unfinished task and re-announces finished ones whose answer never went out. */
   resume(): { resumed: number; undelivered: number } {
-    const unfinished = this.options.store.unfinished();
+    const unfinished = this.options.store.unfinished().filter((task) => !this.active.has(task.id));
+    // One sort for the whole backlog (20,000 tasks resume in one pass, not one re-sort each).
+    const byAccount = new Map<string, TaskRecord[]>();
     for (const task of unfinished) {
-      if (!this.active.has(task.id)) this.enqueue(task);
+      const queue = byAccount.get(task.account) ?? this.waiting.get(task.account) ?? [];
+      queue.push(task);
+      byAccount.set(task.account, queue);
+    }
+    if (!this.stopped) {
+      for (const [account, queue] of byAccount) {
+        queue.sort(admissionOrder);
+        this.waiting.set(account, queue);
+        this.startNext(account);
+      }
     }
     const undelivered = this.options.store.undelivered();
     for (const task of undelivered) this.emitFinished(task);
@@ -177,8 +188,15 @@ export class TaskRunner<S> {
   private enqueue(task: TaskRecord): void {
     if (this.stopped) return;
     const queue = this.waiting.get(task.account) ?? [];
-    queue.push(task);
-    queue.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.createdAt - b.createdAt);
+    // Kept ordered on insert (binary search): no re-sort of the account's queue per task.
+    let lo = 0;
+    let hi = queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (admissionOrder(queue[mid]!, task) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    queue.splice(lo, 0, task);
     this.waiting.set(task.account, queue);
     this.startNext(task.account);
   }
@@ -189,9 +207,20 @@ export class TaskRunner<S> {
     return count;
   }
 
+  /**
+   * Admits waiting tasks in priority order. The cap bounds how many reports hold calls in the
+   * gate; an interactive task (a lookup, a transport action: one or two calls) is admitted at
+   * once whatever the cap, so the gate can put its call first: a lookup behind 30 queued
+   * reports waits for the one call in flight, not for a report to finish.
+   */
   private startNext(account: string): void {
     const queue = this.waiting.get(account);
-    while (!this.stopped && queue && queue.length > 0 && this.activeCount(account) < this.maxActive) {
+    while (
+      !this.stopped &&
+      queue &&
+      queue.length > 0 &&
+      (queue[0]!.priority === "interactive" || this.activeCount(account) < this.maxActive)
+    ) {
       const record = queue.shift()!;
       const run = this.execute(record).finally(() => {
         this.running.delete(run);
@@ -294,7 +323,34 @@ export class TaskRunner<S> {
     };
   }
 
-  private async estimate(record: TaskRecord): Promise<TaskProgress> {
+  /**
+   * Progress of several tasks of one account in one pass: the gate's schedule is read once and
+   * the places in the runner's queue indexed once (the /fleet queue of a long backlog).
+   */
+  async progressOfMany(records: readonly TaskRecord[]): Promise<Map<string, TaskProgress>> {
+    const out = new Map<string, TaskProgress>();
+    const byAccount = new Map<string, TaskRecord[]>();
+    for (const record of records) {
+      const list = byAccount.get(record.account) ?? [];
+      list.push(record);
+      byAccount.set(record.account, list);
+    }
+    for (const [account, mine] of byAccount) {
+      const schedule = await this.options.gate.schedule(account);
+      const places = new Map((this.waiting.get(account) ?? []).map((t, index) => [t.id, index]));
+      for (const record of mine) {
+        const current = this.active.get(record.id)?.record ?? record;
+        out.set(record.id, await this.estimate(current, schedule, places));
+      }
+    }
+    return out;
+  }
+
+  private async estimate(
+    record: TaskRecord,
+    known?: GateSchedule,
+    placeInQueue?: ReadonlyMap<string, number>,
+  ): Promise<TaskProgress> {
     const active = this.active.get(record.id);
     const base: TaskProgress = {
       taskId: record.id,
@@ -303,7 +359,7 @@ export class TaskRunner<S> {
       total: active?.total ?? Math.max(record.progressTotal, 1),
     };
     if (record.state !== "queued" && record.state !== "running") return base;
-    const schedule = await this.options.gate.schedule(record.account);
+    const schedule = known ?? (await this.options.gate.schedule(record.account));
     const remaining = Math.max(1, base.total - base.done);
     const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
     const running = schedule.running?.taskIds.includes(record.id) ?? false;
@@ -317,8 +373,9 @@ export class TaskRunner<S> {
       firstStartAt = schedule.running?.startedAt ?? this.now();
     } else {
       // Not in the gate yet (waiting for room here, or between two calls): behind everything waiting.
-      const queue = this.waiting.get(record.account) ?? [];
-      const ahead = queue.findIndex((t) => t.id === record.id);
+      const ahead =
+        placeInQueue?.get(record.id) ??
+        (this.waiting.get(record.account) ?? []).findIndex((t) => t.id === record.id);
       position = schedule.waiting.length + Math.max(0, ahead);
       firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
     }
@@ -357,4 +414,9 @@ export class TaskRunner<S> {
       }
     }
   }
+}
+
+/** The runner's waiting order: priority class, then age. */
+function admissionOrder(a: TaskRecord, b: TaskRecord): number {
+  return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.createdAt - b.createdAt;
 }

@@ -113,6 +113,80 @@ describe("TaskRunner", () => {
     expect(store.get(task.id)?.progressDone).toBe(3);
   });
 
+  it("admits a lookup past the active-task cap: behind 30 queued reports it waits for the one call in flight", async () => {
+    const { clock, runner, session, store } = setup();
+    for (let i = 0; i < 30; i++) {
+      clock.advanceBy(1); // distinct ages
+      runner.submit({ kind: "report", params: { calls: 3 }, account: "demo", reply, priority: "report" });
+    }
+    expect(store.countUnfinished("demo")).toBe(30);
+    const lookup = runner.submit({
+      kind: "start",
+      params: { uit: "LOOKUP" },
+      account: "demo",
+      reply,
+      priority: "interactive",
+    });
+    await clock.runAll();
+    await runner.idle();
+    expect(store.get(lookup.task.id)?.state).toBe("done");
+    // The first report call was already sent when the lookup arrived; the lookup's goes next.
+    expect(session.sent.indexOf("start LOOKUP")).toBe(1);
+    expect(session.sent).toHaveLength(91);
+  });
+
+  it("estimates many tasks in one pass exactly as one by one", async () => {
+    const { clock, runner, store } = setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      clock.advanceBy(1);
+      const priority = i % 7 === 0 ? "interactive" : "report";
+      ids.push(
+        runner.submit({ kind: "report", params: { calls: 2 }, account: "demo", reply, priority }).task.id,
+      );
+    }
+    // Let the admitted tasks reach the gate, then read both ways at the same instant.
+    await new Promise((resolve) => setImmediate(resolve));
+    const records = ids.map((id) => store.get(id)!);
+    const [many, one] = await Promise.all([
+      runner.progressOfMany(records),
+      Promise.all(ids.map((id) => runner.progressOf(id))),
+    ]);
+    expect(ids.map((id) => many.get(id))).toEqual(one);
+    expect(one.filter((p) => p?.position !== undefined)).toHaveLength(40);
+    await clock.runAll();
+    await runner.idle();
+  });
+
+  it("resumes a backlog in priority then age order", async () => {
+    const first = setup();
+    for (let i = 0; i < 40; i++) {
+      first.clock.advanceBy(1);
+      first.runner.submit({
+        kind: "report",
+        params: { calls: 1 },
+        account: "demo",
+        reply,
+        priority: i % 5 === 0 ? "interactive" : "report",
+      });
+    }
+    await first.runner.stop();
+    first.db.close();
+    const second = setup(first.dir);
+    second.runner.resume();
+    await second.clock.runAll();
+    await second.runner.idle();
+    const done = second.store.recent("demo", 100).filter((t) => t.state === "done");
+    expect(done).toHaveLength(40);
+    // The interactive ones were all sent before the 26th report (cap 25): none waits behind the cap.
+    const sentOrder = second.session.sent;
+    const interactiveIds = done.filter((t) => t.priority === "interactive").map((t) => t.id.slice(0, 4));
+    const lastInteractive = Math.max(
+      ...interactiveIds.map((p) => sentOrder.findIndex((s) => s.startsWith(p))),
+    );
+    expect(lastInteractive).toBeLessThan(25);
+  });
+
   it("runs a double submission of the same mutation once", async () => {
     const { clock, runner, session } = setup();
     const first = runner.submit({

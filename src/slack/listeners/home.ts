@@ -9,7 +9,7 @@ import { queueEntries } from "./queue.js";
 export async function publishHome(deps: QueueDeps, client: WebClient, userId: string): Promise<void> {
   const account = deps.users.accountOf(userId);
   const queue = account
-    ? (await queueEntries(deps, account.username)).filter((e) => e.task.slackUser === userId)
+    ? (await queueEntries(deps, account.username)).entries.filter((e) => e.task.slackUser === userId)
     : [];
   const accountLine = account
     ? `You act as the fleet account *${account.username}* (${account.linked ? "linked by you" : "the workspace account"}).`

@@ -122,7 +122,9 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
     cancel: (taskId) => ctx.runner.cancel(taskId),
     get: (taskId) => ctx.tasks.get(taskId),
-    unfinished: (account) => ctx.tasks.unfinished(account),
+    unfinished: (account, limit) => ctx.tasks.unfinished(account, limit),
+    countUnfinished: (account) => ctx.tasks.countUnfinished(account),
+    progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
   };
   const vehicles = {
     peek: (account: string) => ctx.vehicles.peek(account)?.vehicles,

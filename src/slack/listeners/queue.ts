@@ -6,15 +6,25 @@ import { type Ack, aside, ephemeral, NO_ACCOUNT } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
-/** The account's unfinished tasks with their progress, oldest first. */
-export async function queueEntries(deps: QueueDeps, account: string): Promise<QueueEntry[]> {
-  return Promise.all(
-    deps.tasks.unfinished(account).map(async (task) => ({
+/** The queue shows this many requests; the rest are counted (a backlog of 20,000 is read as a number). */
+export const QUEUE_SHOWN = 20;
+
+/** The account's first unfinished tasks (oldest first) with their progress, estimated in one pass. */
+export async function queueEntries(
+  deps: QueueDeps,
+  account: string,
+  limit = QUEUE_SHOWN,
+): Promise<{ entries: QueueEntry[]; total: number }> {
+  const tasks = deps.tasks.unfinished(account, limit);
+  const progress = await deps.tasks.progressOfMany(tasks);
+  return {
+    entries: tasks.map((task) => ({
       task,
       description: describeTask(task),
-      progress: await deps.tasks.progressOf(task.id),
+      progress: progress.get(task.id),
     })),
-  );
+    total: deps.tasks.countUnfinished(account),
+  };
 }
 
 /** `/fleet queue`: the account's queued and running requests. */
@@ -24,8 +34,8 @@ export async function showQueue(args: { ack: Ack; userId: string }, deps: QueueD
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
   }
-  const entries = await queueEntries(deps, account.username);
-  await args.ack(ephemeral(queueMessage(account.username, entries, deps.now())));
+  const queue = await queueEntries(deps, account.username);
+  await args.ack(ephemeral(queueMessage(account.username, queue.entries, deps.now(), queue.total)));
 }
 
 /** The queue message's refresh button. */
@@ -33,9 +43,10 @@ export async function refreshQueue({ ack, body, respond }: ButtonArgs, deps: Que
   await ack();
   const account = deps.users.accountOf(body.user.id);
   if (!account) return;
+  const queue = await queueEntries(deps, account.username);
   await respond({
     replace_original: true,
-    ...queueMessage(account.username, await queueEntries(deps, account.username), deps.now()),
+    ...queueMessage(account.username, queue.entries, deps.now(), queue.total),
   });
 }
 

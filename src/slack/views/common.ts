@@ -116,16 +116,22 @@ export interface QueueEntry {
   progress?: TaskProgress;
 }
 
-/** /fleet queue: the account's waiting and running tasks, each with a Cancel button. */
-export function queueMessage(account: string, entries: QueueEntry[], nowMs: number): SlackMessage {
+/**
+ * /fleet queue: the account's waiting and running tasks, each with a Cancel button. `entries` are
+ * the first ones (at most 20 are shown); `total` counts them all.
+ */
+export function queueMessage(
+  account: string,
+  entries: QueueEntry[],
+  nowMs: number,
+  total = entries.length,
+): SlackMessage {
   if (entries.length === 0) {
     return noticeMessage(`Nothing is waiting for the fleet account *${escapeMrkdwn(account)}*.`);
   }
   const shown = entries.slice(0, 20);
   const blocks: KnownBlock[] = [
-    section(
-      `*Queue of ${escapeMrkdwn(account)}*: ${entries.length} request${entries.length === 1 ? "" : "s"}`,
-    ),
+    section(`*Queue of ${escapeMrkdwn(account)}*: ${total} request${total === 1 ? "" : "s"}`),
   ];
   for (const entry of shown) {
     const p = entry.progress;
@@ -148,12 +154,12 @@ export function queueMessage(account: string, entries: QueueEntry[], nowMs: numb
       },
     });
   }
-  if (entries.length > shown.length) blocks.push(context(`…and ${entries.length - shown.length} more.`));
+  if (total > shown.length) blocks.push(context(`…and ${total - shown.length} more.`));
   blocks.push({
     type: "actions",
     elements: [{ type: "button", action_id: ACTIONS.refreshQueue, text: plain("Refresh"), value: "refresh" }],
   });
-  return { text: `Queue of ${account}: ${entries.length} requests`, blocks };
+  return { text: `Queue of ${account}: ${total} requests`, blocks };
 }
 
 export function loginModal(privateMetadata: string, error?: string): ModalView {
