@@ -1,5 +1,6 @@
 /** Reefer temperatures and humidity: statistics per sensor, a downsampled series, a chart. */
 import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import type { TopLevelSpec } from "vega-lite";
 import type { SensorReading, SensorReadings } from "../fleet/schemas.js";
 import { instantToWall } from "../time/zone.js";
@@ -270,7 +271,44 @@ export function temperatureChartSpec(report: TemperatureReport, vehicleId: numbe
  * in-process (no canvas: text is measured by Vega's estimate, identical everywhere) →
  * PNG with resvg and the DejaVu fonts only.
  */
-export async function temperatureChartPng(report: TemperatureReport, vehicleId: number): Promise<Uint8Array> {
+/**
+ * The chart as PNG, rendered in a worker thread that exits afterwards: vega, vega-lite and resvg
+ * take about 46 MB once loaded, and a worker gives that memory back instead of keeping it for the
+ * life of the bot.
+ */
+export function temperatureChartPng(report: TemperatureReport, vehicleId: number): Promise<Uint8Array> {
+  // From dist/ the worker is plain JS. From the sources (tests, tsx) it is TypeScript: the worker
+  // registers tsx's loader first (a worker does not inherit the parent's module hooks).
+  const fromSources = import.meta.url.endsWith(".ts");
+  const workerUrl = new URL(`./chartWorker.${fromSources ? "ts" : "js"}`, import.meta.url);
+  const workerData = { report, vehicleId };
+  const worker = fromSources
+    ? new Worker(
+        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`,
+        { eval: true, workerData },
+      )
+    : new Worker(workerUrl, { workerData });
+  return new Promise<Uint8Array>((resolve, reject) => {
+    let answered = false;
+    worker.once("message", (png: Uint8Array) => {
+      answered = true;
+      resolve(png);
+    });
+    worker.once("error", (error) => {
+      answered = true;
+      reject(error);
+    });
+    worker.once("exit", (code) => {
+      if (!answered) reject(new Error(`the chart worker stopped (exit code ${code}) without a chart`));
+    });
+  });
+}
+
+/** Renders the chart in this thread (the worker's half of temperatureChartPng). */
+export async function renderTemperatureChart(
+  report: TemperatureReport,
+  vehicleId: number,
+): Promise<Uint8Array> {
   const [vega, vegaLite, resvg] = await Promise.all([
     import("vega"),
     import("vega-lite"),
