@@ -17,6 +17,7 @@ import { sandboxRoutes } from "./sandbox/web/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import { TaskDelivery } from "./slack/delivery.js";
+import { isChannelMember } from "./slack/listeners/shared.js";
 import { People } from "./slack/people.js";
 import { describeTask, renderTask } from "./slack/renderers.js";
 import { AccountStore, LinkedAccountUnreadableError } from "./store/accountStore.js";
@@ -325,6 +326,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
           subscriptions,
           store: alertStore,
           checkChannel: (channel) => alertPublisher.checkChannel(channel),
+          isMember: (channel, userId) => isChannelMember(webClient, channel, userId),
         },
         releaseAccount,
         warmVehicles: (account, slackUser) => {
