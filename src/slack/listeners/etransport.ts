@@ -398,6 +398,14 @@ export function transportSubmitted(mode: "create" | "edit") {
       });
       return;
     }
+    // The card is posted where the form's metadata says: only in a channel the user is in.
+    if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id))) {
+      await ack({
+        response_action: "errors",
+        errors: { [INPUTS.transportVehicle.block]: "This form belongs to a channel you are not in." },
+      });
+      return;
+    }
     if (!checked.ok) {
       await ack({ response_action: "errors", errors: checked.errors });
       return;
@@ -412,14 +420,6 @@ export function transportSubmitted(mode: "create" | "edit") {
           [INPUTS.transportValidityEnd.block]:
             `${checked.warnings.join(" ")} Submit again to save anyway.`.slice(0, 1900),
         },
-      });
-      return;
-    }
-    // The card is posted where the form's metadata says: only in a channel the user is in.
-    if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id))) {
-      await ack({
-        response_action: "errors",
-        errors: { [INPUTS.transportVehicle.block]: "This form belongs to a channel you are not in." },
       });
       return;
     }
