@@ -19,6 +19,7 @@ import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
+import { isChannelMember } from "./slack/listeners/shared.js";
 import { People } from "./slack/people.js";
 import { describeTask, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
@@ -112,8 +113,10 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
 
   const slackSide = await slackSettings(config);
+  // fleetbot's own Web API client (answers, files, membership checks); Bolt keeps one for its listeners.
+  const slackApi = new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl });
   const delivery = new TaskDelivery({
-    client: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+    client: slackApi,
     store: stores.tasks,
     runner,
     render: (task) => renderTask(task, renderContext(config, stores.tasks)),
@@ -148,7 +151,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
     routes,
     logger,
-    context: slackContext(config, { stores, client, fleet, runner, delivery, alerts, logger }),
+    context: slackContext(config, { stores, client, fleet, runner, delivery, alerts, slackApi, logger }),
   });
   if (slackSide.fake)
     sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: slackSide.fake });
@@ -415,10 +418,11 @@ function slackContext(
     runner: TaskRunner<FleetSession>;
     delivery: TaskDelivery;
     alerts: ReturnType<typeof alertParts>;
+    slackApi: WebClient;
     logger: Logger;
   },
 ): SlackContext {
-  const { stores, client, fleet, runner, delivery, alerts, logger } = parts;
+  const { stores, client, fleet, runner, delivery, alerts, slackApi, logger } = parts;
   return {
     runner,
     tasks: stores.tasks,
@@ -437,6 +441,7 @@ function slackContext(
       subscriptions: alerts.subscriptions,
       store: stores.alerts,
       checkChannel: (channel) => alerts.publisher.checkChannel(channel),
+      isMember: (channel, userId) => isChannelMember(slackApi, channel, userId),
     },
     releaseAccount: (username) => fleet.release(username),
     warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),

@@ -47,6 +47,9 @@ export function normalizeAlertCodes(words: readonly string[] | undefined): strin
  * no creator and runs as the workspace account.
  */
 export class AlertSubscriptions {
+  /** "channel account" keys of the subscriptions the configuration made (ALERTS_CHANNEL). */
+  readonly #configured = new Set<string>();
+
   constructor(
     private readonly store: AlertStore,
     private readonly now: () => number = Date.now,
@@ -75,9 +78,33 @@ export class AlertSubscriptions {
     return this.store.upsertSubscription(input);
   }
 
-  /** Removes the channel's subscription of one account, or all of the channel's. Returns how many. */
+  /**
+   * Removes the channel's subscription of one account, or all of the channel's. Returns how many.
+   * The subscription the configuration made is never removed here (see isConfigured).
+   */
   unsubscribe(channel: string, account?: string): number {
-    return this.store.removeSubscription(channel, account);
+    if (account !== undefined) {
+      return this.isConfigured(channel, account) ? 0 : this.store.removeSubscription(channel, account);
+    }
+    let removed = 0;
+    for (const sub of this.store.subscriptions({ channel })) {
+      if (!this.isConfigured(channel, sub.account))
+        removed += this.store.removeSubscription(channel, sub.account);
+    }
+    return removed;
+  }
+
+  /** Whether the channel's subscription for the account belongs to the configuration (ALERTS_CHANNEL): muted, never changed, from chat. */
+  isConfigured(channel: string, account: string): boolean {
+    return this.#configured.has(`${channel} ${account}`);
+  }
+
+  /**
+   * Whether a user acting as `account` may mute this UIT in this channel: an alert of their own
+   * account about it went to that channel, so the transport is theirs to see.
+   */
+  canMute(channel: string, codeUit: string, account: string): boolean {
+    return this.store.hasPostFor(channel, codeUit, account);
   }
 
   /** Subscriptions of an account, of a channel, or all. */
@@ -90,6 +117,7 @@ export class AlertSubscriptions {
    * alert. An existing subscription of that channel and account (maybe with filters) is kept.
    */
   ensureWorkspaceSubscription(channel: string, account: string): AlertSubscription {
+    this.#configured.add(`${channel} ${account}`);
     const existing = this.store.subscription(channel, account);
     if (existing) return existing;
     return this.store.upsertSubscription({ channel, account }).subscription;

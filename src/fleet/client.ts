@@ -264,6 +264,33 @@ export class FleetClient {
     return new FleetSession(this, tokens);
   }
 
+  /**
+   * A session with a token of its own, not the account's shared one: for checking credentials
+   * someone offers (a link attempt). Its login still goes through the account's gate, but a
+   * refusal, or a password that differs from the one in use, leaves the shared token alone.
+   */
+  detachedSession(credentials: FleetCredentials): FleetSession {
+    return new FleetSession(
+      this,
+      new TokenManager({
+        account: credentials.username,
+        password: credentials.password,
+        gate: this.gate,
+        refreshMarginMs: this.refreshMarginMs,
+        now: this.now,
+        sendLogin: (username, password) => this.sendLogin(username, password),
+      }),
+    );
+  }
+
+  /**
+   * Keeps a detached session's token as the account's shared one once its credentials proved
+   * good, so the next call need not log in again; an account already logged in keeps its own.
+   */
+  adopt(session: FleetSession): void {
+    if (!this.#tokens.has(session.account)) this.#tokens.set(session.account, session.tokens);
+  }
+
   /** Drops the cached token of an account (logout, unlinked account). */
   forget(username: string): void {
     this.#tokens.delete(username);

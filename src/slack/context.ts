@@ -11,6 +11,7 @@ import type { TaskRunner } from "../tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../tasks/task.js";
 import type { VehicleCache } from "../tasks/vehicleCache.js";
 import type { TaskDelivery } from "./delivery.js";
+import type { TaskOwnership } from "./listeners/shared.js";
 import type { People } from "./people.js";
 import type { RenderContext } from "./renderers.js";
 
@@ -30,6 +31,8 @@ export interface SlackContext {
     store: AlertStore;
     /** Can the bot post in this channel? (private channels need an invitation) */
     checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+    /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
+    isMember(channel: string, userId: string): Promise<boolean | undefined>;
   };
   /** After an unlink: forget the account's session and token unless someone else still uses it. */
   releaseAccount(username: string): void;
@@ -54,7 +57,11 @@ export interface TaskDesk {
   progressOf(taskId: string): Promise<TaskProgress | undefined>;
   holdUntilAck(taskId: string): () => void;
   cancel(taskId: string): boolean;
-  get(taskId: string): TaskRecord | undefined;
+  /**
+   * The task a button or a form names, only when it belongs to the clicking user (their fleet
+   * account's, or their own): the one way listeners read a task by id, so none can forget the check.
+   */
+  owned(taskId: string, userId: string): TaskOwnership;
   /** The account's oldest unfinished tasks, at most `limit`. */
   unfinished(account: string, limit: number): TaskRecord[];
   countUnfinished(account: string): number;
@@ -90,15 +97,21 @@ export interface EtransportDeps extends QueueDeps {
 }
 
 export interface AlertDeps extends Common {
-  subscriptions: Pick<AlertSubscriptions, "list" | "subscribe" | "unsubscribe" | "mute">;
+  subscriptions: Pick<
+    AlertSubscriptions,
+    "list" | "subscribe" | "unsubscribe" | "mute" | "isConfigured" | "canMute"
+  >;
   lastFailure: AlertStore["lastFailure"];
   checkChannel: SlackContext["alerts"]["checkChannel"];
+  isMember: SlackContext["alerts"]["isMember"];
 }
 
 export interface AccountDeps extends QueueDeps {
   /** Null when linking is not enabled (no CREDENTIALS_KEY). */
   linking: {
     seal(password: string, slackUser: string): string;
+    /** Link attempts per Slack user (see LinkAttempts). */
+    attempts: { take(slackUser: string, nowMs: number): { ok: true } | { ok: false; retryAt: number } };
   } | null;
   /** Unlinks the user's own account (and releases its session); false when none was linked. */
   unlink(slackUser: string): boolean;

@@ -166,7 +166,11 @@ function renderTransportAction(task: TaskOf<"transport-action">, context: Render
     .map((t) => parseTransportView(t))
     .filter((t): t is TransportView => t !== undefined);
   const stored = p.listTaskId ? context.task?.(p.listTaskId) : undefined;
-  const list = stored?.state === "done" ? taskOf(stored, "transport-list") : undefined;
+  // Another account's list is never shown or rewritten (the listener refuses such a click first).
+  const list =
+    stored?.state === "done" && stored.account === task.account
+      ? taskOf(stored, "transport-list")
+      : undefined;
   if (list?.result) {
     // The click came from a list: show that list again, the acted-on cards in their new state.
     const merged = mergeTransports(list.result.transports, after);

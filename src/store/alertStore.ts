@@ -230,6 +230,10 @@ export class AlertStore {
          WHERE id = @id AND state IN ('pending','open')`,
       ),
       post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND channel = ?"),
+      postedFor: db.prepare(
+        `SELECT 1 FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE p.channel = ? AND i.code_uit = ? AND i.account = ? LIMIT 1`,
+      ),
       postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY channel"),
       unresolvedPosts: db.prepare(
         `SELECT p.* FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
@@ -401,6 +405,11 @@ export class AlertStore {
   }
 
   // ---------- posts ----------
+
+  /** Whether an alert of this account about this UIT was posted (or is due) in the channel. */
+  hasPostFor(channel: string, codeUit: string, account: string): boolean {
+    return this.s.postedFor.get(channel, codeUit, account) !== undefined;
+  }
 
   post(incidentId: string, channel: string): AlertPost | undefined {
     const row = this.s.post.get(incidentId, channel);

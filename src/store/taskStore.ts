@@ -95,7 +95,8 @@ export class TaskStore {
         "UPDATE tasks SET state = 'running', attempts = attempts + 1, updated_at = @now WHERE id = @id AND state IN ('queued','running')",
       ),
       finish: db.prepare(
-        `UPDATE tasks SET state = @state, result = @result, error = @error, updated_at = @now, finished_at = @now
+        `UPDATE tasks SET state = @state, result = @result, error = @error, updated_at = @now, finished_at = @now,
+           params = COALESCE(@params, params)
          WHERE id = @id AND state IN ('queued','running')`,
       ),
       progress: db.prepare(
@@ -170,15 +171,19 @@ export class TaskStore {
     this.statements.start.run({ id, now: this.now() });
   }
 
-  /** Ends a task; a task already ended keeps its first ending (cancel racing completion). */
+  /**
+   * Ends a task; a task already ended keeps its first ending (cancel racing completion).
+   * `params`, when given, replaces the stored parameters in the same write (secrets scrubbed).
+   */
   finish(
     id: string,
     state: Extract<TaskState, "done" | "failed" | "cancelled">,
-    outcome: { result?: unknown; error?: TaskError },
+    outcome: { result?: unknown; error?: TaskError; params?: unknown },
   ): boolean {
     const info = this.statements.finish.run({
       id,
       state,
+      params: outcome.params === undefined ? null : JSON.stringify(outcome.params),
       result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
       error: outcome.error === undefined ? null : JSON.stringify(outcome.error),
       now: this.now(),

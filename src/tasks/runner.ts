@@ -33,6 +33,11 @@ export interface TaskHandler<P, R, S> {
   params: ZodType<P>;
   /** The handler opens its own session (account linking checks credentials not yet stored). */
   ownSession?: boolean;
+  /**
+   * What of the parameters is kept once the task ends, whatever the outcome (done, failed,
+   * cancelled): secrets a task needed only while it ran (a link attempt's password) are left out.
+   */
+  scrubParams?(params: P): P;
   run(ctx: TaskContext<P, S>): Promise<R>;
 }
 
@@ -153,9 +158,9 @@ export class TaskRunner<S> {
     for (const [account, queue] of this.waiting) {
       const index = queue.findIndex((t) => t.id === taskId);
       if (index >= 0) {
-        queue.splice(index, 1);
+        const [removed] = queue.splice(index, 1);
         this.waiting.set(account, queue);
-        if (this.options.store.finish(taskId, "cancelled", {}))
+        if (this.options.store.finish(taskId, "cancelled", this.scrubbed(removed)))
           this.emitFinished(this.options.store.get(taskId)!);
         return true;
       }
@@ -254,7 +259,8 @@ export class TaskRunner<S> {
             : await this.options.sessionFor(active.record);
           const params = handler.params.parse(initial.params);
           const result = await handler.run(this.contextFor(active, params, session));
-          if (store.finish(initial.id, "done", { result })) this.emitFinished(store.get(initial.id)!);
+          if (store.finish(initial.id, "done", { result, ...this.scrubbed(initial) }))
+            this.emitFinished(store.get(initial.id)!);
           return;
         } catch (error) {
           lastError = error;
@@ -267,7 +273,8 @@ export class TaskRunner<S> {
         }
       }
       if (controller.signal.aborted) {
-        if (store.finish(initial.id, "cancelled", {})) this.emitFinished(store.get(initial.id)!);
+        if (store.finish(initial.id, "cancelled", this.scrubbed(initial)))
+          this.emitFinished(store.get(initial.id)!);
         return;
       }
       if (this.stopped) {
@@ -278,13 +285,23 @@ export class TaskRunner<S> {
       }
       const error = this.options.describeError(lastError);
       this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
-      if (store.finish(initial.id, "failed", { error })) this.emitFinished(store.get(initial.id)!);
+      if (store.finish(initial.id, "failed", { error, ...this.scrubbed(initial) }))
+        this.emitFinished(store.get(initial.id)!);
     } catch (error) {
       // A store failure: leave the task unfinished so the next start resumes it.
       this.options.logger?.error({ taskId: initial.id, err: error }, "task could not be recorded");
     } finally {
       this.active.delete(initial.id);
     }
+  }
+
+  /** The parameters to keep once the task ends (its handler's scrub), written with the ending itself. */
+  private scrubbed(task: TaskRecord | undefined): { params?: unknown } {
+    const handler = task ? this.handlers.get(task.kind) : undefined;
+    if (!task || !handler?.scrubParams) return {};
+    const parsed = handler.params.safeParse(task.params);
+    // Parameters that no longer parse keep nothing: a secret in them must not stay either.
+    return { params: parsed.success ? handler.scrubParams(parsed.data) : {} };
   }
 
   private contextFor<P>(active: ActiveTask, params: P, session: S): TaskContext<P, S> {

@@ -3,17 +3,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
 import { type Fleetbot, type StartOptions, startFleetbot } from "../../src/main.js";
-import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
+import {
+  type FakeSlack,
+  type FakeSlackOptions,
+  SlackDriver,
+  startFakeSlack,
+} from "../../src/sandbox/fakeSlack/index.js";
 
 /**
  * The whole bot over real HTTP: the fake Slack Web API, the embedded simulator, and
  * fleetbot in HTTP mode between them, with a scaled interval (the simulator enforces it too).
  */
 export async function startBotHarness(
-  options: { intervalMs?: number; env?: Record<string, string>; start?: StartOptions } = {},
+  options: {
+    intervalMs?: number;
+    env?: Record<string, string>;
+    start?: StartOptions;
+    fakeSlack?: FakeSlackOptions;
+  } = {},
 ) {
   const intervalMs = options.intervalMs ?? 60;
-  const fake = await startFakeSlack();
+  const fake = await startFakeSlack(options.fakeSlack);
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-e2e-"));
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.options.botToken,

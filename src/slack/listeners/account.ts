@@ -11,6 +11,7 @@ import { z } from "zod";
 import { INPUTS } from "../actionIds.js";
 import type { AccountDeps } from "../context.js";
 import { loginModal, noticeMessage, statusModal } from "../views/common.js";
+import { escapeMrkdwn, slackDate } from "../views/message.js";
 import { submitAndAcknowledge } from "./acknowledge.js";
 import { publishHome } from "./home.js";
 import { type Ack, ephemeral, NO_ACCOUNT, parseJson } from "./shared.js";
@@ -28,6 +29,34 @@ export interface AccountCommandArgs {
 }
 
 const modalMetadata = z.object({ channel: z.string().optional() });
+
+/**
+ * Link attempts per Slack user: at most `limit` in any `windowMs`. Each attempt logs in as
+ * the named account through that account's gate, so without a limit a user could spend
+ * another account's rate budget with wrong passwords. Kept in memory: one replica needs no
+ * more, a restart forgets at most one window, and a shared store (Redis) would hold it once
+ * fleetbot runs as several replicas.
+ */
+export class LinkAttempts {
+  readonly #attempts = new Map<string, number[]>();
+
+  constructor(
+    readonly limit = 3,
+    readonly windowMs = 10 * 60_000,
+  ) {}
+
+  /** Counts an attempt now, or says when the next one is allowed (the oldest counted one leaves the window). */
+  take(slackUser: string, nowMs: number): { ok: true } | { ok: false; retryAt: number } {
+    const recent = (this.#attempts.get(slackUser) ?? []).filter((at) => at > nowMs - this.windowMs);
+    if (recent.length >= this.limit) {
+      this.#attempts.set(slackUser, recent);
+      return { ok: false, retryAt: (recent[0] ?? nowMs) + this.windowMs };
+    }
+    recent.push(nowMs);
+    this.#attempts.set(slackUser, recent);
+    return { ok: true };
+  }
+}
 
 /** `/fleet login`: the private form for a user name and password (never typed in a message). */
 export async function login(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
@@ -107,6 +136,17 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     await ack({ response_action: "errors", errors });
     return;
   }
+  const allowed = deps.linking.attempts.take(body.user.id, deps.now());
+  if (!allowed.ok) {
+    await ack({
+      response_action: "update",
+      view: statusModal(
+        "Link fleet account",
+        `:no_entry: Too many link attempts: try again at ${slackDate(allowed.retryAt, "{time}", `${new Date(allowed.retryAt).toISOString().slice(11, 16)} UTC`)}. Nothing was sent to the fleet service.`,
+      ),
+    });
+    return;
+  }
   const metadata = parseJson(modalMetadata, view.private_metadata);
   await submitAndAcknowledge(
     deps,
@@ -123,8 +163,13 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
         response_action: "update",
         view: statusModal(
           "Link fleet account",
-          `:hourglass_flowing_sand: Checking *${username}* with the fleet service… The answer comes as a direct message.`,
+          `:hourglass_flowing_sand: Checking *${escapeMrkdwn(clip(username, 100))}* with the fleet service… The answer comes as a direct message.`,
         ),
       }),
   );
+}
+
+/** User text echoed back, cut with an ellipsis so a block stays within Slack's limits. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

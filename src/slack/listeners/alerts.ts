@@ -9,7 +9,7 @@ import {
   subscriptionListMessage,
 } from "../views/alerts.js";
 import { noticeMessage } from "../views/common.js";
-import { type Ack, aside, ephemeral, NO_ACCOUNT } from "./shared.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -72,6 +72,38 @@ export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promi
   await args.ack(ephemeral(subscriptionListMessage(list, { failures })));
 }
 
+/**
+ * Whether the user may change another channel's alerts: the channel the command came from,
+ * or one they are a member of. A refusal is said to them; nothing is changed.
+ */
+async function mayChangeChannel(args: AlertCommandArgs, channel: string, deps: AlertDeps): Promise<boolean> {
+  if (channel === args.channelId) return true;
+  const member = await deps.isMember(channel, args.userId);
+  if (member) return true;
+  await args.ack(
+    ephemeral(
+      noticeMessage(
+        member === false
+          ? `:no_entry: You are not a member of <#${channel}>: only its members can change its alerts.`
+          : `:warning: Slack did not say whether you are a member of <#${channel}>; nothing was changed.`,
+        member === false
+          ? "Run the command in that channel once you have joined it."
+          : "Try again in a minute.",
+      ),
+    ),
+  );
+  return false;
+}
+
+/** The answer when a command would change the subscription the configuration made. */
+const CONFIGURED = (channel: string) =>
+  ephemeral(
+    noticeMessage(
+      `:lock: <#${channel}> gets the workspace account's alerts from fleetbot's configuration (ALERTS_CHANNEL): it cannot be changed or removed from chat.`,
+      "Mute a transport's alerts with the Mute button on the alert; the operator can change ALERTS_CHANNEL.",
+    ),
+  );
+
 /** `/fleet alerts unsubscribe [#channel]`. */
 export async function unsubscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef },
@@ -83,6 +115,11 @@ export async function unsubscribeAlerts(
     return;
   }
   const channel = args.channel?.id ?? args.channelId;
+  if (!(await mayChangeChannel(args, channel, deps))) return;
+  if (deps.subscriptions.isConfigured(channel, account.username)) {
+    await args.ack(CONFIGURED(channel));
+    return;
+  }
   const removed = deps.subscriptions.unsubscribe(channel, account.username);
   await args.ack(
     ephemeral(
@@ -117,6 +154,11 @@ export async function subscribeAlerts(
     );
     return;
   }
+  if (!(await mayChangeChannel(args, channel, deps))) return;
+  if (deps.subscriptions.isConfigured(channel, account.username)) {
+    await args.ack(CONFIGURED(channel));
+    return;
+  }
   try {
     const { subscription, created } = deps.subscriptions.subscribe(channel, account.username, args.userId, {
       codes: args.codes,
@@ -133,7 +175,10 @@ export async function subscribeAlerts(
   }
 }
 
-/** An alert's Mute button: that vehicle's alerts in that channel pause for a while. */
+/**
+ * An alert's Mute button: that vehicle's alerts in that channel pause for a while. Only from
+ * the channel the alert is in, and only for a user whose fleet account the alert was about.
+ */
 export async function alertMute(
   { ack, action, body, respond, client }: ButtonArgs,
   deps: AlertDeps,
@@ -141,6 +186,15 @@ export async function alertMute(
   await ack();
   const value = parseAlertMuteValue(action.value);
   if (!value) return;
+  const account = deps.users.accountOf(body.user.id);
+  if (
+    body.channel?.id !== value.c ||
+    !account ||
+    !deps.subscriptions.canMute(value.c, value.u, account.username)
+  ) {
+    await respond(NOT_YOURS);
+    return;
+  }
   const mute = deps.subscriptions.mute(value.c, value.u);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
   await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone)));

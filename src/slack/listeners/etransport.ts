@@ -36,7 +36,15 @@ import {
   vehicleOptions,
 } from "../views/etransportModal.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
-import { type Ack, aside, ephemeral, replyFromAction, replyFromCommand } from "./shared.js";
+import {
+  type Ack,
+  aside,
+  ephemeral,
+  isChannelMember,
+  NOT_YOURS,
+  replyFromAction,
+  replyFromCommand,
+} from "./shared.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -235,6 +243,11 @@ export function transportActionButton(action: TransportAction) {
       await respond(cannotAct(account !== undefined));
       return;
     }
+    // The card's list is shown again after the action: only a list of the clicking user's account.
+    if (value.l !== undefined && deps.tasks.owned(value.l, body.user.id).reason === "foreign") {
+      await respond(NOT_YOURS);
+      return;
+    }
     const zone = await deps.users.timeZoneOf(client, body.user.id);
     deps.tasks.submit({
       kind: "transport-action",
@@ -393,6 +406,14 @@ export function transportSubmitted(mode: "create" | "edit") {
       await ack({
         response_action: "errors",
         errors: { [INPUTS.transportVehicle.block]: "Link a fleet account first: /fleet login." },
+      });
+      return;
+    }
+    // The card is posted where the form's metadata says: only in a channel the user is in.
+    if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id))) {
+      await ack({
+        response_action: "errors",
+        errors: { [INPUTS.transportVehicle.block]: "This form belongs to a channel you are not in." },
       });
       return;
     }

@@ -18,7 +18,7 @@ import type {
 import { encryptSecret } from "../../store/accountStore.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
-import { homeLogin, homeLogout, loginSubmitted } from "./account.js";
+import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
 import { alertMute } from "./alerts.js";
 import {
   etransportCommand,
@@ -34,6 +34,7 @@ import {
 import { fleetCommand } from "./fleetCommand.js";
 import { homeOpened } from "./home.js";
 import { cancelTask, refreshQueue } from "./queue.js";
+import { taskOwnership } from "./shared.js";
 import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
 
 type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
@@ -121,7 +122,7 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
     cancel: (taskId) => ctx.runner.cancel(taskId),
-    get: (taskId) => ctx.tasks.get(taskId),
+    owned: (taskId, userId) => taskOwnership(ctx.tasks.get(taskId), userId, ctx.people.accountOf(userId)),
     unfinished: (account, limit) => ctx.tasks.unfinished(account, limit),
     countUnfinished: (account) => ctx.tasks.countUnfinished(account),
     progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
@@ -147,12 +148,16 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
       subscriptions: ctx.alerts.subscriptions,
       lastFailure: (channel) => ctx.alerts.store.lastFailure(channel),
       checkChannel: (channel) => ctx.alerts.checkChannel(channel),
+      isMember: (channel, userId) => ctx.alerts.isMember(channel, userId),
     },
     account: {
       ...queue,
       linking:
         ctx.accounts.canStore && key
-          ? { seal: (password, slackUser) => encryptSecret(key, password, slackUser) }
+          ? {
+              seal: (password, slackUser) => encryptSecret(key, password, slackUser),
+              attempts: new LinkAttempts(),
+            }
           : null,
       unlink: (slackUser) => {
         const linkedAs = ctx.accounts.usernameOf(slackUser);

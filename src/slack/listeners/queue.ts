@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { QueueDeps } from "../context.js";
 import { describeTask } from "../renderers.js";
 import { type QueueEntry, queueMessage } from "../views/common.js";
-import { type Ack, aside, ephemeral, NO_ACCOUNT } from "./shared.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -53,14 +53,14 @@ export async function refreshQueue({ ack, body, respond }: ButtonArgs, deps: Que
 /** A progress message's Cancel button: only someone acting as the task's fleet account may cancel it. */
 export async function cancelTask({ ack, action, body, respond }: ButtonArgs, deps: QueueDeps): Promise<void> {
   await ack();
-  const task = deps.tasks.get(action.value ?? "");
-  const account = deps.users.accountOf(body.user.id);
-  if (!task || task.state === "done" || task.state === "failed" || task.state === "cancelled") {
-    await respond(aside({ text: "That request has already finished." }));
+  const named = deps.tasks.owned(action.value ?? "", body.user.id);
+  if (named.reason === "foreign") {
+    await respond(NOT_YOURS);
     return;
   }
-  if (task.slackUser !== body.user.id && account?.username !== task.account) {
-    await respond(aside({ text: "You can only cancel requests of your own fleet account." }));
+  const task = named.task;
+  if (!task || task.state === "done" || task.state === "failed" || task.state === "cancelled") {
+    await respond(aside({ text: "That request has already finished." }));
     return;
   }
   deps.tasks.cancel(task.id);

@@ -1,6 +1,7 @@
 import type { RespondArguments, SlashCommand } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
 import type { z } from "zod";
-import type { ReplyTarget } from "../../tasks/task.js";
+import type { ReplyTarget, TaskRecord } from "../../tasks/task.js";
 import { noticeMessage } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
 
@@ -23,6 +24,65 @@ export const NO_ACCOUNT = noticeMessage(
   "You have not linked a fleet account, and this workspace has none configured.",
   "Link yours with /fleet login.",
 );
+
+/** A task named by an action, as the clicking user may see it. */
+export type TaskOwnership =
+  | { owned: true; task: TaskRecord; reason?: undefined }
+  | { owned: false; reason: "missing" | "foreign"; task?: undefined };
+
+/**
+ * Whether a stored task belongs to a user: it runs as the fleet account they act as, or they
+ * submitted it themselves. Anything else (another account's report or list) stays closed.
+ */
+export function taskOwnership(
+  task: TaskRecord | undefined,
+  userId: string,
+  account: { username: string } | undefined,
+): TaskOwnership {
+  if (!task) return { owned: false, reason: "missing" };
+  if (task.slackUser === userId || (account !== undefined && task.account === account.username))
+    return { owned: true, task };
+  return { owned: false, reason: "foreign" };
+}
+
+/** The answer to a click on (or a form about) someone else's message. */
+export const NOT_YOURS = aside(noticeMessage("This message belongs to someone else."));
+
+/**
+ * Whether the user is a member of the channel, by conversations.members (every page). False
+ * when Slack hides the channel from the bot (a private channel it is not in: nobody can be
+ * shown to be in it); undefined when Slack did not answer (rate limit, network).
+ */
+export async function isChannelMember(
+  client: WebClient,
+  channel: string,
+  userId: string,
+): Promise<boolean | undefined> {
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < 50; page++) {
+      const answer = await client.conversations.members({
+        channel,
+        limit: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (answer.members?.includes(userId)) return true;
+      cursor = answer.response_metadata?.next_cursor || undefined;
+      if (!cursor) return false;
+    }
+    return undefined;
+  } catch (error) {
+    const code =
+      typeof error === "object" && error !== null && "data" in error ? slackErrorCode(error.data) : undefined;
+    return code === "channel_not_found" || code === "not_in_channel" ? false : undefined;
+  }
+}
+
+function slackErrorCode(data: unknown): string | undefined {
+  return typeof data === "object" && data !== null && "error" in data && typeof data.error === "string"
+    ? data.error
+    : undefined;
+}
 
 export function replyFromCommand(command: SlashCommand, now: number): ReplyTarget {
   return {

@@ -22,7 +22,7 @@ import { describeTask, renderTask } from "../renderers.js";
 import { reportModal, statusModal } from "../views/common.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
-import { type Ack, aside, ephemeral, NO_ACCOUNT, parseJson, replyFromAction } from "./shared.js";
+import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS, parseJson, replyFromAction } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -246,10 +246,15 @@ export async function showPosition(
 }
 
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
-export async function turnPage({ ack, action, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
+export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
   await ack();
   const value = parseJson(pageValue, action.value);
-  const task = value ? deps.tasks.get(value.t) : undefined;
+  const named = value ? deps.tasks.owned(value.t, body.user.id) : undefined;
+  if (named?.reason === "foreign") {
+    await respond(NOT_YOURS);
+    return;
+  }
+  const task = named?.task;
   if (!value || !task || task.state !== "done") {
     await respond(aside({ text: "That answer is no longer available; run the command again." }));
     return;

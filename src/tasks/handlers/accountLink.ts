@@ -6,8 +6,11 @@ import type { KindHandler } from "../kinds.js";
 
 export const accountLinkParams = z.object({
   username: z.string().min(1),
-  /** The password sealed with CREDENTIALS_KEY for this Slack user: task rows never hold it in clear. */
-  sealedPassword: z.string().min(1),
+  /**
+   * The password sealed with CREDENTIALS_KEY for this Slack user: task rows never hold it in
+   * clear, and it is deleted from the row as soon as the attempt ends (absent afterwards).
+   */
+  sealedPassword: z.string().min(1).optional(),
 });
 export type AccountLinkParams = z.infer<typeof accountLinkParams>;
 
@@ -17,7 +20,9 @@ export type AccountLinkResult =
 
 /**
  * `/fleet login`: the credentials are checked with a real login (through the gate, like
- * every call), and only then stored, encrypted, for the Slack user.
+ * every call), and only then stored, encrypted, for the Slack user. The check logs in with
+ * a token of its own: a refused attempt with someone else's user name neither replaces nor
+ * drops the token their commands use.
  */
 export function accountLinkHandler(deps: {
   client: FleetClient;
@@ -28,16 +33,19 @@ export function accountLinkHandler(deps: {
     kind: "account-link",
     params: accountLinkParams,
     ownSession: true,
+    // Whatever the outcome, the attempt's password does not outlive it.
+    scrubParams: ({ username }) => ({ username }),
     async run(ctx) {
       const slackUser = ctx.task.slackUser;
       if (!slackUser || !deps.key) throw new Error("Linking needs a Slack user and CREDENTIALS_KEY");
+      if (!ctx.params.sealedPassword) throw new Error("The link attempt's password was already deleted");
       const password = decryptSecret(deps.key, ctx.params.sealedPassword, slackUser);
       ctx.progress(0, 1);
+      const probe = deps.client.detachedSession({ username: ctx.params.username, password });
       try {
-        await deps.client.session({ username: ctx.params.username, password }).login(ctx.call);
+        await probe.login(ctx.call);
       } catch (error) {
         if (isUnauthorizedError(error) && error.reason === "login") {
-          deps.client.forget(ctx.params.username);
           return {
             linked: false,
             username: ctx.params.username,
@@ -47,6 +55,7 @@ export function accountLinkHandler(deps: {
         throw error;
       }
       deps.accounts.link(slackUser, ctx.params.username, password);
+      deps.client.adopt(probe);
       ctx.progress(1, 1);
       return { linked: true, username: ctx.params.username };
     },
