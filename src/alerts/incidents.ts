@@ -201,6 +201,89 @@ export function confirmAfterMs(
   return Math.min(...wanting.map((s) => Math.max(0, s.minDurationMinutes))) * 60_000;
 }
 
+/** The changes of one sweep, in the groups they are applied in: resolves, then confirms and stills, then opens. */
+interface SweepChanges {
+  resolves: IncidentChange[];
+  middle: IncidentChange[];
+  opens: IncidentChange[];
+}
+
+/** One transport's incident of one kind: at most one is active at a time. */
+function slotOf(transportUId: string, kind: IncidentKind): string {
+  return `${transportUId}\u0000${kind}`;
+}
+
+function resolveChange(incident: IncidentRecord, nowMs: number, reason: ResolveReason): IncidentChange {
+  return { type: "resolve", id: incident.id, at: nowMs, reason, wasOpen: incident.state === "open" };
+}
+
+/**
+ * The account's active incidents by slot. Two active ones for one slot cannot come from
+ * evaluateSweep; the oldest is kept and the others are resolved as changed (into `resolves`).
+ */
+function activeIncidents(
+  account: string,
+  previous: readonly IncidentRecord[],
+  nowMs: number,
+  resolves: IncidentChange[],
+): Map<string, IncidentRecord> {
+  const mine = previous.filter((i) => i.state !== "resolved" && i.account === account);
+  const active = new Map<string, IncidentRecord>();
+  for (const incident of mine) {
+    const k = slotOf(incident.transportUId, incident.kind);
+    const existing = active.get(k);
+    if (!existing || existing.firstSeenAt > incident.firstSeenAt) active.set(k, incident);
+  }
+  for (const incident of mine) {
+    if (active.get(slotOf(incident.transportUId, incident.kind)) !== incident) {
+      resolves.push(resolveChange(incident, nowMs, "changed"));
+    }
+  }
+  return active;
+}
+
+/** What one sweep says about one slot: its active incident (if any) against its condition now (if any). */
+function compareSlot(
+  account: string,
+  t: TransportView,
+  kind: IncidentKind,
+  incident: IncidentRecord | undefined,
+  condition: Condition | undefined,
+  nowMs: number,
+  subscriptions: readonly SubscriptionFilter[],
+  out: SweepChanges,
+): void {
+  if (incident && !condition) {
+    out.resolves.push(resolveChange(incident, nowMs, resolveReasonFor(kind, t)));
+    return;
+  }
+  if (!condition) return;
+  if (incident && incidentKey(incident) === condition.key) {
+    const due =
+      incident.state === "pending" && nowMs - incident.firstSeenAt >= confirmAfterMs(subscriptions, incident);
+    out.middle.push(
+      due
+        ? { type: "confirm", id: incident.id, at: nowMs, facts: t }
+        : { type: "still", id: incident.id, at: nowMs },
+    );
+    return;
+  }
+  // Another occurrence of the same kind (another code or request): the old one ends, a new one opens.
+  if (incident) out.resolves.push(resolveChange(incident, nowMs, "changed"));
+  const candidate = { kind, code: condition.code, facts: t };
+  out.opens.push({
+    type: "open",
+    account,
+    transportUId: t.uId,
+    codeUit: t.codeUit,
+    kind,
+    code: condition.code,
+    at: nowMs,
+    state: confirmAfterMs(subscriptions, candidate) === 0 ? "open" : "pending",
+    facts: t,
+  });
+}
+
 /**
  * Compares one sweep with the account's active incidents. `previous` may hold resolved
  * incidents too; they are ignored. Changes come in the order they must be applied:
@@ -219,105 +302,25 @@ export function evaluateSweep(
   const byUId = new Map<string, TransportView>();
   for (const t of transports) if (!byUId.has(t.uId)) byUId.set(t.uId, t);
 
-  const active = new Map<string, IncidentRecord>();
-  for (const incident of previous) {
-    if (incident.state === "resolved" || incident.account !== account) continue;
-    const k = `${incident.transportUId}\u0000${incident.kind}`;
-    // Two active ones for one key cannot come from this function; keep the oldest, resolve the other.
-    const existing = active.get(k);
-    if (!existing || existing.firstSeenAt > incident.firstSeenAt) active.set(k, incident);
-  }
-
-  const resolves: IncidentChange[] = [];
-  const middle: IncidentChange[] = [];
-  const opens: IncidentChange[] = [];
-  const wasOpen = (i: IncidentRecord) => i.state === "open";
-
-  for (const incident of previous) {
-    if (incident.state === "resolved" || incident.account !== account) continue;
-    const k = `${incident.transportUId}\u0000${incident.kind}`;
-    if (active.get(k) !== incident) {
-      resolves.push({
-        type: "resolve",
-        id: incident.id,
-        at: nowMs,
-        reason: "changed",
-        wasOpen: wasOpen(incident),
-      });
-    }
-  }
-
-  const seenKeys = new Set<string>();
+  const out: SweepChanges = { resolves: [], middle: [], opens: [] };
+  const active = activeIncidents(account, previous, nowMs, out.resolves);
+  const seen = new Set<string>();
   for (const t of byUId.values()) {
-    const conditions = conditionsOf(t, nowMs, settings);
-    const byKind = new Map(conditions.map((c) => [c.kind, c]));
+    const byKind = new Map(conditionsOf(t, nowMs, settings).map((c) => [c.kind, c]));
     for (const kind of INCIDENT_KINDS) {
-      const k = `${t.uId}\u0000${kind}`;
-      seenKeys.add(k);
-      const incident = active.get(k);
-      const condition = byKind.get(kind);
-      if (incident && !condition) {
-        resolves.push({
-          type: "resolve",
-          id: incident.id,
-          at: nowMs,
-          reason: resolveReasonFor(kind, t),
-          wasOpen: wasOpen(incident),
-        });
-        continue;
-      }
-      if (!condition) continue;
-      if (incident && incidentKey(incident) !== condition.key) {
-        resolves.push({
-          type: "resolve",
-          id: incident.id,
-          at: nowMs,
-          reason: "changed",
-          wasOpen: wasOpen(incident),
-        });
-      } else if (incident) {
-        if (incident.state === "pending") {
-          const wait = confirmAfterMs(subscriptions, incident);
-          if (nowMs - incident.firstSeenAt >= wait) {
-            middle.push({ type: "confirm", id: incident.id, at: nowMs, facts: t });
-            continue;
-          }
-        }
-        middle.push({ type: "still", id: incident.id, at: nowMs });
-        continue;
-      }
-      const candidate = { kind, code: condition.code, facts: t };
-      opens.push({
-        type: "open",
-        account,
-        transportUId: t.uId,
-        codeUit: t.codeUit,
-        kind,
-        code: condition.code,
-        at: nowMs,
-        state: confirmAfterMs(subscriptions, candidate) === 0 ? "open" : "pending",
-        facts: t,
-      });
+      const k = slotOf(t.uId, kind);
+      seen.add(k);
+      compareSlot(account, t, kind, active.get(k), byKind.get(kind), nowMs, subscriptions, out);
     }
   }
-
-  if (complete) {
-    for (const [k, incident] of active) {
-      if (seenKeys.has(k)) continue;
-      resolves.push({
-        type: "resolve",
-        id: incident.id,
-        at: nowMs,
-        reason: "gone",
-        wasOpen: wasOpen(incident),
-      });
-    }
-  } else {
-    for (const [k, incident] of active) {
-      if (!seenKeys.has(k)) middle.push({ type: "still", id: incident.id, at: incident.lastSeenAt });
-    }
+  // Incidents of transports this sweep did not show: gone when it read every page; otherwise
+  // (a partial sweep) they stay as they were.
+  for (const [k, incident] of active) {
+    if (seen.has(k)) continue;
+    if (complete) out.resolves.push(resolveChange(incident, nowMs, "gone"));
+    else out.middle.push({ type: "still", id: incident.id, at: incident.lastSeenAt });
   }
-  return [...resolves, ...middle, ...opens];
+  return [...out.resolves, ...out.middle, ...out.opens];
 }
 
 /** A transmission incident of a transport that left In Progress ended by status; the rest recovered. */

@@ -213,3 +213,21 @@ export function describeResolutionProblem(r: VehicleResolution): string | undefi
       return `Vehicle ${code(`#${r.vehicleId}`)} is not visible to this fleet account.`;
   }
 }
+
+/**
+ * What to write instead of a reference: itself when it resolved, the closest plate when it did not
+ * (the first suggestion or candidate); undefined when nothing comes close or the id is not visible.
+ */
+export function replacementFor(r: VehicleResolution): string | undefined {
+  switch (r.kind) {
+    case "found":
+    case "all":
+      return r.ref.raw;
+    case "ambiguous":
+      return r.candidates[0]?.plate;
+    case "unknown":
+      return r.suggestions[0]?.plate;
+    case "not-visible":
+      return undefined;
+  }
+}

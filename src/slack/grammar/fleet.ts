@@ -8,7 +8,13 @@ import {
   VEHICLE_REPORTS,
   type VehicleReportName,
 } from "../../reports/catalogue.js";
-import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
+import {
+  looksLikePeriod,
+  normalisePeriodText,
+  type PeriodProblem,
+  parsePeriodCore,
+  withoutDiacritics,
+} from "./period.js";
 import { closestWord, code, decodeSlackEntities, firstWord, squeeze } from "./text.js";
 import {
   ALERT_CODES,
@@ -27,7 +33,8 @@ import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
  * - No text, or `report`, opens the report modal; `report <where|route|stops|fuel|refills|temps>` opens
  *   that report's form.
  * - Report commands: the period is recognised at the END of the text (the longest tail of at most four
- *   words that looks like a period); everything before it, split on commas, are vehicles. `key=value`
+ *   words that looks like a period); everything before it, split on commas, are vehicles. Words after
+ *   a period, or beside `all`, that are no vehicle (`all yesterday please`) are blamed themselves. `key=value`
  *   options (only `min=`, only for stops) may stand anywhere after the subcommand; spaces around `=` are fine.
  * - A report command with no vehicle opens that report's form, prefilled with the period and `min` typed.
  * - `min` is a whole number of minutes from 1 to 1440; default 5.
@@ -122,15 +129,60 @@ function splitReportArgs(args: string): ReportArgs | { ok: false; message: strin
   };
 }
 
+/** Single words that are surely a period (English or Romanian, diacritics dropped). */
+const PERIOD_WORDS = /^(today|yesterday|azi|astazi|ieri|alaltaieri)$/;
+
 /** A token inside the vehicle list that is surely a period word: the period must come last. */
 function misplacedPeriod(tokens: readonly string[]): string | undefined {
   for (let i = 0; i < tokens.length; i++) {
-    const t = (tokens[i] ?? "").toLowerCase();
-    const next = (tokens[i + 1] ?? "").toLowerCase();
-    if (t === "today" || t === "yesterday" || t.includes("..") || /^\d{4}-\d{1,2}-\d{1,2}$/.test(t))
-      return tokens[i];
-    if ((t === "last" || t === "this") && (next === "week" || /^\d/.test(next)))
+    const t = withoutDiacritics((tokens[i] ?? "").toLowerCase());
+    const next = withoutDiacritics((tokens[i + 1] ?? "").toLowerCase());
+    if (PERIOD_WORDS.test(t) || t.includes("..") || /^\d{4}-\d{1,2}-\d{1,2}$/.test(t)) return tokens[i];
+    if (
+      ((t === "last" || t === "this") && (next === "week" || /^\d/.test(next))) ||
+      (t === "ultimele" && /^\d/.test(next)) ||
+      ((t === "saptamana" || t === "luna") && /^(trecuta|aceasta)$/.test(next))
+    )
       return `${tokens[i]} ${tokens[i + 1]}`;
+  }
+  return undefined;
+}
+
+/** A word that stands for vehicles on its own: a plate, `#id` or `all`. */
+function isVehicleWord(token: string): boolean {
+  return isRomanianPlate(token) || /^#\d+$/.test(token) || /^all$/i.test(token);
+}
+
+/** Words that are neither vehicles nor the period: what the user is told, and what they wrote around them. */
+interface StrayWords {
+  stray: string;
+  vehicles: readonly string[];
+  periodText: string;
+}
+
+/**
+ * Unknown words after a period (`all yesterday please`), or beside `all` in one comma-free part
+ * (`all please`): they are blamed themselves rather than read as part of a vehicle name.
+ */
+function strayWords(tokens: readonly string[]): StrayWords | undefined {
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    const after = tokens.slice(i + 1);
+    if (after.includes(",") || after.some(isVehicleWord)) break;
+    for (let n = Math.min(4, i + 1); n >= 1; n--) {
+      const span = tokens.slice(i + 1 - n, i + 1);
+      if (span.includes(",") || !looksLikePeriod(span.join(" "))) continue;
+      return { stray: after.join(" "), vehicles: tokens.slice(0, i + 1 - n), periodText: span.join(" ") };
+    }
+  }
+  let start = 0;
+  for (let i = 0; i <= tokens.length; i++) {
+    if (i < tokens.length && tokens[i] !== ",") continue;
+    const part = tokens.slice(start, i);
+    const others = part.filter((t) => !/^all$/i.test(t));
+    if (others.length < part.length && others.length > 0 && !others.every(isVehicleWord)) {
+      return { stray: others.join(" "), vehicles: ["all"], periodText: "" };
+    }
+    start = i + 1;
   }
   return undefined;
 }
@@ -150,68 +202,128 @@ function readMin(value: string): number | string {
   return n;
 }
 
+/** A report command as read so far, and the pieces its error examples reuse. */
+interface ReportReading {
+  report: AnyReportEntry;
+  cmd: string;
+  example: string;
+  ctx: GrammarContext;
+}
+
+/** The period text for an example: the one typed when it parses, else `fallback`. */
+function workingPeriod(text: string, ctx: GrammarContext, fallback: string): string {
+  return text !== "" && parsePeriodCore(text, ctx).ok ? normalisePeriodText(text) : fallback;
+}
+
+/** Vehicle words in the wrong place: stray words, or a period before the vehicles. */
+function vehicleWordsProblem(r: ReportReading, vehicleTokens: readonly string[]): GrammarError | undefined {
+  const snapshot = r.report.period === "none";
+  const stray = strayWords(vehicleTokens);
+  if (stray !== undefined) {
+    const list = parseVehicleList(stray.vehicles.join(" "));
+    const typed = list.ok && list.refs.length > 0 ? vehiclesText(list.refs) : EXAMPLE_PLATE;
+    const period =
+      snapshot || stray.periodText === "" ? "" : ` ${workingPeriod(stray.periodText, r.ctx, "yesterday")}`;
+    // The vehicles typed before it may themselves be wrong (a period among them): then the example's.
+    const vehicles = parseReport(r.report, `${typed}${period}`, r.ctx).ok ? typed : EXAMPLE_PLATE;
+    return fail(
+      `${code(stray.stray)} is neither a vehicle nor a period. Give the vehicles, then the period.`,
+      `${r.cmd} ${vehicles}${period}`,
+    );
+  }
+  const misplaced = misplacedPeriod(vehicleTokens);
+  if (misplaced === undefined) return undefined;
+  return fail(
+    `Put the period after the vehicles: ${code(misplaced)} was read as part of a vehicle.`,
+    snapshot ? r.example : `${r.cmd} ${EXAMPLE_PLATE} ${workingPeriod(misplaced, r.ctx, "yesterday")}`,
+  );
+}
+
+/** `min=` and any other option; the number of minutes, or what is wrong. */
+function readOptions(
+  r: ReportReading,
+  options: ReadonlyMap<string, string>,
+  withVehiclesAndPeriod: string,
+): { minMinutes?: number } | GrammarError {
+  let minMinutes: number | undefined;
+  for (const [key, value] of options) {
+    if (key === "min" && r.report.minStop) {
+      const n = readMin(value);
+      if (typeof n === "string") return fail(n, `${withVehiclesAndPeriod} min=10`);
+      minMinutes = n;
+    } else if (key === "min") {
+      return fail(`${code("min=")} is only for ${code("/fleet stops")}.`, withVehiclesAndPeriod);
+    } else {
+      const only = r.report.minStop ? ` The only option is ${code("min=<minutes>")}.` : "";
+      return fail(`${code(`${key}=`)} is not something ${code(r.cmd)} understands.${only}`, r.example);
+    }
+  }
+  return minMinutes !== undefined ? { minMinutes } : {};
+}
+
+/** One-vehicle reports: not `all`, not several. */
+function singleVehicleProblem(
+  r: ReportReading,
+  refs: readonly VehicleRef[],
+  withVehiclesAndPeriod: string,
+): GrammarError | undefined {
+  if (r.report.vehicles !== "one") return undefined;
+  const sub = r.report.name;
+  if (refs.some((ref) => ref.type === "all")) {
+    const instead = sub === "where" ? ` For every vehicle use ${code("/fleet vehicles")}.` : "";
+    return fail(
+      `${code(r.cmd)} works on one vehicle at a time, not ${code("all")}.${instead}`,
+      sub === "where" ? "/fleet vehicles" : withVehiclesAndPeriod,
+    );
+  }
+  if (refs.length > 1) {
+    return fail(
+      `${code(r.cmd)} works on one vehicle at a time; you gave ${refs.length}: ${refs.map((ref) => code(ref.raw)).join(", ")}.`,
+      withVehiclesAndPeriod,
+    );
+  }
+  return undefined;
+}
+
+/** The vehicles of an example: those typed when they are fine for this report. */
+function exampleVehicles(report: AnyReportEntry, refs: readonly VehicleRef[]): string {
+  if (refs.length === 0) return EXAMPLE_PLATE;
+  if (report.vehicles === "one") return refs.find((ref) => ref.type !== "all")?.raw ?? EXAMPLE_PLATE;
+  return vehiclesText(refs);
+}
+
 function parseReport(report: AnyReportEntry, args: string, ctx: GrammarContext): FleetCommandResult {
   const sub = report.name;
-  const cmd = `/fleet ${sub}`;
-  const example = canonicalExample(sub);
+  const r: ReportReading = { report, cmd: `/fleet ${sub}`, example: canonicalExample(sub), ctx };
   const snapshot = report.period === "none";
   const split = splitReportArgs(args);
-  if ("ok" in split) return fail(split.message, example);
+  if ("ok" in split) return fail(split.message, r.example);
   const { vehicleTokens, periodText, options } = split;
 
   // Vehicles first: the example of any later error reuses them when they are fine.
-  const misplaced = misplacedPeriod(vehicleTokens);
-  if (misplaced !== undefined) {
-    return fail(
-      `Put the period after the vehicles: ${code(misplaced)} was read as part of a vehicle.`,
-      snapshot
-        ? example
-        : `${cmd} ${EXAMPLE_PLATE} ${parsePeriodCore(misplaced, ctx).ok ? normalisePeriodText(misplaced) : "yesterday"}`,
-    );
-  }
+  const wordsProblem = vehicleWordsProblem(r, vehicleTokens);
+  if (wordsProblem) return wordsProblem;
   const list = parseVehicleList(vehicleTokens.join(" "));
-  if (!list.ok) return fail(list.message, example);
+  if (!list.ok) return fail(list.message, r.example);
   const refs = list.refs;
-  const single = report.vehicles === "one";
-  const okVehicles =
-    refs.length === 0
-      ? EXAMPLE_PLATE
-      : single
-        ? (refs.find((r) => r.type !== "all")?.raw ?? EXAMPLE_PLATE)
-        : vehiclesText(refs);
-  const withVehicles = `${cmd} ${okVehicles}`;
-
-  // Options. Examples keep the period only when it is itself fine.
+  const withVehicles = `${r.cmd} ${exampleVehicles(report, refs)}`;
+  // Examples keep the period only when it is itself fine.
   const periodFine = !snapshot && periodText !== "" && parsePeriodCore(periodText, ctx).ok;
-  const okPeriod = periodFine ? ` ${periodText}` : "";
-  let minMinutes: number | undefined;
-  for (const [key, value] of options) {
-    if (key === "min" && report.minStop) {
-      const n = readMin(value);
-      if (typeof n === "string") return fail(n, `${withVehicles}${okPeriod} min=10`);
-      minMinutes = n;
-    } else if (key === "min") {
-      return fail(`${code("min=")} is only for ${code("/fleet stops")}.`, `${withVehicles}${okPeriod}`);
-    } else {
-      const only = report.minStop ? ` The only option is ${code("min=<minutes>")}.` : "";
-      return fail(`${code(`${key}=`)} is not something ${code(cmd)} understands.${only}`, example);
-    }
-  }
+  const withVehiclesAndPeriod = `${withVehicles}${periodFine ? ` ${periodText}` : ""}`;
 
+  const read = readOptions(r, options, withVehiclesAndPeriod);
+  if ("ok" in read) return read;
+  const { minMinutes } = read;
   if (snapshot && periodText !== "") {
     return fail(
-      `${code(cmd)} shows the latest position and takes no period. For a track over time use ${code("/fleet route")}.`,
+      `${code(r.cmd)} shows the latest position and takes no period. For a track over time use ${code("/fleet route")}.`,
       withVehicles,
     );
   }
-
-  // Period.
   let period: Period | undefined;
   if (!snapshot) {
     const parsed = parsePeriodCore(periodText, ctx);
-    if (!parsed.ok) {
-      return fail(parsed.message, periodExample(withVehicles, parsed, minMinutes));
-    }
+    if (!parsed.ok) return fail(parsed.message, periodExample(withVehicles, parsed, minMinutes));
     period = parsed.period;
   }
 
@@ -223,23 +335,9 @@ function parseReport(report: AnyReportEntry, args: string, ctx: GrammarContext):
       ? { ok: true, kind: "modal", report: sub, prefill }
       : { ok: true, kind: "modal", report: sub };
   }
-
-  if (single) {
-    if (refs.some((r) => r.type === "all")) {
-      const instead = sub === "where" ? ` For every vehicle use ${code("/fleet vehicles")}.` : "";
-      return fail(
-        `${code(cmd)} works on one vehicle at a time, not ${code("all")}.${instead}`,
-        sub === "where" ? "/fleet vehicles" : `${withVehicles}${okPeriod}`,
-      );
-    }
-    if (refs.length > 1) {
-      return fail(
-        `${code(cmd)} works on one vehicle at a time; you gave ${refs.length}: ${refs.map((r) => code(r.raw)).join(", ")}.`,
-        `${withVehicles}${okPeriod}`,
-      );
-    }
-  }
-  const all = refs.find((r) => r.type === "all");
+  const single = singleVehicleProblem(r, refs, withVehiclesAndPeriod);
+  if (single) return single;
+  const all = refs.find((ref) => ref.type === "all");
   return {
     ok: true,
     kind: "report",

@@ -73,7 +73,7 @@ export const fleetUsageExamples: readonly string[] = fleetUsage.map((l) => l.exa
 export const etransportUsageExamples: readonly string[] = etransportUsage.map((l) => l.example);
 
 const PERIODS =
-  "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`";
+  "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; in Romanian too: `azi`, `ieri`, `alaltăieri`, `săptămâna trecută`, `luna trecută`, `ultimele 3 zile`, `ultimele 12 ore`";
 const VEHICLES =
   "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#<id>`; several separated by commas; `all` for every vehicle";
 const ALERT_CODES =

@@ -7,6 +7,7 @@ import {
   formatWallWeekday,
   wallDate,
   wallDayStart,
+  wallMonthStart,
   wallWeekStart,
 } from "./time.js";
 import type { GrammarContext, GrammarError, Period, PeriodKind, PeriodResult } from "./types.js";
@@ -23,6 +24,14 @@ import type { GrammarContext, GrammarError, Period, PeriodKind, PeriodResult } f
  * - Times are `H:mm` or `HH:mm`, 00:00–23:59. A wall time skipped by a DST change is read as the
  *   same time after the change (03:30 on a spring-forward day = 04:30); a repeated one takes the first.
  * - Units accepted after N: h, hr, hrs, hour, hours, d, day, days (with or without a space).
+ * - Romanian words mean the English periods, with or without diacritics (ș/ş, ț/ţ alike): `azi`/`astăzi`
+ *   = today, `ieri` = yesterday, `alaltăieri` = the day before yesterday, `săptămâna aceasta`/`trecută`
+ *   = this/last week, `luna trecută` = last month, `ultimele <N> zile`/`ore` (also `ultimele <N> de
+ *   zile`, as Romanian writes 20 and up) = last N days/hours. Labels stay English.
+ * - `last month` is the previous calendar month; `day before yesterday` is the day before yesterday.
+ * - A period running until now ends at the start of the current minute (never after now), so that
+ *   identical asks within one minute are the same request and share one upstream call; a period
+ *   younger than a minute (`today` just after midnight) ends at now itself.
  */
 
 export const MAX_DAYS = 366;
@@ -51,10 +60,51 @@ function anchors(ctx: GrammarContext): Anchors {
 }
 
 const RANGE_SEPARATOR = /\s*(?:\.{2,3}|…)\s*/g;
+const MINUTE_MS = 60_000;
 
 /** Lower-case, squeezed, with range separators written `..`. */
 export function normalisePeriodText(text: string): string {
   return squeeze(text).toLowerCase().replace(RANGE_SEPARATOR, "..");
+}
+
+/** Without diacritics: `săptămâna trecută`, `saptamâna trecuta` and the cedilla `ş`/`ţ` forms meet. */
+export function withoutDiacritics(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "");
+}
+
+/** Romanian period words (without diacritics) and the English period each one means. */
+const ROMANIAN_WORDS: ReadonlyMap<string, string> = new Map([
+  ["azi", "today"],
+  ["astazi", "today"],
+  ["ieri", "yesterday"],
+  ["alaltaieri", "day before yesterday"],
+  ["saptamana aceasta", "this week"],
+  ["saptamana trecuta", "last week"],
+  ["luna trecuta", "last month"],
+]);
+/** `ultimele 3 zile`, `ultimele 12 ore`, `ultimele 24 de ore` (Romanian puts `de` after 19). */
+const ROMANIAN_LAST_N = /^ultimele ?(\S*?) ?(?:de )?(zile|ore)$/;
+
+/**
+ * The English form of normalised period text: Romanian words translated, diacritics dropped from
+ * them. Other text comes back as it was, so that messages and `text` keep the user's words.
+ */
+export function englishPeriodText(normalised: string): string {
+  const plain = withoutDiacritics(normalised);
+  const word = ROMANIAN_WORDS.get(plain);
+  if (word !== undefined) return word;
+  const last = ROMANIAN_LAST_N.exec(plain);
+  if (last) return `last ${last[1]}${last[2] === "ore" ? "h" : "d"}`;
+  return normalised;
+}
+
+/**
+ * The end of a period that runs until now: the start of the current minute, so that identical asks
+ * within a minute make identical requests; `now` itself when that would not be after `from`.
+ */
+function untilNow(from: Date, now: Date): Date {
+  const minute = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
+  return new Date(minute > from.getTime() ? minute : now.getTime());
 }
 
 const DATE_SHAPE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
@@ -194,7 +244,7 @@ function finish(
   }
   let clipped = false;
   if (to.getTime() > ctx.now.getTime()) {
-    to = new Date(ctx.now.getTime());
+    to = untilNow(from, ctx.now);
     clipped = true;
   }
   return {
@@ -245,17 +295,18 @@ function exampleRangeFrom(a: Anchors): string {
 
 const LAST_N = /^last ?(\S*?) ?(h|hr|hrs|hour|hours|d|day|days)?$/;
 
-function parseLast(text: string, ctx: GrammarContext, a: Anchors): Core {
-  const m = LAST_N.exec(text);
+/** `last <N>h` / `last <N>d` (`key`, in English); messages quote `typed`, the words as the user wrote them. */
+function parseLast(key: string, typed: string, ctx: GrammarContext): Core {
+  const m = LAST_N.exec(key);
   const rawN = m?.[1] ?? "";
   const unit = m?.[2];
   if (!m || !/^\d+$/.test(rawN) || unit === undefined) {
-    // `last 3`, `last 1.5h`, `last month`, `last three days`
+    // `last 3`, `last 1.5h`, `last three days`
     const hint = /^\d+$/.test(rawN)
       ? ` Add the unit: ${code(`last ${rawN}h`)} or ${code(`last ${rawN}d`)}.`
       : "";
     return problem(
-      `${code(text)} is not a period.${hint || ` Write ${code("last 12h")} for hours or ${code("last 3d")} for days, with a whole number.`}`,
+      `${code(typed)} is not a period.${hint || ` Write ${code("last 12h")} for hours or ${code("last 3d")} for days, with a whole number.`}`,
       "last 3d",
     );
   }
@@ -265,73 +316,58 @@ function parseLast(text: string, ctx: GrammarContext, a: Anchors): Core {
   if (n < 1 || n > max) {
     const what = hours ? "hours" : "days";
     return problem(
-      `${code(text)}: the number of ${what} must be from 1 to ${max}${hours ? ` (or use days: ${code("last 3d")})` : ""}.`,
+      `${code(typed)}: the number of ${what} must be from 1 to ${max}${hours ? ` (or use days: ${code("last 3d")})` : ""}.`,
       hours ? "last 12h" : "last 3d",
     );
   }
-  if (hours) {
-    const from = new Date(ctx.now.getTime() - n * 3_600_000);
-    return {
-      ok: true,
-      period: {
-        kind: "hours",
-        from,
-        to: new Date(ctx.now.getTime()),
-        label: `last ${plural(n, "hour")}`,
-        text,
-        clipped: false,
-      },
-    };
-  }
-  const from = wallToInstant(a.nowWall - n * DAY_MS, ctx.timeZone);
+  // Counted back from the rounded end, so that asks within the same minute are the same period.
+  const to = untilNow(new Date(0), ctx.now);
+  const from = hours
+    ? new Date(to.getTime() - n * 3_600_000)
+    : wallToInstant(instantToWall(to, ctx.timeZone) - n * DAY_MS, ctx.timeZone);
   return {
     ok: true,
     period: {
-      kind: "days",
+      kind: hours ? "hours" : "days",
       from,
-      to: new Date(ctx.now.getTime()),
-      label: `last ${plural(n, "day")}`,
-      text,
+      to,
+      label: `last ${plural(n, hours ? "hour" : "day")}`,
+      text: typed,
       clipped: false,
     },
   };
 }
 
-function parse(textIn: string, ctx: GrammarContext): Core {
-  const a = anchors(ctx);
-  const text = normalisePeriodText(textIn);
-  const now = new Date(ctx.now.getTime());
-  switch (text) {
+/** A period from a start until now (today, this week): not clipped, it is meant to end now. */
+function sinceStart(
+  kind: PeriodKind,
+  fromWall: number,
+  label: string,
+  text: string,
+  ctx: GrammarContext,
+): Core {
+  const from = wallToInstant(fromWall, ctx.timeZone);
+  return { ok: true, period: { kind, from, to: untilNow(from, ctx.now), label, text, clipped: false } };
+}
+
+/** The named periods (`today`, `last week`…, in English); undefined for any other text. */
+function parseNamed(key: string, text: string, ctx: GrammarContext, a: Anchors): Core | undefined {
+  switch (key) {
     case "":
     case "today":
-      return {
-        ok: true,
-        period: {
-          kind: "today",
-          from: wallToInstant(a.todayWall, ctx.timeZone),
-          to: now,
-          label: "today",
-          text,
-          clipped: false,
-        },
-      };
+      return sinceStart("today", a.todayWall, "today", text, ctx);
     case "yesterday": {
       const start = a.todayWall - DAY_MS;
       return finish("yesterday", start, a.todayWall, `yesterday (${formatWallDate(start)})`, text, ctx, a);
     }
+    case "day before yesterday": {
+      const start = a.todayWall - 2 * DAY_MS;
+      const label = `day before yesterday (${formatWallDate(start)})`;
+      return finish("date", start, start + DAY_MS, label, text, ctx, a);
+    }
     case "this week": {
       const monday = wallWeekStart(a.nowWall);
-      return {
-        ok: true,
-        period: {
-          kind: "this-week",
-          from: wallToInstant(monday, ctx.timeZone),
-          to: now,
-          label: `this week (since Mon ${formatWallDate(monday)})`,
-          text,
-          clipped: false,
-        },
-      };
+      return sinceStart("this-week", monday, `this week (since Mon ${formatWallDate(monday)})`, text, ctx);
     }
     case "last week": {
       const monday = wallWeekStart(a.nowWall);
@@ -339,8 +375,25 @@ function parse(textIn: string, ctx: GrammarContext): Core {
       const label = `last week (Mon ${formatWallDate(start)} – Sun ${formatWallDate(monday - DAY_MS)})`;
       return finish("last-week", start, monday, label, text, ctx, a);
     }
+    case "last month": {
+      const first = wallMonthStart(a.nowWall);
+      const start = wallMonthStart(first - DAY_MS);
+      const month = new Date(start);
+      const label = `last month (${MONTHS[month.getUTCMonth()]} ${month.getUTCFullYear()})`;
+      return finish("last-month", start, first, label, text, ctx, a);
+    }
+    default:
+      return undefined;
   }
-  if (text.startsWith("last")) return parseLast(text, ctx, a);
+}
+
+function parse(textIn: string, ctx: GrammarContext): Core {
+  const a = anchors(ctx);
+  const text = normalisePeriodText(textIn);
+  const key = englishPeriodText(text);
+  const named = parseNamed(key, text, ctx, a);
+  if (named) return named;
+  if (key.startsWith("last")) return parseLast(key, text, ctx);
   if (text.includes("..")) return parseRange(text, ctx, a);
   const parts = text.split(" ");
   const first = parts[0] ?? "";
@@ -359,7 +412,7 @@ function parse(textIn: string, ctx: GrammarContext): Core {
     );
   }
   return problem(
-    `${code(textIn.trim())} is not a period. Use ${code("today")}, ${code("yesterday")}, ${code("last 12h")}, ${code("last 3d")}, ${code("this week")}, ${code("last week")}, a date like ${code(a.yesterday)} or a range like ${code(exampleRangeFrom(a))}.`,
+    `${code(textIn.trim())} is not a period. Use ${code("today")}, ${code("yesterday")}, ${code("last 12h")}, ${code("last 3d")}, ${code("this week")}, ${code("last week")}, ${code("last month")}, a date like ${code(a.yesterday)} or a range like ${code(exampleRangeFrom(a))}.`,
     "yesterday",
   );
 }
@@ -391,8 +444,14 @@ export function parsePeriod(
 
 /** Loose recogniser: could this (squeezed, lower-case) text be meant as a period? Used to split it off. */
 export function looksLikePeriod(textIn: string): boolean {
-  const text = normalisePeriodText(textIn);
-  if (/^(today|yesterday|now|this week|last week|this month|last month)$/.test(text)) return true;
+  const normalised = normalisePeriodText(textIn);
+  const plain = withoutDiacritics(normalised);
+  if (ROMANIAN_WORDS.has(plain)) return true;
+  if (/^ultimele ?\d\S*( de)?( (zile|ore))?$|^ultimele \S+ (de )?(zile|ore)$/.test(plain)) return true;
+  if (/^luna (aceasta|asta)$|^saptamana asta$/.test(plain)) return true;
+  const text = englishPeriodText(normalised);
+  if (/^(today|yesterday|day before yesterday|now|this week|last week|this month|last month)$/.test(text))
+    return true;
   if (/^last ?\d\S*( (h|hr|hrs|hour|hours|d|day|days))?$/.test(text)) return true;
   if (/^last (hour|hours|day|days)$/.test(text)) return true;
   const parts = text.split(" ");

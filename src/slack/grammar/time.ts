@@ -18,6 +18,13 @@ export function wallWeekStart(wall: number): number {
   return day - sinceMonday * DAY_MS;
 }
 
+/** The first day (wall midnight) of the month that contains `wall`. */
+export function wallMonthStart(wall: number): number {
+  const d = new Date(wall);
+  d.setUTCDate(1);
+  return wallDayStart(d.getTime());
+}
+
 /** The wall time for a calendar date, or undefined when the date does not exist (2026-02-30). */
 export function wallDate(year: number, month: number, day: number, hour = 0, minute = 0): number | undefined {
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59) {

@@ -34,6 +34,7 @@ export type PeriodKind =
   | "days"
   | "this-week"
   | "last-week"
+  | "last-month"
   | "date"
   | "dates"
   | "datetimes";

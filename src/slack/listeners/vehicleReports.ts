@@ -12,14 +12,20 @@ import type { PlainTextOption } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { startOfDay } from "date-fns";
 import { z } from "zod";
-import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE } from "../../reports/catalogue.js";
-import { normalisePlate } from "../../reports/vehicleRefs.js";
+import type { Vehicle } from "../../fleet/schemas.js";
+import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE, reportVehicle } from "../../reports/catalogue.js";
+import {
+  describeResolutionProblem,
+  normalisePlate,
+  replacementFor,
+  resolveVehicles,
+} from "../../reports/vehicleRefs.js";
 import type { TaskInput } from "../../tasks/kinds.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
 import type { ReportDeps } from "../context.js";
-import type { ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
+import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask } from "../renderers.js";
-import { reportModal, statusModal } from "../views/common.js";
+import { grammarErrorMessage, reportModal, statusModal } from "../views/common.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS, parseJson, replyFromAction } from "./shared.js";
@@ -43,12 +49,55 @@ export interface ReportCommandArgs {
 const modalMetadata = z.object({ channel: z.string().optional() });
 const pageValue = z.object({ t: z.string(), p: z.number().int().min(0) });
 
-/** A typed report command: its task, acknowledged with the place in the queue. */
+/**
+ * A typed command's vehicles that the account's cached list does not know, as the answer to give at
+ * once (with the closest plates); undefined when they all resolve or nothing is named. Pure.
+ */
+export function unresolvedVehicles(
+  parsed: ReportCommand,
+  cached: readonly Vehicle[],
+): GrammarError | undefined {
+  if (parsed.vehicles.length === 0) return undefined;
+  const resolved = resolveVehicles(
+    parsed.vehicles,
+    cached.map((v) => ({ ...reportVehicle(v), vehicleUId: v.vehicleUId })),
+  );
+  if (resolved.ok) return undefined;
+  const message = resolved.problems
+    .map((r) => describeResolutionProblem(r) ?? `${r.ref.raw} could not be found.`)
+    .join("\n");
+  const replaced = resolved.resolutions.map(replacementFor);
+  const vehicles = replaced.filter((text): text is string => text !== undefined);
+  const period = parsed.period && parsed.period.text !== "" ? ` ${parsed.period.text}` : "";
+  const min =
+    parsed.minMinutes !== undefined && parsed.minMinutes !== DEFAULT_MIN_MINUTES
+      ? ` min=${parsed.minMinutes}`
+      : "";
+  // The same command with the closest plates, when every vehicle has one; else the list of vehicles.
+  const example =
+    vehicles.length === replaced.length
+      ? `/fleet ${parsed.report} ${vehicles.join(", ")}${period}${min}`
+      : "/fleet vehicles";
+  return { ok: false, kind: "error", message, example };
+}
+
+/**
+ * A typed report command: its task, acknowledged with the place in the queue. When the account's
+ * vehicle list is cached, a vehicle it does not know is answered at once instead of queued; when
+ * it is not, the task resolves the vehicles once it has the list.
+ */
 export async function runReport(
   args: ReportCommandArgs,
   parsed: ReportCommand,
   deps: ReportDeps,
 ): Promise<void> {
+  const account = deps.users.accountOf(args.userId);
+  const cached = account ? deps.vehicles.peek(account.username) : undefined;
+  const unknown = cached ? unresolvedVehicles(parsed, cached) : undefined;
+  if (unknown) {
+    await args.ack(ephemeral(grammarErrorMessage(unknown)));
+    return;
+  }
   const period = parsed.period;
   await submitReport(args, deps, {
     report: parsed.report,

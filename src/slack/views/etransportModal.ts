@@ -131,15 +131,9 @@ function dateTimeInput(
   };
 }
 
-/** The create (VIEWS.transportCreate) or edit (VIEWS.transportEdit) transport modal. */
-export function transportModal(input: TransportModalInput): ModalView {
-  const { mode, initial, userTimeZone } = input;
-  const privateMetadata =
-    typeof input.privateMetadata === "string" ? input.privateMetadata : JSON.stringify(input.privateMetadata);
-  if (privateMetadata.length > 3000) {
-    throw new RangeError(`private_metadata is ${privateMetadata.length} characters; Slack allows 3000`);
-  }
-  const zone = cut(userTimeZone, 60);
+/** Warnings to confirm, then the UIT (edit) or how to fill the form (create). */
+function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
+  const { mode, initial } = input;
   const blocks: KnownBlock[] = [];
 
   if (input.warnings && input.warnings.length > 0) {
@@ -174,9 +168,14 @@ export function transportModal(input: TransportModalInput): ModalView {
       ],
     });
   }
+  return blocks;
+}
 
+/** The vehicle select, prefilled with the transport's vehicle when it is known. */
+function vehicleBlock(input: TransportModalInput): KnownBlock {
+  const { initial } = input;
   const initialOption = initialVehicleOption(initial, input.vehicles);
-  blocks.push({
+  return {
     type: "input",
     block_id: INPUTS.transportVehicle.block,
     label: plain("Vehicle"),
@@ -192,8 +191,13 @@ export function transportModal(input: TransportModalInput): ModalView {
       placeholder: plain("Plate or name, e.g. B 123"),
       ...(initialOption ? { initial_option: initialOption } : {}),
     },
-  });
+  };
+}
 
+/** The UIT (create only) and the carrier's VAT number. */
+function identityBlocks(input: TransportModalInput): KnownBlock[] {
+  const { mode, initial } = input;
+  const blocks: KnownBlock[] = [];
   if (mode === "create") {
     blocks.push(
       textInput(INPUTS.transportUit, "UIT code", {
@@ -215,6 +219,14 @@ export function transportModal(input: TransportModalInput): ModalView {
           ? "The fleet service does not show the VAT number of a transport: enter it again. Romanian CIF or EU VAT."
           : "Romanian CIF (with or without RO) or an EU VAT number with its country prefix.",
     }),
+  );
+  return blocks;
+}
+
+/** The UIT's validity and the optional GPS transmission window. */
+function dateBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
+  const { initial } = input;
+  return [
     dateTimeInput(
       INPUTS.transportValidityStart,
       "UIT valid from",
@@ -243,6 +255,13 @@ export function transportModal(input: TransportModalInput): ModalView {
       true,
       "Optional; within the UIT validity.",
     ),
+  ];
+}
+
+/** Places, trailers and notes: optional free text. */
+function freeTextBlocks(input: TransportModalInput): KnownBlock[] {
+  const { initial } = input;
+  return [
     textInput(INPUTS.transportStartLocation, "Start location", {
       optional: true,
       initial: initial?.startLocation,
@@ -273,8 +292,25 @@ export function transportModal(input: TransportModalInput): ModalView {
       maxLength: NOTES_MAX_LENGTH,
       multiline: true,
     }),
-  );
+  ];
+}
 
+/** The create (VIEWS.transportCreate) or edit (VIEWS.transportEdit) transport modal. */
+export function transportModal(input: TransportModalInput): ModalView {
+  const { mode, userTimeZone } = input;
+  const privateMetadata =
+    typeof input.privateMetadata === "string" ? input.privateMetadata : JSON.stringify(input.privateMetadata);
+  if (privateMetadata.length > 3000) {
+    throw new RangeError(`private_metadata is ${privateMetadata.length} characters; Slack allows 3000`);
+  }
+  const zone = cut(userTimeZone, 60);
+  const blocks: KnownBlock[] = [
+    ...headerBlocks(input, zone),
+    vehicleBlock(input),
+    ...identityBlocks(input),
+    ...dateBlocks(input, zone),
+    ...freeTextBlocks(input),
+  ];
   return {
     type: "modal",
     callback_id: mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,

@@ -140,6 +140,28 @@ describe("/fleet: report commands", () => {
   });
 });
 
+describe("/fleet: Romanian periods and words that are no vehicle", () => {
+  it.each([
+    ["fuel B-88-AFH ieri", "yesterday"],
+    ["fuel B-88-AFH astăzi", "today"],
+    ["stops all alaltăieri min=10", "day before yesterday"],
+    ["stops B-1-ABC, CJ-07-XYZ ultimele 24 de ore", "last 24 hours"],
+    ["temps all saptamana trecuta", "last week"],
+    ["route B-1-ABC luna trecută", "last month"],
+  ])("%j: the period is read, not a vehicle", (text, label) => {
+    const r = expectOk(text);
+    expect(r.kind).toBe("report");
+    expect(refs(r).some((ref) => /ieri|azi|zile|ore|trecut|saptamana|alalt/i.test(ref))).toBe(false);
+    expect("period" in r && r.period?.label.startsWith(label)).toBe(true);
+  });
+
+  it("fuel B-88-AFH ieri is a fuel report for B-88-AFH yesterday", () => {
+    const r = expectOk("fuel B-88-AFH ieri");
+    expect(refs(r)).toEqual(["plate:B-88-AFH"]);
+    expect("period" in r && r.period?.kind).toBe("yesterday");
+  });
+});
+
 describe("/fleet: wrong arguments", () => {
   it.each([
     ["stops B-123-ABC 2026-13-01", "`2026-13-01` is not a date", "/fleet stops B-123-ABC 2026-11-21"],
@@ -174,6 +196,20 @@ describe("/fleet: wrong arguments", () => {
     ["fuel B-123-ABC min=5 yesterday", "only for `/fleet stops`", "/fleet fuel B-123-ABC yesterday"],
     ["stops today B-123-ABC", "Put the period after the vehicles", "/fleet stops B-123-ABC today"],
     ["stops last 3d B-123-ABC", "Put the period after the vehicles", "/fleet stops B-123-ABC last 3d"],
+    ["stops ieri B-123-ABC", "Put the period after the vehicles", "/fleet stops B-123-ABC ieri"],
+    [
+      "stops săptămâna trecută B-123-ABC",
+      "Put the period after the vehicles",
+      "/fleet stops B-123-ABC săptămâna trecută",
+    ],
+    [
+      "stops all yesterday please",
+      "`please` is neither a vehicle nor a period",
+      "/fleet stops all yesterday",
+    ],
+    ["fuel B-88-AFH ieri pls", "`pls` is neither a vehicle nor a period", "/fleet fuel B-88-AFH ieri"],
+    ["stops all please", "`please` is neither a vehicle nor a period", "/fleet stops all"],
+    ["route all yesterday thanks", "`thanks` is neither", "/fleet route B-123-ABC yesterday"],
     ["route B-1-ABC, B-2-ABC", "one vehicle at a time; you gave 2", "/fleet route B-1-ABC"],
     ["refills B-10-ABC B-20-ABC last 3d", "one vehicle at a time", "/fleet refills B-10-ABC last 3d"],
     ["route all yesterday", "not `all`", "/fleet route B-123-ABC yesterday"],
@@ -330,6 +366,15 @@ describe("/fleet: properties", () => {
     "2026-11-03 08:00..2026-11-03 17:00",
     "25:00",
     "&amp;",
+    "ieri",
+    "azi",
+    "ultimele",
+    "zile",
+    "de",
+    "săptămâna",
+    "trecută",
+    "luna",
+    "please",
   );
   const texts = fc.array(words, { maxLength: 7 }).map((ws) => ws.join(" "));
 

@@ -7,6 +7,7 @@ import {
   parseCommandLine,
   parsePeriod,
 } from "../../../src/slack/grammar/index.js";
+import { withoutDiacritics } from "../../../src/slack/grammar/period.js";
 
 const BUC = "Europe/Bucharest";
 const NY = "America/New_York";
@@ -165,7 +166,9 @@ describe("parsePeriod: errors say what is wrong and give an example that works",
     [`last ${MAX_HOURS + 1}h`, "from 1 to 8784"],
     ["last 3", "Add the unit"],
     ["last 1.5h", "whole number"],
-    ["last month", "not a period"],
+    ["this month", "not a period"],
+    ["ultimele 0 zile", "from 1 to 366"],
+    ["ultimele trei zile", "not a period"],
     ["tomorrow", "not a period"],
     ["next week", "not a period"],
   ])("%j", (text, fragment) => {
@@ -206,7 +209,8 @@ describe("parsePeriod: properties", () => {
   });
   const dateText = (d: Date) => d.toISOString().slice(0, 10);
   const texts = fc.oneof(
-    fc.constantFrom("", "today", "yesterday", "this week", "last week"),
+    fc.constantFrom("", "today", "yesterday", "this week", "last week", "last month", "azi", "alaltăieri"),
+    fc.constantFrom("săptămâna aceasta", "luna trecută", "ultimele 24 de ore", "ultimele 2 zile"),
     fc
       .tuple(fc.integer({ min: -2, max: 9000 }), fc.constantFrom("h", "d", " hours", " days"))
       .map(([n, u]) => `last ${n}${u}`),
@@ -294,5 +298,93 @@ describe("parsePeriod: properties", () => {
         },
       ),
     );
+  });
+});
+
+describe("parsePeriod: Romanian words, with and without diacritics (now Sun 2026-11-22 12:00 local)", () => {
+  const now = "2026-11-22T10:00:00.000Z";
+  const english = (text: string) => {
+    const p = ok(text, BUC, now);
+    return [p.kind, ...iso(p), p.label];
+  };
+  it.each([
+    ["azi", "today"],
+    ["astăzi", "today"],
+    ["astazi", "today"],
+    ["Astăzi", "today"],
+    ["ieri", "yesterday"],
+    ["IERI", "yesterday"],
+    ["săptămâna aceasta", "this week"],
+    ["saptamana aceasta", "this week"],
+    ["săptămâna trecută", "last week"],
+    ["saptamana trecuta", "last week"],
+    ["săptămâna  trecuta", "last week"],
+    ["luna trecută", "last month"],
+    ["luna trecuta", "last month"],
+    ["ultimele 3 zile", "last 3d"],
+    ["ultimele 30 de zile", "last 30d"],
+    ["ultimele 12 ore", "last 12h"],
+    ["ultimele 24 de ore", "last 24h"],
+    ["ultimele 2zile", "last 2d"],
+  ])("%j is %j", (romanian, englishText) => {
+    expect(english(romanian)).toEqual(english(englishText));
+    expect(ok(romanian, BUC, now).text).toBe(romanian.toLowerCase().replace(/\s+/g, " "));
+  });
+
+  it("reads decomposed and partly written diacritics alike", () => {
+    expect(english("sa\u0306pta\u0306ma\u0302na trecuta\u0306")).toEqual(english("last week")); // NFD input
+    expect(english("săptamâna trecuta")).toEqual(english("last week"));
+    expect(english("ALALTĂIERI")).toEqual(english("alaltaieri"));
+  });
+
+  it("drops comma-below ș/ț and cedilla ş/ţ alike", () => {
+    expect(withoutDiacritics("\u0219\u015f\u021b\u0163 ăâî ĂÂÎ")).toBe("sstt aai AAI");
+  });
+
+  it("alaltăieri is the day before yesterday, a whole day", () => {
+    for (const text of ["alaltăieri", "alaltaieri", "day before yesterday"]) {
+      const p = ok(text, BUC, now);
+      expect(iso(p)).toEqual(["2026-11-19T22:00:00.000Z", "2026-11-20T22:00:00.000Z"]);
+      expect(p.label).toBe("day before yesterday (2026-11-20)");
+    }
+  });
+
+  it("luna trecută / last month is the previous calendar month, DST change included", () => {
+    const p = ok("luna trecută", BUC, now);
+    expect(p.kind).toBe("last-month");
+    // October 2026 in Bucharest: EEST until the 25th, then EET.
+    expect(iso(p)).toEqual(["2026-09-30T21:00:00.000Z", "2026-10-31T22:00:00.000Z"]);
+    expect(p.label).toBe("last month (October 2026)");
+    // In January, last month is December of the year before.
+    expect(iso(ok("last month", BUC, "2027-01-01T10:00:00Z"))).toEqual([
+      "2026-11-30T22:00:00.000Z",
+      "2026-12-31T22:00:00.000Z",
+    ]);
+  });
+});
+
+describe("parsePeriod: a period running until now ends at the start of the minute", () => {
+  const at = (iso: string) => ({ timeZone: BUC, now: new Date(iso) });
+  it.each(["today", "azi", "last 3h", "last 3d", "ultimele 2 zile", "this week", "2026-11-22"])(
+    "%j asked a second apart within a minute is the same period",
+    (text) => {
+      const first = parsePeriod(text, at("2026-11-22T10:17:05.250Z"));
+      const second = parsePeriod(text, at("2026-11-22T10:17:06.250Z"));
+      if (!first.ok || !second.ok) throw new Error(`${text} should parse`);
+      expect(second.period).toEqual(first.period);
+      expect(first.period.to.toISOString()).toBe("2026-11-22T10:17:00.000Z");
+    },
+  );
+
+  it("the next minute is another period", () => {
+    const a = parsePeriod("last 3h", at("2026-11-22T10:17:59.999Z"));
+    const b = parsePeriod("last 3h", at("2026-11-22T10:18:00.000Z"));
+    expect(a.ok && b.ok && b.period.to.getTime() - a.period.to.getTime()).toBe(60_000);
+  });
+
+  it("a period younger than a minute ends at now, not before its start", () => {
+    // 00:00:30 local in Bucharest
+    const r = parsePeriod("today", at("2026-11-21T22:00:30.000Z"));
+    expect(r.ok && iso(r.period)).toEqual(["2026-11-21T22:00:00.000Z", "2026-11-21T22:00:30.000Z"]);
   });
 });
