@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url";
+import type { WebClient } from "@slack/web-api";
 import cron from "node-cron";
 import { AlertPoller } from "./alerts/poller.js";
 import type { AlertPublisher } from "./alerts/publisher.js";
@@ -34,6 +35,7 @@ import {
   transportRemoveHandler,
   transportSaveHandler,
 } from "./tasks/handlers/transports.js";
+import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "./tasks/handlers/userZone.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { TaskError, TaskRecord } from "./tasks/task.js";
@@ -145,15 +147,27 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     },
   });
 
+  // The user's zone is settled in each task (issue 11 point 7): Slack's client exists once the app runs.
+  const people = new People({ accounts, workspaceAccount, companyTimeZone: config.companyTimeZone });
+  let slackClient: WebClient | undefined;
+  const zones: UserZoneDeps = {
+    settle: async (slackUser) =>
+      slackClient ? people.settleZone(slackClient, slackUser) : { zone: config.companyTimeZone },
+    saveParams: (taskId, params) => tasks.updateParams(taskId, params),
+  };
   const runner = new TaskRunner<FleetSession>({
     store: tasks,
     gate,
     handlers: [
-      vehicleReportHandler({ client, vehicles, intervalMs: config.fleet.minIntervalMs }),
-      transportActionHandler,
-      transportListHandler,
-      transportFindHandler,
-      transportSaveHandler,
+      settlingUserZone(
+        vehicleReportHandler({ client, vehicles, intervalMs: config.fleet.minIntervalMs }),
+        zones,
+        rezonePeriod,
+      ),
+      settlingUserZone(transportActionHandler, zones, withZone),
+      settlingUserZone(transportListHandler, zones, withZone),
+      settlingUserZone(transportFindHandler, zones, withZone),
+      settlingUserZone(transportSaveHandler, zones, withZone),
       transportRemoveHandler,
       accountLinkHandler({ client, accounts, key: config.credentialsKey }),
     ],
@@ -301,6 +315,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     routes,
     logger,
     context: (webClient) => {
+      slackClient = webClient;
       delivery = new TaskDelivery({
         client: webClient,
         store: tasks,
@@ -317,7 +332,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
         accounts,
         client,
         vehicles,
-        people: new People({ accounts, workspaceAccount, companyTimeZone: config.companyTimeZone }),
+        people,
         delivery,
         credentialsKey: config.credentialsKey,
         companyTimeZone: config.companyTimeZone,

@@ -74,6 +74,35 @@ export class PermanentDeliveryError extends Error {
   }
 }
 
+/** Slack's limit of blocks in one message. */
+const MAX_BLOCKS = 50;
+
+/**
+ * The task's zone note (its times are in the company zone because Slack did not say the
+ * user's, tasks/handlers/userZone.ts) under the answer.
+ */
+function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
+  const params = task.params;
+  const note =
+    typeof params === "object" &&
+    params !== null &&
+    "zoneNote" in params &&
+    typeof params.zoneNote === "string"
+      ? params.zoneNote
+      : undefined;
+  if (!note) return rendered;
+  const { message } = rendered;
+  if (message.blocks.length === 0 || message.blocks.length >= MAX_BLOCKS)
+    return { ...rendered, message: { ...message, text: `${message.text}\n_${note}_` } };
+  return {
+    ...rendered,
+    message: {
+      ...message,
+      blocks: [...message.blocks, { type: "context", elements: [{ type: "mrkdwn", text: `_${note}_` }] }],
+    },
+  };
+}
+
 function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
   return error instanceof PermanentDeliveryError ? error : undefined;
 }
@@ -299,7 +328,7 @@ export class TaskDelivery {
 
   /** The rendered answer (modal, message, files) to where the task was asked. */
   private async deliverAnswer(task: TaskRecord): Promise<void> {
-    const rendered = await this.options.render(task);
+    const rendered = withZoneNote(await this.options.render(task), task);
     // The renderer is pure; what it asks to keep is written here, before the answer goes out.
     if (rendered.listUpdate)
       this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);

@@ -81,7 +81,8 @@ export async function etransportCommand(
   { command, ack, client }: CommandArgs,
   deps: EtransportDeps,
 ): Promise<void> {
-  const zone = await deps.users.timeZoneOf(client, command.user_id);
+  // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
+  const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
   if (!parsed.ok) {
     await ack(ephemeral(grammarErrorMessage(parsed, helpText("etransport"))));
@@ -361,13 +362,14 @@ function readMetadata(view: ViewSubmitAction["view"]) {
 
 /** The create or edit form submitted: checked, warnings confirmed by a second submit, then saved by a task. */
 export function transportSubmitted(mode: "create" | "edit") {
-  return async ({ ack, view, body, client }: ViewArgs, deps: EtransportDeps): Promise<void> => {
+  return async ({ ack, view, body }: ViewArgs, deps: EtransportDeps): Promise<void> => {
     const account = deps.users.accountOf(body.user.id);
     const metadata = readMetadata(view);
     const input: TransportFormInput = transportFormValues(
       view.state.values as Parameters<typeof transportFormValues>[0],
     );
-    const zone = await deps.users.timeZoneOf(client, body.user.id);
+    // Only the warnings' wording uses the zone here; the task settles it before the card is rendered.
+    const zone = deps.users.zoneAtAck(body.user.id);
     const vehicle = account
       ? deps.vehicles.peek(account.username)?.find((v) => v.vehicleUId === input.vehicleUId)
       : undefined;
