@@ -40,6 +40,7 @@ import {
   transportRemoveHandler,
   transportSaveHandler,
 } from "./tasks/handlers/transports.js";
+import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "./tasks/handlers/userZone.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { VehicleCache } from "./tasks/vehicleCache.js";
@@ -109,12 +110,21 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     vehicleCacheTtlMs: config.fleet.vehicleCacheTtlMs,
     logger,
   });
-  const runner = taskRunner(config, { stores, gate, client, fleet, logger });
-  const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
-
   const slackSide = await slackSettings(config);
-  // fleetbot's own Web API client (answers, files, membership checks); Bolt keeps one for its listeners.
+  // fleetbot's own Web API client (answers, files, zones, membership checks); Bolt keeps one for its listeners.
   const slackApi = new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl });
+  const people = new People({
+    accounts: stores.accounts,
+    workspaceAccount: fleet.workspaceAccount,
+    companyTimeZone: config.companyTimeZone,
+  });
+  // The user's zone is settled in each task, after the ack (users.info never delays an ack).
+  const zones: UserZoneDeps = {
+    settle: (slackUser) => people.settleZone(slackApi, slackUser),
+    saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
+  };
+  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger });
+  const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
     client: slackApi,
     store: stores.tasks,
@@ -151,7 +161,17 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
     routes,
     logger,
-    context: slackContext(config, { stores, client, fleet, runner, delivery, alerts, slackApi, logger }),
+    context: slackContext(config, {
+      stores,
+      client,
+      fleet,
+      runner,
+      delivery,
+      alerts,
+      people,
+      slackApi,
+      logger,
+    }),
   });
   if (slackSide.fake)
     sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: slackSide.fake });
@@ -256,18 +276,29 @@ async function startFleetService(
 
 function taskRunner(
   config: Config,
-  parts: { stores: Stores; gate: AccountGate; client: FleetClient; fleet: FleetAccounts; logger: Logger },
+  parts: {
+    stores: Stores;
+    gate: AccountGate;
+    client: FleetClient;
+    fleet: FleetAccounts;
+    zones: UserZoneDeps;
+    logger: Logger;
+  },
 ): TaskRunner<FleetSession> {
-  const { stores, gate, client, fleet, logger } = parts;
+  const { stores, gate, client, fleet, zones, logger } = parts;
   return new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
     handlers: [
-      vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
-      transportActionHandler,
-      transportListHandler,
-      transportFindHandler,
-      transportSaveHandler,
+      settlingUserZone(
+        vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
+        zones,
+        rezonePeriod,
+      ),
+      settlingUserZone(transportActionHandler, zones, withZone),
+      settlingUserZone(transportListHandler, zones, withZone),
+      settlingUserZone(transportFindHandler, zones, withZone),
+      settlingUserZone(transportSaveHandler, zones, withZone),
       transportRemoveHandler,
       accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
     ],
@@ -418,22 +449,19 @@ function slackContext(
     runner: TaskRunner<FleetSession>;
     delivery: TaskDelivery;
     alerts: ReturnType<typeof alertParts>;
+    people: People;
     slackApi: WebClient;
     logger: Logger;
   },
 ): SlackContext {
-  const { stores, client, fleet, runner, delivery, alerts, slackApi, logger } = parts;
+  const { stores, client, fleet, runner, delivery, alerts, people, slackApi, logger } = parts;
   return {
     runner,
     tasks: stores.tasks,
     accounts: stores.accounts,
     client,
     vehicles: fleet.vehicles,
-    people: new People({
-      accounts: stores.accounts,
-      workspaceAccount: fleet.workspaceAccount,
-      companyTimeZone: config.companyTimeZone,
-    }),
+    people,
     delivery,
     credentialsKey: config.credentialsKey,
     companyTimeZone: config.companyTimeZone,

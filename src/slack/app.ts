@@ -12,6 +12,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { SlackContext } from "./context.js";
 import { registerListeners } from "./listeners/index.js";
+import { guardSlackRequests } from "./requestGuard.js";
 
 export interface HttpRoute {
   path: string;
@@ -79,6 +80,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       endpoints: "/slack/events",
       customRoutes,
       logger,
+    });
+    // Timestamps both ways, signature, content type and resends are settled before Bolt runs anything.
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      signingSecret: options.signingSecret ?? "",
+      path: "/slack/events",
+      logger: options.logger.child({ module: "requests" }),
     });
     app = new App({ token: options.botToken, receiver, clientOptions, logger });
   } else {

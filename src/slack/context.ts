@@ -47,7 +47,10 @@ export interface SlackContext {
 
 /** Who the clicking or typing user is: their zone and the fleet account they act as. */
 export interface Users {
+  /** After an ack only: the zone from the cache or users.info. */
   timeZoneOf(client: WebClient, userId: string): Promise<string>;
+  /** Before an ack: the cached zone, else the company's (no Web API call; the task settles it). */
+  zoneAtAck(userId: string): string;
   accountOf(userId: string): { username: string; linked: boolean } | undefined;
 }
 

@@ -23,6 +23,90 @@ export interface Rendered {
   listUpdate?: { taskId: string; result: TransportListResult };
 }
 
+/** Tries of one answer (across restarts) before it is given up and marked delivered. */
+const MAX_DELIVERY_TRIES = 3;
+
+/**
+ * Slack errors that the same payload will get again at every try (chat.postMessage,
+ * files.*, response_url): the answer is replaced once by a plain short message instead.
+ */
+const PERMANENT_SLACK_ERRORS = new Set([
+  "invalid_blocks",
+  "invalid_blocks_format",
+  "invalid_attachments",
+  "msg_too_long",
+  "msg_blocks_too_long",
+  "too_many_attachments",
+  "no_text",
+  "invalid_arguments",
+  "invalid_payload",
+  "channel_not_found",
+  "not_in_channel",
+  "is_archived",
+  "restricted_action",
+  "restricted_action_read_only_channel",
+  "restricted_action_thread_only_channel",
+  "restricted_action_non_threadable_channel",
+  "cannot_dm_bot",
+  "user_not_found",
+  "user_disabled",
+  "account_inactive",
+  "file_uploads_disabled",
+  "file_upload_size_restricted",
+]);
+
+/** The Slack error code of a Web API failure (`error.data.error`), if it is one. */
+function slackErrorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("data" in error)) return undefined;
+  const data = error.data;
+  if (typeof data !== "object" || data === null || !("error" in data)) return undefined;
+  return typeof data.error === "string" ? data.error : undefined;
+}
+
+/** A delivery Slack refused for good (the payload, the channel or the user), with Slack's code. */
+export class PermanentDeliveryError extends Error {
+  constructor(
+    readonly code: string,
+    readonly stage: "answer" | "files",
+  ) {
+    super(`Slack refused the ${stage}: ${code}`);
+    this.name = "PermanentDeliveryError";
+  }
+}
+
+/** Slack's limit of blocks in one message. */
+const MAX_BLOCKS = 50;
+
+/**
+ * The task's zone note (its times are in the company zone because Slack did not say the
+ * user's, tasks/handlers/userZone.ts) under the answer.
+ */
+function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
+  const params = task.params;
+  const note =
+    typeof params === "object" &&
+    params !== null &&
+    "zoneNote" in params &&
+    typeof params.zoneNote === "string"
+      ? params.zoneNote
+      : undefined;
+  if (!note) return rendered;
+  const { message } = rendered;
+  if (message.blocks.length === 0 || message.blocks.length >= MAX_BLOCKS)
+    return { ...rendered, message: { ...message, text: `${message.text}\n_${note}_` } };
+  return {
+    ...rendered,
+    message: {
+      ...message,
+      blocks: [...message.blocks, { type: "context", elements: [{ type: "mrkdwn", text: `_${note}_` }] }],
+    },
+  };
+}
+
+function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
+  return error instanceof PermanentDeliveryError ? error : undefined;
+}
+
 /** Slack's response_url: at most 5 uses within 30 minutes (we stop a minute early). */
 const RESPONSE_URL_USES = 5;
 const RESPONSE_URL_LIFETIME_MS = 29 * 60_000;
@@ -170,8 +254,17 @@ export class TaskDelivery {
       }
     }
     const channel = task.slackUser ?? task.reply.channel;
-    if (!channel) throw new Error(`Task ${task.id} has nowhere to answer`);
-    await this.options.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    if (!channel) throw new PermanentDeliveryError("no_channel", "answer");
+    try {
+      await this.options.client.chat.postMessage({
+        channel,
+        text: message.text,
+        ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
+      });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "answer") : error;
+    }
     return task.slackUser ? "dm" : "channel";
   }
 
@@ -206,21 +299,72 @@ export class TaskDelivery {
     }
     this.lastProgress.delete(task.id);
     await this.progressPosts.get(task.id)?.catch(() => undefined);
-    const rendered = await this.options.render(task);
-    // The renderer is pure; what it asks to keep is written here, before the answer goes out.
-    if (rendered.listUpdate)
-      this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
-    if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view))) {
+    // Counted before trying: a crash or a refusal at every start must not re-send it for ever.
+    const reply = this.options.store.get(task.id)?.reply ?? task.reply;
+    const tries = (reply.deliveryTries ?? 0) + 1;
+    if (tries > MAX_DELIVERY_TRIES) {
+      this.options.logger.error(
+        { taskId: task.id, tries: tries - 1 },
+        "answer given up after repeated failures",
+      );
       this.options.runner.markDelivered(task.id);
       return;
     }
+    this.options.store.setReply(task.id, { ...reply, deliveryTries: tries });
+    try {
+      await this.deliverAnswer(task);
+    } catch (error) {
+      const refusal = permanentRefusal(error);
+      // Anything else (network, 5xx, rate limits) is tried again at the next start, up to the limit.
+      if (!refusal) throw error;
+      this.options.logger.warn(
+        { taskId: task.id, code: refusal.code, stage: refusal.stage },
+        "Slack refused the answer; sending a plain notice instead",
+      );
+      await this.sendRefusalNotice(task, refusal);
+    }
+    this.options.runner.markDelivered(task.id);
+  }
+
+  /** The rendered answer (modal, message, files) to where the task was asked. */
+  private async deliverAnswer(task: TaskRecord): Promise<void> {
+    const rendered = withZoneNote(await this.options.render(task), task);
+    // The renderer is pure; what it asks to keep is written here, before the answer goes out.
+    if (rendered.listUpdate)
+      this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
+    if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view)))
+      return;
     // A failure is told to the user alone: it must not replace a card others see in the channel.
     const sentTo = await this.send(task, rendered.message, task.state === "done" && !task.reply.keepOriginal);
     if (task.reply.viewId) await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo);
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
-      await this.uploadFiles(task.slackUser, rendered.files);
+      try {
+        await this.uploadFiles(task.slackUser, rendered.files);
+      } catch (error) {
+        const code = slackErrorCode(error);
+        throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "files") : error;
+      }
     }
-    this.options.runner.markDelivered(task.id);
+  }
+
+  /**
+   * Once, instead of an answer Slack will not take: a plain short text (no blocks) that says
+   * what happened, with the task id. If Slack refuses even that, the answer is given up.
+   */
+  private async sendRefusalNotice(task: TaskRecord, refusal: PermanentDeliveryError): Promise<void> {
+    const what = this.options.describe(task).slice(0, 200);
+    const text =
+      refusal.stage === "files"
+        ? `:warning: The files of ${what} could not be sent: Slack refused them (${refusal.code}). Task ${task.id}.`
+        : `:warning: fleetbot could not show ${what}: Slack refused the answer (${refusal.code}). Try a shorter request; support can look it up by task ${task.id}.`;
+    try {
+      await this.sendDirect({ ...task, state: "failed" }, { text, blocks: [] });
+    } catch (error) {
+      this.options.logger.error(
+        { taskId: task.id, err: error },
+        "Slack refused the plain notice too; the answer is given up",
+      );
+    }
   }
 
   private async updateModal(viewId: string, view: View): Promise<boolean> {

@@ -198,6 +198,13 @@ export class TaskStore {
       .run(JSON.stringify(result), this.now(), id);
   }
 
+  /** Replaces a task's parameters (its user's zone, settled when the task runs). */
+  updateParams(id: string, params: unknown): void {
+    this.db
+      .prepare("UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?")
+      .run(JSON.stringify(params), this.now(), id);
+  }
+
   setProgress(id: string, done: number, total: number): void {
     this.statements.progress.run({ id, done, total, now: this.now() });
   }

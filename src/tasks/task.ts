@@ -16,6 +16,8 @@ export const replyTargetSchema = z.object({
   inChannel: z.boolean().optional(),
   /** Answer beside the clicked message instead of replacing it (a channel's alert stays as it is). */
   keepOriginal: z.boolean().optional(),
+  /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */
+  deliveryTries: z.number().int().nonnegative().optional(),
 });
 export type ReplyTarget = z.infer<typeof replyTargetSchema>;
 

@@ -92,6 +92,8 @@ export interface FakeSlack {
   issueTriggerId(user?: string, viewId?: string): string;
   issueResponseUrl(channel: string, user: string, originalTs?: string): string;
   rateLimit(method: string, options?: { times?: number; retryAfterSeconds?: number }): void;
+  /** The next `times` calls of a method (or response_url posts) are refused with `error`. */
+  refuse(target: string, error: string, options?: { times?: number }): void;
   reset(): void;
   onChange(listener: (event: ChangeEvent) => void): () => void;
   /** Resolves with the probe's first truthy answer, re-checked on every change (no polling). */
@@ -210,6 +212,10 @@ class FakeSlackServer implements FakeSlack {
   rateLimit(method: string, options?: { times?: number; retryAfterSeconds?: number }): void {
     this.workspace.rateLimit(method, options);
   }
+  refuse(target: string, error: string, options?: { times?: number }): void {
+    this.workspace.refuse(target, error, options);
+  }
+
   reset(): void {
     this.workspace.reset();
   }

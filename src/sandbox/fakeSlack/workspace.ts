@@ -127,6 +127,7 @@ export class FakeWorkspace {
   private readonly responseUrls = new Map<string, ResponseUrl>();
   private readonly fileStore = new Map<string, FakeFile>();
   private readonly rateLimits = new Map<string, { remaining: number; retryAfterSeconds: number }>();
+  private readonly refusals = new Map<string, { remaining: number; error: string }>();
   private readonly socketTickets = new Set<string>();
   readonly calls: RecordedCall[] = [];
   readonly violations: Violation[] = [];
@@ -235,6 +236,7 @@ export class FakeWorkspace {
     this.responseUrls.clear();
     this.fileStore.clear();
     this.rateLimits.clear();
+    this.refusals.clear();
     this.socketTickets.clear();
     this.calls.length = 0;
     this.violations.length = 0;
@@ -264,6 +266,8 @@ export class FakeWorkspace {
         status = 429;
         headers["retry-after"] = String(limit.retryAfterSeconds);
         body = { ok: false, error: "ratelimited" };
+      } else if (this.refused(method, args)) {
+        body = { ok: false, error: this.refusals.get(method)?.error ?? "invalid_arguments" };
       } else {
         try {
           body = { ok: true, ...handler(args) };
@@ -294,6 +298,27 @@ export class FakeWorkspace {
     if (token === this.options.botToken) return wantsAppToken ? "not_allowed_token_type" : undefined;
     if (token === this.options.appToken) return wantsAppToken ? undefined : "not_allowed_token_type";
     return "invalid_auth";
+  }
+
+  /**
+   * Makes Slack refuse the next `times` calls of a Web API method (or posts to any response_url,
+   * target "response_url") with `error`, as it refuses a payload it will not show. An
+   * `invalid_blocks` refusal only hits payloads that carry blocks: a plain text one passes.
+   */
+  refuse(target: string, error: string, options: { times?: number } = {}): void {
+    this.refusals.set(target, { remaining: options.times ?? 1, error });
+  }
+
+  /** Counts one refusal of `target` when one is pending for this payload. */
+  private refused(target: string, payload: Record<string, unknown>): boolean {
+    const refusal = this.refusals.get(target);
+    if (!refusal || refusal.remaining <= 0) return false;
+    const blocks = payload.blocks;
+    const hasBlocks =
+      (Array.isArray(blocks) && blocks.length > 0) || (typeof blocks === "string" && blocks !== "[]");
+    if (refusal.error === "invalid_blocks" && !hasBlocks) return false;
+    refusal.remaining -= 1;
+    return true;
   }
 
   /** Simulates Slack's rate limiter: the next `times` calls of `method` answer 429 with Retry-After. */
@@ -1070,6 +1095,8 @@ export class FakeWorkspace {
       return finish(404, { ok: false, error: "expired_url" });
     if (entry.uses >= RESPONSE_URL_MAX_USES) return finish(404, { ok: false, error: "used_url" });
     if (!isRecord(body)) return finish(400, { ok: false, error: "invalid_payload" });
+    if (this.refused("response_url", body))
+      return finish(400, { ok: false, error: this.refusals.get("response_url")?.error ?? "invalid_payload" });
     try {
       const ts = this.applyResponse(entry, body);
       entry.uses += 1;

@@ -90,7 +90,8 @@ export async function etransportCommand(
   { command, ack, client }: CommandArgs,
   deps: EtransportDeps,
 ): Promise<void> {
-  const zone = await deps.users.timeZoneOf(client, command.user_id);
+  // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
+  const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
   if (!parsed.ok) {
     await ack(ephemeral(grammarErrorMessage(parsed, helpText("etransport"))));
@@ -391,7 +392,8 @@ export function transportSubmitted(mode: "create" | "edit") {
     const input: TransportFormInput = transportFormValues(
       view.state.values as Parameters<typeof transportFormValues>[0],
     );
-    const zone = await deps.users.timeZoneOf(client, body.user.id);
+    // Only the warnings' wording uses the zone here; the task settles it before the card is rendered.
+    const zone = deps.users.zoneAtAck(body.user.id);
     const vehicle = account
       ? deps.vehicles.peek(account.username)?.find((v) => v.vehicleUId === input.vehicleUId)
       : undefined;

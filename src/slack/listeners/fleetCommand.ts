@@ -21,7 +21,8 @@ type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /** /fleet: parse, then the command's family acknowledges at once and leaves the work to a task. */
 export async function fleetCommand({ command, ack, client }: CommandArgs, deps: ListenerDeps): Promise<void> {
-  const zone = await deps.reports.users.timeZoneOf(client, command.user_id);
+  // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
+  const zone = deps.reports.users.zoneAtAck(command.user_id);
   const { text, options, problem } = alertOptions(command.text);
   if (problem) {
     await ack(

@@ -115,6 +115,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
 export function listenerDeps(ctx: SlackContext): ListenerDeps {
   const users: Users = {
     timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId),
+    zoneAtAck: (userId) => ctx.people.zoneAtAck(userId),
     accountOf: (userId) => ctx.people.accountOf(userId),
   };
   const tasks: TaskDesk = {

@@ -104,7 +104,15 @@ export async function runReport(
     refs: parsed.vehicles,
     ...(parsed.filter !== undefined ? { filter: parsed.filter } : {}),
     ...(period
-      ? { period: { fromMs: period.from.getTime(), toMs: period.to.getTime(), label: period.label } }
+      ? {
+          period: {
+            fromMs: period.from.getTime(),
+            toMs: period.to.getTime(),
+            label: period.label,
+            // Kept so the task can read it again if the user's zone turns out to be another.
+            text: period.text,
+          },
+        }
       : {}),
     ...(parsed.minMinutes !== undefined ? { minMinutes: parsed.minMinutes } : {}),
     timeZone: args.zone,
@@ -198,7 +206,16 @@ function readReportForm(
         normalised: o.value,
         vehicleId: Number(o.value),
       })),
-      period: report.period === "none" ? undefined : { fromMs, toMs, label: periodLabel(fromMs, toMs, zone) },
+      period:
+        report.period === "none"
+          ? undefined
+          : {
+              fromMs,
+              toMs,
+              label: periodLabel(fromMs, toMs, zone),
+              // Nothing picked is "today", read again in the user's zone once the task settles it.
+              ...(fromSec === undefined && toSec === undefined ? { text: "" } : {}),
+            },
       minMinutes: report.minStop ? (minMinutes ?? DEFAULT_MIN_MINUTES) : undefined,
       timeZone: zone,
     },
@@ -206,12 +223,10 @@ function readReportForm(
 }
 
 /** The report form submitted: the task, and the form says it is queued. */
-export async function reportSubmitted(
-  { ack, view, body, client }: ViewArgs,
-  deps: ReportDeps,
-): Promise<void> {
+export async function reportSubmitted({ ack, view, body }: ViewArgs, deps: ReportDeps): Promise<void> {
   const account = deps.users.accountOf(body.user.id);
-  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
+  const zone = deps.users.zoneAtAck(body.user.id);
   const form = readReportForm(view, zone, deps.now());
   if ("errors" in form || !account) {
     const errors = {

@@ -4,6 +4,7 @@ import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
 import type { KindHandler } from "../kinds.js";
 import { findTransport } from "./transports.js";
+import { zoneNoteField } from "./userZone.js";
 
 export const TRANSPORT_ACTIONS = ["start", "pause", "end"] as const;
 export type TransportAction = (typeof TRANSPORT_ACTIONS)[number];
@@ -16,6 +17,7 @@ export const transportActionParams = z.object({
   /** The list message the click came from (a task id): it is re-rendered with the card updated. */
   listTaskId: z.string().optional(),
   timeZone: z.string().optional(),
+  ...zoneNoteField,
 });
 export type TransportActionParams = z.infer<typeof transportActionParams>;
 

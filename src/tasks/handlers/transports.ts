@@ -4,6 +4,7 @@ import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
 import type { KindHandler } from "../kinds.js";
+import { zoneNoteField } from "./userZone.js";
 
 /** Every status load-transports lists (Error, 5, never is). */
 export const LISTED_STATUS_IDS = [1, 2, 3, 4, 6];
@@ -32,6 +33,7 @@ export const transportListParams = z.object({
   filterLabel: z.string(),
   filter: z.string(),
   timeZone: z.string(),
+  ...zoneNoteField,
 });
 export type TransportListParams = z.infer<typeof transportListParams>;
 export interface TransportListResult {
@@ -60,6 +62,7 @@ export const transportFindParams = z.object({
   uit: z.string().regex(/^[A-Z0-9]{16}$/),
   purpose: z.enum(["edit", "remove", "show"]),
   timeZone: z.string(),
+  ...zoneNoteField,
 });
 export type TransportFindParams = z.infer<typeof transportFindParams>;
 export interface TransportFindResult {
@@ -102,6 +105,7 @@ export const transportSaveParams = z.object({
   /** Set for an update; absent for a new transport. */
   transportUId: z.string().optional(),
   timeZone: z.string(),
+  ...zoneNoteField,
 });
 export type TransportSaveParams = z.infer<typeof transportSaveParams>;
 export interface TransportSaveResult {

@@ -15,6 +15,7 @@ import {
 import { describeResolutionProblem, resolveVehicles } from "../../reports/vehicleRefs.js";
 import type { KindHandler } from "../kinds.js";
 import type { VehicleCache } from "../vehicleCache.js";
+import { zoneNoteField } from "./userZone.js";
 
 export { reportVehicle, VEHICLE_REPORTS, type VehicleReportName, type VehicleReportResult };
 
@@ -34,10 +35,14 @@ export const vehicleReportParams = z.object({
   report: reportNames,
   refs: z.array(vehicleRefSchema).default([]),
   filter: z.string().optional(),
-  period: z.object({ fromMs: z.number(), toMs: z.number(), label: z.string() }).optional(),
+  /** `text`: the period as typed (empty: the default, today), re-read when the task settles the zone. */
+  period: z
+    .object({ fromMs: z.number(), toMs: z.number(), label: z.string(), text: z.string().optional() })
+    .optional(),
   minMinutes: z.number().int().min(1).optional(),
   /** The invoking user's zone: texts and files are written in it. */
   timeZone: z.string(),
+  ...zoneNoteField,
 });
 export type VehicleReportParams = z.infer<typeof vehicleReportParams>;
 

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { parsePeriodCore } from "../../slack/grammar/period.js";
+import type { TaskHandler } from "../runner.js";
+
+/**
+ * The invoking user's zone, settled in the task rather than before the ack. A command is
+ * parsed and acknowledged at once with the zone known then (the cached one, else the
+ * company's), so a wrong argument is still answered immediately; the task then settles the
+ * zone (cache or users.info, company zone with a note when Slack does not say) and, when it
+ * differs, reads the period again as typed, at the instant it was typed, in the settled zone.
+ * The settled parameters are stored, so the answer and a resumed task use the same zone.
+ */
+
+/** What zone-carrying parameters have besides their own fields. */
+export const zoneNoteField = {
+  /** Set when the zone is the company's because Slack did not say the user's. */
+  zoneNote: z.string().optional(),
+};
+
+export interface SettledZone {
+  zone: string;
+  note?: string;
+}
+
+export interface UserZoneDeps {
+  /** The user's zone, from the cache or Slack (never throws: falls back with a note). */
+  settle(slackUser: string): Promise<SettledZone>;
+  /** Stores a task's settled parameters. */
+  saveParams(taskId: string, params: unknown): void;
+}
+
+type ZoneParams = { timeZone?: string; zoneNote?: string };
+
+/** The parameters in the settled zone; a kind whose parsing used the zone re-reads it here. */
+export type Rezone<P> = (params: P, zone: SettledZone, typedAt: number) => P;
+
+export function withZone<P extends ZoneParams>(params: P, zone: SettledZone): P {
+  // An absent note is written undefined, which the stored JSON leaves out.
+  return { ...params, timeZone: zone.zone, zoneNote: zone.note };
+}
+
+/**
+ * A typed period (its text kept) read again in the settled zone at the instant it was typed;
+ * a period picked in a form (instants, no text) stays as it is.
+ */
+export function rezonePeriod<
+  P extends ZoneParams & { period?: { text?: string; fromMs: number; toMs: number; label: string } },
+>(params: P, zone: SettledZone, typedAt: number): P {
+  const settled = withZone(params, zone);
+  const period = params.period;
+  if (!period || period.text === undefined) return settled;
+  const parsed = parsePeriodCore(period.text, { timeZone: zone.zone, now: new Date(typedAt) });
+  if (!parsed.ok) return settled;
+  return {
+    ...settled,
+    period: {
+      fromMs: parsed.period.from.getTime(),
+      toMs: parsed.period.to.getTime(),
+      label: parsed.period.label,
+      text: period.text,
+    },
+  };
+}
+
+/** Wraps a handler: the zone is settled (and the parameters re-read and stored) before it runs. */
+export function settlingUserZone<P extends ZoneParams, R, S, K extends string>(
+  handler: TaskHandler<P, R, S> & { kind: K },
+  deps: UserZoneDeps,
+  rezone: Rezone<P>,
+): TaskHandler<P, R, S> & { kind: K } {
+  return {
+    ...handler,
+    async run(ctx) {
+      const user = ctx.task.slackUser;
+      if (!user) return handler.run(ctx);
+      const zone = await deps.settle(user);
+      if (zone.zone === ctx.params.timeZone && zone.note === ctx.params.zoneNote) return handler.run(ctx);
+      const params = rezone(ctx.params, zone, ctx.task.createdAt);
+      deps.saveParams(ctx.task.id, params);
+      return handler.run({ ...ctx, params });
+    },
+  };
+}
