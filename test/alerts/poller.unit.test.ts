@@ -103,7 +103,7 @@ function setup(list: Transport[], onPage?: (index: number, self: FakeSource) => 
 }
 
 describe("AlertPoller.sweep", () => {
-  it("reads pages from 0 at background priority until totalRecords are read", async () => {
+  it("reads pages from 0 until totalRecords are read", async () => {
     const s = setup(Array.from({ length: 250 }, (_, i) => transport(i)));
     const sweep = await s.poller.sweep(s.source);
     expect(s.source.calls.map((c) => c.pageIndex)).toEqual([0, 1, 2]);
