@@ -54,12 +54,18 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     const edited = h.alerts(GENERAL)[0]!;
     expect(edited.revisions).toBe(1);
     expect(textOf(edited)).toContain("✅");
-    expect(textOf(edited)).toContain("lasted *20 min*");
+    // From the last transmission the service reported before the fault (10:04; the poll
+    // that first saw it ran at 10:05) to the poll that saw the recovery (10:25).
+    const [stored] = h.store.incidents("demo").filter((i) => i.transportUId === t.uId);
+    const lastSent = stored!.facts.lastTransmissionMs!;
+    expect(lastSent).toBeLessThan(stored!.firstSeenAt);
+    expect(textOf(edited)).toContain(`from <!date^${lastSent / 1000}^`);
+    expect(textOf(edited)).toContain("lasted *22 min*");
     expect(JSON.stringify(edited.blocks)).not.toContain('"actions"');
     const replies = h.replies(GENERAL);
     expect(replies).toHaveLength(1);
     expect(replies[0]!.threadTs).toBe(alert!.ts);
-    expect(replies[0]!.text).toContain("It lasted 20 min");
+    expect(replies[0]!.text).toContain("It lasted 22 min");
 
     // Quiet afterwards; a new bad code later is a new incident and a new alert.
     await h.advance(5 * MIN);
@@ -80,7 +86,8 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     expect(titles.sort()).toEqual(
       [
         "🔴 Transmission problem",
-        "🔴 Transmission problem",
+        // NotInRomania on the demo's Timișoara → Budapesta route: expected abroad, informational.
+        "⚪ Vehicle outside Romania",
         "🔴 UIT validity ends soon",
         "🔴 Vehicle change request failed",
       ].sort(),
