@@ -5,6 +5,7 @@ import type { TransportView } from "../../src/etransport/types.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../src/slack/actionIds.js";
 import {
+  alertBlocksWithMute,
   alertMessage,
   alertMutedMessage,
   digestMessage,
@@ -289,6 +290,23 @@ describe("severity follows meaning (issue 14, point 10)", () => {
     expect(text).toContain("⚪");
     expect(text).toContain("Vehicle outside Romania: NotInRomania");
     expect(text.match(/🔴/g)).toHaveLength(1);
+  });
+});
+
+describe("a muted alert", () => {
+  it("gains one 'Muted 24 h by @…' line above its buttons; muting again replaces it", () => {
+    const alert = alertMessage(incident(), "C1");
+    const once = alertBlocksWithMute(alert.blocks, {
+      userId: "U0ANA",
+      until: NOW,
+      durationMs: 24 * 3600_000,
+    });
+    expect(once.map((b) => b.type)).toEqual(["section", "context", "context", "actions"]);
+    expect(JSON.stringify(once[2])).toContain("🔕 Muted 24 h by <@U0ANA>");
+    const twice = alertBlocksWithMute(once, { userId: "U0BOB", until: NOW, durationMs: 24 * 3600_000 });
+    expect(twice).toHaveLength(4);
+    expect(JSON.stringify(twice)).not.toContain("U0ANA");
+    expect(validateMessagePayload({ text: alert.text, blocks: twice })).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
+import type { ActionsBlock, Block, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
 import { faultDurationMs, faultStartedAt } from "../../alerts/duration.js";
 import type { IncidentKind, IncidentRecord, ResolveReason } from "../../alerts/incidents.js";
 import { type AlertSeverity, alertSeverity, isDomesticRoute } from "../../alerts/severity.js";
@@ -470,4 +470,35 @@ export function alertMutedMessage(
     text: cut(`Alerts of UIT ${formatUit(codeUit)} muted for 24 h.`, 300),
     blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],
   };
+}
+
+/** "24 h", as the Mute button says it; other spans as formatSpan writes them. */
+function muteSpan(ms: number): string {
+  return ms % 3600_000 === 0 ? `${ms / 3600_000} h` : formatSpan(ms);
+}
+
+/** Block id of the line a mute adds to the alert in the channel. */
+const MUTED_LINE_ID = "alert.muted.line";
+
+/**
+ * The alert as the channel sees it once someone muted it: the same blocks with one context
+ * line ("🔕 Muted 24 h by @ana, until …") above the buttons. Muting again replaces the line.
+ */
+export function alertBlocksWithMute(
+  blocks: readonly Block[],
+  mute: { userId: string; until: number; durationMs: number; timeZone?: string },
+): Block[] {
+  const line: ContextBlock = {
+    type: "context",
+    block_id: MUTED_LINE_ID,
+    elements: [
+      mrkdwn(
+        `🔕 Muted ${muteSpan(mute.durationMs)} by <@${cut(mute.userId, 40)}>, until ${dateToken(mute.until, mute.timeZone)}`,
+      ),
+    ],
+  };
+  const kept = blocks.filter((b) => b.block_id !== MUTED_LINE_ID);
+  const actions = kept.findIndex((b) => b.type === "actions");
+  const at = actions < 0 ? kept.length : actions;
+  return [...kept.slice(0, at), line, ...kept.slice(at)];
 }
