@@ -234,7 +234,7 @@ export async function command(bot: RunningBot, text: string, user = USER, channe
   const sentAt = Date.now();
   const result = await bot.driver.slashCommand({ text, userId: user, channelId: channel });
   const responseUrl = result.payload.response_url ?? "";
-  return { sentAt, result, responseUrl, ackText: bodyText(result.body) };
+  return { text, sentAt, result, responseUrl, ackText: bodyText(result.body) };
 }
 
 /** Upstream requests the simulator received from the bot's account, oldest first. */

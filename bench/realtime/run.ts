@@ -65,3 +65,17 @@ export async function runRealtime(options: RowOptions & { only?: string[] }): Pr
   const settings = `interval ${INTERVAL_MS} ms, margin ${MARGIN_MS} ms, slot ${SLOT_MS} ms${options.quick ? ", quick mode (smaller loads)" : ""}`;
   return { table, settings };
 }
+
+export function realtimeNotes(settings: string): string {
+  return `\`node dist/main.js\` (built by the bench first) as a child process, against the fleet
+simulator (real clock, so it enforces the spacing with real 429s on its own clock) and the fake
+Slack, both in the bench process, over loopback HTTP. The bot is driven only through signed Slack
+requests (SlackDriver; the load client of row 5 signs the same way in its own process); answers
+are read from the fake Slack's records, upstream calls from the simulator's request log.
+Settings: ${settings}; "slots" are measured times ÷ slot. Each row starts a fresh simulator,
+fake Slack and bot (fresh DATA_DIR), and gives "timeout" instead of hanging. The naive FIFO
+figure of row 1 is what a FIFO queue with the same spacing would wait on the same load: every
+report call not yet sent when the \`where\` arrived, plus its own.`;
+}
+
+export const REALTIME_READING = "TODO";
