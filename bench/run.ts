@@ -3,11 +3,12 @@
  * real simulator over HTTP, in virtual time (one shared clock, so a working day of
  * 30-second slots runs in seconds). Each scenario also runs on a naive FIFO queue
  * (same spacing; no priorities, no shared calls, no cache, no 429 retry) on the same load.
- * Results are printed and written to docs/BENCHMARKS.md.
+ * Then the real-time part (bench/realtime): the built bot as its own process, driven through
+ * signed Slack requests. Results are printed and, for a whole run, written to docs/BENCHMARKS.md.
  */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { FleetClient } from "../src/fleet/client.js";
 import type { CallContext, Priority } from "../src/fleet/seam.js";
@@ -422,7 +423,10 @@ function parseArgs(argv: readonly string[]): BenchArgs {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${load} at the start`;
   let virtualTable: string | undefined;
   if (args.virtual) {
     virtualTable = await virtualTime();

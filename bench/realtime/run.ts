@@ -78,4 +78,33 @@ figure of row 1 is what a FIFO queue with the same spacing would wait on the sam
 report call not yet sent when the \`where\` arrived, plus its own.`;
 }
 
-export const REALTIME_READING = "TODO";
+export const REALTIME_READING = `- 1: the account's first \`where\` warms the token and vehicle list; then N different
+  \`stops all yesterday min=…\` (28 vehicles: 3 calls each) are acknowledged one after the
+  other, then one \`where\`; the figure is command → its answer on the response_url.
+- 2, 3: alerts polled by \`ALERTS_CRON\` every ${20} s (seconds field) for \`ALERTS_CHANNEL\`. After the
+  startup sweep, one In Progress transport on the sweep's first page is set to NoGPSCoordinates
+  (simulator control) 1 s before a tick; the figure is that tick → the alert's
+  chat.postMessage. Row 2 acknowledges \`fuel <20 vehicles> last 300d\` (2 × 10 = 20 calls) 3 s
+  before the tick; row 3 has 520 generated transports (the sweep reads 4 pages of 100).
+- 4: \`fuel all last 300d\` (30 calls); the simulator answers one of them 429 (a fault,
+  Retry-After 1 s, which does not move its window) after 4 calls and again 12 calls later. Slot
+  lengths are gaps between the simulator's arrival times of successive calls. "429s not forced"
+  are real 429s the bot drew from the simulator's own spacing check.
+- 5: N signed \`/fleet where <plate>\` forms (3 users, 28 plates) sent at once by a child process;
+  the figure is the HTTP acknowledgement time it sees.
+- 6: VmRSS of the bot process (/proc/<pid>/status) 2 s after the last of N distinct one-call
+  reports was acknowledged (8 in flight at a time); the chart line renders
+  \`temps <chilled reefer> yesterday\` first and reads the RSS 2 s after its file was shared.
+- 7: the tasks are written with TaskStore.create into a fresh DATA_DIR before the start (sending
+  20,000 commands through Slack would take longer than the bench); the bot is started, asked
+  \`/fleet queue\`, stopped with SIGTERM and started again on the same directory. "listening" is
+  the bot's own log line, written after the store was opened and the queue resumed.
+- 8: one report first (calls counted from the simulator's stats), then 10 identical ones sent
+  1 s apart, all answered.
+- 9: commands at random (a mean gap of 2.5 s, so a queue builds): \`where\` 55 %, two-vehicle
+  stops 25 %, one-vehicle fuel up to 61 days 15 %, stops for all 5 %. The estimate is the
+  "about …" of the ack (whole seconds, minutes from 60 s on); actual is command → answer.
+  A \`where\` served from the vehicle list younger than one interval answers in milliseconds,
+  which the estimate does not foresee: the second line leaves those out.
+- The machine is shared (the load average at the start of the run is given above the tables):
+  timings, rows 5 and 7 above all, vary from run to run.`;
