@@ -170,7 +170,7 @@ async function spawnBot(
 }
 
 /** The bot logs `{"url": …, "msg": "fleetbot listening on …"}` once it serves. */
-function listeningUrl(line: string): string | undefined {
+export function listeningUrl(line: string): string | undefined {
   if (!line.includes("fleetbot listening")) return undefined;
   try {
     const parsed: unknown = JSON.parse(line);

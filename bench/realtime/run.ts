@@ -86,9 +86,10 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   (simulator control) 1 s before a tick; the figure is that tick → the alert's
   chat.postMessage. Row 2 acknowledges \`fuel <20 vehicles> last 300d\` (2 × 10 = 20 calls) 3 s
   before the tick; row 3 has 520 generated transports (the sweep reads 4 pages of 100).
-- 4: \`fuel all last 300d\` (30 calls); the simulator answers one of them 429 (a fault,
-  Retry-After 1 s, which does not move its window) after 4 calls and again 12 calls later. Slot
-  lengths are gaps between the simulator's arrival times of successive calls. "429s not forced"
+- 4: \`fuel all last 366d\` (36 calls); the simulator answers one of them 429 (a fault,
+  Retry-After 1 s, which does not move its window) after 12 calls and again 12 calls later. Slot
+  lengths are gaps between the simulator's arrival times of successive calls ("before": the
+  three gaps before the first 429; "after": the gaps after the retry). "429s not forced"
   are real 429s the bot drew from the simulator's own spacing check.
 - 5: N signed \`/fleet where <plate>\` forms (3 users, 28 plates) sent at once by a child process;
   the figure is the HTTP acknowledgement time it sees.
