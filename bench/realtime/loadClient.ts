@@ -18,6 +18,8 @@ export interface LoadOutput {
   ackMs: number[];
   statuses: number[];
   failed: number;
+  /** Why requests without an answer failed (error cause), with counts. */
+  errors: Record<string, number>;
 }
 
 function readInput(text: string): LoadInput {
@@ -35,7 +37,7 @@ function readInput(text: string): LoadInput {
   return { botUrl, signingSecret, forms, timeoutMs };
 }
 
-async function send(input: LoadInput, form: string): Promise<{ ms: number; status: number }> {
+async function send(input: LoadInput, form: string): Promise<{ ms: number; status: number; error?: string }> {
   const headers = {
     "content-type": "application/x-www-form-urlencoded",
     ...signedHeaders(input.signingSecret, Math.floor(Date.now() / 1000), form),
@@ -50,8 +52,10 @@ async function send(input: LoadInput, form: string): Promise<{ ms: number; statu
     });
     await res.arrayBuffer();
     return { ms: performance.now() - started, status: res.status };
-  } catch {
-    return { ms: performance.now() - started, status: 0 };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const why = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 80) : String(cause);
+    return { ms: performance.now() - started, status: 0, error: why };
   }
 }
 
@@ -63,5 +67,7 @@ const output: LoadOutput = {
   ackMs: results.map((r) => r.ms),
   statuses: results.map((r) => r.status),
   failed: results.filter((r) => r.status !== 200).length,
+  errors: {},
 };
+for (const r of results) if (r.error) output.errors[r.error] = (output.errors[r.error] ?? 0) + 1;
 process.stdout.write(`${JSON.stringify(output)}\n`);

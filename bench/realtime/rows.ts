@@ -378,6 +378,9 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
       });
     });
     const late = measured.ackMs.filter((ms) => ms > 3000).length;
+    const why = Object.entries(measured.errors)
+      .map(([error, n]) => `${n} × ${error}`)
+      .join("; ");
     rows.push(
       {
         row: rows.length === 0 ? "5. ack time, concurrent `/fleet where` (client in its own process)" : "",
@@ -390,7 +393,7 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         row: "",
         figure: `${concurrent} at once: over Slack's 3 s, or failed`,
         goal: "0",
-        result: `${late}, ${measured.failed}`,
+        result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
         naive: "—",
       },
     );
