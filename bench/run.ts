@@ -246,7 +246,7 @@ async function workingDay(mode: Mode) {
     polls++;
     pending.push(
       env.session
-        .loadTransports({ statusIds: [1, 2, 6], pageSize: 100, pageIndex: 0 }, { priority: "background" })
+        .loadTransports({ statusIds: [1, 2, 6], pageSize: 100, pageIndex: 0 }, { priority: "alert" })
         .catch(() => undefined),
     );
   }
