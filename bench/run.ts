@@ -3,11 +3,12 @@
  * real simulator over HTTP, in virtual time (one shared clock, so a working day of
  * 30-second slots runs in seconds). Each scenario also runs on a naive FIFO queue
  * (same spacing; no priorities, no shared calls, no cache, no 429 retry) on the same load.
- * Results are printed and written to docs/BENCHMARKS.md.
+ * Then the real-time part (bench/realtime): the built bot as its own process, driven through
+ * signed Slack requests. Results are printed and, for a whole run, written to docs/BENCHMARKS.md.
  */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { FleetClient } from "../src/fleet/client.js";
 import type { Vehicle } from "../src/fleet/schemas.js";
@@ -20,6 +21,13 @@ import { startSimulator } from "../src/simulator/index.js";
 import { VehicleCache } from "../src/tasks/vehicleCache.js";
 import { alertBenchmarks } from "./alerts.js";
 import { NaiveFifoGate } from "./naiveFifoGate.js";
+import {
+  REALTIME_READING,
+  REALTIME_ROWS,
+  type RealtimeResult,
+  realtimeNotes,
+  runRealtime,
+} from "./realtime/run.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;
@@ -238,7 +246,7 @@ async function workingDay(mode: Mode) {
     polls++;
     pending.push(
       env.session
-        .loadTransports({ statusIds: [1, 2, 6], pageSize: 100, pageIndex: 0 }, { priority: "background" })
+        .loadTransports({ statusIds: [1, 2, 6], pageSize: 100, pageIndex: 0 }, { priority: "alert" })
         .catch(() => undefined),
     );
   }
@@ -273,7 +281,7 @@ function thousandTasks(mode: Mode): Promise<{ enqueueMs: number; rssMb: number; 
   return Promise.resolve(JSON.parse(child.stdout.trim().split("\n").at(-1)!));
 }
 
-async function main() {
+async function virtualTime(): Promise<string> {
   const rows: Row[] = [];
   const both = async <T>(f: (m: Mode) => Promise<T>) => ({
     fleetbot: await f("fleetbot"),
@@ -384,24 +392,84 @@ async function main() {
   });
 
   const header = "| scenario | figure | goal | fleetbot | naive FIFO |\n|---|---|---|---|---|";
-  const table = [
+  return [
     header,
     ...rows.map((r) => `| ${r.scenario} | ${r.figure} | ${r.goal} | ${r.fleetbot} | ${r.naive} |`),
   ].join("\n");
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  process.stdout.write(`${table}\n\n${machine}\n`);
+}
+
+interface BenchArgs {
+  virtual: boolean;
+  realtime: boolean;
+  quick: boolean;
+  only: string[];
+}
+
+/** `npm run bench [-- --realtime | --virtual] [--quick] [--rows=where,ack,…]` */
+function parseArgs(argv: readonly string[]): BenchArgs {
+  const realtimeOnly = argv.includes("--realtime");
+  const virtualOnly = argv.includes("--virtual");
+  const rows = argv.find((a) => a.startsWith("--rows="))?.slice("--rows=".length);
+  return {
+    virtual: !realtimeOnly,
+    realtime: !virtualOnly,
+    quick: argv.includes("--quick"),
+    only: rows ? rows.split(",").filter(Boolean) : [],
+  };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${load} at the start`;
+  let virtualTable: string | undefined;
+  if (args.virtual) {
+    virtualTable = await virtualTime();
+    process.stdout.write(`Virtual time (interval ${INTERVAL / 1000} s):\n${virtualTable}\n\n`);
+  }
+  let realtime: RealtimeResult | undefined;
+  if (args.realtime) {
+    realtime = await runRealtime({ quick: args.quick, only: args.only });
+    process.stdout.write(`Real time, built bot (${realtime.settings}):\n${realtime.table}\n\n`);
+  }
+  process.stdout.write(`${machine}\n`);
+  // Only a whole run is recorded: a partial one would leave the document half old, half new.
+  const whole = args.virtual && args.realtime && !args.quick && args.only.length === 0;
+  if (!whole || !virtualTable || !realtime) {
+    process.stdout.write("(partial run: docs/BENCHMARKS.md left as it is)\n");
+    return;
+  }
   const doc = `# Benchmarks
 
-\`npm run bench\` (bench/run.ts). The real client, gate and task runner against the real
-simulator over HTTP, in virtual time: simulator and gate read one shared clock, so a day of
-30-second slots runs in seconds and the simulator enforces the same spacing (a 429 would show).
-Interval ${INTERVAL / 1000} s, safety margin ${MARGIN} ms. The naive FIFO column runs the same
-load through one FIFO queue per account with the same spacing and no priorities, no shared calls,
-no vehicle-list cache and no 429 retry.
+\`npm run bench\` (bench/run.ts) runs two parts and writes this file. \`npm run bench -- --realtime\`
+runs the second part only, \`--virtual\` the first only, \`--quick\` smaller loads, \`--rows=where,ack\`
+chosen rows of the second part (rows: ${Object.keys(REALTIME_ROWS).join(", ")}); those print
+without writing this file.
 
 Run on ${new Date().toISOString().slice(0, 10)}, ${machine}.
 
-${table}
+## Real time: the built bot
+
+${realtimeNotes(realtime.settings)}
+
+${realtime.table}
+
+How to read it:
+${REALTIME_READING}
+
+## Virtual time: client, gate and runner
+
+The real client, gate and task runner against the real
+simulator over HTTP, in virtual time: simulator and gate read one shared clock, so a day of
+30-second slots runs in seconds. Interval ${INTERVAL / 1000} s, safety margin ${MARGIN} ms. The
+naive FIFO column runs the same load through one FIFO queue per account with the same spacing
+and no priorities, no shared calls, no vehicle-list cache and no 429 retry. Because the
+simulator reads the gate's own clock here, the "429s received" lines of this part cannot show
+a skew between the two; the real-time part above counts real 429s.
+
+${virtualTable}
 
 How to read it:
 - 1: the ratio is below 1 because the first call starts at once (39 gaps for 40 calls); the

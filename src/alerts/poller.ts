@@ -2,11 +2,12 @@ import cron, { type ScheduledTask } from "node-cron";
 import { type TransportView, toTransportView } from "../etransport/types.js";
 import type { LoadTransportsParams } from "../fleet/client.js";
 import type { TransportPage } from "../fleet/schemas.js";
-import type { CallContext } from "../fleet/seam.js";
+import type { CallContext, Priority } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
 import type { AlertStore, AlertSubscription } from "../store/alertStore.js";
 import {
   evaluateSweep,
+  type IncidentChange,
   type IncidentRecord,
   SWEEP_STATUS_IDS,
   type SweepSettings,
@@ -79,10 +80,12 @@ const MINUTE = 60_000;
 const MAX_PAGES = 1000;
 
 /**
- * Polls load-transports for every subscribed account (one sweep over every page, at
- * background priority through the gate), turns the sweep into incident changes, stores
- * them, then posts, updates and replies in the subscribed channels. A post is recorded
- * with its ts when it succeeds and never repeated; a failed one is retried on the next run.
+ * Polls load-transports for every subscribed account (one sweep over every page, at alert
+ * priority through the gate: above reports, below interactive calls), turns each page into
+ * incident changes, stores them and posts that page's alerts before the next page is read;
+ * after the last page, incidents of transports no longer listed are resolved, and edits and
+ * thread replies follow. A post is recorded with its ts when it succeeds and never repeated;
+ * a failed one is retried on the next run.
  */
 export class AlertPoller {
   private readonly store: AlertStore;
@@ -148,22 +151,45 @@ export class AlertPoller {
     throw lastError ?? new Error(`No subscription for fleet account ${account}`);
   }
 
-  /** Every page of Pending, In Progress and Paused transports, deduplicated by uId. */
-  async sweep(session: TransportSource): Promise<SweepResult> {
+  /**
+   * Every page of Pending, In Progress and Paused transports, deduplicated by uId. With
+   * `onPage`, each page's transports not seen on an earlier page are handed over as soon as
+   * the page is read; the next page is already asked for while `onPage` runs, so the sweep
+   * keeps its place in the gate's line while alerts are posted.
+   */
+  async sweep(
+    session: TransportSource,
+    options: { priority?: Priority; onPage?: (fresh: TransportView[]) => Promise<void> } = {},
+  ): Promise<SweepResult> {
+    const ctx: CallContext = { priority: options.priority ?? "alert" };
+    const load = (pageIndex: number) =>
+      session.loadTransports({ statusIds: SWEEP_STATUS_IDS, pageSize: this.pageSize, pageIndex }, ctx);
     const byUId = new Map<string, TransportView>();
     let pages = 0;
     let read = 0;
     let totalRecords = 0;
+    let next = load(0);
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex++) {
-      const page = await session.loadTransports(
-        { statusIds: SWEEP_STATUS_IDS, pageSize: this.pageSize, pageIndex },
-        { priority: "background" },
-      );
+      const page = await next;
       pages++;
       totalRecords = page.totalRecords;
       read += page.transports.length;
-      for (const t of page.transports) if (!byUId.has(t.uId)) byUId.set(t.uId, toTransportView(t));
-      if (page.transports.length === 0 || read >= totalRecords) break;
+      const fresh: TransportView[] = [];
+      for (const t of page.transports) {
+        if (byUId.has(t.uId)) continue;
+        const view = toTransportView(t);
+        byUId.set(t.uId, view);
+        fresh.push(view);
+      }
+      const more = page.transports.length > 0 && read < totalRecords && pageIndex + 1 < MAX_PAGES;
+      if (more) {
+        next = load(pageIndex + 1);
+        // Awaited on the next turn of the loop; this only keeps a failure that arrives while
+        // onPage runs from counting as unhandled.
+        next.catch(() => undefined);
+      }
+      if (options.onPage) await options.onPage(fresh);
+      if (!more) break;
     }
     return { transports: [...byUId.values()], pages, totalRecords, complete: byUId.size >= totalRecords };
   }
@@ -180,9 +206,38 @@ export class AlertPoller {
       muted: 0,
     };
     const subs = this.store.subscriptions({ account });
+    // (incident, channel) pairs whose post was tried in this run: a failure waits for the next run.
+    const tried = new Set<string>();
+    const settings = this.options.settings;
+    const record = (changes: readonly IncidentChange[]) => {
+      // Stored before anything is posted: a crash now loses no incident and repeats no post.
+      const touched = this.store.applyChanges(changes);
+      for (const c of changes) {
+        if (c.type === "open") result.opened++;
+        else if (c.type === "confirm") result.confirmed++;
+        else if (c.type === "resolve") result.resolved++;
+      }
+      return touched;
+    };
     try {
       const session = await this.sessionOf(account, subs);
-      const sweep = await this.sweep(session);
+      const sweep = await this.sweep(session, {
+        priority: "alert",
+        // Each page's problems are stored and posted as soon as the page is read. Only what
+        // the page shows changes here; transports missing from every page are resolved below.
+        onPage: async (fresh) => {
+          const changes = evaluateSweep(
+            account,
+            this.store.activeIncidents(account),
+            fresh,
+            this.now(),
+            { ...settings, complete: false },
+            subs,
+          );
+          const touched = record(changes);
+          await this.postOpen(touched, subs, result, state, tried);
+        },
+      });
       const at = this.now();
       this.lastSweeps.set(account, { at, transports: sweep.transports });
       result.sweep = {
@@ -194,26 +249,23 @@ export class AlertPoller {
       if (!sweep.complete) {
         this.log.warn({ account, ...result.sweep }, "alert sweep read fewer transports than counted");
       }
-      const changes = evaluateSweep(
-        account,
-        this.store.activeIncidents(account),
-        sweep.transports,
-        at,
-        { ...this.options.settings, complete: sweep.complete },
-        subs,
+      // The whole sweep once more: after the last page, incidents of transports no longer
+      // listed resolve as "gone" (only when the sweep is complete); the rest is unchanged.
+      record(
+        evaluateSweep(
+          account,
+          this.store.activeIncidents(account),
+          sweep.transports,
+          at,
+          { ...settings, complete: sweep.complete },
+          subs,
+        ),
       );
-      // Stored before anything is posted: a crash now loses no incident and repeats no post.
-      this.store.applyChanges(changes);
-      for (const c of changes) {
-        if (c.type === "open") result.opened++;
-        else if (c.type === "confirm") result.confirmed++;
-        else if (c.type === "resolve") result.resolved++;
-      }
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
       this.log.warn({ account, err: result.error }, "alert sweep failed; stored alerts are still delivered");
     }
-    await this.publish(account, subs, result, state);
+    await this.publish(account, subs, result, state, tried);
     if (result.opened + result.resolved + result.posted + result.failed > 0) {
       this.log.info({ ...result }, "alert poll");
     }
@@ -226,36 +278,9 @@ export class AlertPoller {
     subs: readonly AlertSubscription[],
     result: AccountRunResult,
     state: { rateLimited: boolean },
+    tried: Set<string>,
   ): Promise<void> {
-    const now = this.now();
-    for (const incident of this.store.activeIncidents(account)) {
-      if (incident.state !== "open") continue;
-      for (const sub of subs) {
-        if (!subscriptionMatches(sub, incident)) continue;
-        if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
-        const post = this.store.post(incident.id, sub.channel);
-        if (post?.ts !== undefined) continue;
-        const mutedUntil = this.store.mutedUntil(sub.channel, incident.codeUit, now);
-        if (mutedUntil !== undefined) {
-          if (post?.mutedUntil !== mutedUntil) {
-            this.store.ensurePost(incident.id, sub.channel);
-            this.store.recordMuted(incident.id, sub.channel, mutedUntil);
-            result.muted++;
-          }
-          continue;
-        }
-        if (state.rateLimited) continue;
-        this.store.ensurePost(incident.id, sub.channel);
-        try {
-          const { ts } = await this.publisher.post(sub.channel, incident);
-          this.store.recordPosted(incident.id, sub.channel, ts);
-          result.posted++;
-        } catch (error) {
-          this.failed(incident, sub.channel, error, result, state);
-        }
-      }
-    }
-
+    await this.postOpen(this.store.activeIncidents(account), subs, result, state, tried);
     for (const post of this.store.unresolvedPosts(account)) {
       const incident = this.store.incident(post.incidentId);
       if (!incident) continue;
@@ -283,6 +308,47 @@ export class AlertPoller {
           continue;
         }
         this.failed(incident, post.channel, error, result, state);
+      }
+    }
+  }
+
+  /** Posts the alerts owed for open incidents among `incidents`, at most once per run and channel. */
+  private async postOpen(
+    incidents: readonly IncidentRecord[],
+    subs: readonly AlertSubscription[],
+    result: AccountRunResult,
+    state: { rateLimited: boolean },
+    tried: Set<string>,
+  ): Promise<void> {
+    const now = this.now();
+    for (const incident of incidents) {
+      if (incident.state !== "open") continue;
+      for (const sub of subs) {
+        if (!subscriptionMatches(sub, incident)) continue;
+        if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
+        const attempt = `${incident.id}\u0000${sub.channel}`;
+        if (tried.has(attempt)) continue;
+        const post = this.store.post(incident.id, sub.channel);
+        if (post?.ts !== undefined) continue;
+        const mutedUntil = this.store.mutedUntil(sub.channel, incident.codeUit, now);
+        if (mutedUntil !== undefined) {
+          if (post?.mutedUntil !== mutedUntil) {
+            this.store.ensurePost(incident.id, sub.channel);
+            this.store.recordMuted(incident.id, sub.channel, mutedUntil);
+            result.muted++;
+          }
+          continue;
+        }
+        if (state.rateLimited) continue;
+        tried.add(attempt);
+        this.store.ensurePost(incident.id, sub.channel);
+        try {
+          const { ts } = await this.publisher.post(sub.channel, incident);
+          this.store.recordPosted(incident.id, sub.channel, ts);
+          result.posted++;
+        } catch (error) {
+          this.failed(incident, sub.channel, error, result, state);
+        }
       }
     }
   }
@@ -320,7 +386,9 @@ export class AlertPoller {
       let transports = this.lastSweeps.get(account)?.transports;
       if (!transports) {
         try {
-          transports = (await this.sweep(await this.sessionOf(account, subs))).transports;
+          // The digest is a summary, not a warning: it waits behind reports.
+          const session = await this.sessionOf(account, subs);
+          transports = (await this.sweep(session, { priority: "background" })).transports;
           this.lastSweeps.set(account, { at: this.now(), transports });
         } catch (error) {
           this.log.warn({ account, err: String(error) }, "digest sweep failed");

@@ -7,8 +7,11 @@
  * between identical waiting calls (same shareKey), and retries `send` after a 429.
  */
 
-/** Order in which waiting calls of one account are served. */
-export type Priority = "interactive" | "report" | "background";
+/**
+ * Order in which waiting calls of one account are served: a person's lookup or action,
+ * then the alert sweep (it exists to prevent fines), then reports, then upkeep.
+ */
+export type Priority = "interactive" | "alert" | "report" | "background";
 
 /** What the caller says about a call: how urgent, whose task, and how to cancel it. */
 export interface CallContext {

@@ -42,7 +42,21 @@ export class CallCancelledError extends Error {
   }
 }
 
-export const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, report: 1, background: 2 };
+/**
+ * Serving order of the classes (lower first). The alert sweep ranks above reports rather
+ * than taking a share of their slots (every third one, say): a sweep is a handful of
+ * load-transports pages per account per ALERTS_CRON tick, so strict rank costs a report at
+ * most those few slots, and it makes a due sweep first in line (after at most the call in
+ * flight) instead of waiting up to two report calls. It stays below interactive calls:
+ * those are single calls a person is waiting on, and a lookup's one slot delays an alert
+ * by one slot, which the alert can afford.
+ */
+export const PRIORITY_RANK: Record<Priority, number> = {
+  interactive: 0,
+  alert: 1,
+  report: 2,
+  background: 3,
+};
 
 /** Hooks for metrics and logs; all optional. */
 export interface GateObserver {

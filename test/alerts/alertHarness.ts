@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AlertPoller } from "../../src/alerts/poller.js";
+import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
+import type { AlertPublisher } from "../../src/alerts/publisher.js";
 import { createAlertWebClient, SlackAlertPublisher } from "../../src/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
+import { runUntilSettled } from "../../src/gate/virtualClock.js";
 import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimulatorOptions, TransportControl } from "../../src/simulator/index.js";
 import { AlertStore } from "../../src/store/alertStore.js";
@@ -16,13 +18,45 @@ const silent = { info() {}, warn() {}, debug() {}, error() {} };
  * The alert poller against the real simulator, client and gate (virtual time) and the fake
  * Slack Web API, with a real SQLite store in a temporary directory.
  */
-export async function startAlertHarness(options: { sim?: SimulatorOptions; pollerSettings?: object } = {}) {
+export async function startAlertHarness(
+  options: {
+    sim?: SimulatorOptions;
+    pollerSettings?: object;
+    /** Wraps the fleet session the poller reads (to watch pages as they are answered). */
+    wrapSession?: (session: TransportSource) => TransportSource;
+  } = {},
+) {
   const fleet = await startFleetHarness({ sim: { drift: false, ...options.sim } });
   const fake: FakeSlack = await startFakeSlack();
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-alerts-it-"));
   const now = () => fleet.clock.now();
   const web = createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl });
-  const publisher = new SlackAlertPublisher({ client: web, now, timeZone: "Europe/Bucharest" });
+  const slackPublisher = new SlackAlertPublisher({ client: web, now, timeZone: "Europe/Bucharest" });
+  // Slack calls are real I/O too: virtual time must not jump while one is under way, or a
+  // post would seem to take a slot. `posted` records the virtual instant each post landed.
+  let slackInFlight = 0;
+  const posted: { codeUit: string; at: number }[] = [];
+  const watched = async <T>(work: () => Promise<T>): Promise<T> => {
+    slackInFlight++;
+    try {
+      return await work();
+    } finally {
+      slackInFlight--;
+    }
+  };
+  const publisher: AlertPublisher = {
+    post: (channel, incident) =>
+      watched(async () => {
+        const answer = await slackPublisher.post(channel, incident);
+        posted.push({ codeUit: incident.codeUit, at: now() });
+        return answer;
+      }),
+    markResolved: (channel, ts, incident) =>
+      watched(() => slackPublisher.markResolved(channel, ts, incident)),
+    replyResolved: (channel, ts, incident) =>
+      watched(() => slackPublisher.replyResolved(channel, ts, incident)),
+    postDigest: (channel, digest) => watched(() => slackPublisher.postDigest(channel, digest)),
+  };
   const sessions: { account: string; slackUser?: string }[] = [];
 
   const open = () => {
@@ -34,7 +68,7 @@ export async function startAlertHarness(options: { sim?: SimulatorOptions; polle
       publisher,
       sessionFor: (who) => {
         sessions.push(who);
-        return fleet.session;
+        return options.wrapSession ? options.wrapSession(fleet.session) : fleet.session;
       },
       now,
       logger: silent,
@@ -48,7 +82,8 @@ export async function startAlertHarness(options: { sim?: SimulatorOptions; polle
   const harness = {
     fleet,
     fake,
-    publisher,
+    publisher: slackPublisher,
+    posted,
     sessions,
     get store() {
       return current.store;
@@ -61,7 +96,11 @@ export async function startAlertHarness(options: { sim?: SimulatorOptions; polle
     },
     /** One poll, driving virtual time while it waits in the gate. */
     poll() {
-      return fleet.run(current.poller.runOnce());
+      return runUntilSettled(
+        fleet.clock,
+        current.poller.runOnce(),
+        () => fleet.gate.inFlight() > 0 || slackInFlight > 0,
+      );
     },
     /** Moves virtual time on (between polls). */
     advance(ms: number) {

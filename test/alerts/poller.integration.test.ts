@@ -54,12 +54,18 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     const edited = h.alerts(GENERAL)[0]!;
     expect(edited.revisions).toBe(1);
     expect(textOf(edited)).toContain("✅");
-    expect(textOf(edited)).toContain("lasted *20 min*");
+    // From the last transmission the service reported before the fault (10:04; the poll
+    // that first saw it ran at 10:05) to the poll that saw the recovery (10:25).
+    const [stored] = h.store.incidents("demo").filter((i) => i.transportUId === t.uId);
+    const lastSent = stored!.facts.lastTransmissionMs!;
+    expect(lastSent).toBeLessThan(stored!.firstSeenAt);
+    expect(textOf(edited)).toContain(`from <!date^${lastSent / 1000}^`);
+    expect(textOf(edited)).toContain("lasted *22 min*");
     expect(JSON.stringify(edited.blocks)).not.toContain('"actions"');
     const replies = h.replies(GENERAL);
     expect(replies).toHaveLength(1);
     expect(replies[0]!.threadTs).toBe(alert!.ts);
-    expect(replies[0]!.text).toContain("It lasted 20 min");
+    expect(replies[0]!.text).toContain("It lasted 22 min");
 
     // Quiet afterwards; a new bad code later is a new incident and a new alert.
     await h.advance(5 * MIN);
@@ -80,7 +86,8 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     expect(titles.sort()).toEqual(
       [
         "🔴 Transmission problem",
-        "🔴 Transmission problem",
+        // NotInRomania on the demo's Timișoara → Budapesta route: expected abroad, informational.
+        "⚪ Vehicle outside Romania",
         "🔴 UIT validity ends soon",
         "🔴 Vehicle change request failed",
       ].sort(),
@@ -284,7 +291,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 });
 
 describe("sweep cost", () => {
-  it("reads every page of a large fleet with exactly ceil(total / 100) load-transports calls, in the background", async () => {
+  it("reads every page of a large fleet with exactly ceil(total / 100) load-transports calls, interactive calls first", async () => {
     h = await startAlertHarness({ sim: { transportCount: 300 } });
     h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
     const before = h.fleet.sim.control.stats().requests.demo?.["load-transports"] ?? 0;
@@ -306,5 +313,74 @@ describe("sweep cost", () => {
       .map((r) => r.endpoint)
       .filter((e) => e !== "login");
     expect(order.indexOf("company-vehicles")).toBeLessThan(order.lastIndexOf("load-transports"));
+  });
+});
+
+describe("alert latency (issue 12): the sweep is not held up by reports or by its own later pages", () => {
+  const SLOT = 30_000 + 250;
+
+  it("a sweep due while a 20-call report waits posts its alert one slot after the poll", async () => {
+    h = await startAlertHarness();
+    const t = h.healthyTransport();
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.control(t.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });
+    // A 20-call report: distinct reads, so the gate shares none of them.
+    const report = Array.from({ length: 20 }, (_, pageIndex) =>
+      h!.fleet.session.loadTransports(
+        { statusIds: [1, 2, 6], pageSize: 1, pageIndex },
+        { priority: "report", taskId: "report" },
+      ),
+    );
+    const polledAt = h.fleet.clock.now();
+    const run = await h.poll();
+    expect(run.accounts[0]).toMatchObject({ posted: 1, failed: 0 });
+    expect(h.posted.map((p) => p.codeUit)).toEqual([t.codeUit]);
+    // The report's first call was already under way; the sweep's page is next in line.
+    expect(h.posted[0]!.at - polledAt).toBeLessThanOrEqual(SLOT);
+    const pending = (await h.fleet.gate.schedule("demo")).waiting;
+    expect(pending.length).toBeGreaterThanOrEqual(18);
+    expect(pending.every((w) => w.priority === "report")).toBe(true);
+    await h.fleet.run(Promise.all(report));
+  });
+
+  it("with 4 pages, a broken transport on page 1 is posted before page 2 is read", async () => {
+    const answered: { pageIndex: number; uIds: string[]; at: number }[] = [];
+    h = await startAlertHarness({
+      sim: { transportCount: 550 }, // 395 open transports: 4 pages, as measured in issue 12
+      wrapSession: (session) => ({
+        async loadTransports(params, ctx) {
+          const page = await session.loadTransports(params, ctx);
+          answered.push({
+            pageIndex: params.pageIndex ?? 0,
+            uIds: page.transports.map((x) => x.uId),
+            at: h!.fleet.clock.now(),
+          });
+          return page;
+        },
+      }),
+    });
+    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
+    const quiet = await h.poll();
+    expect(quiet.accounts[0]!.sweep!.pages).toBe(4);
+    expect(h.posted).toEqual([]);
+
+    const firstPage = new Set(answered.find((a) => a.pageIndex === 0)!.uIds);
+    const broken = h.fleet.sim.control
+      .transports()
+      .find((x) => firstPage.has(x.uId) && x.statusId === 2 && !x.pinnedTransmission);
+    expect(broken).toBeDefined();
+    await h.control(broken!.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });
+    await h.advance(5 * MIN);
+    answered.length = 0;
+    const polledAt = h.fleet.clock.now();
+    const run = await h.poll();
+    expect(run.accounts[0]).toMatchObject({ opened: 1, posted: 1, sweep: { pages: 4, complete: true } });
+    expect(answered.map((a) => a.pageIndex)).toEqual([0, 1, 2, 3]);
+    expect(answered[0]!.uIds).toContain(broken!.uId);
+    const [post] = h.posted;
+    expect(post?.codeUit).toBe(broken!.codeUit);
+    expect(post!.at).toBeLessThan(answered[1]!.at);
+    expect(post!.at - polledAt).toBeLessThan(SLOT);
+    expect(h.fake.violations).toEqual([]);
   });
 });

@@ -103,7 +103,7 @@ function setup(list: Transport[], onPage?: (index: number, self: FakeSource) => 
 }
 
 describe("AlertPoller.sweep", () => {
-  it("reads pages from 0 at background priority until totalRecords are read", async () => {
+  it("reads pages from 0 until totalRecords are read", async () => {
     const s = setup(Array.from({ length: 250 }, (_, i) => transport(i)));
     const sweep = await s.poller.sweep(s.source);
     expect(s.source.calls.map((c) => c.pageIndex)).toEqual([0, 1, 2]);
@@ -147,6 +147,59 @@ describe("AlertPoller.runOnce", () => {
     expect(second.accounts[0]).toMatchObject({ error: "fleet service unreachable", posted: 1 });
     expect(s.publisher.posts).toEqual(["C1:UIT0000000000001"]);
     expect(s.store.activeIncidents("demo")).toHaveLength(1);
+  });
+
+  it("posts what the pages read show even when a later page fails, and resolves nothing as gone then", async () => {
+    const list = Array.from({ length: 150 }, (_, i) => transport(i));
+    list[120] = transport(120, "OldData");
+    const s = setup(list);
+    s.subs.subscribe("C1", "demo", "U1");
+    await s.poller.runOnce();
+    expect(s.publisher.posts).toEqual(["C1:UIT0000000000120"]);
+
+    // Next run: a new fault on page 0, the OldData transport gone from the list, page 1 unreadable.
+    s.source.list = [transport(7, "Error"), ...list.slice(0, 120).filter((t) => t.uId !== "t-7")];
+    const failOnPage1 = s.source.loadTransports.bind(s.source);
+    s.source.loadTransports = async (params) => {
+      if ((params.pageIndex ?? 0) > 0) throw new Error("fleet service unreachable");
+      return failOnPage1(params);
+    };
+    s.advance(60_000);
+    const run = await s.poller.runOnce();
+    expect(run.accounts[0]).toMatchObject({
+      error: "fleet service unreachable",
+      opened: 1,
+      posted: 1,
+      resolved: 0,
+    });
+    expect(s.publisher.posts).toEqual(["C1:UIT0000000000120", "C1:UIT0000000000007"]);
+    expect(
+      s.store
+        .activeIncidents("demo")
+        .map((i) => i.codeUit)
+        .sort(),
+    ).toEqual(["UIT0000000000007", "UIT0000000000120"]);
+  });
+
+  it("resolves incidents of transports no longer listed only after the last page", async () => {
+    const list = Array.from({ length: 250 }, (_, i) => transport(i));
+    list[3] = transport(3, "Error");
+    const s = setup(list);
+    s.subs.subscribe("C1", "demo", "U1");
+    await s.poller.runOnce();
+    const incident = s.store.activeIncidents("demo")[0]!;
+    s.source.list = list.filter((t) => t.uId !== "t-3");
+    const activeAtPage: number[] = [];
+    const read = s.source.loadTransports.bind(s.source);
+    s.source.loadTransports = async (params) => {
+      activeAtPage.push(s.store.activeIncidents("demo").length);
+      return read(params);
+    };
+    s.advance(60_000);
+    const run = await s.poller.runOnce();
+    expect(activeAtPage).toEqual([1, 1, 1]);
+    expect(run.accounts[0]).toMatchObject({ resolved: 1, resolutionsSent: 1 });
+    expect(s.store.incident(incident.id)).toMatchObject({ state: "resolved", resolveReason: "gone" });
   });
 
   it("gives up the resolution of a deleted alert, and finishes a half-done resolution without repeating", async () => {

@@ -5,6 +5,7 @@ import type { TransportView } from "../../src/etransport/types.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../src/slack/actionIds.js";
 import {
+  alertBlocksWithMute,
   alertMessage,
   alertMutedMessage,
   digestMessage,
@@ -70,7 +71,8 @@ describe("alert message", () => {
     expect(text).toContain("B-123-ABC");
     expect(text).toContain("&lt;Truck 12&gt; &amp; co");
     expect(text).toContain("NoGPSCoordinates — no GPS signal");
-    expect(text).toContain(`<!date^${(NOW - 10 * MIN) / 1000}^`);
+    // Since: the last time positions reached the platform, 8 min before the poll that saw it.
+    expect(text).toContain(`*Since* <!date^${(NOW - 18 * MIN) / 1000}^`);
     expect(text).toContain(`last GPS <!date^${(NOW - 20 * MIN) / 1000}^`);
     expect(text).toContain(`last sent to the platform <!date^${(NOW - 18 * MIN) / 1000}^`);
     expect(message.text).toContain("NoGPSCoordinates");
@@ -145,13 +147,14 @@ describe("alert message", () => {
 describe("resolved alert", () => {
   const resolved = incident({ state: "resolved", resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
 
-  it("has ✅, how long it lasted, no buttons and new block ids", () => {
+  it("has ✅, how long it lasted (from the last transmission to the recovery), no buttons and new block ids", () => {
     const message = resolvedAlertMessage(resolved);
     expectValid(message);
     expect(buttons(message.blocks)).toEqual([]);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("✅");
-    expect(text).toContain("lasted *35 min*");
+    expect(text).toContain(`from <!date^${(NOW - 18 * MIN) / 1000}^`);
+    expect(text).toContain("lasted *43 min*");
     expect(text).toContain("the transmission is back to normal");
     const openIds = alertMessage(resolved, "C1").blocks.map((b) => b.block_id);
     for (const b of message.blocks) expect(openIds).not.toContain(b.block_id);
@@ -161,8 +164,149 @@ describe("resolved alert", () => {
     const reply = resolvedThreadReply(resolved);
     expectValid(reply);
     expect(JSON.stringify(reply.blocks)).toContain(`<!date^${(NOW + 25 * MIN) / 1000}^`);
-    expect(reply.text).toContain("It lasted 35 min");
+    expect(reply.text).toContain("It lasted 43 min");
     expect(resolvedThreadReply({ ...resolved, resolveReason: "gone" }).text).toContain("no longer listed");
+  });
+});
+
+describe("how long an incident lasted (issue 14, point 10)", () => {
+  it("counts from the first poll that saw it when the service gives no earlier evidence", () => {
+    const { lastTransmissionMs: _, ...silent } = facts;
+    const resolved = incident({ facts: silent, resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 35 min");
+    expect(JSON.stringify(alertMessage(resolved, "C1").blocks)).toContain(
+      `*Since* <!date^${(NOW - 10 * MIN) / 1000}^`,
+    );
+  });
+
+  it("never starts later than the first observation (a last transmission after it is ignored)", () => {
+    const resolved = incident({
+      facts: { ...facts, lastTransmissionMs: NOW - 2 * MIN },
+      resolvedAt: NOW + 25 * MIN,
+      resolveReason: "recovered",
+    });
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 35 min");
+  });
+
+  it("a fault already under way when fleetbot starts lasts from its start, not from the first poll", () => {
+    // Seen at the first poll after a restart; the service says nothing was sent for 1 h 30 min before.
+    const resolved = incident({
+      firstSeenAt: NOW,
+      facts: { ...facts, lastTransmissionMs: NOW - 90 * MIN },
+      resolvedAt: NOW + 10 * MIN,
+      resolveReason: "recovered",
+    });
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 1 h 40 min");
+    expect(resolvedThreadReply(resolved).text).not.toContain("It lasted 10 min");
+  });
+
+  it("a failed change request counts from the authority's answer; not started from the planned start", () => {
+    const cr = incident({
+      kind: "changerequest",
+      code: "ResponseError",
+      facts: { ...facts, changeRequestAuthorityDateMs: NOW - 30 * MIN },
+      resolvedAt: NOW + 10 * MIN,
+    });
+    expect(resolvedThreadReply(cr).text).toContain("It lasted 40 min");
+    const late = incident({
+      kind: "notstarted",
+      code: "NotStarted",
+      facts: { ...facts, statusId: 1, startMs: NOW - 20 * MIN },
+      resolvedAt: NOW + 10 * MIN,
+    });
+    expect(resolvedThreadReply(late).text).toContain("It lasted 30 min");
+  });
+});
+
+describe("severity follows meaning (issue 14, point 10)", () => {
+  const abroadRoute = {
+    startLocation: "Arad, Zona Industrială Sud",
+    endLocation: "Budapesta, Ungaria, Depozit Soroksár",
+  };
+  const transmission = (code: string, route: Partial<TransportView> = {}) =>
+    alertMessage(incident({ code, facts: { ...facts, transmissionStatusCode: code, ...route } }), "C1");
+
+  it("NotInRomania on an international route is informational (grey), and does not read as a problem", () => {
+    const message = transmission("NotInRomania", abroadRoute);
+    expectValid(message);
+    const text = JSON.stringify(message.blocks);
+    expect(message.text.startsWith("⚪ Vehicle outside Romania")).toBe(true);
+    expect(text).not.toContain("🔴");
+    expect(text).not.toContain("Transmission problem");
+    expect(text).toContain("expected abroad");
+  });
+
+  it("NotInRomania on a domestic route (both places in Romania) is a red fault, without 'expected abroad'", () => {
+    const message = transmission("NotInRomania", {
+      startLocation: "București, Depou Militari",
+      endLocation: "Sibiu, Zona Industrială Vest",
+    });
+    const text = JSON.stringify(message.blocks);
+    expect(message.text.startsWith("🔴 Transmission problem")).toBe(true);
+    expect(text).not.toContain("expected abroad");
+    expect(text).toContain("The route is within Romania");
+  });
+
+  it("NotInRomania towards a border crossing, or with an unknown place, is informational", () => {
+    expect(
+      transmission("NotInRomania", {
+        startLocation: "Timișoara, Calea Aradului 92",
+        endLocation: "Nădlac II, punct de trecere a frontierei",
+      }).text.startsWith("⚪"),
+    ).toBe(true);
+    expect(
+      transmission("NotInRomania", { startLocation: "Depozit 3", endLocation: "Client X" }).text.startsWith(
+        "⚪",
+      ),
+    ).toBe(true);
+  });
+
+  it.each([
+    ["Error", "🔴"],
+    ["NoGPSCoordinates", "🔴"],
+    ["MissingETransportConfiguration", "🔴"],
+    ["OldData", "🟠"],
+    ["WithoutTransmission", "🟠"],
+  ])("%s is %s", (code, mark) => {
+    const message = transmission(code, abroadRoute);
+    expect(message.text.startsWith(`${mark} Transmission problem`)).toBe(true);
+    expect(JSON.stringify(message.blocks)).toContain(`${mark} *Transmission problem*`);
+  });
+
+  it("the digest marks each open alert by its severity", () => {
+    const message = digestMessage({
+      incidents: [
+        incident({ id: "a", code: "OldData" }),
+        incident({ id: "b", code: "NotInRomania", facts: { ...facts, ...abroadRoute } }),
+        incident({ id: "c", code: "Error" }),
+      ],
+      countsByStatus: { 2: 3 },
+      expiring: [],
+      account: "demo",
+      nowMs: NOW,
+    });
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain("🟠");
+    expect(text).toContain("⚪");
+    expect(text).toContain("Vehicle outside Romania: NotInRomania");
+    expect(text.match(/🔴/g)).toHaveLength(1);
+  });
+});
+
+describe("a muted alert", () => {
+  it("gains one 'Muted 24 h by @…' line above its buttons; muting again replaces it", () => {
+    const alert = alertMessage(incident(), "C1");
+    const once = alertBlocksWithMute(alert.blocks, {
+      userId: "U0ANA",
+      until: NOW,
+      durationMs: 24 * 3600_000,
+    });
+    expect(once.map((b) => b.type)).toEqual(["section", "context", "context", "actions"]);
+    expect(JSON.stringify(once[2])).toContain("🔕 Muted 24 h by <@U0ANA>");
+    const twice = alertBlocksWithMute(once, { userId: "U0BOB", until: NOW, durationMs: 24 * 3600_000 });
+    expect(twice).toHaveLength(4);
+    expect(JSON.stringify(twice)).not.toContain("U0ANA");
+    expect(validateMessagePayload({ text: alert.text, blocks: twice })).toEqual([]);
   });
 });
 

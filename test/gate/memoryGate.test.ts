@@ -89,6 +89,41 @@ describe("MemoryGate", () => {
     expect(lookupStartedAt - arrival).toBeLessThanOrEqual(INTERVAL + MARGIN);
   });
 
+  it("serves a due alert sweep first: behind a waiting 20-call report it starts within one slot", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const order: string[] = [];
+    const report = Array.from({ length: 20 }, (_, i) =>
+      gate.run(call("a", "report", { endpoint: "stops" }), async () => void order.push(`r${i}`)),
+    );
+    await clock.advanceBy(INTERVAL * 2.5);
+    const due = clock.now();
+    const starts: number[] = [];
+    const sweep = [0, 1].map((page) =>
+      gate.run(call("a", "alert", { endpoint: "load-transports", shareKey: `page ${page}` }), async () => {
+        starts.push(clock.now());
+        order.push(`sweep${page}`);
+      }),
+    );
+    await clock.runAll();
+    await Promise.all([...report, ...sweep]);
+    expect(order.slice(0, 5)).toEqual(["r0", "r1", "r2", "sweep0", "sweep1"]);
+    expect(starts[0]! - due).toBeLessThanOrEqual(INTERVAL + MARGIN);
+  });
+
+  it("ranks the alert sweep below interactive calls and above reports and upkeep", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    const order: string[] = [];
+    const first = gate.run(call("a", "report"), async () => void order.push("running"));
+    const queued = (["background", "report", "alert", "interactive"] as const).map((priority) =>
+      gate.run(call("a", priority), async () => void order.push(priority)),
+    );
+    await clock.runAll();
+    await Promise.all([first, ...queued]);
+    expect(order).toEqual(["running", "interactive", "alert", "report", "background"]);
+  });
+
   it("makes identical waiting calls once and shares the answer", async () => {
     const clock = new VirtualClock();
     const gate = makeGate(clock);
@@ -252,7 +287,7 @@ describe("MemoryGate", () => {
     const arrival = fc.record({
       delayMs: fc.integer({ min: 0, max: 90_000 }),
       account: fc.constantFrom("a", "b"),
-      priority: fc.constantFrom<Priority>("interactive", "report", "background"),
+      priority: fc.constantFrom<Priority>("interactive", "alert", "report", "background"),
       shareKey: fc.option(fc.constantFrom("k1", "k2"), { nil: undefined }),
       durationMs: fc.integer({ min: 0, max: 5_000 }),
       rateLimited: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),

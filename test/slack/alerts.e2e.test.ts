@@ -82,6 +82,33 @@ describe("transport alerts", () => {
       value: mute.value,
     });
     await h.fake.waitFor(() => /mute/i.test(textOf(lastEphemeral())));
+    await h.fake.waitFor(() => textOf(alertsFor(broken)[0]).includes("Muted 24 h by <@U0DISPATCH>"));
+  });
+
+  it("a mute is visible to the channel: the alert gains a 'muted 24 h by @…' line and keeps the rest", async () => {
+    const before = alertsFor(broken)[0]!;
+    const blocksBefore = JSON.parse(JSON.stringify(before.blocks ?? [])) as { block_id?: string }[];
+    const mute = button(before, ACTIONS.alertMute)!;
+    await h.driver.blockAction({
+      userId: "U0VIEWER",
+      channelId: CHANNEL,
+      messageTs: before.ts,
+      actionId: ACTIONS.alertMute,
+      value: mute.value,
+    });
+    await h.fake.waitFor(() => textOf(alertsFor(broken)[0]).includes("Muted 24 h by <@U0VIEWER>"));
+    const after = alertsFor(broken)[0]!;
+    expect(after.ts).toBe(before.ts);
+    expect(after.text).toBe(before.text);
+    const ids = (after.blocks as { block_id?: string }[]).map((b) => b.block_id);
+    // Every block of the alert is still there, buttons included, plus one line (the previous
+    // click's line is replaced, not repeated).
+    const alertIds = blocksBefore.map((b) => b.block_id).filter((id) => id !== "alert.muted.line");
+    expect(alertIds.length).toBeGreaterThanOrEqual(3);
+    expect(ids.filter((id) => id !== "alert.muted.line")).toEqual(alertIds);
+    expect(ids.filter((id) => id === "alert.muted.line")).toHaveLength(1);
+    expect(textOf(after)).not.toContain("<@U0DISPATCH>");
+    expect(buttonsOf(after, ACTIONS.alertMute)).toHaveLength(1);
   });
 
   it("recovery edits the alert to resolved and replies in its thread with how long it lasted", async () => {

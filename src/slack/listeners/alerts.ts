@@ -1,8 +1,11 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { Block } from "@slack/types";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
 import {
+  ALERT_MUTE_MS,
+  alertBlocksWithMute,
   alertMutedMessage,
   parseAlertMuteValue,
   subscriptionChangedMessage,
@@ -197,5 +200,32 @@ export async function alertMute(
   }
   const mute = deps.subscriptions.mute(value.c, value.u);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
+  await showMuteOnAlert({ client, body }, value.c, {
+    userId: body.user.id,
+    until: mute.until,
+    timeZone: zone,
+  });
   await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone)));
+}
+
+/**
+ * The channel sees the mute: the clicked alert is edited to carry a "muted 24 h by @…" line,
+ * the rest unchanged. Only the alert in the muted channel is edited; if Slack refuses (the
+ * message was deleted, or is not the bot's), the mute stands and the clicker is still told.
+ */
+async function showMuteOnAlert(
+  { client, body }: Pick<ButtonArgs, "client" | "body">,
+  channel: string,
+  mute: { userId: string; until: number; timeZone?: string },
+): Promise<void> {
+  const message = body.message;
+  const blocks: unknown = message?.blocks;
+  if (!message || body.channel?.id !== channel || !Array.isArray(blocks)) return;
+  const shown = alertBlocksWithMute(blocks.filter(isBlock), { ...mute, durationMs: ALERT_MUTE_MS });
+  const text = typeof message.text === "string" ? message.text : "Transport alert";
+  await client.chat.update({ channel, ts: message.ts, text, blocks: shown }).catch(() => undefined);
+}
+
+function isBlock(value: unknown): value is Block {
+  return typeof value === "object" && value !== null && "type" in value && typeof value.type === "string";
 }

@@ -1,5 +1,7 @@
-import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
+import type { ActionsBlock, Block, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
+import { faultDurationMs, faultStartedAt } from "../../alerts/duration.js";
 import type { IncidentKind, IncidentRecord, ResolveReason } from "../../alerts/incidents.js";
+import { type AlertSeverity, alertSeverity, isDomesticRoute } from "../../alerts/severity.js";
 import { formatSpan } from "../../etransport/form.js";
 import { transportStateInfo, transportStatusName } from "../../etransport/state.js";
 import type { TransportView } from "../../etransport/types.js";
@@ -65,6 +67,24 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   notstarted: "Transport not started",
 };
 
+/** Red for a fault, amber for a warning, grey for information. */
+export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = {
+  fault: "🔴",
+  warning: "🟠",
+  info: "⚪",
+};
+
+/** The title of an alert: a vehicle abroad on an international route is not a problem. */
+function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
+  if (incident.kind === "transmission" && alertSeverity(incident) === "info")
+    return "Vehicle outside Romania";
+  return TITLES[incident.kind];
+}
+
+function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
+  return SEVERITY_MARKS[alertSeverity(incident)];
+}
+
 function vehicleText(t: TransportView): string {
   const plate = t.carrierCode ? `*${escCut(t.carrierCode, 30)}*` : "";
   const name = t.carrierName && t.carrierName !== t.carrierCode ? escCut(t.carrierName, 80) : "";
@@ -83,7 +103,12 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
     case "transmission": {
       const tx = transportStateInfo({ ...t, transmissionStatusCode: incident.code }).transmission;
       lines.push(`*Transmission:* ${escCut(incident.code, 60)} — ${tx.meaning}`);
-      if (tx.advice) lines.push(`_${escCut(tx.advice, 300)}_`);
+      if (incident.code === "NotInRomania" && isDomesticRoute(t)) {
+        // "Expected abroad" would be wrong here: both ends of the route are in Romania.
+        lines.push(
+          "_The route is within Romania, so the vehicle should not be abroad: positions are not reaching the platform. Check the vehicle's position and the tracking device; use the ANAF app as fallback._",
+        );
+      } else if (tx.advice) lines.push(`_${escCut(tx.advice, 300)}_`);
       if (t.transmissionStatusErrorDescription) {
         lines.push(`“${escCut(t.transmissionStatusErrorDescription, 300)}”`);
       }
@@ -180,12 +205,13 @@ export function alertMessage(
   const t = incident.facts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
-  const title = TITLES[incident.kind];
+  const title = titleOf(incident);
+  const mark = markOf(incident);
   const lines = [
-    `🔴 *${title}* · \`${escCut(uit, 40)}\``,
+    `${mark} *${title}* · \`${escCut(uit, 40)}\``,
     `:truck: ${vehicleText(t)}`,
     ...problemLines(incident, opts),
-    `*Since* ${dateToken(incident.firstSeenAt, opts.timeZone)}`,
+    `*Since* ${dateToken(faultStartedAt(incident), opts.timeZone)}`,
   ];
   const blocks: KnownBlock[] = [
     {
@@ -201,7 +227,7 @@ export function alertMessage(
     } satisfies ActionsBlock,
   ];
   const vehicle = t.carrierCode ? ` (${cut(t.carrierCode, 30)})` : "";
-  return { text: cut(`🔴 ${title}: UIT ${uit}${vehicle} — ${incident.code}`, 300), blocks };
+  return { text: cut(`${mark} ${title}: UIT ${uit}${vehicle} — ${incident.code}`, 300), blocks };
 }
 
 const REASONS: Readonly<Record<IncidentKind, string>> = {
@@ -225,8 +251,9 @@ export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | un
   }
 }
 
+/** From the fault's start (the service's evidence, else the first poll that saw it) to its recovery. */
 function lasted(incident: AlertIncident): string {
-  return formatSpan((incident.resolvedAt ?? incident.firstSeenAt) - incident.firstSeenAt);
+  return formatSpan(faultDurationMs(incident));
 }
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
@@ -234,12 +261,12 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
   const t = incident.facts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
-  const title = TITLES[incident.kind];
+  const title = titleOf(incident);
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
   const lines = [
     `✅ *Resolved* · ~${title}~ · \`${escCut(uit, 40)}\``,
     `:truck: ${vehicleText(t)}`,
-    `*${escCut(incident.code, 60)}* from ${dateToken(incident.firstSeenAt, opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
+    `*${escCut(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
     `_${resolveReasonText(incident.kind, incident.resolveReason)}_`,
   ];
   const blocks: KnownBlock[] = [
@@ -325,7 +352,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     `Open alerts (${input.incidents.length})`,
     input.incidents.map(
       (i) =>
-        `🔴 \`${escCut(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${escCut(i.facts.carrierCode, 30)}* ` : ""}${TITLES[i.kind]}: ${escCut(i.code, 60)} since ${dateToken(i.firstSeenAt, opts.timeZone)}`,
+        `${markOf(i)} \`${escCut(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${escCut(i.facts.carrierCode, 30)}* ` : ""}${titleOf(i)}: ${escCut(i.code, 60)} since ${dateToken(faultStartedAt(i), opts.timeZone)}`,
     ),
     "no open alerts",
   );
@@ -443,4 +470,35 @@ export function alertMutedMessage(
     text: cut(`Alerts of UIT ${formatUit(codeUit)} muted for 24 h.`, 300),
     blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],
   };
+}
+
+/** "24 h", as the Mute button says it; other spans as formatSpan writes them. */
+function muteSpan(ms: number): string {
+  return ms % 3600_000 === 0 ? `${ms / 3600_000} h` : formatSpan(ms);
+}
+
+/** Block id of the line a mute adds to the alert in the channel. */
+const MUTED_LINE_ID = "alert.muted.line";
+
+/**
+ * The alert as the channel sees it once someone muted it: the same blocks with one context
+ * line ("🔕 Muted 24 h by @ana, until …") above the buttons. Muting again replaces the line.
+ */
+export function alertBlocksWithMute(
+  blocks: readonly Block[],
+  mute: { userId: string; until: number; durationMs: number; timeZone?: string },
+): Block[] {
+  const line: ContextBlock = {
+    type: "context",
+    block_id: MUTED_LINE_ID,
+    elements: [
+      mrkdwn(
+        `🔕 Muted ${muteSpan(mute.durationMs)} by <@${cut(mute.userId, 40)}>, until ${dateToken(mute.until, mute.timeZone)}`,
+      ),
+    ],
+  };
+  const kept = blocks.filter((b) => b.block_id !== MUTED_LINE_ID);
+  const actions = kept.findIndex((b) => b.type === "actions");
+  const at = actions < 0 ? kept.length : actions;
+  return [...kept.slice(0, at), line, ...kept.slice(at)];
 }

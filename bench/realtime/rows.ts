@@ -1,0 +1,729 @@
+/**
+ * The rows of issue 12's table, measured on the built bot in real time (1 s interval, 50 ms
+ * margin). Each row starts its own simulator, fake Slack and bot, is bounded in time, and
+ * reports "timeout" instead of hanging when the bot does not answer in its bound.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/store/database.js";
+import { TaskStore } from "../../src/store/taskStore.js";
+import {
+  ALERTS_CHANNEL,
+  accountRequests,
+  answerTo,
+  CHANNEL,
+  command,
+  type Environment,
+  median,
+  quantile,
+  type RunningBot,
+  SLOT_MS,
+  sleep,
+  startEnvironment,
+  Timeout,
+  USER,
+  until,
+  upstreamCalls,
+} from "./harness.js";
+import type { LoadOutput } from "./loadClient.js";
+
+export interface RealtimeRow {
+  row: string;
+  figure: string;
+  goal: string;
+  result: string;
+  naive: string;
+}
+
+export interface RowOptions {
+  quick: boolean;
+}
+
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const slots = (ms: number) => fmt(ms / SLOT_MS);
+const USERS = [USER, "U0NEWYORK", "U0VIEWER"];
+
+/** Runs `body` in a fresh environment; a Timeout becomes "timeout" in every figure it owns. */
+async function withEnvironment<T>(
+  sim: Parameters<typeof startEnvironment>[0],
+  body: (env: Environment) => Promise<T>,
+): Promise<T> {
+  const env = await startEnvironment(sim);
+  try {
+    return await body(env);
+  } finally {
+    await env.close();
+  }
+}
+
+const outcome = (error: unknown) => (error instanceof Timeout ? "timeout" : `error: ${String(error)}`);
+
+/** A `where` through Slack, waited for: logs in and loads the vehicle list. */
+async function warm(env: Environment, bot: RunningBot): Promise<void> {
+  const sent = await command(bot, `where ${env.sim.vehicles[0]!.plate}`);
+  await until("warm-up answer", () => answerTo(env.fake, sent.responseUrl), 30_000);
+  await sleep(SLOT_MS);
+}
+
+function rateLimited(env: Environment): number {
+  return Object.values(env.sim.control.stats().rateLimited).reduce((a, b) => a + b, 0);
+}
+
+// ---------------------------------------------------------------------------- row 1
+
+/** 1. `where` after N three-call reports (stops for all 28 vehicles) are queued on one account. */
+export async function whereBehindReports(options: RowOptions): Promise<RealtimeRow[]> {
+  const reports = options.quick ? 10 : 30;
+  return withEnvironment({}, async (env) => {
+    const bot = await env.startBot();
+    await warm(env, bot);
+    for (let i = 0; i < reports; i++) await command(bot, `stops all yesterday min=${5 + i}`);
+    const callsBefore = upstreamCalls(env.sim, "stops");
+    const where = await command(bot, `where ${env.sim.vehicles[1]!.plate}`);
+    // FIFO with the same spacing: every report call not yet sent goes first.
+    const naiveSlots = reports * 3 - callsBefore + 1;
+    let result: string;
+    try {
+      const answer = await until(
+        "where",
+        () => answerTo(env.fake, where.responseUrl),
+        (reports * 3 + 20) * SLOT_MS,
+      );
+      result = slots(answer.at - where.sentAt);
+    } catch (error) {
+      result = outcome(error);
+    }
+    const limited = rateLimited(env);
+    return [
+      {
+        row: `1. \`where\` after ${reports} three-call reports are queued (one account)`,
+        figure: "command → answer (slots)",
+        goal: "≤ 1",
+        result,
+        naive: `${naiveSlots} (calls queued ahead)`,
+      },
+      {
+        row: "",
+        figure: "429s received during the row",
+        goal: "0",
+        result: String(limited),
+        naive: "—",
+      },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------------------- rows 2, 3
+
+const SWEEP_EVERY_S = 20;
+const SWEEP_STATUSES = new Set([1, 2, 6]);
+
+interface AlertCase {
+  transportCount: number;
+  /** Text of a report to queue just before the poll, or none (idle account). */
+  report?: (env: Environment) => string;
+}
+
+interface AlertMeasure {
+  pages: number;
+  page: number;
+  latencyMs: number | undefined;
+  pagesBeforePost: number;
+}
+
+/**
+ * Breaks one transport (on the sweep's first page) a second before a cron tick, and
+ * measures from that tick to the alert's chat.postMessage.
+ */
+async function alertLatency(options: AlertCase): Promise<AlertMeasure> {
+  return withEnvironment({ transportCount: options.transportCount }, async (env) => {
+    const swept = env.sim.control
+      .transports()
+      .filter((t) => SWEEP_STATUSES.has(t.statusId))
+      .sort((a, b) => b.createdAt - a.createdAt || a.codeUit.localeCompare(b.codeUit));
+    const pages = Math.max(1, Math.ceil(swept.length / 100));
+    const index = swept.findIndex(
+      (t) => t.statusId === 2 && env.sim.control.transmission(t.codeUit)?.code === "Active",
+    );
+    const target = swept[index];
+    if (!target) throw new Error("no In Progress transport with an active transmission");
+    const bot = await env.startBot({
+      env: { ALERTS_CRON: `*/${SWEEP_EVERY_S} * * * * *`, ALERTS_CHANNEL },
+    });
+    await warm(env, bot);
+    // The first sweep (startup incidents of the demo set) must be over before the measured one.
+    await until(
+      "first sweep",
+      () => upstreamCalls(env.sim, "load-transports") >= pages,
+      60_000 + pages * 2000,
+    );
+    await sleep(3 * SLOT_MS);
+    const period = SWEEP_EVERY_S * 1000;
+    let tick = Math.ceil(Date.now() / period) * period;
+    if (tick - Date.now() < 5000) tick += period;
+    if (options.report) {
+      await sleep(tick - 3000 - Date.now());
+      await command(bot, options.report(env));
+    }
+    await sleep(tick - 1000 - Date.now());
+    env.sim.control.setTransport(target.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });
+    const broken = Date.now();
+    const bound = options.report ? 40 * SLOT_MS : (pages + 10) * SLOT_MS;
+    let latencyMs: number | undefined;
+    try {
+      const post = await until(
+        "alert post",
+        () =>
+          env.fake.calls.find(
+            (c) =>
+              c.method === "chat.postMessage" &&
+              c.at > broken &&
+              c.args.channel === ALERTS_CHANNEL &&
+              JSON.stringify(c.args).includes(target.codeUit),
+          ),
+        tick - Date.now() + bound,
+      );
+      latencyMs = post.at - tick;
+    } catch (error) {
+      if (!(error instanceof Timeout)) throw error;
+    }
+    const end = latencyMs === undefined ? Date.now() : tick + latencyMs;
+    const pagesBeforePost = accountRequests(env.sim).filter(
+      (r) => r.endpoint === "load-transports" && r.atMs >= tick && r.atMs <= end,
+    ).length;
+    return { pages, page: Math.floor(index / 100) + 1, latencyMs, pagesBeforePost };
+  });
+}
+
+export async function alertDuringReport(_options: RowOptions): Promise<RealtimeRow[]> {
+  // 20 vehicles × 300 days of fuel: 2 vehicle groups × 10 periods of 31 days = 20 calls.
+  const m = await alertLatency({
+    transportCount: 0,
+    report: (env) =>
+      `fuel ${env.sim.vehicles
+        .slice(0, 20)
+        .map((v) => v.plate)
+        .join(", ")} last 300d`,
+  });
+  return [
+    {
+      row: "2. alert after a transmission breaks, during one 20-call report",
+      figure: "cron tick → alert post (slots)",
+      goal: "≤ 1 after the poll",
+      result: m.latencyMs === undefined ? "timeout" : slots(m.latencyMs),
+      naive: "—",
+    },
+  ];
+}
+
+export async function alertFourPages(_options: RowOptions): Promise<RealtimeRow[]> {
+  // 12 demo transports plus generated ones; the sweep reads Pending, In Progress and Paused.
+  const m = await alertLatency({ transportCount: 520 });
+  return [
+    {
+      row: `3. alert latency, ${m.pages} pages of transports, idle account (broken one on page ${m.page})`,
+      figure: "cron tick → alert post (slots)",
+      goal: "posted once its page is read (≈ 1)",
+      result: m.latencyMs === undefined ? "timeout" : slots(m.latencyMs),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "pages read before the post",
+      goal: String(m.page),
+      result: String(m.pagesBeforePost),
+      naive: "—",
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------- row 4
+
+/** 4. Spacing of the bot's calls before a forced 429, after it, after 10 clean calls, after a second. */
+export async function marginAfter429(_options: RowOptions): Promise<RealtimeRow[]> {
+  return withEnvironment({}, async (env) => {
+    const bot = await env.startBot();
+    await warm(env, bot);
+    // All 28 vehicles × 366 days of fuel: 3 vehicle groups × 12 periods = 36 calls.
+    const report = await command(bot, "fuel all last 366d");
+    const consumption = () => upstreamCalls(env.sim, "consumption");
+    const fault = { kind: "rateLimit" as const, count: 1, retryAfterSeconds: 1, endpoint: "consumption" };
+    let result: RealtimeRow[];
+    try {
+      // 12 calls first: a margin the warm-up may have widened is back to normal by then.
+      await until("12 report calls", () => consumption() >= 12, 40 * SLOT_MS);
+      env.sim.control.addFault(fault);
+      const limitedAt = () =>
+        accountRequests(env.sim)
+          .filter((r) => r.endpoint === "consumption")
+          .findIndex((r) => r.status === 429);
+      await until("the first 429", () => limitedAt() >= 0, 10 * SLOT_MS);
+      // The retry and 11 clean calls after it, then the second 429.
+      await until("12 calls after the 429", () => consumption() >= limitedAt() + 13, 40 * SLOT_MS);
+      env.sim.control.addFault(fault);
+      await until("answer", () => answerTo(env.fake, report.responseUrl), 50 * SLOT_MS);
+      const calls = accountRequests(env.sim).filter((r) => r.endpoint === "consumption");
+      const limited = calls.flatMap((c, i) => (c.status === 429 ? [i] : []));
+      const gap = (i: number) =>
+        i > 0 && i < calls.length ? calls[i]!.atMs - calls[i - 1]!.atMs : Number.NaN;
+      const first = limited[0] ?? calls.length;
+      const second = limited[1] ?? calls.length;
+      // The three gaps just before the forced 429.
+      const before = median([gap(first - 2), gap(first - 1), gap(first)]);
+      // calls[first+1] is the retry; the gaps after it are the new slot length.
+      const afterOne = median([gap(first + 2), gap(first + 3), gap(first + 4)]);
+      // The retry is the first clean call: the gap after the tenth clean call.
+      const afterTen = gap(first + 11);
+      const afterTwo = median([gap(second + 2), gap(second + 3)]);
+      result = [
+        {
+          row: "4. slot length around a forced 429",
+          figure: "before (ms)",
+          goal: `${SLOT_MS}`,
+          result: fmt(before, 0),
+          naive: "—",
+        },
+        { row: "", figure: "after one 429 (ms)", goal: "—", result: fmt(afterOne, 0), naive: "—" },
+        {
+          row: "",
+          figure: "after 10 clean calls (ms)",
+          goal: `${SLOT_MS}`,
+          result: fmt(afterTen, 0),
+          naive: "—",
+        },
+        { row: "", figure: "after a second 429 (ms)", goal: "—", result: fmt(afterTwo, 0), naive: "—" },
+        {
+          row: "",
+          // The simulator's stats count its own spacing refusals, not the forced faults.
+          figure: "429s not forced (the bot's own)",
+          goal: "0",
+          result: String(rateLimited(env)),
+          naive: "—",
+        },
+      ];
+    } catch (error) {
+      result = [
+        {
+          row: "4. slot length around a forced 429",
+          figure: "—",
+          goal: "—",
+          result: outcome(error),
+          naive: "—",
+        },
+      ];
+    }
+    return result;
+  });
+}
+
+// ---------------------------------------------------------------------------- row 5
+
+/** The form Slack posts for a slash command (fields as SlackDriver.slashCommand sends them). */
+function slashForm(env: Environment, text: string, user: string): string {
+  const o = env.fake.options;
+  return new URLSearchParams({
+    token: o.verificationToken,
+    team_id: o.teamId,
+    team_domain: o.teamDomain,
+    channel_id: CHANNEL,
+    channel_name: "general",
+    user_id: user,
+    user_name: env.fake.workspace.users.get(user)?.name ?? user,
+    command: "/fleet",
+    text,
+    api_app_id: o.appId,
+    is_enterprise_install: "false",
+    response_url: env.fake.issueResponseUrl(CHANNEL, user),
+    trigger_id: env.fake.issueTriggerId(user),
+  }).toString();
+}
+
+function runLoadClient(input: object): Promise<LoadOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "loadClient.ts")], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+    });
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`load client failed: ${err.slice(-500)}`));
+      resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"));
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
+  const rows: RealtimeRow[] = [];
+  for (const concurrent of options.quick ? [50] : [50, 200]) {
+    const measured = await withEnvironment({}, async (env) => {
+      const bot = await env.startBot();
+      await warm(env, bot);
+      const forms = Array.from({ length: concurrent }, (_, i) =>
+        slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
+      );
+      return runLoadClient({
+        botUrl: `${bot.url}/slack/events`,
+        signingSecret: env.fake.options.signingSecret,
+        forms,
+        timeoutMs: 30_000,
+      });
+    });
+    const late = measured.ackMs.filter((ms) => ms > 3000).length;
+    const why = Object.entries(measured.errors)
+      .map(([error, n]) => `${n} × ${error}`)
+      .join("; ");
+    rows.push(
+      {
+        row: rows.length === 0 ? "5. ack time, concurrent `/fleet where` (client in its own process)" : "",
+        figure: `${concurrent} at once: p50 / p99 (ms)`,
+        goal: concurrent <= 50 ? "p99 < 100" : "p99 < 500",
+        result: `${fmt(quantile(measured.ackMs, 0.5), 0)} / ${fmt(quantile(measured.ackMs, 0.99), 0)}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `${concurrent} at once: over Slack's 3 s, or failed`,
+        goal: "0",
+        result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
+        naive: "—",
+      },
+    );
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------- row 6
+
+/** Sends `count` distinct one-call reports (so none is merged with another), 8 at a time. */
+async function queueReports(env: Environment, bot: RunningBot, count: number): Promise<void> {
+  const plates = env.sim.vehicles.map((v) => v.plate);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      await command(
+        bot,
+        `stops ${plates[i % plates.length]} yesterday min=${1 + Math.floor(i / plates.length)}`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
+  const queued = options.quick ? 300 : 1000;
+  const plain = await withEnvironment({}, async (env) => {
+    const bot = await env.startBot();
+    await warm(env, bot);
+    const idle = bot.rssMb();
+    await queueReports(env, bot, queued);
+    await sleep(2000);
+    return { idle, queued: bot.rssMb() };
+  });
+  const chart = await withEnvironment({}, async (env) => {
+    const bot = await env.startBot();
+    await warm(env, bot);
+    const idle = bot.rssMb();
+    const reefer = env.sim.vehicles.find((v) => v.reefer)!;
+    const files = env.fake.files.length;
+    const temps = await command(bot, `temps ${reefer.plate} yesterday`);
+    let afterChart = Number.NaN;
+    try {
+      await until(
+        "chart",
+        () => answerTo(env.fake, temps.responseUrl) && env.fake.files.length > files,
+        60_000,
+      );
+      await sleep(2000);
+      afterChart = bot.rssMb();
+    } catch (error) {
+      if (!(error instanceof Timeout)) throw error;
+    }
+    await queueReports(env, bot, queued);
+    await sleep(2000);
+    return { idle, afterChart, queued: bot.rssMb() };
+  });
+  return [
+    {
+      row: `6. RSS of the bot process (${queued.toLocaleString("en")} queued tasks)`,
+      figure: "idle, after warm-up (MB)",
+      goal: "—",
+      result: fmt(plain.idle, 0),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: `with ${queued.toLocaleString("en")} queued (MB)`,
+      goal: "< 150",
+      result: fmt(plain.queued, 0),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "after one temperature chart (MB)",
+      goal: "back near idle",
+      result: `${fmt(chart.afterChart, 0)} (idle ${fmt(chart.idle, 0)})`,
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: `chart, then ${queued.toLocaleString("en")} queued (MB)`,
+      goal: "< 150",
+      result: fmt(chart.queued, 0),
+      naive: "—",
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------- row 7
+
+/** 20,000 tasks written straight into a fresh store (TaskStore.create), as a backlog left by a stop. */
+function seedStore(count: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "fleetbot-bench-"));
+  const db = openDatabase(dir);
+  const store = new TaskStore(db);
+  const day = 24 * 3_600_000;
+  const to = Math.floor(Date.now() / day) * day;
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      store.create({
+        kind: "vehicle-report",
+        params: {
+          report: "stops",
+          refs: [{ type: "all", raw: "all", normalised: "ALL" }],
+          period: { fromMs: to - day, toMs: to, label: "yesterday" },
+          minMinutes: 1 + (i % 60),
+          timeZone: "Europe/Bucharest",
+        },
+        account: "demo",
+        slackUser: USER,
+        reply: { channel: CHANNEL },
+        priority: "report",
+      });
+    }
+  })();
+  db.close();
+  return dir;
+}
+
+async function healthzMs(bot: RunningBot): Promise<{ ms: number; ok: boolean }> {
+  const started = performance.now();
+  const res = await fetch(`${bot.url}/healthz`, { signal: AbortSignal.timeout(60_000) });
+  await res.arrayBuffer();
+  return { ms: performance.now() - started, ok: res.ok };
+}
+
+export async function bigQueue(options: RowOptions): Promise<RealtimeRow[]> {
+  const count = options.quick ? 2000 : 20_000;
+  const dir = seedStore(count);
+  return withEnvironment({}, async (env) => {
+    const empty = await env.startBot();
+    const emptyStart = empty.startMs;
+    await empty.stop();
+    const first = await env.startBot({ dataDir: dir, startTimeoutMs: 120_000 });
+    const queue = await command(first, "queue");
+    const health = await healthzMs(first);
+    await first.stop();
+    const started = performance.now();
+    const again = await env.startBot({ dataDir: dir, startTimeoutMs: 120_000 });
+    const listening = again.startMs;
+    let healthOk = Number.NaN;
+    for (;;) {
+      const h = await healthzMs(again);
+      if (h.ok) {
+        healthOk = performance.now() - started;
+        break;
+      }
+      if (performance.now() - started > 120_000) break;
+      await sleep(50);
+    }
+    const n = count.toLocaleString("en");
+    return [
+      {
+        row: `7. ${n} queued tasks (written into the SQLite store before the start)`,
+        figure: "`/fleet queue` ack (ms)",
+        goal: "< 200",
+        result: `${fmt(queue.result.elapsedMs, 0)}${queue.result.elapsedMs > 3000 ? " (Slack gives up at 3 s)" : ""}`,
+        naive: "—",
+      },
+      { row: "", figure: "/healthz answer (ms)", goal: "—", result: fmt(health.ms, 0), naive: "—" },
+      {
+        row: "",
+        figure: "restart: spawn → listening, queue resumed (ms)",
+        goal: "< 2000",
+        result: `${fmt(listening, 0)} (empty store: ${fmt(emptyStart, 0)})`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: "restart: spawn → /healthz ok (ms)",
+        goal: "< 2000",
+        result: fmt(healthOk, 0),
+        naive: "—",
+      },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------------------- row 8
+
+export async function fortyDayStops(options: RowOptions): Promise<RealtimeRow[]> {
+  const repeats = options.quick ? 4 : 10;
+  return withEnvironment({}, async (env) => {
+    const plates = env.sim.vehicles.slice(0, 25).map((v) => v.plate);
+    const text = `stops ${plates.join(", ")} last 40d`;
+    const bot = await env.startBot();
+    await warm(env, bot);
+    let single: string;
+    let repeated: string;
+    const before = upstreamCalls(env.sim, "stops");
+    try {
+      const one = await command(bot, text);
+      await until("one report", () => answerTo(env.fake, one.responseUrl), 60 * SLOT_MS + 30_000);
+      single = String(upstreamCalls(env.sim, "stops") - before);
+    } catch (error) {
+      single = outcome(error);
+    }
+    await sleep(2 * SLOT_MS);
+    const start = upstreamCalls(env.sim, "stops");
+    try {
+      const sent: Awaited<ReturnType<typeof command>>[] = [];
+      for (let i = 0; i < repeats; i++) {
+        sent.push(await command(bot, text));
+        await sleep(1000);
+      }
+      await until(
+        "all reports",
+        () => sent.every((s) => answerTo(env.fake, s.responseUrl)),
+        repeats * 8 * SLOT_MS + 60_000,
+      );
+      repeated = String(upstreamCalls(env.sim, "stops") - start);
+    } catch (error) {
+      repeated = `${outcome(error)} (${upstreamCalls(env.sim, "stops") - start} so far)`;
+    }
+    return [
+      {
+        row: "8. `stops <25 vehicles> last 40d` (service accepts any period)",
+        figure: "upstream calls, one report",
+        goal: "3",
+        result: single,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `upstream calls, ${repeats} identical sent 1 s apart`,
+        goal: repeats === 10 ? "≤ 6" : "—",
+        result: repeated,
+        naive: "—",
+      },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------------------- row 9
+
+/** The estimate in an ack text ("about 12 s", "about 3 min", "1 h 5 min"), in ms. */
+export function estimateMs(text: string): number | undefined {
+  const about = /about (?:(\d+) h )?(\d+) (s|min)\b/.exec(text);
+  if (!about) return undefined;
+  const hours = Number(about[1] ?? 0);
+  const value = Number(about[2]);
+  return hours * 3_600_000 + value * (about[3] === "s" ? 1000 : 60_000);
+}
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow[]> {
+  const durationMs = options.quick ? 45_000 : 150_000;
+  return withEnvironment({}, async (env) => {
+    const bot = await env.startBot();
+    await warm(env, bot);
+    const rand = random(20261122);
+    const plates = env.sim.vehicles.map((v) => v.plate);
+    const pick = () => plates[Math.floor(rand() * plates.length)]!;
+    const sent: Awaited<ReturnType<typeof command>>[] = [];
+    const t0 = Date.now();
+    let at = t0;
+    while (at < t0 + durationMs) {
+      await sleep(at - Date.now());
+      const r = rand();
+      const user = USERS[Math.floor(rand() * 3)]!;
+      const text =
+        r < 0.55
+          ? `where ${pick()}`
+          : r < 0.8
+            ? `stops ${pick()}, ${pick()} yesterday min=${5 + Math.floor(rand() * 20)}`
+            : r < 0.95
+              ? `fuel ${pick()} last ${2 + Math.floor(rand() * 60)}d`
+              : "stops all yesterday";
+      sent.push(await command(bot, text, user));
+      at += -Math.log(1 - rand()) * 2500; // a command every 2.5 s on average: the queue builds up
+    }
+    const ratios: number[] = [];
+    const reportRatios: number[] = [];
+    let unanswered = 0;
+    try {
+      await until("mix answers", () => sent.every((s) => answerTo(env.fake, s.responseUrl)), 200 * SLOT_MS);
+    } catch (error) {
+      if (!(error instanceof Timeout)) throw error;
+    }
+    for (const s of sent) {
+      const answer = answerTo(env.fake, s.responseUrl);
+      const estimate = estimateMs(s.ackText);
+      if (!answer) unanswered++;
+      else if (estimate !== undefined) {
+        const ratio = estimate / Math.max(1, answer.at - s.sentAt);
+        ratios.push(ratio);
+        if (!s.text.startsWith("where")) reportRatios.push(ratio);
+      }
+    }
+    return [
+      {
+        row: `9. estimate ÷ actual, working-day mix (${sent.length} commands in ${Math.round(durationMs / 1000)} s)`,
+        figure: "p50 / p90",
+        goal: "≈ 1",
+        result: `${fmt(quantile(ratios, 0.5))} / ${fmt(quantile(ratios, 0.9))}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: "reports only (no `where`): p50 / p90",
+        goal: "≈ 1",
+        result: `${fmt(quantile(reportRatios, 0.5))} / ${fmt(quantile(reportRatios, 0.9))}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: "commands without an estimate / unanswered",
+        goal: "0 / 0",
+        result: `${sent.length - unanswered - ratios.length} / ${unanswered}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: "429s received during the mix",
+        goal: "0",
+        result: String(rateLimited(env)),
+        naive: "—",
+      },
+    ];
+  });
+}

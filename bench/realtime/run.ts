@@ -1,0 +1,111 @@
+/**
+ * The real-time part of `npm run bench`: builds the bot, then measures issue 12's table row
+ * by row on `node dist/main.js` (see rows.ts). Returns the table as markdown rows.
+ */
+import { spawnSync } from "node:child_process";
+import { INTERVAL_MS, MARGIN_MS, REPO, SLOT_MS } from "./harness.js";
+import {
+  ackLatency,
+  alertDuringReport,
+  alertFourPages,
+  bigQueue,
+  estimateAccuracy,
+  fortyDayStops,
+  marginAfter429,
+  memory,
+  type RealtimeRow,
+  type RowOptions,
+  whereBehindReports,
+} from "./rows.js";
+
+export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRow[]>> = {
+  where: whereBehindReports,
+  "alert-report": alertDuringReport,
+  "alert-pages": alertFourPages,
+  margin: marginAfter429,
+  ack: ackLatency,
+  memory,
+  queue: bigQueue,
+  stops40: fortyDayStops,
+  estimate: estimateAccuracy,
+};
+
+export interface RealtimeResult {
+  table: string;
+  settings: string;
+}
+
+export function buildBot(): void {
+  const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+}
+
+/** Runs the chosen rows (default all) one after the other; a failing row is reported, not fatal. */
+export async function runRealtime(options: RowOptions & { only?: string[] }): Promise<RealtimeResult> {
+  buildBot();
+  const rows: RealtimeRow[] = [];
+  const names = options.only?.length ? options.only : Object.keys(REALTIME_ROWS);
+  for (const name of names) {
+    const measure = REALTIME_ROWS[name];
+    if (!measure) throw new Error(`unknown row ${name}; rows: ${Object.keys(REALTIME_ROWS).join(", ")}`);
+    const started = performance.now();
+    process.stderr.write(`realtime: ${name}…\n`);
+    try {
+      rows.push(...(await measure(options)));
+    } catch (error) {
+      rows.push({ row: name, figure: "—", goal: "—", result: `error: ${String(error)}`, naive: "—" });
+    }
+    process.stderr.write(`realtime: ${name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
+  }
+  const table = [
+    "| row | figure | goal | fleetbot (built, real time) | naive FIFO |",
+    "|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.row} | ${r.figure} | ${r.goal} | ${r.result} | ${r.naive} |`),
+  ].join("\n");
+  const settings = `interval ${INTERVAL_MS} ms, margin ${MARGIN_MS} ms, slot ${SLOT_MS} ms${options.quick ? ", quick mode (smaller loads)" : ""}`;
+  return { table, settings };
+}
+
+export function realtimeNotes(settings: string): string {
+  return `\`node dist/main.js\` (built by the bench first) as a child process, against the fleet
+simulator (real clock, so it enforces the spacing with real 429s on its own clock) and the fake
+Slack, both in the bench process, over loopback HTTP. The bot is driven only through signed Slack
+requests (SlackDriver; the load client of row 5 signs the same way in its own process); answers
+are read from the fake Slack's records, upstream calls from the simulator's request log.
+Settings: ${settings}; "slots" are measured times ÷ slot. Each row starts a fresh simulator,
+fake Slack and bot (fresh DATA_DIR), and gives "timeout" instead of hanging. The naive FIFO
+figure of row 1 is what a FIFO queue with the same spacing would wait on the same load: every
+report call not yet sent when the \`where\` arrived, plus its own.`;
+}
+
+export const REALTIME_READING = `- 1: the account's first \`where\` warms the token and vehicle list; then N different
+  \`stops all yesterday min=…\` (28 vehicles: 3 calls each) are acknowledged one after the
+  other, then one \`where\`; the figure is command → its answer on the response_url.
+- 2, 3: alerts polled by \`ALERTS_CRON\` every ${20} s (seconds field) for \`ALERTS_CHANNEL\`. After the
+  startup sweep, one In Progress transport on the sweep's first page is set to NoGPSCoordinates
+  (simulator control) 1 s before a tick; the figure is that tick → the alert's
+  chat.postMessage. Row 2 acknowledges \`fuel <20 vehicles> last 300d\` (2 × 10 = 20 calls) 3 s
+  before the tick; row 3 has 520 generated transports (the sweep reads 4 pages of 100).
+- 4: \`fuel all last 366d\` (36 calls); the simulator answers one of them 429 (a fault,
+  Retry-After 1 s, which does not move its window) after 12 calls and again 12 calls later. Slot
+  lengths are gaps between the simulator's arrival times of successive calls ("before": the
+  three gaps before the first 429; "after": the gaps after the retry). "429s not forced"
+  are real 429s the bot drew from the simulator's own spacing check.
+- 5: N signed \`/fleet where <plate>\` forms (3 users, 28 plates) sent at once by a child process;
+  the figure is the HTTP acknowledgement time it sees.
+- 6: VmRSS of the bot process (/proc/<pid>/status) 2 s after the last of N distinct one-call
+  reports was acknowledged (8 in flight at a time); the chart line renders
+  \`temps <chilled reefer> yesterday\` first and reads the RSS 2 s after its file was shared.
+- 7: the tasks are written with TaskStore.create into a fresh DATA_DIR before the start (sending
+  20,000 commands through Slack would take longer than the bench); the bot is started, asked
+  \`/fleet queue\`, stopped with SIGTERM and started again on the same directory. "listening" is
+  the bot's own log line, written after the store was opened and the queue resumed.
+- 8: one report first (calls counted from the simulator's stats), then 10 identical ones sent
+  1 s apart, all answered.
+- 9: commands at random (a mean gap of 2.5 s, so a queue builds): \`where\` 55 %, two-vehicle
+  stops 25 %, one-vehicle fuel up to 61 days 15 %, stops for all 5 %. The estimate is the
+  "about …" of the ack (whole seconds, minutes from 60 s on); actual is command → answer.
+  A \`where\` served from the vehicle list younger than one interval answers in milliseconds,
+  which the estimate does not foresee: the second line leaves those out.
+- The machine is shared (the load average at the start of the run is given above the tables):
+  timings, rows 5 and 7 above all, vary from run to run.`;
