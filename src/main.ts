@@ -179,6 +179,10 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
 
   runner.resume();
   stores.retention.start();
+  // A full or read-only disk is probed every 10 s until it takes writes; then interrupted tasks resume.
+  stores.health.onRecovered(() => runner.resume());
+  const storeProbe = setInterval(() => stores.health.check(), 10_000);
+  storeProbe.unref();
   // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
   // sandbox the fake #alerts channel gets the demo account's.
   const alertsChannel = config.alerts.channel ?? (slackSide.fake ? "C0ALERTS" : undefined);
@@ -208,6 +212,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     async close() {
       health.ready = false;
       upkeep.stop();
+      clearInterval(storeProbe);
       stores.retention.stop();
       await alerts.poller.stop();
       await runner.stop();
@@ -303,6 +308,7 @@ function taskRunner(
       accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
     ],
     sessionFor: async (task) => fleet.sessionFor(task),
+    onStoreFailure: (error) => stores.health.failed(error),
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),
@@ -473,6 +479,7 @@ function slackContext(
     },
     releaseAccount: (username) => fleet.release(username),
     warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),
+    storeHealth: stores.health,
     logger: logger.child({ module: "slack" }),
     now: () => Date.now(),
   };

@@ -5,6 +5,7 @@ import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { AccountStore } from "../store/accountStore.js";
 import type { AlertStore } from "../store/alertStore.js";
+import type { StoreHealth } from "../store/health.js";
 import type { TaskStore } from "../store/taskStore.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
@@ -38,6 +39,8 @@ export interface SlackContext {
   releaseAccount(username: string): void;
   /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
   warmVehicles(account: string, slackUser: string): void;
+  /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
+  storeHealth: Pick<StoreHealth, "failed" | "status">;
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
   now(): number;
 }

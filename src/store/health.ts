@@ -35,6 +35,7 @@ export interface StoreHealthStatus {
  */
 export class StoreHealth {
   private problem?: { reason: string; since: number };
+  private readonly recovered = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -64,11 +65,17 @@ export class StoreHealth {
           .run(this.now());
         this.db.prepare("UPDATE store_probe SET payload = NULL WHERE id = 1").run();
         this.problem = undefined;
+        for (const listener of this.recovered) listener();
       } catch (error) {
         this.failed(error);
       }
     }
     return this.status();
+  }
+
+  /** Called once each time the store takes writes again (interrupted tasks resume then). */
+  onRecovered(listener: () => void): void {
+    this.recovered.add(listener);
   }
 
   status(): StoreHealthStatus {

@@ -62,6 +62,8 @@ export interface TaskRunnerOptions<S> {
   sessionFor(task: TaskRecord): Promise<S>;
   /** Turns any error into what the user and support see. */
   describeError(error: unknown): TaskError;
+  /** A write of the task's state failed (disk full, read-only): the caller tracks the store's health. */
+  onStoreFailure?(error: unknown): void;
   /** Errors worth another attempt (timeouts, 5xx); others fail the task at once. */
   isRetryable?(error: unknown): boolean;
   maxAttempts?: number;
@@ -122,7 +124,11 @@ export class TaskRunner<S> {
 
   /** Restarts every unfinished task and re-announces finished ones whose answer never went out. */
   resume(): { resumed: number; undelivered: number } {
-    const unfinished = this.options.store.unfinished().filter((task) => !this.active.has(task.id));
+    // Safe to call again (after the store recovers from a full disk): what runs or waits stays put.
+    const waiting = new Set([...this.waiting.values()].flatMap((queue) => queue.map((t) => t.id)));
+    const unfinished = this.options.store
+      .unfinished()
+      .filter((task) => !this.active.has(task.id) && !waiting.has(task.id));
     // One sort for the whole backlog (20,000 tasks resume in one pass, not one re-sort each).
     const byAccount = new Map<string, TaskRecord[]>();
     for (const task of unfinished) {
@@ -288,7 +294,8 @@ export class TaskRunner<S> {
       if (store.finish(initial.id, "failed", { error, ...this.scrubbed(initial) }))
         this.emitFinished(store.get(initial.id)!);
     } catch (error) {
-      // A store failure: leave the task unfinished so the next start resumes it.
+      // A store failure: leave the task unfinished; it resumes when the store takes writes again.
+      this.options.onStoreFailure?.(error);
       this.options.logger?.error({ taskId: initial.id, err: error }, "task could not be recorded");
     } finally {
       this.active.delete(initial.id);

@@ -52,7 +52,7 @@ describe("/fleet with the vehicle list cached", () => {
     expect(params.refs.map((r) => r.raw)).toEqual([plate]);
     const yesterday = parsePeriod("yesterday", { timeZone: ZONE, now: new Date(task!.createdAt) });
     if (!yesterday.ok) throw new Error(yesterday.message);
-    expect(params.period).toEqual({
+    expect(params.period).toMatchObject({
       fromMs: yesterday.period.from.getTime(),
       toMs: yesterday.period.to.getTime(),
       label: yesterday.period.label,

@@ -35,6 +35,7 @@ import { fleetCommand } from "./fleetCommand.js";
 import { homeOpened } from "./home.js";
 import { cancelTask, refreshQueue } from "./queue.js";
 import { taskOwnership } from "./shared.js";
+import { answerStoreFailure, StoreUnavailableError } from "./storeFailure.js";
 import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
 
 type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
@@ -101,6 +102,7 @@ export const REGISTERED = {
 /** Registers every listener with its family's deps. */
 export function registerListeners(app: App, ctx: SlackContext): void {
   const deps = listenerDeps(ctx);
+  app.use(answerStoreFailure);
   for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, (args) => listener(args, deps));
   for (const [id, listener] of Object.entries(BUTTONS))
     app.action<BlockAction<ButtonAction>>(id, (args) => listener(args, deps));
@@ -119,7 +121,16 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     accountOf: (userId) => ctx.people.accountOf(userId),
   };
   const tasks: TaskDesk = {
-    submit: (task) => ctx.runner.submit(task),
+    submit: (task) => {
+      try {
+        return ctx.runner.submit(task);
+      } catch (error) {
+        // The disk refused the write: told to the user within the ack, and to /healthz.
+        if (ctx.storeHealth.failed(error))
+          throw new StoreUnavailableError(ctx.storeHealth.status().reason ?? "");
+        throw error;
+      }
+    },
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
     cancel: (taskId) => ctx.runner.cancel(taskId),
