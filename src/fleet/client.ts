@@ -279,6 +279,7 @@ export class FleetClient {
         refreshMarginMs: this.refreshMarginMs,
         now: this.now,
         sendLogin: (username, password) => this.sendLogin(username, password),
+        retryRefusedLogin: false,
       }),
     );
   }

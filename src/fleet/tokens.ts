@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
 import { logger } from "../log.js";
+import { UnauthorizedError } from "./errors.js";
 import type { LoginResponse } from "./schemas.js";
 import type { CallContext, CallGate } from "./seam.js";
 
@@ -85,6 +86,17 @@ export interface TokenManagerOptions {
   /** Log in again this long before expiry; default 60 s (capped at half the token lifetime). */
   refreshMarginMs?: number;
   now?: () => number;
+  /**
+   * Stored credentials (default): one refused login is tried once more, a slot later, before the
+   * refusal is final: a passing 401 must not fail a user's task. Off for credentials someone
+   * offers (a link attempt), where a refusal is the answer.
+   */
+  retryRefusedLogin?: boolean;
+}
+
+/** A 401/403 to the login itself (wrong or changed password, or a passing refusal). */
+function isRefusedLogin(error: unknown): boolean {
+  return error instanceof UnauthorizedError && error.reason === "login";
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -121,6 +133,7 @@ export class TokenManager {
   readonly #password: string;
   readonly #gate: CallGate;
   readonly #sendLogin: TokenManagerOptions["sendLogin"];
+  readonly #retryRefusedLogin: boolean;
   readonly #marginMs: number;
   readonly #now: () => number;
   #current: AccessToken | undefined;
@@ -131,6 +144,7 @@ export class TokenManager {
     this.#password = options.password;
     this.#gate = options.gate;
     this.#sendLogin = options.sendLogin;
+    this.#retryRefusedLogin = options.retryRefusedLogin ?? true;
     this.#marginMs = options.refreshMarginMs ?? 60_000;
     this.#now = options.now ?? Date.now;
   }
@@ -161,8 +175,8 @@ export class TokenManager {
     if (!this.#pending) {
       // The shared login must not die with the first caller's signal: other callers wait on it.
       const loginContext: CallContext = { priority: ctx.priority ?? "interactive", taskId: ctx.taskId };
-      const pending = this.#gate
-        .run({ account: this.account, endpoint: "login", context: loginContext }, async () => {
+      const login = () =>
+        this.#gate.run({ account: this.account, endpoint: "login", context: loginContext }, async () => {
           const startedAt = this.#now();
           const answer = await this.#sendLogin(this.account, this.#password);
           return new AccessToken(
@@ -173,6 +187,12 @@ export class TokenManager {
             this.#marginMs,
             answer.scope,
           );
+        });
+      const pending = login()
+        .catch((error: unknown) => {
+          if (!this.#retryRefusedLogin || !isRefusedLogin(error)) throw error;
+          log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
+          return login();
         })
         .then((token) => {
           this.#current = token;

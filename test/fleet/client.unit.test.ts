@@ -328,7 +328,8 @@ describe("401 policy", () => {
     ]);
   });
 
-  it("401 at login is reason login", async () => {
+  it("401 at login is reason login (after its one retry)", async () => {
+    on("authentication/login", { status: 401 });
     on("authentication/login", { status: 401 });
     const { session } = client();
     const error = await session.login().catch((e: unknown) => e);

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { UnauthorizedError } from "../../src/fleet/errors.js";
 import type { LoginResponse } from "../../src/fleet/schemas.js";
 import { TokenManager } from "../../src/fleet/tokens.js";
 import { createLogger } from "../../src/log.js";
@@ -144,5 +145,48 @@ describe("TokenManager", () => {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain("pw");
     }
+  });
+});
+
+describe("TokenManager, a refused login", () => {
+  function refusing(refusals: number, retryRefusedLogin?: boolean) {
+    let logins = 0;
+    const gate = recordingGate();
+    const tokens = new TokenManager({
+      account: "demo",
+      password: "pw",
+      gate,
+      retryRefusedLogin,
+      sendLogin: async (): Promise<LoginResponse> => {
+        logins += 1;
+        if (logins <= refusals) throw new UnauthorizedError("login", "login", { status: 401 });
+        return {
+          access_token: "t",
+          expires_in: 28800,
+          token_type: "Bearer",
+          refresh_token: undefined,
+          scope: "",
+        };
+      },
+    });
+    return { tokens, logins: () => logins };
+  }
+
+  it("a single passing 401 is tried once more and the task gets its token", async () => {
+    const { tokens, logins } = refusing(1);
+    await expect(tokens.token()).resolves.toBeDefined();
+    expect(logins()).toBe(2);
+  });
+
+  it("a lasting refusal fails after the second try, not in a loop", async () => {
+    const { tokens, logins } = refusing(5);
+    await expect(tokens.token()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(logins()).toBe(2);
+  });
+
+  it("credentials someone offers (a link attempt) are refused at the first 401", async () => {
+    const { tokens, logins } = refusing(1, false);
+    await expect(tokens.token()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(logins()).toBe(1);
   });
 });
