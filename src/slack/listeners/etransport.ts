@@ -177,7 +177,7 @@ async function runEtransportCommand(
       await s.ack(
         ephemeral(
           noticeMessage(
-            `Name the transport: \`/etransport ${parsed.form} <UIT>\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
+            `Name the transport: \`/etransport ${parsed.form} &lt;UIT&gt;\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
             "/etransport list shows your transports with buttons.",
           ),
         ),
