@@ -14,7 +14,13 @@ import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
 import type { Rendered } from "./delivery.js";
-import { cancelledMessage, failureMessage, noticeMessage, statusModal } from "./views/common.js";
+import {
+  cancelledMessage,
+  failureMessage,
+  noticeMessage,
+  statusModal,
+  vehicleProblemsMrkdwn,
+} from "./views/common.js";
 import {
   removeConfirmationMessage,
   transportActionResultMessage,
@@ -22,40 +28,49 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
+import { ECHO_MAX, userText } from "./views/text.js";
 import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
 
-/** One line saying what a task is, for progress messages and the queue. */
+/**
+ * One line saying what a task is, for progress messages and the queue, as mrkdwn: what the user
+ * typed (vehicles, UITs, a user name) is escaped and cut, so the line stays short and echoes no
+ * mention whatever was typed.
+ */
 export function describeTask(task: TaskRecord): string {
-  if (!isTaskKind(task.kind)) return task.kind;
+  if (!isTaskKind(task.kind)) return userText(task.kind, ECHO_MAX);
   switch (task.kind) {
     case "vehicle-report": {
       const p = taskOf(task, "vehicle-report")?.params;
       if (!p) return "Report";
-      const vehicles = p.refs.map((r) => r.raw).join(", ");
-      return `${REPORT_CATALOGUE[p.report].title}${vehicles ? ` for ${vehicles}` : ""}${p.period ? `, ${p.period.label}` : ""}`;
+      const vehicles = userText(p.refs.map((r) => r.raw).join(", "), VEHICLES_MAX);
+      const period = p.period ? `, ${userText(p.period.label, ECHO_MAX)}` : "";
+      return `${REPORT_CATALOGUE[p.report].title}${vehicles ? ` for ${vehicles}` : ""}${period}`;
     }
     case "transport-action": {
       const p = taskOf(task, "transport-action")?.params;
-      return `${capitalise(p?.action ?? "act on")} ${(p?.uits ?? []).join(", ")}`;
+      return `${capitalise(p?.action ?? "act on")} ${userText((p?.uits ?? []).join(", "), VEHICLES_MAX)}`;
     }
     case "account-link":
-      return `Checking the fleet account ${taskOf(task, "account-link")?.params.username ?? ""}`.trim();
+      return `Checking the fleet account ${userText(taskOf(task, "account-link")?.params.username ?? "", ECHO_MAX)}`.trim();
     case "transport-list":
       return "Transport list";
     case "transport-find":
-      return `Looking up ${taskOf(task, "transport-find")?.params.uit ?? "the transport"}`;
+      return `Looking up ${userText(taskOf(task, "transport-find")?.params.uit ?? "the transport", ECHO_MAX)}`;
     case "transport-save": {
       const save = taskOf(task, "transport-save")?.params;
-      return `${save?.transportUId ? "Updating" : "Creating"} transport ${save?.draft.codeUit ?? ""}`.trim();
+      return `${save?.transportUId ? "Updating" : "Creating"} transport ${userText(save?.draft.codeUit ?? "", ECHO_MAX)}`.trim();
     }
     case "transport-remove":
-      return `Removing ${taskOf(task, "transport-remove")?.params.uit ?? "the transport"}`;
+      return `Removing ${userText(taskOf(task, "transport-remove")?.params.uit ?? "the transport", ECHO_MAX)}`;
     default:
       return assertNever(task.kind, "task kind");
   }
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Budget of a task's list of vehicles or UITs in its one-line description. */
+const VEHICLES_MAX = 200;
 
 export interface RenderContext {
   now(): number;
@@ -81,9 +96,9 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
       return withResult(taskOf(task, "account-link"), done, (_t, result) => ({
         message: result.linked
           ? noticeMessage(
-              `:white_check_mark: Linked: your commands now run as the fleet account *${result.username}*.`,
+              `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
             )
-          : noticeMessage(`:x: ${result.reason}`, "Try again with /fleet login."),
+          : noticeMessage(`:x: ${userText(result.reason, 1000)}`, "Try again with /fleet login."),
       }));
     case "transport-list":
       return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
@@ -102,15 +117,15 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
             message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
           };
         const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
-        const text = `:white_check_mark: Transport ${p.draft.codeUit ?? ""} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
+        const text = `:white_check_mark: Transport ${userText(p.draft.codeUit ?? "", ECHO_MAX)} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
         return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
       });
     case "transport-remove":
       return withResult(taskOf(task, "transport-remove"), done, (_t, result) => ({
         message: noticeMessage(
           result.removed
-            ? `:wastebasket: Transport ${result.uit} removed. Its GPS transmission to the tax authority stopped.`
-            : `:x: The fleet service did not confirm the removal of ${result.uit}.`,
+            ? `:wastebasket: Transport ${userText(result.uit, ECHO_MAX)} removed. Its GPS transmission to the tax authority stopped.`
+            : `:x: The fleet service did not confirm the removal of ${userText(result.uit, ECHO_MAX)}.`,
         ),
       }));
     default:
@@ -194,7 +209,10 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   const p = task.params;
   const transport = result.transport;
   if (!transport) {
-    const text = `No transport with UIT ${p.uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`;
+    const text = userText(
+      `No transport with UIT ${p.uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`,
+      1000,
+    );
     return {
       message: noticeMessage(`:warning: ${text}`),
       view: statusModal("Transport not found", text, VIEWS.transportEdit),
@@ -202,14 +220,17 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   }
   if (p.purpose === "edit") {
     if (FINISHED.has(transport.statusId)) {
-      const text = `Transport ${p.uit} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`;
+      const text = userText(
+        `Transport ${p.uit} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`,
+        1000,
+      );
       return {
         message: noticeMessage(`:no_entry: ${text}`),
         view: statusModal("Cannot edit", text, VIEWS.transportEdit),
       };
     }
     return {
-      message: noticeMessage(`Editing transport ${p.uit}.`),
+      message: noticeMessage(`Editing transport ${userText(p.uit, ECHO_MAX)}.`),
       view: transportModal({
         mode: "edit",
         vehicles: undefined,
@@ -222,7 +243,10 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   if (p.purpose === "remove")
     return { message: removeConfirmationMessage(transport, { timeZone: p.timeZone }) };
   return {
-    message: { text: `Transport ${p.uit}`, blocks: transportCard(transport, { timeZone: p.timeZone }) },
+    message: {
+      text: `Transport ${userText(p.uit, ECHO_MAX)}`,
+      blocks: transportCard(transport, { timeZone: p.timeZone }),
+    },
   };
 }
 
@@ -235,7 +259,7 @@ async function renderVehicleReport(
   if (result.kind === "resolution") {
     return {
       message: noticeMessage(
-        `:warning: ${result.problems.join("\n")}`,
+        `:warning: ${vehicleProblemsMrkdwn(result.problems)}`,
         "Vehicles are named by plate (B-123-ABC), name, or #id. /fleet vehicles lists them.",
       ),
     };

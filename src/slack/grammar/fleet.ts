@@ -15,7 +15,7 @@ import {
   parsePeriodCore,
   withoutDiacritics,
 } from "./period.js";
-import { closestWord, code, decodeSlackEntities, firstWord, squeeze } from "./text.js";
+import { closestWord, code, codeList, decodeSlackEntities, firstWord, squeeze } from "./text.js";
 import {
   ALERT_CODES,
   type AlertCode,
@@ -278,7 +278,7 @@ function singleVehicleProblem(
   }
   if (refs.length > 1) {
     return fail(
-      `${code(r.cmd)} works on one vehicle at a time; you gave ${refs.length}: ${refs.map((ref) => code(ref.raw)).join(", ")}.`,
+      `${code(r.cmd)} works on one vehicle at a time; you gave ${refs.length}: ${codeList(refs.map((ref) => ref.raw))}.`,
       withVehiclesAndPeriod,
     );
   }

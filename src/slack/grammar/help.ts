@@ -1,4 +1,5 @@
 import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
+import { code } from "./text.js";
 import { EXAMPLE_UIT } from "./uit.js";
 
 /**
@@ -75,12 +76,13 @@ export const etransportUsageExamples: readonly string[] = etransportUsage.map((l
 const PERIODS =
   "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; in Romanian too: `azi`, `ieri`, `alaltăieri`, `săptămâna trecută`, `luna trecută`, `ultimele 3 zile`, `ultimele 12 ore`";
 const VEHICLES =
-  "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#<id>`; several separated by commas; `all` for every vehicle";
+  "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#&lt;id&gt;`; several separated by commas; `all` for every vehicle";
 const ALERT_CODES =
   "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), or `all`";
 
 function lines(usage: readonly UsageLine[]): string[] {
-  return usage.map((l) => `• \`${l.syntax}\` – ${l.does}. e.g. \`${l.example}\``);
+  // Through code(): the syntax's placeholders (`<vehicle>`) are escaped, or Slack would read them as links.
+  return usage.map((l) => `• ${code(l.syntax)} – ${l.does}. e.g. ${code(l.example)}`);
 }
 
 /** The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command. */

@@ -1,5 +1,7 @@
 /** Small pure text helpers shared by the grammar. */
+
 import { decodeSlackEntities, editDistance, squeeze } from "../../reports/vehicleRefs.js";
+import { userCode } from "../views/text.js";
 
 export { decodeSlackEntities, editDistance, squeeze };
 
@@ -29,7 +31,16 @@ export function firstWord(text: string): [string, string] {
   return i < 0 ? [t, ""] : [t.slice(0, i), t.slice(i + 1)];
 }
 
-/** Inline code for mrkdwn messages; backticks inside are replaced so the span cannot break. */
+/**
+ * Inline code for mrkdwn messages, through the views' one escaping function: `&`, `<`, `>`
+ * escaped, cut to a short echo, backticks inside replaced so the span cannot break.
+ */
 export function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  return userCode(text);
+}
+
+/** A few echoes as inline code, the rest counted: any number of them keeps a message short. */
+export function codeList(texts: readonly string[], shown = 5): string {
+  const listed = texts.slice(0, shown).map(code).join(", ");
+  return texts.length > shown ? `${listed} and ${texts.length - shown} more` : listed;
 }

@@ -11,7 +11,8 @@ import { z } from "zod";
 import { INPUTS } from "../actionIds.js";
 import type { AccountDeps } from "../context.js";
 import { loginModal, noticeMessage, statusModal } from "../views/common.js";
-import { escapeMrkdwn, slackDate } from "../views/message.js";
+import { slackDate } from "../views/message.js";
+import { userText } from "../views/text.js";
 import { submitAndAcknowledge } from "./acknowledge.js";
 import { publishHome } from "./home.js";
 import { type Ack, ephemeral, NO_ACCOUNT, parseJson } from "./shared.js";
@@ -101,7 +102,7 @@ export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promi
     ephemeral(
       account
         ? noticeMessage(
-            `Your commands run as the fleet account *${account.username}* (${account.linked ? "linked by you" : "the workspace account"}).`,
+            `Your commands run as the fleet account *${userText(account.username, 100)}* (${account.linked ? "linked by you" : "the workspace account"}).`,
             account.linked ? "Unlink with /fleet logout." : "Link your own with /fleet login.",
           )
         : NO_ACCOUNT,
@@ -163,13 +164,8 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
         response_action: "update",
         view: statusModal(
           "Link fleet account",
-          `:hourglass_flowing_sand: Checking *${escapeMrkdwn(clip(username, 100))}* with the fleet service… The answer comes as a direct message.`,
+          `:hourglass_flowing_sand: Checking *${userText(username, 100)}* with the fleet service… The answer comes as a direct message.`,
         ),
       }),
   );
-}
-
-/** User text echoed back, cut with an ellipsis so a block stays within Slack's limits. */
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -12,6 +12,7 @@ import {
   subscriptionListMessage,
 } from "../views/alerts.js";
 import { noticeMessage } from "../views/common.js";
+import { userCode } from "../views/text.js";
 import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -36,7 +37,7 @@ export function alertOptions(text: string): { text: string; options?: AlertFilte
     if (name === "min") {
       const minutes = Number(value);
       if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
-        problem = `\`min=${value}\` must be whole minutes from 0 to 1440.`;
+        problem = `${userCode(`min=${value}`)} must be whole minutes from 0 to 1440.`;
       else options.minDurationMinutes = minutes;
     } else {
       const list = value

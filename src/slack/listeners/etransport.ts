@@ -35,6 +35,7 @@ import {
   transportModal,
   vehicleOptions,
 } from "../views/etransportModal.js";
+import { ECHO_MAX, userText } from "../views/text.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import {
   type Ack,
@@ -177,7 +178,7 @@ async function runEtransportCommand(
       await s.ack(
         ephemeral(
           noticeMessage(
-            `Name the transport: \`/etransport ${parsed.form} <UIT>\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
+            `Name the transport: \`/etransport ${parsed.form} &lt;UIT&gt;\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
             "/etransport list shows your transports with buttons.",
           ),
         ),
@@ -195,7 +196,7 @@ async function openEditModal(s: Scope, uit: string, deps: EtransportDeps): Promi
     trigger_id: s.trigger,
     view: statusModal(
       "Edit transport",
-      `:hourglass_flowing_sand: Looking up ${uit} with the fleet service…`,
+      `:hourglass_flowing_sand: Looking up ${userText(uit, ECHO_MAX)} with the fleet service…`,
       VIEWS.transportEdit,
     ),
   });
@@ -338,7 +339,7 @@ export async function transportShow(
     reply: replyFromAction(body, deps.now()),
     priority: "interactive",
   });
-  if (body.response_url) await respond(aside({ text: `Looking up ${value.u}…` }));
+  if (body.response_url) await respond(aside({ text: `Looking up ${userText(value.u, ECHO_MAX)}…` }));
 }
 
 /** A transport list's Next / Previous: the same filter and search, another page. */

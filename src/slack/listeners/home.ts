@@ -3,6 +3,7 @@ import type { WebClient } from "@slack/web-api";
 import type { QueueDeps } from "../context.js";
 import { helpText } from "../grammar/help.js";
 import { homeView } from "../views/common.js";
+import { userText } from "../views/text.js";
 import { queueEntries } from "./queue.js";
 
 /** The Home tab: the account the user acts as, their requests under way, the command list. */
@@ -12,7 +13,7 @@ export async function publishHome(deps: QueueDeps, client: WebClient, userId: st
     ? (await queueEntries(deps, account.username)).entries.filter((e) => e.task.slackUser === userId)
     : [];
   const accountLine = account
-    ? `You act as the fleet account *${account.username}* (${account.linked ? "linked by you" : "the workspace account"}).`
+    ? `You act as the fleet account *${userText(account.username, 100)}* (${account.linked ? "linked by you" : "the workspace account"}).`
     : "You have no fleet account: link yours to use fleetbot.";
   await client.views.publish({
     user_id: userId,

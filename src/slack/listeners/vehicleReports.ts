@@ -25,7 +25,8 @@ import { INPUTS, VIEWS } from "../actionIds.js";
 import type { ReportDeps } from "../context.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask } from "../renderers.js";
-import { grammarErrorMessage, reportModal, statusModal } from "../views/common.js";
+import { grammarErrorMessage, reportModal, statusModal, vehicleProblemsMrkdwn } from "../views/common.js";
+import { ECHO_MAX, userText } from "../views/text.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS, parseJson, replyFromAction } from "./shared.js";
@@ -63,9 +64,9 @@ export function unresolvedVehicles(
     cached.map((v) => ({ ...reportVehicle(v), vehicleUId: v.vehicleUId })),
   );
   if (resolved.ok) return undefined;
-  const message = resolved.problems
-    .map((r) => describeResolutionProblem(r) ?? `${r.ref.raw} could not be found.`)
-    .join("\n");
+  const message = vehicleProblemsMrkdwn(
+    resolved.problems.map((r) => describeResolutionProblem(r) ?? `${r.ref.raw} could not be found.`),
+  );
   const replaced = resolved.resolutions.map(replacementFor);
   const vehicles = replaced.filter((text): text is string => text !== undefined);
   const period = parsed.period && parsed.period.text !== "" ? ` ${parsed.period.text}` : "";
@@ -306,7 +307,7 @@ export async function showPosition(
     reply: replyFromAction(body, deps.now()),
     priority: "interactive",
   });
-  await respond(aside({ text: `Looking up ${action.value}…` }));
+  await respond(aside({ text: `Looking up ${userText(action.value, ECHO_MAX)}…` }));
 }
 
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */

@@ -8,8 +8,9 @@ import type { TransportView } from "../../etransport/types.js";
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
 import { transportButtonValue } from "./etransport.js";
-import { blocksText, cut, dateToken, escCut, formatUit, idPart } from "./etransportText.js";
+import { blocksText, cut, dateToken, formatUit, idPart } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
+import { userText } from "./text.js";
 
 /**
  * Alert messages (pure): one alert per incident and channel with Pause / End / Show / Mute
@@ -86,8 +87,8 @@ function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): strin
 }
 
 function vehicleText(t: TransportView): string {
-  const plate = t.carrierCode ? `*${escCut(t.carrierCode, 30)}*` : "";
-  const name = t.carrierName && t.carrierName !== t.carrierCode ? escCut(t.carrierName, 80) : "";
+  const plate = t.carrierCode ? `*${userText(t.carrierCode, 30)}*` : "";
+  const name = t.carrierName && t.carrierName !== t.carrierCode ? userText(t.carrierName, 80) : "";
   return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
 }
 
@@ -102,23 +103,23 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
   switch (incident.kind) {
     case "transmission": {
       const tx = transportStateInfo({ ...t, transmissionStatusCode: incident.code }).transmission;
-      lines.push(`*Transmission:* ${escCut(incident.code, 60)} — ${tx.meaning}`);
+      lines.push(`*Transmission:* ${userText(incident.code, 60)} — ${tx.meaning}`);
       if (incident.code === "NotInRomania" && isDomesticRoute(t)) {
         // "Expected abroad" would be wrong here: both ends of the route are in Romania.
         lines.push(
           "_The route is within Romania, so the vehicle should not be abroad: positions are not reaching the platform. Check the vehicle's position and the tracking device; use the ANAF app as fallback._",
         );
-      } else if (tx.advice) lines.push(`_${escCut(tx.advice, 300)}_`);
+      } else if (tx.advice) lines.push(`_${userText(tx.advice, 300)}_`);
       if (t.transmissionStatusErrorDescription) {
-        lines.push(`“${escCut(t.transmissionStatusErrorDescription, 300)}”`);
+        lines.push(`“${userText(t.transmissionStatusErrorDescription, 300)}”`);
       }
       break;
     }
     case "changerequest": {
       const cr = transportStateInfo({ ...t, changeRequestStatusCode: incident.code }).changeRequest;
-      lines.push(`*Vehicle change request:* ${escCut(incident.code, 60)} — ${cr?.meaning ?? "failed"}`);
+      lines.push(`*Vehicle change request:* ${userText(incident.code, 60)} — ${cr?.meaning ?? "failed"}`);
       const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
-      if (message) lines.push(`“${escCut(message, 300)}”`);
+      if (message) lines.push(`“${userText(message, 300)}”`);
       lines.push("_The plate on the UIT must be updated before the vehicle is back on the road._");
       break;
     }
@@ -155,7 +156,7 @@ function factsContext(incident: AlertIncident, opts: AlertViewOptions, blockId: 
     facts.push(`last sent to the platform ${dateToken(t.lastTransmissionMs, opts.timeZone)}`);
   }
   if (t.startLocation || t.endLocation) {
-    facts.push(`${escCut(t.startLocation ?? "?", 80)} → ${escCut(t.endLocation ?? "?", 80)}`);
+    facts.push(`${userText(t.startLocation ?? "?", 80)} → ${userText(t.endLocation ?? "?", 80)}`);
   }
   return { type: "context", block_id: blockId, elements: [mrkdwn(facts.join(" · "))] };
 }
@@ -208,7 +209,7 @@ export function alertMessage(
   const title = titleOf(incident);
   const mark = markOf(incident);
   const lines = [
-    `${mark} *${title}* · \`${escCut(uit, 40)}\``,
+    `${mark} *${title}* · \`${userText(uit, 40)}\``,
     `:truck: ${vehicleText(t)}`,
     ...problemLines(incident, opts),
     `*Since* ${dateToken(faultStartedAt(incident), opts.timeZone)}`,
@@ -264,9 +265,9 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
   const title = titleOf(incident);
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
   const lines = [
-    `✅ *Resolved* · ~${title}~ · \`${escCut(uit, 40)}\``,
+    `✅ *Resolved* · ~${title}~ · \`${userText(uit, 40)}\``,
     `:truck: ${vehicleText(t)}`,
-    `*${escCut(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
+    `*${userText(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
     `_${resolveReasonText(incident.kind, incident.resolveReason)}_`,
   ];
   const blocks: KnownBlock[] = [
@@ -352,7 +353,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     `Open alerts (${input.incidents.length})`,
     input.incidents.map(
       (i) =>
-        `${markOf(i)} \`${escCut(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${escCut(i.facts.carrierCode, 30)}* ` : ""}${titleOf(i)}: ${escCut(i.code, 60)} since ${dateToken(faultStartedAt(i), opts.timeZone)}`,
+        `${markOf(i)} \`${userText(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${titleOf(i)}: ${userText(i.code, 60)} since ${dateToken(faultStartedAt(i), opts.timeZone)}`,
     ),
     "no open alerts",
   );
@@ -361,7 +362,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     `UIT validity ending within a day (${input.expiring.length})`,
     input.expiring.map(
       (t) =>
-        `⏳ \`${escCut(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${escCut(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : `${dateToken(t.validityEndMs, opts.timeZone)} (in ${formatSpan(t.validityEndMs - input.nowMs)})`}`,
+        `⏳ \`${userText(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${userText(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : `${dateToken(t.validityEndMs, opts.timeZone)} (in ${formatSpan(t.validityEndMs - input.nowMs)})`}`,
     ),
     "none",
   );
@@ -382,13 +383,14 @@ export interface SubscriptionListOptions {
 }
 
 function describeSubscription(s: AlertSubscription): string {
-  const parts = [`<#${s.channel}> as *${escCut(s.account, 60)}*`];
+  const parts = [`<#${s.channel}> as *${userText(s.account, 60)}*`];
   parts.push(
-    s.codes.length > 0 ? `codes ${s.codes.map((c) => escCut(c, 40)).join(", ")}` : "every alert kind",
+    s.codes.length > 0 ? `codes ${s.codes.map((c) => userText(c, 40)).join(", ")}` : "every alert kind",
   );
-  if (s.excludeCodes.length > 0) parts.push(`except ${s.excludeCodes.map((c) => escCut(c, 40)).join(", ")}`);
+  if (s.excludeCodes.length > 0)
+    parts.push(`except ${s.excludeCodes.map((c) => userText(c, 40)).join(", ")}`);
   if (s.vehicles.length > 0) {
-    const shown = s.vehicles.slice(0, 10).map((v) => escCut(v, 40));
+    const shown = s.vehicles.slice(0, 10).map((v) => userText(v, 40));
     parts.push(
       `vehicles ${shown.join(", ")}${s.vehicles.length > 10 ? ` and ${s.vehicles.length - 10} more` : ""}`,
     );
@@ -411,7 +413,7 @@ export function subscriptionListMessage(
   for (const s of subscriptions.slice(0, 40)) {
     let line = `• ${describeSubscription(s)}`;
     const failure = opts.failures?.[s.channel];
-    if (failure) line += `\n   ⚠️ last post failed (${failure.attempts}×): ${escCut(failure.error, 200)}`;
+    if (failure) line += `\n   ⚠️ last post failed (${failure.attempts}×): ${userText(failure.error, 200)}`;
     lines.push(line);
   }
   if (subscriptions.length > 40) lines.push(`…and ${subscriptions.length - 40} more`);
@@ -446,10 +448,10 @@ export function subscriptionChangedMessage(
       text = `🔔 Alerts of ${channel} updated: ${describeSubscription(subscription as AlertSubscription)}.`;
       break;
     case "unsubscribed":
-      text = `🔕 ${channel} no longer gets transport alerts${subscription.account ? ` of ${escCut(subscription.account, 60)}` : ""}.`;
+      text = `🔕 ${channel} no longer gets transport alerts${subscription.account ? ` of ${userText(subscription.account, 60)}` : ""}.`;
       break;
     case "not-subscribed":
-      text = `${channel} had no alert subscription${subscription.account ? ` for ${escCut(subscription.account, 60)}` : ""}.`;
+      text = `${channel} had no alert subscription${subscription.account ? ` for ${userText(subscription.account, 60)}` : ""}.`;
       break;
   }
   return {
@@ -465,7 +467,7 @@ export function alertMutedMessage(
   until: number,
   timeZone?: string,
 ): SlackMessage {
-  const text = `🔕 Alerts of UIT \`${escCut(formatUit(codeUit), 40)}\` are muted in <#${channel}> until ${dateToken(until, timeZone)}.`;
+  const text = `🔕 Alerts of UIT \`${userText(formatUit(codeUit), 40)}\` are muted in <#${channel}> until ${dateToken(until, timeZone)}.`;
   return {
     text: cut(`Alerts of UIT ${formatUit(codeUit)} muted for 24 h.`, 300),
     blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],

@@ -3,8 +3,9 @@ import type { TaskError, TaskProgress, TaskRecord } from "../../tasks/task.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { GrammarError } from "../grammar/types.js";
 import type { SlackMessage } from "./message.js";
+import { ECHO_MAX, fitMrkdwn, userCode, userText } from "./text.js";
 import { modalReportChoices } from "./vehicleData.js";
-import { escapeMrkdwn, slackDate } from "./vehicleFormat.js";
+import { slackDate } from "./vehicleFormat.js";
 
 const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
 const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
@@ -38,14 +39,32 @@ export function helpMessage(help: string, intro?: string): SlackMessage {
   };
 }
 
-/** A wrong argument: what is wrong and an example that works (only the invoking user sees it). */
+/**
+ * A wrong argument: what is wrong and an example that works (only the invoking user sees it).
+ * The message is mrkdwn whose echoes are already escaped and cut; the example is plain text.
+ */
 export function grammarErrorMessage(error: GrammarError, help?: string): SlackMessage {
-  const blocks: KnownBlock[] = [
-    section(`:warning: ${error.message}`),
-    section(`Try: \`${escapeMrkdwn(error.example)}\``),
-  ];
+  const message = fitMrkdwn(error.message, 2900);
+  const example = userCode(error.example, EXAMPLE_MAX);
+  const blocks: KnownBlock[] = [section(`:warning: ${message}`), section(`Try: ${example}`)];
   if (error.showHelp && help) blocks.push({ type: "divider" }, ...sectionsOf(help));
-  return { text: `${error.message} Try: ${error.example}`, blocks };
+  return { text: `${message} Try: ${example}`, blocks };
+}
+
+/** An example command is fleetbot's own words around at most a few echoes of the user's. */
+const EXAMPLE_MAX = 600;
+
+/** At most this many vehicle problems are listed; the rest are counted. */
+const PROBLEMS_SHOWN = 5;
+
+/**
+ * Vehicles that were not found, as plain sentences naming what the user typed (with backticks):
+ * each escaped and cut, a few listed and the rest counted, so any number of them fits a section.
+ */
+export function vehicleProblemsMrkdwn(problems: readonly string[]): string {
+  const shown = problems.slice(0, PROBLEMS_SHOWN).map((p) => userText(p, 400));
+  const more = problems.length - shown.length;
+  return [...shown, ...(more > 0 ? [`…and ${more} more.`] : [])].join("\n");
 }
 
 export function noticeMessage(text: string, detail?: string): SlackMessage {
@@ -92,15 +111,15 @@ function formatWait(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** `what` is mrkdwn (describeTask); the error's message is plain text. */
 export function failureMessage(what: string, error: TaskError | undefined): SlackMessage {
-  const message = escapeMrkdwn(error?.message ?? "The request failed.");
-  const support = error?.correlationId ? `For support: correlation id \`${error.correlationId}\`` : undefined;
+  const message = userText(error?.message ?? "The request failed.", 2000);
+  const support = error?.correlationId
+    ? `For support: correlation id ${userCode(error.correlationId)}`
+    : undefined;
   return {
     text: `${what} failed: ${message}`,
-    blocks: [
-      section(`:x: *${escapeMrkdwn(what)}* failed: ${message}`),
-      ...(support ? [context(support)] : []),
-    ],
+    blocks: [section(`:x: *${what}* failed: ${message}`), ...(support ? [context(support)] : [])],
   };
 }
 
@@ -112,6 +131,7 @@ export function cancelledMessage(what: string): SlackMessage {
 
 export interface QueueEntry {
   task: TaskRecord;
+  /** mrkdwn, user text escaped and cut (describeTask). */
   description: string;
   progress?: TaskProgress;
 }
@@ -127,11 +147,11 @@ export function queueMessage(
   total = entries.length,
 ): SlackMessage {
   if (entries.length === 0) {
-    return noticeMessage(`Nothing is waiting for the fleet account *${escapeMrkdwn(account)}*.`);
+    return noticeMessage(`Nothing is waiting for the fleet account *${userText(account, ECHO_MAX)}*.`);
   }
   const shown = entries.slice(0, 20);
   const blocks: KnownBlock[] = [
-    section(`*Queue of ${escapeMrkdwn(account)}*: ${total} request${total === 1 ? "" : "s"}`),
+    section(`*Queue of ${userText(account, ECHO_MAX)}*: ${total} request${total === 1 ? "" : "s"}`),
   ];
   for (const entry of shown) {
     const p = entry.progress;
@@ -144,7 +164,7 @@ export function queueMessage(
       type: "section",
       block_id: `queue-${entry.task.id.slice(0, 12)}`,
       text: mrkdwn(
-        `*${escapeMrkdwn(entry.description)}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> at ${slackDate(entry.task.createdAt, "{time}")}`,
+        `*${entry.description}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> at ${slackDate(entry.task.createdAt, "{time}")}`,
       ),
       accessory: {
         type: "button",
@@ -159,7 +179,7 @@ export function queueMessage(
     type: "actions",
     elements: [{ type: "button", action_id: ACTIONS.refreshQueue, text: plain("Refresh"), value: "refresh" }],
   });
-  return { text: `Queue of ${account}: ${total} requests`, blocks };
+  return { text: `Queue of ${userText(account, ECHO_MAX)}: ${total} requests`, blocks };
 }
 
 export function loginModal(privateMetadata: string, error?: string): ModalView {
@@ -335,7 +355,7 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
                 e.progress?.expectedFinishAt === undefined
                   ? ""
                   : `, about ${formatWait(Math.max(0, e.progress.expectedFinishAt - nowMs))}`;
-              return `• ${escapeMrkdwn(e.description)} (${e.task.state}${eta})`;
+              return `• ${e.description} (${e.task.state}${eta})`;
             })
             .join("\n")}`,
     ),

@@ -5,8 +5,9 @@ import { type Severity, transportStateInfo } from "../../etransport/state.js";
 import type { TransportAction, TransportView } from "../../etransport/types.js";
 import type { TransportActionResult } from "../../fleet/schemas.js";
 import { ACTIONS } from "../actionIds.js";
-import { blocksText, cut, dateToken, escCut, formatUit, idPart } from "./etransportText.js";
+import { blocksText, cut, dateToken, formatUit, idPart } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
+import { userText } from "./text.js";
 
 /**
  * e-Transport messages (pure): transport cards with buttons by state, the paged list,
@@ -123,8 +124,8 @@ const LIMITS_BY_DETAIL: Readonly<Record<CardDetail, DetailLimits>> = {
 
 /** "B-12-ABC · Truck 12" (mrkdwn, escaped). */
 function vehicleLabel(t: TransportView, max: number): string {
-  const plate = t.carrierCode ? `*${escCut(t.carrierCode, 30)}*` : "";
-  const name = t.carrierName && t.carrierName !== t.carrierCode ? escCut(t.carrierName, max) : "";
+  const plate = t.carrierCode ? `*${userText(t.carrierCode, 30)}*` : "";
+  const name = t.carrierName && t.carrierName !== t.carrierCode ? userText(t.carrierName, max) : "";
   return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
 }
 
@@ -239,15 +240,15 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
 
   const lines: string[] = [];
   lines.push(
-    `${MARKER[info.severity]}*\`${escCut(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${info.statusName}*`,
+    `${MARKER[info.severity]}*\`${userText(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${info.statusName}*`,
   );
   lines.push(`:truck: ${vehicleLabel(t, detail.name)}`);
 
   const tx = info.transmission;
-  let txLine = `*Transmission:* ${MARKER[tx.severity]}${tx.code ? `${escCut(tx.code, 40)} — ` : ""}${tx.meaning}`;
+  let txLine = `*Transmission:* ${MARKER[tx.severity]}${tx.code ? `${userText(tx.code, 40)} — ` : ""}${tx.meaning}`;
   if (tx.severity !== "ok" && tx.advice && detail.advice) txLine += `\n      _${tx.advice}_`;
   if (t.transmissionStatusErrorDescription && tx.severity !== "ok") {
-    txLine += `\n      “${escCut(t.transmissionStatusErrorDescription, detail.message)}”`;
+    txLine += `\n      “${userText(t.transmissionStatusErrorDescription, detail.message)}”`;
   }
   lines.push(txLine);
 
@@ -258,14 +259,14 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
     const cr = info.changeRequest;
     const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
     lines.push(
-      `*Vehicle change request:* ${MARKER[cr.severity]}${cr.severity === "bad" ? "*" : ""}${escCut(cr.code, 40)} — ${cr.meaning}${cr.severity === "bad" ? "*" : ""}` +
-        (message ? `: “${escCut(message, detail.message)}”` : ""),
+      `*Vehicle change request:* ${MARKER[cr.severity]}${cr.severity === "bad" ? "*" : ""}${userText(cr.code, 40)} — ${cr.meaning}${cr.severity === "bad" ? "*" : ""}` +
+        (message ? `: “${userText(message, detail.message)}”` : ""),
     );
   }
   if (t.statusId === 5 && t.externalResponse) {
-    lines.push(`*Platform answer:* “${escCut(t.externalResponse, detail.message)}”`);
+    lines.push(`*Platform answer:* “${userText(t.externalResponse, detail.message)}”`);
   }
-  if (t.notes && detail.notes > 0) lines.push(`*Notes:* ${escCut(t.notes, detail.notes)}`);
+  if (t.notes && detail.notes > 0) lines.push(`*Notes:* ${userText(t.notes, detail.notes)}`);
 
   const facts: string[] = [];
   if (t.lastTransmissionMs !== undefined) {
@@ -283,11 +284,13 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
           : `transmission until ${to}`,
     );
   }
-  const trailers = [t.trailer1Code, t.trailer2Code].filter((s): s is string => !!s).map((s) => escCut(s, 20));
+  const trailers = [t.trailer1Code, t.trailer2Code]
+    .filter((s): s is string => !!s)
+    .map((s) => userText(s, 20));
   if (trailers.length > 0) facts.push(`trailer${trailers.length > 1 ? "s" : ""} ${trailers.join(", ")}`);
   if (detail.allFacts && (t.startLocation || t.endLocation)) {
     facts.push(
-      `${t.startLocation ? escCut(t.startLocation, detail.place) : "?"} → ${t.endLocation ? escCut(t.endLocation, detail.place) : "?"}`,
+      `${t.startLocation ? userText(t.startLocation, detail.place) : "?"} → ${t.endLocation ? userText(t.endLocation, detail.place) : "?"}`,
     );
   }
 
@@ -422,12 +425,12 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
         type: "section",
         block_id: "etransport.list.empty",
         text: mrkdwn(
-          `${escCut(text, 400)}\nTry \`/etransport list all\`, search with \`/etransport list all B-12-ABC\`, or add one with \`/etransport new\`.`,
+          `${userText(text, 400)}\nTry \`/etransport list all\`, search with \`/etransport list all B-12-ABC\`, or add one with \`/etransport new\`.`,
         ),
       },
     ];
     if (pageIndex > 0) blocks.push(navBlock(filter, search, pageIndex, false));
-    return { text: cut(text, 3000), blocks };
+    return { text: userText(text, 3000), blocks };
   }
 
   const shown = input.transports.slice(0, TRANSPORT_LIST_PAGE_SIZE);
@@ -442,7 +445,7 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   const summary = [
     `${first}–${last} of ${totalRecords}`,
     pages > 1 ? `page ${pageIndex + 1} of ${pages}` : undefined,
-    shownSearch ? `search “${escCut(shownSearch, 100)}”` : undefined,
+    shownSearch ? `search “${userText(shownSearch, 100)}”` : undefined,
     input.transports.length > shown.length
       ? `only the first ${shown.length} of this page are shown; ask for smaller pages`
       : undefined,
@@ -465,7 +468,7 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   blocks.push(...fittingCards(shown, cardOpts, MESSAGE_TEXT_BUDGET - fixed).blocks);
   if (nav) blocks.push({ type: "divider" }, nav);
   return {
-    text: `e-Transport · ${what}${shownSearch ? ` matching “${cut(shownSearch, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
+    text: `e-Transport · ${what}${shownSearch ? ` matching “${userText(shownSearch, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
     blocks,
   };
 }
@@ -551,7 +554,7 @@ export function transportActionResultMessage(
   const headline = transportActionHeadline(action, results);
 
   const lines = results.map((r) => {
-    const uit = `\`${escCut(formatUit(r.codeUit), 40)}\``;
+    const uit = `\`${userText(formatUit(r.codeUit), 40)}\``;
     if (r.isSuccess)
       return `✅ ${uit} ${words.ok}${r.reported ? "" : " _(the service confirmed all at once)_"}`;
     const errors = r.errors.length > 0 ? r.errors : ["no reason given"];
@@ -560,7 +563,7 @@ export function transportActionResultMessage(
       const known = isKnownTransportFailure(code)
         ? ` — ${describeTransportFailure(code, [formatUit(r.codeUit)]).summary}`
         : "";
-      return `${escCut(code, 200)}${escCut(known, 300)}`;
+      return `${userText(code, 200)}${userText(known, 300)}`;
     });
     return `❌ ${uit} ${words.failed}: ${explained.join("; ")}`;
   });
@@ -604,7 +607,7 @@ export function transportActionResultMessage(
     blocks.push({
       type: "context",
       block_id: "etransport.result.support",
-      elements: [mrkdwn(`For support: correlation id \`${escCut(opts.correlationId, 100)}\``)],
+      elements: [mrkdwn(`For support: correlation id \`${userText(opts.correlationId, 100)}\``)],
     });
   }
 
@@ -655,7 +658,7 @@ export function removeConfirmationMessage(
     elements: [button, keep],
   };
   return {
-    text: `Remove the transport with UIT ${cut(uit, 40)}? This cannot be undone.`,
+    text: `Remove the transport with UIT ${userText(uit, 40)}? This cannot be undone.`,
     blocks: [
       {
         type: "section",
@@ -674,12 +677,12 @@ export function removeConfirmationMessage(
 export function removeCancelledMessage(codeUit: string): SlackMessage {
   const uit = formatUit(codeUit);
   return {
-    text: cut(`Not removed: the transport with UIT ${uit} stays as it was.`, 300),
+    text: `Not removed: the transport with UIT ${userText(uit, 40)} stays as it was.`,
     blocks: [
       {
         type: "section",
         block_id: "etransport.remove.cancelled",
-        text: mrkdwn(`Not removed: the transport with UIT \`${escCut(uit, 40)}\` stays as it was.`),
+        text: mrkdwn(`Not removed: the transport with UIT \`${userText(uit, 40)}\` stays as it was.`),
       },
     ],
   };

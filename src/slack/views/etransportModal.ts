@@ -16,7 +16,8 @@ import type { TransportView } from "../../etransport/types.js";
 import { EXAMPLE_UIT } from "../../etransport/uit.js";
 import { EXAMPLE_RO_VAT } from "../../etransport/vat.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
-import { cut, escCut, formatUit } from "./etransportText.js";
+import { cut, formatUit } from "./etransportText.js";
+import { userText } from "./text.js";
 
 /**
  * The create/edit transport modal (pure), the vehicle options of its external select, and
@@ -139,7 +140,7 @@ function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
   if (input.warnings && input.warnings.length > 0) {
     const list = input.warnings
       .slice(0, 10)
-      .map((w) => `• ${escCut(w, 400)}`)
+      .map((w) => `• ${userText(w, 400)}`)
       .join("\n");
     blocks.push({
       type: "section",
@@ -153,7 +154,7 @@ function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
       type: "section",
       block_id: "transport.uit.readonly",
       text: mrkdwn(
-        `*UIT:* \`${escCut(formatUit(initial.codeUit), 40)}\` · ${transportStatusName(initial.statusId)}\n` +
+        `*UIT:* \`${userText(formatUit(initial.codeUit), 40)}\` · ${transportStatusName(initial.statusId)}\n` +
           "The UIT cannot change. Saving replaces every field below: empty ones are cleared.",
       ),
     });
@@ -163,7 +164,7 @@ function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
       block_id: "transport.intro",
       elements: [
         mrkdwn(
-          `Copy the details of the UIT issued on the e-Transport platform. Times are in your Slack time zone (${escCut(zone, 60)}).`,
+          `Copy the details of the UIT issued on the e-Transport platform. Times are in your Slack time zone (${userText(zone, 60)}).`,
         ),
       ],
     });

@@ -2,25 +2,6 @@ import { formatInstant } from "../../etransport/form.js";
 
 /** Small text helpers of the e-Transport views (pure). */
 
-const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-
-/**
- * Escapes for mrkdwn and cuts the result to at most `max` characters (an ellipsis marks the
- * cut); an entity is never split, so the budget holds for names full of `<&>`.
- */
-export function escCut(text: string, max: number): string {
-  let out = "";
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
-    const piece = ENTITY[ch] ?? ch;
-    const rest = chars.length - i > 1;
-    if (out.length + piece.length + (rest ? 1 : 0) > max) return `${out}…`;
-    out += piece;
-  }
-  return out;
-}
-
 /** Plain text cut to `max` characters (for plain_text objects: no escaping). */
 export function cut(text: string, max: number): string {
   const chars = [...text];

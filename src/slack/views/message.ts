@@ -3,13 +3,6 @@ import type { KnownBlock } from "@slack/types";
 /** What a view returns: a Slack message body (chat.postMessage, chat.update, response_url). */
 export type SlackMessage = { text: string; blocks: KnownBlock[] };
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-
-/** Slack mrkdwn escaping of user and vehicle text: &, < and > (the three Slack requires). */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/[&<>]/g, (c) => ESCAPES[c] ?? c);
-}
-
 /**
  * Slack date formatting, `<!date^{unixSeconds}^{format}|{fallback}>`: each reader sees
  * the instant in their own zone. The fallback is shown by clients that cannot render it;

@@ -29,7 +29,6 @@ import {
   clipMrkdwn,
   clipPlain,
   companyTimeNote,
-  escapeMrkdwn,
   fmtMinutes,
   fmtNumber,
   MessageBuilder,
@@ -37,6 +36,7 @@ import {
   periodMrkdwn,
   slackAgo,
   slackDateIn,
+  userText,
   type VehicleViewOptions,
   vehicleMrkdwn,
   vehicleTitle,
@@ -130,9 +130,7 @@ function positionText(report: PositionReport): string {
     report.address ??
     (report.latitude !== undefined ? `${report.latitude}, ${report.longitude}` : "no position");
   const speed = report.speedKmh !== undefined ? `, ${fmtNumber(report.speedKmh, 0)} km/h` : "";
-  return escapeMrkdwn(
-    `${vehicleTitle(report.vehicle)}: ${where}${speed}, ${ENGINE_TEXT[report.engine]}`,
-  ).slice(0, 3000);
+  return userText(`${vehicleTitle(report.vehicle)}: ${where}${speed}, ${ENGINE_TEXT[report.engine]}`, 2900);
 }
 
 // ---------- vehicle list ----------
@@ -184,7 +182,7 @@ export function vehicleListMessage(
   const summary = report.filter
     ? `${report.total} of ${report.fleetTotal} vehicles match “${report.filter}”`
     : `${report.total} vehicles`;
-  return b.build(escapeMrkdwn(summary));
+  return b.build(userText(summary, 2900));
 }
 
 // ---------- route ----------
@@ -225,7 +223,7 @@ export function routeMessage(report: RouteReport, options: VehicleViewOptions = 
     report.points.length === 0
       ? `${vehicleTitle(report.vehicle)}: no positions in ${report.period.label}`
       : `${vehicleTitle(report.vehicle)}: ${fmtNumber(report.distanceKm, 1)} km in ${report.period.label}`;
-  return b.build(escapeMrkdwn(text));
+  return b.build(userText(text, 2900));
 }
 
 // ---------- stops ----------
@@ -313,7 +311,7 @@ export function stopsMessage(
     "tail",
   );
   b.pager(p, pages.length, pageToken);
-  return b.build(escapeMrkdwn(`${report.totalStops} stops in ${report.period.label}`));
+  return b.build(userText(`${report.totalStops} stops in ${report.period.label}`, 2900));
 }
 
 // ---------- fuel ----------
@@ -375,8 +373,9 @@ export function fuelMessage(
   );
   b.pager(p, pages.length, pageToken);
   return b.build(
-    escapeMrkdwn(
+    userText(
       `Fuel ${report.period.label}: ${fmtNumber(report.fleet.litres, 1)} l over ${fmtNumber(report.fleet.distanceKm, 1)} km`,
+      2900,
     ),
   );
 }
@@ -455,7 +454,7 @@ export function refillsMessage(report: RefillsReport, options: VehicleViewOption
   );
   const theft = report.theftCount > 0 ? `, ⚠️ ${report.theftCount} possible theft(s)` : "";
   return b.build(
-    escapeMrkdwn(`${vehicleTitle(report.vehicle)}: ${report.refillCount} refuelling(s)${theft}`),
+    userText(`${vehicleTitle(report.vehicle)}: ${report.refillCount} refuelling(s)${theft}`, 2900),
   );
 }
 
@@ -521,8 +520,9 @@ export function temperatureMessage(
   if (pageToken !== undefined) b.pager(p, pages.length, pageToken);
   const sensors = report.vehicles.reduce((n, v) => n + v.sensors.length, 0);
   return b.build(
-    escapeMrkdwn(
+    userText(
       `Temperatures ${report.period.label}: ${sensors} sensors on ${report.vehicles.length} vehicles`,
+      2900,
     ),
   );
 }

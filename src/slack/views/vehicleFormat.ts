@@ -7,7 +7,8 @@
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
 import { wallText } from "../../reports/format.js";
 import { ACTIONS } from "../actionIds.js";
-import { escapeMrkdwn, type SlackMessage, slackDate } from "./message.js";
+import { type SlackMessage, slackDate } from "./message.js";
+import { userText } from "./text.js";
 
 export const MAX_BLOCKS = 50;
 export const MAX_SECTION_TEXT = 3000;
@@ -32,23 +33,11 @@ export interface VehicleViewOptions {
 
 // ---------- text ----------
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+export { slackDate, userText };
 
-export { escapeMrkdwn, slackDate };
-
-/**
- * Escapes and cuts to at most `max` characters of output, never inside an entity or a
- * surrogate pair; "…" marks a cut. Budgets are therefore exact whatever the text holds.
- */
+/** Outside text on one line (runs of white space made one space), escaped and cut by {@link userText}. */
 export function clipMrkdwn(text: string, max: number): string {
-  const single = text.replace(/\s+/g, " ").trim();
-  let out = "";
-  for (const ch of single) {
-    const piece = ESCAPES[ch] ?? ch;
-    if (out.length + piece.length > max - 1) return `${out}…`;
-    out += piece;
-  }
-  return out;
+  return userText(text.replace(/\s+/g, " ").trim(), max);
 }
 
 /** Plain text (header, button) cut to `max` characters. */
@@ -117,7 +106,7 @@ export function periodMrkdwn(period: {
 
 export function companyTimeNote(options: VehicleViewOptions): string | undefined {
   return options.companyTimeZone
-    ? `Times from the fleet service are company local time (${escapeMrkdwn(options.companyTimeZone)}), shown in your time zone.`
+    ? `Times from the fleet service are company local time (${userText(options.companyTimeZone, 60)}), shown in your time zone.`
     : undefined;
 }
 

@@ -34,8 +34,11 @@ describe("help", () => {
 
   it("has one line per command with its example", () => {
     const text = helpText();
+    // Placeholders such as <vehicle> are escaped: unescaped, Slack would read them as links.
+    const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
     for (const line of fleetUsage)
-      expect(text).toContain(`\`${line.syntax}\` – ${line.does}. e.g. \`${line.example}\``);
+      expect(text).toContain(`\`${escaped(line.syntax)}\` – ${line.does}. e.g. \`${line.example}\``);
+    expect(text).not.toMatch(/<[a-z]/i);
     for (const example of etransportUsageExamples) expect(text).toContain(example);
     expect(helpText("fleet")).not.toContain("/etransport");
     expect(helpText("etransport")).not.toContain("/fleet ");

@@ -13,7 +13,8 @@ import {
   transportCard,
   transportListMessage,
 } from "../../../src/slack/views/etransport.js";
-import { escCut, formatUit } from "../../../src/slack/views/etransportText.js";
+import { formatUit } from "../../../src/slack/views/etransportText.js";
+import { userText } from "../../../src/slack/views/text.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 const buttonsOf = (blocks: KnownBlock[]): Button[] =>
@@ -32,8 +33,8 @@ describe("text helpers", () => {
     expect(formatUit("SHORT")).toBe("SHORT");
   });
   it("escapes and cuts without splitting entities", () => {
-    expect(escCut("a<b>&c", 100)).toBe("a&lt;b&gt;&amp;c");
-    const cutText = escCut("<".repeat(10), 12);
+    expect(userText("a<b>&c", 100)).toBe("a&lt;b&gt;&amp;c");
+    const cutText = userText("<".repeat(10), 12);
     expect(cutText).toBe("&lt;&lt;…");
     expect(cutText.length).toBeLessThanOrEqual(12);
   });
@@ -203,7 +204,8 @@ describe("transportListMessage", () => {
       filterLabel: "paused",
       search: "<nothing>",
     });
-    expect(message.text).toBe("No paused transports matching “<nothing>”.");
+    // The `text` fallback is mrkdwn too (notifications read it): the search is escaped there as well.
+    expect(message.text).toBe("No paused transports matching “&lt;nothing&gt;”.");
     expect(textOf(message.blocks)).toContain("/etransport list all");
     expect(textOf(message.blocks)).toContain("&lt;nothing&gt;");
     expectValid(message);

@@ -15,6 +15,7 @@ import {
 import { type LimitProblem, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
+import { userText } from "../../../src/slack/views/text.js";
 import {
   fuelMessage,
   positionCard,
@@ -24,7 +25,7 @@ import {
   temperatureMessage,
   vehicleListMessage,
 } from "../../../src/slack/views/vehicleData.js";
-import { blocksText, clipMrkdwn, escapeMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
+import { blocksText, clipMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 
 const ZONE = "Europe/Bucharest";
 const schemas = fleetSchemas(ZONE);
@@ -104,7 +105,7 @@ function pageValues(message: SlackMessage): { action: string; value: { t: string
 
 describe("text helpers", () => {
   it("escapes &, < and > and clips without cutting an entity", () => {
-    expect(escapeMrkdwn("a<b>&c")).toBe("a&lt;b&gt;&amp;c");
+    expect(userText("a<b>&c", 100)).toBe("a&lt;b&gt;&amp;c");
     const clipped = clipMrkdwn("<<<<<<", 12);
     expect(clipped).toBe("&lt;&lt;…");
     expect(clipped.length).toBeLessThanOrEqual(12);
