@@ -517,7 +517,30 @@ function exampleOfWord(word: string): string {
 }
 
 /** Parse the text after `/fleet`. Pure: the same text and context always give the same result. */
+/**
+ * An error's example is built from what the user typed; when those pieces combine into
+ * something that does not parse (a vehicle named like a period word), the report's canonical
+ * example stands in: an example must always work.
+ */
+function withWorkingExample(
+  result: FleetCommandResult,
+  sub: VehicleReportName,
+  ctx: GrammarContext,
+): FleetCommandResult {
+  if (result.ok) return result;
+  const prefix = "/fleet ";
+  if (result.example.startsWith(prefix)) {
+    const again = parseFleetCommandCore(result.example.slice(prefix.length), ctx, false);
+    if (again.ok) return result;
+  }
+  return { ...result, example: canonicalExample(sub) };
+}
+
 export function parseFleetCommand(text: string, ctx: GrammarContext): FleetCommandResult {
+  return parseFleetCommandCore(text, ctx, true);
+}
+
+function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: boolean): FleetCommandResult {
   const [word, args] = firstWord(text);
   const sub = word.toLowerCase();
   if (sub === "") return { ok: true, kind: "modal", report: "report" };
@@ -545,7 +568,10 @@ export function parseFleetCommand(text: string, ctx: GrammarContext): FleetComma
     default: {
       if (!isVehicleReportName(sub)) return unknownSubcommand(word, args, ctx);
       const report: AnyReportEntry = REPORT_CATALOGUE[sub];
-      if (report.vehicles !== "filter") return parseReport(report, args, ctx);
+      if (report.vehicles !== "filter") {
+        const result = parseReport(report, args, ctx);
+        return checkExample ? withWorkingExample(result, sub, ctx) : result;
+      }
       const filter = squeeze(decodeSlackEntities(args));
       return { ok: true, kind: "report", report: sub, vehicles: [], ...(filter ? { filter } : {}) };
     }

@@ -419,7 +419,11 @@ function parse(textIn: string, ctx: GrammarContext): Core {
 
 /** Period parse with a bare fix (period text) instead of a full example; used by the command parsers. */
 export function parsePeriodCore(text: string, ctx: GrammarContext): Core {
-  return parse(text, ctx);
+  const result = parse(text, ctx);
+  // A fix built from dates near now can name a day the clocks skipped (Samoa, 2011-12-30):
+  // an example must always work, and today always exists.
+  if (!result.ok && !parse(result.fix, ctx).ok) return { ...result, fix: "today" };
+  return result;
 }
 
 /**
@@ -431,7 +435,7 @@ export function parsePeriod(
   ctx: GrammarContext,
   exampleCommand = "/fleet stops all",
 ): PeriodResult {
-  const result = parse(text, ctx);
+  const result = parsePeriodCore(text, ctx);
   if (result.ok) return { ok: true, kind: "period", period: result.period };
   const error: GrammarError = {
     ok: false,

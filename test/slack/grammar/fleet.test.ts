@@ -378,6 +378,13 @@ describe("/fleet: properties", () => {
   );
   const texts = fc.array(words, { maxLength: 7 }).map((ws) => ws.join(" "));
 
+  it("gives a working example when the typed pieces do not combine (a vehicle named like a period word)", () => {
+    const r = parseFleetCommand("stops ultimele 2026-13-01 0h", ctx);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(parseCommandLine(r.example, ctx).result.ok).toBe(true);
+  });
+
   it("never throws; every error has a message and an example that parses OK", () => {
     fc.assert(
       fc.property(texts, fc.constantFrom("Europe/Bucharest", "America/New_York"), (text, timeZone) => {
