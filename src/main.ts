@@ -139,20 +139,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const alerts = alertParts(config, { stores, fleet, metrics, slack: slackSide, logger });
   const health = { ready: false, slack: "starting" };
   const routes = healthRoutes({ health, stores, metrics, simulated: service.simulator !== undefined });
-  // The sandbox page (no Slack configured) reaches the bot through a driver that signs requests
-  // exactly as Slack does; the driver needs the bot's URL, known once the app listens.
-  let sandboxDriver: SlackDriver | undefined;
-  const sandbox = slackSide.fake
-    ? sandboxRoutes({
-        fake: slackSide.fake,
-        simulator: service.simulator,
-        driver: () => {
-          if (!sandboxDriver) throw new Error("The bot is not listening yet");
-          return sandboxDriver;
-        },
-      })
-    : undefined;
-  if (sandbox) routes.push(...sandbox);
+  const sandbox = slackSide.fake ? sandboxPage(slackSide.fake, service.simulator) : undefined;
+  if (sandbox) routes.push(...sandbox.routes);
 
   const slack = await startSlackApp({
     ...slackSide,
@@ -173,25 +161,17 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       logger,
     }),
   });
-  if (slackSide.fake)
-    sandboxDriver = new SlackDriver({ botUrl: `${slack.url}/slack/events`, fake: slackSide.fake });
+  sandbox?.listening(slack.url);
   health.slack = await checkSlackToken(slack, logger);
 
-  runner.resume();
-  stores.retention.start();
-  // A full or read-only disk is probed every 10 s until it takes writes; then interrupted tasks resume.
-  stores.health.onRecovered(() => runner.resume());
-  const storeProbe = setInterval(() => stores.health.check(), 10_000);
-  storeProbe.unref();
-  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
-  // sandbox the fake #alerts channel gets the demo account's.
-  const alertsChannel = config.alerts.channel ?? (slackSide.fake ? "C0ALERTS" : undefined);
-  if (alertsChannel && fleet.workspaceAccount)
-    alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
-  if (options.alertPolling !== false) {
-    alerts.poller.start(config.alerts.cron);
-    if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
-  }
+  const background = startBackground(config, {
+    stores,
+    runner,
+    alerts,
+    fleet,
+    options,
+    sandboxed: !!slackSide.fake,
+  });
   health.ready = true;
 
   return {
@@ -212,8 +192,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     async close() {
       health.ready = false;
       upkeep.stop();
-      clearInterval(storeProbe);
-      stores.retention.stop();
+      background.stop();
       await alerts.poller.stop();
       await runner.stop();
       delivery.stop();
@@ -482,6 +461,65 @@ function slackContext(
     storeHealth: stores.health,
     logger: logger.child({ module: "slack" }),
     now: () => Date.now(),
+  };
+}
+
+/**
+ * The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot through
+ * a driver that signs requests exactly as Slack does, which needs the bot's URL once it listens.
+ */
+function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefined) {
+  let driver: SlackDriver | undefined;
+  const page = sandboxRoutes({
+    fake,
+    simulator,
+    driver: () => {
+      if (!driver) throw new Error("The bot is not listening yet");
+      return driver;
+    },
+  });
+  return {
+    routes: page,
+    listening(url: string) {
+      driver = new SlackDriver({ botUrl: `${url}/slack/events`, fake });
+    },
+    close: () => page.close(),
+  };
+}
+
+/** What runs on its own once the bot listens: resumed tasks, retention, the store probe, alerts. */
+function startBackground(
+  config: Config,
+  parts: {
+    stores: Stores;
+    runner: TaskRunner<FleetSession>;
+    alerts: ReturnType<typeof alertParts>;
+    fleet: FleetAccounts;
+    options: StartOptions;
+    sandboxed: boolean;
+  },
+): { stop(): void } {
+  const { stores, runner, alerts, fleet, options } = parts;
+  runner.resume();
+  stores.retention.start();
+  // A full or read-only disk is probed every 10 s until it takes writes; then interrupted tasks resume.
+  stores.health.onRecovered(() => runner.resume());
+  const storeProbe = setInterval(() => stores.health.check(), 10_000);
+  storeProbe.unref();
+  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
+  // sandbox the fake #alerts channel gets the demo account's.
+  const alertsChannel = config.alerts.channel ?? (parts.sandboxed ? "C0ALERTS" : undefined);
+  if (alertsChannel && fleet.workspaceAccount)
+    alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
+  if (options.alertPolling !== false) {
+    alerts.poller.start(config.alerts.cron);
+    if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
+  }
+  return {
+    stop() {
+      clearInterval(storeProbe);
+      stores.retention.stop();
+    },
   };
 }
 
