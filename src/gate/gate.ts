@@ -61,6 +61,8 @@ export const PRIORITY_RANK: Record<Priority, number> = {
 /** Hooks for metrics and logs; all optional. */
 export interface GateObserver {
   callStarted?(call: UpstreamCall, waitedMs: number): void;
+  /** A call answered from an identical one made less than a slot ago (no upstream request). */
+  callShared?(call: UpstreamCall): void;
   /** `callers`: how many callers this one call served (more than 1 when shared). */
   callFinished?(
     call: UpstreamCall,

@@ -71,6 +71,8 @@ interface AccountState {
   extraMarginMs: number;
   /** Clean answers since the margin was last widened. */
   cleanSinceWidened: number;
+  /** Answers of shareable calls, by shareKey, while they are younger than one slot. */
+  recent: Map<string, { value: unknown; at: number }>;
   timer?: unknown;
   timerAt?: number;
 }
@@ -111,6 +113,18 @@ export class MemoryGate implements AccountGate {
     if (signal?.aborted) return Promise.reject(new CallCancelledError(call.endpoint));
     const state = this.state(call.account);
     const priority = call.context.priority ?? "interactive";
+
+    // The same question answered less than a slot ago is answered again from that answer: ten
+    // identical reports typed a second apart cost the calls of one (the answer is as fresh as a
+    // call made in the next free slot could be).
+    // Only for reports (history over a period that ends at a whole minute): lookups, alert sweeps
+    // and transport lists want the service's state now.
+    const recent =
+      call.shareKey === undefined || priority !== "report" ? undefined : state.recent.get(call.shareKey);
+    if (recent && this.clock.now() - recent.at <= this.slotMs(call.account)) {
+      this.options.observer?.callShared?.(call);
+      return Promise.resolve(recent.value as T);
+    }
 
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = { resolve, reject, signal, taskId: call.context.taskId };
@@ -202,7 +216,14 @@ export class MemoryGate implements AccountGate {
   private state(account: string): AccountState {
     let state = this.accounts.get(account);
     if (!state) {
-      state = { waiting: [], blockedUntil: 0, consecutive429: 0, extraMarginMs: 0, cleanSinceWidened: 0 };
+      state = {
+        waiting: [],
+        blockedUntil: 0,
+        consecutive429: 0,
+        extraMarginMs: 0,
+        cleanSinceWidened: 0,
+        recent: new Map(),
+      };
       this.accounts.set(account, state);
     }
     return state;
@@ -303,11 +324,21 @@ export class MemoryGate implements AccountGate {
       duration,
       entry.waiters.length,
     );
+    if (outcome.ok && entry.call.shareKey !== undefined)
+      this.remember(state, entry.call.shareKey, outcome.value);
     for (const waiter of entry.waiters) {
       if (outcome.ok) this.settle(waiter, undefined, outcome.value);
       else this.settle(waiter, outcome.error);
     }
     this.pump(account);
+  }
+
+  /** Keeps an answer for one slot; older ones are dropped as new ones arrive (bounded by the call rate). */
+  private remember(state: AccountState, shareKey: string, value: unknown): void {
+    const now = this.clock.now();
+    const keepMs = this.options.minIntervalMs + this.safetyMarginMs + state.extraMarginMs;
+    for (const [key, answer] of state.recent) if (now - answer.at > keepMs) state.recent.delete(key);
+    state.recent.set(shareKey, { value, at: now });
   }
 
   private abandon(account: string, entry: Entry, waiter: Waiter<unknown>): void {

@@ -180,6 +180,35 @@ describe("MemoryGate", () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("answers the same question asked within a slot of its answer from that answer, and asks again after", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock);
+    let sent = 0;
+    const ask = () =>
+      gate.run(call("a", "report", { shareKey: "stops:25:40d" }), async () => {
+        sent++;
+        return `answer ${sent}`;
+      });
+    const first = ask();
+    await clock.runAll();
+    expect(await first).toBe("answer 1");
+    await clock.advanceBy(1_000); // a second later: the same report typed again
+    expect(await ask()).toBe("answer 1");
+    expect(sent).toBe(1);
+    await clock.advanceBy(INTERVAL + MARGIN); // older than a slot: asked again
+    const later = ask();
+    await clock.runAll();
+    expect(await later).toBe("answer 2");
+    // Calls without a share key (logins, mutations) are never answered from memory.
+    const mutation = () => gate.run(call("a", "interactive"), async () => ++sent);
+    const m1 = mutation();
+    await clock.runAll();
+    await m1;
+    const m2 = mutation();
+    await clock.runAll();
+    expect(await m2).toBe(4);
+  });
+
   it("drops the widened margin after a run of 10 clean calls, and keeps it until then", async () => {
     const clock = new VirtualClock();
     const gate = makeGate(clock);
