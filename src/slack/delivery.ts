@@ -103,6 +103,24 @@ function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
   };
 }
 
+/**
+ * Whether the answer replaces the message the task's response_url belongs to. A failure is told
+ * to the user alone: it never replaces a card others see; in the user's own list it is told above
+ * the list re-rendered. A cancel replaces the waiting message (its Cancel button goes with it).
+ */
+function replacesOriginal(task: TaskRecord): boolean {
+  if (task.reply.keepOriginal) return false;
+  switch (task.state) {
+    case "done":
+    case "cancelled":
+      return true;
+    case "failed":
+      return task.reply.listStays === true;
+    default:
+      return false;
+  }
+}
+
 function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
   return error instanceof PermanentDeliveryError ? error : undefined;
 }
@@ -273,8 +291,9 @@ export class TaskDelivery {
     // The last call is done: the answer comes next and must not race a "7/7" update.
     if (progress.done >= progress.total && progress.done > 0) return;
     const reply = this.options.store.get(task.id)?.reply ?? task.reply;
-    // A click on a channel's alert must not turn the alert into a progress bar.
-    if (reply.keepOriginal) return;
+    // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
+    // nor may a late update bring back a cancelled task's Cancel button.
+    if (reply.keepOriginal || reply.listStays || reply.cancelledBy) return;
     // Keep one response_url use for the answer itself.
     if (!this.canUseResponseUrl(reply, 1)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;
@@ -334,8 +353,7 @@ export class TaskDelivery {
       this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
     if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view)))
       return;
-    // A failure is told to the user alone: it must not replace a card others see in the channel.
-    const sentTo = await this.send(task, rendered.message, task.state === "done" && !task.reply.keepOriginal);
+    const sentTo = await this.send(task, rendered.message, replacesOriginal(task));
     if (task.reply.viewId) await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo);
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
       try {

@@ -16,6 +16,13 @@ export const replyTargetSchema = z.object({
   inChannel: z.boolean().optional(),
   /** Answer beside the clicked message instead of replacing it (a channel's alert stays as it is). */
   keepOriginal: z.boolean().optional(),
+  /**
+   * The clicked message is the user's list, which stays: no progress replaces it, only the
+   * list re-rendered with the acted-on card in its new state (or an ending told above it).
+   */
+  listStays: z.boolean().optional(),
+  /** Who cancelled the task: its waiting message then says so, with no button left. */
+  cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */
   deliveryTries: z.number().int().nonnegative().optional(),
 });

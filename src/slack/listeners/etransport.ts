@@ -21,13 +21,14 @@ import type { EtransportDeps } from "../context.js";
 import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
-import { describeTask } from "../renderers.js";
+import { describeTask, storedTransportList } from "../renderers.js";
 import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
   removeCancelledMessage,
   TRANSPORT_LIST_PAGE_SIZE,
+  withCardUnderWay,
 } from "../views/etransport.js";
 import {
   checkTransportModal,
@@ -245,22 +246,38 @@ export function transportActionButton(action: TransportAction) {
       return;
     }
     // The card's list is shown again after the action: only a list of the clicking user's account.
-    if (value.l !== undefined && deps.tasks.owned(value.l, body.user.id).reason === "foreign") {
+    const listTask = value.l !== undefined ? deps.tasks.owned(value.l, body.user.id) : undefined;
+    if (listTask?.reason === "foreign") {
       await respond(NOT_YOURS);
       return;
     }
     const zone = await deps.users.timeZoneOf(client, body.user.id);
-    deps.tasks.submit({
-      kind: "transport-action",
-      params: { action, uits: [value.u], refresh: true, listTaskId: value.l, timeZone: zone },
-      account: account.username,
-      slackUser: body.user.id,
-      // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
-      reply: { ...replyFromAction(body, deps.now()), ...(fromAlert(button) ? { keepOriginal: true } : {}) },
-      priority: "interactive",
-      // A double click runs once: the first one is running.
-      dedupeKey: `${account.username}:${action}:${value.u}`,
-    });
+    // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
+    // In a list, the list stays: the card shows "⏳ Starting…" until the list comes back updated.
+    const alert = fromAlert(button);
+    const list = alert ? undefined : storedTransportList(listTask?.task);
+    await submitAndAcknowledge(
+      deps,
+      {
+        kind: "transport-action",
+        params: { action, uits: [value.u], refresh: true, listTaskId: value.l, timeZone: zone },
+        account: account.username,
+        slackUser: body.user.id,
+        reply: {
+          ...replyFromAction(body, deps.now()),
+          ...(alert ? { keepOriginal: true } : {}),
+          ...(list ? { listStays: true } : {}),
+        },
+        priority: "interactive",
+        // A double click runs once: the first one is running.
+        dedupeKey: `${account.username}:${action}:${value.u}`,
+      },
+      // Held until this is out: the answer must not be overwritten by the "⏳" list.
+      async (queued) => {
+        if (list && queued.created)
+          await respond({ replace_original: true, ...withCardUnderWay(list, button.block_id, action) });
+      },
+    );
   };
 }
 
@@ -322,7 +339,7 @@ export async function transportEdit(
 
 /** An alert's Show button: the transport's card. */
 export async function transportShow(
-  { ack, action, body, client, respond }: ButtonArgs,
+  { ack, action, body, client }: ButtonArgs,
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
@@ -330,15 +347,15 @@ export async function transportShow(
   const account = deps.users.accountOf(body.user.id);
   if (!value || !account) return;
   const zone = await deps.users.timeZoneOf(client, body.user.id);
+  // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
   deps.tasks.submit({
     kind: "transport-find",
     params: { uit: value.u, purpose: "show", timeZone: zone },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
     priority: "interactive",
   });
-  if (body.response_url) await respond(aside({ text: `Looking up ${value.u}…` }));
 }
 
 /** A transport list's Next / Previous: the same filter and search, another page. */

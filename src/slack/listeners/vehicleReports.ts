@@ -285,9 +285,12 @@ export async function reportVehicleOptions(
   await ack({ options: opts });
 }
 
-/** A vehicle line's Where button: the last position of that plate. */
+/**
+ * A vehicle line's Where button: the last position of that plate, as a new message to the
+ * clicking user. The list it was clicked in stays as it is.
+ */
 export async function showPosition(
-  { ack, action, body, respond, client }: ButtonArgs,
+  { ack, action, body, client }: ButtonArgs,
   deps: ReportDeps,
 ): Promise<void> {
   await ack();
@@ -303,10 +306,9 @@ export async function showPosition(
     },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
     priority: "interactive",
   });
-  await respond(aside({ text: `Looking up ${action.value}…` }));
 }
 
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
