@@ -245,7 +245,8 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
         vehicles: undefined,
         initial: transport,
         userTimeZone: p.timeZone,
-        privateMetadata: { transportUId: transport.uId, uit: transport.codeUit },
+        // The channel it was asked in: the edited card is posted there, as the form says.
+        privateMetadata: { transportUId: transport.uId, uit: transport.codeUit, channel: task.reply.channel },
       }),
     };
   }

@@ -21,6 +21,8 @@ export const replyTargetSchema = z.object({
    * list re-rendered with the acted-on card in its new state (or an ending told above it).
    */
   listStays: z.boolean().optional(),
+  /** Where the answer was posted with chat.postMessage: a card fleetbot can update later (an edit). */
+  posted: z.object({ channel: z.string(), ts: z.string() }).optional(),
   /** Who cancelled the task: its waiting message then says so, with no button left. */
   cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */

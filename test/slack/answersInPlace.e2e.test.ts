@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMessage } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;
@@ -203,5 +203,97 @@ describe("a cancel updates the waiting message and the queue (point 7)", () => {
     expect(buttonsIn(messageAt(waiting.ts), ACTIONS.cancelTask)).toEqual([]);
     // The other request was not touched.
     expect(textOf(messageAt(waitingFirst.ts))).not.toContain("cancelled");
+  });
+});
+
+describe("an edit updates the cards of its transport (point 6)", () => {
+  /** The create form's answers, as a person types them. */
+  function transportForm(vehicleUId: string, uit: string, startSec: number, endSec: number) {
+    return {
+      [INPUTS.transportVehicle.block]: { [INPUTS.transportVehicle.action]: vehicleUId },
+      [INPUTS.transportUit.block]: { [INPUTS.transportUit.action]: uit },
+      [INPUTS.transportVat.block]: { [INPUTS.transportVat.action]: "RO16341004" },
+      [INPUTS.transportValidityStart.block]: { [INPUTS.transportValidityStart.action]: startSec },
+      [INPUTS.transportValidityEnd.block]: { [INPUTS.transportValidityEnd.action]: endSec },
+      [INPUTS.transportStartLocation.block]: { [INPUTS.transportStartLocation.action]: "București" },
+      [INPUTS.transportEndLocation.block]: { [INPUTS.transportEndLocation.action]: "Constanța" },
+    };
+  }
+  const viewOpens = () => h.fake.calls.filter((c) => c.method === "views.open").length;
+  const viewUpdates = () => h.fake.calls.filter((c) => c.method === "views.update").length;
+
+  it("the public 'created' card and the list show the new validity; the new card goes where asked, and the form says where", async () => {
+    const uit = "ED1T-CARD-0000-0001";
+    const code = uit.replace(/-/g, "");
+    const start = Math.floor((Date.now() + 3_600_000) / 60_000) * 60;
+    const oldEnd = start + 2 * 86_400;
+    const newEnd = start + 3 * 86_400;
+    // Created from the channel: its card is posted there for everyone.
+    const opens = viewOpens();
+    await et("new");
+    await h.fake.waitFor(() => viewOpens() > opens);
+    const createForm = [...h.fake.views.values()].at(-1)!;
+    await h.driver.viewSubmission({
+      userId: USER,
+      viewId: createForm.id,
+      values: transportForm(sim().vehicles[6]!.vehicleUId, uit, start, oldEnd),
+    });
+    await h.settle();
+    const created = h.fake
+      .messages(CHANNEL)
+      .filter((m) => !m.ephemeral)
+      .at(-1)!;
+    expect(textOf(created)).toContain("created");
+    expect(JSON.stringify(created.blocks)).toContain(`<!date^${oldEnd}^`);
+    // The user's list shows it too.
+    await et(`list pending ${code}`);
+    await h.settle();
+    const list = lastSeen()!;
+    expect(JSON.stringify(list.blocks)).toContain(`<!date^${oldEnd}^`);
+
+    // The edit, typed in the channel: a new validity end.
+    const updates = viewUpdates();
+    await et(`edit ${uit}`);
+    await h.fake.waitFor(() => viewUpdates() > updates);
+    await h.settle();
+    const editForm = [...h.fake.views.values()].at(-1)!;
+    const { [INPUTS.transportUit.block]: _uit, ...editValues } = transportForm(
+      sim().vehicles[6]!.vehicleUId,
+      uit,
+      start,
+      newEnd,
+    );
+    const submitted = await h.driver.viewSubmission({
+      userId: USER,
+      viewId: editForm.id,
+      values: editValues,
+    });
+    expect(JSON.stringify(submitted.body)).toContain(`<#${CHANNEL}>`);
+    await h.settle();
+    expect(
+      sim()
+        .control.transports()
+        .find((t) => t.codeUit === code)?.validityEndDate,
+    ).toBe(newEnd * 1000);
+
+    // Both earlier cards now say what the service has.
+    for (const earlier of [messageAt(created.ts)!, messageAt(list.ts)!]) {
+      expect(JSON.stringify(earlier.blocks)).toContain(`<!date^${newEnd}^`);
+      expect(JSON.stringify(earlier.blocks)).not.toContain(`<!date^${oldEnd}^`);
+    }
+    // The updated card was posted where the form said: the channel, not a direct message.
+    const posted = h.fake
+      .messages(CHANNEL)
+      .filter((m) => !m.ephemeral)
+      .at(-1)!;
+    expect(posted.ts).not.toBe(created.ts);
+    expect(textOf(posted)).toContain("updated");
+    expect(h.fake.messages(USER).some((m) => textOf(m).includes(code) && textOf(m).includes("updated"))).toBe(
+      false,
+    );
+    // And the form says where the result went.
+    const closing = JSON.stringify(h.fake.views.get(editForm.id)?.view);
+    expect(closing).toContain(`in <#${CHANNEL}>`);
+    expect(closing).toContain("Updated in place: 2 earlier cards");
   });
 });

@@ -474,13 +474,21 @@ export function transportSubmitted(mode: "create" | "edit") {
           view: statusModal(
             title,
             queued.created
-              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The transport card will be posted where you asked.`
+              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. ${cardDestination(mode, metadata.channel)}`
               : `${describeTask(queued.task)} is already queued; it runs once.`,
             mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
           ),
         }),
     );
   };
+}
+
+/** Where the saved transport's card goes, as the form says while the save waits. */
+function cardDestination(mode: "create" | "edit", channel: string | undefined): string {
+  const where = channel ? `in <#${channel}>` : "in your direct messages with fleetbot";
+  return mode === "create"
+    ? `The transport card will be posted ${where}.`
+    : `The updated card will be posted ${where}, and the earlier cards of this transport updated where fleetbot can.`;
 }
 
 /** The transport form's vehicle select: from the cached list (a fetch starts when there is none). */
