@@ -112,14 +112,16 @@ function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
 /**
  * Whether the answer replaces the message the task's response_url belongs to. A failure is told
  * to the user alone: it never replaces a card others see; in the user's own list it is told above
- * the list re-rendered. A cancel replaces the waiting message (its Cancel button goes with it).
+ * the list re-rendered. A cancel replaces the waiting message (its Cancel button goes with it),
+ * never a card others see.
  */
 function replacesOriginal(task: TaskRecord): boolean {
   if (task.reply.keepOriginal) return false;
   switch (task.state) {
     case "done":
-    case "cancelled":
       return true;
+    case "cancelled":
+      return task.reply.sharedCard !== true;
     case "failed":
       return task.reply.listStays === true;
     default:
@@ -366,7 +368,7 @@ export class TaskDelivery {
     const reply = this.options.store.get(task.id)?.reply ?? task.reply;
     // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
     // nor may a late update bring back a cancelled task's Cancel button.
-    if (reply.keepOriginal || reply.listStays || reply.cancelledBy) return;
+    if (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy) return;
     // Keep one response_url use for the answer itself.
     if (!this.canUseResponseUrl(reply, 1)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;

@@ -23,6 +23,11 @@ export const replyTargetSchema = z.object({
   listStays: z.boolean().optional(),
   /** Where the answer was posted with chat.postMessage: a card fleetbot can update later (an edit). */
   posted: z.object({ channel: z.string(), ts: z.string() }).optional(),
+  /**
+   * The clicked message is a card everyone in the channel sees: only the action's result
+   * replaces it; progress, a failure or a cancel go to the clicking user beside it.
+   */
+  sharedCard: z.boolean().optional(),
   /** Who cancelled the task: its waiting message then says so, with no button left. */
   cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */

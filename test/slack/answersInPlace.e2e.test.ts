@@ -129,6 +129,46 @@ describe("a button in a list keeps the list (point 8)", () => {
   });
 });
 
+describe("a button on a card the channel sees (points 4 and 8)", () => {
+  it("Start on a posted transport card: no progress bar replaces it for everyone, only the result does", async () => {
+    const opens = h.fake.calls.filter((c) => c.method === "views.open").length;
+    await et("new");
+    await h.fake.waitFor(() => h.fake.calls.filter((c) => c.method === "views.open").length > opens);
+    const form = [...h.fake.views.values()].at(-1)!;
+    const start = Math.floor((Date.now() - 60_000) / 60_000) * 60;
+    await h.driver.viewSubmission({
+      userId: USER,
+      viewId: form.id,
+      values: {
+        [INPUTS.transportVehicle.block]: { [INPUTS.transportVehicle.action]: sim().vehicles[7]!.vehicleUId },
+        [INPUTS.transportUit.block]: { [INPUTS.transportUit.action]: "SHAR-EDCA-RD00-0001" },
+        [INPUTS.transportVat.block]: { [INPUTS.transportVat.action]: "RO16341004" },
+        [INPUTS.transportValidityStart.block]: { [INPUTS.transportValidityStart.action]: start },
+        [INPUTS.transportValidityEnd.block]: { [INPUTS.transportValidityEnd.action]: start + 2 * 86_400 },
+        [INPUTS.transportStartLocation.block]: { [INPUTS.transportStartLocation.action]: "București" },
+        [INPUTS.transportEndLocation.block]: { [INPUTS.transportEndLocation.action]: "Constanța" },
+      },
+    });
+    await h.settle();
+    const card = h.fake
+      .messages(CHANNEL)
+      .filter((m) => !m.ephemeral)
+      .at(-1)!;
+    const startButton = buttonsIn(card, ACTIONS.transportStart)[0]!;
+    expect(startButton).toBeDefined();
+    const followed = followMessage(card.ts);
+    await click(card, ACTIONS.transportStart, startButton.value, OTHER);
+    await h.settle();
+    followed.stop();
+    expect(followed.states.length).toBeGreaterThanOrEqual(1);
+    for (const state of followed.states) {
+      expect(state.text).not.toMatch(/next in line|in the queue/);
+      expect(buttonsIn({ blocks: state.blocks }, ACTIONS.cancelTask)).toEqual([]);
+    }
+    expect(followed.states.at(-1)!.text).toContain("In Progress");
+  });
+});
+
 describe("a button on a shared alert answers the clicker only (point 4)", () => {
   it("Show transport leaves the alert as everyone sees it and sends the card to the clicker alone", async () => {
     await fleet("alerts subscribe");

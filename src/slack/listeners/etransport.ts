@@ -267,6 +267,8 @@ export function transportActionButton(action: TransportAction) {
           ...replyFromAction(body, deps.now()),
           ...(alert ? { keepOriginal: true } : {}),
           ...(list ? { listStays: true } : {}),
+          // Slack sends the clicked message only when it is not ephemeral: a card the channel sees.
+          ...(!alert && !list && body.message !== undefined ? { sharedCard: true } : {}),
         },
         priority: "interactive",
         // A double click runs once: the first one is running.
