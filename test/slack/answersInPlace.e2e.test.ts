@@ -126,6 +126,14 @@ describe("a button in a list keeps the list (point 8)", () => {
     // Nothing else was posted between them: no "Looking up…" left behind.
     const since = h.fake.messages(CHANNEL).filter((m) => Number(m.ts) > Number(list.ts));
     expect(since.map((m) => m.ts)).toEqual([answer.ts]);
+    // The position card's own Refresh updates that card, and still leaves the list alone.
+    const refresh = buttonsIn(answer, ACTIONS.showPosition)[0]!;
+    const answerRevisions = answer.revisions;
+    await click(answer, ACTIONS.showPosition, refresh.value);
+    await h.settle();
+    expect(messageAt(answer.ts)!.revisions).toBeGreaterThan(answerRevisions);
+    expect(h.fake.messages(CHANNEL).filter((m) => Number(m.ts) > Number(list.ts))).toHaveLength(1);
+    expect(JSON.stringify(messageAt(list.ts)!.blocks)).toBe(before);
   });
 });
 

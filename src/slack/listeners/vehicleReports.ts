@@ -286,8 +286,8 @@ export async function reportVehicleOptions(
 }
 
 /**
- * A vehicle line's Where button: the last position of that plate, as a new message to the
- * clicking user. The list it was clicked in stays as it is.
+ * A vehicle line's Position button: the last position of that plate, as a new message to the
+ * clicking user; the list it was clicked in stays as it is. The position card's Refresh updates it.
  */
 export async function showPosition(
   { ack, action, body, client }: ButtonArgs,
@@ -306,10 +306,17 @@ export async function showPosition(
     },
     account: account.username,
     slackUser: body.user.id,
-    reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
+    // The position card's own Refresh replaces it; a list's Position button leaves the list as it is.
+    reply: {
+      ...replyFromAction(body, deps.now()),
+      ...(fromPositionCard(action) ? {} : { keepOriginal: true }),
+    },
     priority: "interactive",
   });
 }
+
+/** Blocks of a position card (views/vehicleData.ts builds them with the prefix "where."). */
+const fromPositionCard = (button: ButtonAction) => button.block_id.startsWith("where.");
 
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
 export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
