@@ -62,7 +62,8 @@ export interface TaskDesk {
   submit<K extends TaskKind>(task: NewTaskOf<K>): { task: TaskRecord; created: boolean };
   progressOf(taskId: string): Promise<TaskProgress | undefined>;
   holdUntilAck(taskId: string): () => void;
-  cancel(taskId: string): boolean;
+  /** `byUser`: who clicked Cancel (the task's waiting message names them). */
+  cancel(taskId: string, byUser?: string): boolean;
   /**
    * The task a button or a form names, only when it belongs to the clicking user (their fleet
    * account's, or their own): the one way listeners read a task by id, so none can forget the check.

@@ -1,10 +1,13 @@
 import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
+import type { TransportView } from "../etransport/types.js";
 import type { TaskStore } from "../store/taskStore.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
+import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
+import { mergeTransports } from "./renderers.js";
 import { progressMessage, statusModal } from "./views/common.js";
 import type { SlackMessage } from "./views/message.js";
 
@@ -22,6 +25,9 @@ export interface Rendered {
   /** Another task's result to keep current (a list after an action on one of its cards), stored by delivery. */
   listUpdate?: { taskId: string; result: TransportListResult };
 }
+
+/** How many of the account's last tasks an edit looks through for earlier cards of the transport. */
+const RECENT_TASKS_FOR_CARDS = 200;
 
 /** Tries of one answer (across restarts) before it is given up and marked delivered. */
 const MAX_DELIVERY_TRIES = 3;
@@ -101,6 +107,26 @@ function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
       blocks: [...message.blocks, { type: "context", elements: [{ type: "mrkdwn", text: `_${note}_` }] }],
     },
   };
+}
+
+/**
+ * Whether the answer replaces the message the task's response_url belongs to. A failure is told
+ * to the user alone: it never replaces a card others see; in the user's own list it is told above
+ * the list re-rendered. A cancel replaces the waiting message (its Cancel button goes with it),
+ * never a card others see.
+ */
+function replacesOriginal(task: TaskRecord): boolean {
+  if (task.reply.keepOriginal) return false;
+  switch (task.state) {
+    case "done":
+      return true;
+    case "cancelled":
+      return task.reply.sharedCard !== true;
+    case "failed":
+      return task.reply.listStays === true;
+    default:
+      return false;
+  }
 }
 
 function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
@@ -240,11 +266,12 @@ export class TaskDelivery {
     // Only a success goes to the channel for everyone; a failure is the user's business.
     if (task.reply.inChannel && task.reply.channel && task.state === "done") {
       try {
-        await this.options.client.chat.postMessage({
+        const posted = await this.options.client.chat.postMessage({
           channel: task.reply.channel,
           text: message.text,
           blocks: message.blocks,
         });
+        this.rememberPosted(task.id, posted);
         return "channel";
       } catch (error) {
         this.options.logger.warn(
@@ -256,11 +283,12 @@ export class TaskDelivery {
     const channel = task.slackUser ?? task.reply.channel;
     if (!channel) throw new PermanentDeliveryError("no_channel", "answer");
     try {
-      await this.options.client.chat.postMessage({
+      const posted = await this.options.client.chat.postMessage({
         channel,
         text: message.text,
         ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
       });
+      if (task.state === "done") this.rememberPosted(task.id, posted);
     } catch (error) {
       const code = slackErrorCode(error);
       throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "answer") : error;
@@ -268,13 +296,79 @@ export class TaskDelivery {
     return task.slackUser ? "dm" : "channel";
   }
 
+  /** A posted answer's place, kept in the task's reply so an edit can update the card there. */
+  private rememberPosted(taskId: string, posted: { channel?: string; ts?: string }): void {
+    if (!posted.channel || !posted.ts) return;
+    const reply = this.options.store.get(taskId)?.reply;
+    if (reply)
+      this.options.store.setReply(taskId, { ...reply, posted: { channel: posted.channel, ts: posted.ts } });
+  }
+
+  /**
+   * After an edit, every earlier card of that transport fleetbot can still update: the cards
+   * posted by its earlier saves (chat.update) and the lists that show it while their
+   * response_url lasts. Looked for among the account's last tasks (bounded); returns where.
+   */
+  private async refreshCardsOf(task: TaskRecord): Promise<string[]> {
+    const save = task.state === "done" ? taskOf(task, "transport-save") : undefined;
+    const edited = save?.params.transportUId && save.result?.saved ? save.result.transport : undefined;
+    if (!edited) return [];
+    const places: string[] = [];
+    for (const earlier of this.options.store.recent(task.account, RECENT_TASKS_FOR_CARDS)) {
+      if (earlier.id === task.id || earlier.state !== "done") continue;
+      try {
+        const place = await this.refreshCard(earlier, edited);
+        if (place) places.push(place);
+      } catch (error) {
+        this.options.logger.debug({ err: error, taskId: earlier.id }, "earlier card not updated");
+      }
+    }
+    return places;
+  }
+
+  /** One earlier answer showing the edited transport, re-rendered in place; where, or undefined. */
+  private async refreshCard(earlier: TaskRecord, edited: TransportView): Promise<string | undefined> {
+    const saved = taskOf(earlier, "transport-save");
+    const posted = earlier.reply.posted;
+    if (saved?.result?.transport?.uId === edited.uId && posted) {
+      this.options.store.updateResult(earlier.id, { ...saved.result, transport: edited });
+      const current = this.options.store.get(earlier.id);
+      if (!current) return undefined;
+      const { message } = await this.options.render(current);
+      await this.options.client.chat.update({
+        channel: posted.channel,
+        ts: posted.ts,
+        text: message.text,
+        blocks: message.blocks,
+      });
+      return posted.channel.startsWith("D") ? "your direct messages" : `<#${posted.channel}>`;
+    }
+    const list = taskOf(earlier, "transport-list");
+    if (!list?.result?.transports.some((t) => t.uId === edited.uId) || !this.canUseResponseUrl(earlier.reply))
+      return undefined;
+    this.options.store.updateResult(earlier.id, {
+      ...list.result,
+      transports: mergeTransports(list.result.transports, [edited]),
+    });
+    const current = this.options.store.get(earlier.id);
+    if (!current) return undefined;
+    const { message } = await this.options.render(current);
+    const sent = await this.postResponseUrl(earlier.id, current.reply, {
+      ...message,
+      replace_original: true,
+      response_type: "ephemeral",
+    });
+    return sent ? "your transport list" : undefined;
+  }
+
   private async onProgress(progress: TaskProgress, task: TaskRecord): Promise<void> {
     if (progress.state !== "queued" && progress.state !== "running") return;
     // The last call is done: the answer comes next and must not race a "7/7" update.
     if (progress.done >= progress.total && progress.done > 0) return;
     const reply = this.options.store.get(task.id)?.reply ?? task.reply;
-    // A click on a channel's alert must not turn the alert into a progress bar.
-    if (reply.keepOriginal) return;
+    // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
+    // nor may a late update bring back a cancelled task's Cancel button.
+    if (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy) return;
     // Keep one response_url use for the answer itself.
     if (!this.canUseResponseUrl(reply, 1)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;
@@ -334,9 +428,10 @@ export class TaskDelivery {
       this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
     if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view)))
       return;
-    // A failure is told to the user alone: it must not replace a card others see in the channel.
-    const sentTo = await this.send(task, rendered.message, task.state === "done" && !task.reply.keepOriginal);
-    if (task.reply.viewId) await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo);
+    const refreshed = await this.refreshCardsOf(task);
+    const sentTo = await this.send(task, rendered.message, replacesOriginal(task));
+    if (task.reply.viewId)
+      await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo, task.reply.channel, refreshed);
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
       try {
         await this.uploadFiles(task.slackUser, rendered.files);
@@ -378,12 +473,30 @@ export class TaskDelivery {
   }
 
   /** A modal that said "checking…" now says how it ended (the user may have closed it: that is fine). */
-  private async closeStatusModal(viewId: string, message: SlackMessage, sentTo: string): Promise<void> {
-    const where = sentTo === "dm" ? "in your direct messages with fleetbot" : "in the channel";
+  private async closeStatusModal(
+    viewId: string,
+    message: SlackMessage,
+    sentTo: string,
+    channel: string | undefined,
+    refreshed: readonly string[] = [],
+  ): Promise<void> {
+    const where =
+      sentTo === "dm"
+        ? "in your direct messages with fleetbot"
+        : channel && sentTo === "channel"
+          ? `in <#${channel}>`
+          : "in the channel";
+    const updated =
+      refreshed.length > 0
+        ? ` Updated in place: ${refreshed.length} earlier card${refreshed.length === 1 ? "" : "s"} (${[...new Set(refreshed)].join(", ")}).`
+        : "";
     try {
       await this.options.client.views.update({
         view_id: viewId,
-        view: statusModal("fleetbot", `${message.text.slice(0, 2500)}\n\n_The full answer is ${where}._`),
+        view: statusModal(
+          "fleetbot",
+          `${message.text.slice(0, 2500)}\n\n_The full answer is ${where}.${updated}_`.slice(0, 2900),
+        ),
       });
     } catch (error) {
       this.options.logger.debug({ err: error, viewId }, "status modal not updated");

@@ -28,6 +28,7 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
+import type { SlackMessage } from "./views/message.js";
 import { ECHO_MAX, userText } from "./views/text.js";
 import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
 
@@ -83,8 +84,15 @@ export interface RenderContext {
 /** The message (and files) that answer a finished task; `page` for paginated answers. Pure: writes nothing. */
 export async function renderTask(task: TaskRecord, context: RenderContext, page = 0): Promise<Rendered> {
   const what = describeTask(task);
-  if (task.state === "cancelled") return { message: cancelledMessage(what) };
-  if (task.state === "failed") return { message: failureMessage(what, task.error) };
+  if (task.state === "cancelled" || task.state === "failed") {
+    const ending =
+      task.state === "cancelled"
+        ? cancelledMessage(what, task.reply.cancelledBy)
+        : failureMessage(what, task.error);
+    // Clicked in the user's list: the list stays, its card no longer "⏳ Starting…", the ending above it.
+    const list = task.reply.listStays ? listOfAction(task, context) : undefined;
+    return { message: list ? aboveList(ending, list.message) : ending };
+  }
   const done = `${what}: done.`;
   if (!isTaskKind(task.kind)) return { message: noticeMessage(done) };
   switch (task.kind) {
@@ -162,6 +170,35 @@ function listMessage(
   });
 }
 
+/** A finished list task's message as it was last stored (an action's "⏳" marks it before the answer). */
+export function storedTransportList(task: TaskRecord | undefined): SlackMessage | undefined {
+  const list = task?.state === "done" ? taskOf(task, "transport-list") : undefined;
+  if (!list?.result) return undefined;
+  return listMessage(list.id, list.params, list.result.transports, list.result.totalRecords);
+}
+
+/** The list an action was clicked in, when it is still there and of the same account. */
+function listOfAction(task: TaskRecord, context: RenderContext) {
+  const action = taskOf(task, "transport-action");
+  const id = action?.params.listTaskId;
+  const stored = id ? context.task?.(id) : undefined;
+  // Another account's list is never shown or rewritten (the listener refuses such a click first).
+  const list =
+    stored?.state === "done" && stored.account === task.account
+      ? taskOf(stored, "transport-list")
+      : undefined;
+  if (!list?.result) return undefined;
+  return { list, result: list.result, message: storedTransportList(stored) ?? { text: "", blocks: [] } };
+}
+
+/** A short message above a list, within Slack's 50 blocks. */
+function aboveList(notice: SlackMessage, list: SlackMessage): SlackMessage {
+  return {
+    text: `${notice.text}\n${list.text}`,
+    blocks: [...notice.blocks.slice(0, 3), ...list.blocks].slice(0, 50),
+  };
+}
+
 /** Replaces transports of a list by their state after an action (matched by uId). */
 export function mergeTransports(
   list: readonly TransportView[],
@@ -180,24 +217,17 @@ function renderTransportAction(task: TaskOf<"transport-action">, context: Render
   const after = outcome.after
     .map((t) => parseTransportView(t))
     .filter((t): t is TransportView => t !== undefined);
-  const stored = p.listTaskId ? context.task?.(p.listTaskId) : undefined;
-  // Another account's list is never shown or rewritten (the listener refuses such a click first).
-  const list =
-    stored?.state === "done" && stored.account === task.account
-      ? taskOf(stored, "transport-list")
-      : undefined;
-  if (list?.result) {
+  const clicked = listOfAction(task, context);
+  if (clicked) {
     // The click came from a list: show that list again, the acted-on cards in their new state.
-    const merged = mergeTransports(list.result.transports, after);
-    const message = listMessage(list.id, list.params, merged, list.result.totalRecords);
+    const { list, result } = clicked;
+    const merged = mergeTransports(result.transports, after);
+    const message = listMessage(list.id, list.params, merged, result.totalRecords);
     const summary = transportActionResultMessage(p.action, outcome.results, [], { timeZone: p.timeZone });
     return {
-      message: {
-        text: `${summary.text}\n${message.text}`,
-        blocks: [...summary.blocks.slice(0, 3), ...message.blocks].slice(0, 50),
-      },
+      message: aboveList(summary, message),
       // Delivery stores it once the answer is out, so the list's next click starts from it.
-      listUpdate: { taskId: list.id, result: { ...list.result, transports: merged } },
+      listUpdate: { taskId: list.id, result: { ...result, transports: merged } },
     };
   }
   return {
@@ -236,7 +266,8 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
         vehicles: undefined,
         initial: transport,
         userTimeZone: p.timeZone,
-        privateMetadata: { transportUId: transport.uId, uit: transport.codeUit },
+        // The channel it was asked in: the edited card is posted there, as the form says.
+        privateMetadata: { transportUId: transport.uId, uit: transport.codeUit, channel: task.reply.channel },
       }),
     };
   }

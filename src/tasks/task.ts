@@ -16,6 +16,20 @@ export const replyTargetSchema = z.object({
   inChannel: z.boolean().optional(),
   /** Answer beside the clicked message instead of replacing it (a channel's alert stays as it is). */
   keepOriginal: z.boolean().optional(),
+  /**
+   * The clicked message is the user's list, which stays: no progress replaces it, only the
+   * list re-rendered with the acted-on card in its new state (or an ending told above it).
+   */
+  listStays: z.boolean().optional(),
+  /** Where the answer was posted with chat.postMessage: a card fleetbot can update later (an edit). */
+  posted: z.object({ channel: z.string(), ts: z.string() }).optional(),
+  /**
+   * The clicked message is a card everyone in the channel sees: only the action's result
+   * replaces it; progress, a failure or a cancel go to the clicking user beside it.
+   */
+  sharedCard: z.boolean().optional(),
+  /** Who cancelled the task: its waiting message then says so, with no button left. */
+  cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */
   deliveryTries: z.number().int().nonnegative().optional(),
 });

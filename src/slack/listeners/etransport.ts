@@ -21,13 +21,14 @@ import type { EtransportDeps } from "../context.js";
 import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
-import { describeTask } from "../renderers.js";
+import { describeTask, storedTransportList } from "../renderers.js";
 import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
   removeCancelledMessage,
   TRANSPORT_LIST_PAGE_SIZE,
+  withCardUnderWay,
 } from "../views/etransport.js";
 import {
   checkTransportModal,
@@ -246,22 +247,40 @@ export function transportActionButton(action: TransportAction) {
       return;
     }
     // The card's list is shown again after the action: only a list of the clicking user's account.
-    if (value.l !== undefined && deps.tasks.owned(value.l, body.user.id).reason === "foreign") {
+    const listTask = value.l !== undefined ? deps.tasks.owned(value.l, body.user.id) : undefined;
+    if (listTask?.reason === "foreign") {
       await respond(NOT_YOURS);
       return;
     }
     const zone = await deps.users.timeZoneOf(client, body.user.id);
-    deps.tasks.submit({
-      kind: "transport-action",
-      params: { action, uits: [value.u], refresh: true, listTaskId: value.l, timeZone: zone },
-      account: account.username,
-      slackUser: body.user.id,
-      // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
-      reply: { ...replyFromAction(body, deps.now()), ...(fromAlert(button) ? { keepOriginal: true } : {}) },
-      priority: "interactive",
-      // A double click runs once: the first one is running.
-      dedupeKey: `${account.username}:${action}:${value.u}`,
-    });
+    // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
+    // In a list, the list stays: the card shows "⏳ Starting…" until the list comes back updated.
+    const alert = fromAlert(button);
+    const list = alert ? undefined : storedTransportList(listTask?.task);
+    await submitAndAcknowledge(
+      deps,
+      {
+        kind: "transport-action",
+        params: { action, uits: [value.u], refresh: true, listTaskId: value.l, timeZone: zone },
+        account: account.username,
+        slackUser: body.user.id,
+        reply: {
+          ...replyFromAction(body, deps.now()),
+          ...(alert ? { keepOriginal: true } : {}),
+          ...(list ? { listStays: true } : {}),
+          // Slack sends the clicked message only when it is not ephemeral: a card the channel sees.
+          ...(!alert && !list && body.message !== undefined ? { sharedCard: true } : {}),
+        },
+        priority: "interactive",
+        // A double click runs once: the first one is running.
+        dedupeKey: `${account.username}:${action}:${value.u}`,
+      },
+      // Held until this is out: the answer must not be overwritten by the "⏳" list.
+      async (queued) => {
+        if (list && queued.created)
+          await respond({ replace_original: true, ...withCardUnderWay(list, button.block_id, action) });
+      },
+    );
   };
 }
 
@@ -323,7 +342,7 @@ export async function transportEdit(
 
 /** An alert's Show button: the transport's card. */
 export async function transportShow(
-  { ack, action, body, client, respond }: ButtonArgs,
+  { ack, action, body, client }: ButtonArgs,
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
@@ -331,15 +350,15 @@ export async function transportShow(
   const account = deps.users.accountOf(body.user.id);
   if (!value || !account) return;
   const zone = await deps.users.timeZoneOf(client, body.user.id);
+  // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
   deps.tasks.submit({
     kind: "transport-find",
     params: { uit: value.u, purpose: "show", timeZone: zone },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
     priority: "interactive",
   });
-  if (body.response_url) await respond(aside({ text: `Looking up ${userText(value.u, ECHO_MAX)}…` }));
 }
 
 /** A transport list's Next / Previous: the same filter and search, another page. */
@@ -458,13 +477,21 @@ export function transportSubmitted(mode: "create" | "edit") {
           view: statusModal(
             title,
             queued.created
-              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The transport card will be posted where you asked.`
+              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. ${cardDestination(mode, metadata.channel)}`
               : `${describeTask(queued.task)} is already queued; it runs once.`,
             mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
           ),
         }),
     );
   };
+}
+
+/** Where the saved transport's card goes, as the form says while the save waits. */
+function cardDestination(mode: "create" | "edit", channel: string | undefined): string {
+  const where = channel ? `in <#${channel}>` : "in your direct messages with fleetbot";
+  return mode === "create"
+    ? `The transport card will be posted ${where}.`
+    : `The updated card will be posted ${where}, and the earlier cards of this transport updated where fleetbot can.`;
 }
 
 /** The transport form's vehicle select: from the cached list (a fetch starts when there is none). */

@@ -133,7 +133,12 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     },
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
-    cancel: (taskId) => ctx.runner.cancel(taskId),
+    cancel: (taskId, byUser) => {
+      const task = ctx.tasks.get(taskId);
+      // Written before cancelling: a queued task's answer goes out at once.
+      if (task && byUser) ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
+      return ctx.runner.cancel(taskId);
+    },
     owned: (taskId, userId) => taskOwnership(ctx.tasks.get(taskId), userId, ctx.people.accountOf(userId)),
     unfinished: (account, limit) => ctx.tasks.unfinished(account, limit),
     countUnfinished: (account) => ctx.tasks.countUnfinished(account),

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { QueueDeps } from "../context.js";
 import { describeTask } from "../renderers.js";
-import { type QueueEntry, queueMessage } from "../views/common.js";
+import { cancelledMessage, QUEUE_ENTRY_BLOCK, type QueueEntry, queueMessage } from "../views/common.js";
 import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -63,6 +63,16 @@ export async function cancelTask({ ack, action, body, respond }: ButtonArgs, dep
     await respond(aside({ text: "That request has already finished." }));
     return;
   }
-  deps.tasks.cancel(task.id);
-  await respond(aside({ text: `Cancelling: ${describeTask(task)}.` }));
+  deps.tasks.cancel(task.id, body.user.id);
+  const account = deps.users.accountOf(body.user.id);
+  if (action.block_id.startsWith(QUEUE_ENTRY_BLOCK) && account) {
+    // Clicked in /fleet queue: that list, refreshed, without the request (a running one ends at its current call).
+    const queue = await queueEntries(deps, account.username);
+    const entries = queue.entries.filter((entry) => entry.task.id !== task.id);
+    const total = queue.total - (entries.length < queue.entries.length ? 1 : 0);
+    await respond({ replace_original: true, ...queueMessage(account.username, entries, deps.now(), total) });
+    return;
+  }
+  // Clicked on the waiting message: it says who cancelled, and its button is gone.
+  await respond({ replace_original: true, ...cancelledMessage(describeTask(task), body.user.id) });
 }

@@ -26,7 +26,6 @@ import type { ReportDeps } from "../context.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask } from "../renderers.js";
 import { grammarErrorMessage, reportModal, statusModal, vehicleProblemsMrkdwn } from "../views/common.js";
-import { ECHO_MAX, userText } from "../views/text.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS, parseJson, replyFromAction } from "./shared.js";
@@ -286,9 +285,12 @@ export async function reportVehicleOptions(
   await ack({ options: opts });
 }
 
-/** A vehicle line's Where button: the last position of that plate. */
+/**
+ * A vehicle line's Position button: the last position of that plate, as a new message to the
+ * clicking user; the list it was clicked in stays as it is. The position card's Refresh updates it.
+ */
 export async function showPosition(
-  { ack, action, body, respond, client }: ButtonArgs,
+  { ack, action, body, client }: ButtonArgs,
   deps: ReportDeps,
 ): Promise<void> {
   await ack();
@@ -304,11 +306,17 @@ export async function showPosition(
     },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    // The position card's own Refresh replaces it; a list's Position button leaves the list as it is.
+    reply: {
+      ...replyFromAction(body, deps.now()),
+      ...(fromPositionCard(action) ? {} : { keepOriginal: true }),
+    },
     priority: "interactive",
   });
-  await respond(aside({ text: `Looking up ${userText(action.value, ECHO_MAX)}…` }));
 }
+
+/** Blocks of a position card (views/vehicleData.ts builds them with the prefix "where."). */
+const fromPositionCard = (button: ButtonAction) => button.block_id.startsWith("where.");
 
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
 export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {

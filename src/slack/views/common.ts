@@ -123,11 +123,16 @@ export function failureMessage(what: string, error: TaskError | undefined): Slac
   };
 }
 
-export function cancelledMessage(what: string): SlackMessage {
+/** A cancelled task's answer; `by` (a Slack user id) when someone cancelled it with its Cancel button. */
+export function cancelledMessage(what: string, by?: string): SlackMessage {
   return noticeMessage(
-    `:no_entry_sign: ${what}: cancelled. Calls already sent were answered; nothing else was asked.`,
+    by ? `:no_entry_sign: ${what}: cancelled by <@${by}>.` : `:no_entry_sign: ${what}: cancelled.`,
+    "Calls already sent were answered; nothing else was asked.",
   );
 }
+
+/** Block ids of /fleet queue's entries start with this (a Cancel there refreshes the queue). */
+export const QUEUE_ENTRY_BLOCK = "queue-";
 
 export interface QueueEntry {
   task: TaskRecord;
@@ -162,7 +167,7 @@ export function queueMessage(
     const state = p ? `${p.state}, ${p.done}/${p.total} requests${eta}` : entry.task.state;
     blocks.push({
       type: "section",
-      block_id: `queue-${entry.task.id.slice(0, 12)}`,
+      block_id: `${QUEUE_ENTRY_BLOCK}${entry.task.id.slice(0, 12)}`,
       text: mrkdwn(
         `*${entry.description}* (${state})\nasked by <@${entry.task.slackUser ?? "unknown"}> at ${slackDate(entry.task.createdAt, "{time}")}`,
       ),

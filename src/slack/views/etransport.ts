@@ -506,6 +506,37 @@ function navBlock(
 
 // ---------- action outcomes ----------
 
+/** The actions a card's buttons run as one task (Edit and Remove ask first). */
+type TransportCardAction = Exclude<TransportAction, "edit" | "remove">;
+
+const UNDER_WAY: Readonly<Record<TransportCardAction, string>> = {
+  start: "Starting…",
+  pause: "Pausing…",
+  end: "Ending…",
+};
+
+/**
+ * A list while an action on one of its cards runs: that card's buttons (the actions block the
+ * click came from) give way to "⏳ Starting…"; every other card and button stays as it was.
+ */
+export function withCardUnderWay(
+  list: SlackMessage,
+  actionsBlockId: string,
+  action: TransportCardAction,
+): SlackMessage {
+  const blocks = list.blocks.map(
+    (block): KnownBlock =>
+      block.type === "actions" && block.block_id === actionsBlockId
+        ? {
+            type: "context",
+            block_id: `${actionsBlockId}.under-way`,
+            elements: [mrkdwn(`:hourglass_flowing_sand: ${UNDER_WAY[action]}`)],
+          }
+        : block,
+  );
+  return { ...list, blocks };
+}
+
 export type TransportBulkAction = "start" | "pause" | "end" | "remove";
 
 const DONE: Readonly<
