@@ -30,6 +30,7 @@ import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
+import { CallDurations } from "./tasks/callDurations.js";
 import { describeTaskError } from "./tasks/failures.js";
 import { FleetAccounts } from "./tasks/fleetAccounts.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
@@ -86,10 +87,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const metrics = new FleetbotMetrics();
   const stores = openStores(config, logger);
   const service = await startFleetService(config, options);
+  const callDurations = new CallDurations();
   const gate = createFleetGate({
     minIntervalMs: config.fleet.minIntervalMs,
     safetyMarginMs: config.fleet.safetyMarginMs,
-    observer: metrics.gateObserver(),
+    observer: callDurations.observer(metrics.gateObserver()),
     logger: logger.child({ module: "gate" }),
   });
   const client = new FleetClient({
@@ -123,7 +125,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     settle: (slackUser) => people.settleZone(slackApi, slackUser),
     saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
   };
-  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger });
+  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger, callDurations });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
     client: slackApi,
@@ -288,9 +290,10 @@ function taskRunner(
     fleet: FleetAccounts;
     zones: UserZoneDeps;
     logger: Logger;
+    callDurations: CallDurations;
   },
 ): TaskRunner<FleetSession> {
-  const { stores, gate, client, fleet, zones, logger } = parts;
+  const { stores, gate, client, fleet, zones, logger, callDurations } = parts;
   return new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
@@ -308,6 +311,8 @@ function taskRunner(
       accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
     ],
     sessionFor: async (task) => fleet.sessionFor(task),
+    loginCalls: (account) => client.loginCalls(account),
+    typicalCallMs: (account) => callDurations.typicalMs(account),
     onStoreFailure: (error) => stores.health.failed(error),
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
