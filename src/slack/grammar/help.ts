@@ -24,6 +24,14 @@ function reportUsage(report: AnyReportEntry): UsageLine {
   };
 }
 
+/** The filters only `alerts subscribe` takes (read by the alerts listener, not the grammar). */
+const ALERT_OPTIONS =
+  "`min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles";
+
+/** An example of the alert filters, for the tests: the listener takes them out before the grammar. */
+export const ALERT_OPTIONS_EXAMPLE =
+  "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
+
 export const fleetUsage: readonly UsageLine[] = [
   { syntax: "/fleet help", does: "this list", example: "/fleet help" },
   { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
@@ -32,8 +40,9 @@ export const fleetUsage: readonly UsageLine[] = [
   ...REPORT_ENTRIES.map(reportUsage),
   { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
   {
-    syntax: "/fleet alerts subscribe [#channel] [codes…]",
-    does: "post transport alerts in a channel (all codes when none given)",
+    syntax:
+      "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>]",
+    does: `post transport alerts in a channel (all codes when none given); ${ALERT_OPTIONS}`,
     example: "/fleet alerts subscribe Error OldData NoGPSCoordinates",
   },
   {
