@@ -22,6 +22,7 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
+import { formatUit } from "./views/etransportText.js";
 import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
 
 /** One line saying what a task is, for progress messages and the queue. */
@@ -36,26 +37,28 @@ export function describeTask(task: TaskRecord): string {
     }
     case "transport-action": {
       const p = taskOf(task, "transport-action")?.params;
-      return `${capitalise(p?.action ?? "act on")} ${(p?.uits ?? []).join(", ")}`;
+      return `${capitalise(p?.action ?? "act on")} ${(p?.uits ?? []).map(formatUit).join(", ")}`;
     }
     case "account-link":
       return `Checking the fleet account ${taskOf(task, "account-link")?.params.username ?? ""}`.trim();
     case "transport-list":
       return "Transport list";
     case "transport-find":
-      return `Looking up ${taskOf(task, "transport-find")?.params.uit ?? "the transport"}`;
+      return `Looking up ${uitOr(taskOf(task, "transport-find")?.params.uit, "the transport")}`;
     case "transport-save": {
       const save = taskOf(task, "transport-save")?.params;
-      return `${save?.transportUId ? "Updating" : "Creating"} transport ${save?.draft.codeUit ?? ""}`.trim();
+      return `${save?.transportUId ? "Updating" : "Creating"} transport ${uitOr(save?.draft.codeUit, "")}`.trim();
     }
     case "transport-remove":
-      return `Removing ${taskOf(task, "transport-remove")?.params.uit ?? "the transport"}`;
+      return `Removing ${uitOr(taskOf(task, "transport-remove")?.params.uit, "the transport")}`;
     default:
       return assertNever(task.kind, "task kind");
   }
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** A UIT in its one display form (dashed in fours), or `fallback` when there is none. */
+const uitOr = (uit: string | undefined, fallback: string) => (uit ? formatUit(uit) : fallback);
 
 export interface RenderContext {
   now(): number;
@@ -102,15 +105,15 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
             message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
           };
         const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
-        const text = `:white_check_mark: Transport ${p.draft.codeUit ?? ""} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
+        const text = `:white_check_mark: Transport ${uitOr(p.draft.codeUit, "")} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
         return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
       });
     case "transport-remove":
       return withResult(taskOf(task, "transport-remove"), done, (_t, result) => ({
         message: noticeMessage(
           result.removed
-            ? `:wastebasket: Transport ${result.uit} removed. Its GPS transmission to the tax authority stopped.`
-            : `:x: The fleet service did not confirm the removal of ${result.uit}.`,
+            ? `:wastebasket: Transport ${formatUit(result.uit)} removed. Its GPS transmission to the tax authority stopped.`
+            : `:x: The fleet service did not confirm the removal of ${formatUit(result.uit)}.`,
         ),
       }));
     default:
@@ -194,7 +197,7 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   const p = task.params;
   const transport = result.transport;
   if (!transport) {
-    const text = `No transport with UIT ${p.uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`;
+    const text = `No transport with UIT ${formatUit(p.uit)} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`;
     return {
       message: noticeMessage(`:warning: ${text}`),
       view: statusModal("Transport not found", text, VIEWS.transportEdit),
@@ -202,14 +205,14 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   }
   if (p.purpose === "edit") {
     if (FINISHED.has(transport.statusId)) {
-      const text = `Transport ${p.uit} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`;
+      const text = `Transport ${formatUit(p.uit)} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`;
       return {
         message: noticeMessage(`:no_entry: ${text}`),
         view: statusModal("Cannot edit", text, VIEWS.transportEdit),
       };
     }
     return {
-      message: noticeMessage(`Editing transport ${p.uit}.`),
+      message: noticeMessage(`Editing transport ${formatUit(p.uit)}.`),
       view: transportModal({
         mode: "edit",
         vehicles: undefined,
@@ -222,7 +225,10 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   if (p.purpose === "remove")
     return { message: removeConfirmationMessage(transport, { timeZone: p.timeZone }) };
   return {
-    message: { text: `Transport ${p.uit}`, blocks: transportCard(transport, { timeZone: p.timeZone }) },
+    message: {
+      text: `Transport ${formatUit(p.uit)}`,
+      blocks: transportCard(transport, { timeZone: p.timeZone }),
+    },
   };
 }
 
