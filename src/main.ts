@@ -254,7 +254,11 @@ function openStores(config: Config, logger: Logger): Stores {
     logger.warn(
       { accounts: unreadable.length },
       `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
-        (config.credentialsKey ? " (the key was changed)" : " (CREDENTIALS_KEY is not set)") +
+        (config.credentialsKeyThrowaway
+          ? " (the sandbox makes a new throw-away key at each start)"
+          : config.credentialsKey
+            ? " (the key was changed)"
+            : " (CREDENTIALS_KEY is not set)") +
         "; those users are asked to link again with /fleet login",
     );
   }
@@ -537,7 +541,10 @@ async function main(): Promise<void> {
     logger.info(
       { sandbox: `${local}/` },
       `SANDBOX: no Slack workspace is configured, so fleetbot runs against a local fake Slack. Open ${local}/ to use it in your browser. ` +
-        "To connect a real workspace instead, set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP mode) or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode): see README.",
+        "To connect a real workspace instead, set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP mode) or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode): see README." +
+        (config.credentialsKeyThrowaway
+          ? " CREDENTIALS_KEY is not set: the sandbox made a throw-away key for this run so that linking an account can be tried; links made with it are lost at the next start."
+          : ""),
     );
   }
   const shutdown = (signal: string) => {
