@@ -14,7 +14,7 @@ import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
 import type { Rendered } from "./delivery.js";
-import { cancelledMessage, failureMessage, noticeMessage, statusModal } from "./views/common.js";
+import { cancelledMessage, failureMessage, loginModal, noticeMessage, statusModal } from "./views/common.js";
 import {
   removeConfirmationMessage,
   transportActionResultMessage,
@@ -81,13 +81,23 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
         renderVehicleReport(t, result, context, page),
       );
     case "account-link":
-      return withResult(taskOf(task, "account-link"), done, (_t, result) => ({
-        message: result.linked
-          ? noticeMessage(
-              `:white_check_mark: Linked: your commands now run as the fleet account *${result.username}*.`,
-            )
-          : noticeMessage(`:x: ${result.reason}`, "Try again with /fleet login."),
-      }));
+      return withResult(taskOf(task, "account-link"), done, (t, result) =>
+        result.linked
+          ? {
+              message: noticeMessage(
+                `:white_check_mark: Linked: your commands now run as the fleet account *${result.username}*.`,
+              ),
+            }
+          : {
+              // The form comes back with the refusal on its password field; the message is for a closed form.
+              view: loginModal(
+                JSON.stringify(t.reply.channel ? { channel: t.reply.channel } : {}),
+                undefined,
+                { username: result.username, reason: result.reason },
+              ),
+              message: noticeMessage(`:x: ${result.reason}`, "Try again with /fleet login."),
+            },
+      );
     case "transport-list":
       return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
         message: listMessage(t.id, t.params, result.transports, result.totalRecords),

@@ -169,7 +169,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
         response_action: "update",
         view: statusModal(
           "Link fleet account",
-          `:hourglass_flowing_sand: Checking *${escapeMrkdwn(clip(username, 100))}* with the fleet service… The answer comes as a direct message.`,
+          `:hourglass_flowing_sand: Checking *${escapeMrkdwn(clip(username, 100))}* with the fleet service… The answer appears here (and, once linked, in a direct message).`,
         ),
       }),
   );

@@ -181,7 +181,18 @@ export function queueMessage(
   return { text: `Queue of ${account}: ${total} requests`, blocks };
 }
 
-export function loginModal(privateMetadata: string, error?: string): ModalView {
+/**
+ * The login form. `refused`: the fleet service did not accept the last attempt. Slack shows
+ * field errors only in the ack of a submission (response_action "errors", within 3 s), and the
+ * login check waits for a slot of the account, so the answer comes later through views.update:
+ * the form comes back with the user name kept and the refusal written under the password field
+ * (its hint), the closest Slack allows to an inline error.
+ */
+export function loginModal(
+  privateMetadata: string,
+  error?: string,
+  refused?: { username: string; reason: string },
+): ModalView {
   return {
     type: "modal",
     callback_id: VIEWS.login,
@@ -199,13 +210,22 @@ export function loginModal(privateMetadata: string, error?: string): ModalView {
         type: "input",
         block_id: INPUTS.loginUsername.block,
         label: plain("User name or e-mail"),
-        element: { type: "plain_text_input", action_id: INPUTS.loginUsername.action, max_length: 200 },
+        element: {
+          type: "plain_text_input",
+          action_id: INPUTS.loginUsername.action,
+          max_length: 200,
+          ...(refused ? { initial_value: refused.username.slice(0, 200) } : {}),
+        },
       },
       {
         type: "input",
         block_id: INPUTS.loginPassword.block,
         label: plain("Password"),
-        hint: plain("Slack has no password field: this modal is seen only by you."),
+        hint: plain(
+          refused
+            ? `⚠️ ${refused.reason} Check the password, then Link again.`.slice(0, 2000)
+            : "Slack has no password field: this modal is seen only by you.",
+        ),
         element: { type: "plain_text_input", action_id: INPUTS.loginPassword.action, max_length: 200 },
       },
     ],
