@@ -91,8 +91,6 @@ interface ActiveTask {
   controller: AbortController;
   done: number;
   total: number;
-  /** The handler reported its own total (or the task resumed with one): the plan is not needed. */
-  reported: boolean;
 }
 
 /**
@@ -263,8 +261,8 @@ export class TaskRunner<S> {
       record: initial,
       controller,
       done: initial.progressDone,
-      total: initial.progressTotal,
-      reported: initial.progressTotal > 0,
+      // Until the handler reports its own total, the plan (worked out once, not per estimate).
+      total: initial.progressTotal > 0 ? initial.progressTotal : this.plannedTotal(initial),
     };
     this.active.set(initial.id, active);
     try {
@@ -340,7 +338,6 @@ export class TaskRunner<S> {
         active.done = done;
         // A total of 0 is kept: the task needs no call (a lookup answered from a fresh list).
         active.total = Math.max(total, done);
-        active.reported = true;
         store.setProgress(task.id, active.done, active.total);
         void this.emitProgress(active);
       },
@@ -394,12 +391,11 @@ export class TaskRunner<S> {
     placeInQueue?: ReadonlyMap<string, number>,
   ): Promise<TaskProgress> {
     const active = this.active.get(record.id);
-    const reported = active?.reported ?? record.progressTotal > 0;
     const base: TaskProgress = {
       taskId: record.id,
       state: record.state,
       done: active?.done ?? record.progressDone,
-      total: reported ? (active?.total ?? record.progressTotal) : this.plannedTotal(record),
+      total: active?.total ?? (record.progressTotal > 0 ? record.progressTotal : this.plannedTotal(record)),
     };
     if (record.state !== "queued" && record.state !== "running") return base;
     const schedule = known ?? (await this.options.gate.schedule(record.account));
@@ -435,8 +431,7 @@ export class TaskRunner<S> {
       const theirsAhead =
         (schedule.running?.taskIds.includes(other.record.id) ?? false) ||
         schedule.waiting.some((w) => w.position < position && w.taskIds.includes(other.record.id));
-      const theirTotal = other.reported ? other.total : this.plannedTotal(other.record);
-      const theirs = Math.max(0, theirTotal - other.done - (theirsAhead ? 1 : 0));
+      const theirs = Math.max(0, other.total - other.done - (theirsAhead ? 1 : 0));
       const rank = PRIORITY_RANK[other.record.priority];
       if (rank < myRank) interleaved += theirs;
       else if (rank === myRank) interleaved += Math.min(theirs, remaining - 1);
