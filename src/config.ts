@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import cron from "node-cron";
 import { z } from "zod";
 import { isTimeZone } from "./time/zone.js";
@@ -182,6 +183,11 @@ export interface Config {
   taskRetentionDays: number;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
   credentialsKey?: Buffer;
+  /**
+   * The sandbox (no Slack) made `credentialsKey` up for this run because CREDENTIALS_KEY is not set,
+   * so linking can be tried there; accounts linked with it cannot be read after a restart.
+   */
+  credentialsKeyThrowaway: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -228,7 +234,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
     taskRetentionDays: e.TASK_RETENTION_DAYS,
-    credentialsKey: e.CREDENTIALS_KEY ? Buffer.from(e.CREDENTIALS_KEY, "base64") : undefined,
+    credentialsKey: e.CREDENTIALS_KEY
+      ? Buffer.from(e.CREDENTIALS_KEY, "base64")
+      : mode === "sandbox"
+        ? randomBytes(32)
+        : undefined,
+    credentialsKeyThrowaway: !e.CREDENTIALS_KEY && mode === "sandbox",
     logLevel: e.LOG_LEVEL,
   };
 }

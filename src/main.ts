@@ -30,6 +30,7 @@ import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
+import { CallDurations } from "./tasks/callDurations.js";
 import { describeTaskError } from "./tasks/failures.js";
 import { FleetAccounts } from "./tasks/fleetAccounts.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
@@ -86,10 +87,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const metrics = new FleetbotMetrics();
   const stores = openStores(config, logger);
   const service = await startFleetService(config, options);
+  const callDurations = new CallDurations();
   const gate = createFleetGate({
     minIntervalMs: config.fleet.minIntervalMs,
     safetyMarginMs: config.fleet.safetyMarginMs,
-    observer: metrics.gateObserver(),
+    observer: callDurations.observer(metrics.gateObserver()),
     logger: logger.child({ module: "gate" }),
   });
   const client = new FleetClient({
@@ -123,7 +125,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     settle: (slackUser) => people.settleZone(slackApi, slackUser),
     saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
   };
-  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger });
+  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger, callDurations });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
     client: slackApi,
@@ -231,7 +233,11 @@ function openStores(config: Config, logger: Logger): Stores {
     logger.warn(
       { accounts: unreadable.length },
       `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
-        (config.credentialsKey ? " (the key was changed)" : " (CREDENTIALS_KEY is not set)") +
+        (config.credentialsKeyThrowaway
+          ? " (the sandbox makes a new throw-away key at each start)"
+          : config.credentialsKey
+            ? " (the key was changed)"
+            : " (CREDENTIALS_KEY is not set)") +
         "; those users are asked to link again with /fleet login",
     );
   }
@@ -267,9 +273,10 @@ function taskRunner(
     fleet: FleetAccounts;
     zones: UserZoneDeps;
     logger: Logger;
+    callDurations: CallDurations;
   },
 ): TaskRunner<FleetSession> {
-  const { stores, gate, client, fleet, zones, logger } = parts;
+  const { stores, gate, client, fleet, zones, logger, callDurations } = parts;
   return new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
@@ -287,6 +294,8 @@ function taskRunner(
       accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
     ],
     sessionFor: async (task) => fleet.sessionFor(task),
+    loginCalls: (account) => client.loginCalls(account),
+    typicalCallMs: (account) => callDurations.typicalMs(account),
     onStoreFailure: (error) => stores.health.failed(error),
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
@@ -570,7 +579,10 @@ async function main(): Promise<void> {
     logger.info(
       { sandbox: `${local}/` },
       `SANDBOX: no Slack workspace is configured, so fleetbot runs against a local fake Slack. Open ${local}/ to use it in your browser. ` +
-        "To connect a real workspace instead, set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP mode) or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode): see README.",
+        "To connect a real workspace instead, set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP mode) or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode): see README." +
+        (config.credentialsKeyThrowaway
+          ? " CREDENTIALS_KEY is not set: the sandbox made a throw-away key for this run so that linking an account can be tried; links made with it are lost at the next start."
+          : ""),
     );
   }
   const shutdown = (signal: string) => {

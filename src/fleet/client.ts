@@ -292,6 +292,11 @@ export class FleetClient {
     if (!this.#tokens.has(session.account)) this.#tokens.set(session.account, session.tokens);
   }
 
+  /** 1 when the account's next call must log in first (no reusable shared token), else 0. */
+  loginCalls(username: string): number {
+    return this.#tokens.get(username)?.needsLogin() === false ? 0 : 1;
+  }
+
   /** Drops the cached token of an account (logout, unlinked account). */
   forget(username: string): void {
     this.#tokens.delete(username);
@@ -509,6 +514,11 @@ export class FleetSession {
   /** The token manager of this account (a background refresher renews ahead of expiresAt()). */
   get tokens(): TokenManager {
     return this.#tokens;
+  }
+
+  /** Calls a login will add before this session's next request: 1 without a reusable token, else 0. */
+  loginCalls(): number {
+    return this.#tokens.needsLogin() ? 1 : 0;
   }
 
   /** Logs in now, verifying the credentials; the token is kept for the calls that follow. */

@@ -161,6 +161,11 @@ export class TokenManager {
     return this.renew(ctx);
   }
 
+  /** True when the next call must log in first (no token, or one past its reuse time): estimates count it. */
+  needsLogin(): boolean {
+    return !this.#current?.isReusable(this.#now());
+  }
+
   /** The cached token while it has not expired (even inside the margin), without logging in. */
   current(): AccessToken | undefined {
     const current = this.#current;

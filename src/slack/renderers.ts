@@ -17,6 +17,7 @@ import type { Rendered } from "./delivery.js";
 import {
   cancelledMessage,
   failureMessage,
+  loginModal,
   noticeMessage,
   statusModal,
   vehicleProblemsMrkdwn,
@@ -28,6 +29,7 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
+import { formatUit } from "./views/etransportText.js";
 import type { SlackMessage } from "./views/message.js";
 import { ECHO_MAX, userText } from "./views/text.js";
 import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
@@ -49,26 +51,28 @@ export function describeTask(task: TaskRecord): string {
     }
     case "transport-action": {
       const p = taskOf(task, "transport-action")?.params;
-      return `${capitalise(p?.action ?? "act on")} ${userText((p?.uits ?? []).join(", "), VEHICLES_MAX)}`;
+      return `${capitalise(p?.action ?? "act on")} ${userText((p?.uits ?? []).map(formatUit).join(", "), VEHICLES_MAX)}`;
     }
     case "account-link":
       return `Checking the fleet account ${userText(taskOf(task, "account-link")?.params.username ?? "", ECHO_MAX)}`.trim();
     case "transport-list":
       return "Transport list";
     case "transport-find":
-      return `Looking up ${userText(taskOf(task, "transport-find")?.params.uit ?? "the transport", ECHO_MAX)}`;
+      return `Looking up ${userText(uitOr(taskOf(task, "transport-find")?.params.uit, "the transport"), ECHO_MAX)}`;
     case "transport-save": {
       const save = taskOf(task, "transport-save")?.params;
-      return `${save?.transportUId ? "Updating" : "Creating"} transport ${userText(save?.draft.codeUit ?? "", ECHO_MAX)}`.trim();
+      return `${save?.transportUId ? "Updating" : "Creating"} transport ${userText(uitOr(save?.draft.codeUit, ""), ECHO_MAX)}`.trim();
     }
     case "transport-remove":
-      return `Removing ${userText(taskOf(task, "transport-remove")?.params.uit ?? "the transport", ECHO_MAX)}`;
+      return `Removing ${userText(uitOr(taskOf(task, "transport-remove")?.params.uit, "the transport"), ECHO_MAX)}`;
     default:
       return assertNever(task.kind, "task kind");
   }
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** A UIT in its one display form (dashed in fours), or `fallback` when there is none. */
+const uitOr = (uit: string | undefined, fallback: string) => (uit ? formatUit(uit) : fallback);
 
 /** Budget of a task's list of vehicles or UITs in its one-line description. */
 const VEHICLES_MAX = 200;
@@ -101,13 +105,23 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
         renderVehicleReport(t, result, context, page),
       );
     case "account-link":
-      return withResult(taskOf(task, "account-link"), done, (_t, result) => ({
-        message: result.linked
-          ? noticeMessage(
-              `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
-            )
-          : noticeMessage(`:x: ${userText(result.reason, 1000)}`, "Try again with /fleet login."),
-      }));
+      return withResult(taskOf(task, "account-link"), done, (t, result) =>
+        result.linked
+          ? {
+              message: noticeMessage(
+                `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
+              ),
+            }
+          : {
+              // The form comes back with the refusal on its password field; the message is for a closed form.
+              view: loginModal(
+                JSON.stringify(t.reply.channel ? { channel: t.reply.channel } : {}),
+                undefined,
+                { username: result.username, reason: result.reason },
+              ),
+              message: noticeMessage(`:x: ${userText(result.reason, 1000)}`, "Try again with /fleet login."),
+            },
+      );
     case "transport-list":
       return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
         message: listMessage(t.id, t.params, result.transports, result.totalRecords),
@@ -125,15 +139,15 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
             message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
           };
         const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
-        const text = `:white_check_mark: Transport ${userText(p.draft.codeUit ?? "", ECHO_MAX)} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
+        const text = `:white_check_mark: Transport ${userText(uitOr(p.draft.codeUit, ""), ECHO_MAX)} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
         return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
       });
     case "transport-remove":
       return withResult(taskOf(task, "transport-remove"), done, (_t, result) => ({
         message: noticeMessage(
           result.removed
-            ? `:wastebasket: Transport ${userText(result.uit, ECHO_MAX)} removed. Its GPS transmission to the tax authority stopped.`
-            : `:x: The fleet service did not confirm the removal of ${userText(result.uit, ECHO_MAX)}.`,
+            ? `:wastebasket: Transport ${userText(formatUit(result.uit), ECHO_MAX)} removed. Its GPS transmission to the tax authority stopped.`
+            : `:x: The fleet service did not confirm the removal of ${userText(formatUit(result.uit), ECHO_MAX)}.`,
         ),
       }));
     default:
@@ -240,7 +254,7 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   const transport = result.transport;
   if (!transport) {
     const text = userText(
-      `No transport with UIT ${p.uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`,
+      `No transport with UIT ${formatUit(p.uit)} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`,
       1000,
     );
     return {
@@ -251,7 +265,7 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
   if (p.purpose === "edit") {
     if (FINISHED.has(transport.statusId)) {
       const text = userText(
-        `Transport ${p.uit} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`,
+        `Transport ${formatUit(p.uit)} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`,
         1000,
       );
       return {
@@ -260,7 +274,7 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
       };
     }
     return {
-      message: noticeMessage(`Editing transport ${userText(p.uit, ECHO_MAX)}.`),
+      message: noticeMessage(`Editing transport ${userText(formatUit(p.uit), ECHO_MAX)}.`),
       view: transportModal({
         mode: "edit",
         vehicles: undefined,
@@ -275,7 +289,7 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
     return { message: removeConfirmationMessage(transport, { timeZone: p.timeZone }) };
   return {
     message: {
-      text: `Transport ${userText(p.uit, ECHO_MAX)}`,
+      text: `Transport ${userText(formatUit(p.uit), ECHO_MAX)}`,
       blocks: transportCard(transport, { timeZone: p.timeZone }),
     },
   };

@@ -1,5 +1,6 @@
 import { describeTransportFailure } from "../etransport/failures.js";
 import { isApplicationFailureError, isFleetError } from "../fleet/errors.js";
+import { formatUit } from "../slack/views/etransportText.js";
 import { LinkedAccountUnreadableError } from "../store/accountStore.js";
 import type { TaskError } from "./task.js";
 
@@ -16,7 +17,9 @@ const TRANSPORT_ENDPOINTS = new Set([
 export function describeTaskError(error: unknown): TaskError {
   if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {
     // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them).
-    const described = describeTransportFailure(error.errorCode, error.errorParameters, error.correlationId);
+    // UITs among the parameters in the one form a dispatcher sees everywhere (dashed in fours).
+    const parameters = error.errorParameters.map(formatUit);
+    const described = describeTransportFailure(error.errorCode, parameters, error.correlationId);
     return {
       kind: error.kind,
       message: `${described.summary} ${described.advice}`.trim(),

@@ -38,6 +38,12 @@ export interface TaskHandler<P, R, S> {
    * cancelled): secrets a task needed only while it ran (a link attempt's password) are left out.
    */
   scrubParams?(params: P): P;
+  /**
+   * The calls the task will make, as far as known before it runs (the vehicle list when the
+   * cache has none fresh enough, and the report's own calls), the login left out: the runner
+   * adds it. Estimates before the handler reports its own total use it; without it, one call.
+   */
+  plan?(params: P, account: string): number;
   run(ctx: TaskContext<P, S>): Promise<R>;
 }
 
@@ -67,6 +73,13 @@ export interface TaskRunnerOptions<S> {
   /** Errors worth another attempt (timeouts, 5xx); others fail the task at once. */
   isRetryable?(error: unknown): boolean;
   maxAttempts?: number;
+  /**
+   * How long one of the account's calls typically takes to answer (see CallDurations): an
+   * estimate ends at the last call's answer. Unknown: one slot.
+   */
+  typicalCallMs?(account: string): number | undefined;
+  /** 1 when the account's next call must log in first (no reusable token), else 0. */
+  loginCalls?(account: string): number;
   /** Tasks of one account whose calls may wait in the gate at once; the rest wait here. */
   maxActivePerAccount?: number;
   now?: () => number;
@@ -248,7 +261,8 @@ export class TaskRunner<S> {
       record: initial,
       controller,
       done: initial.progressDone,
-      total: Math.max(initial.progressTotal, 1),
+      // Until the handler reports its own total, the plan (worked out once, not per estimate).
+      total: initial.progressTotal > 0 ? initial.progressTotal : this.plannedTotal(initial),
     };
     this.active.set(initial.id, active);
     try {
@@ -322,7 +336,8 @@ export class TaskRunner<S> {
       call: { priority: task.priority as Priority, signal: active.controller.signal, taskId: task.id },
       progress: (done, total) => {
         active.done = done;
-        active.total = Math.max(total, done, 1);
+        // A total of 0 is kept: the task needs no call (a lookup answered from a fresh list).
+        active.total = Math.max(total, done);
         store.setProgress(task.id, active.done, active.total);
         void this.emitProgress(active);
       },
@@ -380,11 +395,14 @@ export class TaskRunner<S> {
       taskId: record.id,
       state: record.state,
       done: active?.done ?? record.progressDone,
-      total: active?.total ?? Math.max(record.progressTotal, 1),
+      total: active?.total ?? (record.progressTotal > 0 ? record.progressTotal : this.plannedTotal(record)),
     };
     if (record.state !== "queued" && record.state !== "running") return base;
     const schedule = known ?? (await this.options.gate.schedule(record.account));
-    const remaining = Math.max(1, base.total - base.done);
+    const remaining = base.total - base.done;
+    // Nothing left to ask the service (a lookup the cache answers): the answer is due now.
+    if (remaining <= 0)
+      return { ...base, position: 0, expectedFinishAt: this.now(), slotMs: schedule.slotMs };
     const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
     const running = schedule.running?.taskIds.includes(record.id) ?? false;
     let position: number;
@@ -418,9 +436,24 @@ export class TaskRunner<S> {
       if (rank < myRank) interleaved += theirs;
       else if (rank === myRank) interleaved += Math.min(theirs, remaining - 1);
     }
-    const callsToRun = running ? remaining - 1 : remaining;
-    const expectedFinishAt = firstStartAt + (Math.max(0, callsToRun - 1) + interleaved) * schedule.slotMs;
-    return { ...base, position, expectedFinishAt };
+    // The task ends when its last call answers, not when that call starts: one call in flight
+    // with nothing after it ends one answer time after its start.
+    const callsAfterFirst = Math.max(0, remaining - 1) + interleaved;
+    const lastStartAt = firstStartAt + callsAfterFirst * schedule.slotMs;
+    const answerMs = this.options.typicalCallMs?.(record.account) ?? schedule.slotMs;
+    const expectedFinishAt = lastStartAt + answerMs;
+    return { ...base, position, expectedFinishAt, slotMs: schedule.slotMs };
+  }
+
+  /** The calls of a task that has not reported its own total: its handler's plan plus a login. */
+  private plannedTotal(record: TaskRecord): number {
+    const handler = this.handlers.get(record.kind);
+    if (!handler?.plan) return 1;
+    const parsed = handler.params.safeParse(record.params);
+    if (!parsed.success) return 1;
+    const own = handler.plan(parsed.data, record.account);
+    // A task that asks nothing logs in for nothing.
+    return own > 0 ? own + (this.options.loginCalls?.(record.account) ?? 0) : 0;
   }
 
   private async emitProgress(active: ActiveTask): Promise<void> {

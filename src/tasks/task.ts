@@ -90,4 +90,6 @@ export interface TaskProgress {
   total: number;
   /** Estimated finish (epoch ms), from the gate's schedule. */
   expectedFinishAt?: number;
+  /** The account's spacing between two calls (FLEET_MIN_INTERVAL_MS plus margin), for the wording. */
+  slotMs?: number;
 }

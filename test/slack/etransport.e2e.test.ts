@@ -226,7 +226,7 @@ describe("/etransport", () => {
   it("an unknown UIT is answered with what happened and what to do", async () => {
     await et("remove QQQQ-QQQQ-QQQQ-QQQQ");
     await h.settle();
-    expect(textOf(lastSeen())).toMatch(/No transport with UIT QQQQQQQQQQQQQQQQ/);
+    expect(textOf(lastSeen())).toMatch(/No transport with UIT QQQQ-QQQQ-QQQQ-QQQQ/);
   });
 
   it("removes only after the confirmation button", async () => {

@@ -179,7 +179,11 @@ describe("/fleet", () => {
       },
     });
     await h.settle();
-    expect(textOf(h.fake.messages(USER).at(-1))).toMatch(/did not accept/);
+    // A wrong password keeps the form open: the refusal is on its password field, the name kept.
+    const refused = h.fake.views.get(view.id)!;
+    expect(refused.open).toBe(true);
+    expect(JSON.stringify(refused.view)).toMatch(/"block_id":"[^"]*".{0,200}"initial_value":"viewer"/);
+    expect(textOf({ blocks: refused.view.blocks as unknown[] })).toMatch(/did not accept/);
     const opens = h.fake.calls.filter((c) => c.method === "views.open").length;
     await fleet("login");
     await h.fake.waitFor(() => h.fake.calls.filter((c) => c.method === "views.open").length > opens);

@@ -155,6 +155,7 @@ export class FakeWorkspace {
       "users.info": (a) => this.usersInfo(a),
       "conversations.info": (a) => this.conversationsInfo(a),
       "conversations.join": (a) => this.conversationsJoin(a),
+      "conversations.list": (a) => this.conversationsList(a),
       "conversations.members": (a) => this.conversationsMembers(a),
       "conversations.open": (a) => this.conversationsOpen(a),
       "files.getUploadURLExternal": (a) => this.getUploadUrl(a),
@@ -910,6 +911,44 @@ export class FakeWorkspace {
 
   private conversationsInfo(args: Args): Record<string, unknown> {
     return { channel: this.channelJson(this.visibleChannel(args)) };
+  }
+
+  /**
+   * conversations.list as Slack pages it: `types` (default public_channel), `exclude_archived`,
+   * `limit` (default 100, at most 1000) and an opaque `cursor`; an empty next_cursor on the last
+   * page. Private channels the bot is not in are invisible, as on Slack.
+   */
+  private conversationsList(args: Args): Record<string, unknown> {
+    const types = new Set((str(args, "types") ?? "public_channel").split(",").map((t) => t.trim()));
+    for (const type of types) {
+      if (!["public_channel", "private_channel", "mpim", "im"].includes(type))
+        throw new SlackApiError("invalid_types");
+    }
+    const limitText = str(args, "limit");
+    const limit = limitText === undefined ? 100 : Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1) throw new SlackApiError("invalid_limit");
+    const cursor = str(args, "cursor");
+    let start = 0;
+    if (cursor) {
+      const decoded = /^offset:(\d+)$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
+      if (!decoded) throw new SlackApiError("invalid_cursor");
+      start = Number(decoded[1]);
+    }
+    const listed = [...this.channels.values()].filter((c) =>
+      c.isIm
+        ? types.has("im")
+        : c.isPrivate
+          ? types.has("private_channel") && c.botIsMember
+          : types.has("public_channel"),
+    );
+    const page = listed.slice(start, start + Math.min(limit, 1000));
+    const next = start + page.length;
+    return {
+      channels: page.map((c) => this.channelJson(c)),
+      response_metadata: {
+        next_cursor: next < listed.length ? Buffer.from(`offset:${next}`).toString("base64") : "",
+      },
+    };
   }
 
   private conversationsJoin(args: Args): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
-import { code } from "./text.js";
+import { userCode } from "../views/text.js";
 import { EXAMPLE_UIT } from "./uit.js";
 
 /**
@@ -25,6 +25,14 @@ function reportUsage(report: AnyReportEntry): UsageLine {
   };
 }
 
+/** The filters only `alerts subscribe` takes (read by the alerts listener, not the grammar). */
+const ALERT_OPTIONS =
+  "`min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles";
+
+/** An example of the alert filters, for the tests: the listener takes them out before the grammar. */
+export const ALERT_OPTIONS_EXAMPLE =
+  "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
+
 export const fleetUsage: readonly UsageLine[] = [
   { syntax: "/fleet help", does: "this list", example: "/fleet help" },
   { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
@@ -33,8 +41,9 @@ export const fleetUsage: readonly UsageLine[] = [
   ...REPORT_ENTRIES.map(reportUsage),
   { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
   {
-    syntax: "/fleet alerts subscribe [#channel] [codes…]",
-    does: "post transport alerts in a channel (all codes when none given)",
+    syntax:
+      "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>]",
+    does: `post transport alerts in a channel (all codes when none given); ${ALERT_OPTIONS}`,
     example: "/fleet alerts subscribe Error OldData NoGPSCoordinates",
   },
   {
@@ -81,8 +90,10 @@ const ALERT_CODES =
   "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), or `all`";
 
 function lines(usage: readonly UsageLine[]): string[] {
-  // Through code(): the syntax's placeholders (`<vehicle>`) are escaped, or Slack would read them as links.
-  return usage.map((l) => `• ${code(l.syntax)} – ${l.does}. e.g. ${code(l.example)}`);
+  // Escaped, or Slack would read the syntax's placeholders (`<vehicle>`) as links; fleetbot's own
+  // text, so never cut.
+  const whole = (text: string) => userCode(text, text.length * 5);
+  return usage.map((l) => `• ${whole(l.syntax)} – ${l.does}. e.g. ${whole(l.example)}`);
 }
 
 /** The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command. */

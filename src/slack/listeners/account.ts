@@ -29,6 +29,9 @@ export interface AccountCommandArgs {
   triggerId: string;
 }
 
+const LINKING_DISABLED =
+  "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY (the key that encrypts stored passwords).";
+
 const modalMetadata = z.object({ channel: z.string().optional() });
 
 /**
@@ -65,7 +68,7 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
     await args.ack(
       ephemeral(
         noticeMessage(
-          "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY.",
+          LINKING_DISABLED,
           deps.users.accountOf(args.userId)
             ? "Your commands run as the workspace account meanwhile."
             : undefined,
@@ -113,8 +116,11 @@ export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promi
 /** The Home tab's Link button. */
 export async function homeLogin({ ack, body, client }: ButtonArgs, deps: AccountDeps): Promise<void> {
   await ack();
-  if (!deps.linking) return;
-  await client.views.open({ trigger_id: body.trigger_id, view: loginModal(JSON.stringify({})) });
+  // Without a key nothing could store the password: say so instead of a button that does nothing.
+  const view = deps.linking
+    ? loginModal(JSON.stringify({}))
+    : statusModal("Link fleet account", LINKING_DISABLED);
+  await client.views.open({ trigger_id: body.trigger_id, view });
 }
 
 /** The Home tab's Unlink button. */
@@ -164,7 +170,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
         response_action: "update",
         view: statusModal(
           "Link fleet account",
-          `:hourglass_flowing_sand: Checking *${userText(username, 100)}* with the fleet service… The answer comes as a direct message.`,
+          `:hourglass_flowing_sand: Checking *${userText(username, 100)}* with the fleet service… The answer appears here (and, once linked, in a direct message).`,
         ),
       }),
   );

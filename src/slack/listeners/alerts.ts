@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { Block } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
@@ -50,6 +51,66 @@ export function alertOptions(text: string): { text: string; options?: AlertFilte
     return " ";
   });
   return { text: rest.replace(/\s+/g, " ").trim(), options, problem };
+}
+
+/** A channel name typed, not picked: `#general` (Slack sends a picked one as `<#C…|general>`). */
+const TYPED_CHANNEL = /^#([a-z0-9][a-z0-9._-]{0,79})$/i;
+
+/**
+ * `alerts subscribe|unsubscribe #general` with the name typed rather than picked: the name is
+ * looked up (conversations.list) and written as the channel link the grammar reads. A name that
+ * is not found, or a lookup that fails or runs out of time (this happens before the ack), stays
+ * as typed, and the grammar says how to pick the channel.
+ */
+export async function resolveTypedChannels(
+  text: string,
+  channelIdByName: (name: string) => Promise<string | undefined>,
+): Promise<string> {
+  if (!/^\s*alerts?\s+(un)?subscribe\b/i.test(text)) return text;
+  const words = text.trim().split(/\s+/);
+  const out: string[] = [];
+  for (const word of words) {
+    const typed = TYPED_CHANNEL.exec(word);
+    const name = typed?.[1]?.toLowerCase();
+    const id = name ? await channelIdByName(name).catch(() => undefined) : undefined;
+    out.push(id && name ? `<#${id}|${name}>` : word);
+  }
+  return out.join(" ");
+}
+
+/**
+ * The id of a channel the bot can see, by name: conversations.list page by page (public and
+ * the private ones it is in, archived left out) until found, within `budgetMs` in all.
+ */
+export async function channelIdByName(
+  client: Pick<WebClient, "conversations">,
+  name: string,
+  budgetMs = 1500,
+): Promise<string | undefined> {
+  const search = async (): Promise<string | undefined> => {
+    let cursor: string | undefined;
+    do {
+      const page = await client.conversations.list({
+        types: "public_channel,private_channel",
+        exclude_archived: true,
+        limit: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
+      const found = page.channels?.find((c) => c.name?.toLowerCase() === name);
+      if (found?.id) return found.id;
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return undefined;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), budgetMs);
+  });
+  try {
+    return await Promise.race([search(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What an alerts command has: who typed it, in which channel, and the filters taken out of it. */

@@ -9,7 +9,9 @@ import { login, logout, whoami } from "./account.js";
 import {
   type AlertFilterOptions,
   alertOptions,
+  channelIdByName,
   listAlerts,
+  resolveTypedChannels,
   subscribeAlerts,
   unsubscribeAlerts,
 } from "./alerts.js";
@@ -23,7 +25,7 @@ type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 export async function fleetCommand({ command, ack, client }: CommandArgs, deps: ListenerDeps): Promise<void> {
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.reports.users.zoneAtAck(command.user_id);
-  const { text, options, problem } = alertOptions(command.text);
+  const { text: withNames, options, problem } = alertOptions(command.text);
   if (problem) {
     await ack(
       ephemeral(
@@ -35,6 +37,7 @@ export async function fleetCommand({ command, ack, client }: CommandArgs, deps: 
     );
     return;
   }
+  const text = await resolveTypedChannels(withNames, (name) => channelIdByName(client, name));
   const parsed = parseFleetCommand(text, { timeZone: zone, now: new Date(deps.reports.now()) });
   if (!parsed.ok) {
     await ack(ephemeral(grammarErrorMessage(parsed, helpText("fleet"))));

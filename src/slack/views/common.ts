@@ -75,11 +75,15 @@ export function noticeMessage(text: string, detail?: string): SlackMessage {
 export function progressMessage(what: string, progress: TaskProgress, nowMs: number): SlackMessage {
   const eta =
     progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
-  const about = eta === undefined ? "" : `, about ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
+  // No call left to make (answered from the cached vehicle list): no wait to announce.
+  const noCalls = progress.total <= progress.done;
+  const about =
+    eta === undefined || noCalls ? "" : `, about ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
   // Before the first call the total is not known yet (a report plans its calls once it has
   // the vehicle list): the place in the queue is what the user can rely on.
-  const where =
-    progress.done > 0
+  const where = noCalls
+    ? "answering now"
+    : progress.done > 0
       ? `${progress.done}/${progress.total} request${progress.total === 1 ? "" : "s"}${about}`
       : progress.position !== undefined && progress.position > 0
         ? `position ${progress.position + 1} in the queue${about}`
@@ -91,7 +95,7 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
       {
         type: "section",
         block_id: `progress-${progress.taskId.slice(0, 8)}`,
-        text: mrkdwn(`${text}\n_The fleet service answers one request every 30 seconds per account._`),
+        text: mrkdwn(`${text}\n_${pacingNote(progress.slotMs)}_`),
         accessory: {
           type: "button",
           action_id: ACTIONS.cancelTask,
@@ -101,6 +105,21 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
       },
     ],
   };
+}
+
+/** Why the wait: the account's real spacing (FLEET_MIN_INTERVAL_MS), not a fixed 30 s. */
+export function pacingNote(slotMs: number | undefined): string {
+  if (slotMs === undefined) return "The fleet service answers one request at a time per account.";
+  const seconds = Math.max(1, Math.round(slotMs / 1000));
+  const every =
+    seconds === 1
+      ? "every second"
+      : seconds % 60 === 0 && seconds >= 120
+        ? `every ${seconds / 60} minutes`
+        : seconds === 60
+          ? "every minute"
+          : `every ${seconds} seconds`;
+  return `The fleet service answers one request ${every} per account.`;
 }
 
 function formatWait(ms: number): string {
@@ -187,7 +206,18 @@ export function queueMessage(
   return { text: `Queue of ${userText(account, ECHO_MAX)}: ${total} requests`, blocks };
 }
 
-export function loginModal(privateMetadata: string, error?: string): ModalView {
+/**
+ * The login form. `refused`: the fleet service did not accept the last attempt. Slack shows
+ * field errors only in the ack of a submission (response_action "errors", within 3 s), and the
+ * login check waits for a slot of the account, so the answer comes later through views.update:
+ * the form comes back with the user name kept and the refusal written under the password field
+ * (its hint), the closest Slack allows to an inline error.
+ */
+export function loginModal(
+  privateMetadata: string,
+  error?: string,
+  refused?: { username: string; reason: string },
+): ModalView {
   return {
     type: "modal",
     callback_id: VIEWS.login,
@@ -205,13 +235,22 @@ export function loginModal(privateMetadata: string, error?: string): ModalView {
         type: "input",
         block_id: INPUTS.loginUsername.block,
         label: plain("User name or e-mail"),
-        element: { type: "plain_text_input", action_id: INPUTS.loginUsername.action, max_length: 200 },
+        element: {
+          type: "plain_text_input",
+          action_id: INPUTS.loginUsername.action,
+          max_length: 200,
+          ...(refused ? { initial_value: refused.username.slice(0, 200) } : {}),
+        },
       },
       {
         type: "input",
         block_id: INPUTS.loginPassword.block,
         label: plain("Password"),
-        hint: plain("Slack has no password field: this modal is seen only by you."),
+        hint: plain(
+          refused
+            ? `⚠️ ${refused.reason} Check the password, then Link again.`.slice(0, 2000)
+            : "Slack has no password field: this modal is seen only by you.",
+        ),
         element: { type: "plain_text_input", action_id: INPUTS.loginPassword.action, max_length: 200 },
       },
     ],

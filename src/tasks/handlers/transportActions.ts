@@ -3,6 +3,7 @@ import type { TransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
 import type { KindHandler } from "../kinds.js";
+import { progressWithSetup } from "./plannedCalls.js";
 import { findTransport } from "./transports.js";
 import { zoneNoteField } from "./userZone.js";
 
@@ -51,10 +52,12 @@ export interface TransportActionOutcome {
 export const transportActionHandler: KindHandler<"transport-action", FleetSession> = {
   kind: "transport-action",
   params: transportActionParams,
+  plan: (p) => 1 + (p.refresh ? p.uits.length : 0),
   async run(ctx) {
     const { action, uits, refresh } = ctx.params;
     const total = 1 + (refresh ? uits.length : 0);
-    ctx.progress(0, total);
+    const progress = progressWithSetup(ctx, ctx.session.loginCalls());
+    progress(0, total);
     const results = await ctx.mutation(`${action}:${uits.join(",")}`, {
       alreadyApplied: async () => {
         const found: TransportActionResult[] = [];
@@ -75,13 +78,13 @@ export const transportActionHandler: KindHandler<"transport-action", FleetSessio
         return ctx.session.endTransports(uits, ctx.call);
       },
     });
-    ctx.progress(1, total);
+    progress(1, total);
     const after: TransportView[] = [];
     if (refresh) {
       for (const uit of uits) {
         const transport = await findTransport(ctx.session, uit, ctx.call);
         if (transport) after.push(transport);
-        ctx.progress(1 + after.length, total);
+        progress(1 + after.length, total);
       }
     }
     return { results, after };

@@ -4,6 +4,7 @@ import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
 import type { KindHandler } from "../kinds.js";
+import { progressWithSetup } from "./plannedCalls.js";
 import { zoneNoteField } from "./userZone.js";
 
 /** Every status load-transports lists (Error, 5, never is). */
@@ -44,14 +45,16 @@ export interface TransportListResult {
 export const transportListHandler: KindHandler<"transport-list", FleetSession> = {
   kind: "transport-list",
   params: transportListParams,
+  plan: () => 1,
   async run(ctx) {
-    ctx.progress(0, 1);
+    const progress = progressWithSetup(ctx, ctx.session.loginCalls());
+    progress(0, 1);
     const p = ctx.params;
     const page = await ctx.session.loadTransports(
       { statusIds: p.statusIds, searchValue: p.search, pageIndex: p.pageIndex, pageSize: p.pageSize },
       ctx.call,
     );
-    ctx.progress(1, 1);
+    progress(1, 1);
     return { transports: page.transports.map(toTransportView), totalRecords: page.totalRecords };
   },
 };
@@ -72,10 +75,12 @@ export interface TransportFindResult {
 export const transportFindHandler: KindHandler<"transport-find", FleetSession> = {
   kind: "transport-find",
   params: transportFindParams,
+  plan: () => 1,
   async run(ctx) {
-    ctx.progress(0, 1);
+    const progress = progressWithSetup(ctx, ctx.session.loginCalls());
+    progress(0, 1);
     const transport = await findTransport(ctx.session, ctx.params.uit, ctx.call);
-    ctx.progress(1, 1);
+    progress(1, 1);
     return transport ? { transport } : {};
   },
 };
@@ -134,10 +139,13 @@ function matchesDraft(t: TransportView, d: z.infer<typeof draftSchema>): boolean
 export const transportSaveHandler: KindHandler<"transport-save", FleetSession> = {
   kind: "transport-save",
   params: transportSaveParams,
+  // The add or update, then the lookup that shows the saved transport.
+  plan: () => 2,
   async run(ctx) {
     const { draft, transportUId } = ctx.params;
     const uit = draft.codeUit;
-    ctx.progress(0, 2);
+    const progress = progressWithSetup(ctx, ctx.session.loginCalls());
+    progress(0, 2);
     let alreadyThere = false;
     const saved = await ctx.mutation(transportUId ? `update:${transportUId}` : `add:${uit}`, {
       alreadyApplied: async () => {
@@ -153,9 +161,9 @@ export const transportSaveHandler: KindHandler<"transport-save", FleetSession> =
           ? ctx.session.updateTransport(toUpdateTransportParams(draft, transportUId), ctx.call)
           : ctx.session.addTransport(toAddTransportParams(draft), ctx.call),
     });
-    ctx.progress(1, 2);
+    progress(1, 2);
     const transport = saved && uit ? await findTransport(ctx.session, uit, ctx.call) : undefined;
-    ctx.progress(2, 2);
+    progress(2, 2);
     return { saved, ...(transport ? { transport } : {}), ...(alreadyThere ? { alreadyThere } : {}) };
   },
 };
@@ -175,15 +183,17 @@ export interface TransportRemoveResult {
 export const transportRemoveHandler: KindHandler<"transport-remove", FleetSession> = {
   kind: "transport-remove",
   params: transportRemoveParams,
+  plan: () => 1,
   async run(ctx) {
     const { uit, transportUId } = ctx.params;
-    ctx.progress(0, 1);
+    const progress = progressWithSetup(ctx, ctx.session.loginCalls());
+    progress(0, 1);
     const removed = await ctx.mutation(`remove:${transportUId}`, {
       // Gone already: the removal reached the service before a crash.
       alreadyApplied: async () => ((await findTransport(ctx.session, uit, ctx.call)) ? undefined : true),
       send: () => ctx.session.removeTransports([transportUId], ctx.call),
     });
-    ctx.progress(1, 1);
+    progress(1, 1);
     return { removed, uit };
   },
 };

@@ -56,6 +56,17 @@ export interface VehicleDataDeps {
 
 const asLike = (vehicle: Vehicle) => ({ ...reportVehicle(vehicle), vehicleUId: vehicle.vehicleUId, vehicle });
 
+/** The vehicles a report will cover, as an older list resolves its names (none when it cannot). */
+function guessVehicleIds(
+  report: AnyReportEntry,
+  refs: VehicleReportParams["refs"],
+  vehicles: readonly Vehicle[],
+): number[] {
+  if (report.vehicles === "filter") return vehicles.map((v) => v.vehicleId);
+  const resolved = resolveVehicles(refs, vehicles.map(asLike));
+  return resolved.ok ? resolved.vehicles.map((v) => v.vehicle.vehicleId) : [];
+}
+
 /**
  * Every /fleet report as one task kind, driven by the report catalogue. The vehicle list
  * comes from the account's cache (positions no older than one interval; plates and names
@@ -64,22 +75,52 @@ const asLike = (vehicle: Vehicle) => ({ ...reportVehicle(vehicle), vehicleUId: v
  */
 export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicle-report", FleetSession> {
   const now = deps.now ?? Date.now;
+  // A snapshot report wants positions no older than one interval; others take the cache's TTL.
+  const maxListAge = (report: AnyReportEntry) => (report.period === "none" ? deps.intervalMs : undefined);
+  /**
+   * The calls a report will make, known before it runs: the vehicle list unless the cache has
+   * one fresh enough, and the report's own calls for the vehicles the (possibly older) cached
+   * list resolves the names to. The login is the caller's to add.
+   */
+  const planOf = (p: VehicleReportParams, account: string) => {
+    const report: AnyReportEntry = REPORT_CATALOGUE[p.report];
+    const maxAgeMs = maxListAge(report);
+    const cached = deps.vehicles.peek(account);
+    const listIsFresh =
+      cached !== undefined &&
+      (maxAgeMs === undefined ? !deps.vehicles.isStale(account) : now() - cached.fetchedAt <= maxAgeMs);
+    const guessedIds = cached ? guessVehicleIds(report, p.refs, cached.vehicles) : [];
+    return {
+      listCalls: listIsFresh ? 0 : 1,
+      reportCalls: plannedCalls(deps.client, report, guessedIds, p.period),
+    };
+  };
   return {
     kind: "vehicle-report",
     params: vehicleReportParams,
+    plan(p, account) {
+      const { listCalls, reportCalls } = planOf(p, account);
+      return listCalls + reportCalls;
+    },
     async run(ctx) {
       const p = ctx.params;
       const report: AnyReportEntry = REPORT_CATALOGUE[p.report];
-      // A snapshot report wants positions no older than one interval.
-      const snapshot = report.period === "none";
-      const estimated = 1 + plannedCalls(deps.client, report, [], p.period);
-      ctx.progress(0, estimated);
+      const maxAgeMs = maxListAge(report);
+      const planned = planOf(p, ctx.session.account);
+      const listCalls = planned.listCalls;
+      const estimatedOwn = planned.listCalls + planned.reportCalls;
+      // No call at all (a `where` from a fresh list): no login either.
+      let setup = estimatedOwn > 0 ? ctx.session.loginCalls() : 0;
+      ctx.progress(0, setup + estimatedOwn);
       // Fetched with this task's own session: another user's stored password must not matter.
-      let list = await deps.vehicles.get(ctx.session, ctx.call, snapshot ? deps.intervalMs : undefined);
+      let list = await deps.vehicles.get(ctx.session, ctx.call, maxAgeMs);
+      let listed = listCalls;
       let resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       if (!resolved.ok && now() - list.fetchedAt > deps.intervalMs) {
         // A vehicle the list does not know may be new: one fresh list before saying so.
+        if (listed === 0 && setup === 0) setup = ctx.session.loginCalls();
         list = await deps.vehicles.get(ctx.session, ctx.call, 0);
+        listed += 1;
         resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
       }
       if (!resolved.ok) {
@@ -94,15 +135,16 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
       if (report.vehicles === "one" && chosen.length === 0) {
         return { kind: "resolution", problems: ["Name one vehicle."] };
       }
-      const total =
-        1 +
-        plannedCalls(
-          deps.client,
-          report,
-          chosen.map((v) => v.vehicleId),
-          p.period,
-        );
-      ctx.progress(1, total);
+      const reportCalls = plannedCalls(
+        deps.client,
+        report,
+        chosen.map((v) => v.vehicleId),
+        p.period,
+      );
+      if (listed === 0 && setup === 0 && reportCalls > 0) setup = ctx.session.loginCalls();
+      const before = (listed > 0 ? setup : 0) + listed;
+      const total = setup + listed + reportCalls;
+      ctx.progress(before, Math.max(total, before));
       const run: ReportRun = {
         session: ctx.session,
         call: ctx.call,
@@ -112,7 +154,8 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
         minMinutes: p.minMinutes ?? DEFAULT_MIN_MINUTES,
         nowMs: now(),
         // A refused call (learned limit) re-plans the rest: the total grows with it.
-        onProgress: (done, calls) => ctx.progress(1 + done, calls === undefined ? total : 1 + calls),
+        onProgress: (done, calls) =>
+          ctx.progress(setup + listed + done, calls === undefined ? total : setup + listed + calls),
       };
       return report.run(run);
     },

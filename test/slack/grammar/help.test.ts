@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ALERT_OPTIONS_EXAMPLE } from "../../../src/slack/grammar/help.js";
 import {
   etransportUsageExamples,
   fleetUsage,
@@ -7,6 +8,7 @@ import {
   helpText,
   parseCommandLine,
 } from "../../../src/slack/grammar/index.js";
+import { alertOptions } from "../../../src/slack/listeners/alerts.js";
 
 describe("help", () => {
   it("every usage example parses into the command it documents, at any date and zone", () => {
@@ -43,5 +45,21 @@ describe("help", () => {
     expect(helpText("fleet")).not.toContain("/etransport");
     expect(helpText("etransport")).not.toContain("/fleet ");
     expect(text.split("\n").length).toBe(fleetUsage.length + etransportUsageExamples.length + 6);
+  });
+
+  it("documents the alert filters min=, exclude= and vehicles=, and its example of them is read", () => {
+    const subscribe = helpText("fleet")
+      .split("\n")
+      .find((line) => line.includes("/fleet alerts subscribe"));
+    for (const option of ["min=", "exclude=", "vehicles="]) expect(subscribe).toContain(option);
+    const typed = ALERT_OPTIONS_EXAMPLE.replace(/^\/fleet /, "");
+    const { text, options, problem } = alertOptions(typed);
+    expect(problem).toBeUndefined();
+    expect(options).toEqual({ minDurationMinutes: 15, exclude: ["OldData"], vehicles: ["B-123-ABC"] });
+    const parsed = parseCommandLine(`/fleet ${text}`, {
+      timeZone: "Europe/Bucharest",
+      now: new Date(),
+    }).result;
+    expect(parsed.ok && parsed.kind).toBe("alerts-subscribe");
   });
 });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { ApplicationFailureError } from "../../src/fleet/errors.js";
+import { describeTask, renderTask } from "../../src/slack/renderers.js";
+import { describeTaskError } from "../../src/tasks/failures.js";
+import type { TaskRecord } from "../../src/tasks/task.js";
+
+const UIT = "AB12CD34EF56GH78";
+const SHOWN = "AB12-CD34-EF56-GH78";
+
+function task(kind: string, params: unknown, extra: Partial<TaskRecord> = {}): TaskRecord {
+  return {
+    id: "task-1",
+    kind,
+    params,
+    account: "demo",
+    slackUser: "U0DANA",
+    reply: {},
+    priority: "interactive",
+    state: "queued",
+    progressDone: 0,
+    progressTotal: 1,
+    attempts: 0,
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  };
+}
+
+describe("a UIT has one display form: dashed in fours (point 9)", () => {
+  it("in the task descriptions of every transport kind", () => {
+    const described = [
+      describeTask(task("transport-action", { action: "start", uits: [UIT, "ZZ12CD34EF56GH78"] })),
+      describeTask(task("transport-find", { uit: UIT, purpose: "show", timeZone: "UTC" })),
+      describeTask(task("transport-remove", { uit: UIT, transportUId: "t-1" })),
+    ];
+    expect(described[0]).toBe(`Start ${SHOWN}, ZZ12-CD34-EF56-GH78`);
+    for (const text of described) {
+      expect(text).toContain(SHOWN);
+      expect(text).not.toContain(UIT);
+    }
+  });
+
+  it("in the answers: a removal and an unknown UIT", async () => {
+    const context = { now: () => 0, companyTimeZone: "UTC" };
+    const removed = await renderTask(
+      task(
+        "transport-remove",
+        { uit: UIT, transportUId: "t-1" },
+        { state: "done", result: { removed: true, uit: UIT } },
+      ),
+      context,
+    );
+    const missing = await renderTask(
+      task("transport-find", { uit: UIT, purpose: "show", timeZone: "UTC" }, { state: "done", result: {} }),
+      context,
+    );
+    for (const answer of [removed, missing]) {
+      expect(answer.message.text).toContain(SHOWN);
+      expect(answer.message.text).not.toContain(UIT);
+    }
+  });
+
+  it("in the failure of a transport call", () => {
+    const error = new ApplicationFailureError("start-transports", [
+      { errorCode: "UitValidityNotStarted", errorParameters: [UIT] },
+    ]);
+    const described = describeTaskError(error);
+    expect(described.message).toContain(SHOWN);
+    expect(described.message).not.toContain(UIT);
+  });
+});
