@@ -20,8 +20,12 @@ afterEach(() => {
   expect(h.fake.violations).toEqual([]);
 });
 
-const fleet = (text: string, userId = USER, channelId = CHANNEL) =>
-  h.driver.slashCommand({ command: "/fleet", text, userId, channelId });
+/** A /fleet command, and whatever its listener said after the ack (alert changes answer by response_url). */
+const fleet = async (text: string, userId = USER, channelId = CHANNEL) => {
+  const result = await h.driver.slashCommand({ command: "/fleet", text, userId, channelId });
+  await h.bot.slack.idle();
+  return result;
+};
 const sim = () => h.bot.simulator!;
 /** Alert messages (not thread replies, not ephemeral) that mention the UIT. */
 const alertsFor = (uit: string, channel = CHANNEL) =>

@@ -180,6 +180,7 @@ describe("a button on a card the channel sees (points 4 and 8)", () => {
 describe("a button on a shared alert answers the clicker only (point 4)", () => {
   it("Show transport leaves the alert as everyone sees it and sends the card to the clicker alone", async () => {
     await fleet("alerts subscribe");
+    await h.bot.slack.idle(); // the subscription is answered after the ack
     await h.bot.alerts.runOnce(); // the demo fleet's existing problems
     const running = sim()
       .control.transports()

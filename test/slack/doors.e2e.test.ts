@@ -43,8 +43,12 @@ afterEach(() => {
 });
 
 const sim = () => h.bot.simulator!;
-const command = (name: "/fleet" | "/etransport", text: string, userId: string, channelId = GENERAL) =>
-  h.driver.slashCommand({ command: name, text, userId, channelId });
+/** A command, and whatever its listener said after the ack (alert changes answer by response_url). */
+const command = async (name: "/fleet" | "/etransport", text: string, userId: string, channelId = GENERAL) => {
+  const result = await h.driver.slashCommand({ command: name, text, userId, channelId });
+  await h.bot.slack.idle();
+  return result;
+};
 const seenBy = (userId: string, channel = GENERAL) =>
   h.fake
     .messages(channel)

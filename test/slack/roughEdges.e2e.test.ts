@@ -69,6 +69,7 @@ describe("a channel name typed rather than picked", () => {
       userId: DANA,
       channelId: "C0ALERTS",
     });
+    await h.bot.slack.idle();
     await h.settle();
     const answer = h.fake
       .messages("C0ALERTS")
@@ -82,6 +83,7 @@ describe("a channel name typed rather than picked", () => {
       userId: DANA,
       channelId: "C0GENERAL",
     });
+    await h.bot.slack.idle();
     await h.settle();
     const list = h.fake
       .messages("C0GENERAL")
@@ -98,6 +100,7 @@ describe("a channel name typed rather than picked", () => {
       userId: DANA,
       channelId: "C0GENERAL",
     });
+    await h.bot.slack.idle();
     await h.settle();
     const answer = h.fake
       .messages("C0GENERAL")

@@ -22,9 +22,21 @@ import { openReportModal, type ReportCommandArgs, runReport } from "./vehicleRep
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /** /fleet: parse, then the command's family acknowledges at once and leaves the work to a task. */
-export async function fleetCommand({ command, ack, client }: CommandArgs, deps: ListenerDeps): Promise<void> {
+export async function fleetCommand(
+  { command, ack: slackAck, client, respond }: CommandArgs,
+  deps: ListenerDeps,
+): Promise<void> {
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.reports.users.zoneAtAck(command.user_id);
+  // Changing a channel's alerts asks Slack (a typed #name, membership, can the bot post there):
+  // those commands are acknowledged first, and answered through the response_url.
+  const asksSlack = /^\s*alerts?\s+(un)?subscribe\b/i.test(command.text);
+  if (asksSlack) await slackAck();
+  const ack: Ack = asksSlack
+    ? async (answer) => {
+        if (answer !== undefined) await respond(answer);
+      }
+    : slackAck;
   const { text: withNames, options, problem } = alertOptions(command.text);
   if (problem) {
     await ack(
