@@ -317,16 +317,28 @@ export async function transportRemove(
   });
 }
 
+/** A transport button's value, the clicking user's account and zone (after the ack); undefined when unusable. */
+async function clickedTransport(
+  buttonValue: string | undefined,
+  userId: string,
+  client: ButtonArgs["client"],
+  deps: EtransportDeps,
+) {
+  const value = parseTransportButtonValue(buttonValue);
+  const account = deps.users.accountOf(userId);
+  if (!value || !account) return undefined;
+  return { value, account, zone: await deps.users.timeZoneOf(client, userId) };
+}
+
 /** A card's Edit button: the edit form, once the transport is looked up. */
 export async function transportEdit(
   { ack, action, body, client }: ButtonArgs,
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
-  const value = parseTransportButtonValue(action.value);
-  const account = deps.users.accountOf(body.user.id);
-  if (!value || !account) return;
-  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const clicked = await clickedTransport(action.value, body.user.id, client, deps);
+  if (!clicked) return;
+  const { value, account, zone } = clicked;
   const scope: Scope = {
     ack: async () => {},
     client,
@@ -346,10 +358,9 @@ export async function transportShow(
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
-  const value = parseTransportButtonValue(action.value);
-  const account = deps.users.accountOf(body.user.id);
-  if (!value || !account) return;
-  const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const clicked = await clickedTransport(action.value, body.user.id, client, deps);
+  if (!clicked) return;
+  const { value, account, zone } = clicked;
   // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
   deps.tasks.submit({
     kind: "transport-find",
