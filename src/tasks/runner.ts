@@ -414,11 +414,15 @@ export class TaskRunner<S> {
       position = 0;
       firstStartAt = schedule.running?.startedAt ?? this.now();
     } else {
-      // Not in the gate yet (waiting for room here, or between two calls): behind everything waiting.
+      // Not in the gate yet (waiting for room here, or between two calls): its call will be served
+      // after the waiting calls of its class or a more urgent one, not after every waiting call (a
+      // lookup behind thirty queued reports is next, not 26th).
+      const rank = PRIORITY_RANK[record.priority];
       const ahead =
         placeInQueue?.get(record.id) ??
         (this.waiting.get(record.account) ?? []).findIndex((t) => t.id === record.id);
-      position = schedule.waiting.length + Math.max(0, ahead);
+      const servedFirst = schedule.waiting.filter((w) => PRIORITY_RANK[w.priority] <= rank).length;
+      position = servedFirst + Math.max(0, ahead);
       firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
     }
     // Calls of other active tasks interleave with ours: more urgent ones take all their

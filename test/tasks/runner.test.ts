@@ -120,6 +120,7 @@ describe("TaskRunner", () => {
       runner.submit({ kind: "report", params: { calls: 3 }, account: "demo", reply, priority: "report" });
     }
     expect(store.countUnfinished("demo")).toBe(30);
+    await new Promise((resolve) => setImmediate(resolve)); // the admitted reports' calls wait in the gate
     const lookup = runner.submit({
       kind: "start",
       params: { uit: "LOOKUP" },
@@ -127,6 +128,8 @@ describe("TaskRunner", () => {
       reply,
       priority: "interactive",
     });
+    // What the ack says, before the lookup's call reached the gate: next in line, not behind the reports.
+    expect((await runner.progressOf(lookup.task.id))?.position).toBeLessThanOrEqual(1);
     await clock.runAll();
     await runner.idle();
     expect(store.get(lookup.task.id)?.state).toBe("done");
