@@ -22,6 +22,7 @@ import { startFakeSlack } from "../src/sandbox/fakeSlack/index.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { AlertStore } from "../src/store/alertStore.js";
 import { openDatabase } from "../src/store/database.js";
+import { promised } from "../src/store/repositories.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;
@@ -68,8 +69,14 @@ export async function alertBenchmarks(): Promise<{
       replyResolved: (channel, ts, incident) => slack.replyResolved(channel, ts, incident),
     };
     const silent = { info() {}, warn() {}, debug() {}, error() {} };
-    const poller = new AlertPoller({ store, publisher, sessionFor: () => session, now, logger: silent });
-    new AlertSubscriptions(store, now).subscribe("C0GENERAL", "demo", "U0DISPATCH");
+    const poller = new AlertPoller({
+      store: promised(store),
+      publisher,
+      sessionFor: () => session,
+      now,
+      logger: silent,
+    });
+    await new AlertSubscriptions(promised(store), now).subscribe("C0GENERAL", "demo", "U0DISPATCH");
     const poll = () => runUntilSettled(clock, poller.runOnce(), () => gate.inFlight() > 0);
 
     // A first poll logs in and opens the demo fleet's standing problems.

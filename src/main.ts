@@ -21,12 +21,18 @@ import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { People } from "./slack/people.js";
-import { describeTask, renderTask } from "./slack/renderers.js";
+import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { type Db, openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
+import {
+  type AccountRepository,
+  type AlertRepository,
+  promised,
+  type TaskRepository,
+} from "./store/repositories.js";
 import { StoreRetention } from "./store/retention.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
@@ -44,6 +50,7 @@ import {
 import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "./tasks/handlers/userZone.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
 import { TaskRunner } from "./tasks/runner.js";
+import type { TaskRecord } from "./tasks/task.js";
 import type { VehicleCache } from "./tasks/vehicleCache.js";
 
 /**
@@ -60,7 +67,7 @@ export interface Fleetbot {
   fakeSlack?: FakeSlack;
   client: FleetClient;
   runner: TaskRunner<FleetSession>;
-  tasks: TaskStore;
+  tasks: TaskRepository;
   vehicles: VehicleCache<Vehicle>;
   metrics: FleetbotMetrics;
   slack: RunningSlackApp;
@@ -131,7 +138,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     client: slackApi,
     store: stores.tasks,
     runner,
-    render: (task) => renderTask(task, renderContext(config, stores.tasks)),
+    render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
     describe: describeTask,
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: options.progressEveryMs,
@@ -166,13 +173,14 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   sandbox?.listening(slack.url);
   health.slack = await checkSlackToken(slack, logger);
 
-  const background = startBackground(config, {
+  const background = await startBackground(config, {
     stores,
     runner,
     alerts,
     fleet,
     options,
     sandboxed: !!slackSide.fake,
+    logger,
   });
   health.ready = true;
 
@@ -214,9 +222,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
 
 interface Stores {
   db: Db;
-  tasks: TaskStore;
-  accounts: AccountStore;
-  alerts: AlertStore;
+  tasks: TaskRepository;
+  accounts: AccountRepository;
+  alerts: AlertRepository;
   health: StoreHealth;
   retention: StoreRetention;
 }
@@ -242,11 +250,18 @@ function openStores(config: Config, logger: Logger): Stores {
     );
   }
   const retention = new StoreRetention({
-    stores: { tasks, alerts },
+    stores: { tasks: promised(tasks), alerts: promised(alerts) },
     taskRetentionDays: config.taskRetentionDays,
     logger: logger.child({ module: "retention" }),
   });
-  return { db, tasks, accounts, alerts, health: new StoreHealth(db), retention };
+  return {
+    db,
+    tasks: promised(tasks),
+    accounts: promised(accounts),
+    alerts: promised(alerts),
+    health: new StoreHealth(db),
+    retention,
+  };
 }
 
 /** FLEET_API_URL, or the embedded simulator when none is set. */
@@ -355,11 +370,21 @@ async function slackSettings(config: Config): Promise<SlackSettings> {
   };
 }
 
-function renderContext(config: Config, tasks: TaskStore) {
+/** The renderers are pure: the stored tasks a task's answer may show (the list an action was clicked in) are read first. */
+async function renderContext(
+  config: Config,
+  tasks: TaskRepository,
+  task: TaskRecord,
+): Promise<RenderContext> {
+  const related = new Map<string, TaskRecord>();
+  for (const id of relatedTaskIds(task)) {
+    const record = await tasks.get(id);
+    if (record) related.set(id, record);
+  }
   return {
     now: () => Date.now(),
     companyTimeZone: config.companyTimeZone,
-    task: (id: string) => tasks.get(id),
+    task: (id: string) => related.get(id),
   };
 }
 
@@ -410,15 +435,16 @@ function healthRoutes(parts: {
   return [
     {
       path: "/healthz",
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const store = stores.health.check();
+        const unfinished = await stores.tasks.countUnfinished().catch(() => undefined);
         const ok = health.ready && health.slack === "ok" && store.ok;
         const body = {
           ok,
           slack: health.slack,
           store: store.ok ? "ok" : store.reason,
           fleet: parts.simulated ? "simulator" : "configured",
-          queue: { unfinished: stores.tasks.countUnfinished() },
+          queue: { unfinished },
         };
         res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
       },
@@ -426,7 +452,7 @@ function healthRoutes(parts: {
     {
       path: "/metrics",
       handler: async (_req, res) => {
-        metrics.queueDepth.set({ state: "unfinished" }, stores.tasks.countUnfinished());
+        metrics.queueDepth.set({ state: "unfinished" }, await stores.tasks.countUnfinished());
         res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
       },
     },
@@ -497,7 +523,7 @@ function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefined) {
 }
 
 /** What runs on its own once the bot listens: resumed tasks, retention, the store probe, alerts. */
-function startBackground(
+async function startBackground(
   config: Config,
   parts: {
     stores: Stores;
@@ -506,20 +532,23 @@ function startBackground(
     fleet: FleetAccounts;
     options: StartOptions;
     sandboxed: boolean;
+    logger: Logger;
   },
-): { stop(): void } {
+): Promise<{ stop(): void }> {
   const { stores, runner, alerts, fleet, options } = parts;
-  runner.resume();
+  await runner.resume();
   stores.retention.start();
   // A full or read-only disk is probed every 10 s until it takes writes; then interrupted tasks resume.
-  stores.health.onRecovered(() => runner.resume());
+  stores.health.onRecovered(() => {
+    runner.resume().catch((error: unknown) => parts.logger.error({ err: error }, "resuming tasks failed"));
+  });
   const storeProbe = setInterval(() => stores.health.check(), 10_000);
   storeProbe.unref();
   // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
   // sandbox the fake #alerts channel gets the demo account's.
   const alertsChannel = config.alerts.channel ?? (parts.sandboxed ? "C0ALERTS" : undefined);
   if (alertsChannel && fleet.workspaceAccount)
-    alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
+    await alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
   if (options.alertPolling !== false) {
     alerts.poller.start(config.alerts.cron);
     if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);

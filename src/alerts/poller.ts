@@ -4,7 +4,8 @@ import type { LoadTransportsParams } from "../fleet/client.js";
 import type { TransportPage } from "../fleet/schemas.js";
 import type { CallContext, Priority } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
-import type { AlertStore, AlertSubscription } from "../store/alertStore.js";
+import type { AlertSubscription } from "../store/alertStore.js";
+import type { AlertRepository } from "../store/repositories.js";
 import {
   evaluateSweep,
   type IncidentChange,
@@ -28,7 +29,7 @@ type Log = {
 };
 
 export interface AlertPollerOptions {
-  store: AlertStore;
+  store: AlertRepository;
   publisher: AlertPublisher;
   /**
    * The session of a fleet account: `slackUser` is the subscription's creator (whose linked
@@ -88,7 +89,7 @@ const MAX_PAGES = 1000;
  * a failed one is retried on the next run.
  */
 export class AlertPoller {
-  private readonly store: AlertStore;
+  private readonly store: AlertRepository;
   private readonly publisher: AlertPublisher;
   private readonly now: () => number;
   private readonly pageSize: number;
@@ -113,7 +114,7 @@ export class AlertPoller {
 
   /** One poll of every subscribed account. A call while a run is under way is skipped (logged). */
   async runOnce(): Promise<PollResult> {
-    if (this.running) {
+    if (this.running !== undefined) {
       this.log.info({}, "alert poll skipped: the previous one is still running");
       return { skipped: true, accounts: [], rateLimited: false };
     }
@@ -128,7 +129,7 @@ export class AlertPoller {
 
   private async run(): Promise<PollResult> {
     const state = { rateLimited: false };
-    const accounts = this.store.subscribedAccounts();
+    const accounts = await this.store.subscribedAccounts();
     const results = await Promise.all(accounts.map((account) => this.runAccount(account, state)));
     return { skipped: false, accounts: results, rateLimited: state.rateLimited };
   }
@@ -205,13 +206,13 @@ export class AlertPoller {
       failed: 0,
       muted: 0,
     };
-    const subs = this.store.subscriptions({ account });
+    const subs = await this.store.subscriptions({ account });
     // (incident, channel) pairs whose post was tried in this run: a failure waits for the next run.
     const tried = new Set<string>();
     const settings = this.options.settings;
-    const record = (changes: readonly IncidentChange[]) => {
+    const record = async (changes: readonly IncidentChange[]) => {
       // Stored before anything is posted: a crash now loses no incident and repeats no post.
-      const touched = this.store.applyChanges(changes);
+      const touched = await this.store.applyChanges(changes);
       for (const c of changes) {
         if (c.type === "open") result.opened++;
         else if (c.type === "confirm") result.confirmed++;
@@ -228,13 +229,13 @@ export class AlertPoller {
         onPage: async (fresh) => {
           const changes = evaluateSweep(
             account,
-            this.store.activeIncidents(account),
+            await this.store.activeIncidents(account),
             fresh,
             this.now(),
             { ...settings, complete: false },
             subs,
           );
-          const touched = record(changes);
+          const touched = await record(changes);
           await this.postOpen(touched, subs, result, state, tried);
         },
       });
@@ -251,10 +252,10 @@ export class AlertPoller {
       }
       // The whole sweep once more: after the last page, incidents of transports no longer
       // listed resolve as "gone" (only when the sweep is complete); the rest is unchanged.
-      record(
+      await record(
         evaluateSweep(
           account,
-          this.store.activeIncidents(account),
+          await this.store.activeIncidents(account),
           sweep.transports,
           at,
           { ...settings, complete: sweep.complete },
@@ -280,34 +281,34 @@ export class AlertPoller {
     state: { rateLimited: boolean },
     tried: Set<string>,
   ): Promise<void> {
-    await this.postOpen(this.store.activeIncidents(account), subs, result, state, tried);
-    for (const post of this.store.unresolvedPosts(account)) {
-      const incident = this.store.incident(post.incidentId);
+    await this.postOpen(await this.store.activeIncidents(account), subs, result, state, tried);
+    for (const post of await this.store.unresolvedPosts(account)) {
+      const incident = await this.store.incident(post.incidentId);
       if (!incident) continue;
       if (post.ts === undefined) {
         // Never posted (failed or muted while open): nothing to resolve.
-        this.store.recordResolutionDone(post.incidentId, post.channel);
+        await this.store.recordResolutionDone(post.incidentId, post.channel);
         continue;
       }
       if (state.rateLimited) continue;
       try {
         if (post.resolvedUpdatedAt === undefined) {
           await this.publisher.markResolved(post.channel, post.ts, incident);
-          this.store.recordResolvedUpdate(post.incidentId, post.channel);
+          await this.store.recordResolvedUpdate(post.incidentId, post.channel);
         }
         if (post.replyTs === undefined) {
           const { ts } = await this.publisher.replyResolved(post.channel, post.ts, incident);
-          this.store.recordResolvedReply(post.incidentId, post.channel, ts);
+          await this.store.recordResolvedReply(post.incidentId, post.channel, ts);
         }
-        this.store.recordResolutionDone(post.incidentId, post.channel);
+        await this.store.recordResolutionDone(post.incidentId, post.channel);
         result.resolutionsSent++;
       } catch (error) {
         if (error instanceof AlertPublishError && error.failure === "message_gone") {
-          this.store.recordFailure(post.incidentId, post.channel, error.message);
-          this.store.recordResolutionDone(post.incidentId, post.channel);
+          await this.store.recordFailure(post.incidentId, post.channel, error.message);
+          await this.store.recordResolutionDone(post.incidentId, post.channel);
           continue;
         }
-        this.failed(incident, post.channel, error, result, state);
+        await this.failed(incident, post.channel, error, result, state);
       }
     }
   }
@@ -328,40 +329,40 @@ export class AlertPoller {
         if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
         const attempt = `${incident.id}\u0000${sub.channel}`;
         if (tried.has(attempt)) continue;
-        const post = this.store.post(incident.id, sub.channel);
+        const post = await this.store.post(incident.id, sub.channel);
         if (post?.ts !== undefined) continue;
-        const mutedUntil = this.store.mutedUntil(sub.channel, incident.codeUit, now);
+        const mutedUntil = await this.store.mutedUntil(sub.channel, incident.codeUit, now);
         if (mutedUntil !== undefined) {
           if (post?.mutedUntil !== mutedUntil) {
-            this.store.ensurePost(incident.id, sub.channel);
-            this.store.recordMuted(incident.id, sub.channel, mutedUntil);
+            await this.store.ensurePost(incident.id, sub.channel);
+            await this.store.recordMuted(incident.id, sub.channel, mutedUntil);
             result.muted++;
           }
           continue;
         }
         if (state.rateLimited) continue;
         tried.add(attempt);
-        this.store.ensurePost(incident.id, sub.channel);
+        await this.store.ensurePost(incident.id, sub.channel);
         try {
           const { ts } = await this.publisher.post(sub.channel, incident);
-          this.store.recordPosted(incident.id, sub.channel, ts);
+          await this.store.recordPosted(incident.id, sub.channel, ts);
           result.posted++;
         } catch (error) {
-          this.failed(incident, sub.channel, error, result, state);
+          await this.failed(incident, sub.channel, error, result, state);
         }
       }
     }
   }
 
-  private failed(
+  private async failed(
     incident: IncidentRecord,
     channel: string,
     error: unknown,
     result: AccountRunResult,
     state: { rateLimited: boolean },
-  ): void {
+  ): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    this.store.recordFailure(incident.id, channel, message);
+    await this.store.recordFailure(incident.id, channel, message);
     result.failed++;
     if (error instanceof AlertPublishError && error.failure === "ratelimited") state.rateLimited = true;
     this.log.warn(
@@ -381,8 +382,8 @@ export class AlertPoller {
     const post = this.publisher.postDigest?.bind(this.publisher);
     if (!post) return 0;
     let sent = 0;
-    for (const account of this.store.subscribedAccounts()) {
-      const subs = this.store.subscriptions({ account });
+    for (const account of await this.store.subscribedAccounts()) {
+      const subs = await this.store.subscriptions({ account });
       let transports = this.lastSweeps.get(account)?.transports;
       if (!transports) {
         try {
@@ -396,7 +397,7 @@ export class AlertPoller {
         }
       }
       const now = this.now();
-      const open = this.store.openIncidents().filter((i) => i.account === account);
+      const open = (await this.store.openIncidents()).filter((i) => i.account === account);
       for (const sub of subs) {
         const wantsVehicle = (t: TransportView) =>
           subscriptionMatches(
@@ -431,7 +432,7 @@ export class AlertPoller {
 
   /** Polls on a cron expression (ALERTS_CRON); a tick while a run is under way is skipped. */
   start(cronExpression: string): void {
-    this.pollTask?.stop();
+    void this.pollTask?.stop();
     this.pollTask = cron.schedule(
       cronExpression,
       async () => {
@@ -452,7 +453,7 @@ export class AlertPoller {
 
   /** The optional daily digest on its own cron expression (off unless started). */
   startDigest(cronExpression: string): void {
-    this.digestTask?.stop();
+    void this.digestTask?.stop();
     this.digestTask = cron.schedule(
       cronExpression,
       async () => {

@@ -1,4 +1,5 @@
-import type { AlertMute, AlertStore, AlertSubscription } from "../store/alertStore.js";
+import type { AlertMute, AlertSubscription } from "../store/alertStore.js";
+import type { AlertRepository } from "../store/repositories.js";
 import { canonicalAlertCode } from "./incidents.js";
 
 export interface SubscriptionFilters {
@@ -51,22 +52,22 @@ export class AlertSubscriptions {
   readonly #configured = new Set<string>();
 
   constructor(
-    private readonly store: AlertStore,
+    private readonly store: AlertRepository,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Creates or replaces the channel's subscription for the account. Throws InvalidAlertFilterError. */
-  subscribe(
+  async subscribe(
     channel: string,
     account: string,
     createdBy: string | undefined,
     filters: SubscriptionFilters = {},
-  ): { subscription: AlertSubscription; created: boolean } {
+  ): Promise<{ subscription: AlertSubscription; created: boolean }> {
     const minutes = filters.minDurationMinutes ?? 0;
     if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
       throw new InvalidAlertFilterError([], "The minimum duration must be between 0 and 1440 minutes.");
     }
-    const input: Parameters<AlertStore["upsertSubscription"]>[0] = {
+    const input: Parameters<AlertRepository["upsertSubscription"]>[0] = {
       channel,
       account,
       codes: normalizeAlertCodes(filters.codes),
@@ -75,21 +76,21 @@ export class AlertSubscriptions {
       minDurationMinutes: Math.floor(minutes),
     };
     if (createdBy !== undefined) input.createdBy = createdBy;
-    return this.store.upsertSubscription(input);
+    return await this.store.upsertSubscription(input);
   }
 
   /**
    * Removes the channel's subscription of one account, or all of the channel's. Returns how many.
    * The subscription the configuration made is never removed here (see isConfigured).
    */
-  unsubscribe(channel: string, account?: string): number {
+  async unsubscribe(channel: string, account?: string): Promise<number> {
     if (account !== undefined) {
-      return this.isConfigured(channel, account) ? 0 : this.store.removeSubscription(channel, account);
+      return this.isConfigured(channel, account) ? 0 : await this.store.removeSubscription(channel, account);
     }
     let removed = 0;
-    for (const sub of this.store.subscriptions({ channel })) {
+    for (const sub of await this.store.subscriptions({ channel })) {
       if (!this.isConfigured(channel, sub.account))
-        removed += this.store.removeSubscription(channel, sub.account);
+        removed += await this.store.removeSubscription(channel, sub.account);
     }
     return removed;
   }
@@ -103,12 +104,12 @@ export class AlertSubscriptions {
    * Whether a user acting as `account` may mute this UIT in this channel: an alert of their own
    * account about it went to that channel, so the transport is theirs to see.
    */
-  canMute(channel: string, codeUit: string, account: string): boolean {
+  canMute(channel: string, codeUit: string, account: string): Promise<boolean> {
     return this.store.hasPostFor(channel, codeUit, account);
   }
 
   /** Subscriptions of an account, of a channel, or all. */
-  list(filter: { account?: string; channel?: string } = {}): AlertSubscription[] {
+  list(filter: { account?: string; channel?: string } = {}): Promise<AlertSubscription[]> {
     return this.store.subscriptions(filter);
   }
 
@@ -116,19 +117,19 @@ export class AlertSubscriptions {
    * ALERTS_CHANNEL: subscribes the channel for the workspace account at start, with every
    * alert. An existing subscription of that channel and account (maybe with filters) is kept.
    */
-  ensureWorkspaceSubscription(channel: string, account: string): AlertSubscription {
+  async ensureWorkspaceSubscription(channel: string, account: string): Promise<AlertSubscription> {
     this.#configured.add(`${channel} ${account}`);
-    const existing = this.store.subscription(channel, account);
+    const existing = await this.store.subscription(channel, account);
     if (existing) return existing;
-    return this.store.upsertSubscription({ channel, account }).subscription;
+    return (await this.store.upsertSubscription({ channel, account })).subscription;
   }
 
   /** The Mute button: no new alert of this UIT in this channel for `ms` (default 24 h). */
-  mute(channel: string, codeUit: string, ms = 24 * 3600_000): AlertMute {
+  mute(channel: string, codeUit: string, ms = 24 * 3600_000): Promise<AlertMute> {
     return this.store.mute(channel, codeUit, this.now() + ms);
   }
 
-  unmute(channel: string, codeUit: string): boolean {
+  unmute(channel: string, codeUit: string): Promise<boolean> {
     return this.store.unmute(channel, codeUit);
   }
 }

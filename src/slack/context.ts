@@ -3,10 +3,8 @@ import type { Logger } from "pino";
 import type { AlertSubscriptions } from "../alerts/subscriptions.js";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
-import type { AccountStore } from "../store/accountStore.js";
-import type { AlertStore } from "../store/alertStore.js";
 import type { StoreHealth } from "../store/health.js";
-import type { TaskStore } from "../store/taskStore.js";
+import type { AccountRepository, AlertRepository, TaskRepository } from "../store/repositories.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../tasks/task.js";
@@ -19,8 +17,8 @@ import type { RenderContext } from "./renderers.js";
 /** What the app is built from (main.ts): the parts behind the listeners' narrow deps below. */
 export interface SlackContext {
   runner: TaskRunner<FleetSession>;
-  tasks: TaskStore;
-  accounts: AccountStore;
+  tasks: TaskRepository;
+  accounts: AccountRepository;
   client: FleetClient;
   vehicles: VehicleCache<Vehicle>;
   people: People;
@@ -29,14 +27,14 @@ export interface SlackContext {
   companyTimeZone: string;
   alerts: {
     subscriptions: AlertSubscriptions;
-    store: AlertStore;
+    store: AlertRepository;
     /** Can the bot post in this channel? (private channels need an invitation) */
     checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
     /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
     isMember(channel: string, userId: string): Promise<boolean | undefined>;
   };
   /** After an unlink: forget the account's session and token unless someone else still uses it. */
-  releaseAccount(username: string): void;
+  releaseAccount(username: string): Promise<void>;
   /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
   warmVehicles(account: string, slackUser: string): void;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
@@ -54,24 +52,24 @@ export interface Users {
   timeZoneOf(client: WebClient, userId: string): Promise<string>;
   /** Before an ack: the cached zone, else the company's (no Web API call; the task settles it). */
   zoneAtAck(userId: string): string;
-  accountOf(userId: string): { username: string; linked: boolean } | undefined;
+  accountOf(userId: string): Promise<{ username: string; linked: boolean } | undefined>;
 }
 
 /** Submitting tasks and following them (the queue, cancel, the answer held until the ack). */
 export interface TaskDesk {
-  submit<K extends TaskKind>(task: NewTaskOf<K>): { task: TaskRecord; created: boolean };
+  submit<K extends TaskKind>(task: NewTaskOf<K>): Promise<{ task: TaskRecord; created: boolean }>;
   progressOf(taskId: string): Promise<TaskProgress | undefined>;
   holdUntilAck(taskId: string): () => void;
   /** `byUser`: who clicked Cancel (the task's waiting message names them). */
-  cancel(taskId: string, byUser?: string): boolean;
+  cancel(taskId: string, byUser?: string): Promise<boolean>;
   /**
    * The task a button or a form names, only when it belongs to the clicking user (their fleet
    * account's, or their own): the one way listeners read a task by id, so none can forget the check.
    */
-  owned(taskId: string, userId: string): TaskOwnership;
+  owned(taskId: string, userId: string): Promise<TaskOwnership>;
   /** The account's oldest unfinished tasks, at most `limit`. */
-  unfinished(account: string, limit: number): TaskRecord[];
-  countUnfinished(account: string): number;
+  unfinished(account: string, limit: number): Promise<TaskRecord[]>;
+  countUnfinished(account: string): Promise<number>;
   /** Progress of several tasks, estimated in one pass. */
   progressOfMany(tasks: readonly TaskRecord[]): Promise<Map<string, TaskProgress>>;
 }
@@ -108,7 +106,7 @@ export interface AlertDeps extends Common {
     AlertSubscriptions,
     "list" | "subscribe" | "unsubscribe" | "mute" | "isConfigured" | "canMute"
   >;
-  lastFailure: AlertStore["lastFailure"];
+  lastFailure: AlertRepository["lastFailure"];
   checkChannel: SlackContext["alerts"]["checkChannel"];
   isMember: SlackContext["alerts"]["isMember"];
 }
@@ -121,7 +119,7 @@ export interface AccountDeps extends QueueDeps {
     attempts: { take(slackUser: string, nowMs: number): { ok: true } | { ok: false; retryAt: number } };
   } | null;
   /** Unlinks the user's own account (and releases its session); false when none was linked. */
-  unlink(slackUser: string): boolean;
+  unlink(slackUser: string): Promise<boolean>;
 }
 
 export interface ListenerDeps {

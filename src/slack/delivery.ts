@@ -2,7 +2,7 @@ import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { TransportView } from "../etransport/types.js";
-import type { TaskStore } from "../store/taskStore.js";
+import type { TaskRepository } from "../store/repositories.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
@@ -139,7 +139,7 @@ const RESPONSE_URL_LIFETIME_MS = 29 * 60_000;
 
 export interface TaskDeliveryOptions {
   client: WebClient;
-  store: TaskStore;
+  store: TaskRepository;
   runner: Pick<TaskRunner<unknown>, "on" | "markDelivered">;
   render(task: TaskRecord): Promise<Rendered>;
   describe(task: TaskRecord): string;
@@ -207,7 +207,7 @@ export class TaskDelivery {
     message: SlackMessage,
     replace = true,
   ): Promise<"response_url" | "dm" | "channel"> {
-    const reply = this.options.store.get(task.id)?.reply ?? task.reply;
+    const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
     if (this.canUseResponseUrl(reply)) {
       const ok = await this.postResponseUrl(task.id, reply, {
         ...message,
@@ -242,7 +242,7 @@ export class TaskDelivery {
     if (!reply.responseUrl) return false;
     // Counted before sending: a use that failed midway still counts at Slack.
     const counted = { ...reply, responseUrlUses: (reply.responseUrlUses ?? 0) + 1 };
-    this.options.store.setReply(taskId, counted);
+    await this.options.store.setReply(taskId, counted);
     try {
       const response = await fetch(reply.responseUrl, {
         method: "POST",
@@ -253,7 +253,7 @@ export class TaskDelivery {
       if (response.ok) return true;
       this.options.logger.warn({ taskId, status: response.status }, "response_url refused; falling back");
       if (response.status === 404)
-        this.options.store.setReply(taskId, { ...counted, responseUrlUses: RESPONSE_URL_USES });
+        await this.options.store.setReply(taskId, { ...counted, responseUrlUses: RESPONSE_URL_USES });
       return false;
     } catch (error) {
       this.options.logger.warn({ taskId, err: error }, "response_url unreachable; falling back");
@@ -271,7 +271,7 @@ export class TaskDelivery {
           text: message.text,
           blocks: message.blocks,
         });
-        this.rememberPosted(task.id, posted);
+        await this.rememberPosted(task.id, posted);
         return "channel";
       } catch (error) {
         this.options.logger.warn(
@@ -288,7 +288,7 @@ export class TaskDelivery {
         text: message.text,
         ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
       });
-      if (task.state === "done") this.rememberPosted(task.id, posted);
+      if (task.state === "done") await this.rememberPosted(task.id, posted);
     } catch (error) {
       const code = slackErrorCode(error);
       throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "answer") : error;
@@ -297,11 +297,14 @@ export class TaskDelivery {
   }
 
   /** A posted answer's place, kept in the task's reply so an edit can update the card there. */
-  private rememberPosted(taskId: string, posted: { channel?: string; ts?: string }): void {
+  private async rememberPosted(taskId: string, posted: { channel?: string; ts?: string }): Promise<void> {
     if (!posted.channel || !posted.ts) return;
-    const reply = this.options.store.get(taskId)?.reply;
+    const reply = (await this.options.store.get(taskId))?.reply;
     if (reply)
-      this.options.store.setReply(taskId, { ...reply, posted: { channel: posted.channel, ts: posted.ts } });
+      await this.options.store.setReply(taskId, {
+        ...reply,
+        posted: { channel: posted.channel, ts: posted.ts },
+      });
   }
 
   /**
@@ -314,7 +317,7 @@ export class TaskDelivery {
     const edited = save?.params.transportUId && save.result?.saved ? save.result.transport : undefined;
     if (!edited) return [];
     const places: string[] = [];
-    for (const earlier of this.options.store.recent(task.account, RECENT_TASKS_FOR_CARDS)) {
+    for (const earlier of await this.options.store.recent(task.account, RECENT_TASKS_FOR_CARDS)) {
       if (earlier.id === task.id || earlier.state !== "done") continue;
       try {
         const place = await this.refreshCard(earlier, edited);
@@ -331,8 +334,8 @@ export class TaskDelivery {
     const saved = taskOf(earlier, "transport-save");
     const posted = earlier.reply.posted;
     if (saved?.result?.transport?.uId === edited.uId && posted) {
-      this.options.store.updateResult(earlier.id, { ...saved.result, transport: edited });
-      const current = this.options.store.get(earlier.id);
+      await this.options.store.updateResult(earlier.id, { ...saved.result, transport: edited });
+      const current = await this.options.store.get(earlier.id);
       if (!current) return undefined;
       const { message } = await this.options.render(current);
       await this.options.client.chat.update({
@@ -346,11 +349,11 @@ export class TaskDelivery {
     const list = taskOf(earlier, "transport-list");
     if (!list?.result?.transports.some((t) => t.uId === edited.uId) || !this.canUseResponseUrl(earlier.reply))
       return undefined;
-    this.options.store.updateResult(earlier.id, {
+    await this.options.store.updateResult(earlier.id, {
       ...list.result,
       transports: mergeTransports(list.result.transports, [edited]),
     });
-    const current = this.options.store.get(earlier.id);
+    const current = await this.options.store.get(earlier.id);
     if (!current) return undefined;
     const { message } = await this.options.render(current);
     const sent = await this.postResponseUrl(earlier.id, current.reply, {
@@ -365,7 +368,7 @@ export class TaskDelivery {
     if (progress.state !== "queued" && progress.state !== "running") return;
     // The last call is done: the answer comes next and must not race a "7/7" update.
     if (progress.done >= progress.total && progress.done > 0) return;
-    const reply = this.options.store.get(task.id)?.reply ?? task.reply;
+    const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
     // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
     // nor may a late update bring back a cancelled task's Cancel button.
     if (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy) return;
@@ -394,17 +397,17 @@ export class TaskDelivery {
     this.lastProgress.delete(task.id);
     await this.progressPosts.get(task.id)?.catch(() => undefined);
     // Counted before trying: a crash or a refusal at every start must not re-send it for ever.
-    const reply = this.options.store.get(task.id)?.reply ?? task.reply;
+    const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
     const tries = (reply.deliveryTries ?? 0) + 1;
     if (tries > MAX_DELIVERY_TRIES) {
       this.options.logger.error(
         { taskId: task.id, tries: tries - 1 },
         "answer given up after repeated failures",
       );
-      this.options.runner.markDelivered(task.id);
+      await this.options.runner.markDelivered(task.id);
       return;
     }
-    this.options.store.setReply(task.id, { ...reply, deliveryTries: tries });
+    await this.options.store.setReply(task.id, { ...reply, deliveryTries: tries });
     try {
       await this.deliverAnswer(task);
     } catch (error) {
@@ -417,7 +420,7 @@ export class TaskDelivery {
       );
       await this.sendRefusalNotice(task, refusal);
     }
-    this.options.runner.markDelivered(task.id);
+    await this.options.runner.markDelivered(task.id);
   }
 
   /** The rendered answer (modal, message, files) to where the task was asked. */
@@ -425,7 +428,7 @@ export class TaskDelivery {
     const rendered = withZoneNote(await this.options.render(task), task);
     // The renderer is pure; what it asks to keep is written here, before the answer goes out.
     if (rendered.listUpdate)
-      this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
+      await this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
     if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view)))
       return;
     const refreshed = await this.refreshCardsOf(task);

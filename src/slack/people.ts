@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import type { AccountStore } from "../store/accountStore.js";
+import type { AccountRepository } from "../store/repositories.js";
 import { isTimeZone } from "../time/zone.js";
 
 /** A user's zone as settled for a task; `note` when it is the company's because Slack did not say. */
@@ -26,7 +26,7 @@ export class People {
 
   constructor(
     private readonly deps: {
-      accounts: AccountStore;
+      accounts: AccountRepository;
       workspaceAccount?: { username: string };
       companyTimeZone: string;
       now?: () => number;
@@ -73,8 +73,8 @@ export class People {
   }
 
   /** The fleet account the user's commands and clicks run as, or undefined (they must link one). */
-  accountOf(userId: string): { username: string; linked: boolean } | undefined {
-    const linked = this.deps.accounts.usernameOf(userId);
+  async accountOf(userId: string): Promise<{ username: string; linked: boolean } | undefined> {
+    const linked = await this.deps.accounts.usernameOf(userId);
     if (linked) return { username: linked, linked: true };
     if (this.deps.workspaceAccount) return { username: this.deps.workspaceAccount.username, linked: false };
     return undefined;

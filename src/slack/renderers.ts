@@ -191,6 +191,12 @@ export function storedTransportList(task: TaskRecord | undefined): SlackMessage 
   return listMessage(list.id, list.params, list.result.transports, list.result.totalRecords);
 }
 
+/** Stored tasks a task's answer may show (RenderContext.task is asked only for these). */
+export function relatedTaskIds(task: TaskRecord): string[] {
+  const listTaskId = taskOf(task, "transport-action")?.params.listTaskId;
+  return listTaskId ? [listTaskId] : [];
+}
+
 /** The list an action was clicked in, when it is still there and of the same account. */
 function listOfAction(task: TaskRecord, context: RenderContext) {
   const action = taskOf(task, "transport-action");

@@ -6,8 +6,8 @@ export const RESOLVED_INCIDENT_DAYS = 30;
 
 /** The stores' delete operations retention needs (both the SQLite and any later store implement them). */
 export interface RetainedStores {
-  tasks: { purgeFinishedBefore(instant: number): number };
-  alerts: { purge(olderThan: number): { mutes: number; incidents: number } };
+  tasks: { purgeFinishedBefore(instant: number): Promise<number> };
+  alerts: { purge(olderThan: number): Promise<{ mutes: number; incidents: number }> };
 }
 
 export interface RetentionOptions {
@@ -38,12 +38,12 @@ export class StoreRetention {
   }
 
   /** One pass; safe to run at any time. */
-  run(): RetentionOutcome {
+  async run(): Promise<RetentionOutcome> {
     const now = this.now();
-    const tasks = this.options.stores.tasks.purgeFinishedBefore(
+    const tasks = await this.options.stores.tasks.purgeFinishedBefore(
       now - this.options.taskRetentionDays * DAY_MS,
     );
-    const alerts = this.options.stores.alerts.purge(now - RESOLVED_INCIDENT_DAYS * DAY_MS);
+    const alerts = await this.options.stores.alerts.purge(now - RESOLVED_INCIDENT_DAYS * DAY_MS);
     const outcome = { tasks, incidents: alerts.incidents, mutes: alerts.mutes };
     if (tasks + alerts.incidents > 0)
       this.options.logger?.info(outcome, "deleted what the retention period let go");
@@ -53,11 +53,9 @@ export class StoreRetention {
   /** Runs now and then every `everyMs` (hourly by default); a failed pass is logged and tried again next time. */
   start(everyMs = 3_600_000): void {
     const pass = () => {
-      try {
-        this.run();
-      } catch (error) {
+      this.run().catch((error: unknown) => {
         this.options.logger?.warn({ err: error }, "retention pass failed; it runs again later");
-      }
+      });
     };
     pass();
     this.timer = setInterval(pass, everyMs);

@@ -11,8 +11,8 @@ export interface FleetCredentials {
 
 /** What FleetAccounts needs of the linked-account store (passwords are decrypted on read). */
 export interface LinkedCredentials {
-  get(slackUser: string): { username: string; password: string } | undefined;
-  isLinked(username: string): boolean;
+  get(slackUser: string): Promise<{ username: string; password: string } | undefined>;
+  isLinked(username: string): Promise<boolean>;
 }
 
 export interface FleetAccountsOptions {
@@ -49,8 +49,8 @@ export class FleetAccounts {
   }
 
   /** The session `actor` runs as; throws when fleetbot holds no credentials for that account. */
-  sessionFor(actor: Actor): FleetSession {
-    const linked = actor.slackUser ? this.options.linked.get(actor.slackUser) : undefined;
+  async sessionFor(actor: Actor): Promise<FleetSession> {
+    const linked = actor.slackUser ? await this.options.linked.get(actor.slackUser) : undefined;
     const workspace = this.options.workspaceAccount;
     const credentials =
       linked && linked.username === actor.account
@@ -70,24 +70,22 @@ export class FleetAccounts {
   }
 
   /** The actor's vehicle list, no older than `maxAgeMs`, fetched with the actor's own session. */
-  vehiclesOf(actor: Actor, ctx: CallContext, maxAgeMs?: number): Promise<CachedVehicles<Vehicle>> {
-    return this.vehicles.get(this.sessionFor(actor), ctx, maxAgeMs);
+  async vehiclesOf(actor: Actor, ctx: CallContext, maxAgeMs?: number): Promise<CachedVehicles<Vehicle>> {
+    return this.vehicles.get(await this.sessionFor(actor), ctx, maxAgeMs);
   }
 
   /** Starts a background fetch of the list when none is cached (a modal's select needs it within 3 s). */
   warmVehicles(actor: Actor): void {
     if (this.vehicles.peek(actor.account)) return;
-    try {
-      this.vehiclesOf(actor, { priority: "interactive" }).catch(() => undefined);
-    } catch (error) {
+    this.vehiclesOf(actor, { priority: "interactive" }).catch((error: unknown) => {
       this.options.logger?.warn({ err: error, account: actor.account }, "could not load the vehicle list");
-    }
+    });
   }
 
   /** Stops keeping an account's session and token, unless the workspace or a linked user still uses it. */
-  release(username: string): void {
-    if (this.options.workspaceAccount?.username === username || this.options.linked.isLinked(username))
-      return;
+  async release(username: string): Promise<void> {
+    if (this.options.workspaceAccount?.username === username) return;
+    if (await this.options.linked.isLinked(username)) return;
     this.forget(username);
   }
 

@@ -3,7 +3,7 @@ import type { ZodType } from "zod";
 import type { CallContext, Priority } from "../fleet/seam.js";
 import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
-import type { TaskStore } from "../store/taskStore.js";
+import type { TaskRepository } from "../store/repositories.js";
 import type { NewTask, TaskError, TaskProgress, TaskRecord } from "./task.js";
 
 /** What a handler gets to do its work: the account's session, its call context, progress, and idempotent mutations. */
@@ -61,7 +61,7 @@ export interface TaskListener {
 }
 
 export interface TaskRunnerOptions<S> {
-  store: TaskStore;
+  store: TaskRepository;
   gate: AccountGate;
   handlers: AnyTaskHandler<S>[];
   /** The session of the task's fleet account (the caller resolves credentials from the task's account and user). */
@@ -125,23 +125,23 @@ export class TaskRunner<S> {
    * Stores the task (before Slack is acknowledged, so nothing is lost) and starts it when
    * its account has room. A pending task with the same dedupe key is returned instead.
    */
-  submit(task: NewTask): { task: TaskRecord; created: boolean } {
+  async submit(task: NewTask): Promise<{ task: TaskRecord; created: boolean }> {
     const handler = this.handlers.get(task.kind);
     if (!handler) throw new Error(`No handler for task kind ${task.kind}`);
     const parsed = handler.params.safeParse(task.params);
     if (!parsed.success) throw new Error(`Invalid parameters for ${task.kind}: ${parsed.error.message}`);
-    const outcome = this.options.store.create({ ...task, params: parsed.data });
+    const outcome = await this.options.store.create({ ...task, params: parsed.data });
     if (outcome.created) this.enqueue(outcome.task);
     return outcome;
   }
 
   /** Restarts every unfinished task and re-announces finished ones whose answer never went out. */
-  resume(): { resumed: number; undelivered: number } {
+  async resume(): Promise<{ resumed: number; undelivered: number }> {
     // Safe to call again (after the store recovers from a full disk): what runs or waits stays put.
     const waiting = new Set([...this.waiting.values()].flatMap((queue) => queue.map((t) => t.id)));
-    const unfinished = this.options.store
-      .unfinished()
-      .filter((task) => !this.active.has(task.id) && !waiting.has(task.id));
+    const unfinished = (await this.options.store.unfinished()).filter(
+      (task) => !this.active.has(task.id) && !waiting.has(task.id),
+    );
     // One sort for the whole backlog (20,000 tasks resume in one pass, not one re-sort each).
     const byAccount = new Map<string, TaskRecord[]>();
     for (const task of unfinished) {
@@ -156,7 +156,7 @@ export class TaskRunner<S> {
         this.startNext(account);
       }
     }
-    const undelivered = this.options.store.undelivered();
+    const undelivered = await this.options.store.undelivered();
     for (const task of undelivered) this.emitFinished(task);
     if (unfinished.length > 0 || undelivered.length > 0) {
       this.options.logger?.info(
@@ -168,7 +168,7 @@ export class TaskRunner<S> {
   }
 
   /** Cancels a task: waiting calls are dropped, a call already sent finishes. */
-  cancel(taskId: string): boolean {
+  async cancel(taskId: string): Promise<boolean> {
     const active = this.active.get(taskId);
     if (active) {
       active.controller.abort();
@@ -179,21 +179,20 @@ export class TaskRunner<S> {
       if (index >= 0) {
         const [removed] = queue.splice(index, 1);
         this.waiting.set(account, queue);
-        if (this.options.store.finish(taskId, "cancelled", this.scrubbed(removed)))
-          this.emitFinished(this.options.store.get(taskId)!);
+        await this.finishAndAnnounce(taskId, "cancelled", this.scrubbed(removed));
         return true;
       }
     }
     return false;
   }
 
-  markDelivered(taskId: string): void {
-    this.options.store.markDelivered(taskId);
+  async markDelivered(taskId: string): Promise<void> {
+    await this.options.store.markDelivered(taskId);
   }
 
   /** Where a task stands now: place in its account's queue, calls done, estimated finish. */
   async progressOf(taskId: string): Promise<TaskProgress | undefined> {
-    const record = this.active.get(taskId)?.record ?? this.options.store.get(taskId);
+    const record = this.active.get(taskId)?.record ?? (await this.options.store.get(taskId));
     if (!record) return undefined;
     return this.estimate(record);
   }
@@ -270,8 +269,8 @@ export class TaskRunner<S> {
       const store = this.options.store;
       let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
       for (let attempt = initial.attempts; attempt < this.maxAttempts; attempt++) {
-        store.markRunning(initial.id);
-        active.record = store.get(initial.id) ?? initial;
+        await store.markRunning(initial.id);
+        active.record = (await store.get(initial.id)) ?? initial;
         void this.emitProgress(active);
         try {
           const session = handler.ownSession
@@ -279,8 +278,7 @@ export class TaskRunner<S> {
             : await this.options.sessionFor(active.record);
           const params = handler.params.parse(initial.params);
           const result = await handler.run(this.contextFor(active, params, session));
-          if (store.finish(initial.id, "done", { result, ...this.scrubbed(initial) }))
-            this.emitFinished(store.get(initial.id)!);
+          await this.finishAndAnnounce(initial.id, "done", { result, ...this.scrubbed(initial) });
           return;
         } catch (error) {
           lastError = error;
@@ -293,8 +291,7 @@ export class TaskRunner<S> {
         }
       }
       if (controller.signal.aborted) {
-        if (store.finish(initial.id, "cancelled", this.scrubbed(initial)))
-          this.emitFinished(store.get(initial.id)!);
+        await this.finishAndAnnounce(initial.id, "cancelled", this.scrubbed(initial));
         return;
       }
       if (this.stopped) {
@@ -305,8 +302,7 @@ export class TaskRunner<S> {
       }
       const error = this.options.describeError(lastError);
       this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
-      if (store.finish(initial.id, "failed", { error, ...this.scrubbed(initial) }))
-        this.emitFinished(store.get(initial.id)!);
+      await this.finishAndAnnounce(initial.id, "failed", { error, ...this.scrubbed(initial) });
     } catch (error) {
       // A store failure: leave the task unfinished; it resumes when the store takes writes again.
       this.options.onStoreFailure?.(error);
@@ -314,6 +310,18 @@ export class TaskRunner<S> {
     } finally {
       this.active.delete(initial.id);
     }
+  }
+
+  /** Ends the task in the store and, when this ending is the one kept, tells the listeners. */
+  private async finishAndAnnounce(
+    taskId: string,
+    state: "done" | "failed" | "cancelled",
+    ending: Parameters<TaskRepository["finish"]>[2],
+  ): Promise<void> {
+    const store = this.options.store;
+    if (!(await store.finish(taskId, state, ending))) return;
+    const record = await store.get(taskId);
+    if (record) this.emitFinished(record);
   }
 
   /** The parameters to keep once the task ends (its handler's scrub), written with the ending itself. */
@@ -338,25 +346,29 @@ export class TaskRunner<S> {
         active.done = done;
         // A total of 0 is kept: the task needs no call (a lookup answered from a fresh list).
         active.total = Math.max(total, done);
-        store.setProgress(task.id, active.done, active.total);
+        // Progress is advisory: a failed write is logged, the task goes on.
+        store.setProgress(task.id, active.done, active.total).catch((error: unknown) => {
+          this.options.onStoreFailure?.(error);
+          this.options.logger?.warn({ taskId: task.id, err: error }, "progress could not be recorded");
+        });
         void this.emitProgress(active);
       },
       mutation: async <T>(
         step: string,
         how: { send: () => Promise<T>; alreadyApplied: () => Promise<T | undefined> },
       ) => {
-        const recorded = store.step(task.id, step);
+        const recorded = await store.step(task.id, step);
         if (recorded?.state === "done") return recorded.result as T;
         if (recorded?.state === "sending") {
           const applied = await how.alreadyApplied();
           if (applied !== undefined) {
-            store.markStepDone(task.id, step, applied);
+            await store.markStepDone(task.id, step, applied);
             return applied;
           }
         }
-        store.markStepSending(task.id, step);
+        await store.markStepSending(task.id, step);
         const result = await how.send();
-        store.markStepDone(task.id, step, result);
+        await store.markStepDone(task.id, step, result);
         return result;
       },
     };

@@ -10,6 +10,7 @@ import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/inde
 import type { SimulatorOptions, TransportControl } from "../../src/simulator/index.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { startFleetHarness } from "../helpers/fleetHarness.js";
 
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
@@ -62,9 +63,9 @@ export async function startAlertHarness(
   const open = () => {
     const db: Db = openDatabase(dataDir);
     const store = new AlertStore(db, now);
-    const subscriptions = new AlertSubscriptions(store, now);
+    const subscriptions = new AlertSubscriptions(promised(store), now);
     const poller = new AlertPoller({
-      store,
+      store: promised(store),
       publisher,
       sessionFor: (who) => {
         sessions.push(who);

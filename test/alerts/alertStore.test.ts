@@ -8,6 +8,7 @@ import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/su
 import type { TransportView } from "../../src/etransport/types.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -153,12 +154,12 @@ describe("AlertStore", () => {
     db.close();
   });
 
-  it("mutes a UIT in a channel until a time", () => {
+  it("mutes a UIT in a channel until a time", async () => {
     const db = openDatabase(":memory:");
     let now = NOW;
     const store = new AlertStore(db, () => now);
-    const subs = new AlertSubscriptions(store, () => now);
-    subs.mute("C1", "UIT1", 1000);
+    const subs = new AlertSubscriptions(promised(store), () => now);
+    await subs.mute("C1", "UIT1", 1000);
     expect(store.mutedUntil("C1", "UIT1")).toBe(NOW + 1000);
     expect(store.mutedUntil("C2", "UIT1")).toBeUndefined();
     now += 1000;
@@ -169,11 +170,14 @@ describe("AlertStore", () => {
 });
 
 describe("AlertSubscriptions", () => {
-  it("subscribes, replaces, lists, unsubscribes; one per channel and account", () => {
+  it("subscribes, replaces, lists, unsubscribes; one per channel and account", async () => {
     const db = openDatabase(":memory:");
     const store = new AlertStore(db, () => NOW);
-    const subs = new AlertSubscriptions(store, () => NOW);
-    const a = subs.subscribe("C1", "demo", "U1", { codes: ["error", "OLDDATA"], minDurationMinutes: 10 });
+    const subs = new AlertSubscriptions(promised(store), () => NOW);
+    const a = await subs.subscribe("C1", "demo", "U1", {
+      codes: ["error", "OLDDATA"],
+      minDurationMinutes: 10,
+    });
     expect(a.created).toBe(true);
     expect(a.subscription).toMatchObject({
       channel: "C1",
@@ -182,7 +186,7 @@ describe("AlertSubscriptions", () => {
       codes: ["Error", "OldData"],
       minDurationMinutes: 10,
     });
-    const b = subs.subscribe("C1", "demo", "U2", { vehicles: ["B-123-ABC"], exclude: ["expiry"] });
+    const b = await subs.subscribe("C1", "demo", "U2", { vehicles: ["B-123-ABC"], exclude: ["expiry"] });
     expect(b.created).toBe(false);
     expect(b.subscription).toMatchObject({
       codes: [],
@@ -190,40 +194,46 @@ describe("AlertSubscriptions", () => {
       vehicles: ["B-123-ABC"],
       createdBy: "U2",
     });
-    subs.subscribe("C2", "demo", "U1");
-    subs.subscribe("C2", "other", "U3");
-    expect(subs.list().map((s) => `${s.channel}/${s.account}`)).toEqual(["C1/demo", "C2/demo", "C2/other"]);
-    expect(subs.list({ channel: "C2" })).toHaveLength(2);
-    expect(subs.list({ account: "demo" })).toHaveLength(2);
+    await subs.subscribe("C2", "demo", "U1");
+    await subs.subscribe("C2", "other", "U3");
+    expect((await subs.list()).map((s) => `${s.channel}/${s.account}`)).toEqual([
+      "C1/demo",
+      "C2/demo",
+      "C2/other",
+    ]);
+    expect(await subs.list({ channel: "C2" })).toHaveLength(2);
+    expect(await subs.list({ account: "demo" })).toHaveLength(2);
     expect(store.subscribedAccounts()).toEqual(["demo", "other"]);
-    expect(subs.unsubscribe("C2", "other")).toBe(1);
-    expect(subs.unsubscribe("C1")).toBe(1);
-    expect(subs.unsubscribe("C1")).toBe(0);
-    expect(subs.list().map((s) => s.channel)).toEqual(["C2"]);
+    expect(await subs.unsubscribe("C2", "other")).toBe(1);
+    expect(await subs.unsubscribe("C1")).toBe(1);
+    expect(await subs.unsubscribe("C1")).toBe(0);
+    expect((await subs.list()).map((s) => s.channel)).toEqual(["C2"]);
     db.close();
   });
 
-  it("refuses unknown codes and silly durations, saying which", () => {
+  it("refuses unknown codes and silly durations, saying which", async () => {
     const db = openDatabase(":memory:");
-    const subs = new AlertSubscriptions(new AlertStore(db));
-    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).toThrow(
+    const subs = new AlertSubscriptions(promised(new AlertStore(db)));
+    await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).rejects.toThrow(
       InvalidAlertFilterError,
     );
-    expect(() => subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).toThrow(
+    await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).rejects.toThrow(
       /Unknown alert code: Bogus/,
     );
-    expect(() => subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).toThrow(/minimum duration/);
+    await expect(subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).rejects.toThrow(
+      /minimum duration/,
+    );
     db.close();
   });
 
-  it("ensures the workspace subscription without replacing an existing one", () => {
+  it("ensures the workspace subscription without replacing an existing one", async () => {
     const db = openDatabase(":memory:");
-    const subs = new AlertSubscriptions(new AlertStore(db));
-    const first = subs.ensureWorkspaceSubscription("C0ALERTS", "demo");
+    const subs = new AlertSubscriptions(promised(new AlertStore(db)));
+    const first = await subs.ensureWorkspaceSubscription("C0ALERTS", "demo");
     expect(first.createdBy).toBeUndefined();
-    subs.subscribe("C0ALERTS", "demo", "U1", { codes: ["Error"] });
-    expect(subs.ensureWorkspaceSubscription("C0ALERTS", "demo").codes).toEqual(["Error"]);
-    expect(subs.list()).toHaveLength(1);
+    await subs.subscribe("C0ALERTS", "demo", "U1", { codes: ["Error"] });
+    expect((await subs.ensureWorkspaceSubscription("C0ALERTS", "demo")).codes).toEqual(["Error"]);
+    expect(await subs.list()).toHaveLength(1);
     db.close();
   });
 });

@@ -7,6 +7,7 @@ import type { LoadTransportsParams } from "../../src/fleet/client.js";
 import type { Transport } from "../../src/fleet/schemas.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
@@ -82,13 +83,13 @@ function setup(list: Transport[], onPage?: (index: number, self: FakeSource) => 
   const source = new FakeSource(list, onPage);
   const publisher = new RecordingPublisher();
   const poller = new AlertPoller({
-    store,
+    store: promised(store),
     publisher,
     sessionFor: () => source,
     now: () => now,
     logger: silent,
   });
-  const subs = new AlertSubscriptions(store, () => now);
+  const subs = new AlertSubscriptions(promised(store), () => now);
   return {
     db,
     store,
@@ -282,7 +283,7 @@ describe("AlertPoller.runOnce", () => {
     const s = setup([]);
     const asked: unknown[] = [];
     const poller = new AlertPoller({
-      store: s.store,
+      store: promised(s.store),
       publisher: s.publisher,
       sessionFor: (who) => {
         asked.push(who);

@@ -8,6 +8,7 @@ import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
 import { isUpstreamTransportError } from "../../src/fleet/errors.js";
 import { createFleetGate } from "../../src/gate/fleetGate.js";
 import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { describeTaskError as describeError } from "../../src/tasks/failures.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
@@ -30,7 +31,7 @@ const client = new FleetClient({
   timeoutMs: 10_000,
 });
 const runner = new TaskRunner<FleetSession>({
-  store,
+  store: promised(store),
   gate,
   handlers: [transportActionHandler, transportSaveHandler],
   sessionFor: async () => client.session({ username: "demo", password: "demo" }),
@@ -47,10 +48,10 @@ runner.on({
   },
 });
 for (const task of JSON.parse(process.env.SUBMIT ?? "[]") as NewTask[]) {
-  const { task: stored } = runner.submit(task);
+  const { task: stored } = await runner.submit(task);
   process.stdout.write(`${JSON.stringify({ submitted: stored.id })}\n`);
 }
-runner.resume();
+await runner.resume();
 await runner.idle();
 db.close();
 process.exit(0);

@@ -48,10 +48,10 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the sandbox API answers only its own page", () => {
+describe("the sandbox API answers only its own page", async () => {
   let bot: Fleetbot;
   let token: string;
-  const tasks = () => bot.tasks.recent("demo", 1000).length;
+  const tasks = async () => (await bot.tasks.recent("demo", 1000)).length;
 
   beforeAll(async () => {
     bot = await startFleetbot(loadConfig({ PORT: "0", DATA_DIR: tempDir(), LOG_LEVEL: "silent" }), {
@@ -65,7 +65,7 @@ describe("the sandbox API answers only its own page", () => {
   });
 
   it("a cross-origin text/plain POST /sandbox/command (a 'simple' request, no preflight) gets 403 and queues nothing", async () => {
-    const before = tasks();
+    const before = await tasks();
     const reply = await call(`${bot.url}/sandbox/command`, {
       method: "POST",
       headers: { "content-type": "text/plain", origin: "http://attacker.example" },
@@ -73,13 +73,13 @@ describe("the sandbox API answers only its own page", () => {
     });
     expect(reply.status).toBe(403);
     await bot.slack.idle();
-    expect(tasks()).toBe(before);
+    expect(await tasks()).toBe(before);
   });
 
   it("every API route refuses a request without the page's token, and a wrong token", async () => {
     const posts = ["command", "action", "submit", "suggest", "close", "home", "timezone", "simulate"];
     const gets = ["state", "events", "files?id=F1", "transports"];
-    const before = tasks();
+    const before = await tasks();
     for (const wrong of [undefined, "not-the-token"]) {
       const headers: Record<string, string> = {
         "content-type": "application/json",
@@ -94,11 +94,11 @@ describe("the sandbox API answers only its own page", () => {
         expect(reply.status, `GET /sandbox/${path}`).toBe(403);
       }
     }
-    expect(tasks()).toBe(before);
+    expect(await tasks()).toBe(before);
   });
 
   it("the page's token works: in the header for the API, in ?token= for what cannot send headers", async () => {
-    const before = tasks();
+    const before = await tasks();
     const reply = await call(`${bot.url}/sandbox/command`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-sandbox-token": token },
@@ -107,7 +107,7 @@ describe("the sandbox API answers only its own page", () => {
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({ ok: true });
     await bot.slack.idle();
-    expect(tasks()).toBe(before + 1);
+    expect(await tasks()).toBe(before + 1);
     const state = await call(`${bot.url}/sandbox/state?token=${encodeURIComponent(token)}`);
     expect(state.status).toBe(200);
     // A POST never takes the token from the URL: a form could put it there.
@@ -119,7 +119,7 @@ describe("the sandbox API answers only its own page", () => {
   });
 
   it("with the token, a POST that is not JSON or comes from another origin is still refused", async () => {
-    const before = tasks();
+    const before = await tasks();
     const plain = await call(`${bot.url}/sandbox/command`, {
       method: "POST",
       headers: { "content-type": "text/plain", "x-sandbox-token": token },
@@ -133,7 +133,7 @@ describe("the sandbox API answers only its own page", () => {
     });
     expect(foreign.status).toBe(403);
     await bot.slack.idle();
-    expect(tasks()).toBe(before);
+    expect(await tasks()).toBe(before);
   });
 
   it("a name that is not loopback (a rebound DNS name) gets neither the page nor its token", async () => {

@@ -217,7 +217,7 @@ describe("a cancel updates the waiting message and the queue (point 7)", () => {
     expect(cancel).toBeDefined();
     await click(waiting, ACTIONS.cancelTask, cancel.value);
     await h.settle();
-    expect(h.bot.tasks.get(cancel.value)?.state).toBe("cancelled");
+    expect((await h.bot.tasks.get(cancel.value))?.state).toBe("cancelled");
     const after = messageAt(waiting.ts)!;
     expect(textOf(after)).toContain(`cancelled by <@${USER}>`);
     expect(buttonsIn(after, ACTIONS.cancelTask)).toEqual([]);
@@ -247,7 +247,7 @@ describe("a cancel updates the waiting message and the queue (point 7)", () => {
     const refreshed = messageAt(queue.ts)!;
     expect(buttonsIn(refreshed, ACTIONS.cancelTask).map((b) => b.value)).not.toContain(taskId);
     await h.settle();
-    expect(h.bot.tasks.get(taskId)?.state).toBe("cancelled");
+    expect((await h.bot.tasks.get(taskId))?.state).toBe("cancelled");
     expect(textOf(messageAt(waiting.ts))).toContain(`cancelled by <@${USER}>`);
     expect(buttonsIn(messageAt(waiting.ts), ACTIONS.cancelTask)).toEqual([]);
     // The other request was not touched.

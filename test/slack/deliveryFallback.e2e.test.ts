@@ -80,7 +80,7 @@ describe("delivery Slack refuses", () => {
     });
     expect(ack.status).toBe(200);
     await first.settle();
-    const task = first.bot.tasks.recent("demo", 1)[0]!;
+    const task = (await first.bot.tasks.recent("demo", 1))[0]!;
     expect(task.state).toBe("done");
     expect(task.deliveredAt).toBeDefined();
     const notices = postedTexts();
@@ -94,7 +94,7 @@ describe("delivery Slack refuses", () => {
     await second.settle();
     expect(postedTexts()).toEqual([]);
     expect(answeredThroughUrl()).toEqual([]);
-    expect(second.bot.tasks.undelivered()).toEqual([]);
+    expect(await second.bot.tasks.undelivered()).toEqual([]);
   });
 
   it("an answer that keeps failing for another reason is tried at three starts, then given up", async () => {
@@ -111,9 +111,9 @@ describe("delivery Slack refuses", () => {
       channelId: CHANNEL,
     });
     await run.settle();
-    const taskId = run.bot.tasks.recent("demo", 1)[0]!.id;
+    const taskId = (await run.bot.tasks.recent("demo", 1))[0]!.id;
     const postsFor = () => fake.calls.filter((c) => c.method === "chat.postMessage").length;
-    expect(run.bot.tasks.undelivered().map((t) => t.id)).toEqual([taskId]);
+    expect((await run.bot.tasks.undelivered()).map((t) => t.id)).toEqual([taskId]);
     let posts = postsFor();
     for (const expectedTry of [2, 3]) {
       await run.bot.close();
@@ -121,13 +121,13 @@ describe("delivery Slack refuses", () => {
       await run.settle();
       expect(postsFor()).toBeGreaterThan(posts);
       posts = postsFor();
-      expect(run.bot.tasks.get(taskId)?.reply.deliveryTries).toBe(expectedTry);
+      expect((await run.bot.tasks.get(taskId))?.reply.deliveryTries).toBe(expectedTry);
     }
     await run.bot.close();
     run = await start();
     await run.settle();
     // The fourth start gives it up without sending anything.
     expect(postsFor()).toBe(posts);
-    expect(run.bot.tasks.undelivered()).toEqual([]);
+    expect(await run.bot.tasks.undelivered()).toEqual([]);
   });
 });

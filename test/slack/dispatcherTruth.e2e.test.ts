@@ -257,12 +257,12 @@ describe("the queue (point 9)", () => {
     await fleet("stops all last 30d");
     await fleet("queue");
     const queue = textOf(lastSeen());
-    const [task] = h.bot.tasks.unfinished("demo");
+    const [task] = await h.bot.tasks.unfinished("demo");
     expect(task).toBeDefined();
     const asked = Math.floor(task!.createdAt / 1000);
     expect(queue).toContain(`asked by <@${USER}> at <!date^${asked}^{time}|`);
     expect(queue).not.toContain("^UTC|");
-    h.bot.runner.cancel(task!.id);
+    await h.bot.runner.cancel(task!.id);
     await h.settle();
   });
 });

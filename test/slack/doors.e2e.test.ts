@@ -128,7 +128,7 @@ describe("doors", () => {
     expect(loginsOf("viewer")).toBe(before + 3);
 
     // No link attempt keeps its sealed password once it ended, refused or not.
-    const attempts = h.bot.tasks.recent("viewer", 50).filter((t) => t.kind === "account-link");
+    const attempts = (await h.bot.tasks.recent("viewer", 50)).filter((t) => t.kind === "account-link");
     // The victim's own link, then the attacker's three (the fourth was never stored).
     expect(attempts.length).toBe(4);
     for (const attempt of attempts) {
@@ -199,9 +199,9 @@ describe("doors", () => {
   it("4. a page button carrying another account's task id shows nothing of it", async () => {
     await command("/fleet", "vehicles", VICTIM);
     await h.settle();
-    const victimTask = h.bot.tasks
-      .recent("viewer", 10)
-      .find((t) => t.kind === "vehicle-report" && t.state === "done")!;
+    const victimTask = (await h.bot.tasks.recent("viewer", 10)).find(
+      (t) => t.kind === "vehicle-report" && t.state === "done",
+    )!;
     await command("/fleet", "vehicles", ATTACKER);
     await h.settle();
     const own = seenBy(ATTACKER)
@@ -223,8 +223,8 @@ describe("doors", () => {
   it("4. a transport button carrying another account's list task id is refused, and that list is left alone", async () => {
     await command("/etransport", "list all", VICTIM);
     await h.settle();
-    const victimList = h.bot.tasks.recent("viewer", 10).find((t) => t.kind === "transport-list")!;
-    const victimResult = JSON.stringify(h.bot.tasks.get(victimList.id)?.result);
+    const victimList = (await h.bot.tasks.recent("viewer", 10)).find((t) => t.kind === "transport-list")!;
+    const victimResult = JSON.stringify((await h.bot.tasks.get(victimList.id))?.result);
     await command("/etransport", "list all", ATTACKER);
     await h.settle();
     const card = seenBy(ATTACKER)
@@ -248,7 +248,7 @@ describe("doors", () => {
         .control.requests(5000)
         .filter((r) => r.endpoint === "pause-transports").length,
     ).toBe(pauses);
-    expect(JSON.stringify(h.bot.tasks.get(victimList.id)?.result)).toBe(victimResult);
+    expect(JSON.stringify((await h.bot.tasks.get(victimList.id))?.result)).toBe(victimResult);
   });
 
   it("4. a transport form whose metadata names a channel the user is not in is refused", async () => {

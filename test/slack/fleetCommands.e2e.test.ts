@@ -151,7 +151,7 @@ describe("/fleet", () => {
     await fleet("queue");
     const queue = lastSeen();
     expect(textOf(queue)).toContain("Stops report");
-    const [task] = h.bot.tasks.unfinished("demo");
+    const [task] = await h.bot.tasks.unfinished("demo");
     expect(task).toBeDefined();
     await h.driver.blockAction({
       userId: USER,
@@ -161,7 +161,7 @@ describe("/fleet", () => {
       messageTs: queue!.ts,
     });
     await h.settle();
-    expect(h.bot.tasks.get(task!.id)?.state).toBe("cancelled");
+    expect((await h.bot.tasks.get(task!.id))?.state).toBe("cancelled");
   });
 
   it("whoami, login with wrong then right credentials, then logout", async () => {
@@ -214,7 +214,7 @@ describe("/fleet", () => {
 
   it("refuses requests with a bad signature or an old timestamp with 401, and does nothing", async () => {
     await h.settle();
-    const lastTask = h.bot.tasks.recent("demo", 1)[0]?.id;
+    const lastTask = (await h.bot.tasks.recent("demo", 1))[0]?.id;
     const callsBefore = h.fake.calls.length;
     const body = new URLSearchParams({
       command: "/fleet",
@@ -231,7 +231,7 @@ describe("/fleet", () => {
     const stale = await h.driver.rawPost(body, { ...h.driver.sign(body, old) });
     expect(stale.status).toBe(401);
     await h.settle();
-    expect(h.bot.tasks.recent("demo", 1)[0]?.id).toBe(lastTask);
+    expect((await h.bot.tasks.recent("demo", 1))[0]?.id).toBe(lastTask);
     expect(h.fake.calls.slice(callsBefore)).toEqual([]);
   });
 
@@ -243,7 +243,7 @@ describe("/fleet", () => {
       fake: h.fake,
       ackTimeoutMs: 60_000,
     });
-    const before = h.bot.tasks.recent("demo", 1000).length;
+    const before = (await h.bot.tasks.recent("demo", 1000)).length;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         patient.slashCommand({
@@ -256,7 +256,7 @@ describe("/fleet", () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     await h.settle();
-    expect(h.bot.tasks.recent("demo", 1000).length - before).toBe(50);
+    expect((await h.bot.tasks.recent("demo", 1000)).length - before).toBe(50);
   });
 
   it("an expired or used-up response_url falls back to a direct message", async () => {
@@ -266,34 +266,40 @@ describe("/fleet", () => {
       responseUrlUses: uses,
       channel: CHANNEL,
     });
-    const expired = h.bot.tasks.create({
-      kind: "vehicle-report",
-      params: {},
-      account: "demo",
-      slackUser: USER,
-      priority: "interactive",
-      // Slack's response_url lasts 30 minutes: this one was handed out 31 minutes ago.
-      reply: reply(Date.now() - 31 * 60_000),
-    }).task;
+    const expired = (
+      await h.bot.tasks.create({
+        kind: "vehicle-report",
+        params: {},
+        account: "demo",
+        slackUser: USER,
+        priority: "interactive",
+        // Slack's response_url lasts 30 minutes: this one was handed out 31 minutes ago.
+        reply: reply(Date.now() - 31 * 60_000),
+      })
+    ).task;
     expect(await h.bot.delivery.send(expired, noticeMessage("answer after a long wait"))).toBe("dm");
     expect(textOf(h.fake.messages(USER).at(-1))).toContain("answer after a long wait");
-    const usedUp = h.bot.tasks.create({
-      kind: "vehicle-report",
-      params: {},
-      account: "demo",
-      slackUser: USER,
-      priority: "interactive",
-      reply: reply(Date.now(), 5),
-    }).task;
+    const usedUp = (
+      await h.bot.tasks.create({
+        kind: "vehicle-report",
+        params: {},
+        account: "demo",
+        slackUser: USER,
+        priority: "interactive",
+        reply: reply(Date.now(), 5),
+      })
+    ).task;
     expect(await h.bot.delivery.send(usedUp, noticeMessage("sixth answer"))).toBe("dm");
-    const fresh = h.bot.tasks.create({
-      kind: "vehicle-report",
-      params: {},
-      account: "demo",
-      slackUser: USER,
-      priority: "interactive",
-      reply: reply(Date.now()),
-    }).task;
+    const fresh = (
+      await h.bot.tasks.create({
+        kind: "vehicle-report",
+        params: {},
+        account: "demo",
+        slackUser: USER,
+        priority: "interactive",
+        reply: reply(Date.now()),
+      })
+    ).task;
     expect(await h.bot.delivery.send(fresh, noticeMessage("in place"))).toBe("response_url");
   });
 });

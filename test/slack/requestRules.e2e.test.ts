@@ -43,7 +43,8 @@ function commandBody(text: string): string {
 
 const nowSec = () => Math.floor(Date.now() / 1000);
 const plate = () => h.bot.simulator!.vehicles[3]!.plate;
-const tasksSince = (since: number) => h.bot.tasks.recent("demo", 100).filter((t) => t.createdAt >= since);
+const tasksSince = async (since: number) =>
+  (await h.bot.tasks.recent("demo", 100)).filter((t) => t.createdAt >= since);
 /** Upstream stops calls recorded by the simulator since `since` requests had been recorded. */
 const stopsCalls = () =>
   h.bot.simulator!.control.requests(500).filter((r) => r.endpoint !== null && /stop/i.test(r.endpoint))
@@ -63,7 +64,7 @@ describe("POST /slack/events request rules", () => {
     // The resend is answered empty: the first ack's message stays what the user sees.
     expect(resent.body).toBeUndefined();
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
     expect(stopsCalls() - callsBefore).toBe(1);
   });
 
@@ -80,7 +81,7 @@ describe("POST /slack/events request rules", () => {
     expect(first.status).toBe(200);
     expect(retry.status).toBe(200);
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
   });
 
   it("refuses a timestamp 6 minutes ahead with 401, and nothing happens", async () => {
@@ -93,7 +94,7 @@ describe("POST /slack/events request rules", () => {
     const onTime = await h.driver.rawPost(body, h.driver.sign(body));
     expect(onTime.status).toBe(200);
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
   });
 
   it("refuses a bad signature even within the window, and remembers nothing of it", async () => {
@@ -105,7 +106,7 @@ describe("POST /slack/events request rules", () => {
     expect(forged.status).toBe(401);
     expect((await h.driver.rawPost(body, good)).status).toBe(200);
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
   });
 
   it("accepts application/x-www-form-urlencoded; charset=utf-8", async () => {
@@ -119,7 +120,7 @@ describe("POST /slack/events request rules", () => {
     expect(result.status).toBe(200);
     expect(JSON.stringify(result.body)).toContain("hourglass");
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
   });
 
   it("answers identical options requests (block_suggestion) each time", async () => {

@@ -89,8 +89,8 @@ describe("retention", () => {
 
     const h = await startBotHarness({ env: { DATA_DIR: dataDir, TASK_RETENTION_DAYS: "14" } });
     try {
-      expect(h.bot.tasks.get(ids[0]!)).toBeUndefined();
-      expect(h.bot.tasks.get(ids[1]!)).toBeDefined();
+      expect(await h.bot.tasks.get(ids[0]!)).toBeUndefined();
+      expect(await h.bot.tasks.get(ids[1]!)).toBeDefined();
     } finally {
       await h.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -28,7 +28,7 @@ async function stopsYesterday(harness: BotHarness) {
     channelId: CHANNEL,
   });
   await harness.settle();
-  const stored = harness.bot.tasks.recent("demo", 1)[0]!;
+  const stored = (await harness.bot.tasks.recent("demo", 1))[0]!;
   const task = taskOf(stored, "vehicle-report");
   if (!task) throw new Error("no vehicle report task");
   return { ack, task };

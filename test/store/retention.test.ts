@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { DAY_MS, StoreRetention } from "../../src/store/retention.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 
@@ -29,7 +30,7 @@ function finishedTask(tasks: TaskStore, finishedAt: number, state: "done" | "fai
 }
 
 describe("StoreRetention", () => {
-  it("deletes finished tasks older than TASK_RETENTION_DAYS and keeps newer and unfinished ones", () => {
+  it("deletes finished tasks older than TASK_RETENTION_DAYS and keeps newer and unfinished ones", async () => {
     const s = stores(() => NOW);
     const old = finishedTask(s.tasks, NOW - 15 * DAY_MS);
     const oldFailed = finishedTask(s.tasks, NOW - 20 * DAY_MS, "failed");
@@ -43,7 +44,11 @@ describe("StoreRetention", () => {
     });
     db!.prepare("UPDATE tasks SET created_at = ? WHERE id = ?").run(NOW - 60 * DAY_MS, queued.id);
 
-    const outcome = new StoreRetention({ stores: s, taskRetentionDays: 14, now: () => NOW }).run();
+    const outcome = await new StoreRetention({
+      stores: { tasks: promised(s.tasks), alerts: promised(s.alerts) },
+      taskRetentionDays: 14,
+      now: () => NOW,
+    }).run();
 
     expect(outcome.tasks).toBe(2);
     expect(s.tasks.get(old)).toBeUndefined();
@@ -55,11 +60,15 @@ describe("StoreRetention", () => {
   it("follows the configured number of days", () => {
     const s = stores(() => NOW);
     const threeDays = finishedTask(s.tasks, NOW - 3 * DAY_MS);
-    new StoreRetention({ stores: s, taskRetentionDays: 2, now: () => NOW }).run();
+    new StoreRetention({
+      stores: { tasks: promised(s.tasks), alerts: promised(s.alerts) },
+      taskRetentionDays: 2,
+      now: () => NOW,
+    }).run();
     expect(s.tasks.get(threeDays)).toBeUndefined();
   });
 
-  it("deletes resolved incidents after 30 days and never an open one", () => {
+  it("deletes resolved incidents after 30 days and never an open one", async () => {
     const s = stores(() => NOW);
     const insert = db!.prepare(
       `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, resolved_at, state, last_seen_at, facts)
@@ -85,7 +94,11 @@ describe("StoreRetention", () => {
     );
     insert.run("old-open", "t3", NOW - 90 * DAY_MS, NOW - 90 * DAY_MS, null, "open", NOW - 90 * DAY_MS);
 
-    const outcome = new StoreRetention({ stores: s, taskRetentionDays: 14, now: () => NOW }).run();
+    const outcome = await new StoreRetention({
+      stores: { tasks: promised(s.tasks), alerts: promised(s.alerts) },
+      taskRetentionDays: 14,
+      now: () => NOW,
+    }).run();
 
     expect(outcome.incidents).toBe(1);
     const ids = (db!.prepare("SELECT id FROM alert_incidents ORDER BY id").all() as { id: string }[]).map(

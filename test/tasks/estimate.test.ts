@@ -10,6 +10,7 @@ import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { progressMessage } from "../../src/slack/views/common.js";
 import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { CallDurations } from "../../src/tasks/callDurations.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
@@ -70,7 +71,7 @@ function runnerSetup(options: { loginNeeded?: () => number } = {}) {
   const store = new TaskStore(openDatabase(dir), () => clock.now());
   const session = new SlowSession(gate, clock);
   const runner = new TaskRunner<SlowSession>({
-    store,
+    store: promised(store),
     gate,
     handlers: [callsHandler],
     sessionFor: async () => session,
@@ -79,14 +80,16 @@ function runnerSetup(options: { loginNeeded?: () => number } = {}) {
     typicalCallMs: (account) => durations.typicalMs(account),
     loginCalls: options.loginNeeded,
   });
-  const submit = (calls: number) =>
-    runner.submit({
-      kind: "calls",
-      params: { calls },
-      account: "demo",
-      reply: { channel: "C1" },
-      priority: "interactive",
-    }).task;
+  const submit = async (calls: number) =>
+    (
+      await runner.submit({
+        kind: "calls",
+        params: { calls },
+        account: "demo",
+        reply: { channel: "C1" },
+        priority: "interactive",
+      })
+    ).task;
   return { clock, runner, store, submit };
 }
 
@@ -94,10 +97,10 @@ describe("estimates end at the answer of the last call", () => {
   it("a one-call task next in line is due when its call answers, not when it starts", async () => {
     const { clock, runner, store, submit } = runnerSetup();
     // A first task teaches the runner how long an answer takes.
-    submit(1);
+    await submit(1);
     await clock.runAll();
     await runner.idle();
-    const task = submit(1);
+    const task = await submit(1);
     const estimate = await runner.progressOf(task.id);
     await clock.runAll();
     await runner.idle();
@@ -107,10 +110,10 @@ describe("estimates end at the answer of the last call", () => {
 
   it("a three-call task is estimated within a second of its real finish", async () => {
     const { clock, runner, store, submit } = runnerSetup();
-    submit(1);
+    await submit(1);
     await clock.runAll();
     await runner.idle();
-    const task = submit(3);
+    const task = await submit(3);
     const estimate = await runner.progressOf(task.id);
     expect(estimate?.slotMs).toBeGreaterThanOrEqual(INTERVAL);
     await clock.runAll();
@@ -121,16 +124,16 @@ describe("estimates end at the answer of the last call", () => {
   it("before the handler runs, the plan and the login it needs are counted", async () => {
     let login = 1;
     const { runner, submit } = runnerSetup({ loginNeeded: () => login });
-    const withLogin = await runner.progressOf(submit(2).id);
+    const withLogin = await runner.progressOf((await submit(2)).id);
     expect(withLogin?.total).toBe(3);
     login = 0;
-    const tokenValid = await runner.progressOf(submit(2).id);
+    const tokenValid = await runner.progressOf((await submit(2)).id);
     expect(tokenValid?.total).toBe(2);
   });
 
   it("a task with no call to make is due now and logs in for nothing", async () => {
     const { clock, runner, submit } = runnerSetup({ loginNeeded: () => 1 });
-    const progress = await runner.progressOf(submit(0).id);
+    const progress = await runner.progressOf((await submit(0)).id);
     expect(progress?.total).toBe(0);
     expect(progress?.expectedFinishAt).toBe(clock.now());
     const message = progressMessage("Where is B-1-ABC", progress!, clock.now());

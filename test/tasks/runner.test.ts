@@ -7,6 +7,7 @@ import type { CallContext } from "../../src/fleet/seam.js";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
@@ -79,7 +80,7 @@ function setup(dataDir?: string) {
   const finished: TaskRecord[] = [];
   const progress: TaskProgress[] = [];
   const runner = new TaskRunner<RecordingSession>({
-    store,
+    store: promised(store),
     gate,
     handlers: [reportHandler, startHandler],
     sessionFor: async () => session,
@@ -96,7 +97,7 @@ const reply = { channel: "C1" };
 describe("TaskRunner", () => {
   it("stores the task before running it and records the result", async () => {
     const { clock, runner, store, finished } = setup();
-    const { task, created } = runner.submit({
+    const { task, created } = await runner.submit({
       kind: "report",
       params: { calls: 3 },
       account: "demo",
@@ -117,11 +118,17 @@ describe("TaskRunner", () => {
     const { clock, runner, session, store } = setup();
     for (let i = 0; i < 30; i++) {
       clock.advanceBy(1); // distinct ages
-      runner.submit({ kind: "report", params: { calls: 3 }, account: "demo", reply, priority: "report" });
+      await runner.submit({
+        kind: "report",
+        params: { calls: 3 },
+        account: "demo",
+        reply,
+        priority: "report",
+      });
     }
     expect(store.countUnfinished("demo")).toBe(30);
     await new Promise((resolve) => setImmediate(resolve)); // the admitted reports' calls wait in the gate
-    const lookup = runner.submit({
+    const lookup = await runner.submit({
       kind: "start",
       params: { uit: "LOOKUP" },
       account: "demo",
@@ -145,7 +152,8 @@ describe("TaskRunner", () => {
       clock.advanceBy(1);
       const priority = i % 7 === 0 ? "interactive" : "report";
       ids.push(
-        runner.submit({ kind: "report", params: { calls: 2 }, account: "demo", reply, priority }).task.id,
+        (await runner.submit({ kind: "report", params: { calls: 2 }, account: "demo", reply, priority })).task
+          .id,
       );
     }
     // Let the admitted tasks reach the gate, then read both ways at the same instant.
@@ -165,7 +173,7 @@ describe("TaskRunner", () => {
     const first = setup();
     for (let i = 0; i < 40; i++) {
       first.clock.advanceBy(1);
-      first.runner.submit({
+      await first.runner.submit({
         kind: "report",
         params: { calls: 1 },
         account: "demo",
@@ -176,7 +184,7 @@ describe("TaskRunner", () => {
     await first.runner.stop();
     first.db.close();
     const second = setup(first.dir);
-    second.runner.resume();
+    await second.runner.resume();
     await second.clock.runAll();
     await second.runner.idle();
     const done = second.store.recent("demo", 100).filter((t) => t.state === "done");
@@ -192,7 +200,7 @@ describe("TaskRunner", () => {
 
   it("runs a double submission of the same mutation once", async () => {
     const { clock, runner, session } = setup();
-    const first = runner.submit({
+    const first = await runner.submit({
       kind: "start",
       params: { uit: "U1" },
       account: "demo",
@@ -200,7 +208,7 @@ describe("TaskRunner", () => {
       priority: "interactive",
       dedupeKey: "start:U1",
     });
-    const second = runner.submit({
+    const second = await runner.submit({
       kind: "start",
       params: { uit: "U1" },
       account: "demo",
@@ -217,7 +225,7 @@ describe("TaskRunner", () => {
 
   it("cancel drops the remaining calls; a call already sent finishes", async () => {
     const { clock, runner, store, session } = setup();
-    const { task } = runner.submit({
+    const { task } = await runner.submit({
       kind: "report",
       params: { calls: 6 },
       account: "demo",
@@ -225,7 +233,7 @@ describe("TaskRunner", () => {
       priority: "report",
     });
     await clock.advanceBy(INTERVAL * 1.5); // two calls have been sent
-    expect(runner.cancel(task.id)).toBe(true);
+    expect(await runner.cancel(task.id)).toBe(true);
     await clock.runAll();
     await runner.idle();
     expect(store.get(task.id)?.state).toBe("cancelled");
@@ -234,14 +242,14 @@ describe("TaskRunner", () => {
 
   it("estimates the finish within one interval of the real finish, with a competing report", async () => {
     const { clock, runner, store } = setup();
-    const other = runner.submit({
+    const other = await runner.submit({
       kind: "report",
       params: { calls: 3 },
       account: "demo",
       reply,
       priority: "report",
     });
-    const { task } = runner.submit({
+    const { task } = await runner.submit({
       kind: "report",
       params: { calls: 5 },
       account: "demo",
@@ -262,7 +270,7 @@ describe("TaskRunner", () => {
   it("retries an attempt that failed for a passing reason", async () => {
     const { clock, runner, store, session } = setup();
     session.failNext = 1;
-    const { task } = runner.submit({
+    const { task } = await runner.submit({
       kind: "report",
       params: { calls: 2 },
       account: "demo",
@@ -298,7 +306,7 @@ describe("TaskRunner", () => {
 
     const second = setup(first.dir);
     second.session.sent.push("start U9"); // what the service already has
-    expect(second.runner.resume().resumed).toBe(2);
+    expect((await second.runner.resume()).resumed).toBe(2);
     await second.clock.runAll();
     await second.runner.idle();
     expect(second.store.get(task.id)?.state).toBe("done");
@@ -310,7 +318,7 @@ describe("TaskRunner", () => {
 
   it("re-announces a finished task whose answer never reached Slack", async () => {
     const first = setup();
-    const { task } = first.runner.submit({
+    const { task } = await first.runner.submit({
       kind: "report",
       params: { calls: 1 },
       account: "demo",
@@ -321,7 +329,7 @@ describe("TaskRunner", () => {
     await first.runner.idle();
     first.db.close();
     const second = setup(first.dir);
-    expect(second.runner.resume().undelivered).toBe(1);
+    expect((await second.runner.resume()).undelivered).toBe(1);
     expect(second.finished.map((t) => t.id)).toEqual([task.id]);
     second.runner.markDelivered(task.id);
     expect(second.store.undelivered()).toEqual([]);
@@ -330,7 +338,7 @@ describe("TaskRunner", () => {
 
   it("a shutdown in the middle of a task leaves it unfinished, and the next start finishes it", async () => {
     const first = setup();
-    const { task } = first.runner.submit({
+    const { task } = await first.runner.submit({
       kind: "report",
       params: { calls: 4 },
       account: "demo",
@@ -346,7 +354,7 @@ describe("TaskRunner", () => {
     first.db.close();
 
     const second = setup(first.dir);
-    expect(second.runner.resume().resumed).toBe(1);
+    expect((await second.runner.resume()).resumed).toBe(1);
     await second.clock.runAll();
     await second.runner.idle();
     expect(second.store.get(task.id)?.state).toBe("done");

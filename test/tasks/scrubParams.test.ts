@@ -10,6 +10,7 @@ import { z } from "zod";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 
@@ -54,7 +55,7 @@ function setup() {
   dbs.push(db);
   const store = new TaskStore(db, () => clock.now());
   const runner = new TaskRunner<undefined>({
-    store,
+    store: promised(store),
     gate,
     handlers: [secretHandler],
     sessionFor: async () => undefined,
@@ -62,14 +63,16 @@ function setup() {
     now: () => clock.now(),
     maxActivePerAccount: 1,
   });
-  const submit = (outcome: SecretParams["outcome"]) =>
-    runner.submit({
-      kind: "secret",
-      params: { user: "ana", secret: "sealed-XYZ", outcome },
-      account: "acct",
-      reply: { channel: "C1" },
-      priority: "interactive",
-    }).task.id;
+  const submit = async (outcome: SecretParams["outcome"]) =>
+    (
+      await runner.submit({
+        kind: "secret",
+        params: { user: "ana", secret: "sealed-XYZ", outcome },
+        account: "acct",
+        reply: { channel: "C1" },
+        priority: "interactive",
+      })
+    ).task.id;
   /** The stored row's params as SQLite holds them. */
   const rawParams = (id: string) =>
     (db.prepare("SELECT params FROM tasks WHERE id = ?").get(id) as { params: string }).params;
@@ -79,11 +82,11 @@ function setup() {
 describe("scrubParams", () => {
   it("keeps the secret while the task waits, and deletes it when the task is done, failed or cancelled", async () => {
     const { clock, store, runner, submit, rawParams } = setup();
-    const done = submit("done");
-    const failed = submit("fail");
-    const cancelled = submit("wait");
+    const done = await submit("done");
+    const failed = await submit("fail");
+    const cancelled = await submit("wait");
     expect(rawParams(cancelled)).toContain("sealed-XYZ");
-    expect(runner.cancel(cancelled)).toBe(true);
+    expect(await runner.cancel(cancelled)).toBe(true);
     await clock.runAll();
     await runner.idle();
     expect(store.get(done)?.state).toBe("done");

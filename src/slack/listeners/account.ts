@@ -69,7 +69,7 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
       ephemeral(
         noticeMessage(
           LINKING_DISABLED,
-          deps.users.accountOf(args.userId)
+          (await deps.users.accountOf(args.userId))
             ? "Your commands run as the workspace account meanwhile."
             : undefined,
         ),
@@ -86,8 +86,8 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
 
 /** `/fleet logout`: unlink; the workspace account (if any) takes over. */
 export async function logout(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
-  const had = deps.unlink(args.userId);
-  const fallback = deps.users.accountOf(args.userId);
+  const had = await deps.unlink(args.userId);
+  const fallback = await deps.users.accountOf(args.userId);
   await args.ack(
     ephemeral(
       noticeMessage(
@@ -100,7 +100,7 @@ export async function logout(args: AccountCommandArgs, deps: AccountDeps): Promi
 
 /** `/fleet whoami`: the fleet account the user's commands run as. */
 export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   await args.ack(
     ephemeral(
       account
@@ -126,7 +126,7 @@ export async function homeLogin({ ack, body, client }: ButtonArgs, deps: Account
 /** The Home tab's Unlink button. */
 export async function homeLogout({ ack, body, client }: ButtonArgs, deps: AccountDeps): Promise<void> {
   await ack();
-  deps.unlink(body.user.id);
+  await deps.unlink(body.user.id);
   await publishHome(deps, client, body.user.id);
 }
 

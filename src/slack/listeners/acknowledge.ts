@@ -22,7 +22,7 @@ export async function submitAndAcknowledge<K extends TaskKind>(
   task: NewTaskOf<K>,
   acknowledge: (queued: Queued) => Promise<void>,
 ): Promise<Queued> {
-  const { task: stored, created } = deps.tasks.submit(task);
+  const { task: stored, created } = await deps.tasks.submit(task);
   if (!created) {
     await acknowledge({ task: stored, created });
     return { task: stored, created };

@@ -123,15 +123,15 @@ export interface AlertCommandArgs {
 
 /** `/fleet alerts list`: the channels that receive the account's alerts, with their last failure. */
 export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
   }
-  const list = deps.subscriptions.list({ account: account.username });
-  const failures: Record<string, NonNullable<ReturnType<AlertDeps["lastFailure"]>>> = {};
+  const list = await deps.subscriptions.list({ account: account.username });
+  const failures: Record<string, NonNullable<Awaited<ReturnType<AlertDeps["lastFailure"]>>>> = {};
   for (const sub of list) {
-    const failure = deps.lastFailure(sub.channel);
+    const failure = await deps.lastFailure(sub.channel);
     if (failure) failures[sub.channel] = failure;
   }
   await args.ack(ephemeral(subscriptionListMessage(list, { failures })));
@@ -174,7 +174,7 @@ export async function unsubscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -185,7 +185,7 @@ export async function unsubscribeAlerts(
     await args.ack(CONFIGURED(channel));
     return;
   }
-  const removed = deps.subscriptions.unsubscribe(channel, account.username);
+  const removed = await deps.subscriptions.unsubscribe(channel, account.username);
   await args.ack(
     ephemeral(
       subscriptionChangedMessage(removed > 0 ? "unsubscribed" : "not-subscribed", {
@@ -201,7 +201,7 @@ export async function subscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -225,10 +225,15 @@ export async function subscribeAlerts(
     return;
   }
   try {
-    const { subscription, created } = deps.subscriptions.subscribe(channel, account.username, args.userId, {
-      codes: args.codes,
-      ...args.filters,
-    });
+    const { subscription, created } = await deps.subscriptions.subscribe(
+      channel,
+      account.username,
+      args.userId,
+      {
+        codes: args.codes,
+        ...args.filters,
+      },
+    );
     await args.ack(ephemeral(subscriptionChangedMessage(created ? "subscribed" : "updated", subscription)));
   } catch (error) {
     if (!(error instanceof InvalidAlertFilterError)) throw error;
@@ -251,16 +256,16 @@ export async function alertMute(
   await ack();
   const value = parseAlertMuteValue(action.value);
   if (!value) return;
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (
     body.channel?.id !== value.c ||
     !account ||
-    !deps.subscriptions.canMute(value.c, value.u, account.username)
+    !(await deps.subscriptions.canMute(value.c, value.u, account.username))
   ) {
     await respond(NOT_YOURS);
     return;
   }
-  const mute = deps.subscriptions.mute(value.c, value.u);
+  const mute = await deps.subscriptions.mute(value.c, value.u);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
   await showMuteOnAlert({ client, body }, value.c, {
     userId: body.user.id,

@@ -103,7 +103,7 @@ export async function etransportCommand(
     await ack(ephemeral(helpMessage(helpText("etransport"))));
     return;
   }
-  const account = deps.users.accountOf(command.user_id);
+  const account = await deps.users.accountOf(command.user_id);
   if (!account) {
     await ack(ephemeral(NO_ACCOUNT));
     return;
@@ -201,7 +201,7 @@ async function openEditModal(s: Scope, uit: string, deps: EtransportDeps): Promi
       VIEWS.transportEdit,
     ),
   });
-  deps.tasks.submit({
+  await deps.tasks.submit({
     kind: "transport-find",
     params: { uit, purpose: "edit", timeZone: s.zone },
     account: s.account,
@@ -241,13 +241,13 @@ export function transportActionButton(action: TransportAction) {
   ): Promise<void> => {
     await ack();
     const value = parseTransportButtonValue(button.value);
-    const account = deps.users.accountOf(body.user.id);
+    const account = await deps.users.accountOf(body.user.id);
     if (!value || !account) {
       await respond(cannotAct(account !== undefined));
       return;
     }
     // The card's list is shown again after the action: only a list of the clicking user's account.
-    const listTask = value.l !== undefined ? deps.tasks.owned(value.l, body.user.id) : undefined;
+    const listTask = value.l !== undefined ? await deps.tasks.owned(value.l, body.user.id) : undefined;
     if (listTask?.reason === "foreign") {
       await respond(NOT_YOURS);
       return;
@@ -301,12 +301,12 @@ export async function transportRemove(
 ): Promise<void> {
   await ack();
   const value = parseTransportButtonValue(action.value);
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (!value || !account) {
     await respond(cannotAct(account !== undefined));
     return;
   }
-  deps.tasks.submit({
+  await deps.tasks.submit({
     kind: "transport-remove",
     params: { uit: value.u, transportUId: value.id },
     account: account.username,
@@ -325,7 +325,7 @@ async function clickedTransport(
   deps: EtransportDeps,
 ) {
   const value = parseTransportButtonValue(buttonValue);
-  const account = deps.users.accountOf(userId);
+  const account = await deps.users.accountOf(userId);
   if (!value || !account) return undefined;
   return { value, account, zone: await deps.users.timeZoneOf(client, userId) };
 }
@@ -362,7 +362,7 @@ export async function transportShow(
   if (!clicked) return;
   const { value, account, zone } = clicked;
   // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
-  deps.tasks.submit({
+  await deps.tasks.submit({
     kind: "transport-find",
     params: { uit: value.u, purpose: "show", timeZone: zone },
     account: account.username,
@@ -379,7 +379,7 @@ export async function turnTransportListPage(
 ): Promise<void> {
   await ack();
   const nav = parseTransportListNavValue(action.value);
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (!nav || !account) return;
   const zone = await deps.users.timeZoneOf(client, body.user.id);
   const parsed = parseEtransportCommand(`list ${nav.f === "default" ? "" : nav.f} ${nav.s ?? ""}`, {
@@ -387,7 +387,7 @@ export async function turnTransportListPage(
     now: new Date(deps.now()),
   });
   if (!parsed.ok || parsed.kind !== "list") return;
-  deps.tasks.submit({
+  await deps.tasks.submit({
     kind: "transport-list",
     params: {
       statusIds: parsed.statusIds,
@@ -418,7 +418,7 @@ function readMetadata(view: ViewSubmitAction["view"]) {
 /** The create or edit form submitted: checked, warnings confirmed by a second submit, then saved by a task. */
 export function transportSubmitted(mode: "create" | "edit") {
   return async ({ ack, view, body, client }: ViewArgs, deps: EtransportDeps): Promise<void> => {
-    const account = deps.users.accountOf(body.user.id);
+    const account = await deps.users.accountOf(body.user.id);
     const metadata = readMetadata(view);
     const input: TransportFormInput = transportFormValues(
       view.state.values as Parameters<typeof transportFormValues>[0],
@@ -510,7 +510,7 @@ export async function transportVehicleOptions(
   { ack, body, options }: OptionsArgs,
   deps: EtransportDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   const vehicles = account ? vehiclesOf(deps, account.username) : undefined;
   if (account && !vehicles) deps.vehicles.warm(account.username, body.user.id);
   await ack(vehicleOptions(options.value ?? "", vehicles ?? []));

@@ -8,7 +8,7 @@ import { queueEntries } from "./queue.js";
 
 /** The Home tab: the account the user acts as, their requests under way, the command list. */
 export async function publishHome(deps: QueueDeps, client: WebClient, userId: string): Promise<void> {
-  const account = deps.users.accountOf(userId);
+  const account = await deps.users.accountOf(userId);
   const queue = account
     ? (await queueEntries(deps, account.username)).entries.filter((e) => e.task.slackUser === userId)
     : [];

@@ -121,9 +121,9 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     accountOf: (userId) => ctx.people.accountOf(userId),
   };
   const tasks: TaskDesk = {
-    submit: (task) => {
+    submit: async (task) => {
       try {
-        return ctx.runner.submit(task);
+        return await ctx.runner.submit(task);
       } catch (error) {
         // The disk refused the write: told to the user within the ack, and to /healthz.
         if (ctx.storeHealth.failed(error))
@@ -133,13 +133,14 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     },
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
-    cancel: (taskId, byUser) => {
-      const task = ctx.tasks.get(taskId);
+    cancel: async (taskId, byUser) => {
+      const task = await ctx.tasks.get(taskId);
       // Written before cancelling: a queued task's answer goes out at once.
-      if (task && byUser) ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
-      return ctx.runner.cancel(taskId);
+      if (task && byUser) await ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
+      return await ctx.runner.cancel(taskId);
     },
-    owned: (taskId, userId) => taskOwnership(ctx.tasks.get(taskId), userId, ctx.people.accountOf(userId)),
+    owned: async (taskId, userId) =>
+      taskOwnership(await ctx.tasks.get(taskId), userId, await ctx.people.accountOf(userId)),
     unfinished: (account, limit) => ctx.tasks.unfinished(account, limit),
     countUnfinished: (account) => ctx.tasks.countUnfinished(account),
     progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
@@ -156,7 +157,7 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     reports: {
       ...queue,
       vehicles,
-      render: { now, companyTimeZone: ctx.companyTimeZone, task: (id) => ctx.tasks.get(id) },
+      render: { now, companyTimeZone: ctx.companyTimeZone },
     },
     etransport: { ...queue, vehicles, formWarnings: new Map() },
     alerts: {
@@ -176,10 +177,10 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
               attempts: new LinkAttempts(),
             }
           : null,
-      unlink: (slackUser) => {
-        const linkedAs = ctx.accounts.usernameOf(slackUser);
-        const had = ctx.accounts.unlink(slackUser);
-        if (linkedAs) ctx.releaseAccount(linkedAs);
+      unlink: async (slackUser) => {
+        const linkedAs = await ctx.accounts.usernameOf(slackUser);
+        const had = await ctx.accounts.unlink(slackUser);
+        if (linkedAs) await ctx.releaseAccount(linkedAs);
         return had;
       },
     },

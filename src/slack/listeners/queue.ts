@@ -15,7 +15,7 @@ export async function queueEntries(
   account: string,
   limit = QUEUE_SHOWN,
 ): Promise<{ entries: QueueEntry[]; total: number }> {
-  const tasks = deps.tasks.unfinished(account, limit);
+  const tasks = await deps.tasks.unfinished(account, limit);
   const progress = await deps.tasks.progressOfMany(tasks);
   return {
     entries: tasks.map((task) => ({
@@ -23,13 +23,13 @@ export async function queueEntries(
       description: describeTask(task),
       progress: progress.get(task.id),
     })),
-    total: deps.tasks.countUnfinished(account),
+    total: await deps.tasks.countUnfinished(account),
   };
 }
 
 /** `/fleet queue`: the account's queued and running requests. */
 export async function showQueue(args: { ack: Ack; userId: string }, deps: QueueDeps): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -41,7 +41,7 @@ export async function showQueue(args: { ack: Ack; userId: string }, deps: QueueD
 /** The queue message's refresh button. */
 export async function refreshQueue({ ack, body, respond }: ButtonArgs, deps: QueueDeps): Promise<void> {
   await ack();
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (!account) return;
   const queue = await queueEntries(deps, account.username);
   await respond({
@@ -53,7 +53,7 @@ export async function refreshQueue({ ack, body, respond }: ButtonArgs, deps: Que
 /** A progress message's Cancel button: only someone acting as the task's fleet account may cancel it. */
 export async function cancelTask({ ack, action, body, respond }: ButtonArgs, deps: QueueDeps): Promise<void> {
   await ack();
-  const named = deps.tasks.owned(action.value ?? "", body.user.id);
+  const named = await deps.tasks.owned(action.value ?? "", body.user.id);
   if (named.reason === "foreign") {
     await respond(NOT_YOURS);
     return;
@@ -63,8 +63,8 @@ export async function cancelTask({ ack, action, body, respond }: ButtonArgs, dep
     await respond(aside({ text: "That request has already finished." }));
     return;
   }
-  deps.tasks.cancel(task.id, body.user.id);
-  const account = deps.users.accountOf(body.user.id);
+  await deps.tasks.cancel(task.id, body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (action.block_id.startsWith(QUEUE_ENTRY_BLOCK) && account) {
     // Clicked in /fleet queue: that list, refreshed, without the request (a running one ends at its current call).
     const queue = await queueEntries(deps, account.username);

@@ -91,7 +91,7 @@ export async function runReport(
   parsed: ReportCommand,
   deps: ReportDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   const cached = account ? deps.vehicles.peek(account.username) : undefined;
   const unknown = cached ? unresolvedVehicles(parsed, cached) : undefined;
   if (unknown) {
@@ -124,7 +124,7 @@ async function submitReport(
   deps: ReportDeps,
   params: VehicleReportInput,
 ): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -149,7 +149,7 @@ export async function openReportModal(
   modal: { report: ReportName | "report"; prefill?: ReportPrefill },
   deps: ReportDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(args.userId);
+  const account = await deps.users.accountOf(args.userId);
   if (!account) {
     await args.ack(ephemeral(NO_ACCOUNT));
     return;
@@ -224,7 +224,7 @@ function readReportForm(
 
 /** The report form submitted: the task, and the form says it is queued. */
 export async function reportSubmitted({ ack, view, body }: ViewArgs, deps: ReportDeps): Promise<void> {
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.users.zoneAtAck(body.user.id);
   const form = readReportForm(view, zone, deps.now());
@@ -264,7 +264,7 @@ export async function reportVehicleOptions(
   { ack, body, options }: OptionsArgs,
   deps: ReportDeps,
 ): Promise<void> {
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   const cached = account ? deps.vehicles.peek(account.username) : undefined;
   if (account && !cached) deps.vehicles.warm(account.username, body.user.id);
   const query = normalisePlate(options.value ?? "");
@@ -294,10 +294,10 @@ export async function showPosition(
   deps: ReportDeps,
 ): Promise<void> {
   await ack();
-  const account = deps.users.accountOf(body.user.id);
+  const account = await deps.users.accountOf(body.user.id);
   if (!account || !action.value) return;
   const zone = await deps.users.timeZoneOf(client, body.user.id);
-  deps.tasks.submit({
+  await deps.tasks.submit({
     kind: "vehicle-report",
     params: {
       report: "where",
@@ -322,7 +322,7 @@ const fromPositionCard = (button: ButtonAction) => button.block_id.startsWith("w
 export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
   await ack();
   const value = parseJson(pageValue, action.value);
-  const named = value ? deps.tasks.owned(value.t, body.user.id) : undefined;
+  const named = value ? await deps.tasks.owned(value.t, body.user.id) : undefined;
   if (named?.reason === "foreign") {
     await respond(NOT_YOURS);
     return;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
-import { type AccountStore, decryptSecret } from "../../store/accountStore.js";
+import { decryptSecret } from "../../store/accountStore.js";
+import type { AccountRepository } from "../../store/repositories.js";
 import type { KindHandler } from "../kinds.js";
 
 export const accountLinkParams = z.object({
@@ -26,7 +27,7 @@ export type AccountLinkResult =
  */
 export function accountLinkHandler(deps: {
   client: FleetClient;
-  accounts: AccountStore;
+  accounts: AccountRepository;
   key: Buffer | undefined;
 }): KindHandler<"account-link", FleetSession> {
   return {
@@ -54,7 +55,7 @@ export function accountLinkHandler(deps: {
         }
         throw error;
       }
-      deps.accounts.link(slackUser, ctx.params.username, password);
+      await deps.accounts.link(slackUser, ctx.params.username, password);
       deps.client.adopt(probe);
       ctx.progress(1, 1);
       return { linked: true, username: ctx.params.username };
