@@ -1,0 +1,518 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RateLimitedError, UnauthorizedError } from "../../src/fleet/errors.js";
+import type { Priority, UpstreamCall } from "../../src/fleet/seam.js";
+import { CallCancelledError } from "../../src/gate/gate.js";
+import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
+import { RedisGate, type RedisGateOptions } from "../../src/gate/redisGate.js";
+import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+
+// Scaled-down spacing: 60 ms interval + 20 ms margin = an 80 ms slot.
+const INTERVAL = 60;
+const MARGIN = 20;
+const SLOT = INTERVAL + MARGIN;
+const LEASE = 300;
+const ACCOUNT = "demo";
+
+interface Replica {
+  name: string;
+  redis: Redis;
+  gate: RedisGate;
+}
+
+let server: RedisServer;
+let prefix: string;
+let opened: Replica[] = [];
+
+beforeAll(async () => {
+  if (!redisSkipReason) server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+afterEach(async () => {
+  for (const replica of opened) {
+    await replica.gate.close().catch(() => undefined);
+    replica.redis.disconnect();
+  }
+  opened = [];
+});
+
+/** One "replica": its own connection and gate, the shared prefix of the test. */
+function replica(name: string, extra: Partial<RedisGateOptions> = {}): Replica {
+  const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  const gate = createRedisFleetGate({
+    redis,
+    replicaId: name,
+    keyPrefix: prefix,
+    minIntervalMs: INTERVAL,
+    safetyMarginMs: MARGIN,
+    leaseMs: LEASE,
+    ...extra,
+  });
+  const made = { name, redis, gate };
+  opened.push(made);
+  return made;
+}
+
+function call(
+  priority: Priority,
+  extra: {
+    shareKey?: string;
+    signal?: AbortSignal;
+    taskId?: string;
+    endpoint?: UpstreamCall["endpoint"];
+  } = {},
+): UpstreamCall {
+  return {
+    account: ACCOUNT,
+    endpoint: extra.endpoint ?? "stops",
+    shareKey: extra.shareKey,
+    context: { priority, signal: extra.signal, taskId: extra.taskId },
+  };
+}
+
+/** Redis server time in ms, read on the replica's own connection (the clock the gate uses). */
+async function serverTime(redis: Redis): Promise<number> {
+  const [seconds, micros] = await redis.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+/** Records each send's start with Redis TIME, in the order the sends began. */
+class StartRecorder {
+  readonly starts: { label: string; at: number }[] = [];
+
+  send<T>(replica: Replica, label: string, value: T): () => Promise<T> {
+    return async () => {
+      this.starts.push({ label, at: await serverTime(replica.redis) });
+      return value;
+    };
+  }
+
+  gaps(): number[] {
+    const sorted = this.starts.map((s) => s.at).sort((a, b) => a - b);
+    return sorted.slice(1).map((at, i) => at - sorted[i]!);
+  }
+
+  labels(): string[] {
+    return [...this.starts].sort((a, b) => a.at - b.at).map((s) => s.label);
+  }
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Polls (bounded) until a condition holds; for states, never for timing assertions. */
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Holds the account's turn on `owner` until released: the calls queued meanwhile all wait. */
+async function holdTurn(owner: Replica, recorder?: StartRecorder) {
+  const release = deferred();
+  const started = deferred();
+  const done = owner.gate.run(
+    call("interactive", { endpoint: "company-vehicles", taskId: "holder" }),
+    async () => {
+      if (recorder) recorder.starts.push({ label: "holder", at: await serverTime(owner.redis) });
+      started.resolve();
+      await release.promise;
+      return "held";
+    },
+  );
+  await started.promise;
+  return { release: () => release.resolve(), done };
+}
+
+describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)", () => {
+  beforeAll(() => {
+    prefix = "";
+  });
+  // Each test its own key prefix: nothing of one test is seen by the next.
+  afterEach(() => {
+    prefix = "";
+  });
+  const fresh = () => {
+    prefix = `test:${randomUUID()}`;
+  };
+
+  it("spaces the starts of one account by interval + margin across two replicas (Redis TIME)", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const recorder = new StartRecorder();
+    const priorities: Priority[] = ["interactive", "report", "alert", "background"];
+    const calls: Promise<string>[] = [];
+    for (let i = 0; i < 16; i++) {
+      const on = i % 2 === 0 ? a : b;
+      const label = `${on.name}${i}`;
+      calls.push(on.gate.run(call(priorities[i % 4]!), recorder.send(on, label, label)));
+    }
+    const answers = await Promise.all(calls);
+    expect(answers).toEqual(Array.from({ length: 16 }, (_, i) => `${i % 2 === 0 ? "a" : "b"}${i}`));
+    expect(recorder.starts).toHaveLength(16);
+    const gaps = recorder.gaps();
+    expect(gaps.filter((gap) => gap < SLOT)).toEqual([]);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(SLOT);
+    await a.gate.drained();
+    await b.gate.drained();
+  });
+
+  it("keeps accounts apart: another account's calls do not wait for this one's slot", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const held = await holdTurn(a);
+    const other = await b.gate.run({ ...call("report"), account: "other" }, async () => "free");
+    expect(other).toBe("free");
+    held.release();
+    await held.done;
+  });
+
+  it("serves an interactive call queued on A before reports queued earlier on B", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const recorder = new StartRecorder();
+    const release = deferred();
+    const firstStarted = deferred();
+    const reports = [0, 1, 2].map((i) =>
+      b.gate.run(call("report", { taskId: `r${i}` }), async () => {
+        recorder.starts.push({ label: `report${i}`, at: await serverTime(b.redis) });
+        if (i === 0) {
+          firstStarted.resolve();
+          await release.promise;
+        }
+        return i;
+      }),
+    );
+    await firstStarted.promise;
+    // B's other two reports are in Redis (seen from A) before A's lookup arrives.
+    await until(
+      async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 2,
+      "B's reports in the queue",
+    );
+    const lookup = a.gate.run(
+      call("interactive", { endpoint: "company-vehicles", taskId: "lookup" }),
+      recorder.send(a, "lookup", "vehicles"),
+    );
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 3, "A's lookup in the queue");
+    const schedule = await b.gate.schedule(ACCOUNT);
+    expect(schedule.waiting.map((w) => w.taskIds)).toEqual([["lookup"], ["r1"], ["r2"]]);
+    release.resolve();
+    expect(await lookup).toBe("vehicles");
+    expect(await Promise.all(reports)).toEqual([0, 1, 2]);
+    expect(recorder.labels()).toEqual(["report0", "lookup", "report1", "report2"]);
+  });
+
+  it("makes identical waiting calls of two replicas once; both get equal values, Dates intact", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const held = await holdTurn(a);
+    let sends = 0;
+    const answer = (by: string) => async () => {
+      sends++;
+      return {
+        by,
+        stops: [
+          { vehicleId: 7, from: new Date("2026-11-03T06:10:00Z"), to: new Date("2026-11-03T06:45:00Z") },
+          { vehicleId: 7, from: new Date("2026-11-03T09:00:00Z"), to: null },
+        ],
+        totals: new Map([["km", 412.5]]),
+      };
+    };
+    const key = 'stops {"vehicleIds":[7]}';
+    const onA = a.gate.run(call("report", { shareKey: key, taskId: "ta" }), answer("a"));
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's report queued");
+    const onB = b.gate.run(call("report", { shareKey: key, taskId: "tb" }), answer("b"));
+    await until(
+      async () => (await a.gate.schedule(ACCOUNT)).waiting[0]?.taskIds.length === 2,
+      "B joined A's entry",
+    );
+    expect((await a.gate.schedule(ACCOUNT)).waiting.map((w) => w.taskIds.sort())).toEqual([["ta", "tb"]]);
+    held.release();
+    const [valueA, valueB] = await Promise.all([onA, onB]);
+    expect(sends).toBe(1);
+    expect(valueB).toEqual(valueA);
+    expect(valueB.stops[0]!.from).toBeInstanceOf(Date);
+    expect(valueB.stops[0]!.from.toISOString()).toBe("2026-11-03T06:10:00.000Z");
+    expect(valueB.totals.get("km")).toBe(412.5);
+
+    // The same report asked again within a slot, on the other replica: answered from that call.
+    let shared = 0;
+    const c = replica("c", { observer: { callShared: () => shared++ } });
+    const again = await c.gate.run(call("report", { shareKey: key }), answer("c"));
+    expect(sends).toBe(1);
+    expect(shared).toBe(1);
+    expect(again).toEqual(valueA);
+  });
+
+  it("shares a fleet error as the same class; an unknown error makes the other replica ask itself", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    let held = await holdTurn(a);
+    let sendsA = 0;
+    const refused = a.gate.run(call("report", { shareKey: "k1" }), async () => {
+      sendsA++;
+      throw new UnauthorizedError("stops", "access", { correlationId: "c-42" });
+    });
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's call queued");
+    const joined = b.gate.run(call("report", { shareKey: "k1" }), async () => {
+      throw new Error("B must not send: it joined A's call");
+    });
+    await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 1, "B joined");
+    held.release();
+    const [errorA, errorB] = await Promise.all([
+      refused.catch((e: unknown) => e),
+      joined.catch((e: unknown) => e),
+    ]);
+    expect(sendsA).toBe(1);
+    expect(errorA).toBeInstanceOf(UnauthorizedError);
+    expect(errorB).toBeInstanceOf(UnauthorizedError);
+    if (!(errorB instanceof UnauthorizedError)) throw new Error("unreachable");
+    expect(errorB.reason).toBe("access");
+    expect(errorB.kind).toBe("unauthorized");
+    expect(errorB.status).toBe(401);
+    expect(errorB.correlationId).toBe("c-42");
+    expect(errorB.userMessage).toBe(
+      "At least one of the listed vehicles is not accessible to this fleet account.",
+    );
+    expect(errorB.describeForSupport()).toBe((errorA as UnauthorizedError).describeForSupport());
+
+    // An error class the gate does not know cannot cross faithfully: B sends its own call.
+    held = await holdTurn(a);
+    class TokenTrouble extends Error {}
+    const failing = a.gate.run(call("report", { shareKey: "k2" }), async () => {
+      throw new TokenTrouble("token expired while queued");
+    });
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's call queued");
+    let sendsB = 0;
+    const retried = b.gate.run(call("report", { shareKey: "k2" }), async () => {
+      sendsB++;
+      return "B's own answer";
+    });
+    await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 1, "B joined");
+    held.release();
+    await expect(failing).rejects.toBeInstanceOf(TokenTrouble);
+    expect(await retried).toBe("B's own answer");
+    expect(sendsB).toBe(1);
+  });
+
+  it("a 429 on A widens B's spacing; the margin is dropped after N clean calls", async () => {
+    fresh();
+    const STEP = 40;
+    const options = { marginStepMs: STEP, maxExtraMarginMs: 100, marginRecoveryCalls: 3 };
+    const a = replica("a", options);
+    const b = replica("b", options);
+    const recorder = new StartRecorder();
+    let limited = false;
+    const first = a.gate.run(call("interactive", { endpoint: "company-vehicles" }), async () => {
+      recorder.starts.push({ label: "a429", at: await serverTime(a.redis) });
+      if (!limited) {
+        limited = true;
+        throw new RateLimitedError("company-vehicles", 0);
+      }
+      return "after retry";
+    });
+    // B's calls queue behind; the spacing they get comes from A's 429.
+    const later = [0, 1, 2, 3, 4].map((i) =>
+      b.gate.run(call("report", { taskId: `b${i}` }), recorder.send(b, `b${i}`, i)),
+    );
+    expect(await first).toBe("after retry");
+    expect(await Promise.all(later)).toEqual([0, 1, 2, 3, 4]);
+    const sorted = [...recorder.starts].sort((x, y) => x.at - y.at);
+    expect(sorted[0]!.label).toBe("a429");
+    const gaps = recorder.gaps();
+    // Blocked for one widened slot after the 429, then widened spacing until 3 clean calls,
+    // then interval + margin again.
+    expect(gaps[0]).toBeGreaterThanOrEqual(SLOT + STEP);
+    expect(gaps[1]).toBeGreaterThanOrEqual(SLOT + STEP);
+    expect(gaps[2]).toBeGreaterThanOrEqual(SLOT + STEP);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(SLOT);
+    // The margin is state in Redis: B saw it widen and drop.
+    expect(b.gate.slotMs(ACCOUNT)).toBe(SLOT);
+    const c = replica("c", options);
+    expect((await c.gate.schedule(ACCOUNT)).slotMs).toBe(SLOT);
+  });
+
+  it("B sees the widened margin while it lasts", async () => {
+    fresh();
+    const options = { marginStepMs: 40, maxExtraMarginMs: 100, marginRecoveryCalls: 5 };
+    const a = replica("a", options);
+    const b = replica("b", options);
+    let limited = false;
+    await a.gate.run(call("interactive"), async () => {
+      if (!limited) {
+        limited = true;
+        throw new RateLimitedError("stops", 0);
+      }
+      return 1;
+    });
+    expect((await b.gate.schedule(ACCOUNT)).slotMs).toBe(SLOT + 40);
+    expect(b.gate.slotMs(ACCOUNT)).toBe(SLOT + 40);
+    await b.gate.run(call("report"), async () => 2);
+    expect(b.gate.slotMs(ACCOUNT)).toBe(SLOT + 40);
+  });
+
+  it("a replica that dies holding the turn stalls the account for at most a slot plus the lease", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const recorder = new StartRecorder();
+    const aStarted = deferred();
+    // A takes the turn; its send never ends, and A loses Redis for good (no release, no renewal).
+    void a.gate
+      .run(call("report"), async () => {
+        recorder.starts.push({ label: "a", at: await serverTime(a.redis) });
+        aStarted.resolve();
+        return await new Promise<never>(() => undefined);
+      })
+      .catch(() => undefined);
+    await aStarted.promise;
+    a.redis.disconnect();
+    const onB = b.gate.run(call("interactive"), recorder.send(b, "b", "b went on"));
+    expect(await onB).toBe("b went on");
+    const [gap] = recorder.gaps();
+    expect(gap).toBeGreaterThanOrEqual(SLOT);
+    // The issue's bound, slot + lease, with room for one renewal already sent and timer lateness.
+    expect(gap).toBeLessThanOrEqual(SLOT + LEASE + LEASE / 3 + 150);
+  });
+
+  it("a dead replica's waiting call does not block the head of the queue", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const c = replica("c");
+    const recorder = new StartRecorder();
+    const held = await holdTurn(c, recorder);
+    // A's interactive call heads the queue, B's report is behind it; then A dies.
+    void a.gate.run(call("interactive", { taskId: "dead" }), async () => "never").catch(() => undefined);
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's call queued");
+    const onB = b.gate.run(call("report", { taskId: "alive" }), recorder.send(b, "b", "b served"));
+    await until(async () => (await c.gate.schedule(ACCOUNT)).waiting.length === 2, "B's call queued");
+    a.redis.disconnect();
+    held.release();
+    const releasedAt = await serverTime(c.redis);
+    expect(await onB).toBe("b served");
+    const bStart = recorder.starts.find((s) => s.label === "b")!.at;
+    expect(bStart - releasedAt).toBeLessThanOrEqual(SLOT + LEASE + 150);
+    // The dead replica's entry is gone from the schedule.
+    expect((await c.gate.schedule(ACCOUNT)).waiting).toEqual([]);
+  });
+
+  it("cancels a waiting call on one replica; the other's identical call is still made, once", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const held = await holdTurn(a);
+    const abortA = new AbortController();
+    const abortSolo = new AbortController();
+    let sendsA = 0;
+    let sendsB = 0;
+    const solo = a.gate.run(call("report", { signal: abortSolo.signal, taskId: "solo" }), async () => {
+      sendsA++;
+      return "solo";
+    });
+    const sharedA = a.gate.run(
+      call("report", { shareKey: "s", signal: abortA.signal, taskId: "ta" }),
+      async () => {
+        sendsA++;
+        return "from a";
+      },
+    );
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 2, "A's calls queued");
+    const sharedB = b.gate.run(call("report", { shareKey: "s", taskId: "tb" }), async () => {
+      sendsB++;
+      return "from b";
+    });
+    await until(
+      async () => (await a.gate.schedule(ACCOUNT)).waiting.some((w) => w.taskIds.length === 2),
+      "B joined A's entry",
+    );
+    abortSolo.abort();
+    abortA.abort();
+    await expect(solo).rejects.toBeInstanceOf(CallCancelledError);
+    await expect(sharedA).rejects.toBeInstanceOf(CallCancelledError);
+    const schedule = await b.gate.schedule(ACCOUNT);
+    expect(schedule.waiting.map((w) => w.taskIds)).toEqual([["tb"]]);
+    expect(schedule.running?.taskIds).toEqual(["holder"]);
+    held.release();
+    expect(await sharedB).toBe("from b");
+    expect(sendsA).toBe(0);
+    expect(sendsB).toBe(1);
+  });
+
+  it("schedule() shows both replicas' waiting calls in serving order with expected starts a slot apart", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const held = await holdTurn(a);
+    const runs = [
+      a.gate.run(call("report", { taskId: "a-report" }), async () => 1),
+      b.gate.run(call("background", { taskId: "b-upkeep", endpoint: "login" }), async () => 2),
+    ];
+    await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 2, "two queued");
+    runs.push(b.gate.run(call("alert", { taskId: "b-alert", endpoint: "load-transports" }), async () => 3));
+    runs.push(a.gate.run(call("interactive", { taskId: "a-lookup" }), async () => 4));
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 4, "four queued");
+    for (const view of [a, b]) {
+      const schedule = await view.gate.schedule(ACCOUNT);
+      expect(schedule.running).toMatchObject({ endpoint: "company-vehicles", taskIds: ["holder"] });
+      expect(schedule.waiting.map((w) => [w.position, w.priority, w.endpoint, w.taskIds])).toEqual([
+        [0, "interactive", "stops", ["a-lookup"]],
+        [1, "alert", "load-transports", ["b-alert"]],
+        [2, "report", "stops", ["a-report"]],
+        [3, "background", "login", ["b-upkeep"]],
+      ]);
+      expect(schedule.slotMs).toBe(SLOT);
+      const starts = schedule.waiting.map((w) => w.expectedStartAt);
+      expect(starts.slice(1).map((at, i) => at - starts[i]!)).toEqual([SLOT, SLOT, SLOT]);
+      expect(schedule.nextSlotAt).toBe(starts[0]);
+      expect(schedule.nextSlotAt).toBeGreaterThanOrEqual(schedule.running!.startedAt);
+    }
+    held.release();
+    expect(await Promise.all(runs)).toEqual([1, 2, 3, 4]);
+    const idle = await a.gate.schedule(ACCOUNT);
+    expect(idle.running).toBeUndefined();
+    expect(idle.waiting).toEqual([]);
+  });
+
+  it("close() cancels this replica's waiting calls, leaves the given client open, and the other goes on", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const held = await holdTurn(b);
+    const onA = a.gate
+      .run(call("report", { taskId: "a1" }), async () => "never sent")
+      .catch((e: unknown) => e);
+    const onB = b.gate.run(call("report", { taskId: "b1" }), async () => "sent");
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 2, "both queued");
+    await a.gate.close();
+    expect(await onA).toBeInstanceOf(CallCancelledError);
+    expect(a.redis.status).toBe("ready");
+    await expect(a.gate.run(call("report"), async () => 1)).rejects.toThrow("closed");
+    expect((await b.gate.schedule(ACCOUNT)).waiting.map((w) => w.taskIds)).toEqual([["b1"]]);
+    held.release();
+    expect(await onB).toBe("sent");
+    await b.gate.drained();
+    expect(b.gate.inFlight()).toBe(0);
+  });
+
+  it("refuses a client with an ioredis keyPrefix (its scripts build keys themselves)", () => {
+    const redis = new Redis(server.url, { keyPrefix: "x:", lazyConnect: true });
+    expect(() => new RedisGate({ redis, replicaId: "x", minIntervalMs: INTERVAL })).toThrow("keyPrefix");
+    redis.disconnect();
+  });
+});
