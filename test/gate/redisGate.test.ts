@@ -117,6 +117,15 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
+/** How many replicas wait on the entry of a shareKey (read straight from Redis). */
+async function redisMembers(on: Replica, shareKey: string): Promise<number> {
+  const base = `${prefix}:{${encodeURIComponent(ACCOUNT)}}`;
+  const id = await on.redis.hget(`${base}:share`, shareKey);
+  if (id === null) return 0;
+  const fields = await on.redis.hkeys(`${base}:e:${id}`);
+  return fields.filter((f) => f.startsWith("m:")).length;
+}
+
 /** Holds the account's turn on `owner` until released: the calls queued meanwhile all wait. */
 async function holdTurn(owner: Replica, recorder?: StartRecorder) {
   const release = deferred();
@@ -262,52 +271,59 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     fresh();
     const a = replica("a");
     const b = replica("b");
+    // Either replica may send a shared call (any live member takes the entry): count sends on both.
     let held = await holdTurn(a);
-    let sendsA = 0;
-    const refused = a.gate.run(call("report", { shareKey: "k1" }), async () => {
-      sendsA++;
-      throw new UnauthorizedError("stops", "access", { correlationId: "c-42" });
-    });
+    const senders: string[] = [];
+    const refuse = (by: string) => async () => {
+      senders.push(by);
+      throw new UnauthorizedError("stops", "access", { correlationId: `c-${by}` });
+    };
+    const onA = a.gate.run(call("report", { shareKey: "k1" }), refuse("a"));
     await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's call queued");
-    const joined = b.gate.run(call("report", { shareKey: "k1" }), async () => {
-      throw new Error("B must not send: it joined A's call");
-    });
-    await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 1, "B joined");
+    const onB = b.gate.run(call("report", { shareKey: "k1" }), refuse("b"));
+    await until(async () => (await redisMembers(a, "k1")) === 2, "B joined A's entry");
     held.release();
-    const [errorA, errorB] = await Promise.all([
-      refused.catch((e: unknown) => e),
-      joined.catch((e: unknown) => e),
-    ]);
-    expect(sendsA).toBe(1);
-    expect(errorA).toBeInstanceOf(UnauthorizedError);
-    expect(errorB).toBeInstanceOf(UnauthorizedError);
-    if (!(errorB instanceof UnauthorizedError)) throw new Error("unreachable");
-    expect(errorB.reason).toBe("access");
-    expect(errorB.kind).toBe("unauthorized");
-    expect(errorB.status).toBe(401);
-    expect(errorB.correlationId).toBe("c-42");
-    expect(errorB.userMessage).toBe(
-      "At least one of the listed vehicles is not accessible to this fleet account.",
-    );
-    expect(errorB.describeForSupport()).toBe((errorA as UnauthorizedError).describeForSupport());
+    const [errorA, errorB] = await Promise.all([onA.catch((e: unknown) => e), onB.catch((e: unknown) => e)]);
+    expect(senders).toHaveLength(1);
+    for (const error of [errorA, errorB]) {
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      if (!(error instanceof UnauthorizedError)) throw new Error("unreachable");
+      expect(error.reason).toBe("access");
+      expect(error.kind).toBe("unauthorized");
+      expect(error.status).toBe(401);
+      expect(error.correlationId).toBe(`c-${senders[0]}`);
+      expect(error.userMessage).toBe(
+        "At least one of the listed vehicles is not accessible to this fleet account.",
+      );
+      expect(error.describeForSupport()).toContain("fleet stops | unauthorized | HTTP 401");
+    }
 
-    // An error class the gate does not know cannot cross faithfully: B sends its own call.
+    // An error class the gate does not know cannot cross faithfully: the other replica's caller
+    // sends its own call (the first send fails, any later one answers).
     held = await holdTurn(a);
     class TokenTrouble extends Error {}
-    const failing = a.gate.run(call("report", { shareKey: "k2" }), async () => {
-      throw new TokenTrouble("token expired while queued");
-    });
+    const sends: string[] = [];
+    const flaky = (by: string) => async () => {
+      sends.push(by);
+      if (sends.length === 1) throw new TokenTrouble("token expired while queued");
+      return `answer of ${by}`;
+    };
+    const onA2 = a.gate.run(call("report", { shareKey: "k2" }), flaky("a"));
     await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 1, "A's call queued");
-    let sendsB = 0;
-    const retried = b.gate.run(call("report", { shareKey: "k2" }), async () => {
-      sendsB++;
-      return "B's own answer";
-    });
-    await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 1, "B joined");
+    const onB2 = b.gate.run(call("report", { shareKey: "k2" }), flaky("b"));
+    await until(async () => (await redisMembers(a, "k2")) === 2, "B joined A's entry");
     held.release();
-    await expect(failing).rejects.toBeInstanceOf(TokenTrouble);
-    expect(await retried).toBe("B's own answer");
-    expect(sendsB).toBe(1);
+    const outcomes = await Promise.all([onA2.catch((e: unknown) => e), onB2.catch((e: unknown) => e)]);
+    expect(sends).toHaveLength(2);
+    const first = sends[0]!;
+    const second = sends[1]!;
+    expect(first).not.toBe(second);
+    const byReplica = new Map([
+      ["a", outcomes[0]],
+      ["b", outcomes[1]],
+    ]);
+    expect(byReplica.get(first)).toBeInstanceOf(TokenTrouble);
+    expect(byReplica.get(second)).toBe(`answer of ${second}`);
   });
 
   it("a 429 on A widens B's spacing; the margin is dropped after N clean calls", async () => {
