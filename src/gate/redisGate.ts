@@ -181,6 +181,11 @@ export class RedisGate implements AccountGate {
       if (state && state.entries.size > 0) this.pump(state);
     };
     this.subscriber.on("message", this.onMessage);
+    if (this.ownsSubscriber)
+      this.subscriber.on("error", (error: unknown) => {
+        // ioredis reconnects and resubscribes by itself; meanwhile polling finds every release.
+        this.options.logger?.debug({ err: error }, "gate subscriber connection error");
+      });
     this.subscriber.subscribe(this.channel).catch((error: unknown) => {
       // Polling still finds every release, only later.
       this.options.logger?.warn({ err: error }, "gate could not subscribe to releases; polling only");

@@ -40,8 +40,9 @@ afterEach(async () => {
 });
 
 /** One "replica": its own connection and gate, the shared prefix of the test. */
-function replica(name: string, extra: Partial<RedisGateOptions> = {}): Replica {
-  const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+function replica(name: string, extra: Partial<RedisGateOptions> = {}, url = server.url): Replica {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  redis.on("error", () => undefined); // a killed server is part of some tests
   const gate = createRedisFleetGate({
     redis,
     replicaId: name,
@@ -334,15 +335,18 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     const b = replica("b", options);
     const recorder = new StartRecorder();
     let limited = false;
+    const limitedNow = deferred();
     const first = a.gate.run(call("interactive", { endpoint: "company-vehicles" }), async () => {
       recorder.starts.push({ label: "a429", at: await serverTime(a.redis) });
       if (!limited) {
         limited = true;
+        limitedNow.resolve();
         throw new RateLimitedError("company-vehicles", 0);
       }
       return "after retry";
     });
-    // B's calls queue behind; the spacing they get comes from A's 429.
+    // B's calls queue behind A's (retried first: interactive); their spacing comes from A's 429.
+    await limitedNow.promise;
     const later = [0, 1, 2, 3, 4].map((i) =>
       b.gate.run(call("report", { taskId: `b${i}` }), recorder.send(b, `b${i}`, i)),
     );
@@ -524,6 +528,68 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     expect(await onB).toBe("sent");
     await b.gate.drained();
     expect(b.gate.inFlight()).toBe(0);
+  });
+
+  it("an identical call whose first replica dies before it is sent is still made, by the replica left", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    const c = replica("c");
+    const held = await holdTurn(c);
+    void a.gate.run(call("report", { shareKey: "same" }), async () => "from a").catch(() => undefined);
+    await until(async () => (await redisMembers(b, "same")) === 1, "A's entry");
+    let sendsB = 0;
+    const onB = b.gate.run(call("report", { shareKey: "same" }), async () => {
+      sendsB++;
+      return "from b";
+    });
+    await until(async () => (await redisMembers(b, "same")) === 2, "B joined");
+    a.redis.disconnect();
+    held.release();
+    expect(await onB).toBe("from b");
+    expect(sendsB).toBe(1);
+  });
+
+  it("a Redis restart (AOF) in the middle loses no call and keeps the spacing", async () => {
+    fresh();
+    const own = await startRedisServer();
+    try {
+      const a = replica("a", {}, own.url);
+      const b = replica("b", {}, own.url);
+      // One process, one clock: Date.now() at each send is comparable with Redis TIME here.
+      const starts: { label: string; at: number }[] = [];
+      const firstStarted = deferred();
+      const redisDown = deferred();
+      const send = (label: string) => async () => {
+        starts.push({ label, at: Date.now() });
+        if (starts.length === 1) {
+          firstStarted.resolve();
+          await redisDown.promise; // answered while Redis is down: its release is lost
+        }
+        return label;
+      };
+      const labels = ["a0", "b0", "a1", "b1", "a2", "b2"];
+      const calls = labels.map((label) =>
+        (label.startsWith("a") ? a : b).gate.run(call("report", { taskId: label }), send(label)),
+      );
+      await firstStarted.promise;
+      await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 5, "all queued");
+      await own.kill();
+      redisDown.resolve();
+      await new Promise((r) => setTimeout(r, 200));
+      await own.restart();
+      expect(await Promise.all(calls)).toEqual(labels);
+      expect(starts.map((s) => s.label).sort()).toEqual([...labels].sort());
+      const sorted = starts.map((s) => s.at).sort((x, y) => x - y);
+      const gaps = sorted.slice(1).map((at, i) => at - sorted[i]!);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(SLOT);
+    } finally {
+      for (const replicaLeft of opened.splice(0)) {
+        await replicaLeft.gate.close().catch(() => undefined);
+        replicaLeft.redis.disconnect();
+      }
+      await own.stop();
+    }
   });
 
   it("refuses a client with an ioredis keyPrefix (its scripts build keys themselves)", () => {
