@@ -268,6 +268,45 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     expect(again).toEqual(valueA);
   });
 
+  it("joins a call already under way on the other replica, and a more urgent joiner raises a waiting one", async () => {
+    fresh();
+    const a = replica("a");
+    const b = replica("b");
+    let sends = 0;
+    const release = deferred();
+    const started = deferred();
+    const running = a.gate.run(call("report", { shareKey: "run" }), async () => {
+      sends++;
+      started.resolve();
+      await release.promise;
+      return { at: new Date("2026-11-03T08:00:00Z") };
+    });
+    await started.promise;
+    const joined = b.gate.run(call("report", { shareKey: "run" }), async () => {
+      sends++;
+      return { at: new Date(0) };
+    });
+    await until(async () => (await redisMembers(a, "run")) === 2, "B joined the running call");
+    // Meanwhile two reports wait on A; B asks the second one as an interactive lookup.
+    const r1 = a.gate.run(call("report", { shareKey: "r1", taskId: "r1" }), async () => "r1");
+    const r2 = a.gate.run(call("report", { shareKey: "r2", taskId: "r2" }), async () => "r2");
+    await until(async () => (await b.gate.schedule(ACCOUNT)).waiting.length === 2, "reports queued");
+    const urgent = b.gate.run(call("interactive", { shareKey: "r2", taskId: "look" }), async () => "r2 by b");
+    await until(async () => (await redisMembers(a, "r2")) === 2, "B joined r2");
+    const schedule = await a.gate.schedule(ACCOUNT);
+    expect(schedule.waiting.map((w) => [w.priority, w.taskIds.sort()])).toEqual([
+      ["interactive", ["look", "r2"]],
+      ["report", ["r1"]],
+    ]);
+    release.resolve();
+    expect((await joined).at).toEqual(new Date("2026-11-03T08:00:00Z"));
+    expect(await running).toEqual(await joined);
+    expect(sends).toBe(1);
+    const [first, second, third] = await Promise.all([r2, urgent, r1]);
+    expect(first).toBe(second);
+    expect(third).toBe("r1");
+  });
+
   it("shares a fleet error as the same class; an unknown error makes the other replica ask itself", async () => {
     fresh();
     const a = replica("a");
@@ -367,10 +406,19 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     expect((await c.gate.schedule(ACCOUNT)).slotMs).toBe(SLOT);
   });
 
-  it("B sees the widened margin while it lasts", async () => {
+  it("B sees the widened margin while it lasts; the observer hears of the 429", async () => {
     fresh();
     const options = { marginStepMs: 40, maxExtraMarginMs: 100, marginRecoveryCalls: 5 };
-    const a = replica("a", options);
+    const events: string[] = [];
+    const a = replica("a", {
+      ...options,
+      observer: {
+        callStarted: (c) => events.push(`started ${c.endpoint}`),
+        callFinished: (c, outcome, _ms, callers) => events.push(`${outcome} ${c.endpoint} x${callers}`),
+        rateLimited: (account, retryAfterMs, consecutive) =>
+          events.push(`429 ${account} ${retryAfterMs} #${consecutive}`),
+      },
+    });
     const b = replica("b", options);
     let limited = false;
     await a.gate.run(call("interactive"), async () => {
@@ -380,6 +428,13 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
       }
       return 1;
     });
+    expect(events).toEqual([
+      "started stops",
+      "rate_limited stops x1",
+      "429 demo 0 #1",
+      "started stops",
+      "ok stops x1",
+    ]);
     expect((await b.gate.schedule(ACCOUNT)).slotMs).toBe(SLOT + 40);
     expect(b.gate.slotMs(ACCOUNT)).toBe(SLOT + 40);
     await b.gate.run(call("report"), async () => 2);
