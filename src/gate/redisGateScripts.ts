@@ -133,7 +133,8 @@ local running = redis.call('HGET', KEYS[2], 'run')
 if running then
   local ekey = base .. ':e:' .. running
   if redis.call('EXISTS', ekey) == 1 then
-    requeueOrDrop(KEYS[1], KEYS[4], ekey, running, removeMember(ekey, redis.call('HGET', KEYS[2], 'runBy')))
+    local holder = redis.call('HGET', KEYS[2], 'runBy') or ''
+    requeueOrDrop(KEYS[1], KEYS[4], ekey, running, removeMember(ekey, holder))
   end
   redis.call('HDEL', KEYS[2], 'run', 'runBy', 'runAt')
 end
