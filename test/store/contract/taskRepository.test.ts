@@ -185,7 +185,11 @@ describeContract("TaskRepository", (backend) => {
       s.clock.now = NOW + 2;
       await s.tasks.updateParams(t.id, { zone: "Europe/Bucharest" });
       s.clock.now = NOW + 3;
-      await s.tasks.setReply(t.id, { channel: "C9", responseUrlUses: 2, posted: { channel: "C9", ts: "1.2" } });
+      await s.tasks.setReply(t.id, {
+        channel: "C9",
+        responseUrlUses: 2,
+        posted: { channel: "C9", ts: "1.2" },
+      });
       await s.tasks.finish(t.id, "done", { result: { list: [1] } });
       s.clock.now = NOW + 4;
       await s.tasks.updateResult(t.id, { list: [1, 2] });
