@@ -8,7 +8,7 @@ import {
   LinkedAccountUnreadableError,
 } from "../accountStore.js";
 import type { AccountRepository } from "../repositories.js";
-import { DEFAULT_PREFIX, LuaScript, type RedisStoreOptions, rangeHashes, storedNumber } from "./lua.js";
+import { LuaScript, type RedisStoreOptions, rangeHashes, storedNumber, storeSettings } from "./lua.js";
 
 /**
  * Linked fleet accounts in Redis, sealed exactly as in SQLite (AES-256-GCM under
@@ -73,8 +73,7 @@ export class RedisAccountStore implements AccountRepository {
     private readonly redis: Redis,
     options: RedisStoreOptions & { key: Buffer | undefined },
   ) {
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.now = options.now ?? Date.now;
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
     this.key = options.key;
   }
 

@@ -7,7 +7,6 @@ import type { AlertMute, AlertPost, AlertSubscription, NewAlertSubscription } fr
 import type { AlertRepository } from "../repositories.js";
 import {
   binaryCompare,
-  DEFAULT_PREFIX,
   encodePairs,
   flatStrings,
   LUA_PRELUDE,
@@ -20,6 +19,7 @@ import {
   rangeHashes,
   storedJson,
   storedNumber,
+  storeSettings,
 } from "./lua.js";
 
 /**
@@ -566,8 +566,7 @@ export class RedisAlertStore implements AlertRepository {
     private readonly redis: Redis,
     options: RedisStoreOptions = {},
   ) {
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.now = options.now ?? Date.now;
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
   }
 
   private key(name: string): string {

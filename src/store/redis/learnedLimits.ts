@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { type CallLimits, SPLITTABLE_ENDPOINTS, type SplittableEndpoint } from "../../fleet/split.js";
 import type { LearnedLimitsRepo } from "../repositories.js";
-import { DEFAULT_PREFIX, LuaScript, numberText, type RedisStoreOptions, storedNumber } from "./lua.js";
+import { LuaScript, numberText, type RedisStoreOptions, storedNumber, storeSettings } from "./lua.js";
 
 /**
  * Limits the fleet service revealed by refusing, in Redis: one hash per service base URL,
@@ -63,8 +63,7 @@ export class RedisLearnedLimitsStore implements LearnedLimitsRepo {
     private readonly redis: Redis,
     options: RedisStoreOptions = {},
   ) {
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.now = options.now ?? Date.now;
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
   }
 
   private key(service: string): string {

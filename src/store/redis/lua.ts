@@ -162,3 +162,19 @@ export interface RedisStoreOptions {
   prefix?: string;
   now?: () => number;
 }
+
+/**
+ * The prefix and clock of a store. The client must not have ioredis' own keyPrefix: it applies
+ * to the keys a command names, not to the keys a script derives from stored ids.
+ */
+export function storeSettings(
+  redis: Redis,
+  options: RedisStoreOptions,
+): { prefix: string; now: () => number } {
+  if (redis.options.keyPrefix) {
+    throw new Error(
+      "The Redis stores take their prefix as an option; create the ioredis client without keyPrefix.",
+    );
+  }
+  return { prefix: options.prefix ?? DEFAULT_PREFIX, now: options.now ?? Date.now };
+}

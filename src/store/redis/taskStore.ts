@@ -14,7 +14,6 @@ import {
 import type { TaskRepository } from "../repositories.js";
 import type { StepState } from "../taskStore.js";
 import {
-  DEFAULT_PREFIX,
   encodePairs,
   jsonText,
   LUA_PRELUDE,
@@ -26,12 +25,14 @@ import {
   rangeHashes,
   storedJson,
   storedNumber,
+  storeSettings,
 } from "./lua.js";
 
 /**
  * Keys (after the prefix):
  *   task:<id>                    hash: the task's fields (JSON texts for params, reply, result, error)
- *   task:<id>:steps              hash: step → {"state","result"?,"updatedAt"} (the mutation journal)
+ *   task-steps:<id>              hash: step → {"state","result"?,"updatedAt"} (the mutation journal;
+ *                                outside task:, so no id, however odd, reads a journal as a task)
  *   tasks:seq                    counter: insertion order (SQLite's rowid)
  *   tasks:unfinished             zset createdAt → ord of queued/running tasks
  *   tasks:unfinished:<account>   the same, per account (count = ZCARD)
@@ -236,7 +237,7 @@ for _, ord in ipairs(ords) do
     redis.call('ZREM', p .. 'tasks:of:' .. account, ord)
     deleted = deleted + 1
   end
-  redis.call('DEL', key, key .. ':steps')
+  redis.call('DEL', key, p .. 'task-steps:' .. id_of_ord(ord))
   redis.call('ZREM', p .. 'tasks:finished', ord)
   redis.call('ZREM', p .. 'tasks:undelivered', ord)
 end
@@ -257,8 +258,7 @@ export class RedisTaskStore implements TaskRepository {
     private readonly redis: Redis,
     options: RedisStoreOptions = {},
   ) {
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.now = options.now ?? Date.now;
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
   }
 
   private taskKey(id: string): string {
@@ -266,7 +266,7 @@ export class RedisTaskStore implements TaskRepository {
   }
 
   private stepsKey(id: string): string {
-    return `${this.taskKey(id)}:steps`;
+    return `${this.prefix}task-steps:${id}`;
   }
 
   async create(task: NewTask): Promise<{ task: TaskRecord; created: boolean }> {

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
+import { createRedisRepositories } from "../../../src/store/redis/index.js";
 import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../../helpers/redisServer.js";
@@ -111,6 +112,12 @@ describe.skipIf(redisSkipReason !== undefined)(
           },
         ]),
       ).rejects.toThrow(/UNIQUE/);
+    });
+
+    it("refuses a client with ioredis' keyPrefix (scripts derive keys it would not prefix)", () => {
+      const prefixed = new Redis(server.url, { keyPrefix: "app:", lazyConnect: true });
+      expect(() => createRedisRepositories(prefixed, { key: undefined })).toThrow(/without keyPrefix/);
+      prefixed.disconnect();
     });
   },
 );
