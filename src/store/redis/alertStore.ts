@@ -311,7 +311,48 @@ end
 return #ids
 `);
 
-const CHANGE_FIELDS = 11;
+/** The fields of one change as APPLY_CHANGES reads them, in this order ('' when a change has none). */
+const CHANGE_FIELDS = [
+  "type",
+  "id",
+  "account",
+  "transportUId",
+  "codeUit",
+  "kind",
+  "code",
+  "at",
+  "state",
+  "facts",
+  "reason",
+] as const;
+
+function changeArgs(change: IncidentChange): string[] {
+  const common = { type: change.type, at: String(change.at) };
+  const fields: Partial<Record<(typeof CHANGE_FIELDS)[number], string>> = (() => {
+    switch (change.type) {
+      case "open":
+        return {
+          ...common,
+          // Made here: Lua has no UUIDs, and the id must be new on every replica.
+          id: randomUUID(),
+          account: change.account,
+          transportUId: change.transportUId,
+          codeUit: change.codeUit,
+          kind: change.kind,
+          code: change.code,
+          state: change.state,
+          facts: JSON.stringify(change.facts),
+        };
+      case "confirm":
+        return { ...common, id: change.id, facts: JSON.stringify(change.facts) };
+      case "still":
+        return { ...common, id: change.id };
+      case "resolve":
+        return { ...common, id: change.id, reason: change.reason };
+    }
+  })();
+  return CHANGE_FIELDS.map((name) => fields[name] ?? "");
+}
 
 /**
  * ARGV: prefix, count, then per change: type, id, account, transportUId, codeUit, kind, code, at,
@@ -323,7 +364,7 @@ const APPLY_CHANGES = new LuaScript(`${ALERT_LUA}
 local p = ARGV[1]
 local changes = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local b = 3 + i * ${CHANGE_FIELDS}
+  local b = 3 + i * ${CHANGE_FIELDS.length}
   changes[#changes + 1] = {
     type = ARGV[b], id = ARGV[b + 1], account = ARGV[b + 2], uid = ARGV[b + 3], code_uit = ARGV[b + 4],
     kind = ARGV[b + 5], code = ARGV[b + 6], at = ARGV[b + 7], state = ARGV[b + 8], facts = ARGV[b + 9],
@@ -656,46 +697,7 @@ export class RedisAlertStore implements AlertRepository {
 
   async applyChanges(changes: readonly IncidentChange[]): Promise<IncidentRecord[]> {
     if (changes.length === 0) return [];
-    const args: string[] = [this.prefix, String(changes.length)];
-    for (const change of changes) {
-      const fields: string[] = (() => {
-        switch (change.type) {
-          case "open":
-            return [
-              "open",
-              randomUUID(),
-              change.account,
-              change.transportUId,
-              change.codeUit,
-              change.kind,
-              change.code,
-              String(change.at),
-              change.state,
-              JSON.stringify(change.facts),
-              "",
-            ];
-          case "confirm":
-            return [
-              "confirm",
-              change.id,
-              "",
-              "",
-              "",
-              "",
-              "",
-              String(change.at),
-              "",
-              JSON.stringify(change.facts),
-              "",
-            ];
-          case "still":
-            return ["still", change.id, "", "", "", "", "", String(change.at), "", "", ""];
-          case "resolve":
-            return ["resolve", change.id, "", "", "", "", "", String(change.at), "", "", change.reason];
-        }
-      })();
-      args.push(...fields);
-    }
+    const args = [this.prefix, String(changes.length), ...changes.flatMap(changeArgs)];
     return pairsListToRecords(await APPLY_CHANGES.run(this.redis, [], args)).map(toIncident);
   }
 
