@@ -1,0 +1,310 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { IncidentRecord } from "../alerts/incidents.js";
+import type { TaskRecord } from "../tasks/task.js";
+import { decryptSecret } from "./accountStore.js";
+import { type AlertMute, type AlertPost, AlertStore, type AlertSubscription } from "./alertStore.js";
+import { type Db, openDatabase, StoreError } from "./database.js";
+import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
+import { RedisAlertStore } from "./redis/alertStore.js";
+import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learnedLimits.js";
+import { DEFAULT_PREFIX } from "./redis/lua.js";
+import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
+import { TaskStore } from "./taskStore.js";
+
+/**
+ * `npm run migrate -- --to-redis`: copies what a single fleetbot keeps in SQLite into Redis,
+ * so a team moves to replicas without anyone linking again and without losing queued work:
+ * linked accounts (sealed as they are: no key needed), alert subscriptions, live incidents
+ * with their posts, mutes still in force, unfinished tasks with their journal, learned limits.
+ *
+ * Also copied, because dropping them would lose something a user sees: resolved incidents whose
+ * resolution post is still owed (else the alert stays "open" in Slack for ever; the same rule
+ * retention keeps them by), and finished tasks whose answer never went out (a restart
+ * re-announces them). Other finished tasks and resolved incidents stay behind.
+ *
+ * Every record is copied with its id and times, each in one atomic write that does nothing when
+ * the record is already in Redis: a second run changes nothing, and says so.
+ */
+
+export type MigrationSource = { dataDir: string } | { db: Db };
+
+export interface MigrateOptions {
+  source: MigrationSource;
+  redis: Redis;
+  prefix?: string;
+  /** CREDENTIALS_KEY, when known: only to count the accounts it cannot open (nothing is decrypted into Redis). */
+  key?: Buffer;
+  now?: () => number;
+}
+
+export interface KindOutcome {
+  /** What was copied, as the summary names it. */
+  kind: string;
+  copied: number;
+  /** Already in Redis: left as it is. */
+  present: number;
+  /** Not copied, with why (e.g. Redis already has another active incident of that transport and kind). */
+  skipped: number;
+  skipReason?: string;
+  /** Details for the line: parts copied along (posts, journal steps). */
+  detail?: string;
+}
+
+export interface MigrationReport {
+  outcomes: KindOutcome[];
+  /** Linked accounts the given key cannot open (counted only when a key is given). */
+  unreadableAccounts?: number;
+}
+
+const accountRow = z.object({
+  slack_user: z.string(),
+  username: z.string(),
+  secret: z.string(),
+  linked_at: z.number(),
+});
+const idRow = z.object({ id: z.string() });
+const postKeyRow = z.object({ channel: z.string() });
+const stepRow = z.object({
+  step: z.string(),
+  state: z.enum(["sending", "done"]),
+  result: z.string().nullable(),
+  updated_at: z.number(),
+});
+const muteRow = z.object({ channel: z.string(), code_uit: z.string(), until: z.number() });
+const limitRow = z.object({
+  service: z.string(),
+  endpoint: z.string(),
+  max_vehicles: z.number().nullable(),
+  max_days: z.number().nullable(),
+  learned_at: z.number(),
+});
+
+/** Everything the migration copies, read in one SQLite transaction (one consistent snapshot). */
+export interface SqliteSnapshot {
+  accounts: SealedAccount[];
+  subscriptions: AlertSubscription[];
+  incidents: { incident: IncidentRecord; posts: AlertPost[] }[];
+  mutes: AlertMute[];
+  tasks: { task: TaskRecord; steps: StepRecord[] }[];
+  limits: LearnedLimitRecord[];
+}
+
+export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
+  const tasks = new TaskStore(db);
+  const alerts = new AlertStore(db);
+  const read = db.transaction((): SqliteSnapshot => {
+    const accounts = db
+      .prepare("SELECT slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid")
+      .all()
+      .map((raw) => {
+        const row = accountRow.parse(raw);
+        return {
+          slackUser: row.slack_user,
+          username: row.username,
+          secret: row.secret,
+          linkedAt: row.linked_at,
+        };
+      });
+
+    const liveIncidentIds = db
+      .prepare(
+        `SELECT id FROM alert_incidents i WHERE state IN ('pending','open')
+           OR (state = 'resolved' AND EXISTS (SELECT 1 FROM alert_posts p
+                 WHERE p.incident_id = i.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL))
+         ORDER BY first_seen_at, rowid`,
+      )
+      .all()
+      .map((raw) => idRow.parse(raw).id);
+    const postChannels = db.prepare("SELECT channel FROM alert_posts WHERE incident_id = ? ORDER BY rowid");
+    const incidents = liveIncidentIds.flatMap((id) => {
+      const incident = alerts.incident(id);
+      if (!incident) return [];
+      const posts = postChannels
+        .all(id)
+        .map((raw) => alerts.post(id, postKeyRow.parse(raw).channel))
+        .filter((post): post is AlertPost => post !== undefined);
+      return [{ incident, posts }];
+    });
+
+    const mutes = db
+      .prepare("SELECT channel, code_uit, until FROM alert_mutes WHERE until > ? ORDER BY rowid")
+      .all(now)
+      .map((raw) => {
+        const row = muteRow.parse(raw);
+        return { channel: row.channel, codeUit: row.code_uit, until: row.until };
+      });
+
+    const taskIds = db
+      .prepare(
+        `SELECT id FROM tasks WHERE state IN ('queued','running')
+           OR (delivered_at IS NULL AND state IN ('done','failed','cancelled'))
+         ORDER BY rowid`,
+      )
+      .all()
+      .map((raw) => idRow.parse(raw).id);
+    const stepsOf = db.prepare(
+      "SELECT step, state, result, updated_at FROM task_steps WHERE task_id = ? ORDER BY step",
+    );
+    const taskCopies = taskIds.flatMap((id) => {
+      const task = tasks.get(id);
+      if (!task) return [];
+      const steps = stepsOf.all(id).map((raw): StepRecord => {
+        const row = stepRow.parse(raw);
+        return {
+          step: row.step,
+          state:
+            row.state === "sending"
+              ? { state: "sending" }
+              : { state: "done", result: row.result === null ? undefined : JSON.parse(row.result) },
+          updatedAt: row.updated_at,
+        };
+      });
+      return [{ task, steps }];
+    });
+
+    const limits = db
+      .prepare(
+        "SELECT service, endpoint, max_vehicles, max_days, learned_at FROM learned_limits ORDER BY rowid",
+      )
+      .all()
+      .map((raw): LearnedLimitRecord => {
+        const row = limitRow.parse(raw);
+        const record: LearnedLimitRecord = {
+          service: row.service,
+          endpoint: row.endpoint,
+          learnedAt: row.learned_at,
+        };
+        if (row.max_vehicles !== null) record.maxVehicles = row.max_vehicles;
+        if (row.max_days !== null) record.maxDays = row.max_days;
+        return record;
+      });
+
+    return {
+      accounts,
+      subscriptions: alerts.subscriptions(),
+      incidents,
+      mutes,
+      tasks: taskCopies,
+      limits,
+    };
+  });
+  return read();
+}
+
+function openSource(source: MigrationSource): { db: Db; close: () => void } {
+  if ("db" in source) return { db: source.db, close: () => {} };
+  const file = join(source.dataDir, "fleetbot.sqlite");
+  // openDatabase would create an empty store: a mistyped DATA_DIR must not "migrate" nothing quietly.
+  if (!existsSync(file)) {
+    throw new StoreError(
+      `No fleetbot store at ${file}: set DATA_DIR to the directory the single instance used.`,
+    );
+  }
+  const db = openDatabase(source.dataDir);
+  return { db, close: () => db.close() };
+}
+
+async function copyEach<T>(
+  kind: string,
+  items: readonly T[],
+  copy: (item: T) => Promise<"copied" | "present" | "conflict">,
+  skipReason?: string,
+): Promise<KindOutcome> {
+  const outcome: KindOutcome = { kind, copied: 0, present: 0, skipped: 0 };
+  // One at a time, in the source's order: Redis keeps SQLite's insertion order for equal times.
+  for (const item of items) {
+    const result = await copy(item);
+    if (result === "copied") outcome.copied++;
+    else if (result === "present") outcome.present++;
+    else outcome.skipped++;
+  }
+  if (outcome.skipped > 0 && skipReason) outcome.skipReason = skipReason;
+  return outcome;
+}
+
+const copiedOrPresent = (copied: boolean): "copied" | "present" => (copied ? "copied" : "present");
+
+export async function migrateToRedis(options: MigrateOptions): Promise<MigrationReport> {
+  const now = options.now ?? Date.now;
+  const storeOptions = { prefix: options.prefix ?? DEFAULT_PREFIX, now };
+  const { db, close } = openSource(options.source);
+  let snapshot: SqliteSnapshot;
+  try {
+    snapshot = readSqliteSnapshot(db, now());
+  } finally {
+    close();
+  }
+  const accounts = new RedisAccountStore(options.redis, { ...storeOptions, key: options.key });
+  const alerts = new RedisAlertStore(options.redis, storeOptions);
+  const tasks = new RedisTaskStore(options.redis, storeOptions);
+  const limits = new RedisLearnedLimitsStore(options.redis, storeOptions);
+
+  const outcomes: KindOutcome[] = [];
+  outcomes.push(
+    await copyEach("linked accounts", snapshot.accounts, async (a) =>
+      copiedOrPresent(await accounts.importSealed(a)),
+    ),
+  );
+  outcomes.push(
+    await copyEach("alert subscriptions", snapshot.subscriptions, async (s) =>
+      copiedOrPresent(await alerts.importSubscription(s)),
+    ),
+  );
+  const incidents = await copyEach(
+    "incidents",
+    snapshot.incidents,
+    async ({ incident, posts }) => await alerts.importIncident(incident, posts),
+    "Redis already has another active incident of that transport and kind",
+  );
+  incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts with them`;
+  outcomes.push(incidents);
+  outcomes.push(
+    await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await alerts.importMute(m))),
+  );
+  const taskOutcome = await copyEach("tasks", snapshot.tasks, async ({ task, steps }) =>
+    copiedOrPresent(await tasks.importTask(task, steps)),
+  );
+  const unfinished = snapshot.tasks.filter((t) => t.task.state === "queued" || t.task.state === "running");
+  taskOutcome.detail =
+    `${unfinished.length} unfinished, ${snapshot.tasks.length - unfinished.length} finished with the answer not out; ` +
+    `${snapshot.tasks.reduce((n, t) => n + t.steps.length, 0)} journal steps`;
+  outcomes.push(taskOutcome);
+  outcomes.push(
+    await copyEach("learned limits", snapshot.limits, async (l) =>
+      copiedOrPresent(await limits.importLimit(l)),
+    ),
+  );
+
+  const report: MigrationReport = { outcomes };
+  const key = options.key;
+  if (key) {
+    report.unreadableAccounts = snapshot.accounts.filter((a) => {
+      try {
+        decryptSecret(key, a.secret, a.slackUser);
+        return false;
+      } catch {
+        return true;
+      }
+    }).length;
+  }
+  return report;
+}
+
+/** The summary, one line per kind (counts only: no names, no secrets). */
+export function formatMigrationReport(report: MigrationReport): string[] {
+  const lines = report.outcomes.map((o) => {
+    const parts = [`${o.copied} copied`, `${o.present} already in Redis`];
+    if (o.skipped > 0) parts.push(`${o.skipped} skipped (${o.skipReason ?? "not copied"})`);
+    return `${o.kind}: ${parts.join(", ")}${o.detail ? ` [${o.detail}]` : ""}`;
+  });
+  if (report.unreadableAccounts !== undefined && report.unreadableAccounts > 0) {
+    lines.push(
+      `warning: ${report.unreadableAccounts} linked account(s) do not open with this CREDENTIALS_KEY; ` +
+        "they were copied as they are, and their users must link again unless the old key is restored",
+    );
+  }
+  return lines;
+}

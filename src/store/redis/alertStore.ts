@@ -1,0 +1,868 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { INCIDENT_KINDS, type IncidentChange, type IncidentRecord } from "../../alerts/incidents.js";
+import { parseTransportView, type TransportView } from "../../etransport/types.js";
+import type { AlertMute, AlertPost, AlertSubscription, NewAlertSubscription } from "../alertStore.js";
+import type { AlertRepository } from "../repositories.js";
+import {
+  binaryCompare,
+  encodePairs,
+  flatStrings,
+  LUA_PRELUDE,
+  LuaScript,
+  numberText,
+  pairsListToRecords,
+  pairsToRecord,
+  presentFields,
+  type RedisStoreOptions,
+  rangeHashes,
+  storedJson,
+  storedNumber,
+  storeSettings,
+} from "./lua.js";
+
+/**
+ * Alert subscriptions, incidents, their posts per channel and mutes in Redis, with the SQLite
+ * AlertStore's answers. Keys (after the prefix; an ord is "<16-digit seq>|<id>", a pord is
+ * "<16-digit seq><incidentId>:<channel>", both ordering members of equal score by insertion):
+ *   alert:seq                          counter shared by subscriptions, incidents and posts
+ *   alert:sub:<id>                     hash: a subscription (codes, excludeCodes, vehicles as JSON)
+ *   alert:subs                         zset createdAt → ord
+ *   alert:subs:of:<channel>            hash account → subscription id (one per channel and account)
+ *   alert:incident:<id>                hash: an incident (facts as JSON)
+ *   alert:incidents:<account>          zset firstSeenAt → ord, every incident of the account
+ *   alert:active:<account>             zset firstSeenAt → ord, pending and open ones
+ *   alert:active-key:<account>         hash "<kind>:<transportUId>" → id: one active per transport and kind
+ *   alert:open                         zset firstSeenAt → ord, open incidents of every account
+ *   alert:resolved                     zset resolvedAt → id (retention)
+ *   alert:post:<incidentId>:<channel>  hash: one incident's message in one channel
+ *   alert:posts:<incidentId>           zset 0 → channel (binary order, as SQLite's ORDER BY channel)
+ *   alert:unresolved:<account>         zset resolvedAt → pord: posts whose resolution is not done
+ *   alert:failed:<channel>             zset seq → pord: posts with a last error (latest = highest)
+ *   alert:posted-for:<channel>         hash "<bytes of UIT>:<UIT><account>" → number of post rows
+ *   alert:mutes                        hash "<bytes of channel>:<channel><UIT>" → until
+ *   alert:mutes:until                  zset until → the same field (expiry)
+ */
+
+const jsonStringList = storedJson.pipe(z.array(z.string()));
+
+const subscriptionHash = z.object({
+  id: z.string(),
+  channel: z.string(),
+  account: z.string(),
+  createdBy: z.string().optional(),
+  codes: jsonStringList,
+  excludeCodes: jsonStringList,
+  vehicles: jsonStringList,
+  minDurationMinutes: storedNumber.pipe(z.number().int().min(0)),
+  createdAt: storedNumber,
+});
+
+const incidentHash = z.object({
+  id: z.string(),
+  account: z.string(),
+  transportUId: z.string(),
+  codeUit: z.string(),
+  kind: z.enum(INCIDENT_KINDS),
+  code: z.string(),
+  firstSeenAt: storedNumber,
+  openedAt: storedNumber.optional(),
+  resolvedAt: storedNumber.optional(),
+  resolveReason: z.enum(["recovered", "changed", "status", "gone"]).optional(),
+  state: z.enum(["pending", "open", "resolved"]),
+  lastSeenAt: storedNumber,
+  facts: storedJson,
+});
+
+const postHash = z.object({
+  incidentId: z.string(),
+  channel: z.string(),
+  ts: z.string().optional(),
+  postedAt: storedNumber.optional(),
+  resolvedUpdatedAt: storedNumber.optional(),
+  replyTs: z.string().optional(),
+  resolvedPostedAt: storedNumber.optional(),
+  attempts: storedNumber.pipe(z.number().int()),
+  lastError: z.string().optional(),
+  mutedUntil: storedNumber.optional(),
+});
+
+function toSubscription(hash: Record<string, string>): AlertSubscription {
+  const row = subscriptionHash.parse(hash);
+  const subscription: AlertSubscription = {
+    id: row.id,
+    channel: row.channel,
+    account: row.account,
+    codes: row.codes,
+    excludeCodes: row.excludeCodes,
+    vehicles: row.vehicles,
+    minDurationMinutes: row.minDurationMinutes,
+    createdAt: row.createdAt,
+  };
+  if (row.createdBy !== undefined) subscription.createdBy = row.createdBy;
+  return subscription;
+}
+
+function toIncident(hash: Record<string, string>): IncidentRecord {
+  const row = incidentHash.parse(hash);
+  const facts: TransportView = parseTransportView(row.facts) ?? {
+    uId: row.transportUId,
+    codeUit: row.codeUit,
+    statusId: 0,
+  };
+  const incident: IncidentRecord = {
+    id: row.id,
+    account: row.account,
+    transportUId: row.transportUId,
+    codeUit: row.codeUit,
+    kind: row.kind,
+    code: row.code,
+    firstSeenAt: row.firstSeenAt,
+    state: row.state,
+    lastSeenAt: row.lastSeenAt,
+    facts,
+  };
+  if (row.openedAt !== undefined) incident.openedAt = row.openedAt;
+  if (row.resolvedAt !== undefined) incident.resolvedAt = row.resolvedAt;
+  if (row.resolveReason !== undefined) incident.resolveReason = row.resolveReason;
+  return incident;
+}
+
+function toPost(hash: Record<string, string>): AlertPost {
+  const row = postHash.parse(hash);
+  const post: AlertPost = { incidentId: row.incidentId, channel: row.channel, attempts: row.attempts };
+  if (row.ts !== undefined) post.ts = row.ts;
+  if (row.postedAt !== undefined) post.postedAt = row.postedAt;
+  if (row.resolvedUpdatedAt !== undefined) post.resolvedUpdatedAt = row.resolvedUpdatedAt;
+  if (row.replyTs !== undefined) post.replyTs = row.replyTs;
+  if (row.resolvedPostedAt !== undefined) post.resolvedPostedAt = row.resolvedPostedAt;
+  if (row.lastError !== undefined) post.lastError = row.lastError;
+  if (row.mutedUntil !== undefined) post.mutedUntil = row.mutedUntil;
+  return post;
+}
+
+function incidentFields(incident: IncidentRecord): Record<string, string | undefined> {
+  return {
+    id: incident.id,
+    account: incident.account,
+    transportUId: incident.transportUId,
+    codeUit: incident.codeUit,
+    kind: incident.kind,
+    code: incident.code,
+    firstSeenAt: String(incident.firstSeenAt),
+    openedAt: numberText(incident.openedAt),
+    resolvedAt: numberText(incident.resolvedAt),
+    resolveReason: incident.resolveReason,
+    state: incident.state,
+    lastSeenAt: String(incident.lastSeenAt),
+    facts: JSON.stringify(incident.facts),
+  };
+}
+
+function postFields(post: AlertPost): Record<string, string | undefined> {
+  return {
+    incidentId: post.incidentId,
+    channel: post.channel,
+    ts: post.ts,
+    postedAt: numberText(post.postedAt),
+    resolvedUpdatedAt: numberText(post.resolvedUpdatedAt),
+    replyTs: post.replyTs,
+    resolvedPostedAt: numberText(post.resolvedPostedAt),
+    attempts: String(post.attempts),
+    lastError: post.lastError,
+    mutedUntil: numberText(post.mutedUntil),
+  };
+}
+
+const uniq = (list: readonly string[] | undefined) => [
+  ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
+];
+
+/** A length-prefixed pair, unambiguous whatever the two strings hold (lengths in UTF-8 bytes, as Lua counts). */
+const pairField = (first: string, second: string) => `${Buffer.byteLength(first, "utf8")}:${first}${second}`;
+
+const ALERT_LUA = `${LUA_PRELUDE}
+local function incident_key(p, id) return p .. 'alert:incident:' .. id end
+local function post_key(p, id, channel) return p .. 'alert:post:' .. id .. ':' .. channel end
+local function pair_field(a, b) return string.len(a) .. ':' .. a .. b end
+local function seq_of(pord) return tonumber(string.sub(pord, 1, 16)) end
+
+-- Adds a stored incident to the indexes its fields call for.
+local function index_incident(p, id)
+  local f = redis.call('HMGET', incident_key(p, id), 'ord', 'account', 'transportUId', 'kind', 'state', 'firstSeenAt', 'resolvedAt')
+  local ord, account, uid, kind, state, first, resolved = f[1], f[2], f[3], f[4], f[5], f[6], f[7]
+  redis.call('ZADD', p .. 'alert:incidents:' .. account, first, ord)
+  if state == 'pending' or state == 'open' then
+    redis.call('ZADD', p .. 'alert:active:' .. account, first, ord)
+    redis.call('HSET', p .. 'alert:active-key:' .. account, kind .. ':' .. uid, id)
+    if state == 'open' then redis.call('ZADD', p .. 'alert:open', first, ord) end
+  elseif resolved then
+    redis.call('ZADD', p .. 'alert:resolved', resolved, id)
+  end
+end
+
+-- Adds a stored post to the indexes its fields (and its incident's) call for.
+local function index_post(p, id, channel)
+  local f = redis.call('HMGET', post_key(p, id, channel), 'pord', 'lastError', 'resolvedPostedAt')
+  local pord, last_error, resolution_done = f[1], f[2], f[3]
+  local i = redis.call('HMGET', incident_key(p, id), 'account', 'codeUit', 'state', 'resolvedAt')
+  redis.call('ZADD', p .. 'alert:posts:' .. id, 0, channel)
+  redis.call('HINCRBY', p .. 'alert:posted-for:' .. channel, pair_field(i[2], i[1]), 1)
+  if last_error then redis.call('ZADD', p .. 'alert:failed:' .. channel, seq_of(pord), pord) end
+  if i[3] == 'resolved' and not resolution_done then
+    redis.call('ZADD', p .. 'alert:unresolved:' .. i[1], i[4] or '-inf', pord)
+  end
+end
+
+local function new_post(p, id, channel, fields)
+  local pord = string.format('%016d', redis.call('INCR', p .. 'alert:seq')) .. id .. ':' .. channel
+  redis.call('HSET', post_key(p, id, channel), 'pord', pord, unpack(fields))
+  index_post(p, id, channel)
+end
+
+local function delete_incident(p, id)
+  local key = incident_key(p, id)
+  local f = redis.call('HMGET', key, 'ord', 'account', 'codeUit', 'kind', 'transportUId')
+  local ord, account, code_uit = f[1], f[2], f[3]
+  for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
+    local pkey = post_key(p, id, channel)
+    local pord = redis.call('HGET', pkey, 'pord')
+    local counts = p .. 'alert:posted-for:' .. channel
+    local field = pair_field(code_uit, account)
+    if redis.call('HINCRBY', counts, field, -1) <= 0 then redis.call('HDEL', counts, field) end
+    if pord then
+      redis.call('ZREM', p .. 'alert:failed:' .. channel, pord)
+      redis.call('ZREM', p .. 'alert:unresolved:' .. account, pord)
+    end
+    redis.call('DEL', pkey)
+  end
+  redis.call('DEL', p .. 'alert:posts:' .. id)
+  redis.call('ZREM', p .. 'alert:incidents:' .. account, ord)
+  redis.call('ZREM', p .. 'alert:active:' .. account, ord)
+  redis.call('ZREM', p .. 'alert:open', ord)
+  redis.call('ZREM', p .. 'alert:resolved', id)
+  local active = p .. 'alert:active-key:' .. account
+  if redis.call('HGET', active, f[4] .. ':' .. f[5]) == id then redis.call('HDEL', active, f[4] .. ':' .. f[5]) end
+  redis.call('DEL', key)
+end
+`;
+
+/** ARGV: prefix, channel, account, new id, now, '1' createdBy or '0', createdBy, codes, exclude, vehicles, min. */
+const UPSERT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
+local p, channel, account = ARGV[1], ARGV[2], ARGV[3]
+local index = p .. 'alert:subs:of:' .. channel
+local id = redis.call('HGET', index, account)
+local created = 0
+if not id then
+  id = ARGV[4]
+  created = 1
+  local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), id)
+  redis.call('HSET', p .. 'alert:sub:' .. id, 'id', id, 'channel', channel, 'account', account, 'createdAt', ARGV[5], 'ord', ord)
+  redis.call('ZADD', p .. 'alert:subs', ARGV[5], ord)
+  redis.call('HSET', index, account, id)
+end
+local key = p .. 'alert:sub:' .. id
+redis.call('HSET', key, 'codes', ARGV[8], 'excludeCodes', ARGV[9], 'vehicles', ARGV[10], 'minDurationMinutes', ARGV[11])
+if ARGV[6] == '1' then redis.call('HSET', key, 'createdBy', ARGV[7]) else redis.call('HDEL', key, 'createdBy') end
+return {created, redis.call('HGETALL', key)}
+`);
+
+/** ARGV: prefix, channel, account, id, fields… → 1 copied, 0 already there. */
+const IMPORT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
+local p, channel, account, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local index = p .. 'alert:subs:of:' .. channel
+if redis.call('HEXISTS', index, account) == 1 or redis.call('EXISTS', p .. 'alert:sub:' .. id) == 1 then return 0 end
+local fields = read_pairs(5)
+local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), id)
+redis.call('HSET', p .. 'alert:sub:' .. id, 'ord', ord, unpack(fields))
+redis.call('ZADD', p .. 'alert:subs', redis.call('HGET', p .. 'alert:sub:' .. id, 'createdAt'), ord)
+redis.call('HSET', index, account, id)
+return 1
+`);
+
+/** ARGV: prefix, channel, account → the subscription's hash or {}. */
+const GET_SUBSCRIPTION = new LuaScript(`
+local id = redis.call('HGET', ARGV[1] .. 'alert:subs:of:' .. ARGV[2], ARGV[3])
+if not id then return {} end
+return redis.call('HGETALL', ARGV[1] .. 'alert:sub:' .. id)
+`);
+
+/** ARGV: prefix, channel, '1' and account or '0' (all of the channel's) → how many removed. */
+const REMOVE_SUBSCRIPTION = new LuaScript(`
+local p, channel = ARGV[1], ARGV[2]
+local index = p .. 'alert:subs:of:' .. channel
+local ids = {}
+if ARGV[3] == '1' then
+  local id = redis.call('HGET', index, ARGV[4])
+  if id then
+    ids[1] = id
+    redis.call('HDEL', index, ARGV[4])
+  end
+else
+  ids = redis.call('HVALS', index)
+  redis.call('DEL', index)
+end
+for _, id in ipairs(ids) do
+  local key = p .. 'alert:sub:' .. id
+  redis.call('ZREM', p .. 'alert:subs', redis.call('HGET', key, 'ord'))
+  redis.call('DEL', key)
+end
+return #ids
+`);
+
+/** The fields of one change as APPLY_CHANGES reads them, in this order ('' when a change has none). */
+const CHANGE_FIELDS = [
+  "type",
+  "id",
+  "account",
+  "transportUId",
+  "codeUit",
+  "kind",
+  "code",
+  "at",
+  "state",
+  "facts",
+  "reason",
+] as const;
+
+function changeArgs(change: IncidentChange): string[] {
+  const common = { type: change.type, at: String(change.at) };
+  const fields: Partial<Record<(typeof CHANGE_FIELDS)[number], string>> = (() => {
+    switch (change.type) {
+      case "open":
+        return {
+          ...common,
+          // Made here: Lua has no UUIDs, and the id must be new on every replica.
+          id: randomUUID(),
+          account: change.account,
+          transportUId: change.transportUId,
+          codeUit: change.codeUit,
+          kind: change.kind,
+          code: change.code,
+          state: change.state,
+          facts: JSON.stringify(change.facts),
+        };
+      case "confirm":
+        return { ...common, id: change.id, facts: JSON.stringify(change.facts) };
+      case "still":
+        return { ...common, id: change.id };
+      case "resolve":
+        return { ...common, id: change.id, reason: change.reason };
+    }
+  })();
+  return CHANGE_FIELDS.map((name) => fields[name] ?? "");
+}
+
+/**
+ * ARGV: prefix, count, then per change: type, id, account, transportUId, codeUit, kind, code, at,
+ * state, facts, reason. Checked whole before anything is written (a Lua error does not undo
+ * earlier writes), so a refused batch leaves the store as it was; then applied in order.
+ * Returns the touched incidents' hashes.
+ */
+const APPLY_CHANGES = new LuaScript(`${ALERT_LUA}
+local p = ARGV[1]
+local changes = {}
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local b = 3 + i * ${CHANGE_FIELDS.length}
+  changes[#changes + 1] = {
+    type = ARGV[b], id = ARGV[b + 1], account = ARGV[b + 2], uid = ARGV[b + 3], code_uit = ARGV[b + 4],
+    kind = ARGV[b + 5], code = ARGV[b + 6], at = ARGV[b + 7], state = ARGV[b + 8], facts = ARGV[b + 9],
+    reason = ARGV[b + 10],
+  }
+end
+
+-- The check: the batch replayed on a shadow of the states and active keys it touches.
+local shadow_state, shadow_meta, shadow_active = {}, {}, {}
+local function state_of(id)
+  if shadow_state[id] ~= nil then return shadow_state[id] end
+  return redis.call('HGET', incident_key(p, id), 'state')
+end
+local function meta_of(id)
+  if shadow_meta[id] then return shadow_meta[id] end
+  local f = redis.call('HMGET', incident_key(p, id), 'account', 'kind', 'transportUId')
+  return { account = f[1], field = f[2] .. ':' .. f[3] }
+end
+local function active_of(account, field)
+  local of_account = shadow_active[account]
+  if of_account and of_account[field] ~= nil then return of_account[field] end
+  return redis.call('HGET', p .. 'alert:active-key:' .. account, field)
+end
+local function set_active(account, field, id)
+  shadow_active[account] = shadow_active[account] or {}
+  shadow_active[account][field] = id
+end
+for _, c in ipairs(changes) do
+  if c.type == 'open' then
+    local field = c.kind .. ':' .. c.uid
+    if active_of(c.account, field) then
+      return redis.error_reply('UNIQUE constraint failed: an active ' .. c.kind .. ' incident of transport ' .. c.uid .. ' already exists')
+    end
+    set_active(c.account, field, c.id)
+    shadow_state[c.id] = c.state
+    shadow_meta[c.id] = { account = c.account, field = field }
+  elseif c.type == 'confirm' or c.type == 'resolve' then
+    local state = state_of(c.id)
+    if not state then return redis.error_reply('no incident ' .. c.id .. ' to ' .. c.type) end
+    if c.type == 'confirm' and state == 'pending' then shadow_state[c.id] = 'open' end
+    if c.type == 'resolve' and (state == 'pending' or state == 'open') then
+      shadow_state[c.id] = 'resolved'
+      local meta = meta_of(c.id)
+      set_active(meta.account, meta.field, false)
+    end
+  end
+end
+
+local touched = {}
+for _, c in ipairs(changes) do
+  local key = incident_key(p, c.id)
+  if c.type == 'open' then
+    local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), c.id)
+    redis.call('HSET', key, 'id', c.id, 'account', c.account, 'transportUId', c.uid, 'codeUit', c.code_uit,
+      'kind', c.kind, 'code', c.code, 'firstSeenAt', c.at, 'lastSeenAt', c.at, 'state', c.state,
+      'facts', c.facts, 'ord', ord)
+    if c.state == 'open' then redis.call('HSET', key, 'openedAt', c.at) end
+    index_incident(p, c.id)
+    touched[#touched + 1] = c.id
+  elseif c.type == 'confirm' then
+    if redis.call('HGET', key, 'state') == 'pending' then
+      redis.call('HSET', key, 'state', 'open', 'openedAt', c.at, 'lastSeenAt', c.at, 'facts', c.facts)
+      local f = redis.call('HMGET', key, 'firstSeenAt', 'ord')
+      redis.call('ZADD', p .. 'alert:open', f[1], f[2])
+    end
+    touched[#touched + 1] = c.id
+  elseif c.type == 'still' then
+    local f = redis.call('HMGET', key, 'state', 'lastSeenAt')
+    if (f[1] == 'pending' or f[1] == 'open') and tonumber(c.at) > tonumber(f[2]) then
+      redis.call('HSET', key, 'lastSeenAt', c.at)
+    end
+  elseif c.type == 'resolve' then
+    local f = redis.call('HMGET', key, 'state', 'ord', 'account', 'kind', 'transportUId')
+    if f[1] == 'pending' or f[1] == 'open' then
+      local account = f[3]
+      redis.call('HSET', key, 'state', 'resolved', 'resolvedAt', c.at, 'resolveReason', c.reason)
+      redis.call('ZREM', p .. 'alert:active:' .. account, f[2])
+      redis.call('ZREM', p .. 'alert:open', f[2])
+      local active = p .. 'alert:active-key:' .. account
+      if redis.call('HGET', active, f[4] .. ':' .. f[5]) == c.id then redis.call('HDEL', active, f[4] .. ':' .. f[5]) end
+      redis.call('ZADD', p .. 'alert:resolved', c.at, c.id)
+      for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. c.id, 0, -1)) do
+        local post = redis.call('HMGET', post_key(p, c.id, channel), 'pord', 'resolvedPostedAt')
+        if not post[2] then redis.call('ZADD', p .. 'alert:unresolved:' .. account, c.at, post[1]) end
+      end
+    end
+    touched[#touched + 1] = c.id
+  end
+end
+local out = {}
+for _, id in ipairs(touched) do out[#out + 1] = redis.call('HGETALL', incident_key(p, id)) end
+return out
+`);
+
+/**
+ * ARGV: prefix, id, account, kind, transportUId, state, incident fields…, post count, then per post:
+ * channel and its fields… → 1 copied, 0 already there, 2 refused (another active incident of the
+ * same transport and kind is here already).
+ */
+const IMPORT_INCIDENT = new LuaScript(`${ALERT_LUA}
+local p, id, account, kind, uid, state = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local key = incident_key(p, id)
+if redis.call('EXISTS', key) == 1 then return 0 end
+if (state == 'pending' or state == 'open') and redis.call('HEXISTS', p .. 'alert:active-key:' .. account, kind .. ':' .. uid) == 1 then
+  return 2
+end
+local fields, i = read_pairs(7)
+redis.call('HSET', key, 'ord', ord_of(redis.call('INCR', p .. 'alert:seq'), id), unpack(fields))
+index_incident(p, id)
+local posts = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, posts do
+  local channel = ARGV[i]
+  local post_fields, next_index = read_pairs(i + 1)
+  new_post(p, id, channel, post_fields)
+  i = next_index
+end
+return 1
+`);
+
+/** ARGV: prefix, incident id, channel → the post's hash (created empty when missing). */
+const ENSURE_POST = new LuaScript(`${ALERT_LUA}
+local p, id, channel = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', incident_key(p, id)) == 0 then
+  return redis.error_reply('FOREIGN KEY constraint failed: no incident ' .. id)
+end
+local key = post_key(p, id, channel)
+if redis.call('EXISTS', key) == 0 then new_post(p, id, channel, {'incidentId', id, 'channel', channel, 'attempts', '0'}) end
+return redis.call('HGETALL', key)
+`);
+
+/**
+ * ARGV: prefix, incident id, channel, operation, value. One post step, with the SQLite
+ * statement's guard; a missing post is left missing (an UPDATE that matches nothing).
+ */
+const POST_STEP = new LuaScript(`${ALERT_LUA}
+local p, id, channel, op, value = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local key = post_key(p, id, channel)
+local pord = redis.call('HGET', key, 'pord')
+if not pord then return 0 end
+local failed = p .. 'alert:failed:' .. channel
+if op == 'posted' then
+  if redis.call('HEXISTS', key, 'ts') == 1 then return 0 end
+  redis.call('HSET', key, 'ts', value, 'postedAt', ARGV[6])
+  redis.call('HINCRBY', key, 'attempts', 1)
+  redis.call('HDEL', key, 'lastError', 'mutedUntil')
+  redis.call('ZREM', failed, pord)
+elseif op == 'failed' then
+  redis.call('HINCRBY', key, 'attempts', 1)
+  redis.call('HSET', key, 'lastError', value)
+  redis.call('ZADD', failed, seq_of(pord), pord)
+elseif op == 'muted' then
+  redis.call('HSET', key, 'mutedUntil', value)
+elseif op == 'resolvedUpdate' then
+  redis.call('HSET', key, 'resolvedUpdatedAt', value)
+  redis.call('HDEL', key, 'lastError')
+  redis.call('ZREM', failed, pord)
+elseif op == 'resolvedReply' then
+  if redis.call('HEXISTS', key, 'replyTs') == 1 then return 0 end
+  redis.call('HSET', key, 'replyTs', value)
+  redis.call('HDEL', key, 'lastError')
+  redis.call('ZREM', failed, pord)
+elseif op == 'resolutionDone' then
+  redis.call('HSET', key, 'resolvedPostedAt', value)
+  local account = redis.call('HGET', incident_key(p, id), 'account')
+  if account then redis.call('ZREM', p .. 'alert:unresolved:' .. account, pord) end
+else
+  return redis.error_reply('unknown post step ' .. op)
+end
+return 1
+`);
+
+/** ARGV: prefix, channel → {lastError, attempts, codeUit} of the latest failed post, or {}. */
+const LAST_FAILURE = new LuaScript(`${ALERT_LUA}
+local p, channel = ARGV[1], ARGV[2]
+local latest = redis.call('ZREVRANGE', p .. 'alert:failed:' .. channel, 0, 0)
+if #latest == 0 then return {} end
+local post = redis.call('HMGET', p .. 'alert:post:' .. string.sub(latest[1], 17), 'lastError', 'attempts', 'incidentId')
+if not post[1] then return {} end
+local code_uit = redis.call('HGET', incident_key(p, post[3]), 'codeUit')
+if not code_uit then return {} end
+return {post[1], post[2], code_uit}
+`);
+
+/** ARGV: prefix, field, until. */
+const MUTE = new LuaScript(`
+redis.call('HSET', ARGV[1] .. 'alert:mutes', ARGV[2], ARGV[3])
+redis.call('ZADD', ARGV[1] .. 'alert:mutes:until', ARGV[3], ARGV[2])
+return 1
+`);
+
+/** ARGV: prefix, field, until → 1 copied, 0 already there. */
+const IMPORT_MUTE = new LuaScript(`
+if redis.call('HEXISTS', ARGV[1] .. 'alert:mutes', ARGV[2]) == 1 then return 0 end
+redis.call('HSET', ARGV[1] .. 'alert:mutes', ARGV[2], ARGV[3])
+redis.call('ZADD', ARGV[1] .. 'alert:mutes:until', ARGV[3], ARGV[2])
+return 1
+`);
+
+/** ARGV: prefix, field → 1 removed, 0 none. */
+const UNMUTE = new LuaScript(`
+redis.call('ZREM', ARGV[1] .. 'alert:mutes:until', ARGV[2])
+return redis.call('HDEL', ARGV[1] .. 'alert:mutes', ARGV[2])
+`);
+
+/**
+ * ARGV: prefix, now, olderThan → {mutes, incidents} deleted: mutes that ended, and resolved
+ * incidents older than olderThan unless a post of theirs still owes its resolution.
+ */
+const PURGE = new LuaScript(`${ALERT_LUA}
+local p, now, older_than = ARGV[1], ARGV[2], ARGV[3]
+local ended = redis.call('ZRANGEBYSCORE', p .. 'alert:mutes:until', '-inf', now)
+for _, field in ipairs(ended) do redis.call('HDEL', p .. 'alert:mutes', field) end
+redis.call('ZREMRANGEBYSCORE', p .. 'alert:mutes:until', '-inf', now)
+local deleted = 0
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'alert:resolved', '-inf', '(' .. older_than)) do
+  local owed = false
+  for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
+    local post = redis.call('HMGET', post_key(p, id, channel), 'ts', 'resolvedPostedAt')
+    if post[1] and not post[2] then owed = true end
+  end
+  if not owed then
+    delete_incident(p, id)
+    deleted = deleted + 1
+  end
+end
+return {#ended, deleted}
+`);
+
+const createdReply = z.tuple([z.number(), z.unknown()]);
+const purgeReply = z.tuple([z.number(), z.number()]);
+
+export type IncidentImport = "copied" | "present" | "conflict";
+
+export class RedisAlertStore implements AlertRepository {
+  private readonly prefix: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
+  }
+
+  private key(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  // ---------- subscriptions ----------
+
+  async upsertSubscription(
+    input: NewAlertSubscription,
+  ): Promise<{ subscription: AlertSubscription; created: boolean }> {
+    const reply = createdReply.parse(
+      await UPSERT_SUBSCRIPTION.run(
+        this.redis,
+        [],
+        [
+          this.prefix,
+          input.channel,
+          input.account,
+          randomUUID(),
+          String(this.now()),
+          input.createdBy === undefined ? "0" : "1",
+          input.createdBy ?? "",
+          JSON.stringify(uniq(input.codes)),
+          JSON.stringify(uniq(input.excludeCodes)),
+          JSON.stringify(uniq(input.vehicles)),
+          String(Math.max(0, Math.floor(input.minDurationMinutes ?? 0))),
+        ],
+      ),
+    );
+    return { subscription: toSubscription(pairsToRecord(reply[1])), created: reply[0] === 1 };
+  }
+
+  async subscription(channel: string, account: string): Promise<AlertSubscription | undefined> {
+    const hash = pairsToRecord(await GET_SUBSCRIPTION.run(this.redis, [], [this.prefix, channel, account]));
+    return Object.keys(hash).length === 0 ? undefined : toSubscription(hash);
+  }
+
+  async subscriptions(filter: { account?: string; channel?: string } = {}): Promise<AlertSubscription[]> {
+    // Subscriptions are few (one per channel and account): read them all, in creation order.
+    const all = (await rangeHashes(this.redis, this.key("alert:subs"), this.key("alert:sub:"))).map(
+      toSubscription,
+    );
+    return all.filter(
+      (s) =>
+        (filter.account === undefined || s.account === filter.account) &&
+        (filter.channel === undefined || s.channel === filter.channel),
+    );
+  }
+
+  async removeSubscription(channel: string, account?: string): Promise<number> {
+    const removed = await REMOVE_SUBSCRIPTION.run(
+      this.redis,
+      [],
+      [this.prefix, channel, account === undefined ? "0" : "1", account ?? ""],
+    );
+    return z.number().parse(removed);
+  }
+
+  async subscribedAccounts(): Promise<string[]> {
+    const accounts = new Set((await this.subscriptions()).map((s) => s.account));
+    return [...accounts].sort(binaryCompare);
+  }
+
+  // ---------- incidents ----------
+
+  async incident(id: string): Promise<IncidentRecord | undefined> {
+    const hash = await this.redis.hgetall(this.key(`alert:incident:${id}`));
+    return Object.keys(hash).length === 0 ? undefined : toIncident(hash);
+  }
+
+  private async incidentsOf(index: string): Promise<IncidentRecord[]> {
+    return (await rangeHashes(this.redis, this.key(index), this.key("alert:incident:"))).map(toIncident);
+  }
+
+  async activeIncidents(account: string): Promise<IncidentRecord[]> {
+    return await this.incidentsOf(`alert:active:${account}`);
+  }
+
+  async incidents(account: string): Promise<IncidentRecord[]> {
+    return await this.incidentsOf(`alert:incidents:${account}`);
+  }
+
+  async openIncidents(): Promise<IncidentRecord[]> {
+    return await this.incidentsOf("alert:open");
+  }
+
+  async applyChanges(changes: readonly IncidentChange[]): Promise<IncidentRecord[]> {
+    if (changes.length === 0) return [];
+    const args = [this.prefix, String(changes.length), ...changes.flatMap(changeArgs)];
+    return pairsListToRecords(await APPLY_CHANGES.run(this.redis, [], args)).map(toIncident);
+  }
+
+  // ---------- posts ----------
+
+  async hasPostFor(channel: string, codeUit: string, account: string): Promise<boolean> {
+    const count = await this.redis.hget(this.key(`alert:posted-for:${channel}`), pairField(codeUit, account));
+    return count !== null && Number(count) > 0;
+  }
+
+  async post(incidentId: string, channel: string): Promise<AlertPost | undefined> {
+    const hash = await this.redis.hgetall(this.key(`alert:post:${incidentId}:${channel}`));
+    return Object.keys(hash).length === 0 ? undefined : toPost(hash);
+  }
+
+  async posts(incidentId: string): Promise<AlertPost[]> {
+    return (
+      await rangeHashes(
+        this.redis,
+        this.key(`alert:posts:${incidentId}`),
+        this.key(`alert:post:${incidentId}:`),
+        {
+          member: "raw",
+        },
+      )
+    ).map(toPost);
+  }
+
+  async ensurePost(incidentId: string, channel: string): Promise<AlertPost> {
+    return toPost(pairsToRecord(await ENSURE_POST.run(this.redis, [], [this.prefix, incidentId, channel])));
+  }
+
+  async unresolvedPosts(account: string): Promise<AlertPost[]> {
+    return (
+      await rangeHashes(this.redis, this.key(`alert:unresolved:${account}`), this.key("alert:post:"), {
+        member: "tail",
+      })
+    ).map(toPost);
+  }
+
+  private async postStep(
+    incidentId: string,
+    channel: string,
+    op: string,
+    value: string,
+    extra = "",
+  ): Promise<void> {
+    await POST_STEP.run(this.redis, [], [this.prefix, incidentId, channel, op, value, extra]);
+  }
+
+  async recordPosted(incidentId: string, channel: string, ts: string): Promise<void> {
+    await this.postStep(incidentId, channel, "posted", ts, String(this.now()));
+  }
+
+  async recordFailure(incidentId: string, channel: string, error: string): Promise<void> {
+    await this.postStep(incidentId, channel, "failed", error.slice(0, 500));
+  }
+
+  async recordMuted(incidentId: string, channel: string, until: number): Promise<void> {
+    await this.postStep(incidentId, channel, "muted", String(until));
+  }
+
+  async recordResolvedUpdate(incidentId: string, channel: string): Promise<void> {
+    await this.postStep(incidentId, channel, "resolvedUpdate", String(this.now()));
+  }
+
+  async recordResolvedReply(incidentId: string, channel: string, ts: string): Promise<void> {
+    await this.postStep(incidentId, channel, "resolvedReply", ts);
+  }
+
+  async recordResolutionDone(incidentId: string, channel: string): Promise<void> {
+    await this.postStep(incidentId, channel, "resolutionDone", String(this.now()));
+  }
+
+  async lastFailure(
+    channel: string,
+  ): Promise<{ codeUit: string; error: string; attempts: number } | undefined> {
+    const reply = flatStrings.parse(await LAST_FAILURE.run(this.redis, [], [this.prefix, channel]));
+    const [error, attempts, codeUit] = reply;
+    if (error === undefined || attempts === undefined || codeUit === undefined) return undefined;
+    return { codeUit, error, attempts: storedNumber.parse(attempts) };
+  }
+
+  // ---------- mutes ----------
+
+  async mute(channel: string, codeUit: string, until: number): Promise<AlertMute> {
+    await MUTE.run(this.redis, [], [this.prefix, pairField(channel, codeUit), String(until)]);
+    return { channel, codeUit, until };
+  }
+
+  async unmute(channel: string, codeUit: string): Promise<boolean> {
+    return (await UNMUTE.run(this.redis, [], [this.prefix, pairField(channel, codeUit)])) === 1;
+  }
+
+  async mutedUntil(channel: string, codeUit: string, at: number = this.now()): Promise<number | undefined> {
+    const until = await this.redis.hget(this.key("alert:mutes"), pairField(channel, codeUit));
+    if (until === null) return undefined;
+    const value = storedNumber.parse(until);
+    return value > at ? value : undefined;
+  }
+
+  async purge(olderThan: number): Promise<{ mutes: number; incidents: number }> {
+    const [mutes, incidents] = purgeReply.parse(
+      await PURGE.run(this.redis, [], [this.prefix, String(this.now()), String(olderThan)]),
+    );
+    return { mutes, incidents };
+  }
+
+  // ---------- migration ----------
+
+  /** Copies a subscription as it is (id, creation time); one already there for its channel and account stays. */
+  async importSubscription(subscription: AlertSubscription): Promise<boolean> {
+    const fields: Record<string, string | undefined> = {
+      id: subscription.id,
+      channel: subscription.channel,
+      account: subscription.account,
+      createdBy: subscription.createdBy,
+      codes: JSON.stringify(subscription.codes),
+      excludeCodes: JSON.stringify(subscription.excludeCodes),
+      vehicles: JSON.stringify(subscription.vehicles),
+      minDurationMinutes: String(subscription.minDurationMinutes),
+      createdAt: String(subscription.createdAt),
+    };
+    toSubscription(presentFields(fields));
+    const copied = await IMPORT_SUBSCRIPTION.run(
+      this.redis,
+      [],
+      [this.prefix, subscription.channel, subscription.account, subscription.id, ...encodePairs(fields)],
+    );
+    return copied === 1;
+  }
+
+  /** Copies an incident as it is with its posts (the migration); one atomic write. */
+  async importIncident(incident: IncidentRecord, posts: readonly AlertPost[]): Promise<IncidentImport> {
+    const postArgs: string[] = [String(posts.length)];
+    for (const post of posts) {
+      if (post.incidentId !== incident.id)
+        throw new Error(`post of ${post.incidentId} given with ${incident.id}`);
+      postArgs.push(post.channel, ...encodePairs(postFields(post)));
+    }
+    const outcome = await IMPORT_INCIDENT.run(
+      this.redis,
+      [],
+      [
+        this.prefix,
+        incident.id,
+        incident.account,
+        incident.kind,
+        incident.transportUId,
+        incident.state,
+        ...encodePairs(incidentFields(incident)),
+        ...postArgs,
+      ],
+    );
+    return outcome === 1 ? "copied" : outcome === 2 ? "conflict" : "present";
+  }
+
+  /** Copies a mute; one already there for the channel and UIT stays. */
+  async importMute(mute: AlertMute): Promise<boolean> {
+    return (
+      (await IMPORT_MUTE.run(
+        this.redis,
+        [],
+        [this.prefix, pairField(mute.channel, mute.codeUit), String(mute.until)],
+      )) === 1
+    );
+  }
+}

@@ -1,0 +1,26 @@
+import type { Redis } from "ioredis";
+import type { LearnedLimitsRepo, Repositories } from "../repositories.js";
+import { RedisAccountStore } from "./accountStore.js";
+import { RedisAlertStore } from "./alertStore.js";
+import { RedisLearnedLimitsStore } from "./learnedLimits.js";
+import type { RedisStoreOptions } from "./lua.js";
+import { RedisTaskStore } from "./taskStore.js";
+
+export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
+export { RedisAlertStore } from "./alertStore.js";
+export { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./learnedLimits.js";
+export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
+export { RedisTaskStore, type StepRecord } from "./taskStore.js";
+
+/** Every store of the Redis mode over one client (without keyPrefix) and one key prefix. */
+export function createRedisRepositories(
+  redis: Redis,
+  options: RedisStoreOptions & { key: Buffer | undefined },
+): Repositories & { limits: LearnedLimitsRepo } {
+  return {
+    tasks: new RedisTaskStore(redis, options),
+    accounts: new RedisAccountStore(redis, options),
+    alerts: new RedisAlertStore(redis, options),
+    limits: new RedisLearnedLimitsStore(redis, options),
+  };
+}

@@ -1,0 +1,462 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import {
+  type NewTask,
+  type ReplyTarget,
+  replyTargetSchema,
+  type TaskError,
+  type TaskRecord,
+  type TaskState,
+  taskErrorSchema,
+  taskRecordSchema,
+} from "../../tasks/task.js";
+import type { TaskRepository } from "../repositories.js";
+import type { StepState } from "../taskStore.js";
+import {
+  encodePairs,
+  jsonText,
+  LUA_PRELUDE,
+  LuaScript,
+  numberText,
+  pairsToRecord,
+  presentFields,
+  type RedisStoreOptions,
+  rangeHashes,
+  storedJson,
+  storedNumber,
+  storeSettings,
+} from "./lua.js";
+
+/**
+ * Keys (after the prefix):
+ *   task:<id>                    hash: the task's fields (JSON texts for params, reply, result, error)
+ *   task-steps:<id>              hash: step → {"state","result"?,"updatedAt"} (the mutation journal;
+ *                                outside task:, so no id, however odd, reads a journal as a task)
+ *   tasks:seq                    counter: insertion order (SQLite's rowid)
+ *   tasks:unfinished             zset createdAt → ord of queued/running tasks
+ *   tasks:unfinished:<account>   the same, per account (count = ZCARD)
+ *   tasks:of:<account>           zset createdAt → ord of every task of the account (recent)
+ *   tasks:finished               zset finishedAt → ord (retention)
+ *   tasks:undelivered            zset finishedAt → ord of finished tasks whose answer is not out
+ *   tasks:dedupe                 hash dedupeKey → id of the pending task holding it
+ * An ord is the 16-digit insertion number, "|", the id: members of equal score sort by it, so
+ * "created_at, rowid" orders come straight from a range.
+ */
+
+const taskHashSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  params: storedJson,
+  account: z.string(),
+  slackUser: z.string().optional(),
+  reply: storedJson,
+  priority: z.string(),
+  state: z.string(),
+  dedupeKey: z.string().optional(),
+  progressDone: storedNumber,
+  progressTotal: storedNumber,
+  result: storedJson.optional(),
+  error: storedJson.optional(),
+  attempts: storedNumber,
+  createdAt: storedNumber,
+  updatedAt: storedNumber,
+  finishedAt: storedNumber.optional(),
+  deliveredAt: storedNumber.optional(),
+});
+
+function fromHash(hash: Record<string, string>): TaskRecord {
+  const row = taskHashSchema.parse(hash);
+  return taskRecordSchema.parse({
+    ...row,
+    reply: replyTargetSchema.parse(row.reply),
+    error: row.error === undefined ? undefined : taskErrorSchema.parse(row.error),
+  });
+}
+
+/** A task's fields as stored (the ord is added by the script that stores it). */
+function toHash(task: TaskRecord): Record<string, string | undefined> {
+  return {
+    id: task.id,
+    kind: task.kind,
+    params: JSON.stringify(task.params ?? null),
+    account: task.account,
+    slackUser: task.slackUser,
+    reply: JSON.stringify(task.reply),
+    priority: task.priority,
+    state: task.state,
+    dedupeKey: task.dedupeKey,
+    progressDone: String(task.progressDone),
+    progressTotal: String(task.progressTotal),
+    result: jsonText(task.result),
+    error: jsonText(task.error),
+    attempts: String(task.attempts),
+    createdAt: String(task.createdAt),
+    updatedAt: String(task.updatedAt),
+    finishedAt: numberText(task.finishedAt),
+    deliveredAt: numberText(task.deliveredAt),
+  };
+}
+
+/** One journal entry as the migration copies it. */
+export interface StepRecord {
+  step: string;
+  state: StepState;
+  updatedAt: number;
+}
+
+const storedStepSchema = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("sending"), updatedAt: z.number() }),
+  z.object({ state: z.literal("done"), result: z.unknown().optional(), updatedAt: z.number() }),
+]);
+
+function stepText(state: StepState, updatedAt: number): string {
+  return JSON.stringify(
+    state.state === "sending" ? { state: "sending", updatedAt } : { ...state, updatedAt },
+  );
+}
+
+const TASK_LUA = `${LUA_PRELUDE}
+local function pending_key(p, dk)
+  local id = redis.call('HGET', p .. 'tasks:dedupe', dk)
+  if not id then return nil end
+  local key = p .. 'task:' .. id
+  local state = redis.call('HGET', key, 'state')
+  if state == 'queued' or state == 'running' then return key end
+  return nil
+end
+-- Adds a stored task to the indexes its fields call for.
+local function index_task(p, key)
+  local f = redis.call('HMGET', key, 'ord', 'account', 'state', 'createdAt', 'finishedAt', 'deliveredAt', 'dedupeKey', 'id')
+  local ord, account, state, created, finished, delivered, dk, id = f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]
+  redis.call('ZADD', p .. 'tasks:of:' .. account, created, ord)
+  if state == 'queued' or state == 'running' then
+    redis.call('ZADD', p .. 'tasks:unfinished', created, ord)
+    redis.call('ZADD', p .. 'tasks:unfinished:' .. account, created, ord)
+    if dk and dk ~= '' and not pending_key(p, dk) then redis.call('HSET', p .. 'tasks:dedupe', dk, id) end
+  end
+  if finished then
+    redis.call('ZADD', p .. 'tasks:finished', finished, ord)
+    if not delivered then redis.call('ZADD', p .. 'tasks:undelivered', finished, ord) end
+  end
+end
+`;
+
+/** KEYS: task. ARGV: prefix, dedupe key or '', id, fields… → {created 0/1, hash}. */
+const CREATE = new LuaScript(`${TASK_LUA}
+local p = ARGV[1]
+if ARGV[2] ~= '' then
+  local existing = pending_key(p, ARGV[2])
+  if existing then return {0, redis.call('HGETALL', existing)} end
+end
+local fields = read_pairs(4)
+local ord = ord_of(redis.call('INCR', p .. 'tasks:seq'), ARGV[3])
+redis.call('HSET', KEYS[1], 'ord', ord, unpack(fields))
+index_task(p, KEYS[1])
+return {1, redis.call('HGETALL', KEYS[1])}
+`);
+
+/** KEYS: task, steps. ARGV: prefix, id, fields…, steps… → 1 copied, 0 already there. */
+const IMPORT = new LuaScript(`${TASK_LUA}
+local p = ARGV[1]
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local fields, next_index = read_pairs(3)
+local steps = read_pairs(next_index)
+local ord = ord_of(redis.call('INCR', p .. 'tasks:seq'), ARGV[2])
+redis.call('HSET', KEYS[1], 'ord', ord, unpack(fields))
+if #steps > 0 then redis.call('HSET', KEYS[2], unpack(steps)) end
+index_task(p, KEYS[1])
+return 1
+`);
+
+/** KEYS: task. ARGV: now. */
+const MARK_RUNNING = new LuaScript(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'queued' or state == 'running' then
+  redis.call('HSET', KEYS[1], 'state', 'running', 'updatedAt', ARGV[1])
+  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+end
+return 0
+`);
+
+/** KEYS: task. ARGV: prefix, state, now, result?, error?, params? (each: '1' and the value, or '0' ''). */
+const FINISH = new LuaScript(`
+local key = KEYS[1]
+local state = redis.call('HGET', key, 'state')
+if state ~= 'queued' and state ~= 'running' then return 0 end
+local p = ARGV[1]
+local f = redis.call('HMGET', key, 'ord', 'account', 'dedupeKey', 'id', 'deliveredAt')
+redis.call('HSET', key, 'state', ARGV[2], 'updatedAt', ARGV[3], 'finishedAt', ARGV[3])
+if ARGV[4] == '1' then redis.call('HSET', key, 'result', ARGV[5]) else redis.call('HDEL', key, 'result') end
+if ARGV[6] == '1' then redis.call('HSET', key, 'error', ARGV[7]) else redis.call('HDEL', key, 'error') end
+if ARGV[8] == '1' then redis.call('HSET', key, 'params', ARGV[9]) end
+redis.call('ZREM', p .. 'tasks:unfinished', f[1])
+redis.call('ZREM', p .. 'tasks:unfinished:' .. f[2], f[1])
+if f[3] and redis.call('HGET', p .. 'tasks:dedupe', f[3]) == f[4] then redis.call('HDEL', p .. 'tasks:dedupe', f[3]) end
+redis.call('ZADD', p .. 'tasks:finished', ARGV[3], f[1])
+if not f[5] then redis.call('ZADD', p .. 'tasks:undelivered', ARGV[3], f[1]) end
+return 1
+`);
+
+/** KEYS: hash. ARGV: fields to set…, then fields to delete… (count first each): only when the hash exists. */
+const UPDATE_IF_EXISTS = new LuaScript(`${LUA_PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local set, next_index = read_pairs(1)
+if #set > 0 then redis.call('HSET', KEYS[1], unpack(set)) end
+local n = tonumber(ARGV[next_index])
+for i = 1, n do redis.call('HDEL', KEYS[1], ARGV[next_index + i]) end
+return 1
+`);
+
+/** KEYS: task, steps. ARGV: step, entry. The journal belongs to a stored task (SQLite's foreign key). */
+const MARK_STEP = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return redis.error_reply('FOREIGN KEY constraint failed: no task ' .. KEYS[1])
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+`);
+
+/** KEYS: task. ARGV: prefix, now. */
+const MARK_DELIVERED = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2])
+redis.call('ZREM', ARGV[1] .. 'tasks:undelivered', redis.call('HGET', KEYS[1], 'ord'))
+return 1
+`);
+
+/** ARGV: prefix, instant (exclusive), batch size → {deleted, examined}. */
+const PURGE = new LuaScript(`${LUA_PRELUDE}
+local p = ARGV[1]
+local ords = redis.call('ZRANGEBYSCORE', p .. 'tasks:finished', '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+local deleted = 0
+for _, ord in ipairs(ords) do
+  local key = p .. 'task:' .. id_of_ord(ord)
+  local account = redis.call('HGET', key, 'account')
+  if account then
+    redis.call('ZREM', p .. 'tasks:of:' .. account, ord)
+    deleted = deleted + 1
+  end
+  redis.call('DEL', key, p .. 'task-steps:' .. id_of_ord(ord))
+  redis.call('ZREM', p .. 'tasks:finished', ord)
+  redis.call('ZREM', p .. 'tasks:undelivered', ord)
+end
+return {deleted, #ords}
+`);
+
+const PURGE_BATCH = 500;
+
+const createdReply = z.tuple([z.number(), z.unknown()]);
+const purgeReply = z.tuple([z.number(), z.number()]);
+
+/** Tasks and their mutation journal in Redis: the same operations and answers as the SQLite TaskStore. */
+export class RedisTaskStore implements TaskRepository {
+  private readonly prefix: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
+  }
+
+  private taskKey(id: string): string {
+    return `${this.prefix}task:${id}`;
+  }
+
+  private stepsKey(id: string): string {
+    return `${this.prefix}task-steps:${id}`;
+  }
+
+  async create(task: NewTask): Promise<{ task: TaskRecord; created: boolean }> {
+    const id = randomUUID();
+    const now = this.now();
+    const fields = {
+      id,
+      kind: task.kind,
+      params: JSON.stringify(task.params ?? null),
+      account: task.account,
+      slackUser: task.slackUser,
+      reply: JSON.stringify(task.reply),
+      priority: task.priority,
+      state: "queued",
+      dedupeKey: task.dedupeKey,
+      progressDone: "0",
+      progressTotal: "0",
+      attempts: "0",
+      createdAt: String(now),
+      updatedAt: String(now),
+    };
+    // Refused before anything is written, as SQLite's transaction refuses it (e.g. an unknown priority).
+    fromHash(presentFields(fields));
+    const reply = createdReply.parse(
+      await CREATE.run(
+        this.redis,
+        [this.taskKey(id)],
+        [this.prefix, task.dedupeKey ?? "", id, ...encodePairs(fields)],
+      ),
+    );
+    return { task: fromHash(pairsToRecord(reply[1])), created: reply[0] === 1 };
+  }
+
+  async get(id: string): Promise<TaskRecord | undefined> {
+    const hash = await this.redis.hgetall(this.taskKey(id));
+    return Object.keys(hash).length === 0 ? undefined : fromHash(hash);
+  }
+
+  private async range(index: string, start: number, stop: number, reverse = false): Promise<TaskRecord[]> {
+    const hashes = await rangeHashes(this.redis, `${this.prefix}${index}`, `${this.prefix}task:`, {
+      start,
+      stop,
+      reverse,
+    });
+    return hashes.map(fromHash);
+  }
+
+  /** SQLite's LIMIT: a negative limit is none; 0 is nothing. */
+  private async limited(index: string, limit: number, reverse = false): Promise<TaskRecord[]> {
+    if (limit === 0) return [];
+    return await this.range(index, 0, limit < 0 ? -1 : limit - 1, reverse);
+  }
+
+  async unfinished(account?: string, limit = -1): Promise<TaskRecord[]> {
+    return account
+      ? await this.limited(`tasks:unfinished:${account}`, limit)
+      : await this.range("tasks:unfinished", 0, -1);
+  }
+
+  async countUnfinished(account?: string): Promise<number> {
+    return await this.redis.zcard(`${this.prefix}tasks:unfinished${account ? `:${account}` : ""}`);
+  }
+
+  async markRunning(id: string): Promise<void> {
+    await MARK_RUNNING.run(this.redis, [this.taskKey(id)], [String(this.now())]);
+  }
+
+  async finish(
+    id: string,
+    state: Extract<TaskState, "done" | "failed" | "cancelled">,
+    outcome: { result?: unknown; error?: TaskError; params?: unknown },
+  ): Promise<boolean> {
+    const optional = (text: string | undefined) => (text === undefined ? ["0", ""] : ["1", text]);
+    const changed = await FINISH.run(
+      this.redis,
+      [this.taskKey(id)],
+      [
+        this.prefix,
+        state,
+        String(this.now()),
+        ...optional(jsonText(outcome.result)),
+        ...optional(jsonText(outcome.error)),
+        ...optional(jsonText(outcome.params)),
+      ],
+    );
+    return changed === 1;
+  }
+
+  private async update(id: string, set: Record<string, string | undefined>): Promise<void> {
+    const absent = Object.keys(set).filter((field) => set[field] === undefined);
+    await UPDATE_IF_EXISTS.run(
+      this.redis,
+      [this.taskKey(id)],
+      [...encodePairs(set), String(absent.length), ...absent],
+    );
+  }
+
+  async updateResult(id: string, result: unknown): Promise<void> {
+    await this.update(id, { result: jsonText(result), updatedAt: String(this.now()) });
+  }
+
+  async updateParams(id: string, params: unknown): Promise<void> {
+    await this.update(id, { params: jsonText(params), updatedAt: String(this.now()) });
+  }
+
+  async setProgress(id: string, done: number, total: number): Promise<void> {
+    await this.update(id, {
+      progressDone: String(done),
+      progressTotal: String(total),
+      updatedAt: String(this.now()),
+    });
+  }
+
+  async setReply(id: string, reply: ReplyTarget): Promise<void> {
+    await this.update(id, { reply: JSON.stringify(reply), updatedAt: String(this.now()) });
+  }
+
+  async step(taskId: string, step: string): Promise<StepState | undefined> {
+    const text = await this.redis.hget(this.stepsKey(taskId), step);
+    if (text === null) return undefined;
+    const stored = storedStepSchema.parse(storedJson.parse(text));
+    return stored.state === "sending" ? { state: "sending" } : { state: "done", result: stored.result };
+  }
+
+  private async writeStep(taskId: string, step: string, state: StepState): Promise<void> {
+    await MARK_STEP.run(
+      this.redis,
+      [this.taskKey(taskId), this.stepsKey(taskId)],
+      [step, stepText(state, this.now())],
+    );
+  }
+
+  async markStepSending(taskId: string, step: string): Promise<void> {
+    await this.writeStep(taskId, step, { state: "sending" });
+  }
+
+  async markStepDone(taskId: string, step: string, result: unknown): Promise<void> {
+    await this.writeStep(taskId, step, { state: "done", result });
+  }
+
+  async undelivered(): Promise<TaskRecord[]> {
+    return await this.range("tasks:undelivered", 0, -1);
+  }
+
+  async markDelivered(id: string): Promise<void> {
+    await MARK_DELIVERED.run(this.redis, [this.taskKey(id)], [this.prefix, String(this.now())]);
+  }
+
+  async recent(account: string, limit: number): Promise<TaskRecord[]> {
+    return await this.limited(`tasks:of:${account}`, limit, true);
+  }
+
+  async purgeFinishedBefore(instant: number): Promise<number> {
+    let deleted = 0;
+    // In batches, so one script never blocks Redis for long; each batch is atomic.
+    for (;;) {
+      const [count, examined] = purgeReply.parse(
+        await PURGE.run(this.redis, [], [this.prefix, String(instant), String(PURGE_BATCH)]),
+      );
+      deleted += count;
+      if (examined < PURGE_BATCH) return deleted;
+    }
+  }
+
+  /** The task's journal, by step name (what the migration copies and its tests compare). */
+  async steps(taskId: string): Promise<StepRecord[]> {
+    const hash = await this.redis.hgetall(this.stepsKey(taskId));
+    return Object.entries(hash)
+      .map(([step, text]) => {
+        const stored = storedStepSchema.parse(storedJson.parse(text));
+        const state: StepState =
+          stored.state === "sending" ? { state: "sending" } : { state: "done", result: stored.result };
+        return { step, state, updatedAt: stored.updatedAt };
+      })
+      .sort((a, b) => (a.step < b.step ? -1 : a.step > b.step ? 1 : 0));
+  }
+
+  /**
+   * Copies a task as it is (id, state, times, attempts) with its journal, for the migration.
+   * A task already in Redis is left alone: returns false.
+   */
+  async importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean> {
+    const record = taskRecordSchema.parse(task);
+    const stepFields: Record<string, string> = {};
+    for (const entry of steps) stepFields[entry.step] = stepText(entry.state, entry.updatedAt);
+    const copied = await IMPORT.run(
+      this.redis,
+      [this.taskKey(record.id), this.stepsKey(record.id)],
+      [this.prefix, record.id, ...encodePairs(toHash(record)), ...encodePairs(stepFields)],
+    );
+    return copied === 1;
+  }
+}

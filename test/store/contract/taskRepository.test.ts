@@ -1,0 +1,356 @@
+import { describe, expect, it } from "vitest";
+import type { NewTask } from "../../../src/tasks/task.js";
+import { describeContract, NOW } from "./backends.js";
+
+const task = (overrides: Partial<NewTask> = {}): NewTask => ({
+  kind: "vehicle-report",
+  params: { report: "stops", vehicles: ["B-123-ABC"], period: { from: 1, to: 2 } },
+  account: "demo",
+  slackUser: "U1",
+  reply: { responseUrl: "https://hooks.slack.test/r/1", channel: "C1" },
+  priority: "report",
+  ...overrides,
+});
+
+describeContract("TaskRepository", (backend) => {
+  describe("create and get", () => {
+    it("stores a queued task as data and reads it back the same", async () => {
+      const s = await backend.open();
+      const { task: created, created: isNew } = await s.tasks.create(
+        task({ params: { when: new Date(NOW), nested: { list: [1, 2.5, "x"], none: null } } }),
+      );
+      expect(isNew).toBe(true);
+      expect(created).toEqual({
+        id: expect.any(String),
+        kind: "vehicle-report",
+        // Parameters are stored as JSON: a Date comes back as its ISO text.
+        params: { when: new Date(NOW).toISOString(), nested: { list: [1, 2.5, "x"], none: null } },
+        account: "demo",
+        slackUser: "U1",
+        reply: { responseUrl: "https://hooks.slack.test/r/1", channel: "C1" },
+        priority: "report",
+        state: "queued",
+        progressDone: 0,
+        progressTotal: 0,
+        attempts: 0,
+        createdAt: NOW,
+        updatedAt: NOW,
+      });
+      expect(await s.tasks.get(created.id)).toEqual(created);
+      expect(await s.tasks.get("no-such-task")).toBeUndefined();
+    });
+
+    it("keeps undefined parameters as null and a task without a Slack user without one", async () => {
+      const s = await backend.open();
+      const { task: created } = await s.tasks.create(task({ params: undefined, slackUser: undefined }));
+      const read = await s.tasks.get(created.id);
+      expect(read?.params).toBeNull();
+      expect(read?.slackUser).toBeUndefined();
+    });
+
+    it("refuses a priority a stored task cannot have, and stores nothing", async () => {
+      const s = await backend.open();
+      await expect(s.tasks.create(task({ priority: "alert" }))).rejects.toThrow();
+      expect(await s.tasks.countUnfinished()).toBe(0);
+      expect(await s.tasks.recent("demo", 10)).toEqual([]);
+    });
+  });
+
+  describe("dedupe keys", () => {
+    it("a second submission while the first is pending returns the pending task; after it ends, a new one", async () => {
+      const s = await backend.open();
+      const first = await s.tasks.create(task({ dedupeKey: "start:U1" }));
+      s.clock.now += 5;
+      const again = await s.tasks.create(task({ dedupeKey: "start:U1", params: { other: true } }));
+      expect(again).toEqual({ task: first.task, created: false });
+      await s.tasks.markRunning(first.task.id);
+      const whileRunning = await s.tasks.create(task({ dedupeKey: "start:U1" }));
+      expect(whileRunning.created).toBe(false);
+      expect(whileRunning.task.id).toBe(first.task.id);
+      expect(whileRunning.task.state).toBe("running");
+
+      const other = await s.tasks.create(task({ dedupeKey: "start:U2" }));
+      expect(other.created).toBe(true);
+
+      await s.tasks.finish(first.task.id, "done", { result: "ok" });
+      const after = await s.tasks.create(task({ dedupeKey: "start:U1" }));
+      expect(after.created).toBe(true);
+      expect(after.task.id).not.toBe(first.task.id);
+      const withoutKey = [await s.tasks.create(task()), await s.tasks.create(task())];
+      expect(withoutKey.map((c) => c.created)).toEqual([true, true]);
+    });
+
+    it("holds across replicas: concurrent submissions of one key from two connections store one task", async () => {
+      const s = await backend.open();
+      const other = s.replica();
+      const outcomes = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          (i % 2 === 0 ? s : other).tasks.create(task({ dedupeKey: "end:UIT42" })),
+        ),
+      );
+      expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+      expect(new Set(outcomes.map((o) => o.task.id)).size).toBe(1);
+      expect(await s.tasks.countUnfinished()).toBe(1);
+      expect(await other.tasks.countUnfinished("demo")).toBe(1);
+    });
+  });
+
+  describe("running and finishing", () => {
+    it("markRunning counts attempts of an unfinished task and leaves a finished one alone", async () => {
+      const s = await backend.open();
+      const { task: t } = await s.tasks.create(task());
+      s.clock.now = NOW + 10;
+      await s.tasks.markRunning(t.id);
+      s.clock.now = NOW + 20;
+      await s.tasks.markRunning(t.id);
+      expect(await s.tasks.get(t.id)).toMatchObject({ state: "running", attempts: 2, updatedAt: NOW + 20 });
+      await s.tasks.finish(t.id, "done", {});
+      s.clock.now = NOW + 30;
+      await s.tasks.markRunning(t.id);
+      expect(await s.tasks.get(t.id)).toMatchObject({ state: "done", attempts: 2, updatedAt: NOW + 20 });
+      await expect(s.tasks.markRunning("no-such-task")).resolves.toBeUndefined();
+      expect(await s.tasks.get("no-such-task")).toBeUndefined();
+    });
+
+    it("finish keeps the first ending; params replaced only when given", async () => {
+      const s = await backend.open();
+      const { task: t } = await s.tasks.create(task());
+      s.clock.now = NOW + 100;
+      expect(
+        await s.tasks.finish(t.id, "cancelled", {
+          error: { kind: "cancelled", message: "cancelled by <@U2>" },
+          params: { scrubbed: true },
+        }),
+      ).toBe(true);
+      s.clock.now = NOW + 200;
+      expect(await s.tasks.finish(t.id, "done", { result: { rows: 3 }, params: { late: true } })).toBe(false);
+      expect(await s.tasks.get(t.id)).toMatchObject({
+        state: "cancelled",
+        error: { kind: "cancelled", message: "cancelled by <@U2>" },
+        params: { scrubbed: true },
+        finishedAt: NOW + 100,
+        updatedAt: NOW + 100,
+      });
+      expect((await s.tasks.get(t.id))?.result).toBeUndefined();
+
+      const { task: kept } = await s.tasks.create(task({ params: { keep: 1 } }));
+      await s.tasks.finish(kept.id, "done", { result: null });
+      const read = await s.tasks.get(kept.id);
+      expect(read?.params).toEqual({ keep: 1 });
+      // A null result is a result (JSON null), not a missing one.
+      expect(read).toHaveProperty("result", null);
+      expect(await s.tasks.finish("no-such-task", "done", {})).toBe(false);
+    });
+
+    it("finish writes its result and error as given: no result clears an earlier one", async () => {
+      const s = await backend.open();
+      const { task: t } = await s.tasks.create(task());
+      await s.tasks.updateResult(t.id, { partial: true });
+      expect((await s.tasks.get(t.id))?.result).toEqual({ partial: true });
+      await s.tasks.finish(t.id, "failed", {
+        error: { kind: "fleet", message: "the service answered 500", correlationId: "c-1", detail: { n: 1 } },
+      });
+      const read = await s.tasks.get(t.id);
+      expect(read?.result).toBeUndefined();
+      expect(read?.error).toEqual({
+        kind: "fleet",
+        message: "the service answered 500",
+        correlationId: "c-1",
+        detail: { n: 1 },
+      });
+    });
+
+    it("concurrent endings from two replicas: exactly one wins", async () => {
+      const s = await backend.open();
+      const other = s.replica();
+      const { task: t } = await s.tasks.create(task());
+      const [a, b] = await Promise.all([
+        s.tasks.finish(t.id, "done", { result: "a" }),
+        other.tasks.finish(t.id, "cancelled", { result: "b" }),
+      ]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      const read = await s.tasks.get(t.id);
+      expect(read?.state).toBe(a ? "done" : "cancelled");
+      expect(read?.result).toBe(a ? "a" : "b");
+      expect(await s.tasks.undelivered()).toHaveLength(1);
+    });
+  });
+
+  describe("updates", () => {
+    it("result, params, progress and reply are replaced in place, with the update time", async () => {
+      const s = await backend.open();
+      const { task: t } = await s.tasks.create(task());
+      s.clock.now = NOW + 1;
+      await s.tasks.setProgress(t.id, 2, 7);
+      s.clock.now = NOW + 2;
+      await s.tasks.updateParams(t.id, { zone: "Europe/Bucharest" });
+      s.clock.now = NOW + 3;
+      await s.tasks.setReply(t.id, {
+        channel: "C9",
+        responseUrlUses: 2,
+        posted: { channel: "C9", ts: "1.2" },
+      });
+      await s.tasks.finish(t.id, "done", { result: { list: [1] } });
+      s.clock.now = NOW + 4;
+      await s.tasks.updateResult(t.id, { list: [1, 2] });
+      expect(await s.tasks.get(t.id)).toMatchObject({
+        progressDone: 2,
+        progressTotal: 7,
+        params: { zone: "Europe/Bucharest" },
+        reply: { channel: "C9", responseUrlUses: 2, posted: { channel: "C9", ts: "1.2" } },
+        result: { list: [1, 2] },
+        state: "done",
+        updatedAt: NOW + 4,
+        finishedAt: NOW + 3,
+      });
+    });
+
+    it("an update of a task that is not there stores nothing", async () => {
+      const s = await backend.open();
+      await s.tasks.setProgress("gone", 1, 2);
+      await s.tasks.updateParams("gone", { a: 1 });
+      await s.tasks.updateResult("gone", { a: 1 });
+      await s.tasks.setReply("gone", {});
+      await s.tasks.markDelivered("gone");
+      expect(await s.tasks.get("gone")).toBeUndefined();
+      expect(await s.tasks.undelivered()).toEqual([]);
+    });
+  });
+
+  describe("queries", () => {
+    it("unfinished: by creation time, then by insertion; of one account with a limit", async () => {
+      const s = await backend.open();
+      const at = async (now: number, overrides: Partial<NewTask> = {}) => {
+        s.clock.now = now;
+        return (await s.tasks.create(task(overrides))).task.id;
+      };
+      const late = await at(NOW + 200);
+      const early1 = await at(NOW + 100);
+      const early2 = await at(NOW + 100, { account: "other" });
+      const early3 = await at(NOW + 100);
+      const done = await at(NOW + 50);
+      await s.tasks.finish(done, "done", {});
+      const running = await at(NOW + 150);
+      await s.tasks.markRunning(running);
+
+      expect((await s.tasks.unfinished()).map((t) => t.id)).toEqual([early1, early2, early3, running, late]);
+      expect((await s.tasks.unfinished("demo")).map((t) => t.id)).toEqual([early1, early3, running, late]);
+      expect((await s.tasks.unfinished("demo", 2)).map((t) => t.id)).toEqual([early1, early3]);
+      expect(await s.tasks.unfinished("demo", 0)).toEqual([]);
+      expect((await s.tasks.unfinished("other", 5)).map((t) => t.id)).toEqual([early2]);
+      expect(await s.tasks.unfinished("nobody")).toEqual([]);
+      expect(await s.tasks.countUnfinished()).toBe(5);
+      expect(await s.tasks.countUnfinished("demo")).toBe(4);
+      expect(await s.tasks.countUnfinished("other")).toBe(1);
+      expect(await s.tasks.countUnfinished("nobody")).toBe(0);
+      await s.tasks.finish(late, "failed", { error: { kind: "x", message: "y" } });
+      expect(await s.tasks.countUnfinished("demo")).toBe(3);
+    });
+
+    it("recent: an account's tasks newest first (ties: the later stored first), finished ones included", async () => {
+      const s = await backend.open();
+      const ids: string[] = [];
+      for (const now of [NOW, NOW + 10, NOW + 10, NOW + 5]) {
+        s.clock.now = now;
+        ids.push((await s.tasks.create(task())).task.id);
+      }
+      await s.tasks.create(task({ account: "other" }));
+      await s.tasks.finish(ids[0]!, "done", {});
+      expect((await s.tasks.recent("demo", 10)).map((t) => t.id)).toEqual([ids[2], ids[1], ids[3], ids[0]]);
+      expect((await s.tasks.recent("demo", 2)).map((t) => t.id)).toEqual([ids[2], ids[1]]);
+      expect(await s.tasks.recent("demo", 0)).toEqual([]);
+      expect(await s.tasks.recent("nobody", 5)).toEqual([]);
+    });
+
+    it("undelivered: finished tasks whose answer is not out, by finish time, until marked delivered", async () => {
+      const s = await backend.open();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await s.tasks.create(task())).task.id);
+      s.clock.now = NOW + 30;
+      await s.tasks.finish(ids[0]!, "done", {});
+      s.clock.now = NOW + 10;
+      await s.tasks.finish(ids[1]!, "failed", { error: { kind: "x", message: "y" } });
+      s.clock.now = NOW + 20;
+      await s.tasks.finish(ids[2]!, "cancelled", {});
+      // Marked delivered before it ends (an answer sent early): never listed.
+      await s.tasks.markDelivered(ids[3]!);
+      await s.tasks.finish(ids[3]!, "done", {});
+      expect((await s.tasks.undelivered()).map((t) => t.id)).toEqual([ids[1], ids[2], ids[0]]);
+      s.clock.now = NOW + 40;
+      await s.tasks.markDelivered(ids[2]!);
+      expect((await s.tasks.undelivered()).map((t) => t.id)).toEqual([ids[1], ids[0]]);
+      expect((await s.tasks.get(ids[2]!))?.deliveredAt).toBe(NOW + 40);
+    });
+  });
+
+  describe("the mutation journal", () => {
+    it("records sending, then done with the answer; per task and step", async () => {
+      const s = await backend.open();
+      const { task: t } = await s.tasks.create(task({ kind: "transport-start" }));
+      const { task: u } = await s.tasks.create(task({ kind: "transport-start" }));
+      expect(await s.tasks.step(t.id, "start:UIT1")).toBeUndefined();
+      await s.tasks.markStepSending(t.id, "start:UIT1");
+      expect(await s.tasks.step(t.id, "start:UIT1")).toEqual({ state: "sending" });
+      expect(await s.tasks.step(u.id, "start:UIT1")).toBeUndefined();
+      expect(await s.tasks.step(t.id, "end:UIT1")).toBeUndefined();
+      await s.tasks.markStepDone(t.id, "start:UIT1", { applied: true, at: NOW });
+      expect(await s.tasks.step(t.id, "start:UIT1")).toEqual({
+        state: "done",
+        result: { applied: true, at: NOW },
+      });
+      await s.tasks.markStepDone(u.id, "end:UIT1", undefined);
+      const done = await s.tasks.step(u.id, "end:UIT1");
+      expect(done?.state).toBe("done");
+      expect(done?.state === "done" ? done.result : "missing").toBeUndefined();
+      // Another replica resuming the task reads the same journal.
+      expect(await s.replica().tasks.step(t.id, "start:UIT1")).toEqual({
+        state: "done",
+        result: { applied: true, at: NOW },
+      });
+    });
+
+    it("a journal step belongs to a stored task", async () => {
+      const s = await backend.open();
+      await expect(s.tasks.markStepSending("no-such-task", "start:X")).rejects.toThrow(/FOREIGN KEY/);
+      expect(await s.tasks.step("no-such-task", "start:X")).toBeUndefined();
+    });
+  });
+
+  describe("retention", () => {
+    it("purges tasks finished before the instant, with their journal; never an unfinished one", async () => {
+      const s = await backend.open();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await s.tasks.create(task())).task.id);
+      await s.tasks.markStepSending(ids[0]!, "start:A");
+      s.clock.now = NOW + 100;
+      await s.tasks.finish(ids[0]!, "done", {});
+      s.clock.now = NOW + 200;
+      await s.tasks.finish(ids[1]!, "failed", { error: { kind: "x", message: "y" } });
+      s.clock.now = NOW + 300;
+      await s.tasks.finish(ids[2]!, "done", {});
+
+      expect(await s.tasks.purgeFinishedBefore(NOW + 200)).toBe(1);
+      expect(await s.tasks.get(ids[0]!)).toBeUndefined();
+      expect(await s.tasks.step(ids[0]!, "start:A")).toBeUndefined();
+      // Strictly before: the task finished at the instant stays.
+      expect(await s.tasks.get(ids[1]!)).toBeDefined();
+      expect(await s.tasks.purgeFinishedBefore(NOW + 10_000)).toBe(2);
+      expect(await s.tasks.get(ids[3]!)).toMatchObject({ state: "queued" });
+      expect((await s.tasks.recent("demo", 10)).map((t) => t.id)).toEqual([ids[3]]);
+      expect(await s.tasks.undelivered()).toEqual([]);
+      expect(await s.tasks.purgeFinishedBefore(NOW + 10_000)).toBe(0);
+    });
+
+    it("purges any number of tasks in one call", async () => {
+      const s = await backend.open();
+      const count = 520;
+      const created = await Promise.all(Array.from({ length: count }, () => s.tasks.create(task())));
+      await Promise.all(created.map(({ task: t }) => s.tasks.finish(t.id, "done", {})));
+      s.clock.now = NOW + 1;
+      const kept = (await s.tasks.create(task())).task.id;
+      await s.tasks.finish(kept, "done", {});
+      expect(await s.tasks.purgeFinishedBefore(NOW + 1)).toBe(count);
+      expect((await s.tasks.recent("demo", 1000)).map((t) => t.id)).toEqual([kept]);
+    });
+  });
+});

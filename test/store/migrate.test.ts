@@ -1,0 +1,223 @@
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AccountStore } from "../../src/store/accountStore.js";
+import { AlertStore } from "../../src/store/alertStore.js";
+import { openDatabase } from "../../src/store/database.js";
+import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
+import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
+import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
+import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
+import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
+import { TaskStore } from "../../src/store/taskStore.js";
+import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+import { dumpRedis, type Fixture, makeDataDir, NOW, PASSWORDS } from "./migrateFixture.js";
+
+describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
+  let server: RedisServer;
+  let redis: Redis;
+  let fixtures: Fixture[] = [];
+  let prefixes = 0;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+  afterEach(() => {
+    for (const f of fixtures) rmSync(f.dataDir, { recursive: true, force: true });
+    fixtures = [];
+  });
+  const setup = () => {
+    const fixture = makeDataDir();
+    fixtures.push(fixture);
+    return { fixture, prefix: `migrate${++prefixes}:` };
+  };
+  const clock = () => NOW;
+
+  it("copies accounts, subscriptions, live incidents with posts and mutes, tasks with their journal", async () => {
+    const { fixture, prefix } = setup();
+    // No key given: the sealed passwords are copied as they are.
+    const report = await migrateToRedis({ source: { dataDir: fixture.dataDir }, redis, prefix, now: clock });
+    expect(report.outcomes.map((o) => [o.kind, o.copied, o.present, o.skipped])).toEqual([
+      ["linked accounts", 2, 0, 0],
+      ["alert subscriptions", 2, 0, 0],
+      ["incidents", 3, 0, 0],
+      ["mutes", 1, 0, 0],
+      ["tasks", 3, 0, 0],
+      ["learned limits", 2, 0, 0],
+    ]);
+
+    const db = openDatabase(fixture.dataDir);
+    const sqlite = {
+      accounts: new AccountStore(db, fixture.key, clock),
+      alerts: new AlertStore(db, clock),
+      tasks: new TaskStore(db, clock),
+      limits: new LearnedLimitsStore(db, clock),
+    };
+    const options = { prefix, now: clock };
+    const target = {
+      accounts: new RedisAccountStore(redis, { ...options, key: fixture.key }),
+      alerts: new RedisAlertStore(redis, options),
+      tasks: new RedisTaskStore(redis, options),
+      limits: new RedisLearnedLimitsStore(redis, options),
+    };
+
+    // Accounts open with the key, as they did in SQLite; the sealed text is the same.
+    expect(await target.accounts.get("U1")).toEqual(sqlite.accounts.get("U1"));
+    expect((await target.accounts.get("U2"))?.password).toBe(PASSWORDS.U2);
+    expect(await target.accounts.isLinked("two@example.ro")).toBe(true);
+    const sealedInSqlite = db.prepare("SELECT secret FROM linked_accounts ORDER BY rowid").pluck().all();
+    expect((await target.accounts.sealedAccounts()).map((a) => a.secret)).toEqual(sealedInSqlite);
+
+    expect(await target.alerts.subscriptions()).toEqual(sqlite.alerts.subscriptions());
+    expect(await target.alerts.subscribedAccounts()).toEqual(["demo"]);
+
+    const { ids } = fixture;
+    expect(await target.alerts.activeIncidents("demo")).toEqual(sqlite.alerts.activeIncidents("demo"));
+    expect(await target.alerts.openIncidents()).toEqual(sqlite.alerts.openIncidents());
+    expect((await target.alerts.activeIncidents("demo")).map((i) => i.id)).toEqual([
+      ids.openIncident,
+      ids.pendingIncident,
+    ]);
+    // A resolved incident whose resolution is still owed comes along; the others stay behind.
+    expect(await target.alerts.incident(ids.resolvedOwed)).toEqual(sqlite.alerts.incident(ids.resolvedOwed));
+    expect(await target.alerts.incident(ids.resolvedDone)).toBeUndefined();
+    expect(await target.alerts.incident(ids.resolvedNeverPosted)).toBeUndefined();
+    for (const id of [ids.openIncident, ids.resolvedOwed])
+      expect(await target.alerts.posts(id)).toEqual(sqlite.alerts.posts(id));
+    expect(await target.alerts.unresolvedPosts("demo")).toEqual(
+      sqlite.alerts.unresolvedPosts("demo").filter((p) => p.incidentId === ids.resolvedOwed),
+    );
+    expect(await target.alerts.lastFailure("C2")).toEqual(sqlite.alerts.lastFailure("C2"));
+    expect(await target.alerts.hasPostFor("C1", "UIT-t-open000000", "demo")).toBe(true);
+    expect(await target.alerts.mutedUntil("C1", "MUTEDUIT00000000")).toBe(NOW + 3_600_000);
+    expect(await target.alerts.mutedUntil("C1", "ENDEDUIT00000000", 0)).toBeUndefined();
+    // The one-active-incident rule holds for the copied incidents.
+    await expect(
+      target.alerts.applyChanges([
+        {
+          type: "open",
+          account: "demo",
+          transportUId: "t-open",
+          codeUit: "UIT-t-open000000",
+          kind: "transmission",
+          code: "OldData",
+          at: NOW,
+          state: "open",
+          facts: { uId: "t-open", codeUit: "UIT-t-open000000", statusId: 2 },
+        },
+      ]),
+    ).rejects.toThrow(/UNIQUE/);
+
+    expect(await target.tasks.unfinished()).toEqual(sqlite.tasks.unfinished());
+    expect(await target.tasks.countUnfinished("demo")).toBe(2);
+    expect(await target.tasks.undelivered()).toEqual(sqlite.tasks.undelivered());
+    expect((await target.tasks.undelivered()).map((t) => t.id)).toEqual([ids.finishedUndelivered]);
+    expect(await target.tasks.get(ids.finishedDelivered)).toBeUndefined();
+    expect(await target.tasks.get(ids.running)).toEqual(sqlite.tasks.get(ids.running));
+    for (const step of ["start:U9", "load:U9"])
+      expect(await target.tasks.step(ids.running, step)).toEqual(sqlite.tasks.step(ids.running, step));
+    expect(await target.tasks.recent("demo", 10)).toEqual(
+      sqlite.tasks.recent("demo", 10).filter((t) => t.id !== ids.finishedDelivered),
+    );
+    // A pending dedupe key still holds in Redis.
+    const again = await target.tasks.create({
+      kind: "vehicle-report",
+      params: {},
+      account: "demo",
+      reply: {},
+      priority: "report",
+      dedupeKey: "stops:U1",
+    });
+    expect(again).toMatchObject({ created: false, task: { id: ids.queued } });
+
+    expect(await target.limits.load("https://fleet.example")).toEqual(
+      sqlite.limits.load("https://fleet.example"),
+    );
+    db.close();
+  });
+
+  it("a second run changes nothing and says so", async () => {
+    const { fixture, prefix } = setup();
+    const source = { dataDir: fixture.dataDir };
+    const first = await migrateToRedis({ source, redis, prefix, now: clock, key: fixture.key });
+    const before = await dumpRedis(redis, prefix);
+    expect(before.length).toBeGreaterThan(20);
+    const second = await migrateToRedis({ source, redis, prefix, now: clock, key: fixture.key });
+    expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(second.outcomes.map((o) => o.present)).toEqual(first.outcomes.map((o) => o.copied));
+    expect(await dumpRedis(redis, prefix)).toEqual(before);
+    expect(formatMigrationReport(second)).toEqual([
+      "linked accounts: 0 copied, 2 already in Redis",
+      "alert subscriptions: 0 copied, 2 already in Redis",
+      "incidents: 0 copied, 3 already in Redis [3 posts with them]",
+      "mutes: 0 copied, 1 already in Redis",
+      "tasks: 0 copied, 3 already in Redis [2 unfinished, 1 finished with the answer not out; 2 journal steps]",
+      "learned limits: 0 copied, 2 already in Redis",
+    ]);
+  });
+
+  it("leaves what Redis already has: a user's newer link, an incident opened by a replica", async () => {
+    const { fixture, prefix } = setup();
+    const options = { prefix, now: () => NOW + 60_000 };
+    const accounts = new RedisAccountStore(redis, { ...options, key: fixture.key });
+    const alerts = new RedisAlertStore(redis, options);
+    await accounts.link("U1", "relinked@example.ro", "Newer-Password");
+    await alerts.applyChanges([
+      {
+        type: "open",
+        account: "demo",
+        transportUId: "t-open",
+        codeUit: "UIT-t-open000000",
+        kind: "transmission",
+        code: "Error",
+        at: NOW + 60_000,
+        state: "open",
+        facts: { uId: "t-open", codeUit: "UIT-t-open000000", statusId: 2 },
+      },
+    ]);
+    const report = await migrateToRedis({ source: { dataDir: fixture.dataDir }, redis, prefix, now: clock });
+    expect(report.outcomes.find((o) => o.kind === "linked accounts")).toMatchObject({
+      copied: 1,
+      present: 1,
+    });
+    expect(report.outcomes.find((o) => o.kind === "incidents")).toMatchObject({ copied: 2, skipped: 1 });
+    expect(formatMigrationReport(report)[2]).toMatch(/1 skipped \(Redis already has another active incident/);
+    expect(await accounts.get("U1")).toMatchObject({
+      username: "relinked@example.ro",
+      password: "Newer-Password",
+    });
+    expect(await alerts.incident(fixture.ids.openIncident)).toBeUndefined();
+    expect(await alerts.activeIncidents("demo")).toHaveLength(2);
+  });
+
+  it("counts the accounts a given CREDENTIALS_KEY cannot open, without naming or printing any", async () => {
+    const { fixture, prefix } = setup();
+    const report = await migrateToRedis({
+      source: { dataDir: fixture.dataDir },
+      redis,
+      prefix,
+      now: clock,
+      key: randomBytes(32),
+    });
+    expect(report.unreadableAccounts).toBe(2);
+    const lines = formatMigrationReport(report).join("\n");
+    expect(lines).toMatch(/warning: 2 linked account\(s\) do not open with this CREDENTIALS_KEY/);
+    expect(lines).not.toMatch(/U1|one@example|Parola/);
+    // Copied all the same: the right key opens them in Redis.
+    const accounts = new RedisAccountStore(redis, { prefix, key: fixture.key });
+    expect((await accounts.get("U1"))?.password).toBe(PASSWORDS.U1);
+  });
+
+  it("refuses a DATA_DIR without a store instead of copying nothing", async () => {
+    await expect(
+      migrateToRedis({ source: { dataDir: "/nonexistent/fleetbot-data" }, redis, prefix: "none:" }),
+    ).rejects.toThrow(/No fleetbot store at \/nonexistent\/fleetbot-data\/fleetbot.sqlite/);
+    expect(await redis.keys("none:*")).toEqual([]);
+  });
+});
