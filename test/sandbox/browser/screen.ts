@@ -59,6 +59,14 @@ export function toMinute(ms: number): number {
   return Math.floor(ms / 60_000) * 60_000;
 }
 
+/** What the open modal shows, for a failure message: its field errors, else its text. */
+async function modalReport(page: Page): Promise<string> {
+  if ((await modal(page).count()) === 0) return "no modal is open";
+  const errors = await modal(page).locator(".bk-error").allTextContents();
+  if (errors.length > 0) return `its field errors: ${errors.join(" | ")}`;
+  return `no field error; it reads: ${((await modal(page).textContent()) ?? "").slice(0, 300)}`;
+}
+
 /**
  * Waits for the open modal to show `outcome`. A submission the bot refuses leaves the form open
  * with field errors (or warnings to confirm): the failure then says what the dispatcher reads.
@@ -67,17 +75,17 @@ export async function modalOutcome(page: Page, outcome: RegExp, timeout = 15_000
   try {
     await modal(page).filter({ hasText: outcome }).waitFor({ timeout });
   } catch (error) {
-    const errors = await modal(page).locator(".bk-error").allTextContents();
-    throw new Error(
-      `the modal did not show ${outcome}; its field errors: ${errors.length > 0 ? errors.join(" | ") : "none"}`,
-      { cause: error },
-    );
+    throw new Error(`the modal did not show ${outcome}: ${await modalReport(page)}`, { cause: error });
   }
 }
 
-/** The text of an input block's error in the open modal, once one is shown. */
+/** The text of an input block's error in the open modal, once one matching `text` is shown. */
 export async function fieldError(page: Page, block: string, text: string | RegExp): Promise<string> {
   const error = modal(page).locator(`[data-block-id="${block}"] .bk-error`).filter({ hasText: text });
-  await error.waitFor({ timeout: 10_000 });
+  try {
+    await error.waitFor({ timeout: 10_000 });
+  } catch (cause) {
+    throw new Error(`no error ${text} on ${block}: ${await modalReport(page)}`, { cause });
+  }
   return (await error.textContent()) ?? "";
 }
