@@ -57,11 +57,23 @@ export function tokenOf(html: string): string {
   return token;
 }
 
+export interface SandboxOptions {
+  /**
+   * A fleet service of the test's own (FLEET_API_URL) instead of the embedded simulator: the
+   * sandbox page on it (SANDBOX=1), everyone using its demo login as on the embedded one.
+   */
+  fleetApiUrl?: string;
+}
+
 /** fleetbot in sandbox mode, with the sandbox page served by main.ts. */
-export async function startSandboxServer(): Promise<SandboxServer> {
+export async function startSandboxServer(options: SandboxOptions = {}): Promise<SandboxServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-sandbox-"));
+  const fleet = options.fleetApiUrl
+    ? { FLEET_API_URL: options.fleetApiUrl, SANDBOX: "1", FLEET_USERNAME: "demo", FLEET_PASSWORD: "demo" }
+    : {};
   const bot = await startFleetbot(
     loadConfig({
+      ...fleet,
       PORT: "0",
       DATA_DIR: dataDir,
       LOG_LEVEL: "silent",
@@ -92,8 +104,8 @@ export async function startSandboxServer(): Promise<SandboxServer> {
   };
 }
 
-export async function startSandboxHarness(): Promise<SandboxHarness> {
-  const server = await startSandboxServer();
+export async function startSandboxHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
+  const server = await startSandboxServer(options);
   const { bot, url, token } = server;
   const profileDir = mkdtempSync(join(tmpdir(), "fleetbot-chromium-"));
 

@@ -5,10 +5,11 @@
  */
 import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS } from "../../../src/slack/actionIds.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
+import { command, localInput, message, openChannel } from "./screen.js";
 
 const run = chromiumAvailable();
 const UIT = "SBOX1234TEST5678";
@@ -30,37 +31,6 @@ afterAll(async () => {
 
 const sim = () => h.bot.simulator!;
 
-async function command(text: string): Promise<void> {
-  const input = page.locator("#composer-input");
-  await input.fill(text);
-  await input.press("Enter");
-}
-
-async function openChannel(id: string): Promise<void> {
-  await page.locator(`.nav-item[data-channel="${id}"]`).click();
-  await page.locator(`.nav-item[data-channel="${id}"].active`).waitFor();
-}
-
-/** The newest message of the open conversation containing `text`. */
-function message(text: string | RegExp): Locator {
-  return page.locator("#messages > .msg").filter({ hasText: text }).last();
-}
-
-/** A datetime-local value in the browser's zone (the context runs in Europe/Bucharest). */
-function localInput(ms: number): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: "Europe/Bucharest",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
-}
-
 describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
   it("shows the channels, the DM, the command hints and the Simulator panel", async () => {
     await expect(page.locator(".nav-item").allTextContents()).resolves.toEqual(
@@ -79,8 +49,8 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
 
   it("/fleet where <plate> shows the vehicle card", async () => {
     const vehicle = sim().vehicles[0]!;
-    await command(`/fleet where ${vehicle.plate}`);
-    const card = message(vehicle.plate);
+    await command(page, `/fleet where ${vehicle.plate}`);
+    const card = message(page, vehicle.plate);
     await card.waitFor({ timeout: 15_000 });
     // The final answer replaces the progress message: it carries a map link.
     await card.locator("a[href^='http']").first().waitFor({ timeout: 15_000 });
@@ -89,8 +59,8 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
 
   it("/fleet temps <reefer> yesterday shows the chart PNG inline in the DM", async () => {
     const reefer = sim().vehicles.find((v) => v.reefer)!;
-    await command(`/fleet temps ${reefer.plate} yesterday`);
-    await openChannel("D0DISPATCH");
+    await command(page, `/fleet temps ${reefer.plate} yesterday`);
+    await openChannel(page, "D0DISPATCH");
     const image = page.locator("#messages .file-image img").last();
     await image.waitFor({ timeout: 30_000 });
     await expect
@@ -107,12 +77,12 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
       .toBeGreaterThan(100);
     await image.scrollIntoViewIfNeeded();
     await h.screenshot("02-temps-chart");
-    await openChannel("C0GENERAL");
+    await openChannel(page, "C0GENERAL");
   });
 
   it("/etransport new: the modal shows a field error, then the corrected form posts the card", async () => {
     const vehicle = sim().vehicles[2]!;
-    await command("/etransport new");
+    await command(page, "/etransport new");
     const modal = page.locator(".modal[data-view-id]");
     await modal.waitFor({ timeout: 15_000 });
     // Vehicle: an external select; options come from the bot (block_suggestion).
@@ -143,7 +113,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
 
     await page.locator(`[data-block-id="${INPUTS.transportVat.block}"] input`).fill("RO16341004");
     await page.locator(".modal[data-view-id] button[type=submit]").click();
-    const card = message(/SBOX/);
+    const card = message(page, /SBOX/);
     await card.locator(`button[data-action-id="${ACTIONS.transportStart}"]`).waitFor({ timeout: 15_000 });
     expect(
       sim()
@@ -161,7 +131,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
   });
 
   it("Start on the card starts the transport and updates the card in place", async () => {
-    const card = message(/SBOX/);
+    const card = message(page, /SBOX/);
     const ts = await card.getAttribute("data-ts");
     await card.locator(`button[data-action-id="${ACTIONS.transportStart}"]`).click();
     // Slack's confirm dialog, when the button has one.
@@ -193,9 +163,9 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
       const posted = await client.chat.postMessage({ channel, text: `filler ${i}` });
       fillers.push(posted.ts!);
     }
-    await message("filler 30").waitFor();
+    await message(page, "filler 30").waitFor();
     const list = page.locator("#messages");
-    const card = message(/SBOX/);
+    const card = message(page, /SBOX/);
     // The reader scrolls up to the card, away from the bottom.
     await card.evaluate((node) => node.scrollIntoView({ block: "center" }));
     const before = await list.evaluate((node) => ({
@@ -217,8 +187,8 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
     // An update that changes nothing visible, then one that does: only the second shows (edited).
     await client.chat.update({ channel, ts: fillers[28]!, text: "filler 29" });
     await client.chat.update({ channel, ts: fillers[29]!, text: "filler 30, corrected" });
-    await message("filler 30, corrected").locator(".edited").waitFor();
-    expect(await message("filler 29").locator(".edited").count()).toBe(0);
+    await message(page, "filler 30, corrected").locator(".edited").waitFor();
+    expect(await message(page, "filler 29").locator(".edited").count()).toBe(0);
   });
 
   it("the Simulator panel forces a transmission error: the alert shows in #alerts, then its resolution in place", async () => {
@@ -226,7 +196,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
     await row.waitFor({ timeout: 15_000 });
     await row.locator('button[data-code="Error"]').click();
     await row.locator(".tx.bad", { hasText: "Error" }).waitFor({ timeout: 10_000 });
-    await openChannel("C0ALERTS");
+    await openChannel(page, "C0ALERTS");
     // Alerts are polled by the bot (every 2 s here); the alert names the transport's UIT.
     const alert = page.locator("#messages > .msg").filter({ hasText: /SBOX/ }).last();
     await alert.waitFor({ timeout: 15_000 });
@@ -242,7 +212,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
   });
 
   it("the Home tab of the DM shows the app's home view (app_home_opened)", async () => {
-    await openChannel("D0DISPATCH");
+    await openChannel(page, "D0DISPATCH");
     await page.locator(".tab", { hasText: "Home" }).click();
     await page.locator("#home .bk-blocks").waitFor({ timeout: 10_000 });
     expect(await page.locator("#home").textContent()).toMatch(/fleet account/);
@@ -324,7 +294,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
       ],
     });
     const ts = posted.ts!;
-    await openChannel(dm);
+    await openChannel(page, dm);
     const msg = page.locator(`#messages > .msg[data-ts="${ts}"]`);
     await msg.waitFor();
     const text = msg.locator('[data-block-id="g.text"]');
@@ -385,7 +355,7 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
 
   it("writes the README screenshot and logs no page errors", async () => {
     // #alerts: the bot's main job, an alert and its resolution in place, beside the Simulator panel.
-    await openChannel("C0ALERTS");
+    await openChannel(page, "C0ALERTS");
     await page.locator("#toast").waitFor({ state: "hidden", timeout: 10_000 });
     await page.locator("#messages").evaluate((list) => {
       list.scrollTop = list.scrollHeight;
