@@ -117,13 +117,6 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
       "SLACK_SIGNING_SECRET: is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN not set)",
     );
   }
-  if (/^rediss?:\/\//.test(env.REDIS_URL?.trim() ?? "")) {
-    // Several replicas without a shared gate would each spend the account's budget: refuse
-    // rather than run a scale-out mode that is not there yet.
-    problems.push(
-      "REDIS_URL: the scale-out mode (Redis) is not available in this version; run one replica without REDIS_URL",
-    );
-  }
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");
   }
@@ -179,6 +172,8 @@ export interface Config {
   companyTimeZone: string;
   alerts: { cron: string; digestCron?: string; channel?: string };
   dataDir: string;
+  /** Scale-out mode: shared state, queue and gate in Redis (several replicas). */
+  redisUrl?: string;
   /** Days a finished task (and its result) is kept; resolved incidents are kept 30 days. */
   taskRetentionDays: number;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
@@ -233,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
     dataDir: e.DATA_DIR,
+    ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     taskRetentionDays: e.TASK_RETENTION_DAYS,
     credentialsKey: e.CREDENTIALS_KEY
       ? Buffer.from(e.CREDENTIALS_KEY, "base64")

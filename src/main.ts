@@ -1,16 +1,21 @@
+import { hostname } from "node:os";
 import { pathToFileURL } from "node:url";
 import { WebClient } from "@slack/web-api";
+import type { Redis } from "ioredis";
 import cron from "node-cron";
 import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
+import { RedisAlertSchedule } from "./alerts/redisSchedule.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
 import { isUpstreamTransportError } from "./fleet/errors.js";
+import type { LearnedLimitsRepository } from "./fleet/limits.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
+import { createRedisFleetGate } from "./gate/redisFleetGate.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "./sandbox/fakeSlack/index.js";
@@ -24,9 +29,11 @@ import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
-import { type Db, openDatabase, StoreError } from "./store/database.js";
+import { openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
+import { connected, openRedis, RedisHealth } from "./store/redis/health.js";
+import { createRedisRepositories } from "./store/redis/index.js";
 import {
   type AccountRepository,
   type AlertRepository,
@@ -49,6 +56,7 @@ import {
 } from "./tasks/handlers/transports.js";
 import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "./tasks/handlers/userZone.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
+import { RedisTaskQueue } from "./tasks/redisTaskQueue.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { TaskRecord } from "./tasks/task.js";
 import type { VehicleCache } from "./tasks/vehicleCache.js";
@@ -92,22 +100,33 @@ export interface StartOptions {
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new FleetbotMetrics();
-  const stores = openStores(config, logger);
+  const stores = config.redisUrl
+    ? await openRedisStores(config, config.redisUrl, logger)
+    : openSqliteStores(config, logger);
   const service = await startFleetService(config, options);
   const callDurations = new CallDurations();
-  const gate = createFleetGate({
+  const gateOptions = {
     minIntervalMs: config.fleet.minIntervalMs,
     safetyMarginMs: config.fleet.safetyMarginMs,
     observer: callDurations.observer(metrics.gateObserver()),
     logger: logger.child({ module: "gate" }),
-  });
+  };
+  const gate: AccountGate = stores.redis
+    ? createRedisFleetGate({
+        ...gateOptions,
+        redis: stores.redis.gate,
+        replicaId: stores.redis.replicaId,
+        keyPrefix: `${REDIS_PREFIX}gate`,
+        leaseMs: stores.redis.leaseMs,
+      })
+    : createFleetGate(gateOptions);
   const client = new FleetClient({
     baseUrl: service.url,
     apiVersion: config.fleet.apiVersion,
     timeZone: config.companyTimeZone,
     gate,
     timeoutMs: config.fleet.timeoutMs,
-    learnedLimits: new LearnedLimitsStore(stores.db),
+    learnedLimits: await stores.learnedLimits(service.url),
   });
   const fleet = new FleetAccounts({
     client,
@@ -209,10 +228,12 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       // Open event streams of the sandbox page would keep the HTTP server from closing.
       sandbox?.close();
       await slack.stop();
+      await stores.queue?.close();
+      await alerts.schedule?.close();
       await gate.close();
       await slackSide.fake?.close();
       await service.simulator?.close();
-      stores.db.close();
+      await stores.close();
     },
   };
 }
@@ -220,47 +241,131 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
 // ---------------------------------------------------------------------------------------------
 // The pieces, in the order startFleetbot uses them.
 
+/** The Redis mode's connections and identity (absent in the SQLite mode). */
+interface RedisParts {
+  /** Commands of the gate (its waits retry; the stores' fail at once). */
+  gate: Redis;
+  queue: Redis;
+  worker: Redis;
+  replicaId: string;
+  /** The gate's turn lease and the jobs' lock scale with the account's slot. */
+  leaseMs: number;
+  lockMs: number;
+}
+
 interface Stores {
-  db: Db;
+  mode: "sqlite" | "redis";
   tasks: TaskRepository;
   accounts: AccountRepository;
   alerts: AlertRepository;
-  health: StoreHealth;
+  /** Learned call limits of one fleet service, read once (the client plans with them). */
+  learnedLimits(service: string): Promise<LearnedLimitsRepository>;
+  health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered">;
   retention: StoreRetention;
+  redis?: RedisParts;
+  /** Redis mode: the shared task queue (set by taskRunner). */
+  queue?: RedisTaskQueue;
+  close(): Promise<void>;
 }
 
-/** The embedded store (SQLite in DATA_DIR), its health and retention; a changed key is told once. */
-function openStores(config: Config, logger: Logger): Stores {
-  const db = openDatabase(config.dataDir);
-  const tasks = new TaskStore(db);
-  const accounts = new AccountStore(db, config.credentialsKey);
-  const alerts = new AlertStore(db);
-  const unreadable = accounts.unreadable();
-  if (unreadable.length > 0) {
-    // One line for the operator; each affected user is told to link again when they next ask.
-    logger.warn(
-      { accounts: unreadable.length },
-      `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
-        (config.credentialsKeyThrowaway
-          ? " (the sandbox makes a new throw-away key at each start)"
-          : config.credentialsKey
-            ? " (the key was changed)"
-            : " (CREDENTIALS_KEY is not set)") +
-        "; those users are asked to link again with /fleet login",
-    );
-  }
-  const retention = new StoreRetention({
-    stores: { tasks: promised(tasks), alerts: promised(alerts) },
+/** Key prefix of everything fleetbot keeps in Redis. */
+const REDIS_PREFIX = "fleetbot:";
+
+/** One line for the operator when linked accounts cannot be opened with this key. */
+async function warnUnreadable(config: Config, accounts: AccountRepository, logger: Logger): Promise<void> {
+  const unreadable = await accounts.unreadable();
+  if (unreadable.length === 0) return;
+  // Each affected user is told to link again when they next ask.
+  logger.warn(
+    { accounts: unreadable.length },
+    `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
+      (config.credentialsKeyThrowaway
+        ? " (the sandbox makes a new throw-away key at each start)"
+        : config.credentialsKey
+          ? " (the key was changed)"
+          : " (CREDENTIALS_KEY is not set)") +
+      "; those users are asked to link again with /fleet login",
+  );
+}
+
+function retentionOf(config: Config, tasks: TaskRepository, alerts: AlertRepository, logger: Logger) {
+  return new StoreRetention({
+    stores: { tasks, alerts },
     taskRetentionDays: config.taskRetentionDays,
     logger: logger.child({ module: "retention" }),
   });
+}
+
+/** The embedded store (SQLite in DATA_DIR), its health and retention; a changed key is told once. */
+function openSqliteStores(config: Config, logger: Logger): Stores {
+  const db = openDatabase(config.dataDir);
+  const tasks = promised(new TaskStore(db));
+  const accounts = promised(new AccountStore(db, config.credentialsKey));
+  const alerts = promised(new AlertStore(db));
+  void warnUnreadable(config, accounts, logger);
+  const limits = new LearnedLimitsStore(db);
   return {
-    db,
-    tasks: promised(tasks),
-    accounts: promised(accounts),
-    alerts: promised(alerts),
+    mode: "sqlite",
+    tasks,
+    accounts,
+    alerts,
+    learnedLimits: async () => limits,
     health: new StoreHealth(db),
-    retention,
+    retention: retentionOf(config, tasks, alerts, logger),
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+/**
+ * The scale-out mode (REDIS_URL): every piece of shared state in Redis, SQLite not opened.
+ * A replica that cannot reach Redis at start stops with one line; later losses are reported
+ * by /healthz and told to users, and it recovers by itself.
+ */
+async function openRedisStores(config: Config, url: string, logger: Logger): Promise<Stores> {
+  const store = openRedis(url, "store");
+  try {
+    await connected(store);
+  } catch (error) {
+    store.disconnect();
+    throw new StoreError(`REDIS_URL: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const redis: RedisParts = {
+    gate: openRedis(url, "gate"),
+    queue: openRedis(url, "queue"),
+    worker: openRedis(url, "worker"),
+    replicaId: `${hostname()}-${process.pid}`,
+    leaseMs: Math.min(30_000, Math.max(1_000, config.fleet.minIntervalMs)),
+    lockMs: Math.min(30_000, Math.max(2_000, 4 * config.fleet.minIntervalMs)),
+  };
+  const repositories = createRedisRepositories(store, { prefix: REDIS_PREFIX, key: config.credentialsKey });
+  await warnUnreadable(config, repositories.accounts, logger);
+  const { tasks, accounts, alerts, limits } = repositories;
+  return {
+    mode: "redis",
+    tasks,
+    accounts,
+    alerts,
+    learnedLimits: async (service) => {
+      // Read once at start; a lesson is written through for every replica's next start.
+      const known = await limits.load(service).catch(() => ({}));
+      return {
+        load: () => known,
+        save: (svc, endpoint, limit) => {
+          limits.save(svc, endpoint, limit).catch((error: unknown) => {
+            logger.warn({ err: error }, "a learned call limit could not be stored in Redis");
+          });
+        },
+      };
+    },
+    health: new RedisHealth(store),
+    retention: retentionOf(config, tasks, alerts, logger),
+    redis,
+    async close() {
+      for (const connection of [redis.gate, redis.queue, redis.worker, store])
+        await connection.quit().catch(() => connection.disconnect());
+    },
   };
 }
 
@@ -292,9 +397,24 @@ function taskRunner(
   },
 ): TaskRunner<FleetSession> {
   const { stores, gate, client, fleet, zones, logger, callDurations } = parts;
-  return new TaskRunner<FleetSession>({
+  // Redis mode: tasks are BullMQ jobs any replica may run (the queue calls back into this runner).
+  const queue = stores.redis
+    ? new RedisTaskQueue({
+        connection: stores.redis.queue,
+        workerConnection: stores.redis.worker,
+        prefix: `${REDIS_PREFIX}bull`,
+        run: (taskId) => runner.runJob(taskId),
+        abortLocal: (taskId) => runner.abortLocal(taskId),
+        lockMs: stores.redis.lockMs,
+        retryDelayMs: Math.max(1_000, config.fleet.minIntervalMs),
+        logger: logger.child({ module: "queue" }),
+      })
+    : undefined;
+  stores.queue = queue;
+  const runner: TaskRunner<FleetSession> = new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
+    ...(queue ? { dispatch: queue } : {}),
     handlers: [
       settlingUserZone(
         vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
@@ -316,6 +436,7 @@ function taskRunner(
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),
   });
+  return runner;
 }
 
 /** Tokens renewed and vehicle lists refreshed ahead of time, while the gate is idle. */
@@ -421,7 +542,22 @@ function alertParts(
     timeZone: config.companyTimeZone,
     logger: logger.child({ module: "alerts" }),
   });
-  return { subscriptions, publisher, poller };
+  // Redis mode: one sweep per ALERTS_CRON tick over all replicas (a BullMQ job scheduler), not one per replica.
+  const schedule = stores.redis
+    ? new RedisAlertSchedule({
+        connection: stores.redis.queue,
+        workerConnection: stores.redis.worker,
+        prefix: `${REDIS_PREFIX}bull`,
+        cron: config.alerts.cron,
+        ...(config.alerts.digestCron ? { digestCron: config.alerts.digestCron } : {}),
+        timeZone: config.companyTimeZone,
+        sweep: () => poller.runOnce(),
+        digest: () => poller.runDigest(),
+        lockMs: stores.redis.lockMs,
+        logger: logger.child({ module: "alerts" }),
+      })
+    : undefined;
+  return { subscriptions, publisher, poller, schedule };
 }
 
 /** /healthz (503 until ready, or while Slack or the store is not) and /metrics. */
@@ -443,6 +579,8 @@ function healthRoutes(parts: {
           ok,
           slack: health.slack,
           store: store.ok ? "ok" : store.reason,
+          // Redis mode: whether this replica reaches Redis (its tasks, gate and queue live there).
+          ...(stores.mode === "redis" ? { redis: store.ok ? "ok" : store.reason } : {}),
           fleet: parts.simulated ? "simulator" : "configured",
           queue: { unfinished },
         };
@@ -452,7 +590,8 @@ function healthRoutes(parts: {
     {
       path: "/metrics",
       handler: async (_req, res) => {
-        metrics.queueDepth.set({ state: "unfinished" }, await stores.tasks.countUnfinished());
+        const unfinished = await stores.tasks.countUnfinished().catch(() => undefined);
+        if (unfinished !== undefined) metrics.queueDepth.set({ state: "unfinished" }, unfinished);
         res.writeHead(200, { "content-type": metrics.contentType }).end(await metrics.text());
       },
     },
@@ -549,9 +688,15 @@ async function startBackground(
   const alertsChannel = config.alerts.channel ?? (parts.sandboxed ? "C0ALERTS" : undefined);
   if (alertsChannel && fleet.workspaceAccount)
     await alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
+  // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
+  await stores.queue?.start();
   if (options.alertPolling !== false) {
-    alerts.poller.start(config.alerts.cron);
-    if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
+    if (alerts.schedule) {
+      await alerts.schedule.start();
+    } else {
+      alerts.poller.start(config.alerts.cron);
+      if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
+    }
   }
   return {
     stop() {

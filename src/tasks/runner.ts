@@ -80,10 +80,38 @@ export interface TaskRunnerOptions<S> {
   typicalCallMs?(account: string): number | undefined;
   /** 1 when the account's next call must log in first (no reusable token), else 0. */
   loginCalls?(account: string): number;
+  /**
+   * Several replicas (Redis mode): tasks are handed to a shared queue (BullMQ) instead of this
+   * process's waiting list; whichever replica takes the job calls `runJob`.
+   */
+  dispatch?: TaskDispatch;
+  /** Redis mode: how long a job waits for its answer to reach Slack before it is retried. */
+  deliveryWaitMs?: number;
   /** Tasks of one account whose calls may wait in the gate at once; the rest wait here. */
   maxActivePerAccount?: number;
   now?: () => number;
   logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
+}
+
+/** The shared queue of the Redis mode (see redisTaskQueue.ts). */
+export interface TaskDispatch {
+  /** Queues the task's job (idempotent: one job per task id). */
+  enqueue(task: TaskRecord): Promise<void>;
+  /** Removes the task's job when it has not started anywhere; false when it runs (or ran). */
+  removeQueued(taskId: string): Promise<boolean>;
+  /** Asks the replica running the task to cancel it. */
+  cancelElsewhere(taskId: string): Promise<void>;
+}
+
+/** Raised by `runJob` when a task is left unfinished or undelivered: the queue tries the job again later. */
+export class TaskNotSettledError extends Error {
+  constructor(
+    readonly taskId: string,
+    why: string,
+  ) {
+    super(`task ${taskId} ${why}; its job is tried again`);
+    this.name = "TaskNotSettledError";
+  }
 }
 
 interface ActiveTask {
@@ -104,6 +132,8 @@ export class TaskRunner<S> {
   private readonly waiting = new Map<string, TaskRecord[]>();
   private readonly listeners = new Set<TaskListener>();
   private readonly running = new Set<Promise<void>>();
+  /** Redis mode: jobs waiting for their task's answer to be delivered. */
+  private readonly deliveryWaiters = new Map<string, () => void>();
   private readonly now: () => number;
   private readonly maxActive: number;
   private readonly maxAttempts: number;
@@ -131,12 +161,24 @@ export class TaskRunner<S> {
     const parsed = handler.params.safeParse(task.params);
     if (!parsed.success) throw new Error(`Invalid parameters for ${task.kind}: ${parsed.error.message}`);
     const outcome = await this.options.store.create({ ...task, params: parsed.data });
-    if (outcome.created) this.enqueue(outcome.task);
+    if (outcome.created) {
+      if (this.options.dispatch) await this.options.dispatch.enqueue(outcome.task);
+      else this.enqueue(outcome.task);
+    }
     return outcome;
   }
 
   /** Restarts every unfinished task and re-announces finished ones whose answer never went out. */
   async resume(): Promise<{ resumed: number; undelivered: number }> {
+    const dispatch = this.options.dispatch;
+    if (dispatch) {
+      // Redis mode: the jobs are in the shared queue already; a task without one (migrated from
+      // SQLite, or stored while the queue was unreachable) gets it now. Idempotent per task id.
+      const unfinished = await this.options.store.unfinished();
+      const undelivered = await this.options.store.undelivered();
+      for (const task of [...unfinished, ...undelivered]) await dispatch.enqueue(task);
+      return { resumed: unfinished.length, undelivered: undelivered.length };
+    }
     // Safe to call again (after the store recovers from a full disk): what runs or waits stays put.
     const waiting = new Set([...this.waiting.values()].flatMap((queue) => queue.map((t) => t.id)));
     const unfinished = (await this.options.store.unfinished()).filter(
@@ -169,9 +211,16 @@ export class TaskRunner<S> {
 
   /** Cancels a task: waiting calls are dropped, a call already sent finishes. */
   async cancel(taskId: string): Promise<boolean> {
-    const active = this.active.get(taskId);
-    if (active) {
-      active.controller.abort();
+    if (this.abortLocal(taskId)) return true;
+    const dispatch = this.options.dispatch;
+    if (dispatch) {
+      const record = await this.options.store.get(taskId);
+      if (!record || (record.state !== "queued" && record.state !== "running")) return false;
+      if (await dispatch.removeQueued(taskId)) {
+        await this.finishAndAnnounce(taskId, "cancelled", this.scrubbed(record));
+      } else {
+        await dispatch.cancelElsewhere(taskId);
+      }
       return true;
     }
     for (const [account, queue] of this.waiting) {
@@ -186,8 +235,54 @@ export class TaskRunner<S> {
     return false;
   }
 
+  /** Aborts a task running in this process (a cancel from any replica ends here); false when it is not. */
+  abortLocal(taskId: string): boolean {
+    const active = this.active.get(taskId);
+    if (!active) return false;
+    active.controller.abort();
+    return true;
+  }
+
+  /**
+   * Redis mode: runs the job of one task on this replica. An unfinished task runs (resuming from
+   * its journal when another replica died running it); a finished one whose answer never went out
+   * is announced again. Returns once the answer is delivered; throws TaskNotSettledError when the
+   * task stays unfinished (shutdown) or undelivered, so the queue tries the job again.
+   */
+  async runJob(taskId: string): Promise<void> {
+    let record = await this.options.store.get(taskId);
+    if (
+      !record ||
+      (record.deliveredAt !== undefined && record.state !== "queued" && record.state !== "running")
+    )
+      return;
+    const delivered = new Promise<void>((resolve) => this.deliveryWaiters.set(taskId, resolve));
+    try {
+      if (record.state === "queued" || record.state === "running") {
+        if (this.stopped) throw new TaskNotSettledError(taskId, "was not started: this replica is stopping");
+        const run = this.execute(record);
+        this.running.add(run);
+        await run.finally(() => this.running.delete(run));
+        record = await this.options.store.get(taskId);
+        if (!record || record.state === "queued" || record.state === "running")
+          throw new TaskNotSettledError(taskId, "is unfinished");
+      } else {
+        this.emitFinished(record);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), this.options.deliveryWaitMs ?? 120_000);
+      });
+      const outcome = await Promise.race([delivered, late]).finally(() => clearTimeout(timer));
+      if (outcome === "late") throw new TaskNotSettledError(taskId, "was not delivered in time");
+    } finally {
+      this.deliveryWaiters.delete(taskId);
+    }
+  }
+
   async markDelivered(taskId: string): Promise<void> {
     await this.options.store.markDelivered(taskId);
+    this.deliveryWaiters.get(taskId)?.();
   }
 
   /** Where a task stands now: place in its account's queue, calls done, estimated finish. */

@@ -90,10 +90,10 @@ describe("loadConfig", () => {
     expect(new Set(variables).size).toBe(variables.length);
   });
 
-  it("refuses REDIS_URL while the scale-out mode does not exist, instead of running replicas that each spend the budget", () => {
-    expect(problemsOf({ REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([
-      "REDIS_URL: the scale-out mode (Redis) is not available in this version; run one replica without REDIS_URL",
-    ]);
+  it("accepts a redis:// or rediss:// REDIS_URL (the scale-out mode) and keeps it", () => {
+    expect(problemsOf({ REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([]);
+    expect(loadConfig({ REDIS_URL: "rediss://cache.example:6380/2" }).redisUrl).toBe("rediss://cache.example:6380/2");
+    expect(loadConfig({}).redisUrl).toBeUndefined();
   });
 
   it("needs a signing secret in HTTP mode and a bot token in Socket Mode", () => {

@@ -102,7 +102,7 @@ export const REGISTERED = {
 /** Registers every listener with its family's deps. */
 export function registerListeners(app: App, ctx: SlackContext): void {
   const deps = listenerDeps(ctx);
-  app.use(answerStoreFailure);
+  app.use(answerStoreFailure(ctx.storeHealth));
   for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, (args) => listener(args, deps));
   for (const [id, listener] of Object.entries(BUTTONS))
     app.action<BlockAction<ButtonAction>>(id, (args) => listener(args, deps));

@@ -1,0 +1,107 @@
+import { Redis, type RedisOptions } from "ioredis";
+import type { StoreHealthStatus } from "../health.js";
+
+/**
+ * Connections of the Redis mode. The store connection fails a command at once while Redis is
+ * unreachable (no offline queue, one retry): a user is told "cannot queue requests right now"
+ * within the ack instead of waiting for Slack's timeout. BullMQ's workers need connections that
+ * wait instead (maxRetriesPerRequest: null); the gate's keep retrying too.
+ */
+export function openRedis(url: string, role: "store" | "queue" | "worker" | "gate"): Redis {
+  const common: RedisOptions = {
+    // Reconnect for ever, at most every 2 s: a restarted Redis is found again by itself.
+    retryStrategy: (times) => Math.min(100 * times, 2000),
+    connectionName: `fleetbot-${role}`,
+    lazyConnect: false,
+  };
+  if (role === "store") {
+    return new Redis(url, {
+      ...common,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 5000,
+    });
+  }
+  return new Redis(url, { ...common, maxRetriesPerRequest: null });
+}
+
+/** Waits until the connection is ready (the start of a replica), or throws after `timeoutMs`. */
+export async function connected(redis: Redis, timeoutMs = 10_000): Promise<void> {
+  if (redis.status === "ready") return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      redis.off("ready", onReady);
+    };
+    redis.on("ready", onReady);
+  });
+}
+
+/** ioredis' own failures (connection closed, offline, timed out), as opposed to a script's refusal. */
+function isRedisUnavailable(error: unknown, redis: Redis): boolean {
+  if (redis.status !== "ready") return true;
+  if (!(error instanceof Error)) return false;
+  return (
+    /Connection is closed|Stream isn't writeable|enableOfflineQueue|Command timed out|ECONNREFUSED|ECONNRESET|MaxRetriesPerRequest/i.test(
+      error.message,
+    ) || error.name === "MaxRetriesPerRequestError"
+  );
+}
+
+/**
+ * The Redis mode's counterpart of StoreHealth: /healthz says whether this replica reaches Redis;
+ * a command that fails because Redis is gone marks it unavailable, and the connection's "ready"
+ * event clears the mark (then interrupted work resumes).
+ */
+export class RedisHealth {
+  private problem?: { reason: string; since: number };
+  private readonly recovered = new Set<() => void>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly now: () => number = Date.now,
+  ) {
+    redis.on("ready", () => {
+      if (!this.problem) return;
+      this.problem = undefined;
+      for (const listener of this.recovered) listener();
+    });
+    redis.on("close", () => this.mark("Redis connection lost"));
+  }
+
+  private mark(reason: string): void {
+    if (!this.problem) this.problem = { reason, since: this.now() };
+  }
+
+  failed(error: unknown): boolean {
+    if (!isRedisUnavailable(error, this.redis)) return false;
+    this.mark(`Redis is unreachable (${this.redis.status})`);
+    return true;
+  }
+
+  check(): StoreHealthStatus {
+    if (this.redis.status === "ready" && this.problem) {
+      this.problem = undefined;
+      for (const listener of this.recovered) listener();
+    }
+    return this.status();
+  }
+
+  onRecovered(listener: () => void): void {
+    this.recovered.add(listener);
+  }
+
+  status(): StoreHealthStatus {
+    return this.problem
+      ? { ok: false, reason: this.problem.reason, since: this.problem.since }
+      : { ok: true };
+  }
+}

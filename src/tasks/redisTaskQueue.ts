@@ -1,0 +1,143 @@
+import { type Job, Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { PRIORITY_RANK } from "../gate/gate.js";
+import type { TaskDispatch } from "./runner.js";
+import type { TaskRecord } from "./task.js";
+
+/**
+ * The Redis mode's task queue: every task is a BullMQ job (job id = task id) in one of two
+ * queues, and every replica runs a worker on both. Interactive tasks (a lookup, a transport
+ * action) have their own queue and workers, so thirty queued reports never hold the worker
+ * slot a lookup needs; within a queue, BullMQ's priority keeps the class order.
+ *
+ * BullMQ gives the durability: a job is locked by the replica running it and the lock is
+ * renewed while it runs; a replica killed mid-task stops renewing, BullMQ's stalled-job check
+ * on any live replica moves the job back, and another replica's `runJob` resumes the task
+ * from its journal. The job completes only once the answer is delivered.
+ */
+export interface RedisTaskQueueOptions {
+  /** A connection for the queues (commands). */
+  connection: Redis;
+  /** Workers need their own blocking connections; BullMQ duplicates this one (maxRetriesPerRequest: null). */
+  workerConnection: Redis;
+  /** BullMQ key prefix. */
+  prefix: string;
+  /** Runs one task's job on this replica (TaskRunner.runJob). */
+  run(taskId: string): Promise<void>;
+  /** A cancel from another replica for a task this one runs. */
+  abortLocal(taskId: string): boolean;
+  /**
+   * How long a job's lock lasts without renewal: a killed replica's task is picked up by another
+   * within about this long (plus half of it for the stalled check).
+   */
+  lockMs: number;
+  /** Jobs of one queue running at once on this replica. */
+  concurrency?: { interactive: number; work: number };
+  /** Pause before a job whose task was left unsettled is tried again. */
+  retryDelayMs: number;
+  logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
+}
+
+const QUEUES = { interactive: "tasks-interactive", work: "tasks" } as const;
+
+export class RedisTaskQueue implements TaskDispatch {
+  private readonly queues: { interactive: Queue; work: Queue };
+  private readonly workers: Worker[] = [];
+  private subscriber?: Redis;
+  private readonly cancelChannel: string;
+
+  constructor(private readonly options: RedisTaskQueueOptions) {
+    const common = { connection: options.connection, prefix: options.prefix };
+    this.queues = {
+      interactive: new Queue(QUEUES.interactive, common),
+      work: new Queue(QUEUES.work, common),
+    };
+    this.cancelChannel = `${options.prefix}:cancel`;
+  }
+
+  /** Starts this replica's workers and its ear for cancels. */
+  async start(): Promise<void> {
+    const { options } = this;
+    for (const [kind, name] of Object.entries(QUEUES) as [keyof typeof QUEUES, string][]) {
+      const worker = new Worker(name, (job: Job<{ taskId: string }>) => options.run(job.data.taskId), {
+        connection: options.workerConnection,
+        prefix: options.prefix,
+        concurrency: options.concurrency?.[kind] ?? (kind === "interactive" ? 20 : 25),
+        lockDuration: options.lockMs,
+        stalledInterval: Math.max(500, Math.floor(options.lockMs / 2)),
+        // A task is picked up again however often its replicas die; the journal keeps it safe.
+        maxStalledCount: 1000,
+      });
+      worker.on("failed", (job, error) => {
+        options.logger?.warn({ taskId: job?.data.taskId, err: error }, "task job left unsettled; retried");
+      });
+      worker.on("error", (error) => options.logger?.warn({ err: error }, "task worker error"));
+      this.workers.push(worker);
+    }
+    this.subscriber = options.connection.duplicate();
+    await this.subscriber.subscribe(this.cancelChannel);
+    this.subscriber.on("message", (_channel: string, taskId: string) => {
+      if (options.abortLocal(taskId))
+        options.logger?.info({ taskId }, "cancelled at another replica's request");
+    });
+  }
+
+  async enqueue(task: TaskRecord): Promise<void> {
+    const queue = task.priority === "interactive" ? this.queues.interactive : this.queues.work;
+    await queue.add(
+      task.kind,
+      { taskId: task.id },
+      {
+        jobId: task.id,
+        // BullMQ: 1 is the highest priority (0 would mean none).
+        priority: PRIORITY_RANK[task.priority] + 1,
+        attempts: 1000,
+        backoff: { type: "fixed", delay: this.options.retryDelayMs },
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      },
+    );
+  }
+
+  async removeQueued(taskId: string): Promise<boolean> {
+    for (const queue of Object.values(this.queues)) {
+      const job = await queue.getJob(taskId);
+      if (!job) continue;
+      const state = await job.getState();
+      if (state !== "waiting" && state !== "prioritized" && state !== "delayed") return false;
+      try {
+        await job.remove();
+        return true;
+      } catch {
+        // Taken by a worker between the two calls: it runs; the cancel goes to that replica.
+        return false;
+      }
+    }
+    return false;
+  }
+
+  async cancelElsewhere(taskId: string): Promise<void> {
+    await this.options.connection.publish(this.cancelChannel, taskId);
+  }
+
+  /** Jobs waiting or running, over every replica (for /healthz and /metrics). */
+  async counts(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const [kind, queue] of Object.entries(this.queues)) {
+      const counts = await queue.getJobCounts("waiting", "prioritized", "active", "delayed");
+      out[kind] = Object.values(counts).reduce((a, b) => a + b, 0);
+    }
+    return out;
+  }
+
+  /**
+   * Stops this replica's workers. `force`: jobs running here are not waited for; their locks lapse
+   * and another replica resumes them (a rolling deploy does not wait for a 40-call report).
+   */
+  async close(force = true): Promise<void> {
+    await Promise.allSettled(this.workers.map((worker) => worker.close(force)));
+    await this.subscriber?.quit().catch(() => undefined);
+    await Promise.allSettled(Object.values(this.queues).map((queue) => queue.close()));
+  }
+}
