@@ -27,6 +27,7 @@ import { TaskDelivery } from "./slack/delivery.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
+import { RedisResponseUrlUses } from "./slack/responseUrlUses.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
@@ -161,6 +162,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     describe: describeTask,
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: options.progressEveryMs,
+    ...(stores.redis ? { responseUrlUses: new RedisResponseUrlUses(stores.redis.queue, REDIS_PREFIX) } : {}),
   });
   delivery.attach();
 

@@ -8,6 +8,7 @@ import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { mergeTransports } from "./renderers.js";
+import type { ResponseUrlUses } from "./responseUrlUses.js";
 import { progressMessage, statusModal } from "./views/common.js";
 import type { SlackMessage } from "./views/message.js";
 
@@ -149,6 +150,8 @@ export interface TaskDeliveryOptions {
   progressEveryMs?: number;
   /** How long an answer waits for the listener's ack before going out anyway. */
   ackWaitMs?: number;
+  /** Redis mode: response_url uses counted across replicas (the task's own count still applies). */
+  responseUrlUses?: ResponseUrlUses;
 }
 
 /**
@@ -209,11 +212,12 @@ export class TaskDelivery {
   ): Promise<"response_url" | "dm" | "channel"> {
     const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
     if (this.canUseResponseUrl(reply)) {
-      const ok = await this.postResponseUrl(task.id, reply, {
-        ...message,
-        replace_original: replace,
-        response_type: "ephemeral",
-      });
+      const ok = await this.postResponseUrl(
+        task.id,
+        reply,
+        { ...message, replace_original: replace, response_type: "ephemeral" },
+        RESPONSE_URL_USES,
+      );
       if (ok) return "response_url";
     }
     return this.sendDirect(task, message);
@@ -238,8 +242,13 @@ export class TaskDelivery {
     taskId: string,
     reply: ReplyTarget,
     body: Record<string, unknown>,
+    /** Uses this post may bring the URL to (one less for progress: the answer keeps one). */
+    limit: number,
   ): Promise<boolean> {
     if (!reply.responseUrl) return false;
+    // Another replica may have used the URL since this task's count was read.
+    const shared = this.options.responseUrlUses;
+    if (shared && !(await shared.take(reply.responseUrl, limit))) return false;
     // Counted before sending: a use that failed midway still counts at Slack.
     const counted = { ...reply, responseUrlUses: (reply.responseUrlUses ?? 0) + 1 };
     await this.options.store.setReply(taskId, counted);
@@ -356,11 +365,12 @@ export class TaskDelivery {
     const current = await this.options.store.get(earlier.id);
     if (!current) return undefined;
     const { message } = await this.options.render(current);
-    const sent = await this.postResponseUrl(earlier.id, current.reply, {
-      ...message,
-      replace_original: true,
-      response_type: "ephemeral",
-    });
+    const sent = await this.postResponseUrl(
+      earlier.id,
+      current.reply,
+      { ...message, replace_original: true, response_type: "ephemeral" },
+      RESPONSE_URL_USES,
+    );
     return sent ? "your transport list" : undefined;
   }
 
@@ -379,11 +389,12 @@ export class TaskDelivery {
     if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000))) return;
     this.lastProgress.set(task.id, { at: this.now(), key });
     const message = progressMessage(this.options.describe(task), progress, this.now());
-    await this.postResponseUrl(task.id, reply, {
-      ...message,
-      replace_original: true,
-      response_type: "ephemeral",
-    });
+    await this.postResponseUrl(
+      task.id,
+      reply,
+      { ...message, replace_original: true, response_type: "ephemeral" },
+      RESPONSE_URL_USES - 1,
+    );
   }
 
   private async onFinished(task: TaskRecord): Promise<void> {
