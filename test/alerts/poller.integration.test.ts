@@ -16,7 +16,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("open → one post; three more polls → none; Active again → edited to resolved and a thread reply", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
 
     const first = await h.poll();
     // The demo fleet's standing problems open incidents too; the vehicle filter keeps them out.
@@ -80,7 +80,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 
   it("posts the demo fleet's standing problems once each (pinned Error, NotInRomania, change request, expiry)", async () => {
     h = await startAlertHarness();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
     await h.poll();
     const titles = h.alerts(GENERAL).map((m) => m.text.replace(/:.*/, ""));
     expect(titles.sort()).toEqual(
@@ -101,7 +101,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("a problem shorter than the minimum duration posts nothing (flapping); a longer one posts once", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
       vehicles: [t.carrierCode],
       minDurationMinutes: 10,
     });
@@ -134,9 +134,9 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     const t = h.healthyTransport();
     const u = h.healthyTransport([t.codeUit]);
     const vehicles = [t.carrierCode, u.carrierCode];
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles });
     // C0ALERTS is public and the bot is not a member: chat:write.public lets it post.
-    h.subscriptions.subscribe(ALERTS, "demo", "U0VIEWER", { vehicles });
+    await h.subscriptions.subscribe(ALERTS, "demo", "U0VIEWER", { vehicles });
     await h.control(t.codeUit, { transmissionStatusCode: "Error" });
     const run = await h.poll();
     expect(run.accounts).toHaveLength(1);
@@ -144,7 +144,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     expect(h.alerts(GENERAL)).toHaveLength(1);
     expect(h.alerts(ALERTS)).toHaveLength(1);
 
-    expect(h.subscriptions.unsubscribe(ALERTS)).toBe(1);
+    expect(await h.subscriptions.unsubscribe(ALERTS)).toBe(1);
     await h.control(u.codeUit, { transmissionStatusCode: "OldData" });
     await h.advance(5 * MIN);
     await h.poll();
@@ -161,7 +161,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("a rate-limited post is recorded and retried on the next poll, once", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     await h.control(t.codeUit, { transmissionStatusCode: "Error" });
     h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
     const failed = await h.poll();
@@ -188,7 +188,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("a private channel without the bot records a clear error and keeps retrying", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe("G0PRIVATE", "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.subscriptions.subscribe("G0PRIVATE", "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     expect(await h.publisher.checkChannel("G0PRIVATE")).toEqual({
       ok: false,
       reason: expect.stringContaining("invite fleetbot to the private channel"),
@@ -213,7 +213,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("a restart between polls neither repeats nor loses an alert", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     await h.control(t.codeUit, { transmissionStatusCode: "NotInRomania" });
     await h.poll();
     expect(h.alerts(GENERAL)).toHaveLength(1);
@@ -225,7 +225,9 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 
     // A post that failed before the restart goes out after it.
     const u = h.healthyTransport([t.codeUit]);
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode, u.carrierCode] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
+      vehicles: [t.carrierCode, u.carrierCode],
+    });
     await h.control(u.codeUit, { transmissionStatusCode: "Error" });
     h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
     await h.advance(5 * MIN);
@@ -247,7 +249,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
   it("warns once when a UIT's validity ends within the lead time, and resolves when it is extended", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", {
       vehicles: [t.carrierCode],
       codes: ["expiry"],
     });
@@ -268,7 +270,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 
   it("a tick while a run is under way is skipped", async () => {
     h = await startAlertHarness();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
     const first = h.poller.runOnce();
     const second = await h.poller.runOnce();
     expect(second).toEqual({ skipped: true, accounts: [], rateLimited: false });
@@ -280,7 +282,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 
   it("sends the digest per subscribed channel", async () => {
     h = await startAlertHarness();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH");
     await h.poll();
     const sent = await h.fleet.run(h.poller.runDigest());
     expect(sent).toBe(1);
@@ -293,7 +295,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
 describe("sweep cost", () => {
   it("reads every page of a large fleet with exactly ceil(total / 100) load-transports calls, interactive calls first", async () => {
     h = await startAlertHarness({ sim: { transportCount: 300 } });
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
     const before = h.fleet.sim.control.stats().requests.demo?.["load-transports"] ?? 0;
     // An interactive call issued while the sweep waits is served before the sweep's next page.
     const polling = h.poller.runOnce();
@@ -322,7 +324,7 @@ describe("alert latency (issue 12): the sweep is not held up by reports or by it
   it("a sweep due while a 20-call report waits posts its alert one slot after the poll", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     await h.control(t.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });
     // A 20-call report: distinct reads, so the gate shares none of them.
     const report = Array.from({ length: 20 }, (_, pageIndex) =>
@@ -359,7 +361,7 @@ describe("alert latency (issue 12): the sweep is not held up by reports or by it
         },
       }),
     });
-    h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
+    await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { codes: ["NoGPSCoordinates"] });
     const quiet = await h.poll();
     expect(quiet.accounts[0]!.sweep!.pages).toBe(4);
     expect(h.posted).toEqual([]);

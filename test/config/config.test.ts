@@ -92,7 +92,9 @@ describe("loadConfig", () => {
 
   it("accepts a redis:// or rediss:// REDIS_URL (the scale-out mode) and keeps it", () => {
     expect(problemsOf({ REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([]);
-    expect(loadConfig({ REDIS_URL: "rediss://cache.example:6380/2" }).redisUrl).toBe("rediss://cache.example:6380/2");
+    expect(loadConfig({ REDIS_URL: "rediss://cache.example:6380/2" }).redisUrl).toBe(
+      "rediss://cache.example:6380/2",
+    );
     expect(loadConfig({}).redisUrl).toBeUndefined();
   });
 
