@@ -85,6 +85,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       signingSecret: options.signingSecret ?? "",
       path: "/slack/events",
+      sharedState: options.context.sharedState,
       logger: options.logger.child({ module: "requests" }),
     });
     app = new App({ token: options.botToken, receiver, clientOptions, logger });

@@ -5,6 +5,7 @@ import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { StoreHealth } from "../store/health.js";
 import type { AccountRepository, AlertRepository, TaskRepository } from "../store/repositories.js";
+import type { SharedState, WindowTake } from "../store/sharedState.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../tasks/task.js";
@@ -41,6 +42,8 @@ export interface SlackContext {
   storeHealth: Pick<StoreHealth, "failed" | "status">;
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
   now(): number;
+  /** Memory every replica must share (request resends, link attempts); default: this process'. */
+  sharedState?: SharedState;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +119,7 @@ export interface AccountDeps extends QueueDeps {
   linking: {
     seal(password: string, slackUser: string): string;
     /** Link attempts per Slack user (see LinkAttempts). */
-    attempts: { take(slackUser: string, nowMs: number): { ok: true } | { ok: false; retryAt: number } };
+    attempts: { take(slackUser: string): Promise<WindowTake> };
   } | null;
   /** Unlinks the user's own account (and releases its session); false when none was linked. */
   unlink(slackUser: string): Promise<boolean>;

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { MemorySharedState, type SharedState } from "../store/sharedState.js";
 
 /**
  * The door in front of Bolt's HTTP receiver for POST /slack/events. Bolt checks the signature
@@ -13,7 +14,10 @@ import type { Logger } from "pino";
  * 3. the content type is written the way Bolt compares it;
  * 4. a slash command, block_actions or view_submission whose exact body was already seen in
  *    the last 5 minutes is answered with an empty 200 and never reaches Bolt. Options requests
- *    (block_suggestion) are not: identical ones each want their answer.
+ *    (block_suggestion) are not: identical ones each want their answer. That memory is a
+ *    SharedState: in this process by default, in Redis when replicas share the load (a retry
+ *    may reach another replica); when it cannot be reached the request is refused with 503,
+ *    which Slack retries, rather than let through and maybe run twice.
  */
 
 /** Slack's replay window, both ways. */
@@ -32,49 +36,11 @@ export interface RequestGuardOptions {
   /** The path Bolt serves Slack on. */
   path: string;
   now?: () => number;
-  /** Bodies remembered at most (the oldest go first); default 10,000. */
+  /** Where bodies already seen are remembered; default: this process' memory (see maxRemembered). */
+  sharedState?: SharedState;
+  /** Bodies remembered at most by the default memory (the oldest go first); default 10,000. */
   maxRemembered?: number;
   logger?: Pick<Logger, "warn" | "debug">;
-}
-
-/**
- * Bodies seen within the window, by hash. Bounded by size and age. It lives in this process:
- * with several instances behind a balancer (the Redis gate mode) it has to move to the
- * shared store, or a resend reaching another instance makes a task there.
- */
-export class RecentRequests {
-  private readonly seen = new Map<string, number>();
-
-  constructor(
-    private readonly windowMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  /** True when the key was seen within the window; otherwise remembers it and returns false. */
-  seenBefore(key: string, now: number): boolean {
-    this.expire(now);
-    const at = this.seen.get(key);
-    if (at !== undefined) return true;
-    this.seen.set(key, now);
-    while (this.seen.size > this.maxEntries) {
-      const oldest = this.seen.keys().next().value;
-      if (oldest === undefined) break;
-      this.seen.delete(oldest);
-    }
-    return false;
-  }
-
-  get size(): number {
-    return this.seen.size;
-  }
-
-  /** Entries are kept in insertion order, so the expired ones are at the front. */
-  private expire(now: number): void {
-    for (const [key, at] of this.seen) {
-      if (now - at < this.windowMs) break;
-      this.seen.delete(key);
-    }
-  }
 }
 
 /** The media type alone, lower case: `Application/X-WWW-Form-Urlencoded; charset=utf-8` → the form type. */
@@ -153,7 +119,8 @@ function refuse(res: ServerResponse, status: number): void {
 /** Wraps Bolt's request listener: Slack requests pass the checks above first; other routes go straight through. */
 export function guardSlackRequests(inner: RequestListener, options: RequestGuardOptions): RequestListener {
   const now = options.now ?? Date.now;
-  const recent = new RecentRequests(REQUEST_WINDOW_MS, options.maxRemembered ?? 10_000);
+  const seen =
+    options.sharedState ?? new MemorySharedState({ now, maxEntries: options.maxRemembered ?? 10_000 });
   const guarded = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!body) {
@@ -189,7 +156,15 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
     const kind = requestKind(contentType, body);
     if (kind && ONCE_ONLY.has(kind)) {
       const key = createHash("sha256").update(body).digest("hex");
-      if (recent.seenBefore(key, now())) {
+      let first: boolean;
+      try {
+        first = await seen.firstSeen(`slack-request:${key}`, REQUEST_WINDOW_MS);
+      } catch (error) {
+        options.logger?.warn({ err: error }, "Slack request refused: its resend memory cannot be reached");
+        refuse(res, 503);
+        return;
+      }
+      if (!first) {
         options.logger?.debug(
           { kind, retry: req.headers["x-slack-retry-num"] },
           "repeated Slack request answered without running it again",

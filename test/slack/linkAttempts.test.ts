@@ -1,19 +1,61 @@
-import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LinkAttempts } from "../../src/slack/listeners/account.js";
+import { RedisSharedState } from "../../src/store/redis/sharedState.js";
+import { MemorySharedState } from "../../src/store/sharedState.js";
+import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 const MIN = 60_000;
 
 describe("LinkAttempts", () => {
-  it("allows three attempts in ten minutes per user, then says when the oldest leaves the window", () => {
-    const attempts = new LinkAttempts();
-    expect(attempts.take("U1", 0)).toEqual({ ok: true });
-    expect(attempts.take("U1", 2 * MIN)).toEqual({ ok: true });
-    expect(attempts.take("U1", 4 * MIN)).toEqual({ ok: true });
-    expect(attempts.take("U1", 5 * MIN)).toEqual({ ok: false, retryAt: 10 * MIN });
+  it("allows three attempts in ten minutes per user, then says when the oldest leaves the window", async () => {
+    let now = 0;
+    const attempts = new LinkAttempts(new MemorySharedState({ now: () => now }));
+    expect(await attempts.take("U1")).toEqual({ ok: true });
+    now = 2 * MIN;
+    expect(await attempts.take("U1")).toEqual({ ok: true });
+    now = 4 * MIN;
+    expect(await attempts.take("U1")).toEqual({ ok: true });
+    now = 5 * MIN;
+    expect(await attempts.take("U1")).toEqual({ ok: false, retryAt: 10 * MIN });
     // Another user has a budget of their own.
-    expect(attempts.take("U2", 5 * MIN)).toEqual({ ok: true });
+    expect(await attempts.take("U2")).toEqual({ ok: true });
     // A refusal does not count: at 10 minutes the first attempt has left the window.
-    expect(attempts.take("U1", 10 * MIN)).toEqual({ ok: true });
-    expect(attempts.take("U1", 10 * MIN + 1)).toEqual({ ok: false, retryAt: 12 * MIN });
+    now = 10 * MIN;
+    expect(await attempts.take("U1")).toEqual({ ok: true });
+    now = 10 * MIN + 1;
+    expect(await attempts.take("U1")).toEqual({ ok: false, retryAt: 12 * MIN });
+  });
+});
+
+describe.skipIf(redisSkipReason !== undefined)("LinkAttempts on two replicas sharing Redis", () => {
+  let server: RedisServer;
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server.stop();
+  });
+  const replica = () => {
+    const client = new Redis(server.url, { maxRetriesPerRequest: 3 });
+    clients.push(client);
+    return new LinkAttempts(new RedisSharedState(client, { prefix: "link-test:" }));
+  };
+
+  it("a user gets three attempts in all, not three per replica", async () => {
+    const a = replica();
+    const b = replica();
+    expect(await a.take("U1")).toEqual({ ok: true });
+    expect(await b.take("U1")).toEqual({ ok: true });
+    expect(await a.take("U1")).toEqual({ ok: true });
+    const onB = await b.take("U1");
+    const onA = await a.take("U1");
+    expect(onB.ok).toBe(false);
+    expect(onA.ok).toBe(false);
+    // Both replicas name the same instant: ten minutes after the first attempt, by Redis' clock.
+    expect(onA).toEqual(onB);
+    expect(await b.take("U2")).toEqual({ ok: true });
   });
 });

@@ -4,7 +4,6 @@
  * an exact resend of one signed request making one task and one upstream call, not two.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RecentRequests } from "../../src/slack/requestGuard.js";
 import { type BotHarness, startBotHarness } from "../helpers/botHarness.js";
 
 let h: BotHarness;
@@ -151,19 +150,4 @@ describe("POST /slack/events request rules", () => {
   });
 });
 
-describe("RecentRequests (the resend memory)", () => {
-  it("forgets a body after the 5-minute window", () => {
-    const recent = new RecentRequests(300_000, 100);
-    expect(recent.seenBefore("a", 0)).toBe(false);
-    expect(recent.seenBefore("a", 299_999)).toBe(true);
-    expect(recent.seenBefore("a", 300_000)).toBe(false);
-  });
-
-  it("keeps at most its size, dropping the oldest", () => {
-    const recent = new RecentRequests(300_000, 3);
-    for (const key of ["a", "b", "c", "d"]) expect(recent.seenBefore(key, 1)).toBe(false);
-    expect(recent.size).toBe(3);
-    expect(recent.seenBefore("a", 2)).toBe(false);
-    expect(recent.seenBefore("d", 2)).toBe(true);
-  });
-});
+// The resend memory's own rules (5-minute window, size bound) are in test/store/sharedState.test.ts.

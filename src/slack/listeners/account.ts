@@ -8,6 +8,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
+import type { SharedState, WindowTake } from "../../store/sharedState.js";
 import { INPUTS } from "../actionIds.js";
 import type { AccountDeps } from "../context.js";
 import { loginModal, noticeMessage, statusModal } from "../views/common.js";
@@ -37,28 +38,20 @@ const modalMetadata = z.object({ channel: z.string().optional() });
 /**
  * Link attempts per Slack user: at most `limit` in any `windowMs`. Each attempt logs in as
  * the named account through that account's gate, so without a limit a user could spend
- * another account's rate budget with wrong passwords. Kept in memory: one replica needs no
- * more, a restart forgets at most one window, and a shared store (Redis) would hold it once
- * fleetbot runs as several replicas.
+ * another account's rate budget with wrong passwords. Counted in a SharedState: this process'
+ * memory for one replica (a restart forgets at most one window), Redis for several, so a
+ * user cannot get `limit` attempts from each replica.
  */
 export class LinkAttempts {
-  readonly #attempts = new Map<string, number[]>();
-
   constructor(
+    private readonly counted: SharedState,
     readonly limit = 3,
     readonly windowMs = 10 * 60_000,
   ) {}
 
   /** Counts an attempt now, or says when the next one is allowed (the oldest counted one leaves the window). */
-  take(slackUser: string, nowMs: number): { ok: true } | { ok: false; retryAt: number } {
-    const recent = (this.#attempts.get(slackUser) ?? []).filter((at) => at > nowMs - this.windowMs);
-    if (recent.length >= this.limit) {
-      this.#attempts.set(slackUser, recent);
-      return { ok: false, retryAt: (recent[0] ?? nowMs) + this.windowMs };
-    }
-    recent.push(nowMs);
-    this.#attempts.set(slackUser, recent);
-    return { ok: true };
+  take(slackUser: string): Promise<WindowTake> {
+    return this.counted.takeInWindow(`link-attempts:${slackUser}`, this.limit, this.windowMs);
   }
 }
 
@@ -143,7 +136,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     await ack({ response_action: "errors", errors });
     return;
   }
-  const allowed = deps.linking.attempts.take(body.user.id, deps.now());
+  const allowed = await deps.linking.attempts.take(body.user.id);
   if (!allowed.ok) {
     await ack({
       response_action: "update",

@@ -16,6 +16,7 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import { encryptSecret } from "../../store/accountStore.js";
+import { MemorySharedState } from "../../store/sharedState.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
 import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
@@ -174,7 +175,7 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
         ctx.accounts.canStore && key
           ? {
               seal: (password, slackUser) => encryptSecret(key, password, slackUser),
-              attempts: new LinkAttempts(),
+              attempts: new LinkAttempts(ctx.sharedState ?? new MemorySharedState({ now })),
             }
           : null,
       unlink: async (slackUser) => {

@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { checkPositiveInteger, type SharedState, type WindowTake } from "../sharedState.js";
+import { LuaScript, type RedisStoreOptions, storeSettings } from "./lua.js";
+
+/**
+ * SharedState in Redis, for replicas behind one balancer. Keys, for a prefix P:
+ *   P shared:once:<key>     string, SET NX PX: remembered until its ttl ends
+ *   P shared:window:<key>   zset of counted uses (score: Redis time in ms), expires with its newest use
+ *   P shared:count:<key>    integer, INCR; expires ttl after its first increment
+ * Windows read the time with Redis `TIME` inside the script, so replicas' clocks never
+ * disagree about who is in a window; the ttls are Redis' own expiry.
+ */
+
+/**
+ * KEYS: the window's zset. ARGV: limit, windowMs, a member unique to this use.
+ * Returns {1, now} when the use was counted, {0, retryAt} when the window is full.
+ */
+const TAKE_IN_WINDOW = new LuaScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+-- A use counts while it is younger than the window.
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tonumber(oldest[2]) + window}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, now}
+`);
+
+/** KEYS: the counter. ARGV: ttlMs. INCR and its expiry in one step: a crash between them cannot leave a counter forever. */
+const INCREMENT = new LuaScript(`
+local count = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`);
+
+const takeReply = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
+
+export class RedisSharedState implements SharedState {
+  private readonly prefix: string;
+
+  /** `redis`: a client without ioredis' keyPrefix (the prefix is an option here, as for the stores). */
+  constructor(
+    private readonly redis: Redis,
+    options: Pick<RedisStoreOptions, "prefix"> = {},
+  ) {
+    ({ prefix: this.prefix } = storeSettings(redis, options));
+  }
+
+  async firstSeen(key: string, ttlMs: number): Promise<boolean> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    const set = await this.redis.set(`${this.prefix}shared:once:${key}`, "1", "PX", ttlMs, "NX");
+    return set === "OK";
+  }
+
+  async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
+    checkPositiveInteger("limit", limit);
+    checkPositiveInteger("windowMs", windowMs);
+    const [counted, at] = takeReply.parse(
+      await TAKE_IN_WINDOW.run(
+        this.redis,
+        [`${this.prefix}shared:window:${key}`],
+        [limit, windowMs, randomUUID()],
+      ),
+    );
+    return counted === 1 ? { ok: true } : { ok: false, retryAt: at };
+  }
+
+  async increment(key: string, ttlMs: number): Promise<number> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    return z
+      .number()
+      .int()
+      .parse(await INCREMENT.run(this.redis, [`${this.prefix}shared:count:${key}`], [ttlMs]));
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Short-lived memory that every replica must see alike: which Slack requests were already
+ * taken (a retry may reach another replica), how many /fleet login attempts a user made, how
+ * many times a response_url was used. One process keeps it in a MemorySharedState; several
+ * replicas share a RedisSharedState (src/store/redis/sharedState.ts).
+ *
+ * Keys are the caller's (e.g. `slack-request:<hash>`); each operation has a key space of its
+ * own, so the same key given to two operations names two things.
+ */
+export interface SharedState {
+  /** Remembers `key` for `ttlMs`; false when it was already remembered (and not yet forgotten). */
+  firstSeen(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Counts one use of `key` when fewer than `limit` were counted in the last `windowMs`;
+   * otherwise counts nothing and says when the oldest counted use leaves the window.
+   */
+  takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake>;
+  /** Adds one to the counter of `key` and returns the new count; the counter is forgotten `ttlMs` after its first use. */
+  increment(key: string, ttlMs: number): Promise<number>;
+}
+
+export type WindowTake = { ok: true } | { ok: false; retryAt: number };
+
+/**
+ * Times and limits are whole positive numbers in both implementations (Redis' PX takes only
+ * those), so a caller's mistake fails the same way with or without Redis.
+ */
+export function checkPositiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive whole number (got ${value})`);
+  }
+}
+
+export interface MemorySharedStateOptions {
+  now?: () => number;
+  /** Keys remembered at most per operation (the oldest go first); default 10,000. */
+  maxEntries?: number;
+}
+
+/**
+ * A map that forgets: entries leave when their expiry has passed, and the oldest inserted leave
+ * first once there are more than `maxEntries`, so a flood of distinct keys cannot grow memory.
+ * Entries are in insertion order; with one ttl for all (the usual case) that is expiry order,
+ * so expired entries are dropped from the front without scanning the rest.
+ */
+class ExpiringMap<V> {
+  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(key: string, now: number): V | undefined {
+    this.expire(now);
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Sets the value; a new key goes to the back (the newest), an existing one keeps its place. */
+  set(key: string, value: V, expiresAt: number): void {
+    this.entries.set(key, { value, expiresAt });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  expiresAt(key: string): number | undefined {
+    return this.entries.get(key)?.expiresAt;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private expire(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt > now) break;
+      this.entries.delete(key);
+    }
+  }
+}
+
+/** The one-process SharedState: in memory, bounded, forgotten at a restart. */
+export class MemorySharedState implements SharedState {
+  private readonly now: () => number;
+  private readonly seen: ExpiringMap<true>;
+  /** Times of the counted uses in the window, oldest first. */
+  private readonly windows: ExpiringMap<number[]>;
+  private readonly counters: ExpiringMap<number>;
+
+  constructor(options: MemorySharedStateOptions = {}) {
+    this.now = options.now ?? Date.now;
+    const max = options.maxEntries ?? 10_000;
+    this.seen = new ExpiringMap(max);
+    this.windows = new ExpiringMap(max);
+    this.counters = new ExpiringMap(max);
+  }
+
+  async firstSeen(key: string, ttlMs: number): Promise<boolean> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    const now = this.now();
+    if (this.seen.get(key, now)) return false;
+    this.seen.set(key, true, now + ttlMs);
+    return true;
+  }
+
+  async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
+    checkPositiveInteger("limit", limit);
+    checkPositiveInteger("windowMs", windowMs);
+    const now = this.now();
+    const recent = (this.windows.get(key, now) ?? []).filter((at) => at > now - windowMs);
+    const oldest = recent[0];
+    if (oldest !== undefined && recent.length >= limit) {
+      // Nothing is counted; the list lives until its newest use leaves the window.
+      this.windows.set(key, recent, (recent.at(-1) ?? oldest) + windowMs);
+      return { ok: false, retryAt: oldest + windowMs };
+    }
+    recent.push(now);
+    this.windows.set(key, recent, now + windowMs);
+    return { ok: true };
+  }
+
+  async increment(key: string, ttlMs: number): Promise<number> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    const now = this.now();
+    const count = (this.counters.get(key, now) ?? 0) + 1;
+    this.counters.set(key, count, this.counters.expiresAt(key) ?? now + ttlMs);
+    return count;
+  }
+
+  /** Keys remembered by firstSeen (for tests of the bound). */
+  get rememberedCount(): number {
+    return this.seen.size;
+  }
+}
