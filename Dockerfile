@@ -26,4 +26,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Same start as `npm start` after its build step (prestart), without npm in the process tree.
+# The same image runs the move from one instance to Redis (README, "Several replicas"), with the
+# old instance's data mounted on /data and REDIS_URL set:  node dist/store/migrateCli.js --to-redis
+# (`npm run migrate` needs tsx, a dev dependency pruned above).
 CMD ["node", "dist/main.js"]
