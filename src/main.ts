@@ -35,6 +35,7 @@ import { StoreHealth } from "./store/health.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import { connected, openRedis, RedisHealth } from "./store/redis/health.js";
 import { createRedisRepositories } from "./store/redis/index.js";
+import { RedisSharedState } from "./store/redis/sharedState.js";
 import {
   type AccountRepository,
   type AlertRepository,
@@ -42,6 +43,7 @@ import {
   type TaskRepository,
 } from "./store/repositories.js";
 import { StoreRetention } from "./store/retention.js";
+import type { SharedState } from "./store/sharedState.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
 import { CallDurations } from "./tasks/callDurations.js";
@@ -265,6 +267,8 @@ interface Stores {
   health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered">;
   retention: StoreRetention;
   redis?: RedisParts;
+  /** Redis mode: request-guard memory and login attempts shared by the replicas (memory otherwise). */
+  sharedState?: SharedState;
   /** Redis mode: the shared task queue (set by taskRunner). */
   queue?: RedisTaskQueue;
   close(): Promise<void>;
@@ -362,6 +366,8 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
       };
     },
     health: new RedisHealth(store),
+    // On the fail-fast connection: the request guard answers 503 (Slack retries) rather than wait.
+    sharedState: new RedisSharedState(store, { prefix: REDIS_PREFIX }),
     retention: retentionOf(config, tasks, alerts, logger),
     redis,
     async close() {
@@ -635,6 +641,7 @@ function slackContext(
     releaseAccount: (username) => fleet.release(username),
     warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),
     storeHealth: stores.health,
+    ...(stores.sharedState ? { sharedState: stores.sharedState } : {}),
     logger: logger.child({ module: "slack" }),
     now: () => Date.now(),
   };

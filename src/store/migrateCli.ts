@@ -10,7 +10,7 @@ import { formatMigrationReport, migrateToRedis } from "./migrate.js";
  */
 
 const USAGE =
-  "usage: npm run migrate -- --to-redis   (reads DATA_DIR, default ./data, and REDIS_URL; CREDENTIALS_KEY optional)";
+  "usage: npm run migrate -- --to-redis   (in the Docker image: node dist/store/migrateCli.js --to-redis; reads DATA_DIR, default ./data, and REDIS_URL; CREDENTIALS_KEY optional)";
 
 const envSchema = z.object({
   DATA_DIR: z.preprocess(
