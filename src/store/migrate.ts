@@ -259,7 +259,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
     async ({ incident, posts }) => await alerts.importIncident(incident, posts),
     "Redis already has another active incident of that transport and kind",
   );
-  incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts read with them (copied with their incident)`;
+  incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts with them`;
   outcomes.push(incidents);
   outcomes.push(
     await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await alerts.importMute(m))),
