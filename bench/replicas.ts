@@ -20,6 +20,8 @@ import { buildBot } from "./realtime/run.js";
 export const REPLICA_INTERVAL_MS = 500;
 export const REPLICA_MARGIN_MS = 100;
 const SLOT_MS = REPLICA_INTERVAL_MS + REPLICA_MARGIN_MS;
+/** BullMQ's lock as main.ts sets it: clamp(4 × interval, 2 s, 30 s). */
+const LOCK_MS = Math.min(30_000, Math.max(2_000, 4 * REPLICA_INTERVAL_MS));
 const USER = "U0DISPATCH";
 const CHANNEL = "C0GENERAL";
 const REPORTS = 10;
@@ -198,7 +200,7 @@ export function replicaNotes(settings: string): string {
 redis-server (AOF on) and one fleet account (demo), each reaching the simulator through a
 pass-through proxy of its own so the bench knows which replica sent which call. Commands go
 round-robin to the replicas through signed Slack requests. Settings: ${settings}; BullMQ's lock
-is clamp(4 × interval, 2 s, 30 s) = ${Math.min(30_000, Math.max(2_000, 4 * REPLICA_INTERVAL_MS)) / 1000} s, the gate's turn lease max(interval, 1 s).`;
+is clamp(4 × interval, 2 s, 30 s) = ${LOCK_MS / 1000} s, the gate's turn lease max(interval, 1 s).`;
 }
 
 export const REPLICA_READING = `- Throughput: ${REPORTS} \`fuel <plate> last 93d\` reports (3 calls each) sent round-robin; calls
@@ -213,6 +215,6 @@ export const REPLICA_READING = `- Throughput: ${REPORTS} \`fuel <plate> last 93d
   the answers the report got (1: answered once).
 - Calls per replica: upstream requests each replica sent from the backlog on (the killed one's
   stop at its death).
-- The kill -9 figure is mostly BullMQ's lock (2 s here, 3.3 slots): at the default 30 s interval
+- The kill -9 figure is mostly BullMQ's lock (${LOCK_MS / 1000} s here, ${fmt(LOCK_MS / SLOT_MS, 1)} slots): at the default 30 s interval
   the lock is 30 s, so a killed replica's report resumes about one slot (plus up to half a lock
   for the stalled check) after the kill.`;
