@@ -7,7 +7,7 @@
  * signed Slack requests. Results are printed and, for a whole run, written to docs/BENCHMARKS.md.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { FleetClient } from "../src/fleet/client.js";
@@ -28,6 +28,7 @@ import {
   realtimeNotes,
   runRealtime,
 } from "./realtime/run.js";
+import { REPLICA_READING, type ReplicaResult, replicaNotes, runReplicas } from "./replicas.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;
@@ -401,18 +402,21 @@ async function virtualTime(): Promise<string> {
 interface BenchArgs {
   virtual: boolean;
   realtime: boolean;
+  replicas: boolean;
   quick: boolean;
   only: string[];
 }
 
-/** `npm run bench [-- --realtime | --virtual] [--quick] [--rows=where,ack,…]` */
+/** `npm run bench [-- --realtime | --virtual | --replicas] [--quick] [--rows=where,ack,…]` */
 function parseArgs(argv: readonly string[]): BenchArgs {
   const realtimeOnly = argv.includes("--realtime");
   const virtualOnly = argv.includes("--virtual");
+  const replicasOnly = argv.includes("--replicas");
   const rows = argv.find((a) => a.startsWith("--rows="))?.slice("--rows=".length);
   return {
-    virtual: !realtimeOnly,
-    realtime: !virtualOnly,
+    virtual: !realtimeOnly && !replicasOnly,
+    realtime: !virtualOnly && !replicasOnly,
+    replicas: !virtualOnly && !realtimeOnly,
     quick: argv.includes("--quick"),
     only: rows ? rows.split(",").filter(Boolean) : [],
   };
@@ -434,19 +438,30 @@ async function main() {
     realtime = await runRealtime({ quick: args.quick, only: args.only });
     process.stdout.write(`Real time, built bot (${realtime.settings}):\n${realtime.table}\n\n`);
   }
+  let replicas: ReplicaResult | undefined;
+  if (args.replicas && !args.quick && args.only.length === 0) {
+    // The realtime part has built the bot already when it ran.
+    replicas = await runReplicas({ build: !args.realtime });
+    process.stdout.write(`Replicas on Redis, built bot (${replicas.settings}):\n${replicas.table}\n\n`);
+  }
   process.stdout.write(`${machine}\n`);
+  if (replicas && !args.virtual && !args.realtime) {
+    // `--replicas` alone: its own section is replaced in place, the rest of the document stays.
+    writeReplicaSection(replicaSection(replicas, machine));
+    return;
+  }
   // Only a whole run is recorded: a partial one would leave the document half old, half new.
   const whole = args.virtual && args.realtime && !args.quick && args.only.length === 0;
-  if (!whole || !virtualTable || !realtime) {
+  if (!whole || !virtualTable || !realtime || !replicas) {
     process.stdout.write("(partial run: docs/BENCHMARKS.md left as it is)\n");
     return;
   }
   const doc = `# Benchmarks
 
-\`npm run bench\` (bench/run.ts) runs two parts and writes this file. \`npm run bench -- --realtime\`
+\`npm run bench\` (bench/run.ts) runs three parts and writes this file. \`npm run bench -- --realtime\`
 runs the second part only, \`--virtual\` the first only, \`--quick\` smaller loads, \`--rows=where,ack\`
 chosen rows of the second part (rows: ${Object.keys(REALTIME_ROWS).join(", ")}); those print
-without writing this file.
+without writing this file. \`--replicas\` runs the third part only and replaces its section here.
 
 Run on ${new Date().toISOString().slice(0, 10)}, ${machine}.
 
@@ -484,8 +499,37 @@ How to read it:
 - 5: memory is the resident set of a fresh process holding the runner, the gate and the SQLite
   store after 1,000 tasks were submitted (25 per account are active, the rest wait in order);
   the line below it is the same process before the first submit.
+
+${replicaSection(replicas, machine)}`;
+  writeFileSync(BENCHMARKS, doc);
+}
+
+const BENCHMARKS = join(import.meta.dirname, "..", "docs", "BENCHMARKS.md");
+const REPLICA_HEADING = "## Replicas on Redis: throughput, lookup wait, kill -9";
+
+function replicaSection(result: ReplicaResult, machine: string): string {
+  return `${REPLICA_HEADING}
+
+Run on ${new Date().toISOString().slice(0, 10)}, ${machine}. ${replicaNotes(result.settings)}
+
+${result.table}
+
+How to read it:
+${REPLICA_READING}
 `;
-  writeFileSync(join(import.meta.dirname, "..", "docs", "BENCHMARKS.md"), doc);
+}
+
+/** Replaces the replica section (up to the next \`## \` heading) or appends it. */
+function writeReplicaSection(section: string): void {
+  const doc = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, "utf8") : "# Benchmarks\n";
+  const start = doc.indexOf(REPLICA_HEADING);
+  if (start < 0) {
+    writeFileSync(BENCHMARKS, `${doc.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = doc.indexOf("\n## ", start + REPLICA_HEADING.length);
+  const rest = next < 0 ? "" : `\n${doc.slice(next + 1)}`;
+  writeFileSync(BENCHMARKS, `${doc.slice(0, start)}${section}${rest}`);
 }
 
 await main();
