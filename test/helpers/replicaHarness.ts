@@ -81,6 +81,8 @@ export async function startReplicaHarness(
 
   // A read-only look at the shared gate (the replicas' key prefix): which calls wait, for which tasks.
   const observerConnection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  // A Redis restart is part of some tests: the observer reconnects quietly.
+  observerConnection.on("error", () => undefined);
   const observer = createRedisFleetGate({
     redis: observerConnection,
     replicaId: "test-observer",
