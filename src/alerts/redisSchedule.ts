@@ -34,6 +34,7 @@ export class RedisAlertSchedule {
   constructor(private readonly options: AlertScheduleOptions) {
     this.queue = new Queue(QUEUE, { connection: options.connection, prefix: options.prefix });
     this.lockKey = `${options.prefix}:alerts:sweep-lock`;
+    this.queue.on("error", (error) => options.logger?.debug({ err: error }, "alert queue connection error"));
   }
 
   async start(): Promise<void> {

@@ -54,6 +54,9 @@ export class RedisTaskQueue implements TaskDispatch {
       work: new Queue(QUEUES.work, common),
     };
     this.cancelChannel = `${options.prefix}:cancel`;
+    // A lost Redis is reported by /healthz; each failed reconnect is a debug line, not stderr.
+    for (const queue of Object.values(this.queues))
+      queue.on("error", (error) => options.logger?.debug({ err: error }, "task queue connection error"));
   }
 
   /** Starts this replica's workers and its ear for cancels. */
@@ -76,6 +79,7 @@ export class RedisTaskQueue implements TaskDispatch {
       this.workers.push(worker);
     }
     this.subscriber = options.connection.duplicate();
+    this.subscriber.on("error", (error) => options.logger?.debug({ err: error }, "cancel listener error"));
     await this.subscriber.subscribe(this.cancelChannel);
     this.subscriber.on("message", (_channel: string, taskId: string) => {
       if (options.abortLocal(taskId))

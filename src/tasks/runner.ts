@@ -132,8 +132,10 @@ export class TaskRunner<S> {
   private readonly waiting = new Map<string, TaskRecord[]>();
   private readonly listeners = new Set<TaskListener>();
   private readonly running = new Set<Promise<void>>();
+  /** Redis mode: the execution of each task running here (a job taken again joins it, see runJob). */
+  private readonly jobRuns = new Map<string, Promise<void>>();
   /** Redis mode: jobs waiting for their task's answer to be delivered. */
-  private readonly deliveryWaiters = new Map<string, () => void>();
+  private readonly deliveryWaiters = new Map<string, Set<() => void>>();
   private readonly now: () => number;
   private readonly maxActive: number;
   private readonly maxAttempts: number;
@@ -256,13 +258,29 @@ export class TaskRunner<S> {
       (record.deliveredAt !== undefined && record.state !== "queued" && record.state !== "running")
     )
       return;
-    const delivered = new Promise<void>((resolve) => this.deliveryWaiters.set(taskId, resolve));
+    let onDelivered = () => {};
+    const delivered = new Promise<void>((resolve) => {
+      onDelivered = resolve;
+    });
+    const waiters = this.deliveryWaiters.get(taskId) ?? new Set();
+    waiters.add(onDelivered);
+    this.deliveryWaiters.set(taskId, waiters);
     try {
       if (record.state === "queued" || record.state === "running") {
         if (this.stopped) throw new TaskNotSettledError(taskId, "was not started: this replica is stopping");
-        const run = this.execute(record);
-        this.running.add(run);
-        await run.finally(() => this.running.delete(run));
+        // The job came back to this replica while its task still runs here (its lock lapsed while
+        // Redis was away): wait for that execution instead of running the task a second time.
+        const ongoing = this.jobRuns.get(taskId);
+        if (ongoing) await ongoing;
+        else {
+          const run = this.execute(record);
+          this.running.add(run);
+          this.jobRuns.set(taskId, run);
+          await run.finally(() => {
+            this.running.delete(run);
+            this.jobRuns.delete(taskId);
+          });
+        }
         record = await this.options.store.get(taskId);
         if (!record || record.state === "queued" || record.state === "running")
           throw new TaskNotSettledError(taskId, "is unfinished");
@@ -276,13 +294,14 @@ export class TaskRunner<S> {
       const outcome = await Promise.race([delivered, late]).finally(() => clearTimeout(timer));
       if (outcome === "late") throw new TaskNotSettledError(taskId, "was not delivered in time");
     } finally {
-      this.deliveryWaiters.delete(taskId);
+      waiters.delete(onDelivered);
+      if (waiters.size === 0) this.deliveryWaiters.delete(taskId);
     }
   }
 
   async markDelivered(taskId: string): Promise<void> {
     await this.options.store.markDelivered(taskId);
-    this.deliveryWaiters.get(taskId)?.();
+    for (const resolve of this.deliveryWaiters.get(taskId) ?? []) resolve();
   }
 
   /** Where a task stands now: place in its account's queue, calls done, estimated finish. */

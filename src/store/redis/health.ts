@@ -8,6 +8,14 @@ import type { StoreHealthStatus } from "../health.js";
  * wait instead (maxRetriesPerRequest: null); the gate's keep retrying too.
  */
 export function openRedis(url: string, role: "store" | "queue" | "worker" | "gate"): Redis {
+  const redis = connect(url, role);
+  // A lost Redis is reported by RedisHealth (/healthz) and told to users; without a listener
+  // ioredis would print every failed reconnect to stderr, outside the log.
+  redis.on("error", () => undefined);
+  return redis;
+}
+
+function connect(url: string, role: "store" | "queue" | "worker" | "gate"): Redis {
   const common: RedisOptions = {
     // Reconnect for ever, at most every 2 s: a restarted Redis is found again by itself.
     retryStrategy: (times) => Math.min(100 * times, 2000),
