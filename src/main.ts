@@ -413,6 +413,7 @@ function taskRunner(
         prefix: `${REDIS_PREFIX}bull`,
         run: (taskId) => runner.runJob(taskId),
         abortLocal: (taskId) => runner.abortLocal(taskId),
+        yieldLocal: (taskId) => runner.yieldLocal(taskId),
         lockMs: stores.redis.lockMs,
         retryDelayMs: Math.max(1_000, config.fleet.minIntervalMs),
         logger: logger.child({ module: "queue" }),

@@ -27,6 +27,8 @@ export interface RedisTaskQueueOptions {
   run(taskId: string): Promise<void>;
   /** A cancel from another replica for a task this one runs. */
   abortLocal(taskId: string): boolean;
+  /** This replica's hold on a job lapsed (Redis was away longer than the lock): its run must stop. */
+  yieldLocal(taskId: string): void;
   /**
    * How long a job's lock lasts without renewal: a killed replica's task is picked up by another
    * within about this long (plus half of it for the stalled check).
@@ -44,6 +46,8 @@ const QUEUES = { interactive: "tasks-interactive", work: "tasks" } as const;
 export class RedisTaskQueue implements TaskDispatch {
   private readonly queues: { interactive: Queue; work: Queue };
   private readonly workers: Worker[] = [];
+  /** Jobs running on this replica: their lock token (a mutation is sent only while it still holds). */
+  private readonly held = new Map<string, { job: Job<{ taskId: string }>; token: string }>();
   private subscriber?: Redis;
   private readonly cancelChannel: string;
 
@@ -63,7 +67,15 @@ export class RedisTaskQueue implements TaskDispatch {
   async start(): Promise<void> {
     const { options } = this;
     for (const [kind, name] of Object.entries(QUEUES) as [keyof typeof QUEUES, string][]) {
-      const worker = new Worker(name, (job: Job<{ taskId: string }>) => options.run(job.data.taskId), {
+      const processor = async (job: Job<{ taskId: string }>, token?: string) => {
+        if (token) this.held.set(job.data.taskId, { job, token });
+        try {
+          await options.run(job.data.taskId);
+        } finally {
+          if (this.held.get(job.data.taskId)?.token === token) this.held.delete(job.data.taskId);
+        }
+      };
+      const worker = new Worker(name, processor, {
         connection: options.workerConnection,
         prefix: options.prefix,
         concurrency: options.concurrency?.[kind] ?? (kind === "interactive" ? 20 : 25),
@@ -76,6 +88,12 @@ export class RedisTaskQueue implements TaskDispatch {
         options.logger?.warn({ taskId: job?.data.taskId, err: error }, "task job left unsettled; retried");
       });
       worker.on("error", (error) => options.logger?.warn({ err: error }, "task worker error"));
+      worker.on("lockRenewalFailed", (jobIds: string[]) => {
+        for (const jobId of jobIds) {
+          options.logger?.warn({ taskId: jobId }, "lost the task's job lock; another replica runs it");
+          options.yieldLocal(jobId);
+        }
+      });
       this.workers.push(worker);
     }
     this.subscriber = options.connection.duplicate();
@@ -119,6 +137,22 @@ export class RedisTaskQueue implements TaskDispatch {
       }
     }
     return false;
+  }
+
+  async holds(taskId: string): Promise<boolean> {
+    const held = this.held.get(taskId);
+    if (!held) return false;
+    try {
+      // Checks the token and extends the lock in one script: true only while the job is still ours.
+      return (await held.job.extendLock(held.token, this.options.lockMs)) === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async claimDelivery(taskId: string, ms: number): Promise<boolean> {
+    const key = `${this.options.prefix}:delivery:${taskId}`;
+    return (await this.options.connection.set(key, "1", "PX", ms, "NX")) === "OK";
   }
 
   async cancelElsewhere(taskId: string): Promise<void> {

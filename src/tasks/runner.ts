@@ -93,6 +93,9 @@ export interface TaskRunnerOptions<S> {
   logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
 }
 
+/** Redis mode: how long a job waits for its answer to be delivered before it is tried again. */
+const DELIVERY_WAIT_MS = 120_000;
+
 /** The shared queue of the Redis mode (see redisTaskQueue.ts). */
 export interface TaskDispatch {
   /** Queues the task's job (idempotent: one job per task id). */
@@ -101,6 +104,21 @@ export interface TaskDispatch {
   removeQueued(taskId: string): Promise<boolean>;
   /** Asks the replica running the task to cancel it. */
   cancelElsewhere(taskId: string): Promise<void>;
+  /**
+   * Whether this replica still holds the task's job (checked, and the hold extended, right before
+   * a mutation is sent): after a Redis outage longer than the lock another replica may run it now.
+   */
+  holds(taskId: string): Promise<boolean>;
+  /** Claims the delivery of a finished task's answer for `ms` (one replica answers, once). */
+  claimDelivery(taskId: string, ms: number): Promise<boolean>;
+}
+
+/** This replica lost the task's job to another (its lock lapsed): it stops without ending the task. */
+export class TaskLostError extends Error {
+  constructor(readonly taskId: string) {
+    super(`task ${taskId} is now run by another replica`);
+    this.name = "TaskLostError";
+  }
 }
 
 /** Raised by `runJob` when a task is left unfinished or undelivered: the queue tries the job again later. */
@@ -117,6 +135,8 @@ export class TaskNotSettledError extends Error {
 interface ActiveTask {
   record: TaskRecord;
   controller: AbortController;
+  /** Redis mode: the job went to another replica; this run ends without ending the task. */
+  lost?: boolean;
   done: number;
   total: number;
 }
@@ -237,6 +257,14 @@ export class TaskRunner<S> {
     return false;
   }
 
+  /** Redis mode: this replica lost the task's job (lock renewal failed): its run stops without ending the task. */
+  yieldLocal(taskId: string): void {
+    const active = this.active.get(taskId);
+    if (!active) return;
+    active.lost = true;
+    active.controller.abort();
+  }
+
   /** Aborts a task running in this process (a cancel from any replica ends here); false when it is not. */
   abortLocal(taskId: string): boolean {
     const active = this.active.get(taskId);
@@ -284,14 +312,27 @@ export class TaskRunner<S> {
         record = await this.options.store.get(taskId);
         if (!record || record.state === "queued" || record.state === "running")
           throw new TaskNotSettledError(taskId, "is unfinished");
-      } else {
+      } else if (
+        await this.options.dispatch?.claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
+      ) {
+        // Finished, its answer never recorded as sent (the replica delivering it died): answer now.
         this.emitFinished(record);
       }
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<"late">((resolve) => {
-        timer = setTimeout(() => resolve("late"), this.options.deliveryWaitMs ?? 120_000);
-      });
-      const outcome = await Promise.race([delivered, late]).finally(() => clearTimeout(timer));
+      // Delivered here (the listener says so) or by the replica that holds the delivery (the store says so).
+      const deadline = Date.now() + (this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS);
+      let outcome: "delivered" | "late" | "poll" = "poll";
+      while (outcome === "poll") {
+        let timer: NodeJS.Timeout | undefined;
+        const poll = new Promise<"poll" | "late">((resolve) => {
+          const left = deadline - Date.now();
+          timer = setTimeout(() => resolve(left <= 0 ? "late" : "poll"), Math.max(0, Math.min(left, 500)));
+        });
+        outcome = await Promise.race([delivered.then(() => "delivered" as const), poll]).finally(() =>
+          clearTimeout(timer),
+        );
+        if (outcome === "poll" && (await this.options.store.get(taskId))?.deliveredAt !== undefined)
+          outcome = "delivered";
+      }
       if (outcome === "late") throw new TaskNotSettledError(taskId, "was not delivered in time");
     } finally {
       waiters.delete(onDelivered);
@@ -396,13 +437,19 @@ export class TaskRunner<S> {
           return;
         } catch (error) {
           lastError = error;
-          if (controller.signal.aborted || error instanceof CallCancelledError) break;
+          if (error instanceof TaskLostError) active.lost = true;
+          if (active.lost || controller.signal.aborted || error instanceof CallCancelledError) break;
           if (!(this.options.isRetryable?.(error) ?? false)) break;
           this.options.logger?.warn(
             { taskId: initial.id, kind: initial.kind, attempt: attempt + 1 },
             "task attempt failed; retrying",
           );
         }
+      }
+      if (active.lost) {
+        // The replica that runs the job now ends the task and answers; nothing more here.
+        this.options.logger?.warn({ taskId: initial.id }, "task taken over by another replica; this run stops");
+        return;
       }
       if (controller.signal.aborted) {
         await this.finishAndAnnounce(initial.id, "cancelled", this.scrubbed(initial));
@@ -435,7 +482,13 @@ export class TaskRunner<S> {
     const store = this.options.store;
     if (!(await store.finish(taskId, state, ending))) return;
     const record = await store.get(taskId);
-    if (record) this.emitFinished(record);
+    // Redis mode: the ending is ours, so the delivery is too; the claim keeps a re-announce elsewhere off it.
+    const claimed = this.options.dispatch
+      ? await this.options.dispatch
+          .claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
+          .catch(() => true)
+      : true;
+    if (record && claimed) this.emitFinished(record);
   }
 
   /** The parameters to keep once the task ends (its handler's scrub), written with the ending itself. */
@@ -480,6 +533,8 @@ export class TaskRunner<S> {
             return applied;
           }
         }
+        // Redis mode: only the replica holding the job may send (a lapsed lock means another one runs it).
+        if (this.options.dispatch && !(await this.options.dispatch.holds(task.id))) throw new TaskLostError(task.id);
         await store.markStepSending(task.id, step);
         const result = await how.send();
         await store.markStepDone(task.id, step, result);
