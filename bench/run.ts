@@ -403,18 +403,23 @@ interface BenchArgs {
   realtime: boolean;
   quick: boolean;
   only: string[];
+  /** Node flags for the real-time part's bot processes (`--profile=<dir>`: CPU profiles there). */
+  botNodeArgs: string[];
 }
 
-/** `npm run bench [-- --realtime | --virtual] [--quick] [--rows=where,ack,…]` */
+/** `npm run bench [-- --realtime | --virtual] [--quick] [--rows=where,ack,…] [--profile=<dir>]` */
 function parseArgs(argv: readonly string[]): BenchArgs {
   const realtimeOnly = argv.includes("--realtime");
   const virtualOnly = argv.includes("--virtual");
   const rows = argv.find((a) => a.startsWith("--rows="))?.slice("--rows=".length);
+  const profileDir = argv.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
   return {
     virtual: !realtimeOnly,
     realtime: !virtualOnly,
     quick: argv.includes("--quick"),
     only: rows ? rows.split(",").filter(Boolean) : [],
+    // Each bot writes a .cpuprofile (Chrome DevTools format) into the directory when it exits.
+    botNodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   };
 }
 
@@ -431,12 +436,13 @@ async function main() {
   }
   let realtime: RealtimeResult | undefined;
   if (args.realtime) {
-    realtime = await runRealtime({ quick: args.quick, only: args.only });
+    realtime = await runRealtime({ quick: args.quick, only: args.only, botNodeArgs: args.botNodeArgs });
     process.stdout.write(`Real time, built bot (${realtime.settings}):\n${realtime.table}\n\n`);
   }
   process.stdout.write(`${machine}\n`);
   // Only a whole run is recorded: a partial one would leave the document half old, half new.
-  const whole = args.virtual && args.realtime && !args.quick && args.only.length === 0;
+  const whole =
+    args.virtual && args.realtime && !args.quick && args.only.length === 0 && args.botNodeArgs.length === 0;
   if (!whole || !virtualTable || !realtime) {
     process.stdout.write("(partial run: docs/BENCHMARKS.md left as it is)\n");
     return;

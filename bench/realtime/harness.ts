@@ -35,6 +35,11 @@ export interface BotOptions {
   startTimeoutMs?: number;
 }
 
+export interface EnvironmentOptions {
+  /** Node flags for every bot this environment starts (`--cpu-prof`… from `--profile=<dir>`). */
+  botNodeArgs?: readonly string[];
+}
+
 export interface RunningBot {
   child: ChildProcess;
   pid: number;
@@ -56,7 +61,10 @@ export interface Environment {
   close(): Promise<void>;
 }
 
-export async function startEnvironment(sim: Omit<SimulatorOptions, "port" | "minIntervalMs"> = {}) {
+export async function startEnvironment(
+  sim: Omit<SimulatorOptions, "port" | "minIntervalMs"> = {},
+  environment: EnvironmentOptions = {},
+) {
   const simulator = await startSimulator({
     port: 0,
     minIntervalMs: INTERVAL_MS,
@@ -79,7 +87,7 @@ export async function startEnvironment(sim: Omit<SimulatorOptions, "port" | "min
     async startBot(options: BotOptions = {}) {
       const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "fleetbot-bench-"));
       dirs.add(dataDir);
-      const bot = await spawnBot(simulator, fake, dataDir, options);
+      const bot = await spawnBot(simulator, fake, dataDir, options, environment.botNodeArgs ?? []);
       bots.add(bot);
       return bot;
     },
@@ -98,9 +106,10 @@ async function spawnBot(
   fake: FakeSlack,
   dataDir: string,
   options: BotOptions,
+  nodeArgs: readonly string[],
 ): Promise<RunningBot> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(REPO, "dist", "main.js")], {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, "dist", "main.js")], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

@@ -39,6 +39,8 @@ export interface RealtimeRow {
 
 export interface RowOptions {
   quick: boolean;
+  /** Node flags for the bot processes (profiling); none by default. */
+  botNodeArgs?: readonly string[];
 }
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
@@ -47,10 +49,11 @@ const USERS = [USER, "U0NEWYORK", "U0VIEWER"];
 
 /** Runs `body` in a fresh environment; a Timeout becomes "timeout" in every figure it owns. */
 async function withEnvironment<T>(
+  options: RowOptions,
   sim: Parameters<typeof startEnvironment>[0],
   body: (env: Environment) => Promise<T>,
 ): Promise<T> {
-  const env = await startEnvironment(sim);
+  const env = await startEnvironment(sim, { botNodeArgs: options.botNodeArgs });
   try {
     return await body(env);
   } finally {
@@ -76,7 +79,7 @@ function rateLimited(env: Environment): number {
 /** 1. `where` after N three-call reports (stops for all 28 vehicles) are queued on one account. */
 export async function whereBehindReports(options: RowOptions): Promise<RealtimeRow[]> {
   const reports = options.quick ? 10 : 30;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     for (let i = 0; i < reports; i++) await command(bot, `stops all yesterday min=${5 + i}`);
@@ -137,8 +140,8 @@ interface AlertMeasure {
  * Breaks one transport (on the sweep's first page) a second before a cron tick, and
  * measures from that tick to the alert's chat.postMessage.
  */
-async function alertLatency(options: AlertCase): Promise<AlertMeasure> {
-  return withEnvironment({ transportCount: options.transportCount }, async (env) => {
+async function alertLatency(rowOptions: RowOptions, options: AlertCase): Promise<AlertMeasure> {
+  return withEnvironment(rowOptions, { transportCount: options.transportCount }, async (env) => {
     const swept = env.sim.control
       .transports()
       .filter((t) => SWEEP_STATUSES.has(t.statusId))
@@ -197,9 +200,9 @@ async function alertLatency(options: AlertCase): Promise<AlertMeasure> {
   });
 }
 
-export async function alertDuringReport(_options: RowOptions): Promise<RealtimeRow[]> {
+export async function alertDuringReport(rowOptions: RowOptions): Promise<RealtimeRow[]> {
   // 20 vehicles × 300 days of fuel: 2 vehicle groups × 10 periods of 31 days = 20 calls.
-  const m = await alertLatency({
+  const m = await alertLatency(rowOptions, {
     transportCount: 0,
     report: (env) =>
       `fuel ${env.sim.vehicles
@@ -218,9 +221,9 @@ export async function alertDuringReport(_options: RowOptions): Promise<RealtimeR
   ];
 }
 
-export async function alertFourPages(_options: RowOptions): Promise<RealtimeRow[]> {
+export async function alertFourPages(rowOptions: RowOptions): Promise<RealtimeRow[]> {
   // 12 demo transports plus generated ones; the sweep reads Pending, In Progress and Paused.
-  const m = await alertLatency({ transportCount: 520 });
+  const m = await alertLatency(rowOptions, { transportCount: 520 });
   return [
     {
       row: `3. alert latency, ${m.pages} pages of transports, idle account (broken one on page ${m.page})`,
@@ -242,8 +245,8 @@ export async function alertFourPages(_options: RowOptions): Promise<RealtimeRow[
 // ---------------------------------------------------------------------------- row 4
 
 /** 4. Spacing of the bot's calls before a forced 429, after it, after 10 clean calls, after a second. */
-export async function marginAfter429(_options: RowOptions): Promise<RealtimeRow[]> {
-  return withEnvironment({}, async (env) => {
+export async function marginAfter429(options: RowOptions): Promise<RealtimeRow[]> {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     // All 28 vehicles × 366 days of fuel: 3 vehicle groups × 12 periods = 36 calls.
@@ -364,7 +367,7 @@ function runLoadClient(input: object): Promise<LoadOutput> {
 export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
   const rows: RealtimeRow[] = [];
   for (const concurrent of options.quick ? [50] : [50, 200]) {
-    const measured = await withEnvironment({}, async (env) => {
+    const measured = await withEnvironment(options, {}, async (env) => {
       const bot = await env.startBot();
       await warm(env, bot);
       const forms = Array.from({ length: concurrent }, (_, i) =>
@@ -377,6 +380,7 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         timeoutMs: 30_000,
       });
     });
+    if (process.env.BENCH_ACK_DUMP) process.stderr.write(`acks: ${measured.ackMs.map((ms) => ms.toFixed(0)).join(" ")}\n`);
     const late = measured.ackMs.filter((ms) => ms > 3000).length;
     const why = Object.entries(measured.errors)
       .map(([error, n]) => `${n} × ${error}`)
@@ -421,7 +425,7 @@ async function queueReports(env: Environment, bot: RunningBot, count: number): P
 
 export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
   const queued = options.quick ? 300 : 1000;
-  const plain = await withEnvironment({}, async (env) => {
+  const plain = await withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const idle = bot.rssMb();
@@ -429,7 +433,7 @@ export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
     await sleep(2000);
     return { idle, queued: bot.rssMb() };
   });
-  const chart = await withEnvironment({}, async (env) => {
+  const chart = await withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const idle = bot.rssMb();
@@ -525,7 +529,7 @@ async function healthzMs(bot: RunningBot): Promise<{ ms: number; ok: boolean }> 
 export async function bigQueue(options: RowOptions): Promise<RealtimeRow[]> {
   const count = options.quick ? 2000 : 20_000;
   const dir = seedStore(count);
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const empty = await env.startBot();
     const emptyStart = empty.startMs;
     await empty.stop();
@@ -578,7 +582,7 @@ export async function bigQueue(options: RowOptions): Promise<RealtimeRow[]> {
 
 export async function fortyDayStops(options: RowOptions): Promise<RealtimeRow[]> {
   const repeats = options.quick ? 4 : 10;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const plates = env.sim.vehicles.slice(0, 25).map((v) => v.plate);
     const text = `stops ${plates.join(", ")} last 40d`;
     const bot = await env.startBot();
@@ -653,7 +657,7 @@ function random(seed: number): () => number {
 
 export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow[]> {
   const durationMs = options.quick ? 45_000 : 150_000;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const rand = random(20261122);
