@@ -50,6 +50,8 @@ export interface RunningBot {
   driver: SlackDriver;
   /** Resident set of the bot process, MB (from /proc/<pid>/status). */
   rssMb(): number;
+  /** CPU time the bot process has used so far (user + system, all threads), ms. */
+  cpuMs(): number;
   /** SIGTERM, wait for the exit (SIGKILL after a bound). */
   stop(): Promise<void>;
 }
@@ -167,6 +169,7 @@ async function spawnBot(
     startMs,
     driver,
     rssMb: () => readRssMb(pid),
+    cpuMs: () => readCpuMs(pid),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -189,6 +192,14 @@ export function listeningUrl(line: string): string | undefined {
     // not JSON: fall through to the text
   }
   return /listening on (http:\/\/\S+?)\s/.exec(line)?.[1];
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+export function readCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces: the fields after it start past its ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export function readRssMb(pid: number): number {

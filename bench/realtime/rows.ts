@@ -324,9 +324,10 @@ export async function marginAfter429(options: RowOptions): Promise<RealtimeRow[]
 // ---------------------------------------------------------------------------- row 5
 
 /** The form Slack posts for a slash command (fields as SlackDriver.slashCommand sends them). */
-function slashForm(env: Environment, text: string, user: string): string {
+function slashForm(env: Environment, text: string, user: string): { form: string; responseUrl: string } {
   const o = env.fake.options;
-  return new URLSearchParams({
+  const responseUrl = env.fake.issueResponseUrl(CHANNEL, user);
+  const form = new URLSearchParams({
     token: o.verificationToken,
     team_id: o.teamId,
     team_domain: o.teamDomain,
@@ -338,9 +339,10 @@ function slashForm(env: Environment, text: string, user: string): string {
     text,
     api_app_id: o.appId,
     is_enterprise_install: "false",
-    response_url: env.fake.issueResponseUrl(CHANNEL, user),
+    response_url: responseUrl,
     trigger_id: env.fake.issueTriggerId(user),
   }).toString();
+  return { form, responseUrl };
 }
 
 function runLoadClient(input: object): Promise<LoadOutput> {
@@ -367,20 +369,33 @@ function runLoadClient(input: object): Promise<LoadOutput> {
 export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
   const rows: RealtimeRow[] = [];
   for (const concurrent of options.quick ? [50] : [50, 200]) {
-    const measured = await withEnvironment(options, {}, async (env) => {
+    const { measured, cpuPerCommand } = await withEnvironment(options, {}, async (env) => {
       const bot = await env.startBot();
       await warm(env, bot);
-      const forms = Array.from({ length: concurrent }, (_, i) =>
+      const commands = Array.from({ length: concurrent }, (_, i) =>
         slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
       );
-      return runLoadClient({
+      const cpuBefore = bot.cpuMs();
+      const load = await runLoadClient({
         botUrl: `${bot.url}/slack/events`,
         signingSecret: env.fake.options.signingSecret,
-        forms,
+        forms: commands.map((c) => c.form),
         timeoutMs: 30_000,
       });
+      // The bot's own work for the burst, acks and answers, whatever else the machine is doing.
+      let cpu = Number.NaN;
+      try {
+        await until(
+          "answers",
+          () => commands.every((c) => answerTo(env.fake, c.responseUrl)),
+          concurrent * SLOT_MS + 30_000,
+        );
+        cpu = (bot.cpuMs() - cpuBefore) / concurrent;
+      } catch (error) {
+        if (!(error instanceof Timeout)) throw error;
+      }
+      return { measured: load, cpuPerCommand: cpu };
     });
-    if (process.env.BENCH_ACK_DUMP) process.stderr.write(`acks: ${measured.ackMs.map((ms) => ms.toFixed(0)).join(" ")}\n`);
     const late = measured.ackMs.filter((ms) => ms > 3000).length;
     const why = Object.entries(measured.errors)
       .map(([error, n]) => `${n} × ${error}`)
@@ -398,6 +413,13 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         figure: `${concurrent} at once: over Slack's 3 s, or failed`,
         goal: "0",
         result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `${concurrent} at once: bot CPU per command, ack and answer (ms)`,
+        goal: "—",
+        result: Number.isFinite(cpuPerCommand) ? fmt(cpuPerCommand, 1) : "timeout",
         naive: "—",
       },
     );
