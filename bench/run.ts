@@ -405,20 +405,25 @@ interface BenchArgs {
   replicas: boolean;
   quick: boolean;
   only: string[];
+  /** Node flags for the real-time part's bot processes (`--profile=<dir>`: CPU profiles there). */
+  botNodeArgs: string[];
 }
 
-/** `npm run bench [-- --realtime | --virtual | --replicas] [--quick] [--rows=where,ack,…]` */
+/** `npm run bench [-- --realtime | --virtual | --replicas] [--quick] [--rows=where,ack,…] [--profile=<dir>]` */
 function parseArgs(argv: readonly string[]): BenchArgs {
   const realtimeOnly = argv.includes("--realtime");
   const virtualOnly = argv.includes("--virtual");
   const replicasOnly = argv.includes("--replicas");
   const rows = argv.find((a) => a.startsWith("--rows="))?.slice("--rows=".length);
+  const profileDir = argv.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
   return {
     virtual: !realtimeOnly && !replicasOnly,
     realtime: !virtualOnly && !replicasOnly,
     replicas: !virtualOnly && !realtimeOnly,
     quick: argv.includes("--quick"),
     only: rows ? rows.split(",").filter(Boolean) : [],
+    // Each bot writes a .cpuprofile (Chrome DevTools format) into the directory when it exits.
+    botNodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   };
 }
 
@@ -435,7 +440,7 @@ async function main() {
   }
   let realtime: RealtimeResult | undefined;
   if (args.realtime) {
-    realtime = await runRealtime({ quick: args.quick, only: args.only });
+    realtime = await runRealtime({ quick: args.quick, only: args.only, botNodeArgs: args.botNodeArgs });
     process.stdout.write(`Real time, built bot (${realtime.settings}):\n${realtime.table}\n\n`);
   }
   let replicas: ReplicaResult | undefined;
@@ -451,7 +456,8 @@ async function main() {
     return;
   }
   // Only a whole run is recorded: a partial one would leave the document half old, half new.
-  const whole = args.virtual && args.realtime && !args.quick && args.only.length === 0;
+  const whole =
+    args.virtual && args.realtime && !args.quick && args.only.length === 0 && args.botNodeArgs.length === 0;
   if (!whole || !virtualTable || !realtime || !replicas) {
     process.stdout.write("(partial run: docs/BENCHMARKS.md left as it is)\n");
     return;

@@ -35,6 +35,11 @@ export interface BotOptions {
   startTimeoutMs?: number;
 }
 
+export interface EnvironmentOptions {
+  /** Node flags for every bot this environment starts (`--cpu-prof`… from `--profile=<dir>`). */
+  botNodeArgs?: readonly string[];
+}
+
 export interface RunningBot {
   child: ChildProcess;
   pid: number;
@@ -45,6 +50,8 @@ export interface RunningBot {
   driver: SlackDriver;
   /** Resident set of the bot process, MB (from /proc/<pid>/status). */
   rssMb(): number;
+  /** CPU time the bot process has used so far (user + system, all threads), ms. */
+  cpuMs(): number;
   /** SIGTERM, wait for the exit (SIGKILL after a bound). */
   stop(): Promise<void>;
 }
@@ -56,7 +63,10 @@ export interface Environment {
   close(): Promise<void>;
 }
 
-export async function startEnvironment(sim: Omit<SimulatorOptions, "port" | "minIntervalMs"> = {}) {
+export async function startEnvironment(
+  sim: Omit<SimulatorOptions, "port" | "minIntervalMs"> = {},
+  environment: EnvironmentOptions = {},
+) {
   const simulator = await startSimulator({
     port: 0,
     minIntervalMs: INTERVAL_MS,
@@ -79,7 +89,7 @@ export async function startEnvironment(sim: Omit<SimulatorOptions, "port" | "min
     async startBot(options: BotOptions = {}) {
       const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "fleetbot-bench-"));
       dirs.add(dataDir);
-      const bot = await spawnBot(simulator, fake, dataDir, options);
+      const bot = await spawnBot(simulator, fake, dataDir, options, environment.botNodeArgs ?? []);
       bots.add(bot);
       return bot;
     },
@@ -98,9 +108,10 @@ async function spawnBot(
   fake: FakeSlack,
   dataDir: string,
   options: BotOptions,
+  nodeArgs: readonly string[],
 ): Promise<RunningBot> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(REPO, "dist", "main.js")], {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, "dist", "main.js")], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
@@ -158,6 +169,7 @@ async function spawnBot(
     startMs,
     driver,
     rssMb: () => readRssMb(pid),
+    cpuMs: () => readCpuMs(pid),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -180,6 +192,14 @@ export function listeningUrl(line: string): string | undefined {
     // not JSON: fall through to the text
   }
   return /listening on (http:\/\/\S+?)\s/.exec(line)?.[1];
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+export function readCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces: the fields after it start past its ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export function readRssMb(pid: number): number {

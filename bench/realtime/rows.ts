@@ -39,6 +39,8 @@ export interface RealtimeRow {
 
 export interface RowOptions {
   quick: boolean;
+  /** Node flags for the bot processes (profiling); none by default. */
+  botNodeArgs?: readonly string[];
 }
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
@@ -47,10 +49,11 @@ const USERS = [USER, "U0NEWYORK", "U0VIEWER"];
 
 /** Runs `body` in a fresh environment; a Timeout becomes "timeout" in every figure it owns. */
 async function withEnvironment<T>(
+  options: RowOptions,
   sim: Parameters<typeof startEnvironment>[0],
   body: (env: Environment) => Promise<T>,
 ): Promise<T> {
-  const env = await startEnvironment(sim);
+  const env = await startEnvironment(sim, { botNodeArgs: options.botNodeArgs });
   try {
     return await body(env);
   } finally {
@@ -76,7 +79,7 @@ function rateLimited(env: Environment): number {
 /** 1. `where` after N three-call reports (stops for all 28 vehicles) are queued on one account. */
 export async function whereBehindReports(options: RowOptions): Promise<RealtimeRow[]> {
   const reports = options.quick ? 10 : 30;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     for (let i = 0; i < reports; i++) await command(bot, `stops all yesterday min=${5 + i}`);
@@ -137,8 +140,8 @@ interface AlertMeasure {
  * Breaks one transport (on the sweep's first page) a second before a cron tick, and
  * measures from that tick to the alert's chat.postMessage.
  */
-async function alertLatency(options: AlertCase): Promise<AlertMeasure> {
-  return withEnvironment({ transportCount: options.transportCount }, async (env) => {
+async function alertLatency(rowOptions: RowOptions, options: AlertCase): Promise<AlertMeasure> {
+  return withEnvironment(rowOptions, { transportCount: options.transportCount }, async (env) => {
     const swept = env.sim.control
       .transports()
       .filter((t) => SWEEP_STATUSES.has(t.statusId))
@@ -197,9 +200,9 @@ async function alertLatency(options: AlertCase): Promise<AlertMeasure> {
   });
 }
 
-export async function alertDuringReport(_options: RowOptions): Promise<RealtimeRow[]> {
+export async function alertDuringReport(rowOptions: RowOptions): Promise<RealtimeRow[]> {
   // 20 vehicles × 300 days of fuel: 2 vehicle groups × 10 periods of 31 days = 20 calls.
-  const m = await alertLatency({
+  const m = await alertLatency(rowOptions, {
     transportCount: 0,
     report: (env) =>
       `fuel ${env.sim.vehicles
@@ -218,9 +221,9 @@ export async function alertDuringReport(_options: RowOptions): Promise<RealtimeR
   ];
 }
 
-export async function alertFourPages(_options: RowOptions): Promise<RealtimeRow[]> {
+export async function alertFourPages(rowOptions: RowOptions): Promise<RealtimeRow[]> {
   // 12 demo transports plus generated ones; the sweep reads Pending, In Progress and Paused.
-  const m = await alertLatency({ transportCount: 520 });
+  const m = await alertLatency(rowOptions, { transportCount: 520 });
   return [
     {
       row: `3. alert latency, ${m.pages} pages of transports, idle account (broken one on page ${m.page})`,
@@ -242,8 +245,8 @@ export async function alertFourPages(_options: RowOptions): Promise<RealtimeRow[
 // ---------------------------------------------------------------------------- row 4
 
 /** 4. Spacing of the bot's calls before a forced 429, after it, after 10 clean calls, after a second. */
-export async function marginAfter429(_options: RowOptions): Promise<RealtimeRow[]> {
-  return withEnvironment({}, async (env) => {
+export async function marginAfter429(options: RowOptions): Promise<RealtimeRow[]> {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     // All 28 vehicles × 366 days of fuel: 3 vehicle groups × 12 periods = 36 calls.
@@ -321,9 +324,10 @@ export async function marginAfter429(_options: RowOptions): Promise<RealtimeRow[
 // ---------------------------------------------------------------------------- row 5
 
 /** The form Slack posts for a slash command (fields as SlackDriver.slashCommand sends them). */
-function slashForm(env: Environment, text: string, user: string): string {
+function slashForm(env: Environment, text: string, user: string): { form: string; responseUrl: string } {
   const o = env.fake.options;
-  return new URLSearchParams({
+  const responseUrl = env.fake.issueResponseUrl(CHANNEL, user);
+  const form = new URLSearchParams({
     token: o.verificationToken,
     team_id: o.teamId,
     team_domain: o.teamDomain,
@@ -335,9 +339,10 @@ function slashForm(env: Environment, text: string, user: string): string {
     text,
     api_app_id: o.appId,
     is_enterprise_install: "false",
-    response_url: env.fake.issueResponseUrl(CHANNEL, user),
+    response_url: responseUrl,
     trigger_id: env.fake.issueTriggerId(user),
   }).toString();
+  return { form, responseUrl };
 }
 
 function runLoadClient(input: object): Promise<LoadOutput> {
@@ -364,18 +369,32 @@ function runLoadClient(input: object): Promise<LoadOutput> {
 export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
   const rows: RealtimeRow[] = [];
   for (const concurrent of options.quick ? [50] : [50, 200]) {
-    const measured = await withEnvironment({}, async (env) => {
+    const { measured, cpuPerCommand } = await withEnvironment(options, {}, async (env) => {
       const bot = await env.startBot();
       await warm(env, bot);
-      const forms = Array.from({ length: concurrent }, (_, i) =>
+      const commands = Array.from({ length: concurrent }, (_, i) =>
         slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
       );
-      return runLoadClient({
+      const cpuBefore = bot.cpuMs();
+      const load = await runLoadClient({
         botUrl: `${bot.url}/slack/events`,
         signingSecret: env.fake.options.signingSecret,
-        forms,
+        forms: commands.map((c) => c.form),
         timeoutMs: 30_000,
       });
+      // The bot's own work for the burst, acks and answers, whatever else the machine is doing.
+      let cpu = Number.NaN;
+      try {
+        await until(
+          "answers",
+          () => commands.every((c) => answerTo(env.fake, c.responseUrl)),
+          concurrent * SLOT_MS + 30_000,
+        );
+        cpu = (bot.cpuMs() - cpuBefore) / concurrent;
+      } catch (error) {
+        if (!(error instanceof Timeout)) throw error;
+      }
+      return { measured: load, cpuPerCommand: cpu };
     });
     const late = measured.ackMs.filter((ms) => ms > 3000).length;
     const why = Object.entries(measured.errors)
@@ -394,6 +413,13 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         figure: `${concurrent} at once: over Slack's 3 s, or failed`,
         goal: "0",
         result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `${concurrent} at once: bot CPU per command, ack and answer (ms)`,
+        goal: "—",
+        result: Number.isFinite(cpuPerCommand) ? fmt(cpuPerCommand, 1) : "timeout",
         naive: "—",
       },
     );
@@ -421,7 +447,7 @@ async function queueReports(env: Environment, bot: RunningBot, count: number): P
 
 export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
   const queued = options.quick ? 300 : 1000;
-  const plain = await withEnvironment({}, async (env) => {
+  const plain = await withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const idle = bot.rssMb();
@@ -429,7 +455,7 @@ export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
     await sleep(2000);
     return { idle, queued: bot.rssMb() };
   });
-  const chart = await withEnvironment({}, async (env) => {
+  const chart = await withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const idle = bot.rssMb();
@@ -525,7 +551,7 @@ async function healthzMs(bot: RunningBot): Promise<{ ms: number; ok: boolean }> 
 export async function bigQueue(options: RowOptions): Promise<RealtimeRow[]> {
   const count = options.quick ? 2000 : 20_000;
   const dir = seedStore(count);
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const empty = await env.startBot();
     const emptyStart = empty.startMs;
     await empty.stop();
@@ -578,7 +604,7 @@ export async function bigQueue(options: RowOptions): Promise<RealtimeRow[]> {
 
 export async function fortyDayStops(options: RowOptions): Promise<RealtimeRow[]> {
   const repeats = options.quick ? 4 : 10;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const plates = env.sim.vehicles.slice(0, 25).map((v) => v.plate);
     const text = `stops ${plates.join(", ")} last 40d`;
     const bot = await env.startBot();
@@ -653,7 +679,7 @@ function random(seed: number): () => number {
 
 export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow[]> {
   const durationMs = options.quick ? 45_000 : 150_000;
-  return withEnvironment({}, async (env) => {
+  return withEnvironment(options, {}, async (env) => {
     const bot = await env.startBot();
     await warm(env, bot);
     const rand = random(20261122);

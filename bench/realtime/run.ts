@@ -92,7 +92,11 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   three gaps before the first 429; "after": the gaps after the retry). "429s not forced"
   are real 429s the bot drew from the simulator's own spacing check.
 - 5: N signed \`/fleet where <plate>\` forms (3 users, 28 plates) sent at once by a child process;
-  the figure is the HTTP acknowledgement time it sees.
+  the figure is the HTTP acknowledgement time it sees. The client signs every form before its
+  clock starts, sends each on a connection of its own through node:http and first warms its own
+  code with 20 requests to /healthz (global fetch cost the client 60–180 ms per burst by itself).
+  "Bot CPU per command" is the bot process's user + system time from the burst to the last
+  answer (/proc/<pid>/stat) ÷ N: unlike the ack times it hardly depends on the machine's load.
 - 6: VmRSS of the bot process (/proc/<pid>/status) 2 s after the last of N distinct one-call
   reports was acknowledged (8 in flight at a time); the chart line renders
   \`temps <chilled reefer> yesterday\` first and reads the RSS 2 s after its file was shared.

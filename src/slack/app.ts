@@ -64,6 +64,11 @@ function boltLogger(logger: Logger): BoltLogger {
   };
 }
 
+/*
+ * `convoStore: false` in both modes: no listener reads `context.conversation`, and Bolt's default
+ * in-memory store answered every request by building and throwing a "Conversation not found"
+ * error (a stack trace per ack) for nothing.
+ */
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
   const logger = boltLogger(options.logger);
   const clientOptions = { slackApiUrl: options.apiUrl };
@@ -88,14 +93,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       sharedState: options.context.sharedState,
       logger: options.logger.child({ module: "requests" }),
     });
-    app = new App({ token: options.botToken, receiver, clientOptions, logger });
+    app = new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });
   } else {
     const receiver = new SocketModeReceiver({
       appToken: options.appToken ?? "",
       logger,
       installerOptions: { clientOptions },
     });
-    app = new App({ token: options.botToken, receiver, socketMode: true, clientOptions, logger });
+    app = new App({
+      token: options.botToken,
+      receiver,
+      socketMode: true,
+      clientOptions,
+      logger,
+      convoStore: false,
+    });
   }
 
   // Listeners still running after their ack (tests wait for them; shutdown could too).

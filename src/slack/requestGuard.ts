@@ -64,20 +64,27 @@ export function validSignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** A form body, read once for both the ssl_check test and the request's kind. */
+function formOf(contentType: string, rawBody: Buffer): URLSearchParams | undefined {
+  return contentType === FORM ? new URLSearchParams(rawBody.toString("utf8")) : undefined;
+}
+
 /**
  * What kind of request a verified body is (`slash_command` for a command, the payload's `type`
  * for interactivity, the event envelope's `type` for JSON); undefined when it cannot be read.
  */
-export function requestKind(contentType: string, rawBody: Buffer): string | undefined {
-  const text = rawBody.toString("utf8");
+export function requestKind(
+  contentType: string,
+  rawBody: Buffer,
+  form = formOf(contentType, rawBody),
+): string | undefined {
   try {
-    if (contentType === FORM) {
-      const form = new URLSearchParams(text);
+    if (form) {
       const payload = form.get("payload");
       if (payload !== null) return typeOf(JSON.parse(payload));
       return form.has("command") ? "slash_command" : undefined;
     }
-    if (contentType === JSON_TYPE) return typeOf(JSON.parse(text));
+    if (contentType === JSON_TYPE) return typeOf(JSON.parse(rawBody.toString("utf8")));
   } catch {
     return undefined;
   }
@@ -90,8 +97,21 @@ function typeOf(value: unknown): string | undefined {
 }
 
 /** `ssl_check=1`: Slack's certificate probe, unsigned; Bolt answers it (and drops anything else in it). */
-function isSslCheck(contentType: string, rawBody: Buffer): boolean {
-  return contentType === FORM && new URLSearchParams(rawBody.toString("utf8")).get("ssl_check") === "1";
+function isSslCheck(form: URLSearchParams | undefined): boolean {
+  return form?.get("ssl_check") === "1";
+}
+
+/**
+ * The path as Bolt's HTTPReceiver routes it (`new URL(url).pathname`: dot segments resolved, a
+ * backslash read as a slash, query and fragment dropped). The guard must decide on the same
+ * path: a spelling it did not know (`/slack/./events`) would otherwise reach Bolt unchecked.
+ */
+export function routedPath(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -131,7 +151,8 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
     if (contentType === FORM || contentType === JSON_TYPE) req.headers["content-type"] = contentType;
     // Bolt reads the buffered body instead of the (consumed) stream.
     Object.assign(req, { rawBody: body });
-    if (isSslCheck(contentType, body)) {
+    const form = formOf(contentType, body);
+    if (isSslCheck(form)) {
       inner(req, res);
       return;
     }
@@ -153,7 +174,7 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
       refuse(res, 401);
       return;
     }
-    const kind = requestKind(contentType, body);
+    const kind = requestKind(contentType, body, form);
     if (kind && ONCE_ONLY.has(kind)) {
       const key = createHash("sha256").update(body).digest("hex");
       let first: boolean;
@@ -176,8 +197,8 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
     inner(req, res);
   };
   return (req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "POST" || path !== options.path) {
+    // Bolt upper-cases the method too; an unreadable URL goes to Bolt, which cannot route it either.
+    if (req.method?.toUpperCase() !== "POST" || routedPath(req.url) !== options.path) {
       inner(req, res);
       return;
     }

@@ -448,7 +448,10 @@ export class TaskRunner<S> {
       }
       if (active.lost) {
         // The replica that runs the job now ends the task and answers; nothing more here.
-        this.options.logger?.warn({ taskId: initial.id }, "task taken over by another replica; this run stops");
+        this.options.logger?.warn(
+          { taskId: initial.id },
+          "task taken over by another replica; this run stops",
+        );
         return;
       }
       if (controller.signal.aborted) {
@@ -534,7 +537,8 @@ export class TaskRunner<S> {
           }
         }
         // Redis mode: only the replica holding the job may send (a lapsed lock means another one runs it).
-        if (this.options.dispatch && !(await this.options.dispatch.holds(task.id))) throw new TaskLostError(task.id);
+        if (this.options.dispatch && !(await this.options.dispatch.holds(task.id)))
+          throw new TaskLostError(task.id);
         await store.markStepSending(task.id, step);
         const result = await how.send();
         await store.markStepDone(task.id, step, result);

@@ -3,6 +3,7 @@
  * timestamps refused both ways, a charset in the content type accepted, and a Slack retry or
  * an exact resend of one signed request making one task and one upstream call, not two.
  */
+import { request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BotHarness, startBotHarness } from "../helpers/botHarness.js";
 
@@ -48,6 +49,31 @@ const tasksSince = async (since: number) =>
 const stopsCalls = () =>
   h.bot.simulator!.control.requests(500).filter((r) => r.endpoint !== null && /stop/i.test(r.endpoint))
     .length;
+
+/**
+ * POST with the path written as given (node:http sends a `path` option as is; a URL string or
+ * fetch would normalise it), the way any client can: status of the answer.
+ */
+function postRaw(path: string, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const bot = new URL(h.bot.url);
+    const req = request(
+      {
+        host: bot.hostname,
+        port: bot.port,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 describe("POST /slack/events request rules", () => {
   it("an exact resend of one signed command makes one task and one upstream call", async () => {
@@ -106,6 +132,31 @@ describe("POST /slack/events request rules", () => {
     expect((await h.driver.rawPost(body, good)).status).toBe(200);
     await h.settle();
     expect(await tasksSince(since)).toHaveLength(1);
+  });
+
+  it("holds for every spelling of the path that Bolt reads as /slack/events (dot segments, backslash, fragment, absolute form)", async () => {
+    await h.settle();
+    const since = Date.now();
+    // Bolt routes on new URL(path).pathname: each of these reaches its Slack endpoint.
+    const spellings = [
+      "/slack/./events",
+      "/slack/x/../events",
+      "/slack\\events",
+      "/slack/events#x",
+      "http://elsewhere.example/slack/events",
+    ];
+    for (const path of spellings) {
+      const body = commandBody(`where ${plate()}`);
+      // Six minutes ahead: refused whatever the spelling.
+      expect(await postRaw(path, body, h.driver.sign(body, nowSec() + 6 * 60))).toBe(401);
+    }
+    const body = commandBody(`where ${plate()}`);
+    const headers = h.driver.sign(body);
+    expect(await postRaw("/slack/events", body, headers)).toBe(200);
+    // The exact resend under another spelling is still a resend: answered empty, no second task.
+    for (const path of spellings) expect(await postRaw(path, body, headers)).toBe(200);
+    await h.settle();
+    expect(tasksSince(since)).toHaveLength(1);
   });
 
   it("accepts application/x-www-form-urlencoded; charset=utf-8", async () => {

@@ -6,7 +6,6 @@
  */
 import type { Button } from "@slack/types";
 import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
-import { wallText } from "../../reports/format.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
 import {
   fuelCsv,
@@ -41,6 +40,7 @@ import {
   vehicleMrkdwn,
   vehicleTitle,
 } from "./vehicleFormat.js";
+import { wallDay } from "./wallClock.js";
 
 export type { VehicleViewOptions } from "./vehicleFormat.js";
 
@@ -230,7 +230,7 @@ export function routeMessage(report: RouteReport, options: VehicleViewOptions = 
 
 function stopLine(stop: StopItem, tz: string): string {
   const startDay = slackDateIn(stop.startMs, tz, "{date_short} {time}");
-  const sameDay = wallText(stop.startMs, tz, "yyyy-MM-dd") === wallText(stop.endMs, tz, "yyyy-MM-dd");
+  const sameDay = wallDay(stop.startMs, tz) === wallDay(stop.endMs, tz);
   const end = slackDateIn(stop.endMs, tz, sameDay ? "{time}" : "{date_short} {time}");
   // The duration counts only the period: say so when the stop runs past either edge.
   const cut = [

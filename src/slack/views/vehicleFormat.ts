@@ -5,10 +5,10 @@
  * text of a message ≤ 11,000 characters (Slack rejects about 12,000 with msg_blocks_too_long).
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
-import { wallText } from "../../reports/format.js";
 import { ACTIONS } from "../actionIds.js";
 import { type SlackMessage, slackDate } from "./message.js";
 import { userText } from "./text.js";
+import { wallDateTime } from "./wallClock.js";
 
 export const MAX_BLOCKS = 50;
 export const MAX_SECTION_TEXT = 3000;
@@ -65,8 +65,19 @@ export function vehicleMrkdwn(v: { vehicleId: number; plate: string; name: strin
 
 // ---------- numbers and durations ----------
 
+/**
+ * One formatter per number of decimals, made once: `toLocaleString` with options builds a new
+ * Intl.NumberFormat at every call (about 0.1–0.2 ms each, three of them in every `where` card).
+ */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
 export function fmtNumber(value: number, digits = 1): string {
-  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  let format = numberFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(digits, format);
+  }
+  return format.format(value);
 }
 
 /** 45 min · 3 h 05 min · 2 d 3 h */
@@ -84,7 +95,7 @@ export function fmtMinutes(minutes: number): string {
  * clients that cannot render it) is the wall time in `timeZone` with its offset.
  */
 export function slackDateIn(ms: number, timeZone: string, tokens = "{date_short_pretty} {time}"): string {
-  return slackDate(ms, tokens, wallText(ms, timeZone, "d MMM yyyy HH:mm xxx"));
+  return slackDate(ms, tokens, wallDateTime(ms, timeZone));
 }
 
 /** "5 min ago" rendered by Slack at reading time; the fallback is the age at `nowMs`. */
