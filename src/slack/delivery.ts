@@ -1,6 +1,7 @@
 import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
+import { request } from "undici";
 import type { TransportView } from "../etransport/types.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
@@ -174,7 +175,16 @@ export class TaskDelivery {
 
   attach(): void {
     this.detach = this.options.runner.on({
-      progress: (progress, task) => this.track(this.onProgress(progress, task)),
+      progress: (progress, task) => {
+        // Remembered until sent: the answer waits for it, so a late progress post cannot overwrite the answer.
+        const post = this.onProgress(progress, task);
+        const pending = Promise.allSettled([this.progressPosts.get(task.id), post]);
+        this.progressPosts.set(task.id, pending);
+        void pending.finally(() => {
+          if (this.progressPosts.get(task.id) === pending) this.progressPosts.delete(task.id);
+        });
+        this.track(post);
+      },
       finished: (task) => this.track(this.onFinished(task)),
     });
   }
@@ -201,6 +211,9 @@ export class TaskDelivery {
     return () => {
       release();
       this.acks.delete(taskId);
+      // The ack showed the task's place and estimate: it counts as the first progress update, so
+      // the next one waits progressEveryMs instead of repeating it at once (one response_url use less).
+      if (!this.lastProgress.has(taskId)) this.lastProgress.set(taskId, { at: this.now(), key: "ack" });
     };
   }
 
@@ -253,15 +266,18 @@ export class TaskDelivery {
     const counted = { ...reply, responseUrlUses: (reply.responseUrlUses ?? 0) + 1 };
     await this.options.store.setReply(taskId, counted);
     try {
-      const response = await fetch(reply.responseUrl, {
+      // undici's request, not fetch: a third of the CPU per post (no WHATWG streams or Request objects).
+      const response = await request(reply.responseUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
-      if (response.ok) return true;
-      this.options.logger.warn({ taskId, status: response.status }, "response_url refused; falling back");
-      if (response.status === 404)
+      await response.body.dump();
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) return true;
+      this.options.logger.warn({ taskId, status }, "response_url refused; falling back");
+      if (status === 404)
         await this.options.store.setReply(taskId, { ...counted, responseUrlUses: RESPONSE_URL_USES });
       return false;
     } catch (error) {

@@ -420,6 +420,9 @@ export class TaskRunner<S> {
     };
     this.active.set(initial.id, active);
     try {
+      // The task's own work starts after the I/O of this turn: the acks of the requests that
+      // arrived together go out before any of their tasks runs (and posts its answer).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (!handler) throw new Error(`No handler for task kind ${initial.kind}`);
       const store = this.options.store;
       let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
