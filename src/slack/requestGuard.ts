@@ -16,8 +16,9 @@ import { MemorySharedState, type SharedState } from "../store/sharedState.js";
  *    the last 5 minutes is answered with an empty 200 and never reaches Bolt. Options requests
  *    (block_suggestion) are not: identical ones each want their answer. That memory is a
  *    SharedState: in this process by default, in Redis when replicas share the load (a retry
- *    may reach another replica); when it cannot be reached the request is refused with 503,
- *    which Slack retries, rather than let through and maybe run twice.
+ *    may reach another replica). When it cannot be reached the request goes on to Bolt: the
+ *    store is on the same Redis, so the listener tells the user "fleetbot cannot queue requests
+ *    right now" and queues nothing (a 503 would only show Slack's own "dispatch failed").
  */
 
 /** Slack's replay window, both ways. */
@@ -181,9 +182,8 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
       try {
         first = await seen.firstSeen(`slack-request:${key}`, REQUEST_WINDOW_MS);
       } catch (error) {
-        options.logger?.warn({ err: error }, "Slack request refused: its resend memory cannot be reached");
-        refuse(res, 503);
-        return;
+        options.logger?.warn({ err: error }, "Slack request's resend memory cannot be reached; let through");
+        first = true;
       }
       if (!first) {
         options.logger?.debug(

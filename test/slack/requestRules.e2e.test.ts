@@ -156,7 +156,7 @@ describe("POST /slack/events request rules", () => {
     // The exact resend under another spelling is still a resend: answered empty, no second task.
     for (const path of spellings) expect(await postRaw(path, body, headers)).toBe(200);
     await h.settle();
-    expect(tasksSince(since)).toHaveLength(1);
+    expect(await tasksSince(since)).toHaveLength(1);
   });
 
   it("accepts application/x-www-form-urlencoded; charset=utf-8", async () => {
