@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { openDatabase } from "../../src/store/database.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import {
@@ -677,10 +678,85 @@ function random(seed: number): () => number {
   };
 }
 
+/** The task id an ack's progress message carries (its Cancel button's value). */
+export function ackTaskId(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || !("blocks" in body) || !Array.isArray(body.blocks))
+    return undefined;
+  for (const block of body.blocks as unknown[]) {
+    if (typeof block !== "object" || block === null || !("accessory" in block)) continue;
+    const button = block.accessory;
+    if (
+      typeof button === "object" &&
+      button !== null &&
+      "value" in button &&
+      typeof button.value === "string"
+    )
+      return button.value;
+  }
+  return undefined;
+}
+
+/** One "task estimate" debug line of the bot (what the runner's estimate rests on). */
+export interface EstimateLine {
+  at: number;
+  taskId: string;
+  position: number;
+  done: number;
+  total: number;
+  interleaved: number;
+  answerMs: number;
+  etaMs: number;
+}
+
+/** Reads the bot's JSON log lines for its estimates (LOG_LEVEL=debug). */
+export function estimateLine(line: string): EstimateLine | undefined {
+  if (!line.includes('"task estimate"')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const r = parsed as Record<string, unknown>;
+    const num = (key: string) => (typeof r[key] === "number" ? (r[key] as number) : Number.NaN);
+    if (typeof r.taskId !== "string") return undefined;
+    return {
+      at: num("time"),
+      taskId: r.taskId,
+      position: num("position"),
+      done: num("done"),
+      total: num("total"),
+      interleaved: num("interleaved"),
+      answerMs: num("answerMs"),
+      etaMs: num("etaMs"),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rounded as the ack words it ("about 3 s", minutes from 60 s on), for matching a log line to the ack. */
+function wordedMs(ms: number): number {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return Math.max(seconds, 1) * 1000;
+  return Math.round(seconds / 60) * 60_000;
+}
+
 export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow[]> {
-  const durationMs = options.quick ? 45_000 : 150_000;
+  const durationMs = options.quick ? 45_000 : Number(process.env.ROW9_MS ?? 150_000);
   return withEnvironment(options, {}, async (env) => {
-    const bot = await env.startBot();
+    // Debug: the runner logs what each estimate rests on ("task estimate"), read here per command.
+    const bot = await env.startBot({ env: { LOG_LEVEL: "debug" } });
+    const estimates = new Map<string, EstimateLine[]>();
+    const callsAnswered: Array<{ at: number; endpoint: string; ms: number }> = [];
+    createInterface({ input: bot.child.stdout! }).on("line", (line) => {
+      const e = estimateLine(line);
+      if (e) {
+        const list = estimates.get(e.taskId) ?? [];
+        list.push(e);
+        estimates.set(e.taskId, list);
+      } else if (line.includes('"fleet call answered"')) {
+        const r = JSON.parse(line) as { time: number; endpoint: string; ms: number };
+        callsAnswered.push({ at: r.time, endpoint: r.endpoint, ms: r.ms });
+      }
+    });
     await warm(env, bot);
     const rand = random(20261122);
     const plates = env.sim.vehicles.map((v) => v.plate);
@@ -705,26 +781,68 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
     }
     const ratios: number[] = [];
     const reportRatios: number[] = [];
+    const msRatios: number[] = [];
+    const msReportRatios: number[] = [];
     let unanswered = 0;
+    let answeringNow = 0;
+    let answeringNowSlow = 0;
     try {
       await until("mix answers", () => sent.every((s) => answerTo(env.fake, s.responseUrl)), 200 * SLOT_MS);
     } catch (error) {
       if (!(error instanceof Timeout)) throw error;
     }
+    const requests = accountRequests(env.sim);
+    const diagnosis: string[] = [];
     for (const s of sent) {
       const answer = answerTo(env.fake, s.responseUrl);
       const estimate = estimateMs(s.ackText);
+      const taskId = ackTaskId(s.result.body);
+      const lines = (taskId && estimates.get(taskId)) || [];
+      // The ack's own estimate: the first one logged before the ack returned whose wording is the ack's.
+      const atAck = lines.filter((l) => l.done === 0 && l.at <= s.sentAt + 5_000);
+      const ackLine =
+        (estimate === undefined ? undefined : atAck.find((l) => wordedMs(l.etaMs) === estimate)) ?? atAck[0];
+      const actual = answer ? Math.max(1, answer.at - s.sentAt) : undefined;
       if (!answer) unanswered++;
       else if (estimate !== undefined) {
-        const ratio = estimate / Math.max(1, answer.at - s.sentAt);
+        const ratio = estimate / actual!;
         ratios.push(ratio);
         if (!s.text.startsWith("where")) reportRatios.push(ratio);
+      } else if (/answering now/.test(s.ackText)) {
+        answeringNow++;
+        if (actual! > SLOT_MS) answeringNowSlow++;
       }
+      if (answer && ackLine && estimate !== undefined) {
+        const ratio = Math.max(1, ackLine.etaMs) / actual!;
+        msRatios.push(ratio);
+        if (!s.text.startsWith("where")) msReportRatios.push(ratio);
+      }
+      const last = lines.at(-1);
+      const calls = requests
+        .filter((r) => r.atMs >= s.sentAt && (answer === undefined || r.atMs <= answer.at))
+        .map((r) => `${r.endpoint ?? r.path}@${((r.atMs - s.sentAt) / 1000).toFixed(1)}`);
+      diagnosis.push(
+        [
+          `+${((s.sentAt - t0) / 1000).toFixed(1)}s ${s.text.slice(0, 44).padEnd(44)}`,
+          `ack "${(/: (.*)$/.exec(s.ackText.split("\n")[0] ?? "")?.[1] ?? s.ackText).slice(0, 40)}"`,
+          ackLine
+            ? `est ${ackLine.etaMs} ms pos ${ackLine.position} plan ${ackLine.total} inter ${ackLine.interleaved} ans ${ackLine.answerMs}`
+            : "est —",
+          `final ${last ? `${last.done}/${last.total}` : "—"}`,
+          `actual ${actual ?? "—"} ms`,
+          `calls in window: ${calls.join(" ")}`,
+        ].join(" | "),
+      );
     }
+    process.stderr.write(`row 9, per command:\n${diagnosis.join("\n")}\n`);
+    const answerTimes = callsAnswered.map((c) => c.ms);
+    process.stderr.write(
+      `fleet call answer time: p50 ${fmt(quantile(answerTimes, 0.5), 0)} ms, p90 ${fmt(quantile(answerTimes, 0.9), 0)} ms over ${answerTimes.length}\n`,
+    );
     return [
       {
         row: `9. estimate ÷ actual, working-day mix (${sent.length} commands in ${Math.round(durationMs / 1000)} s)`,
-        figure: "p50 / p90",
+        figure: "p50 / p90 (the ack's worded estimate)",
         goal: "≈ 1",
         result: `${fmt(quantile(ratios, 0.5))} / ${fmt(quantile(ratios, 0.9))}`,
         naive: "—",
@@ -738,9 +856,23 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
       },
       {
         row: "",
+        figure: "p50 / p90 in ms (the bot's own estimate), all / reports only",
+        goal: "0.75–1.25",
+        result: `${fmt(quantile(msRatios, 0.5))} / ${fmt(quantile(msRatios, 0.9))}, ${fmt(quantile(msReportRatios, 0.5))} / ${fmt(quantile(msReportRatios, 0.9))}`,
+        naive: "—",
+      },
+      {
+        row: "",
         figure: "commands without an estimate / unanswered",
         goal: "0 / 0",
         result: `${sent.length - unanswered - ratios.length} / ${unanswered}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: '"answering now" / of them slower than one slot',
+        goal: "— / 0",
+        result: `${answeringNow} / ${answeringNowSlow}`,
         naive: "—",
       },
       {

@@ -589,8 +589,13 @@ export class TaskRunner<S> {
     const schedule = known ?? (await this.options.gate.schedule(record.account));
     const remaining = base.total - base.done;
     // Nothing left to ask the service (a lookup the cache answers): the answer is due now.
-    if (remaining <= 0)
+    if (remaining <= 0) {
+      this.options.logger?.debug(
+        { taskId: record.id, position: 0, done: base.done, total: base.total, etaMs: 0 },
+        "task estimate",
+      );
       return { ...base, position: 0, expectedFinishAt: this.now(), slotMs: schedule.slotMs };
+    }
     const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
     const running = schedule.running?.taskIds.includes(record.id) ?? false;
     let position: number;
@@ -634,6 +639,19 @@ export class TaskRunner<S> {
     const lastStartAt = firstStartAt + callsAfterFirst * schedule.slotMs;
     const answerMs = this.options.typicalCallMs?.(record.account) ?? schedule.slotMs;
     const expectedFinishAt = lastStartAt + answerMs;
+    // What the estimate rests on, for the bench's per-command account of its error (debug only).
+    this.options.logger?.debug(
+      {
+        taskId: record.id,
+        position,
+        done: base.done,
+        total: base.total,
+        interleaved,
+        answerMs: Math.round(answerMs),
+        etaMs: Math.round(expectedFinishAt - this.now()),
+      },
+      "task estimate",
+    );
     return { ...base, position, expectedFinishAt, slotMs: schedule.slotMs };
   }
 
