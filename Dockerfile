@@ -29,4 +29,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # The same image runs the move from one instance to Redis (README, "Several replicas"), with the
 # old instance's data mounted on /data and REDIS_URL set:  node dist/store/migrateCli.js --to-redis
 # (`npm run migrate` needs tsx, a dev dependency pruned above).
-CMD ["node", "dist/main.js"]
+# A smaller young generation (4 MB semi-spaces instead of 16): RSS with 300 queued tasks measured
+# 149 → 116 MB at no measurable CPU cost. The same flag as `npm start` and the benchmarks.
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

@@ -17,6 +17,9 @@ import {
 } from "../../src/sandbox/fakeSlack/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 
+/** The node flags the bot runs with in production (`npm start`, the Dockerfile): the bench measures that bot. */
+export const BOT_NODE_FLAGS = ["--max-semi-space-size=4"] as const;
+
 export const REPO = join(import.meta.dirname, "..", "..");
 export const INTERVAL_MS = 1000;
 export const MARGIN_MS = 50;
@@ -111,7 +114,7 @@ async function spawnBot(
   nodeArgs: readonly string[],
 ): Promise<RunningBot> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, join(REPO, "dist", "main.js")], {
+  const child = spawn(process.execPath, [...BOT_NODE_FLAGS, ...nodeArgs, join(REPO, "dist", "main.js")], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

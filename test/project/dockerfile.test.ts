@@ -95,7 +95,7 @@ describe("Dockerfile", () => {
 
   it("runs the bot and the Redis migration with production dependencies only (dev ones are pruned)", () => {
     const cmd = JSON.parse(`[${dockerfile.match(/^CMD \[(.+)\]$/m)?.[1]}]`) as string[];
-    const entries = [cmd[1] ?? "", IMAGE_MIGRATE.split(" ")[1] ?? ""];
+    const entries = [cmd.at(-1) ?? "", IMAGE_MIGRATE.split(" ")[1] ?? ""];
     expect(entries).toEqual(["dist/main.js", "dist/store/migrateCli.js"]);
     for (const entry of entries) {
       const source = sourceOf(entry);
@@ -120,5 +120,15 @@ describe("Dockerfile", () => {
       .split("\n")
       .map((l) => l.trim());
     for (const entry of [".env", "data", "node_modules", "dist", ".git"]) expect(ignored).toContain(entry);
+  });
+});
+
+describe("the bot's node flags", () => {
+  it("npm start, the image and the benchmarks start the bot with the same flags", async () => {
+    const { BOT_NODE_FLAGS } = await import("../../bench/realtime/harness.js");
+    const flags = BOT_NODE_FLAGS.join(" ");
+    expect(pkg.scripts.start).toBe(`node ${flags} dist/main.js`);
+    const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
+    expect(cmd && JSON.parse(cmd)).toEqual(["node", ...BOT_NODE_FLAGS, "dist/main.js"]);
   });
 });
