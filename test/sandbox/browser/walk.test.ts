@@ -92,8 +92,21 @@ describe.skipIf(!run)("a dispatcher's walk in Chromium", { timeout: 30_000 }, ()
     // The vehicle select asks the bot for options as the dispatcher types.
     const vehicleBox = field(page, INPUTS.transportVehicle.block);
     await vehicleBox.click();
-    await vehicleBox.fill(truck.plate.slice(0, 5));
-    await modal(page).locator(".menu-item", { hasText: truck.plate }).first().click();
+    // The options come from the account's cached vehicle list, which the modal's opening warms:
+    // on a busy machine the first keystrokes may come before it, and a dispatcher types again.
+    const option = modal(page).locator(".menu-item", { hasText: truck.plate }).first();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await vehicleBox.fill("");
+      await vehicleBox.fill(truck.plate.slice(0, 5));
+      if (
+        await option.waitFor({ timeout: 1_500 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+    }
+    await option.click({ timeout: 5_000 });
     await field(page, INPUTS.transportUit.block).fill(SHOWN_UIT.toLowerCase());
     await field(page, INPUTS.transportVat.block).fill(VAT);
     await field(page, INPUTS.transportValidityStart.block).fill(localInput(validityStart));
