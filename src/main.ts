@@ -27,7 +27,6 @@ import { TaskDelivery } from "./slack/delivery.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
-import { RedisResponseUrlUses } from "./slack/responseUrlUses.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
@@ -164,7 +163,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     describe: describeTask,
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: options.progressEveryMs,
-    ...(stores.redis ? { responseUrlUses: new RedisResponseUrlUses(stores.redis.queue, REDIS_PREFIX) } : {}),
+    // Redis mode: each use of a response_url is also counted across the replicas.
+    ...(stores.sharedState ? { responseUrlUses: stores.sharedState } : {}),
   });
   delivery.attach();
 

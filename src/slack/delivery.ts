@@ -4,12 +4,13 @@ import type { Logger } from "pino";
 import { request } from "undici";
 import type { TransportView } from "../etransport/types.js";
 import type { TaskRepository } from "../store/repositories.js";
+import type { SharedState } from "../store/sharedState.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { mergeTransports } from "./renderers.js";
-import type { ResponseUrlUses } from "./responseUrlUses.js";
+import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
 import { progressMessage, statusModal } from "./views/common.js";
 import type { SlackMessage } from "./views/message.js";
 
@@ -135,8 +136,7 @@ function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
   return error instanceof PermanentDeliveryError ? error : undefined;
 }
 
-/** Slack's response_url: at most 5 uses within 30 minutes (we stop a minute early). */
-const RESPONSE_URL_USES = 5;
+/** Slack's response_url lives 30 minutes (we stop a minute early); its five uses: see responseUrlUses.ts. */
 const RESPONSE_URL_LIFETIME_MS = 29 * 60_000;
 
 export interface TaskDeliveryOptions {
@@ -152,7 +152,7 @@ export interface TaskDeliveryOptions {
   /** How long an answer waits for the listener's ack before going out anyway. */
   ackWaitMs?: number;
   /** Redis mode: response_url uses counted across replicas (the task's own count still applies). */
-  responseUrlUses?: ResponseUrlUses;
+  responseUrlUses?: SharedState;
 }
 
 /**
@@ -261,7 +261,9 @@ export class TaskDelivery {
     if (!reply.responseUrl) return false;
     // Another replica may have used the URL since this task's count was read.
     const shared = this.options.responseUrlUses;
-    if (shared && !(await shared.take(reply.responseUrl, limit))) return false;
+    // Redis unreachable: the task's own count still holds (the answer is not held back for it).
+    if (shared && !(await takeResponseUrlUse(shared, reply.responseUrl, limit).catch(() => true)))
+      return false;
     // Counted before sending: a use that failed midway still counts at Slack.
     const counted = { ...reply, responseUrlUses: (reply.responseUrlUses ?? 0) + 1 };
     await this.options.store.setReply(taskId, counted);

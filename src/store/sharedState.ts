@@ -15,8 +15,6 @@ export interface SharedState {
    * otherwise counts nothing and says when the oldest counted use leaves the window.
    */
   takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake>;
-  /** Adds one to the counter of `key` and returns the new count; the counter is forgotten `ttlMs` after its first use. */
-  increment(key: string, ttlMs: number): Promise<number>;
 }
 
 export type WindowTake = { ok: true } | { ok: false; retryAt: number };
@@ -67,10 +65,6 @@ class ExpiringMap<V> {
     }
   }
 
-  expiresAt(key: string): number | undefined {
-    return this.entries.get(key)?.expiresAt;
-  }
-
   get size(): number {
     return this.entries.size;
   }
@@ -89,14 +83,12 @@ export class MemorySharedState implements SharedState {
   private readonly seen: ExpiringMap<true>;
   /** Times of the counted uses in the window, oldest first. */
   private readonly windows: ExpiringMap<number[]>;
-  private readonly counters: ExpiringMap<number>;
 
   constructor(options: MemorySharedStateOptions = {}) {
     this.now = options.now ?? Date.now;
     const max = options.maxEntries ?? 10_000;
     this.seen = new ExpiringMap(max);
     this.windows = new ExpiringMap(max);
-    this.counters = new ExpiringMap(max);
   }
 
   async firstSeen(key: string, ttlMs: number): Promise<boolean> {
@@ -121,14 +113,6 @@ export class MemorySharedState implements SharedState {
     recent.push(now);
     this.windows.set(key, recent, now + windowMs);
     return { ok: true };
-  }
-
-  async increment(key: string, ttlMs: number): Promise<number> {
-    checkPositiveInteger("ttlMs", ttlMs);
-    const now = this.now();
-    const count = (this.counters.get(key, now) ?? 0) + 1;
-    this.counters.set(key, count, this.counters.expiresAt(key) ?? now + ttlMs);
-    return count;
   }
 
   /** Keys remembered by firstSeen (for tests of the bound). */

@@ -169,38 +169,12 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
       expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
     });
 
-    it("increment: counts across replicas; the count is forgotten ttl after its first use, not its last", async () => {
-      const s = await backend.open();
-      expect(await s.state.increment("url", 30 * MIN)).toBe(1);
-      expect(await s.replica.increment("url", 30 * MIN)).toBe(2);
-      expect(await s.state.increment("other", 30 * MIN)).toBe(1);
-
-      expect(await s.state.increment("short", SHORT)).toBe(1);
-      const firstUseBy = await s.now();
-      await s.waitUntil(firstUseBy + SHORT / 2);
-      expect(await s.replica.increment("short", SHORT)).toBe(2);
-      await s.waitUntil(firstUseBy + SHORT + 1);
-      // Had the second use extended it, this would be 3.
-      expect(await s.state.increment("short", SHORT)).toBe(1);
-      expect(await s.replica.increment("url", 30 * MIN)).toBe(3);
-    });
-
-    it("increment: concurrent uses from two replicas each get their own count", async () => {
-      const s = await backend.open();
-      const counts = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? s.replica : s.state).increment("uses", 30 * MIN)),
-      );
-      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    });
-
     it("each operation has its own key space", async () => {
       const s = await backend.open();
       expect(await s.state.firstSeen("k", 5 * MIN)).toBe(true);
       expect(await s.state.takeInWindow("k", 1, 5 * MIN)).toEqual({ ok: true });
-      expect(await s.state.increment("k", 5 * MIN)).toBe(1);
       expect(await s.state.firstSeen("k", 5 * MIN)).toBe(false);
       expect((await s.state.takeInWindow("k", 1, 5 * MIN)).ok).toBe(false);
-      expect(await s.state.increment("k", 5 * MIN)).toBe(2);
     });
 
     it("refuses times and limits that are not positive whole numbers, and remembers nothing", async () => {
@@ -209,9 +183,9 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
       await expect(s.state.firstSeen("x", 1.5)).rejects.toThrow(RangeError);
       await expect(s.state.takeInWindow("x", 0, MIN)).rejects.toThrow(RangeError);
       await expect(s.state.takeInWindow("x", 1, -1)).rejects.toThrow(RangeError);
-      await expect(s.state.increment("x", Number.NaN)).rejects.toThrow(RangeError);
+      await expect(s.state.takeInWindow("x", 1, Number.NaN)).rejects.toThrow(RangeError);
       expect(await s.state.firstSeen("x", MIN)).toBe(true);
-      expect(await s.state.increment("x", MIN)).toBe(1);
+      expect(await s.state.takeInWindow("x", 1, MIN)).toEqual({ ok: true });
     });
   });
 });
@@ -253,16 +227,6 @@ describe("MemorySharedState (the one-process memory)", () => {
     expect(await state.takeInWindow("w", 2, 1000)).toEqual({ ok: true });
     expect(await state.takeInWindow("u", 2, 1000)).toEqual({ ok: true });
   });
-
-  it("a counter lives ttl from its first increment", async () => {
-    let now = 0;
-    const state = new MemorySharedState({ now: () => now });
-    expect(await state.increment("c", 1000)).toBe(1);
-    now = 999;
-    expect(await state.increment("c", 1000)).toBe(2);
-    now = 1000;
-    expect(await state.increment("c", 1000)).toBe(1);
-  });
 });
 
 describe.skipIf(redisSkipReason !== undefined)("RedisSharedState's keys", () => {
@@ -283,24 +247,17 @@ describe.skipIf(redisSkipReason !== undefined)("RedisSharedState's keys", () => 
     expect(await one.firstSeen("k", MIN)).toBe(true);
     expect(await two.firstSeen("k", MIN)).toBe(true);
     await one.takeInWindow("k", 3, 2 * MIN);
-    await one.increment("k", 3 * MIN);
-    expect((await redis.keys("one:*")).sort()).toEqual([
-      "one:shared:count:k",
-      "one:shared:once:k",
-      "one:shared:window:k",
-    ]);
+    expect((await redis.keys("one:*")).sort()).toEqual(["one:shared:once:k", "one:shared:window:k"]);
     const ttl = async (key: string) => await redis.pttl(key);
     expect(await ttl("one:shared:once:k")).toBeGreaterThan(0);
     expect(await ttl("one:shared:once:k")).toBeLessThanOrEqual(MIN);
     expect(await ttl("one:shared:window:k")).toBeGreaterThan(MIN);
     expect(await ttl("one:shared:window:k")).toBeLessThanOrEqual(2 * MIN);
-    expect(await ttl("one:shared:count:k")).toBeGreaterThan(2 * MIN);
-    expect(await ttl("one:shared:count:k")).toBeLessThanOrEqual(3 * MIN);
   });
 
   it("defaults to the stores' prefix and refuses a client with ioredis' keyPrefix", async () => {
-    expect(await new RedisSharedState(redis).increment("default", MIN)).toBe(1);
-    expect(await redis.get("fleetbot:shared:count:default")).toBe("1");
+    expect(await new RedisSharedState(redis).firstSeen("default", MIN)).toBe(true);
+    expect(await redis.get("fleetbot:shared:once:default")).toBe("1");
     const prefixed = new Redis(server.url, { keyPrefix: "x:", lazyConnect: true });
     expect(() => new RedisSharedState(prefixed)).toThrow(/keyPrefix/);
     prefixed.disconnect();
@@ -308,10 +265,9 @@ describe.skipIf(redisSkipReason !== undefined)("RedisSharedState's keys", () => 
 
   it("still works after the server forgot its scripts (a restarted Redis)", async () => {
     const state = new RedisSharedState(redis, { prefix: "flush:" });
-    expect(await state.increment("n", MIN)).toBe(1);
-    expect((await state.takeInWindow("w", 1, MIN)).ok).toBe(true);
+    expect((await state.takeInWindow("w", 2, MIN)).ok).toBe(true);
     await redis.script("FLUSH");
-    expect(await state.increment("n", MIN)).toBe(2);
-    expect((await state.takeInWindow("w", 1, MIN)).ok).toBe(false);
+    expect((await state.takeInWindow("w", 2, MIN)).ok).toBe(true);
+    expect((await state.takeInWindow("w", 2, MIN)).ok).toBe(false);
   });
 });

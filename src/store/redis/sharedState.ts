@@ -8,7 +8,6 @@ import { LuaScript, type RedisStoreOptions, storeSettings } from "./lua.js";
  * SharedState in Redis, for replicas behind one balancer. Keys, for a prefix P:
  *   P shared:once:<key>     string, SET NX PX: remembered until its ttl ends
  *   P shared:window:<key>   zset of counted uses (score: Redis time in ms), expires with its newest use
- *   P shared:count:<key>    integer, INCR; expires ttl after its first increment
  * Windows read the time with Redis `TIME` inside the script, so replicas' clocks never
  * disagree about who is in a window; the ttls are Redis' own expiry.
  */
@@ -31,13 +30,6 @@ end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window)
 return {1, now}
-`);
-
-/** KEYS: the counter. ARGV: ttlMs. INCR and its expiry in one step: a crash between them cannot leave a counter forever. */
-const INCREMENT = new LuaScript(`
-local count = redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count
 `);
 
 const takeReply = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
@@ -70,13 +62,5 @@ export class RedisSharedState implements SharedState {
       ),
     );
     return counted === 1 ? { ok: true } : { ok: false, retryAt: at };
-  }
-
-  async increment(key: string, ttlMs: number): Promise<number> {
-    checkPositiveInteger("ttlMs", ttlMs);
-    return z
-      .number()
-      .int()
-      .parse(await INCREMENT.run(this.redis, [`${this.prefix}shared:count:${key}`], [ttlMs]));
   }
 }
