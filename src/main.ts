@@ -153,7 +153,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     settle: (slackUser) => people.settleZone(slackApi, slackUser),
     saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
   };
-  const runner = taskRunner(config, { stores, gate, client, fleet, zones, logger, callDurations });
+  const { runner, queue } = taskRunner(config, { stores, gate, client, fleet, zones, logger, callDurations });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
     client: slackApi,
@@ -199,6 +199,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const background = await startBackground(config, {
     stores,
     runner,
+    queue,
     alerts,
     fleet,
     options,
@@ -232,7 +233,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       // Open event streams of the sandbox page would keep the HTTP server from closing.
       sandbox?.close();
       await slack.stop();
-      await stores.queue?.close();
+      await queue?.close();
       await alerts.schedule?.close();
       await gate.close();
       await slackSide.fake?.close();
@@ -258,19 +259,18 @@ interface RedisParts {
 }
 
 interface Stores {
-  mode: "sqlite" | "redis";
   tasks: TaskRepository;
   accounts: AccountRepository;
   alerts: AlertRepository;
   /** Learned call limits of one fleet service, read once (the client plans with them). */
   learnedLimits(service: string): Promise<LearnedLimitsRepository>;
-  health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered">;
+  health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered"> & {
+    readonly backend: "sqlite" | "redis";
+  };
   retention: StoreRetention;
   redis?: RedisParts;
   /** Redis mode: request-guard memory and login attempts shared by the replicas (memory otherwise). */
   sharedState?: SharedState;
-  /** Redis mode: the shared task queue (set by taskRunner). */
-  queue?: RedisTaskQueue;
   close(): Promise<void>;
 }
 
@@ -311,7 +311,6 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
   void warnUnreadable(config, accounts, logger);
   const limits = new LearnedLimitsStore(db);
   return {
-    mode: "sqlite",
     tasks,
     accounts,
     alerts,
@@ -349,7 +348,6 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
   await warnUnreadable(config, repositories.accounts, logger);
   const { tasks, accounts, alerts, limits } = repositories;
   return {
-    mode: "redis",
     tasks,
     accounts,
     alerts,
@@ -366,7 +364,7 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
       };
     },
     health: new RedisHealth(store),
-    // On the fail-fast connection: the request guard answers 503 (Slack retries) rather than wait.
+    // On the fail-fast connection: the guard, login attempts and response_url counts never wait for a lost Redis.
     sharedState: new RedisSharedState(store, { prefix: REDIS_PREFIX }),
     retention: retentionOf(config, tasks, alerts, logger),
     redis,
@@ -403,7 +401,7 @@ function taskRunner(
     logger: Logger;
     callDurations: CallDurations;
   },
-): TaskRunner<FleetSession> {
+): { runner: TaskRunner<FleetSession>; queue?: RedisTaskQueue } {
   const { stores, gate, client, fleet, zones, logger, callDurations } = parts;
   // Redis mode: tasks are BullMQ jobs any replica may run (the queue calls back into this runner).
   const queue = stores.redis
@@ -419,7 +417,6 @@ function taskRunner(
         logger: logger.child({ module: "queue" }),
       })
     : undefined;
-  stores.queue = queue;
   const runner: TaskRunner<FleetSession> = new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
@@ -445,7 +442,7 @@ function taskRunner(
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),
   });
-  return runner;
+  return queue ? { runner, queue } : { runner };
 }
 
 /** Tokens renewed and vehicle lists refreshed ahead of time, while the gate is idle. */
@@ -589,7 +586,7 @@ function healthRoutes(parts: {
           slack: health.slack,
           store: store.ok ? "ok" : store.reason,
           // Redis mode: whether this replica reaches Redis (its tasks, gate and queue live there).
-          ...(stores.mode === "redis" ? { redis: store.ok ? "ok" : store.reason } : {}),
+          ...(stores.redis ? { redis: store.ok ? "ok" : store.reason } : {}),
           fleet: parts.simulated ? "simulator" : "configured",
           queue: { unfinished },
         };
@@ -677,6 +674,7 @@ async function startBackground(
   parts: {
     stores: Stores;
     runner: TaskRunner<FleetSession>;
+    queue?: RedisTaskQueue;
     alerts: ReturnType<typeof alertParts>;
     fleet: FleetAccounts;
     options: StartOptions;
@@ -699,7 +697,7 @@ async function startBackground(
   if (alertsChannel && fleet.workspaceAccount)
     await alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
-  await stores.queue?.start();
+  await parts.queue?.start();
   if (options.alertPolling !== false) {
     if (alerts.schedule) {
       await alerts.schedule.start();

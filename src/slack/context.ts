@@ -39,7 +39,7 @@ export interface SlackContext {
   /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
   warmVehicles(account: string, slackUser: string): void;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
-  storeHealth: Pick<StoreHealth, "failed" | "status">;
+  storeHealth: Pick<StoreHealth, "failed"> & { readonly backend: "sqlite" | "redis" };
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
   now(): number;
   /** Memory every replica must share (request resends, link attempts); default: this process'. */

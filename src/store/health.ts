@@ -34,6 +34,7 @@ export interface StoreHealthStatus {
  * back, so everything recovers by itself.
  */
 export class StoreHealth {
+  readonly backend = "sqlite" as const;
   private problem?: { reason: string; since: number };
   private readonly recovered = new Set<() => void>();
 

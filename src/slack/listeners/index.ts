@@ -36,7 +36,7 @@ import { fleetCommand } from "./fleetCommand.js";
 import { homeOpened } from "./home.js";
 import { cancelTask, refreshQueue } from "./queue.js";
 import { taskOwnership } from "./shared.js";
-import { answerStoreFailure, StoreUnavailableError } from "./storeFailure.js";
+import { answerStoreFailure } from "./storeFailure.js";
 import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
 
 type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
@@ -122,16 +122,8 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     accountOf: (userId) => ctx.people.accountOf(userId),
   };
   const tasks: TaskDesk = {
-    submit: async (task) => {
-      try {
-        return await ctx.runner.submit(task);
-      } catch (error) {
-        // The disk refused the write: told to the user within the ack, and to /healthz.
-        if (ctx.storeHealth.failed(error))
-          throw new StoreUnavailableError(ctx.storeHealth.status().reason ?? "");
-        throw error;
-      }
-    },
+    // A write the store refuses is told to the user within the ack (answerStoreFailure) and to /healthz.
+    submit: (task) => ctx.runner.submit(task),
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
     cancel: async (taskId, byUser) => {

@@ -8,14 +8,6 @@ import type {
 import { noticeMessage, statusModal } from "../views/common.js";
 import { aside, ephemeral } from "./shared.js";
 
-/** A task could not be stored (disk full, read-only): nothing was queued. */
-export class StoreUnavailableError extends Error {
-  constructor(readonly reason: string) {
-    super(`The store cannot be written: ${reason}`);
-    this.name = "StoreUnavailableError";
-  }
-}
-
 export const CANNOT_SAVE = noticeMessage(
   ":warning: fleetbot cannot save requests right now, nothing was queued.",
   "Its storage is full or read-only; the operator is told by /healthz. Try again in a few minutes.",
@@ -27,31 +19,23 @@ export const CANNOT_QUEUE = noticeMessage(
   "It has lost its connection to Redis; the operator is told by /healthz. Try again in a minute.",
 );
 
-const noticeFor = (error: StoreUnavailableError) =>
-  /^Redis/.test(error.reason) ? CANNOT_QUEUE : CANNOT_SAVE;
-
 /**
  * Answers every listener whose task could not be stored, within the ack: a command or a button
  * gets the notice (to the user alone), a form gets a modal saying so. Without this the user
  * waited 3 s for Slack's own "failed" and learned nothing.
  */
 export function answerStoreFailure(health: {
+  /** Records the failure and says whether it was the store's (the disk, or a lost Redis). */
   failed(error: unknown): boolean;
-  status(): { reason?: string };
+  readonly backend: "sqlite" | "redis";
 }): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     try {
       await args.next();
-    } catch (caught) {
-      // Any read or write the store refused (Redis gone mid-listener included), not only a submission.
-      const error =
-        caught instanceof StoreUnavailableError
-          ? caught
-          : health.failed(caught)
-            ? new StoreUnavailableError(health.status().reason ?? "")
-            : undefined;
-      if (!error) throw caught;
-      const notice = noticeFor(error);
+    } catch (error) {
+      // Any read or write the store refused, a task's submission or a lookup before the ack alike.
+      if (!health.failed(error)) throw error;
+      const notice = health.backend === "redis" ? CANNOT_QUEUE : CANNOT_SAVE;
       if (isView(args)) {
         await args.ack({ response_action: "update", view: statusModal("Not saved", notice.text) });
       } else if (isCommand(args)) {

@@ -70,6 +70,7 @@ function isRedisUnavailable(error: unknown, redis: Redis): boolean {
  * event clears the mark (then interrupted work resumes).
  */
 export class RedisHealth {
+  readonly backend = "redis" as const;
   private problem?: { reason: string; since: number };
   private readonly recovered = new Set<() => void>();
 
