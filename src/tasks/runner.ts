@@ -154,8 +154,6 @@ export class TaskRunner<S> {
   private readonly running = new Set<Promise<void>>();
   /** Redis mode: the execution of each task running here (a job taken again joins it, see runJob). */
   private readonly jobRuns = new Map<string, Promise<void>>();
-  /** Redis mode: jobs waiting for their task's answer to be delivered. */
-  private readonly deliveryWaiters = new Map<string, Set<() => void>>();
   private readonly now: () => number;
   private readonly maxActive: number;
   private readonly maxAttempts: number;
@@ -286,63 +284,41 @@ export class TaskRunner<S> {
       (record.deliveredAt !== undefined && record.state !== "queued" && record.state !== "running")
     )
       return;
-    let onDelivered = () => {};
-    const delivered = new Promise<void>((resolve) => {
-      onDelivered = resolve;
-    });
-    const waiters = this.deliveryWaiters.get(taskId) ?? new Set();
-    waiters.add(onDelivered);
-    this.deliveryWaiters.set(taskId, waiters);
-    try {
-      if (record.state === "queued" || record.state === "running") {
-        if (this.stopped) throw new TaskNotSettledError(taskId, "was not started: this replica is stopping");
-        // The job came back to this replica while its task still runs here (its lock lapsed while
-        // Redis was away): wait for that execution instead of running the task a second time.
-        const ongoing = this.jobRuns.get(taskId);
-        if (ongoing) await ongoing;
-        else {
-          const run = this.execute(record);
-          this.running.add(run);
-          this.jobRuns.set(taskId, run);
-          await run.finally(() => {
-            this.running.delete(run);
-            this.jobRuns.delete(taskId);
-          });
-        }
-        record = await this.options.store.get(taskId);
-        if (!record || record.state === "queued" || record.state === "running")
-          throw new TaskNotSettledError(taskId, "is unfinished");
-      } else if (
-        await this.options.dispatch?.claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
-      ) {
-        // Finished, its answer never recorded as sent (the replica delivering it died): answer now.
-        this.emitFinished(record);
-      }
-      // Delivered here (the listener says so) or by the replica that holds the delivery (the store says so).
-      const deadline = Date.now() + (this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS);
-      let outcome: "delivered" | "late" | "poll" = "poll";
-      while (outcome === "poll") {
-        let timer: NodeJS.Timeout | undefined;
-        const poll = new Promise<"poll" | "late">((resolve) => {
-          const left = deadline - Date.now();
-          timer = setTimeout(() => resolve(left <= 0 ? "late" : "poll"), Math.max(0, Math.min(left, 500)));
+    if (record.state === "queued" || record.state === "running") {
+      if (this.stopped) throw new TaskNotSettledError(taskId, "was not started: this replica is stopping");
+      // The job came back to this replica while its task still runs here (its lock lapsed while
+      // Redis was away): wait for that execution instead of running the task a second time.
+      const ongoing = this.jobRuns.get(taskId);
+      if (ongoing) await ongoing;
+      else {
+        const run = this.execute(record);
+        this.running.add(run);
+        this.jobRuns.set(taskId, run);
+        await run.finally(() => {
+          this.running.delete(run);
+          this.jobRuns.delete(taskId);
         });
-        outcome = await Promise.race([delivered.then(() => "delivered" as const), poll]).finally(() =>
-          clearTimeout(timer),
-        );
-        if (outcome === "poll" && (await this.options.store.get(taskId))?.deliveredAt !== undefined)
-          outcome = "delivered";
       }
-      if (outcome === "late") throw new TaskNotSettledError(taskId, "was not delivered in time");
-    } finally {
-      waiters.delete(onDelivered);
-      if (waiters.size === 0) this.deliveryWaiters.delete(taskId);
+      record = await this.options.store.get(taskId);
+      if (!record || record.state === "queued" || record.state === "running")
+        throw new TaskNotSettledError(taskId, "is unfinished");
+    } else if (
+      await this.options.dispatch?.claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
+    ) {
+      // Finished, its answer never recorded as sent (the replica delivering it died): answer now.
+      this.emitFinished(record);
+    }
+    // The job ends once the store records the answer as delivered, by this replica or the one
+    // holding the delivery (checked every 200 ms: a job's end is not on the user's path).
+    const deadline = this.now() + (this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS);
+    while ((await this.options.store.get(taskId))?.deliveredAt === undefined) {
+      if (this.now() >= deadline) throw new TaskNotSettledError(taskId, "was not delivered in time");
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 
   async markDelivered(taskId: string): Promise<void> {
     await this.options.store.markDelivered(taskId);
-    for (const resolve of this.deliveryWaiters.get(taskId) ?? []) resolve();
   }
 
   /** Where a task stands now: place in its account's queue, calls done, estimated finish. */
