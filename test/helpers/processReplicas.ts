@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+import { startFleetProxy, type UpstreamRequest } from "./fleetProxy.js";
 import { type RedisServer, startRedisServer } from "./redisServer.js";
 
 /**
@@ -24,13 +23,7 @@ import { type RedisServer, startRedisServer } from "./redisServer.js";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 
-export interface UpstreamRequest {
-  /** Arrival at the replica's proxy (epoch ms, this process's clock). */
-  at: number;
-  method: string;
-  /** The path without the query, e.g. /api/carriers/consumption. */
-  path: string;
-}
+export type { UpstreamRequest } from "./fleetProxy.js";
 
 export interface ReplicaProcess {
   /** "A", "B", "C"… in start order. */
@@ -81,47 +74,6 @@ export interface ProcessReplicas {
 }
 
 /** A pass-through proxy to the simulator that records what went through it. */
-async function recordingProxy(target: string) {
-  const upstream = new URL(target);
-  const log: UpstreamRequest[] = [];
-  const agent = new Agent({ keepAlive: true });
-  const server: Server = createServer((req, res) => {
-    log.push({ at: Date.now(), method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
-    const forwarded = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-        agent,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on("error", () => {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-    // A replica killed mid-request: what reached the proxy still goes on (it left the replica).
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** The bot logs `{"url": …, "msg": "fleetbot listening on …"}` once it serves. */
 function listeningUrl(line: string): string | undefined {
   if (!line.includes("fleetbot listening")) return undefined;
@@ -158,7 +110,7 @@ export async function startProcessReplicas(options: ProcessReplicasOptions = {})
   let started = 0;
   const startReplica = async (): Promise<ReplicaProcess> => {
     const name = String.fromCharCode(65 + started++);
-    const proxy = await recordingProxy(sim.url);
+    const proxy = await startFleetProxy(sim.url);
     proxies.push(proxy);
     const spawnedAt = performance.now();
     const child: ChildProcess = spawn(process.execPath, entry, {

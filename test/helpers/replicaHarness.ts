@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -15,6 +14,7 @@ import {
 } from "../../src/sandbox/fakeSlack/index.js";
 import { type RecordedRequest, type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { ACTIONS } from "../../src/slack/actionIds.js";
+import { startFleetProxy } from "./fleetProxy.js";
 import { type RedisServer, startRedisServer } from "./redisServer.js";
 
 /**
@@ -46,7 +46,7 @@ export async function startReplicaHarness(
     control: true,
     drift: false,
   });
-  const held = options.heldAnswers ? await heldAnswerProxy(sim.url) : undefined;
+  const held = options.heldAnswers ? await startFleetProxy(sim.url) : undefined;
   const fake: FakeSlack = await startFakeSlack();
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-replicas-"));
   const env = (): Record<string, string> => ({
@@ -230,88 +230,4 @@ export function cancelValueOf(body: unknown): string | undefined {
 /** A progress message (queued / n of m requests), as opposed to an answer. */
 function isProgress(body: unknown): boolean {
   return JSON.stringify(body ?? null).includes('"block_id":"progress-');
-}
-
-export interface HeldAnswers {
-  url: string;
-  /** From now on, answers to requests whose path ends with `/<endpoint>` wait for `release`. */
-  hold(endpoint: string): void;
-  /** Answers held now. */
-  held(): number;
-  /** Sends every held answer on, and holds nothing more. */
-  release(): void;
-  close(): Promise<void>;
-}
-
-/** Headers that describe one hop's connection, not the request. */
-const HOP_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
-
-/** A pass-through proxy to the simulator that forwards at once and can hold the answers. */
-async function heldAnswerProxy(target: string): Promise<HeldAnswers> {
-  let holding: string | undefined;
-  const waiting: (() => void)[] = [];
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0]!.toLowerCase();
-      const hold = holding !== undefined && path.endsWith(`/${holding}`);
-      void forward(target, req, Buffer.concat(chunks)).then((answer) => {
-        const send = () => {
-          if (answer) res.writeHead(answer.status, answer.headers).end(answer.body);
-          else if (!res.headersSent) res.writeHead(502).end();
-        };
-        if (hold) waiting.push(send);
-        else send();
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("the proxy has no TCP port");
-
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    hold(endpoint) {
-      holding = endpoint.toLowerCase();
-    },
-    held: () => waiting.length,
-    release() {
-      holding = undefined;
-      for (const send of waiting.splice(0)) send();
-    },
-    close() {
-      for (const send of waiting.splice(0)) send();
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function forward(
-  target: string,
-  req: IncomingMessage,
-  body: Buffer,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string" && !HOP_HEADERS.has(name)) headers.set(name, value);
-  }
-  try {
-    const answer = await fetch(`${target}${req.url ?? "/"}`, {
-      method: req.method,
-      headers,
-      ...(req.method === "GET" || req.method === "HEAD" ? {} : { body }),
-    });
-    const bytes = Buffer.from(await answer.arrayBuffer());
-    const out: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      // fetch has already decoded the body: its length and encoding are the proxy's to set.
-      if (!HOP_HEADERS.has(name) && name !== "content-encoding") out[name] = value;
-    });
-    return { status: answer.status, headers: out, body: bytes };
-  } catch {
-    return undefined;
-  }
 }

@@ -88,7 +88,7 @@ describe.skipIf(redisSkipReason)("two replicas, commands alternately to each", (
       await h.settle();
     }
     const held = h.held!;
-    held.hold("consumption");
+    held.hold("consumption", "answer");
     const fuelLong = await h.command(1, "/fleet", `fuel ${p[0]},${p[1]},${p[2]} last 70d`, "U0NEWYORK");
     const fuelShort = await h.command(1, "/fleet", `fuel ${p[3]},${p[4]} last 40d`, "U0VIEWER");
     // One report call is at the service (its answer held): the account's turn is taken.

@@ -24,7 +24,7 @@ describe.skipIf(redisSkipReason)("cancel across replicas", () => {
   it("Cancel clicked on B stops a report running on A before any of its calls is sent", async () => {
     const p = h.sim.vehicles.map((v) => v.plate);
     const held = h.held!;
-    held.hold("consumption");
+    held.hold("consumption", "answer");
     const blocker = await h.command(0, "/fleet", `fuel ${p[0]},${p[1]} last 40d`, "U0NEWYORK");
     await until(() => held.held() === 1, 15_000, "the blocker's call in flight");
     const report = await h.command(0, "/fleet", `route ${p[5]} last 40d`, USER);

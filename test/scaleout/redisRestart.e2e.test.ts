@@ -33,7 +33,7 @@ describe.skipIf(redisSkipReason)("Redis restarted mid-run", () => {
       const held = h.held!;
       // The first report call stays in flight (its answer held), so every task below is unfinished
       // when Redis goes away: one running, the others' calls waiting in the gate.
-      held.hold("consumption");
+      held.hold("consumption", "answer");
       const queued = [await h.command(0, "/fleet", `fuel ${p[0]},${p[1]},${p[2]} last 70d`, "U0NEWYORK")];
       await until(() => held.held() === 1, 15_000, "a report call in flight");
       queued.push(

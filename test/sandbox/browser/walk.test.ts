@@ -4,14 +4,14 @@
  * shows, and checks the fleet service wherever the screen claims a change.
  *
  * The fleet service is the simulator the sandbox embeds, started here behind a pass-through
- * proxy (heldFleet.ts) so that one report's answer can be held while the next one waits.
+ * proxy (test/helpers/fleetProxy.ts) so that one report's answer can be held while the next one waits.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, type SimVehicle, startSimulator } from "../../../src/simulator/index.js";
 import { ACTIONS, INPUTS } from "../../../src/slack/actionIds.js";
+import { type FleetProxy, startFleetProxy } from "../../helpers/fleetProxy.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
-import { type HeldFleetService, heldFleetService } from "./heldFleet.js";
 import {
   command,
   field,
@@ -35,7 +35,7 @@ const DAY = 24 * HOUR;
 let h: SandboxHarness;
 let page: Page;
 let sim: RunningSimulator;
-let fleet: HeldFleetService;
+let fleet: FleetProxy;
 /** The vehicle of the walk's transport. */
 let truck: SimVehicle;
 /** The card the walk acts on: posted by the create, updated in place after. */
@@ -46,7 +46,7 @@ let failedStep: string | undefined;
 beforeAll(async () => {
   if (!run) return;
   sim = await startSimulator({ minIntervalMs: 50, control: true, drift: false, port: 0 });
-  fleet = await heldFleetService(sim.url);
+  fleet = await startFleetProxy(sim.url);
   h = await startSandboxHarness({ fleetApiUrl: fleet.url });
   page = h.page;
   truck = sim.vehicles[3]!;
@@ -215,9 +215,9 @@ describe.skipIf(!run)("a dispatcher's walk in Chromium", { timeout: 30_000 }, ()
     const [first, second] = sim.vehicles.filter((v) => v.plate !== truck.plate);
     // The first report's call reaches the service and gets no answer until the test lets it go:
     // the account's one call in flight, so the next report waits its turn.
-    fleet.hold("stops");
+    fleet.hold("stops", "request");
     await command(page, `/fleet stops ${first!.plate} yesterday`);
-    await expect.poll(() => fleet.waiting()).toBe(1);
+    await expect.poll(() => fleet.held()).toBe(1);
     const running = message(page, `Stops report for ${first!.plate}`);
     const runningTs = (await running.getAttribute("data-ts"))!;
     await command(page, `/fleet fuel ${second!.plate} yesterday`);
