@@ -8,7 +8,7 @@ import {
   LinkedAccountUnreadableError,
 } from "../accountStore.js";
 import type { AccountRepository } from "../repositories.js";
-import { LuaScript, type RedisStoreOptions, rangeHashes, storedNumber, storeSettings } from "./lua.js";
+import { LuaScript, RedisStore, type RedisStoreOptions, rangeHashes, storedNumber } from "./lua.js";
 
 /**
  * Linked fleet accounts in Redis, sealed exactly as in SQLite (AES-256-GCM under
@@ -64,16 +64,11 @@ redis.call('SREM', p .. 'accounts:of:' .. username, user)
 return 1
 `);
 
-export class RedisAccountStore implements AccountRepository {
-  private readonly prefix: string;
-  private readonly now: () => number;
+export class RedisAccountStore extends RedisStore implements AccountRepository {
   private readonly key: Buffer | undefined;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RedisStoreOptions & { key: Buffer | undefined },
-  ) {
-    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
+  constructor(redis: Redis, options: RedisStoreOptions & { key: Buffer | undefined }) {
+    super(redis, options);
     this.key = options.key;
   }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import { INCIDENT_KINDS, type IncidentChange, type IncidentRecord } from "../../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../../etransport/types.js";
@@ -15,11 +14,10 @@ import {
   pairsListToRecords,
   pairsToRecord,
   presentFields,
-  type RedisStoreOptions,
+  RedisStore,
   rangeHashes,
   storedJson,
   storedNumber,
-  storeSettings,
 } from "./lua.js";
 
 /**
@@ -599,17 +597,7 @@ const purgeReply = z.tuple([z.number(), z.number()]);
 
 export type IncidentImport = "copied" | "present" | "conflict";
 
-export class RedisAlertStore implements AlertRepository {
-  private readonly prefix: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly redis: Redis,
-    options: RedisStoreOptions = {},
-  ) {
-    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
-  }
-
+export class RedisAlertStore extends RedisStore implements AlertRepository {
   private key(name: string): string {
     return `${this.prefix}${name}`;
   }

@@ -1,7 +1,6 @@
-import type { Redis } from "ioredis";
 import { type CallLimits, SPLITTABLE_ENDPOINTS, type SplittableEndpoint } from "../../fleet/split.js";
 import type { LearnedLimitsRepo } from "../repositories.js";
-import { LuaScript, numberText, type RedisStoreOptions, storedNumber, storeSettings } from "./lua.js";
+import { LuaScript, numberText, RedisStore, storedNumber } from "./lua.js";
 
 /**
  * Limits the fleet service revealed by refusing, in Redis: one hash per service base URL,
@@ -55,17 +54,7 @@ function checkLimits(limits: CallLimits): void {
     throw new RangeError(`CHECK constraint failed: max_days > 0 (got ${limits.maxDays})`);
 }
 
-export class RedisLearnedLimitsStore implements LearnedLimitsRepo {
-  private readonly prefix: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly redis: Redis,
-    options: RedisStoreOptions = {},
-  ) {
-    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
-  }
-
+export class RedisLearnedLimitsStore extends RedisStore implements LearnedLimitsRepo {
   private key(service: string): string {
     return `${this.prefix}limits:${service}`;
   }

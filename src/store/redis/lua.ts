@@ -167,14 +167,22 @@ export interface RedisStoreOptions {
  * The prefix and clock of a store. The client must not have ioredis' own keyPrefix: it applies
  * to the keys a command names, not to the keys a script derives from stored ids.
  */
-export function storeSettings(
-  redis: Redis,
-  options: RedisStoreOptions,
-): { prefix: string; now: () => number } {
-  if (redis.options.keyPrefix) {
-    throw new Error(
-      "The Redis stores take their prefix as an option; create the ioredis client without keyPrefix.",
-    );
+
+/** What every Redis store holds: its client (without keyPrefix), its key prefix and its clock. */
+export abstract class RedisStore {
+  protected readonly prefix: string;
+  protected readonly now: () => number;
+
+  constructor(
+    protected readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    if (redis.options.keyPrefix) {
+      throw new Error(
+        "The Redis stores take their prefix as an option; create the ioredis client without keyPrefix.",
+      );
+    }
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.now = options.now ?? Date.now;
   }
-  return { prefix: options.prefix ?? DEFAULT_PREFIX, now: options.now ?? Date.now };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { checkPositiveInteger, type SharedState, type WindowTake } from "../sharedState.js";
-import { LuaScript, type RedisStoreOptions, storeSettings } from "./lua.js";
+import { LuaScript, RedisStore, type RedisStoreOptions } from "./lua.js";
 
 /**
  * SharedState in Redis, for replicas behind one balancer. Keys, for a prefix P:
@@ -34,15 +34,10 @@ return {1, now}
 
 const takeReply = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
 
-export class RedisSharedState implements SharedState {
-  private readonly prefix: string;
-
+export class RedisSharedState extends RedisStore implements SharedState {
   /** `redis`: a client without ioredis' keyPrefix (the prefix is an option here, as for the stores). */
-  constructor(
-    private readonly redis: Redis,
-    options: Pick<RedisStoreOptions, "prefix"> = {},
-  ) {
-    ({ prefix: this.prefix } = storeSettings(redis, options));
+  constructor(redis: Redis, options: Pick<RedisStoreOptions, "prefix"> = {}) {
+    super(redis, options);
   }
 
   async firstSeen(key: string, ttlMs: number): Promise<boolean> {

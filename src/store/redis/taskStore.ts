@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import {
   type NewTask,
@@ -21,11 +20,10 @@ import {
   numberText,
   pairsToRecord,
   presentFields,
-  type RedisStoreOptions,
+  RedisStore,
   rangeHashes,
   storedJson,
   storedNumber,
-  storeSettings,
 } from "./lua.js";
 
 /**
@@ -250,17 +248,7 @@ const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
 
 /** Tasks and their mutation journal in Redis: the same operations and answers as the SQLite TaskStore. */
-export class RedisTaskStore implements TaskRepository {
-  private readonly prefix: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly redis: Redis,
-    options: RedisStoreOptions = {},
-  ) {
-    ({ prefix: this.prefix, now: this.now } = storeSettings(redis, options));
-  }
-
+export class RedisTaskStore extends RedisStore implements TaskRepository {
   private taskKey(id: string): string {
     return `${this.prefix}task:${id}`;
   }
