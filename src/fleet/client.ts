@@ -882,7 +882,13 @@ export class FleetSession {
     const isRead =
       endpoint === "company-vehicles" || endpoint === "load-transports" || VEHICLE_DATA.has(endpoint);
     const shareKey = isRead ? `${endpoint} ${canonicalJson(body ?? null)}` : undefined;
-    const call = { account: this.account, endpoint, shareKey, context: ctx };
+    const call = {
+      account: this.account,
+      endpoint,
+      shareKey,
+      history: VEHICLE_DATA.has(endpoint),
+      context: ctx,
+    };
     let token = await this.#tokens.token(ctx);
     let retried = false;
     let staleRestarts = 0;

@@ -48,6 +48,12 @@ export interface UpstreamCall {
    * Undefined for calls that must never be shared (login, mutations).
    */
   shareKey?: string;
+  /**
+   * A read of history over a given period (way, stops, fuel, refills, temperatures): its answer
+   * may serve identical report calls for a while (REPORT_ANSWER_REUSE_MS), where a read of the
+   * present state (vehicle list, transports) serves them for one slot only.
+   */
+  history?: boolean;
   context: CallContext;
 }
 

@@ -58,10 +58,20 @@ export const PRIORITY_RANK: Record<Priority, number> = {
   background: 3,
 };
 
+/**
+ * How long a report call's answer answers identical report calls (at least one slot).
+ * A period that runs until now ends at the start of the current minute
+ * (src/slack/grammar/period.ts), so identical asks name the same request for at most a minute
+ * and then a new one; within that minute the request covers only time already past, and a
+ * second upstream call would fetch the same history. Ten identical reports typed a second
+ * apart therefore cost the calls of one even when the slot is short.
+ */
+export const REPORT_ANSWER_REUSE_MS = 60_000;
+
 /** Hooks for metrics and logs; all optional. */
 export interface GateObserver {
   callStarted?(call: UpstreamCall, waitedMs: number): void;
-  /** A call answered from an identical one made less than a slot ago (no upstream request). */
+  /** A report call answered from an identical one answered shortly before (no upstream request). */
   callShared?(call: UpstreamCall): void;
   /** `callers`: how many callers this one call served (more than 1 when shared). */
   callFinished?(

@@ -6,8 +6,12 @@ import {
   type GateObserver,
   type GateSchedule,
   PRIORITY_RANK,
+  REPORT_ANSWER_REUSE_MS,
   type WaitingCall,
 } from "./gate.js";
+
+/** Report answers kept per account for reuse: a burst of distinct reports holds no more than these. */
+const RECENT_ANSWERS_KEPT = 16;
 
 export interface Clock {
   now(): number;
@@ -38,6 +42,8 @@ export interface MemoryGateOptions {
   marginRecoveryCalls?: number;
   /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
   rateLimitDelay?: (error: unknown) => number | undefined;
+  /** How long a report answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
+  reportAnswerReuseMs?: number;
   clock?: Clock;
   observer?: GateObserver;
   logger?: Pick<Logger, "warn" | "debug">;
@@ -71,8 +77,8 @@ interface AccountState {
   extraMarginMs: number;
   /** Clean answers since the margin was last widened. */
   cleanSinceWidened: number;
-  /** Answers of shareable calls, by shareKey, while they are younger than one slot. */
-  recent: Map<string, { value: unknown; at: number }>;
+  /** Answers of shareable report calls, by shareKey, oldest first, while they may be reused. */
+  recent: Map<string, { value: unknown; at: number; history: boolean }>;
   timer?: unknown;
   timerAt?: number;
 }
@@ -114,14 +120,13 @@ export class MemoryGate implements AccountGate {
     const state = this.state(call.account);
     const priority = call.context.priority ?? "interactive";
 
-    // The same question answered less than a slot ago is answered again from that answer: ten
-    // identical reports typed a second apart cost the calls of one (the answer is as fresh as a
-    // call made in the next free slot could be).
+    // The same report question answered shortly before is answered again from that answer: ten
+    // identical reports typed a second apart cost the calls of one (see REPORT_ANSWER_REUSE_MS).
     // Only for reports (history over a period that ends at a whole minute): lookups, alert sweeps
     // and transport lists want the service's state now.
     const recent =
       call.shareKey === undefined || priority !== "report" ? undefined : state.recent.get(call.shareKey);
-    if (recent && this.clock.now() - recent.at <= this.slotMs(call.account)) {
+    if (recent && this.clock.now() - recent.at <= this.keepMs(call.account, recent.history)) {
       this.options.observer?.callShared?.(call);
       return Promise.resolve(recent.value as T);
     }
@@ -324,8 +329,7 @@ export class MemoryGate implements AccountGate {
       duration,
       entry.waiters.length,
     );
-    if (outcome.ok && entry.call.shareKey !== undefined)
-      this.remember(state, entry.call.shareKey, outcome.value);
+    if (outcome.ok) this.remember(state, account, entry.call, outcome.value);
     for (const waiter of entry.waiters) {
       if (outcome.ok) this.settle(waiter, undefined, outcome.value);
       else this.settle(waiter, outcome.error);
@@ -333,12 +337,29 @@ export class MemoryGate implements AccountGate {
     this.pump(account);
   }
 
-  /** Keeps an answer for one slot; older ones are dropped as new ones arrive (bounded by the call rate). */
-  private remember(state: AccountState, shareKey: string, value: unknown): void {
+  /** How long an answer serves identical report calls: a slot, or longer for history (REPORT_ANSWER_REUSE_MS). */
+  private keepMs(account: string, history: boolean): number {
+    const slot = this.slotMs(account);
+    return history ? Math.max(slot, this.options.reportAnswerReuseMs ?? REPORT_ANSWER_REUSE_MS) : slot;
+  }
+
+  /**
+   * Keeps a report answer while it may be reused. Expired ones are dropped as new ones arrive,
+   * and at most RECENT_ANSWERS_KEPT per account are kept (the oldest go first), so a burst of
+   * distinct reports does not hold a minute of answers in memory.
+   */
+  private remember(state: AccountState, account: string, call: UpstreamCall, value: unknown): void {
+    if (call.shareKey === undefined) return;
     const now = this.clock.now();
-    const keepMs = this.options.minIntervalMs + this.safetyMarginMs + state.extraMarginMs;
-    for (const [key, answer] of state.recent) if (now - answer.at > keepMs) state.recent.delete(key);
-    state.recent.set(shareKey, { value, at: now });
+    for (const [key, answer] of state.recent)
+      if (now - answer.at > this.keepMs(account, answer.history)) state.recent.delete(key);
+    state.recent.delete(call.shareKey); // re-inserted last: Map order is the age order
+    state.recent.set(call.shareKey, { value, at: now, history: call.history === true });
+    while (state.recent.size > RECENT_ANSWERS_KEPT) {
+      const oldest = state.recent.keys().next().value;
+      if (oldest === undefined) break;
+      state.recent.delete(oldest);
+    }
   }
 
   private abandon(account: string, entry: Entry, waiter: Waiter<unknown>): void {

@@ -8,6 +8,7 @@ import {
   type GateObserver,
   type GateSchedule,
   PRIORITY_RANK,
+  REPORT_ANSWER_REUSE_MS,
   type WaitingCall,
 } from "./gate.js";
 import { OutcomeCodec, type ShareableErrorClass, type SharedOutcome } from "./redisGateCodec.js";
@@ -59,6 +60,8 @@ export interface RedisGateOptions {
   maxWaitMs?: number;
   /** How long an answer stays readable for the callers on other replicas. */
   resultTtlMs?: number;
+  /** How long a history answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
+  reportAnswerReuseMs?: number;
   observer?: GateObserver;
   logger?: Pick<Logger, "warn" | "debug">;
 }
@@ -139,6 +142,7 @@ export class RedisGate implements AccountGate {
   private readonly leaseMs: number;
   private readonly maxWaitMs: number;
   private readonly resultTtlMs: number;
+  private readonly reportAnswerReuseMs: number;
   private readonly codec: OutcomeCodec;
   private readonly accounts = new Map<string, LocalAccount>();
   private readonly heartbeat: NodeJS.Timeout;
@@ -166,6 +170,7 @@ export class RedisGate implements AccountGate {
     this.leaseMs = options.leaseMs ?? 3000;
     this.maxWaitMs = options.maxWaitMs ?? Math.max(this.baseSlotMs + this.maxExtraMarginMs, this.leaseMs);
     this.resultTtlMs = options.resultTtlMs ?? Math.max(2 * this.maxWaitMs + this.leaseMs, 10_000);
+    this.reportAnswerReuseMs = options.reportAnswerReuseMs ?? REPORT_ANSWER_REUSE_MS;
     this.codec = new OutcomeCodec(options.shareableErrors);
 
     this.heartbeat = setInterval(() => void this.beat(), Math.max(1, Math.floor(this.leaseMs / 3)));
@@ -595,7 +600,12 @@ export class RedisGate implements AccountGate {
         if (encoded) done = encoded;
         if (outcome.ok) recent = encoded;
       }
-      const result = await this.finish(state, entry.id, token, outcome.ok ? "ok" : "error", { done, recent });
+      const result = await this.finish(state, entry.id, token, outcome.ok ? "ok" : "error", {
+        done,
+        recent,
+        // History answers serve identical reports for REPORT_ANSWER_REUSE_MS; others for one slot (0).
+        recentKeepMs: call.history ? this.reportAnswerReuseMs : 0,
+      });
       this.options.observer?.callFinished?.(
         call,
         outcome.ok ? "ok" : "error",
@@ -639,6 +649,7 @@ export class RedisGate implements AccountGate {
     detail: {
       done?: Buffer;
       recent?: Buffer | undefined;
+      recentKeepMs?: number;
       retryAfterMs?: number;
       keep?: boolean;
       prevLast?: number;
@@ -669,6 +680,7 @@ export class RedisGate implements AccountGate {
           detail.prevLast ?? 0,
           this.channel,
           state.account,
+          detail.recentKeepMs ?? 0,
         ),
       );
       state.extraMarginMs = replyNumber(reply[0]);

@@ -17,7 +17,7 @@ import type { Redis, RedisValue, Result } from "ioredis";
  *   P:{A}:e:<id>             HASH entry: endpoint, priority, rank, seq, share, at (enqueued, server ms),
  *                            m:<member> = 1 per replica waiting on it, t:<taskId> = member
  *   P:{A}:done:<id>          STRING the entry's outcome (v8), PX resultTtl: for its callers on other replicas
- *   P:{A}:recent:<shareKey>  STRING a successful answer (v8), PX one slot: reused by identical reports
+ *   P:{A}:recent:<shareKey>  STRING a successful answer (v8), PX one slot (history: REPORT_ANSWER_REUSE_MS): reused by identical reports
  *
  * The scripts build entry and heartbeat keys from the prefix, so they suit one Redis
  * (or a primary with replicas), not Redis Cluster.
@@ -186,6 +186,7 @@ return 1
  * back at the head of its class, account blocked until retry-after), or a turn not used.
  * KEYS q state turn share; ARGV base member token id outcome donePayload recentPayload retryAfterMs
  *   baseSlotMs marginStepMs maxExtraMs recoveryCalls resultTtlMs keepMember prevLast channel account
+ *   recentKeepMs (0: one slot)
  */
 const FINISH = `${PRELUDE}
 local base, member, id, outcome = ARGV[1], ARGV[2], ARGV[4], ARGV[5]
@@ -232,7 +233,7 @@ else
   redis.call('SET', base .. ':done:' .. id, ARGV[6], 'PX', ARGV[13])
   local share = exists and redis.call('HGET', ekey, 'share') or ''
   if share ~= '' and ARGV[7] ~= '' then
-    redis.call('SET', base .. ':recent:' .. share, ARGV[7], 'PX', tonumber(ARGV[9]) + extra)
+    redis.call('SET', base .. ':recent:' .. share, ARGV[7], 'PX', math.max(tonumber(ARGV[9]) + extra, tonumber(ARGV[18])))
   end
   if exists then dropEntry(KEYS[1], KEYS[4], ekey, id) end
 end

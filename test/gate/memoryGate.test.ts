@@ -33,6 +33,7 @@ function call(
     account,
     endpoint: extra.endpoint ?? "company-vehicles",
     shareKey: extra.shareKey,
+    history: extra.history,
     context: { priority, signal: extra.signal, taskId: extra.taskId },
   };
 }
@@ -207,6 +208,72 @@ describe("MemoryGate", () => {
     const m2 = mutation();
     await clock.runAll();
     expect(await m2).toBe(4);
+  });
+
+  it("answers an identical history report from its answer for a minute, not a lookup, and then asks again", async () => {
+    // A short slot, as in the real-time bench: one slot alone would not cover reports a second apart.
+    const clock = new VirtualClock();
+    const gate = makeGate(clock, { minIntervalMs: 1_000, safetyMarginMs: 50 });
+    let sent = 0;
+    const stops = { endpoint: "stops" as const, shareKey: "stops 25 40d", history: true };
+    const ask = (priority: Priority) =>
+      gate.run(call("a", priority, stops), async () => {
+        sent++;
+        return `answer ${sent}`;
+      });
+    const first = ask("report");
+    await clock.runAll();
+    expect(await first).toBe("answer 1");
+    for (let i = 0; i < 9; i++) {
+      await clock.advanceBy(1_000); // typed again every second
+      expect(await ask("report")).toBe("answer 1");
+    }
+    expect(sent).toBe(1);
+    // The same key read as a lookup (interactive) is asked: reuse is for reports only.
+    const lookup = ask("interactive");
+    await clock.runAll();
+    expect(await lookup).toBe("answer 2");
+    // A minute after that answer: asked again.
+    await clock.advanceBy(60_001);
+    const later = ask("report");
+    await clock.runAll();
+    expect(await later).toBe("answer 3");
+    // A present-state read (no history flag) is reused for one slot only.
+    const list = () =>
+      gate.run(call("a", "report", { shareKey: "company-vehicles null" }), async () => `list ${++sent}`);
+    const l1 = list();
+    await clock.runAll();
+    expect(await l1).toBe("list 4");
+    await clock.advanceBy(2_000);
+    const l2 = list();
+    await clock.runAll();
+    expect(await l2).toBe("list 5");
+  });
+
+  it("keeps at most 16 report answers per account: the oldest is asked again", async () => {
+    const clock = new VirtualClock();
+    const gate = makeGate(clock, { minIntervalMs: 1_000, safetyMarginMs: 0 });
+    let sent = 0;
+    const ask = (n: number) =>
+      gate.run(
+        call("a", "report", { endpoint: "stops", shareKey: `stops ${n}`, history: true }),
+        async () => {
+          sent++;
+          return n;
+        },
+      );
+    for (let n = 0; n < 17; n++) {
+      const p = ask(n);
+      await clock.runAll();
+      await p;
+    }
+    expect(sent).toBe(17);
+    expect(await ask(16)).toBe(16); // the newest is kept
+    expect(sent).toBe(17);
+    const again = ask(0); // the oldest was dropped
+    await clock.runAll();
+    await again;
+    expect(sent).toBe(18);
   });
 
   it("drops the widened margin after a run of 10 clean calls, and keeps it until then", async () => {

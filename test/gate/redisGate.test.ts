@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RateLimitedError, UnauthorizedError } from "../../src/fleet/errors.js";
@@ -64,12 +65,14 @@ function call(
     signal?: AbortSignal;
     taskId?: string;
     endpoint?: UpstreamCall["endpoint"];
+    history?: boolean;
   } = {},
 ): UpstreamCall {
   return {
     account: ACCOUNT,
     endpoint: extra.endpoint ?? "stops",
     shareKey: extra.shareKey,
+    history: extra.history,
     context: { priority, signal: extra.signal, taskId: extra.taskId },
   };
 }
@@ -266,6 +269,24 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     expect(sends).toBe(1);
     expect(shared).toBe(1);
     expect(again).toEqual(valueA);
+  });
+
+  it("a history answer serves identical reports on every replica for the reuse time, a present-state one for a slot", async () => {
+    fresh();
+    const REUSE = 8 * SLOT; // scaled from REPORT_ANSWER_REUSE_MS
+    const a = replica("a", { reportAnswerReuseMs: REUSE });
+    const b = replica("b", { reportAnswerReuseMs: REUSE });
+    let sends = 0;
+    const send = async () => ++sends;
+    const history = call("report", { shareKey: "stops 25 40d", history: true });
+    const present = call("report", { endpoint: "company-vehicles", shareKey: "company-vehicles null" });
+    expect(await a.gate.run(history, send)).toBe(1);
+    expect(await a.gate.run(present, send)).toBe(2);
+    await sleep(3 * SLOT); // older than a slot, younger than the reuse time
+    expect(await b.gate.run(history, send)).toBe(1);
+    expect(await b.gate.run(present, send)).toBe(3);
+    await sleep(REUSE);
+    expect(await b.gate.run(history, send)).toBe(4);
   });
 
   it("joins a call already under way on the other replica, and a more urgent joiner raises a waiting one", async () => {
