@@ -104,8 +104,11 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   20,000 commands through Slack would take longer than the bench); the bot is started, asked
   \`/fleet queue\`, stopped with SIGTERM and started again on the same directory. "listening" is
   the bot's own log line, written after the store was opened and the queue resumed.
-- 8: one report first (calls counted from the simulator's stats), then 10 identical ones sent
-  1 s apart, all answered.
+- 8: one report first (calls counted from the simulator's stats); the same report again two
+  slots later (a period running until now ends at a whole minute, so it is the same request, and
+  the gate reuses a history answer for that minute); then, from the start of the next minute (a
+  new period end, which the answers above cannot serve), 10 identical ones sent 1 s apart, all
+  answered. A burst that straddles a minute boundary costs the calls of two reports.
 - 9: commands at random (a mean gap of 2.5 s, so a queue builds): \`where\` 55 %, two-vehicle
   stops 25 %, one-vehicle fuel up to 61 days 15 %, stops for all 5 %. The estimate is the
   "about …" of the ack (whole seconds, minutes from 60 s on); actual is command → answer.
