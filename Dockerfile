@@ -30,5 +30,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # old instance's data mounted on /data and REDIS_URL set:  node dist/store/migrateCli.js --to-redis
 # (`npm run migrate` needs tsx, a dev dependency pruned above).
 # A smaller young generation (4 MB semi-spaces instead of 16): RSS with 300 queued tasks measured
-# 149 → 116 MB at no measurable CPU cost. The same flag as `npm start` and the benchmarks.
-CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
+# 149 → 116 MB at no measurable CPU cost. --optimize-for-size (V8 grows the heap less eagerly and
+# gives it back sooner): RSS 2 s after 1,000 tasks were queued 157 → 109 MB, bot CPU per command
+# about 10 % more. The same flags as `npm start` and the benchmarks.
+CMD ["node", "--max-semi-space-size=4", "--optimize-for-size", "dist/main.js"]

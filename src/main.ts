@@ -5,7 +5,6 @@ import type { Redis } from "ioredis";
 import cron from "node-cron";
 import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
-import { RedisAlertSchedule } from "./alerts/redisSchedule.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
@@ -15,16 +14,15 @@ import type { LearnedLimitsRepository } from "./fleet/limits.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
-import { createRedisFleetGate } from "./gate/redisFleetGate.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
-import { type FakeSlack, SlackDriver, startFakeSlack } from "./sandbox/fakeSlack/index.js";
-import { sandboxRoutes } from "./sandbox/web/index.js";
-import { type RunningSimulator, type SimulatorOptions, startSimulator } from "./simulator/index.js";
+import type { FakeSlack } from "./sandbox/fakeSlack/index.js";
+import type { RunningSimulator, SimulatorOptions } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
+import { PendingAcks } from "./slack/pendingAcks.js";
 import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
@@ -32,9 +30,6 @@ import { AlertStore } from "./store/alertStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
-import { connected, openRedis, RedisHealth } from "./store/redis/health.js";
-import { createRedisRepositories } from "./store/redis/index.js";
-import { RedisSharedState } from "./store/redis/sharedState.js";
 import {
   type AccountRepository,
   type AlertRepository,
@@ -58,7 +53,7 @@ import {
 } from "./tasks/handlers/transports.js";
 import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "./tasks/handlers/userZone.js";
 import { vehicleReportHandler } from "./tasks/handlers/vehicleData.js";
-import { RedisTaskQueue } from "./tasks/redisTaskQueue.js";
+import type { RedisTaskQueue } from "./tasks/redisTaskQueue.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { TaskRecord } from "./tasks/task.js";
 import type { VehicleCache } from "./tasks/vehicleCache.js";
@@ -114,7 +109,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger: logger.child({ module: "gate" }),
   };
   const gate: AccountGate = stores.redis
-    ? createRedisFleetGate({
+    ? stores.redis.modules.createRedisFleetGate({
         ...gateOptions,
         redis: stores.redis.gate,
         replicaId: stores.redis.replicaId,
@@ -153,7 +148,18 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     settle: (slackUser) => people.settleZone(slackApi, slackUser),
     saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
   };
-  const { runner, queue } = taskRunner(config, { stores, gate, client, fleet, zones, logger, callDurations });
+  // HTTP mode: tasks let the acks of the Slack requests being read go out first.
+  const pendingAcks = new PendingAcks();
+  const { runner, queue } = taskRunner(config, {
+    stores,
+    gate,
+    client,
+    fleet,
+    zones,
+    logger,
+    callDurations,
+    beforeWork: () => pendingAcks.settled(),
+  });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
     client: slackApi,
@@ -171,7 +177,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const alerts = alertParts(config, { stores, fleet, metrics, slack: slackSide, logger });
   const health = { ready: false, slack: "starting" };
   const routes = healthRoutes({ health, stores, metrics, simulated: service.simulator !== undefined });
-  const sandbox = slackSide.fake ? sandboxPage(slackSide.fake, service.simulator) : undefined;
+  const sandbox = slackSide.fake ? await sandboxPage(slackSide.fake, service.simulator) : undefined;
   if (sandbox) routes.push(...sandbox.routes);
 
   const slack = await startSlackApp({
@@ -181,6 +187,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
     routes,
     logger,
+    pendingAcks,
     context: slackContext(config, {
       stores,
       client,
@@ -246,8 +253,34 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
 // ---------------------------------------------------------------------------------------------
 // The pieces, in the order startFleetbot uses them.
 
+/**
+ * The Redis mode's modules, imported only when REDIS_URL is set: ioredis, BullMQ and the Redis
+ * stores add about 25 MB of resident memory that the embedded mode has no use for.
+ */
+async function loadRedisModules() {
+  const [health, repositories, sharedState, taskQueue, schedule, gate] = await Promise.all([
+    import("./store/redis/health.js"),
+    import("./store/redis/index.js"),
+    import("./store/redis/sharedState.js"),
+    import("./tasks/redisTaskQueue.js"),
+    import("./alerts/redisSchedule.js"),
+    import("./gate/redisFleetGate.js"),
+  ]);
+  return {
+    openRedis: health.openRedis,
+    connected: health.connected,
+    RedisHealth: health.RedisHealth,
+    createRedisRepositories: repositories.createRedisRepositories,
+    RedisSharedState: sharedState.RedisSharedState,
+    RedisTaskQueue: taskQueue.RedisTaskQueue,
+    RedisAlertSchedule: schedule.RedisAlertSchedule,
+    createRedisFleetGate: gate.createRedisFleetGate,
+  };
+}
+
 /** The Redis mode's connections and identity (absent in the SQLite mode). */
 interface RedisParts {
+  modules: Awaited<ReturnType<typeof loadRedisModules>>;
   /** Commands of the gate (its waits retry; the stores' fail at once). */
   gate: Redis;
   queue: Redis;
@@ -329,6 +362,8 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
  * by /healthz and told to users, and it recovers by itself.
  */
 async function openRedisStores(config: Config, url: string, logger: Logger): Promise<Stores> {
+  const modules = await loadRedisModules();
+  const { openRedis, connected, RedisHealth, RedisSharedState, createRedisRepositories } = modules;
   const store = openRedis(url, "store");
   try {
     await connected(store);
@@ -337,6 +372,7 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
     throw new StoreError(`REDIS_URL: ${error instanceof Error ? error.message : String(error)}`);
   }
   const redis: RedisParts = {
+    modules,
     gate: openRedis(url, "gate"),
     queue: openRedis(url, "queue"),
     worker: openRedis(url, "worker"),
@@ -381,6 +417,8 @@ async function startFleetService(
   options: StartOptions,
 ): Promise<{ url: string; simulator?: RunningSimulator }> {
   if (config.fleet.apiUrl) return { url: config.fleet.apiUrl };
+  // Imported only when used: a bot on a real fleet service does not carry the simulator.
+  const { startSimulator } = await import("./simulator/index.js");
   const simulator = await startSimulator({
     minIntervalMs: config.fleet.minIntervalMs,
     control: true,
@@ -400,12 +438,13 @@ function taskRunner(
     zones: UserZoneDeps;
     logger: Logger;
     callDurations: CallDurations;
+    beforeWork: () => Promise<void>;
   },
 ): { runner: TaskRunner<FleetSession>; queue?: RedisTaskQueue } {
-  const { stores, gate, client, fleet, zones, logger, callDurations } = parts;
+  const { stores, gate, client, fleet, zones, logger, callDurations, beforeWork } = parts;
   // Redis mode: tasks are BullMQ jobs any replica may run (the queue calls back into this runner).
   const queue = stores.redis
-    ? new RedisTaskQueue({
+    ? new stores.redis.modules.RedisTaskQueue({
         connection: stores.redis.queue,
         workerConnection: stores.redis.worker,
         prefix: `${REDIS_PREFIX}bull`,
@@ -420,6 +459,7 @@ function taskRunner(
   const runner: TaskRunner<FleetSession> = new TaskRunner<FleetSession>({
     store: stores.tasks,
     gate,
+    beforeWork,
     ...(queue ? { dispatch: queue } : {}),
     handlers: [
       settlingUserZone(
@@ -479,6 +519,8 @@ interface SlackSettings {
 /** The configured workspace, or (sandbox mode) a fake Slack in this process. */
 async function slackSettings(config: Config): Promise<SlackSettings> {
   if (config.slack.mode === "sandbox") {
+    // Imported only in the sandbox mode, like the simulator.
+    const { startFakeSlack } = await import("./sandbox/fakeSlack/index.js");
     const fake = await startFakeSlack({ port: 0 });
     return {
       mode: "http",
@@ -550,7 +592,7 @@ function alertParts(
   });
   // Redis mode: one sweep per ALERTS_CRON tick over all replicas (a BullMQ job scheduler), not one per replica.
   const schedule = stores.redis
-    ? new RedisAlertSchedule({
+    ? new stores.redis.modules.RedisAlertSchedule({
         connection: stores.redis.queue,
         workerConnection: stores.redis.worker,
         prefix: `${REDIS_PREFIX}bull`,
@@ -649,8 +691,12 @@ function slackContext(
  * The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot through
  * a driver that signs requests exactly as Slack does, which needs the bot's URL once it listens.
  */
-function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefined) {
-  let driver: SlackDriver | undefined;
+async function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefined) {
+  const [{ SlackDriver }, { sandboxRoutes }] = await Promise.all([
+    import("./sandbox/fakeSlack/index.js"),
+    import("./sandbox/web/index.js"),
+  ]);
+  let driver: InstanceType<typeof SlackDriver> | undefined;
   const page = sandboxRoutes({
     fake,
     simulator,

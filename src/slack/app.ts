@@ -12,6 +12,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { SlackContext } from "./context.js";
 import { registerListeners } from "./listeners/index.js";
+import type { PendingAcks } from "./pendingAcks.js";
 import { guardSlackRequests } from "./requestGuard.js";
 
 export interface HttpRoute {
@@ -35,6 +36,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** What the listeners are built from. */
   context: SlackContext;
+  /** HTTP mode: counts Slack requests until their ack is sent (tasks wait for them). */
+  pendingAcks?: PendingAcks;
 }
 
 export interface RunningSlackApp {
@@ -91,6 +94,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       signingSecret: options.signingSecret ?? "",
       path: "/slack/events",
       sharedState: options.context.sharedState,
+      ...(options.pendingAcks ? { pendingAcks: options.pendingAcks } : {}),
       logger: options.logger.child({ module: "requests" }),
     });
     app = new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { MemorySharedState, type SharedState } from "../store/sharedState.js";
+import type { PendingAcks } from "./pendingAcks.js";
 
 /**
  * The door in front of Bolt's HTTP receiver for POST /slack/events. Bolt checks the signature
@@ -42,6 +43,8 @@ export interface RequestGuardOptions {
   /** Bodies remembered at most by the default memory (the oldest go first); default 10,000. */
   maxRemembered?: number;
   logger?: Pick<Logger, "warn" | "debug">;
+  /** Counts each Slack request until its response is sent, so that tasks let the acks go first. */
+  pendingAcks?: Pick<PendingAcks, "track">;
 }
 
 /** The media type alone, lower case: `Application/X-WWW-Form-Urlencoded; charset=utf-8` → the form type. */
@@ -202,6 +205,7 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
       inner(req, res);
       return;
     }
+    options.pendingAcks?.track(res);
     guarded(req, res).catch((error: unknown) => {
       options.logger?.warn({ err: error }, "Slack request could not be read");
       if (!res.headersSent) refuse(res, 400);

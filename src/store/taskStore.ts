@@ -3,11 +3,9 @@ import { z } from "zod";
 import {
   type NewTask,
   type ReplyTarget,
-  replyTargetSchema,
   type TaskError,
   type TaskRecord,
   type TaskState,
-  taskErrorSchema,
   taskRecordSchema,
 } from "../tasks/task.js";
 import type { Db } from "./database.js";
@@ -33,6 +31,7 @@ const rowSchema = z.object({
   delivered_at: z.number().nullable(),
 });
 
+/** A row as a task; the reply target and error are checked once, by taskRecordSchema. */
 function fromRow(raw: unknown): TaskRecord {
   const row = rowSchema.parse(raw);
   return taskRecordSchema.parse({
@@ -41,14 +40,14 @@ function fromRow(raw: unknown): TaskRecord {
     params: JSON.parse(row.params),
     account: row.account,
     slackUser: row.slack_user ?? undefined,
-    reply: replyTargetSchema.parse(JSON.parse(row.reply)),
+    reply: JSON.parse(row.reply),
     priority: row.priority,
     state: row.state,
     dedupeKey: row.dedupe_key ?? undefined,
     progressDone: row.progress_done,
     progressTotal: row.progress_total,
     result: row.result === null ? undefined : JSON.parse(row.result),
-    error: row.error === null ? undefined : taskErrorSchema.parse(JSON.parse(row.error)),
+    error: row.error === null ? undefined : JSON.parse(row.error),
     attempts: row.attempts,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -89,6 +89,11 @@ export interface TaskRunnerOptions<S> {
   deliveryWaitMs?: number;
   /** Tasks of one account whose calls may wait in the gate at once; the rest wait here. */
   maxActivePerAccount?: number;
+  /**
+   * Resolves when a task may start its own work: after the acks of the Slack requests being
+   * read (PendingAcks.settled). Default: after this turn's I/O.
+   */
+  beforeWork?: () => Promise<void>;
   now?: () => number;
   logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
 }
@@ -396,9 +401,9 @@ export class TaskRunner<S> {
     };
     this.active.set(initial.id, active);
     try {
-      // The task's own work starts after the I/O of this turn: the acks of the requests that
-      // arrived together go out before any of their tasks runs (and posts its answer).
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // The task's own work starts after the acks of the requests that arrived with it: they go
+      // out before any of their tasks runs (and posts its answer).
+      await (this.options.beforeWork?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
       if (!handler) throw new Error(`No handler for task kind ${initial.kind}`);
       const store = this.options.store;
       let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
