@@ -40,7 +40,7 @@ import { StoreRetention } from "./store/retention.js";
 import type { SharedState } from "./store/sharedState.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
-import { CallDurations } from "./tasks/callDurations.js";
+import { CallDurations, TaskOverhead } from "./tasks/callDurations.js";
 import { describeTaskError } from "./tasks/failures.js";
 import { FleetAccounts } from "./tasks/fleetAccounts.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
@@ -477,6 +477,7 @@ function taskRunner(
     sessionFor: async (task) => fleet.sessionFor(task),
     loginCalls: (account) => client.loginCalls(account),
     typicalCallMs: (account) => callDurations.typicalMs(account),
+    overhead: new TaskOverhead(),
     onStoreFailure: (error) => stores.health.failed(error),
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),

@@ -680,6 +680,7 @@ export async function fortyDayStops(options: RowOptions): Promise<RealtimeRow[]>
 
 /** The estimate in an ack text ("about 12 s", "about 3 min", "1 h 5 min"), in ms. */
 export function estimateMs(text: string): number | undefined {
+  if (/\bunder a second\b/.test(text)) return UNDER_A_SECOND;
   const about = /about (?:(\d+) h )?(\d+) (s|min)\b/.exec(text);
   if (!about) return undefined;
   const hours = Number(about[1] ?? 0);
@@ -752,10 +753,14 @@ export function estimateLine(line: string): EstimateLine | undefined {
   }
 }
 
+/** What estimateMs gives for "under a second": a bound, not a figure (see row 9). */
+export const UNDER_A_SECOND = -1;
+
 /** Rounded as the ack words it ("about 3 s", minutes from 60 s on), for matching a log line to the ack. */
 function wordedMs(ms: number): number {
+  if (ms < 1000) return UNDER_A_SECOND;
   const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return Math.max(seconds, 1) * 1000;
+  if (seconds < 60) return seconds * 1000;
   return Math.round(seconds / 60) * 60_000;
 }
 
@@ -806,6 +811,8 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
     let unanswered = 0;
     let answeringNow = 0;
     let answeringNowSlow = 0;
+    let underASecond = 0;
+    let underASecondLate = 0;
     try {
       await until("mix answers", () => sent.every((s) => answerTo(env.fake, s.responseUrl)), 200 * SLOT_MS);
     } catch (error) {
@@ -824,7 +831,11 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
         (estimate === undefined ? undefined : atAck.find((l) => wordedMs(l.etaMs) === estimate)) ?? atAck[0];
       const actual = answer ? Math.max(1, answer.at - s.sentAt) : undefined;
       if (!answer) unanswered++;
-      else if (estimate !== undefined) {
+      else if (estimate === UNDER_A_SECOND) {
+        // A bound, not a figure: it holds or it does not.
+        underASecond++;
+        if (actual! >= 1000) underASecondLate++;
+      } else if (estimate !== undefined) {
         const ratio = estimate / actual!;
         ratios.push(ratio);
         if (!s.text.startsWith("where")) reportRatios.push(ratio);
@@ -883,9 +894,16 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
       },
       {
         row: "",
+        figure: '"under a second" / of them answered after 1 s',
+        goal: "— / 0",
+        result: `${underASecond} / ${underASecondLate}`,
+        naive: "—",
+      },
+      {
+        row: "",
         figure: "commands without an estimate / unanswered",
         goal: "0 / 0",
-        result: `${sent.length - unanswered - ratios.length} / ${unanswered}`,
+        result: `${sent.length - unanswered - ratios.length - underASecond - answeringNow} / ${unanswered}`,
         naive: "—",
       },
       {

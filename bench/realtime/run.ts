@@ -110,9 +110,12 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   new period end, which the answers above cannot serve), 10 identical ones sent 1 s apart, all
   answered. A burst that straddles a minute boundary costs the calls of two reports.
 - 9: commands at random (a mean gap of 2.5 s, so a queue builds): \`where\` 55 %, two-vehicle
-  stops 25 %, one-vehicle fuel up to 61 days 15 %, stops for all 5 %. The estimate is the
-  "about …" of the ack (whole seconds, minutes from 60 s on); actual is command → answer.
-  A \`where\` served from the vehicle list younger than one interval answers in milliseconds,
-  which the estimate does not foresee: the second line leaves those out.
+  stops 25 %, one-vehicle fuel up to 61 days 15 %, stops for all 5 %. Actual is command →
+  answer. The worded estimate is the "about …" of the ack (whole seconds, minutes from 60 s
+  on); below a second the ack says "under a second", a bound counted on its own line (it holds
+  or it does not). The ms estimate is the one the ack was worded from (the runner's debug log):
+  the next call's expected start, one slot per call after it, the typical answer time, and the
+  bot's own measured start and delivery time. A \`where\` answered from the cached vehicle list
+  says "answering now" (no estimate needed).
 - The machine is shared (the load average at the start of the run is given above the tables):
   timings, rows 5 and 7 above all, vary from run to run.`;

@@ -449,7 +449,7 @@ export class TaskDelivery {
       );
       await this.sendRefusalNotice(task, refusal);
     }
-    await this.options.runner.markDelivered(task.id);
+    await this.options.runner.markDelivered(task.id, task.finishedAt);
   }
 
   /** The rendered answer (modal, message, files) to where the task was asked. */

@@ -35,3 +35,35 @@ export class CallDurations {
     };
   }
 }
+
+/**
+ * The bot's own share of a task's time, smoothed like CallDurations: from the task's admission to
+ * the point its calls may start (the acks it lets go first, store writes), and from its last
+ * answer to the answer delivered in Slack (rendering, the response_url post). An estimate that
+ * ends at the last call's answer is short by both; for a lookup whose call goes out at once they
+ * are most of the wait.
+ */
+export class TaskOverhead {
+  private start: number | undefined;
+  private delivery: number | undefined;
+
+  constructor(private readonly weight = 0.2) {}
+
+  recordStart(ms: number): void {
+    this.start = this.start === undefined ? ms : this.start + this.weight * (ms - this.start);
+  }
+
+  recordDelivery(ms: number): void {
+    this.delivery = this.delivery === undefined ? ms : this.delivery + this.weight * (ms - this.delivery);
+  }
+
+  /** Typical time from admission to the first call's turn (0 before any task started). */
+  startMs(): number {
+    return this.start ?? 0;
+  }
+
+  /** Typical time from the last answer to the delivered answer (0 before any was delivered). */
+  deliveryMs(): number {
+    return this.delivery ?? 0;
+  }
+}

@@ -4,6 +4,7 @@ import type { CallContext, Priority } from "../fleet/seam.js";
 import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
 import type { TaskRepository } from "../store/repositories.js";
+import type { TaskOverhead } from "./callDurations.js";
 import type { NewTask, TaskError, TaskProgress, TaskRecord } from "./task.js";
 
 /** What a handler gets to do its work: the account's session, its call context, progress, and idempotent mutations. */
@@ -78,6 +79,8 @@ export interface TaskRunnerOptions<S> {
    * estimate ends at the last call's answer. Unknown: one slot.
    */
   typicalCallMs?(account: string): number | undefined;
+  /** The bot's own time before a task's first call and after its last answer (measured here and at delivery). */
+  overhead?: TaskOverhead;
   /** 1 when the account's next call must log in first (no reusable token), else 0. */
   loginCalls?(account: string): number;
   /**
@@ -144,6 +147,9 @@ interface ActiveTask {
   lost?: boolean;
   done: number;
   total: number;
+  /** When this run began, and (once known) when its calls could start: the bot's own start time. */
+  admittedAt: number;
+  callsFrom?: number;
 }
 
 /**
@@ -322,8 +328,10 @@ export class TaskRunner<S> {
     }
   }
 
-  async markDelivered(taskId: string): Promise<void> {
+  /** The task's answer reached Slack; `finishedAt` (its ending) measures the delivery for later estimates. */
+  async markDelivered(taskId: string, finishedAt?: number): Promise<void> {
     await this.options.store.markDelivered(taskId);
+    if (finishedAt !== undefined) this.options.overhead?.recordDelivery(Math.max(0, this.now() - finishedAt));
   }
 
   /** Where a task stands now: place in its account's queue, calls done, estimated finish. */
@@ -398,6 +406,7 @@ export class TaskRunner<S> {
       done: initial.progressDone,
       // Until the handler reports its own total, the plan (worked out once, not per estimate).
       total: initial.progressTotal > 0 ? initial.progressTotal : this.plannedTotal(initial),
+      admittedAt: this.now(),
     };
     this.active.set(initial.id, active);
     try {
@@ -411,6 +420,10 @@ export class TaskRunner<S> {
         await store.markRunning(initial.id);
         active.record = (await store.get(initial.id)) ?? initial;
         void this.emitProgress(active);
+        if (active.callsFrom === undefined) {
+          active.callsFrom = this.now();
+          this.options.overhead?.recordStart(active.callsFrom - active.admittedAt);
+        }
         try {
           const session = handler.ownSession
             ? (undefined as S)
@@ -599,6 +612,13 @@ export class TaskRunner<S> {
       position = servedFirst + Math.max(0, ahead);
       firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
     }
+    // A task that has not reached its calls yet cannot make one before the bot's own start time
+    // has passed (acks first, store writes): it matters when the slot is free now.
+    const overhead = this.options.overhead;
+    if (overhead && active?.callsFrom === undefined) {
+      const startedFor = active ? this.now() - active.admittedAt : 0;
+      firstStartAt = Math.max(firstStartAt, this.now() + Math.max(0, overhead.startMs() - startedFor));
+    }
     // Calls of other active tasks interleave with ours: more urgent ones take all their
     // remaining slots, equally urgent ones one slot per call of ours (round robin). A call
     // of theirs already running or waiting ahead of ours is counted in firstStartAt.
@@ -619,7 +639,8 @@ export class TaskRunner<S> {
     const callsAfterFirst = Math.max(0, remaining - 1) + interleaved;
     const lastStartAt = firstStartAt + callsAfterFirst * schedule.slotMs;
     const answerMs = this.options.typicalCallMs?.(record.account) ?? schedule.slotMs;
-    const expectedFinishAt = lastStartAt + answerMs;
+    // …and the answer reaches Slack one delivery time after that.
+    const expectedFinishAt = lastStartAt + answerMs + (overhead?.deliveryMs() ?? 0);
     // What the estimate rests on, for the bench's per-command account of its error (debug only).
     this.options.logger?.debug(
       {
@@ -629,6 +650,8 @@ export class TaskRunner<S> {
         total: base.total,
         interleaved,
         answerMs: Math.round(answerMs),
+        startMs: Math.round(overhead?.startMs() ?? 0),
+        deliveryMs: Math.round(overhead?.deliveryMs() ?? 0),
         etaMs: Math.round(expectedFinishAt - this.now()),
       },
       "task estimate",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isProgress, listeningUrl } from "../../bench/realtime/harness.js";
-import { estimateMs } from "../../bench/realtime/rows.js";
+import { estimateMs, UNDER_A_SECOND } from "../../bench/realtime/rows.js";
 
 // The real-time bench reads the bot's texts: these are the readings it relies on.
 describe("real-time bench readings", () => {
@@ -11,6 +11,7 @@ describe("real-time bench readings", () => {
     expect(estimateMs("Stops report: position 3 in the queue, about 12 min")).toBe(720_000);
     expect(estimateMs("Fuel report: position 40 in the queue, about 1 h 5 min")).toBe(3_900_000);
     expect(estimateMs("Stops report: next in line")).toBeUndefined();
+    expect(estimateMs("Last position for B-1-ABC: next in line, under a second")).toBe(UNDER_A_SECOND);
   });
 
   it("finds the bot's URL in its listening log line, and nothing in other lines", () => {

@@ -12,7 +12,7 @@ import { progressMessage } from "../../src/slack/views/common.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";
-import { CallDurations } from "../../src/tasks/callDurations.js";
+import { CallDurations, TaskOverhead } from "../../src/tasks/callDurations.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
 import { type VehicleReportParams, vehicleReportHandler } from "../../src/tasks/handlers/vehicleData.js";
 import { type TaskContext, type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
@@ -57,7 +57,9 @@ const callsHandler: TaskHandler<{ calls: number }, number, SlowSession> = {
   },
 };
 
-function runnerSetup(options: { loginNeeded?: () => number } = {}) {
+function runnerSetup(
+  options: { loginNeeded?: () => number; beforeWork?: () => Promise<void>; overhead?: TaskOverhead } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "fleetbot-estimate-"));
   dirs.push(dir);
   const clock = new VirtualClock();
@@ -79,6 +81,8 @@ function runnerSetup(options: { loginNeeded?: () => number } = {}) {
     now: () => clock.now(),
     typicalCallMs: (account) => durations.typicalMs(account),
     loginCalls: options.loginNeeded,
+    beforeWork: options.beforeWork,
+    overhead: options.overhead,
   });
   const submit = async (calls: number) =>
     (
@@ -106,6 +110,38 @@ describe("estimates end at the answer of the last call", () => {
     await runner.idle();
     const finishedAt = store.get(task.id)!.finishedAt!;
     expect(Math.abs(finishedAt - estimate!.expectedFinishAt!)).toBeLessThanOrEqual(500);
+  });
+
+  it("adds the bot's own start and delivery time, measured: a call with a free slot is due when its answer reaches Slack", async () => {
+    const START_MS = 300; // the acks let go first, store writes
+    const DELIVERY_MS = 200; // rendering and the response_url post
+    const { clock, runner, submit } = runnerSetup({
+      beforeWork: () => new Promise<void>((resolve) => clock.setTimeout(resolve, START_MS)),
+      overhead: new TaskOverhead(),
+    });
+    const delivered = new Map<string, number>();
+    runner.on({
+      finished: (task) => {
+        clock.setTimeout(() => {
+          delivered.set(task.id, clock.now());
+          void runner.markDelivered(task.id, task.finishedAt);
+        }, DELIVERY_MS);
+      },
+    });
+    // A first task teaches the runner the answer, start and delivery times.
+    await submit(1);
+    await clock.runAll();
+    await runner.idle();
+    await clock.runAll();
+    await clock.advanceBy(INTERVAL); // the slot is free when the next one is asked
+    const task = await submit(1);
+    const estimate = await runner.progressOf(task.id);
+    await clock.runAll();
+    await runner.idle();
+    await clock.runAll();
+    const answeredAt = delivered.get(task.id)!;
+    // Without the two, the estimate would be 500 ms short of a 4.5 s wait.
+    expect(Math.abs(answeredAt - estimate!.expectedFinishAt!)).toBeLessThanOrEqual(50);
   });
 
   it("a three-call task is estimated within a second of its real finish", async () => {
@@ -157,6 +193,14 @@ describe("the wait is explained with the configured interval", () => {
     expect(note(2_250)).toContain("one request every 2 seconds per account");
     expect(note(30_250)).toContain("one request every 30 seconds per account");
     expect(note(2_000)).not.toContain("30 seconds");
+  });
+  it('words a wait below one second as a bound, not as "about 1 s"', () => {
+    const wait = (ms: number) =>
+      progressMessage("Where is B-1-ABC", { ...base, expectedFinishAt: ms }, 0).text;
+    expect(wait(40)).toContain("next in line, under a second");
+    expect(wait(999)).toContain("under a second");
+    expect(wait(1_400)).toContain("next in line, about 1 s");
+    expect(wait(64_000)).toContain("about 1 min");
   });
 });
 

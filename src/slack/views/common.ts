@@ -77,8 +77,7 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
     progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
   // No call left to make (answered from the cached vehicle list): no wait to announce.
   const noCalls = progress.total <= progress.done;
-  const about =
-    eta === undefined || noCalls ? "" : `, about ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
+  const about = eta === undefined || noCalls ? "" : `, ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
   // Before the first call the total is not known yet (a report plans its calls once it has
   // the vehicle list): the place in the queue is what the user can rely on.
   const where = noCalls
@@ -122,12 +121,17 @@ export function pacingNote(slotMs: number | undefined): string {
   return `The fleet service answers one request ${every} per account.`;
 }
 
+/**
+ * "about 12 s", "about 3 min", "about 1 h 5 min"; "under a second" below one: whole seconds
+ * would call a 40 ms lookup "about 1 s", 25 times its length.
+ */
 function formatWait(ms: number): string {
+  if (ms < 1000) return "under a second";
   const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${Math.max(seconds, 1)} s`;
+  if (seconds < 60) return `about ${seconds} s`;
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 60) return `about ${minutes} min`;
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** `what` is mrkdwn (describeTask); the error's message is plain text. */
@@ -180,9 +184,7 @@ export function queueMessage(
   for (const entry of shown) {
     const p = entry.progress;
     const eta =
-      p?.expectedFinishAt === undefined
-        ? ""
-        : `, about ${formatWait(Math.max(0, p.expectedFinishAt - nowMs))}`;
+      p?.expectedFinishAt === undefined ? "" : `, ${formatWait(Math.max(0, p.expectedFinishAt - nowMs))}`;
     const state = p ? `${p.state}, ${p.done}/${p.total} requests${eta}` : entry.task.state;
     blocks.push({
       type: "section",
@@ -398,7 +400,7 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
               const eta =
                 e.progress?.expectedFinishAt === undefined
                   ? ""
-                  : `, about ${formatWait(Math.max(0, e.progress.expectedFinishAt - nowMs))}`;
+                  : `, ${formatWait(Math.max(0, e.progress.expectedFinishAt - nowMs))}`;
               return `• ${e.description} (${e.task.state}${eta})`;
             })
             .join("\n")}`,
