@@ -35,6 +35,31 @@ export interface TransportFormContext {
   timeZone?: string;
   /** Plate of the chosen vehicle when known: a trailer may not carry the same plate. */
   vehiclePlate?: string;
+  /** Edit mode: the instants the service holds, which the pickers showed to the minute. */
+  saved?: SavedTimes;
+}
+
+/** A transport's instants as the service holds them (epoch ms), for an edit form. */
+export interface SavedTimes {
+  validityStartMs?: number;
+  validityEndMs?: number;
+  startMs?: number;
+  endMs?: number;
+}
+
+/** A date-time picker shows and returns whole minutes: the instant it shows for `ms`. */
+export function pickerMinute(ms: number): number {
+  return Math.floor(ms / 60_000) * 60_000;
+}
+
+/**
+ * A picker the user left as it was returns the saved instant cut to the minute: the saved
+ * instant itself is kept, so an edit of the notes does not move the validity by seconds.
+ */
+function unlessUntouched<T>(picked: number | T, savedMs: number | undefined): number | T {
+  return typeof picked === "number" && savedMs !== undefined && picked === pickerMinute(savedMs)
+    ? savedMs
+    : picked;
 }
 
 /** A validated transport, ready for add/update-transport. Instants are epoch ms. */
@@ -101,7 +126,7 @@ export function validateTransportForm(
   const codeUit = ctx.mode === "create" ? checkUit(input, errors) : undefined;
   const vatNumber = checkVat(input, errors);
   const validity = checkValidity(input, ctx, when, errors);
-  const transmission = checkTransmission(input, validity, when, errors);
+  const transmission = checkTransmission(input, validity, ctx.saved, when, errors);
   const texts = checkTexts(input, errors);
   const trailers = checkTrailers(input, ctx.vehiclePlate, errors);
 
@@ -173,8 +198,8 @@ function checkValidity(
   when: When,
   errors: TransportFormErrors,
 ): ValidityWindow | undefined {
-  const start = instant(input.validityStart);
-  const end = instant(input.validityEnd);
+  const start = unlessUntouched(instant(input.validityStart), ctx.saved?.validityStartMs);
+  const end = unlessUntouched(instant(input.validityEnd), ctx.saved?.validityEndMs);
   if (start === "missing") {
     errors.validityStart = "Pick the start of the UIT validity, as issued with the UIT.";
   } else if (start === "invalid") {
@@ -200,11 +225,12 @@ function checkValidity(
 function checkTransmission(
   input: TransportFormInput,
   validity: ValidityWindow | undefined,
+  saved: SavedTimes | undefined,
   when: When,
   errors: TransportFormErrors,
 ): { startMs?: number; endMs?: number } {
-  const start = instant(input.transmissionStart);
-  const end = instant(input.transmissionEnd);
+  const start = unlessUntouched(instant(input.transmissionStart), saved?.startMs);
+  const end = unlessUntouched(instant(input.transmissionEnd), saved?.endMs);
   if (start === "invalid") errors.transmissionStart = "Not a date and time: pick one, or leave it empty.";
   if (end === "invalid") errors.transmissionEnd = "Not a date and time: pick one, or leave it empty.";
   const outside = (ms: number, what: string): string | undefined => {
@@ -290,16 +316,20 @@ function validityWarnings(validity: ValidityWindow, ctx: TransportFormContext, w
   const warnings: string[] = [];
   const { startMs: start, endMs: end } = validity;
   const span = end - start;
-  if (span > MAX_VALIDITY_DAYS * DAY_MS) {
+  // An edit that leaves the validity as the service holds it is not asked to confirm it again
+  // (its span and start were confirmed when they were saved); an expired one is still said.
+  const validityAsSaved =
+    ctx.mode === "edit" && start === ctx.saved?.validityStartMs && end === ctx.saved?.validityEndMs;
+  if (!validityAsSaved && span > MAX_VALIDITY_DAYS * DAY_MS) {
     warnings.push(
       `The UIT validity is ${formatSpan(span)} long: more than the legal ${MAX_VALIDITY_DAYS} days. Check the dates on the UIT.`,
     );
-  } else if (span > HIGH_RISK_VALIDITY_DAYS * DAY_MS) {
+  } else if (!validityAsSaved && span > HIGH_RISK_VALIDITY_DAYS * DAY_MS) {
     warnings.push(
       `The UIT validity is ${formatSpan(span)} long: over ${HIGH_RISK_VALIDITY_DAYS} days is legal only for intra-community and other operations, not for national transport of high-fiscal-risk goods.`,
     );
   }
-  if (start - ctx.nowMs > MAX_DAYS_AHEAD * DAY_MS) {
+  if (!validityAsSaved && start - ctx.nowMs > MAX_DAYS_AHEAD * DAY_MS) {
     warnings.push(
       `The validity starts in ${formatSpan(start - ctx.nowMs)} (${when(start)}): a UIT may be requested at most ${MAX_DAYS_AHEAD} days before the transport. Check the start date.`,
     );

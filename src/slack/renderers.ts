@@ -287,7 +287,18 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
         initial: transport,
         userTimeZone: p.timeZone,
         // The channel it was asked in: the edited card is posted there, as the form says.
-        privateMetadata: { transportUId: transport.uId, uit: transport.codeUit, channel: task.reply.channel },
+        // `saved`: the instants as held, which the pickers show to the minute (kept when untouched).
+        privateMetadata: {
+          transportUId: transport.uId,
+          uit: transport.codeUit,
+          channel: task.reply.channel,
+          saved: {
+            validityStartMs: transport.validityStartMs,
+            validityEndMs: transport.validityEndMs,
+            startMs: transport.startMs,
+            endMs: transport.endMs,
+          },
+        },
       }),
     };
   }

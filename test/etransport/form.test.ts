@@ -313,3 +313,45 @@ describe("client parameters", () => {
     expect(() => toAddTransportParams(result.value)).toThrow(/no UIT/);
   });
 });
+
+describe("an edit form keeps what the user did not touch", () => {
+  // The service holds instants to the second (and below); the pickers show and return minutes.
+  const saved = {
+    validityStartMs: NOW + 3_600_000 + 8_600, // 09:00:08.6
+    validityEndMs: NOW + 3_600_000 + 10 * 86_400_000 + 41_250, // 10 days later, 09:00:41.25
+    startMs: NOW + 7_200_000 + 30_000,
+  };
+  const minute = (ms: number) => Math.floor(ms / 60_000) * 60;
+  const untouched: TransportFormInput = {
+    ...valid,
+    validityStart: minute(saved.validityStartMs),
+    validityEnd: minute(saved.validityEndMs),
+    transmissionStart: minute(saved.startMs),
+    notes: "notes changed, nothing else",
+  };
+  const editSaved = { mode: "edit" as const, nowMs: NOW, saved };
+
+  it("a picker left as it was keeps the saved instant to the millisecond, not the minute it showed", () => {
+    const result = validateTransportForm(untouched, editSaved);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.value.validityStartMs).toBe(saved.validityStartMs);
+    expect(result.value.validityEndMs).toBe(saved.validityEndMs);
+    expect(result.value.transmissionStartMs).toBe(saved.startMs);
+  });
+
+  it("a saved 10-day validity is not asked to be confirmed again on every edit; a changed one is", () => {
+    expect(warningsOf(untouched, editSaved)).toEqual([]);
+    const longer = { ...untouched, validityEnd: minute(saved.validityEndMs) + DAY };
+    expect(warningsOf(longer, editSaved).join(" ")).toMatch(/over 5 days/);
+    // Without what the service holds (an old form), the span is checked as before.
+    expect(warningsOf(untouched, edit).join(" ")).toMatch(/over 5 days/);
+  });
+
+  it("a picker moved by the user takes the minute picked", () => {
+    const moved = { ...untouched, validityStart: minute(saved.validityStartMs) + 60 };
+    const result = validateTransportForm(moved, editSaved);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.value.validityStartMs).toBe((minute(saved.validityStartMs) + 60) * 1000);
+    expect(result.value.validityEndMs).toBe(saved.validityEndMs);
+  });
+});

@@ -256,6 +256,9 @@ describe("/etransport", () => {
 
   it("edit opens the form prefilled and sends update-transport; a finished transport says it cannot be modified", async () => {
     const paused = transportsIn(6)[0] ?? transportsIn(2)[0]!;
+    // The service holds the validity end to the second; the picker shows it to the minute.
+    const heldEnd = Math.floor(paused.validityEndDate / 60_000) * 60_000 + 17_000;
+    sim().control.setTransport(paused.codeUit, { validityEndDate: new Date(heldEnd).toISOString() });
     await et(`edit ${paused.codeUit}`);
     await h.fake.waitForCall("views.update");
     await h.settle();
@@ -288,6 +291,11 @@ describe("/etransport", () => {
     const update = requestsTo("update-transport").at(-1)!.body as Record<string, string>;
     expect(update.transportUId).toBe(paused.uId);
     expect(update.notes).toBe("Edited from Slack");
+    // Pickers left as they were keep what the service holds, not the minute they showed.
+    expect(end).toBe(Math.floor(heldEnd / 60_000) * 60);
+    expect(Date.parse(update.validityEndDate!)).toBe(heldEnd);
+    // (the client writes whole seconds, as the service's dates have)
+    expect(Date.parse(update.validityStartDate!)).toBe(Math.floor(paused.validityStartDate / 1000) * 1000);
 
     const done = transportsIn(3)[0]!;
     const updates = h.fake.calls.filter((c) => c.method === "views.update").length;

@@ -70,6 +70,15 @@ const editMetadata = z.object({
   transportUId: z.string().optional(),
   uit: z.string().optional(),
   channel: z.string().optional(),
+  /** The instants the service held when the edit form opened (SavedTimes). */
+  saved: z
+    .object({
+      validityStartMs: z.number().optional(),
+      validityEndMs: z.number().optional(),
+      startMs: z.number().optional(),
+      endMs: z.number().optional(),
+    })
+    .optional(),
 });
 
 /** Who acts, as whom, and where the answer goes: what every /etransport step needs. */
@@ -434,6 +443,7 @@ export function transportSubmitted(mode: "create" | "edit") {
       nowMs: deps.now(),
       timeZone: zone,
       vehiclePlate: vehicle?.vehicleRegistrationNumber,
+      ...(mode === "edit" && metadata.saved ? { saved: metadata.saved } : {}),
     });
     if (!account) {
       await ack({

@@ -2,6 +2,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/
 import {
   LOCATION_MAX_LENGTH,
   NOTES_MAX_LENGTH,
+  pickerMinute,
   type TransportDraft,
   type TransportFormContext,
   type TransportFormErrors,
@@ -51,7 +52,7 @@ const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 
 /** Picker value of an instant: unix seconds, floored to the minute (the picker's precision). */
 export function pickerSeconds(ms: number): number {
-  return Math.floor(ms / 60_000) * 60;
+  return pickerMinute(ms) / 1000;
 }
 
 function vehicleOptionText(v: { plate: string; name: string }): string {
