@@ -158,7 +158,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     zones,
     logger,
     callDurations,
-    beforeWork: () => pendingAcks.settled(),
+    // A lookup goes first when a burst's tasks are let go together.
+    beforeWork: (task) => pendingAcks.settled(task.priority === "interactive"),
   });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const delivery = new TaskDelivery({
@@ -438,7 +439,7 @@ function taskRunner(
     zones: UserZoneDeps;
     logger: Logger;
     callDurations: CallDurations;
-    beforeWork: () => Promise<void>;
+    beforeWork: (task: TaskRecord) => Promise<void>;
   },
 ): { runner: TaskRunner<FleetSession>; queue?: RedisTaskQueue } {
   const { stores, gate, client, fleet, zones, logger, callDurations, beforeWork } = parts;

@@ -96,7 +96,7 @@ export interface TaskRunnerOptions<S> {
    * Resolves when a task may start its own work: after the acks of the Slack requests being
    * read (PendingAcks.settled). Default: after this turn's I/O.
    */
-  beforeWork?: () => Promise<void>;
+  beforeWork?: (task: TaskRecord) => Promise<void>;
   now?: () => number;
   logger?: Pick<Logger, "info" | "warn" | "error" | "debug">;
 }
@@ -412,7 +412,7 @@ export class TaskRunner<S> {
     try {
       // The task's own work starts after the acks of the requests that arrived with it: they go
       // out before any of their tasks runs (and posts its answer).
-      await (this.options.beforeWork?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
+      await (this.options.beforeWork?.(initial) ?? new Promise<void>((resolve) => setImmediate(resolve)));
       if (!handler) throw new Error(`No handler for task kind ${initial.kind}`);
       const store = this.options.store;
       let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);

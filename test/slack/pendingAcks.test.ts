@@ -67,6 +67,21 @@ describe("PendingAcks: a task's work waits for the acks of the requests being re
     expect(work.done).toBe(true);
   });
 
+  it("lets a lookup go first, then the rest in their order", async () => {
+    const acks = make();
+    const res = response();
+    acks.track(res);
+    const order: string[] = [];
+    const waits = ["report 1", "report 2", "lookup", "report 3"].map((name) =>
+      acks.settled(name === "lookup").then(() => order.push(name)),
+    );
+    await vi.advanceTimersByTimeAsync(5);
+    res.emit("finish");
+    await vi.advanceTimersByTimeAsync(25); // quiet: let go, the lookup first
+    await Promise.all(waits);
+    expect(order).toEqual(["lookup", "report 1", "report 2", "report 3"]);
+  });
+
   it("counts a response once, whether it finishes, closes, or both", async () => {
     const acks = make();
     const res = response();
