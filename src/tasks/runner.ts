@@ -609,7 +609,16 @@ export class TaskRunner<S> {
         placeInQueue?.get(record.id) ??
         (this.waiting.get(record.account) ?? []).findIndex((t) => t.id === record.id);
       const servedFirst = schedule.waiting.filter((w) => PRIORITY_RANK[w.priority] <= rank).length;
-      position = servedFirst + Math.max(0, ahead);
+      // Admitted tasks still letting the acks go first (PendingAcks) have no call in the gate yet,
+      // but each will put one there before this one: those as urgent, admitted earlier.
+      const myAdmission = active?.admittedAt ?? Number.POSITIVE_INFINITY;
+      let notYetInGate = 0;
+      for (const other of this.active.values()) {
+        if (other.record.id === record.id || other.record.account !== record.account) continue;
+        if (other.callsFrom !== undefined || PRIORITY_RANK[other.record.priority] > rank) continue;
+        if (other.admittedAt <= myAdmission) notYetInGate++;
+      }
+      position = servedFirst + notYetInGate + Math.max(0, ahead);
       firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
     }
     // A task that has not reached its calls yet cannot make one before the bot's own start time

@@ -144,6 +144,23 @@ describe("estimates end at the answer of the last call", () => {
     expect(Math.abs(answeredAt - estimate!.expectedFinishAt!)).toBeLessThanOrEqual(50);
   });
 
+  it("tasks still letting the acks go first count ahead of a later one, though none is in the gate yet", async () => {
+    let letGo!: () => void;
+    const acksSent = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const { clock, runner, submit } = runnerSetup({ beforeWork: () => acksSent });
+    await submit(1);
+    await submit(1);
+    const third = await submit(1);
+    const progress = await runner.progressOf(third.id);
+    expect(progress?.position).toBe(2);
+    expect(progress!.expectedFinishAt! - clock.now()).toBeGreaterThanOrEqual(2 * INTERVAL);
+    letGo();
+    await clock.runAll();
+    await runner.idle();
+  });
+
   it("a three-call task is estimated within a second of its real finish", async () => {
     const { clock, runner, store, submit } = runnerSetup();
     await submit(1);
