@@ -95,6 +95,8 @@ export class AlertPoller {
   private readonly pageSize: number;
   private readonly log: Log;
   private running: Promise<PollResult> | undefined;
+  /** Aborted by stop(): a sweep's calls still waiting in the gate leave it, so shutdown does not wait a slot. */
+  private stopping = new AbortController();
   private pollTask: ScheduledTask | undefined;
   private digestTask: ScheduledTask | undefined;
   private readonly lastSweeps = new Map<string, { at: number; transports: TransportView[] }>();
@@ -162,7 +164,7 @@ export class AlertPoller {
     session: TransportSource,
     options: { priority?: Priority; onPage?: (fresh: TransportView[]) => Promise<void> } = {},
   ): Promise<SweepResult> {
-    const ctx: CallContext = { priority: options.priority ?? "alert" };
+    const ctx: CallContext = { priority: options.priority ?? "alert", signal: this.stopping.signal };
     const load = (pageIndex: number) =>
       session.loadTransports({ statusIds: SWEEP_STATUS_IDS, pageSize: this.pageSize, pageIndex }, ctx);
     const byUId = new Map<string, TransportView>();
@@ -475,6 +477,10 @@ export class AlertPoller {
     await this.digestTask?.destroy();
     this.pollTask = undefined;
     this.digestTask = undefined;
+    // A call already sent runs to its end; one waiting for its slot is withdrawn. Nothing of a
+    // sweep cut short is resolved (missing transports are resolved only after the last page).
+    this.stopping.abort();
     await this.running?.catch(() => undefined);
+    this.stopping = new AbortController();
   }
 }

@@ -5,6 +5,7 @@ import { toPublishError } from "../../src/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
 import type { LoadTransportsParams } from "../../src/fleet/client.js";
 import type { Transport } from "../../src/fleet/schemas.js";
+import type { CallContext } from "../../src/fleet/seam.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised } from "../../src/store/repositories.js";
@@ -334,5 +335,32 @@ describe("toPublishError", () => {
     const mapped = toPublishError(error);
     expect(mapped.failure).toBe(failure);
     expect(mapped.message).toMatch(message);
+  });
+});
+
+describe("AlertPoller.stop", () => {
+  it("withdraws a sweep's call still waiting for its slot, instead of waiting for it", async () => {
+    const s = setup([transport(1, "Error")]);
+    s.subs.subscribe("C1", "demo", "U1");
+    // A gate that never grants the slot: the call waits until its signal is aborted.
+    let asked = 0;
+    s.source.loadTransports = (_params: LoadTransportsParams, ctx?: CallContext) =>
+      new Promise<Awaited<ReturnType<FakeSource["loadTransports"]>>>((_resolve, reject) => {
+        asked++;
+        ctx?.signal?.addEventListener("abort", () => reject(new Error("withdrawn from the gate")), {
+          once: true,
+        });
+      });
+    const run = s.poller.runOnce();
+    while (asked === 0) await new Promise((r) => setTimeout(r, 5));
+    const stopped = await Promise.race([
+      s.poller.stop().then(() => "stopped"),
+      new Promise((r) => setTimeout(() => r("still waiting"), 2_000)),
+    ]);
+    expect(stopped).toBe("stopped");
+    const result = await run;
+    expect(result.accounts[0]?.error).toBeDefined();
+    expect(s.publisher.posts).toEqual([]); // nothing posted or resolved from a sweep cut short
+    expect(s.publisher.updates).toEqual([]);
   });
 });
