@@ -29,49 +29,30 @@ export interface StoreHealthStatus {
 }
 
 /**
- * Whether the store takes writes. A failed write marks it unwritable (so /healthz turns 503
- * and users are told at once); `check()` tries a tiny write and clears the mark when space is
- * back, so everything recovers by itself.
+ * The mark both stores keep (SQLite: unwritable; Redis: unreachable): set once with its reason
+ * and time, cleared when the store takes writes again, which tells the listeners (interrupted
+ * tasks resume then). Each backend decides when to set and clear it.
  */
-export class StoreHealth {
-  readonly backend = "sqlite" as const;
+export abstract class HealthMark {
   private problem?: { reason: string; since: number };
   private readonly recovered = new Set<() => void>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
-    // Outside the numbered migrations on purpose: a scratch table with one row, safe to recreate.
-    db.exec(
-      "CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, payload BLOB)",
-    );
+  constructor(protected readonly now: () => number) {}
+
+  /** Keeps the first reason and time of an outage. */
+  protected mark(reason: string): void {
+    if (!this.problem) this.problem = { reason, since: this.now() };
   }
 
-  /** Records a failed write; returns true when the error was the disk (and is now reported). */
-  failed(error: unknown): boolean {
-    const code = sqliteCode(error);
-    if (!code) return false;
-    if (!this.problem) this.problem = { reason: UNWRITABLE_CODES[code] ?? code, since: this.now() };
-    return true;
+  protected get marked(): boolean {
+    return this.problem !== undefined;
   }
 
-  /** Tries a write when a problem is known; clears it when the write goes through. */
-  check(): StoreHealthStatus {
-    if (this.problem) {
-      try {
-        // As large as a typical task row, so a disk with a few free bytes is not taken for recovered.
-        this.db
-          .prepare("INSERT OR REPLACE INTO store_probe (id, at, payload) VALUES (1, ?, zeroblob(65536))")
-          .run(this.now());
-        this.db.prepare("UPDATE store_probe SET payload = NULL WHERE id = 1").run();
-        this.problem = undefined;
-        for (const listener of this.recovered) listener();
-      } catch (error) {
-        this.failed(error);
-      }
-    }
-    return this.status();
+  /** Clears the mark and tells the listeners, once per outage. */
+  protected recover(): void {
+    if (!this.problem) return;
+    this.problem = undefined;
+    for (const listener of this.recovered) listener();
   }
 
   /** Called once each time the store takes writes again (interrupted tasks resume then). */
@@ -83,5 +64,50 @@ export class StoreHealth {
     return this.problem
       ? { ok: false, reason: this.problem.reason, since: this.problem.since }
       : { ok: true };
+  }
+}
+
+/**
+ * Whether the store takes writes. A failed write marks it unwritable (so /healthz turns 503
+ * and users are told at once); `check()` tries a tiny write and clears the mark when space is
+ * back, so everything recovers by itself.
+ */
+export class StoreHealth extends HealthMark {
+  readonly backend = "sqlite" as const;
+
+  constructor(
+    private readonly db: Db,
+    now: () => number = Date.now,
+  ) {
+    super(now);
+    // Outside the numbered migrations on purpose: a scratch table with one row, safe to recreate.
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, payload BLOB)",
+    );
+  }
+
+  /** Records a failed write; returns true when the error was the disk (and is now reported). */
+  failed(error: unknown): boolean {
+    const code = sqliteCode(error);
+    if (!code) return false;
+    this.mark(UNWRITABLE_CODES[code] ?? code);
+    return true;
+  }
+
+  /** Tries a write when a problem is known; clears it when the write goes through. */
+  check(): StoreHealthStatus {
+    if (this.marked) {
+      try {
+        // As large as a typical task row, so a disk with a few free bytes is not taken for recovered.
+        this.db
+          .prepare("INSERT OR REPLACE INTO store_probe (id, at, payload) VALUES (1, ?, zeroblob(65536))")
+          .run(this.now());
+        this.db.prepare("UPDATE store_probe SET payload = NULL WHERE id = 1").run();
+        this.recover();
+      } catch (error) {
+        this.failed(error);
+      }
+    }
+    return this.status();
   }
 }

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
-import type { StoreHealthStatus } from "../health.js";
+import { HealthMark, type StoreHealthStatus } from "../health.js";
 
 /**
  * Connections of the Redis mode. The store connection fails a command at once while Redis is
@@ -69,25 +69,16 @@ function isRedisUnavailable(error: unknown, redis: Redis): boolean {
  * a command that fails because Redis is gone marks it unavailable, and the connection's "ready"
  * event clears the mark (then interrupted work resumes).
  */
-export class RedisHealth {
+export class RedisHealth extends HealthMark {
   readonly backend = "redis" as const;
-  private problem?: { reason: string; since: number };
-  private readonly recovered = new Set<() => void>();
 
   constructor(
     private readonly redis: Redis,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    redis.on("ready", () => {
-      if (!this.problem) return;
-      this.problem = undefined;
-      for (const listener of this.recovered) listener();
-    });
+    super(now);
+    redis.on("ready", () => this.recover());
     redis.on("close", () => this.mark("Redis connection lost"));
-  }
-
-  private mark(reason: string): void {
-    if (!this.problem) this.problem = { reason, since: this.now() };
   }
 
   failed(error: unknown): boolean {
@@ -97,20 +88,7 @@ export class RedisHealth {
   }
 
   check(): StoreHealthStatus {
-    if (this.redis.status === "ready" && this.problem) {
-      this.problem = undefined;
-      for (const listener of this.recovered) listener();
-    }
+    if (this.redis.status === "ready") this.recover();
     return this.status();
-  }
-
-  onRecovered(listener: () => void): void {
-    this.recovered.add(listener);
-  }
-
-  status(): StoreHealthStatus {
-    return this.problem
-      ? { ok: false, reason: this.problem.reason, since: this.problem.since }
-      : { ok: true };
   }
 }
