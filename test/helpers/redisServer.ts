@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis, type RedisOptions } from "ioredis";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /**
  * A real redis-server (Debian's package) for one test file: a free port, a temporary
@@ -155,6 +157,34 @@ export async function startRedisServer(options: { appendonly?: boolean } = {}): 
       child?.kill("SIGTERM");
       await waitExit();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One redis-server for the calling describe block (started before its tests, stopped after)
+ * and connections to it, each closed after the test that opened it.
+ */
+export function redisForTests(clientOptions: RedisOptions = { maxRetriesPerRequest: 3 }) {
+  let server: RedisServer | undefined;
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.disconnect();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    server: () => server,
+    /** A new connection, closed after this test. */
+    connect(options: RedisOptions = clientOptions): Redis {
+      if (!server) throw new Error("redis-server not started");
+      const client = new Redis(server.url, options);
+      clients.push(client);
+      return client;
     },
   };
 }

@@ -1,9 +1,8 @@
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LinkAttempts } from "../../src/slack/listeners/account.js";
 import { RedisSharedState } from "../../src/store/redis/sharedState.js";
 import { MemorySharedState } from "../../src/store/sharedState.js";
-import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const MIN = 60_000;
 
@@ -29,20 +28,8 @@ describe("LinkAttempts", () => {
 });
 
 describe.skipIf(redisSkipReason !== undefined)("LinkAttempts on two replicas sharing Redis", () => {
-  let server: RedisServer;
-  const clients: Redis[] = [];
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterAll(async () => {
-    for (const client of clients) client.disconnect();
-    await server.stop();
-  });
-  const replica = () => {
-    const client = new Redis(server.url, { maxRetriesPerRequest: 3 });
-    clients.push(client);
-    return new LinkAttempts(new RedisSharedState(client, { prefix: "link-test:" }));
-  };
+  const redis = redisForTests();
+  const replica = () => new LinkAttempts(new RedisSharedState(redis.connect(), { prefix: "link-test:" }));
 
   it("a user gets three attempts in all, not three per replica", async () => {
     const a = replica();

@@ -7,11 +7,11 @@
 import { createHmac } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { guardSlackRequests } from "../../src/slack/requestGuard.js";
 import { RedisSharedState } from "../../src/store/redis/sharedState.js";
 import type { SharedState } from "../../src/store/sharedState.js";
-import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+import { redisForTests, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 const SECRET = "replica-test-signing-secret";
 const PATH = "/slack/events";
@@ -84,21 +84,9 @@ afterEach(async () => {
 });
 
 describe.skipIf(redisSkipReason !== undefined)("request guard on two replicas sharing Redis", () => {
-  let server: RedisServer;
-  const clients: Redis[] = [];
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterAll(async () => {
-    for (const client of clients) client.disconnect();
-    await server.stop();
-  });
+  const redis = redisForTests({ maxRetriesPerRequest: 1 });
   /** One replica's memory: its own connection to the shared Redis. */
-  const sharedState = (prefix: string) => {
-    const client = new Redis(server.url, { maxRetriesPerRequest: 1 });
-    clients.push(client);
-    return new RedisSharedState(client, { prefix });
-  };
+  const sharedState = (prefix: string) => new RedisSharedState(redis.connect(), { prefix });
   const twoReplicas = async (prefix: string) => [
     await startReplica("A", sharedState(prefix)),
     await startReplica("B", sharedState(prefix)),
@@ -164,11 +152,10 @@ describe.skipIf(redisSkipReason !== undefined)("request guard on two replicas sh
 
   it("when Redis cannot be reached the request goes on (the listener tells the user nothing can be queued); once it is back, resends are held again", async () => {
     const ownServer = await startRedisServer();
+    const client = new Redis(ownServer.url, { maxRetriesPerRequest: 1 });
+    // Its connection errors while the server is down are expected (the guard sees the failed command).
+    client.on("error", () => {});
     try {
-      const client = new Redis(ownServer.url, { maxRetriesPerRequest: 1 });
-      // Its connection errors while the server is down are expected (the guard sees the failed command).
-      client.on("error", () => {});
-      clients.push(client);
       const a = await startReplica("A", new RedisSharedState(client, { prefix: "lost:" }));
       const body = commandBody("vehicles");
       await ownServer.kill();
@@ -186,6 +173,7 @@ describe.skipIf(redisSkipReason !== undefined)("request guard on two replicas sh
       // Remembered from now on: the retry ran (nothing could be queued while Redis was down), its resend does not.
       expect(a.ran).toEqual([body, body]);
     } finally {
+      client.disconnect();
       await ownServer.stop();
     }
   });

@@ -11,10 +11,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisSharedState } from "../../src/store/redis/sharedState.js";
 import { MemorySharedState, type SharedState } from "../../src/store/sharedState.js";
-import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+import {
+  type RedisServer,
+  redisForTests,
+  redisSkipReason,
+  startRedisServer,
+} from "../helpers/redisServer.js";
 
 const MIN = 60_000;
 /** A span short enough to wait out on a real Redis, long enough for a few round trips inside it. */
@@ -58,23 +63,8 @@ async function serverTime(redis: Redis): Promise<number> {
 }
 
 function redisBackend(): Backend {
-  let server: RedisServer | undefined;
-  const clients: Redis[] = [];
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.disconnect();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  const connect = () => {
-    if (!server) throw new Error("redis-server not started");
-    const client = new Redis(server.url, { maxRetriesPerRequest: 3 });
-    clients.push(client);
-    return client;
-  };
+  const redis = redisForTests();
+  const connect = () => redis.connect();
   return {
     async open() {
       const prefix = `shared-test:${randomBytes(4).toString("hex")}:`;

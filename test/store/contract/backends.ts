@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import type { Redis } from "ioredis";
+import { afterEach, describe } from "vitest";
 import { AccountStore } from "../../../src/store/accountStore.js";
 import { AlertStore } from "../../../src/store/alertStore.js";
 import { type Db, openDatabase } from "../../../src/store/database.js";
@@ -20,7 +20,7 @@ import {
   type TaskRepository,
 } from "../../../src/store/repositories.js";
 import { TaskStore } from "../../../src/store/taskStore.js";
-import { type RedisServer, redisSkipReason, startRedisServer } from "../../helpers/redisServer.js";
+import { type RedisServer, redisForTests, redisSkipReason } from "../../helpers/redisServer.js";
 
 /**
  * The store contract: one test body, run on SQLite (through `promised`, as main.ts wires it
@@ -105,26 +105,11 @@ function sqliteBackend(): Backend {
 }
 
 function redisBackend(): Backend {
-  let server: RedisServer | undefined;
-  const clients: Redis[] = [];
+  const redisServer = redisForTests({ lazyConnect: false, maxRetriesPerRequest: 3 });
   let sets = 0;
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.disconnect();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  const connect = () => {
-    if (!server) throw new Error("redis-server not started");
-    const client = new Redis(server.url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    clients.push(client);
-    return client;
-  };
+  const connect = () => redisServer.connect();
   return {
-    server: () => server,
+    server: redisServer.server,
     async open(options = {}) {
       const prefix = `contract${++sets}:${randomBytes(4).toString("hex")}:`;
       const clock = { now: NOW };
