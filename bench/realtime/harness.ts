@@ -16,6 +16,7 @@ import {
   startFakeSlack,
 } from "../../src/sandbox/fakeSlack/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+import { listeningUrl } from "../../test/helpers/botLog.js";
 
 /** The node flags the bot runs with in production (`npm start`, the Dockerfile): the bench measures that bot. */
 export const BOT_NODE_FLAGS = ["--max-semi-space-size=4", "--optimize-for-size"] as const;
@@ -182,19 +183,6 @@ async function spawnBot(
       clearTimeout(killer);
     },
   };
-}
-
-/** The bot logs `{"url": …, "msg": "fleetbot listening on …"}` once it serves. */
-export function listeningUrl(line: string): string | undefined {
-  if (!line.includes("fleetbot listening")) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(line);
-    if (typeof parsed === "object" && parsed !== null && "url" in parsed && typeof parsed.url === "string")
-      return parsed.url;
-  } catch {
-    // not JSON: fall through to the text
-  }
-  return /listening on (http:\/\/\S+?)\s/.exec(line)?.[1];
 }
 
 /** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isProgress, listeningUrl } from "../../bench/realtime/harness.js";
+import { isProgress } from "../../bench/realtime/harness.js";
 import { estimateMs, UNDER_A_SECOND } from "../../bench/realtime/rows.js";
+import { listeningUrl } from "../helpers/botLog.js";
 
 // The real-time bench reads the bot's texts: these are the readings it relies on.
 describe("real-time bench readings", () => {

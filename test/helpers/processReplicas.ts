@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+import { listeningUrl } from "./botLog.js";
 import { startFleetProxy, type UpstreamRequest } from "./fleetProxy.js";
 import { type RedisServer, startRedisServer } from "./redisServer.js";
 
@@ -71,20 +72,6 @@ export interface ProcessReplicas {
   /** The live replicas whose proxy saw a request to a path ending with `/<suffix>` since `since`. */
   sentBy(suffix: string, since?: number): ReplicaProcess[];
   close(): Promise<void>;
-}
-
-/** A pass-through proxy to the simulator that records what went through it. */
-/** The bot logs `{"url": …, "msg": "fleetbot listening on …"}` once it serves. */
-function listeningUrl(line: string): string | undefined {
-  if (!line.includes("fleetbot listening")) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(line);
-    if (typeof parsed === "object" && parsed !== null && "url" in parsed && typeof parsed.url === "string")
-      return parsed.url;
-  } catch {
-    // not JSON: read the text
-  }
-  return /listening on (http:\/\/\S+?)\s/.exec(line)?.[1];
 }
 
 export async function startProcessReplicas(options: ProcessReplicasOptions = {}): Promise<ProcessReplicas> {
