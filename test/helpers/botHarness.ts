@@ -82,6 +82,18 @@ export function textOf(message: { text?: string; blocks?: unknown[] } | undefine
   return parts.join("\n");
 }
 
+/** Alert messages in a channel (not thread replies, not ephemeral) that mention the UIT, in either display form. */
+export function alertMessagesFor(fake: FakeSlack, channel: string, uit: string) {
+  return fake.messages(channel).filter(
+    (m) =>
+      !m.ephemeral &&
+      !m.threadTs &&
+      JSON.stringify(m.blocks ?? [])
+        .replace(/-/g, "")
+        .includes(uit),
+  );
+}
+
 /** The last message a user sees in a channel (ephemeral answers to them included). */
 export function lastSeenBy(fake: FakeSlack, channel: string, userId: string) {
   return fake

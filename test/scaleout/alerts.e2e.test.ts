@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedCall } from "../../src/sandbox/fakeSlack/index.js";
-import { textOf } from "../helpers/botHarness.js";
+import { alertMessagesFor, textOf } from "../helpers/botHarness.js";
 import { redisSkipReason } from "../helpers/redisServer.js";
 import { CHANNEL, type ReplicaHarness, startReplicaHarness, until } from "../helpers/replicaHarness.js";
 
@@ -52,15 +52,7 @@ describe.skipIf(redisSkipReason)("alerts with two replicas on ALERTS_CRON every 
   const posts = () =>
     h.fake.calls.filter((c) => c.method === "chat.postMessage" && c.ok && c.args.channel === CHANNEL);
   const opened = () => posts().flatMap((c) => incidentsIn(c, "alert.open."));
-  const alertFor = (uit: string) =>
-    h.fake.messages(CHANNEL).filter(
-      (m) =>
-        !m.ephemeral &&
-        !m.threadTs &&
-        JSON.stringify(m.blocks ?? [])
-          .replace(/-/g, "")
-          .includes(uit),
-    );
+  const alertFor = (uit: string) => alertMessagesFor(h.fake, CHANNEL, uit);
 
   it("each incident is posted once and resolved once, whichever replica sweeps", async () => {
     // The first sweeps post the demo fleet's existing problems.

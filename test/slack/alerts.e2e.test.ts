@@ -4,7 +4,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/actionIds.js";
-import { type BotHarness, buttonsOf, startBotHarness, textOf } from "../helpers/botHarness.js";
+import {
+  alertMessagesFor,
+  type BotHarness,
+  buttonsOf,
+  startBotHarness,
+  textOf,
+} from "../helpers/botHarness.js";
 
 let h: BotHarness;
 const USER = "U0DISPATCH";
@@ -28,15 +34,7 @@ const fleet = async (text: string, userId = USER, channelId = CHANNEL) => {
 };
 const sim = () => h.bot.simulator!;
 /** Alert messages (not thread replies, not ephemeral) that mention the UIT. */
-const alertsFor = (uit: string, channel = CHANNEL) =>
-  h.fake.messages(channel).filter(
-    (m) =>
-      !m.ephemeral &&
-      !m.threadTs &&
-      JSON.stringify(m.blocks ?? [])
-        .replace(/-/g, "")
-        .includes(uit),
-  );
+const alertsFor = (uit: string, channel = CHANNEL) => alertMessagesFor(h.fake, channel, uit);
 const lastEphemeral = (userId = USER) =>
   h.fake
     .messages(CHANNEL)
