@@ -409,13 +409,17 @@ interface BenchArgs {
   botNodeArgs: string[];
 }
 
-/** `npm run bench [-- --realtime | --virtual | --replicas] [--quick] [--rows=where,ack,…] [--profile=<dir>]` */
+/** `npm run bench [-- --realtime | --virtual | --replicas] [--quick] [--rows=where,ack,…] [--profile=<dir> [--profile-interval=<µs>]]` */
 function parseArgs(argv: readonly string[]): BenchArgs {
   const realtimeOnly = argv.includes("--realtime");
   const virtualOnly = argv.includes("--virtual");
   const replicasOnly = argv.includes("--replicas");
   const rows = argv.find((a) => a.startsWith("--rows="))?.slice("--rows=".length);
   const profileDir = argv.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
+  // Sampling interval in µs (Node's default 1000 is too coarse for a 1 ms ack).
+  const profileInterval = argv
+    .find((a) => a.startsWith("--profile-interval="))
+    ?.slice("--profile-interval=".length);
   return {
     virtual: !realtimeOnly && !replicasOnly,
     realtime: !virtualOnly && !replicasOnly,
@@ -423,7 +427,13 @@ function parseArgs(argv: readonly string[]): BenchArgs {
     quick: argv.includes("--quick"),
     only: rows ? rows.split(",").filter(Boolean) : [],
     // Each bot writes a .cpuprofile (Chrome DevTools format) into the directory when it exits.
-    botNodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    botNodeArgs: profileDir
+      ? [
+          "--cpu-prof",
+          `--cpu-prof-dir=${profileDir}`,
+          ...(profileInterval ? [`--cpu-prof-interval=${profileInterval}`] : []),
+        ]
+      : [],
   };
 }
 

@@ -5,7 +5,7 @@
  * records, upstream calls from the simulator's request log and stats.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -17,6 +17,7 @@ import {
 } from "../../src/sandbox/fakeSlack/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 import { listeningUrl } from "../../test/helpers/botLog.js";
+import { readCpuMs, readRssMb } from "./procStat.js";
 
 /** The node flags the bot runs with in production (`npm start`, the Dockerfile): the bench measures that bot. */
 export const BOT_NODE_FLAGS = ["--max-semi-space-size=4", "--optimize-for-size"] as const;
@@ -186,19 +187,6 @@ async function spawnBot(
 }
 
 /** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
-export function readCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The command name (field 2) may hold spaces: the fields after it start past its ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-export function readRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-  return kb === undefined ? Number.NaN : Number(kb) / 1024;
-}
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Timeout extends Error {

@@ -12,6 +12,7 @@
  */
 import { request } from "node:http";
 import { signedHeaders } from "../../src/sandbox/fakeSlack/signing.js";
+import { readCpuMs } from "./procStat.js";
 
 interface LoadInput {
   botUrl: string;
@@ -19,6 +20,8 @@ interface LoadInput {
   forms: string[];
   /** Slack gives up after 3 s; the client waits longer so slow acks are still measured. */
   timeoutMs: number;
+  /** The bot's process id: its CPU is read as the burst starts and as its last ack arrives. */
+  botPid?: number;
 }
 
 export interface LoadOutput {
@@ -27,6 +30,8 @@ export interface LoadOutput {
   failed: number;
   /** Why requests without an answer failed (error cause), with counts. */
   errors: Record<string, number>;
+  /** The bot's CPU time from the first request sent to the last ack read (ms; botPid given). */
+  botCpuMs?: number;
 }
 
 function readInput(text: string): LoadInput {
@@ -37,11 +42,14 @@ function readInput(text: string): LoadInput {
   const signingSecret = field("signingSecret");
   const forms = field("forms");
   const timeoutMs = field("timeoutMs");
+  const botPid = field("botPid");
   if (typeof botUrl !== "string" || typeof signingSecret !== "string" || typeof timeoutMs !== "number")
     throw new Error("load input: botUrl, signingSecret, timeoutMs expected");
   if (!Array.isArray(forms) || !forms.every((f): f is string => typeof f === "string"))
     throw new Error("load input: forms must be strings");
-  return { botUrl, signingSecret, forms, timeoutMs };
+  if (botPid !== undefined && typeof botPid !== "number")
+    throw new Error("load input: botPid must be a number");
+  return { botUrl, signingSecret, forms, timeoutMs, ...(botPid !== undefined ? { botPid } : {}) };
 }
 
 interface Prepared {
@@ -96,12 +104,15 @@ const prepared = input.forms.map((form) => prepare(input, form));
 // Warm-up of this process's own HTTP path, one after the other, none measured.
 const health = new URL("/healthz", input.botUrl).href;
 for (let i = 0; i < 20; i++) await send(health, "GET", undefined, input.timeoutMs);
+const cpuBefore = input.botPid === undefined ? undefined : readCpuMs(input.botPid);
 const results = await Promise.all(prepared.map((p) => send(input.botUrl, "POST", p, input.timeoutMs)));
+const cpuAfter = input.botPid === undefined ? undefined : readCpuMs(input.botPid);
 const output: LoadOutput = {
   ackMs: results.map((r) => r.ms),
   statuses: results.map((r) => r.status),
   failed: results.filter((r) => r.status !== 200).length,
   errors: {},
+  ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMs: cpuAfter - cpuBefore } : {}),
 };
 for (const r of results) if (r.error) output.errors[r.error] = (output.errors[r.error] ?? 0) + 1;
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -382,6 +382,7 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         signingSecret: env.fake.options.signingSecret,
         forms: commands.map((c) => c.form),
         timeoutMs: 30_000,
+        botPid: bot.pid,
       });
       // The bot's own work for the burst, acks and answers, whatever else the machine is doing.
       let cpu = Number.NaN;
@@ -414,6 +415,13 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
         figure: `${concurrent} at once: over Slack's 3 s, or failed`,
         goal: "0",
         result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `${concurrent} at once: bot CPU per ack, first request sent to last ack read (ms)`,
+        goal: "—",
+        result: measured.botCpuMs === undefined ? "—" : fmt(measured.botCpuMs / concurrent, 2),
         naive: "—",
       },
       {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { Db } from "./database.js";
+import { type Db, prepared } from "./database.js";
 
 /**
  * Fleet accounts linked by Slack users. The service has no documented refresh endpoint,
@@ -78,23 +78,23 @@ export class AccountStore {
   link(slackUser: string, username: string, password: string): void {
     if (!this.key) throw new CredentialsKeyMissingError();
     const secret = encryptSecret(this.key, password, slackUser);
-    this.db
-      .prepare(
-        `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
+    prepared(
+      this.db,
+      `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
-      )
-      .run(slackUser, username, secret, this.now());
+    ).run(slackUser, username, secret, this.now());
   }
 
   unlink(slackUser: string): boolean {
-    return this.db.prepare("DELETE FROM linked_accounts WHERE slack_user = ?").run(slackUser).changes > 0;
+    return prepared(this.db, "DELETE FROM linked_accounts WHERE slack_user = ?").run(slackUser).changes > 0;
   }
 
   /** The user's linked account, or undefined; throws if the key cannot open it (key changed). */
   get(slackUser: string): LinkedAccount | undefined {
-    const row = this.db
-      .prepare("SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?")
-      .get(slackUser) as
+    const row = prepared(
+      this.db,
+      "SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?",
+    ).get(slackUser) as
       | { slack_user: string; username: string; secret: string; linked_at: number }
       | undefined;
     if (!row) return undefined;
@@ -113,7 +113,7 @@ export class AccountStore {
    * set): checked once at start so the operator reads one line instead of a stream of failures.
    */
   unreadable(): { slackUser: string; username: string }[] {
-    const rows = this.db.prepare("SELECT slack_user, username, secret FROM linked_accounts").all() as {
+    const rows = prepared(this.db, "SELECT slack_user, username, secret FROM linked_accounts").all() as {
       slack_user: string;
       username: string;
       secret: string;
@@ -134,15 +134,16 @@ export class AccountStore {
   /** Whether any Slack user still has this fleet account linked. */
   isLinked(username: string): boolean {
     return (
-      this.db.prepare("SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1").get(username) !== undefined
+      prepared(this.db, "SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1").get(username) !==
+      undefined
     );
   }
 
   /** Username of every linked user, without decrypting anything. */
   usernameOf(slackUser: string): string | undefined {
-    const row = this.db.prepare("SELECT username FROM linked_accounts WHERE slack_user = ?").get(slackUser) as
-      | { username: string }
-      | undefined;
+    const row = prepared(this.db, "SELECT username FROM linked_accounts WHERE slack_user = ?").get(
+      slackUser,
+    ) as { username: string } | undefined;
     return row?.username;
   }
 }

@@ -8,7 +8,7 @@ import {
   type TaskState,
   taskRecordSchema,
 } from "../tasks/task.js";
-import type { Db } from "./database.js";
+import { type Db, prepared } from "./database.js";
 
 const rowSchema = z.object({
   id: z.string(),
@@ -129,18 +129,40 @@ export class TaskStore {
         if (existing) return { task: fromRow(existing), created: false };
       }
       const id = randomUUID();
+      const params = JSON.stringify(task.params ?? null);
+      const reply = JSON.stringify(task.reply);
+      const now = this.now();
       this.statements.insert.run({
         id,
         kind: task.kind,
-        params: JSON.stringify(task.params ?? null),
+        params,
         account: task.account,
         slack_user: task.slackUser ?? null,
-        reply: JSON.stringify(task.reply),
+        reply,
         priority: task.priority,
         dedupe_key: task.dedupeKey ?? null,
-        now: this.now(),
+        now,
       });
-      return { task: fromRow(this.statements.byId.get(id)), created: true };
+      // The record as a read would give it (parameters and reply through JSON, as stored), without
+      // reading the row back and parsing it: this runs on every slash command's ack.
+      const created: TaskRecord = {
+        id,
+        kind: task.kind,
+        params: JSON.parse(params),
+        account: task.account,
+        reply: JSON.parse(reply),
+        // "alert" is a gate priority, never a task's: refused here as a read would refuse it.
+        priority: taskRecordSchema.shape.priority.parse(task.priority),
+        state: "queued",
+        progressDone: 0,
+        progressTotal: 0,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if (task.slackUser !== undefined) created.slackUser = task.slackUser;
+      if (task.dedupeKey !== undefined) created.dedupeKey = task.dedupeKey;
+      return { task: created, created: true };
     });
     return run.immediate();
   }
@@ -192,16 +214,20 @@ export class TaskStore {
 
   /** Replaces a finished task's result (a list kept current after actions on its cards). */
   updateResult(id: string, result: unknown): void {
-    this.db
-      .prepare("UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?")
-      .run(JSON.stringify(result), this.now(), id);
+    prepared(this.db, "UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?").run(
+      JSON.stringify(result),
+      this.now(),
+      id,
+    );
   }
 
   /** Replaces a task's parameters (its user's zone, settled when the task runs). */
   updateParams(id: string, params: unknown): void {
-    this.db
-      .prepare("UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?")
-      .run(JSON.stringify(params), this.now(), id);
+    prepared(this.db, "UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?").run(
+      JSON.stringify(params),
+      this.now(),
+      id,
+    );
   }
 
   setProgress(id: string, done: number, total: number): void {
