@@ -373,6 +373,13 @@ export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
     const { measured, cpuPerCommand } = await withEnvironment(options, {}, async (env) => {
       const bot = await env.startBot();
       await warm(env, bot);
+      for (let round = 0; round < Number(process.env.WARM_BURSTS ?? 0); round++) {
+        const warmCommands = Array.from({ length: 50 }, (_, i) =>
+          slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
+        );
+        await runLoadClient({ botUrl: `${bot.url}/slack/events`, signingSecret: env.fake.options.signingSecret, forms: warmCommands.map((c) => c.form), timeoutMs: 30_000 });
+        await until("warm answers", () => warmCommands.every((c) => answerTo(env.fake, c.responseUrl)), 60_000);
+      }
       const commands = Array.from({ length: concurrent }, (_, i) =>
         slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
       );

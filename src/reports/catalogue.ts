@@ -84,6 +84,30 @@ export function reportVehicle(vehicle: Vehicle): ReportVehicle {
   };
 }
 
+/** A fleet vehicle as the name resolver reads it, with the vehicle itself. */
+export type ResolvableVehicle = ReportVehicle & { vehicleUId?: string; vehicle: Vehicle };
+
+const resolvableByList = new WeakMap<readonly Vehicle[], ResolvableVehicle[]>();
+
+/**
+ * The vehicles of a list as the resolver reads them, made once per list: an account's cached
+ * list is resolved against on every command (twice: the ack's check and the task's plan), and
+ * mapping it each time was a fifth of an ack's own work with 200 commands at once. A list is
+ * never changed in place (the cache replaces it whole), so the list itself is the key.
+ */
+export function resolvableVehicles(vehicles: readonly Vehicle[]): readonly ResolvableVehicle[] {
+  let resolvable = resolvableByList.get(vehicles);
+  if (!resolvable) {
+    resolvable = vehicles.map((vehicle) => ({
+      ...reportVehicle(vehicle),
+      ...(vehicle.vehicleUId !== undefined ? { vehicleUId: vehicle.vehicleUId } : {}),
+      vehicle,
+    }));
+    resolvableByList.set(vehicles, resolvable);
+  }
+  return resolvable;
+}
+
 function periodOf(name: string, run: ReportRun): ReportPeriod {
   if (!run.period) throw new Error(`The ${name} report needs a period`);
   return run.period;

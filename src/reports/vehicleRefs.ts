@@ -126,6 +126,32 @@ function suggestionsFor<V extends VehicleLike>(ref: VehicleRef, vehicles: readon
     .map((x) => x.v);
 }
 
+interface VehicleKeys {
+  plate: string;
+  name: string;
+  nameAsPlate: string;
+}
+
+const keysByVehicle = new WeakMap<VehicleLike, VehicleKeys>();
+
+/**
+ * A vehicle's plate and name as references are compared with them, worked out once per vehicle
+ * object: a cached list is resolved against on every command, and the Unicode-aware
+ * normalising of every vehicle, each time, was most of a resolution's cost.
+ */
+function keysOf(vehicle: VehicleLike): VehicleKeys {
+  let keys = keysByVehicle.get(vehicle);
+  if (!keys) {
+    keys = {
+      plate: normalisePlate(vehicle.plate),
+      name: nameKey(vehicle.name),
+      nameAsPlate: normalisePlate(vehicle.name),
+    };
+    keysByVehicle.set(vehicle, keys);
+  }
+  return keys;
+}
+
 function resolveText<V extends VehicleLike>(ref: VehicleRef, vehicles: readonly V[]): VehicleResolution<V> {
   const n = ref.normalised;
   const key = nameKey(ref.raw);
@@ -133,13 +159,13 @@ function resolveText<V extends VehicleLike>(ref: VehicleRef, vehicles: readonly 
     ? ref.raw.toLowerCase()
     : "";
   const hits = firstTier(vehicles, [
-    (v) => normalisePlate(v.plate) === n || (guid !== "" && v.vehicleUId?.toLowerCase() === guid),
-    (v) => nameKey(v.name) === key,
-    (v) => normalisePlate(v.name) === n,
-    (v) => nameKey(v.name).startsWith(key) || normalisePlate(v.name).startsWith(n),
+    (v) => keysOf(v).plate === n || (guid !== "" && v.vehicleUId?.toLowerCase() === guid),
+    (v) => keysOf(v).name === key,
+    (v) => keysOf(v).nameAsPlate === n,
+    (v) => keysOf(v).name.startsWith(key) || keysOf(v).nameAsPlate.startsWith(n),
     (v) =>
-      (key.length >= 2 && nameKey(v.name).includes(key)) ||
-      (n.length >= 3 && (normalisePlate(v.plate).includes(n) || normalisePlate(v.name).includes(n))),
+      (key.length >= 2 && keysOf(v).name.includes(key)) ||
+      (n.length >= 3 && (keysOf(v).plate.includes(n) || keysOf(v).nameAsPlate.includes(n))),
   ]);
   if (hits.length === 1) return { kind: "found", ref, vehicle: hits[0]! };
   if (hits.length > 1) return { kind: "ambiguous", ref, candidates: hits };

@@ -30,7 +30,7 @@ import {
   vehicleReportParams,
 } from "./handlers/vehicleData.js";
 import type { TaskHandler } from "./runner.js";
-import type { NewTask, TaskRecord } from "./task.js";
+import { type NewTask, parseParams, type TaskRecord } from "./task.js";
 
 export interface TaskKinds {
   "vehicle-report": { params: VehicleReportParams; result: VehicleReportResult };
@@ -89,7 +89,7 @@ export function isTaskKind(kind: string): kind is TaskKind {
  */
 export function taskOf<K extends TaskKind>(task: TaskRecord, kind: K): TaskOf<K> | undefined {
   if (task.kind !== kind) return undefined;
-  const params = TASK_PARAMS[kind].safeParse(task.params);
+  const params = parseParams(TASK_PARAMS[kind], task.params);
   if (!params.success) return undefined;
   return { ...task, kind, params: params.data, result: task.result as TaskResult<K> | undefined };
 }

@@ -5,7 +5,7 @@ import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { TaskOverhead } from "./callDurations.js";
-import type { NewTask, TaskError, TaskProgress, TaskRecord } from "./task.js";
+import { type NewTask, parseParams, type TaskError, type TaskProgress, type TaskRecord } from "./task.js";
 
 /** What a handler gets to do its work: the account's session, its call context, progress, and idempotent mutations. */
 export interface TaskContext<P, S> {
@@ -672,7 +672,7 @@ export class TaskRunner<S> {
   private plannedTotal(record: TaskRecord): number {
     const handler = this.handlers.get(record.kind);
     if (!handler?.plan) return 1;
-    const parsed = handler.params.safeParse(record.params);
+    const parsed = parseParams(handler.params, record.params);
     if (!parsed.success) return 1;
     const own = handler.plan(parsed.data, record.account);
     // A task that asks nothing logs in for nothing.

@@ -93,3 +93,25 @@ export interface TaskProgress {
   /** The account's spacing between two calls (FLEET_MIN_INTERVAL_MS plus margin), for the wording. */
   slotMs?: number;
 }
+
+const parsedBySchema = new WeakMap<z.ZodType, WeakMap<object, z.ZodSafeParseResult<unknown>>>();
+
+/**
+ * A stored task's parameters through its kind's schema, parsed once per parameters object: one
+ * record is read as its kind several times on the way to an ack (its plan, its description in
+ * the progress message) and again at each progress update. Records are never changed in place.
+ */
+export function parseParams<T>(schema: z.ZodType<T>, params: unknown): z.ZodSafeParseResult<T> {
+  if (typeof params !== "object" || params === null) return schema.safeParse(params);
+  let parsed = parsedBySchema.get(schema);
+  if (!parsed) {
+    parsed = new WeakMap();
+    parsedBySchema.set(schema, parsed);
+  }
+  const known = parsed.get(params);
+  // Stored under this schema's key only, so the result is this schema's.
+  if (known) return known as z.ZodSafeParseResult<T>;
+  const result = schema.safeParse(params);
+  parsed.set(params, result);
+  return result;
+}

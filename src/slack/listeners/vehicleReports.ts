@@ -13,7 +13,7 @@ import type { WebClient } from "@slack/web-api";
 import { startOfDay } from "date-fns";
 import { z } from "zod";
 import type { Vehicle } from "../../fleet/schemas.js";
-import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE, reportVehicle } from "../../reports/catalogue.js";
+import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE, resolvableVehicles } from "../../reports/catalogue.js";
 import {
   describeResolutionProblem,
   normalisePlate,
@@ -58,10 +58,7 @@ export function unresolvedVehicles(
   cached: readonly Vehicle[],
 ): GrammarError | undefined {
   if (parsed.vehicles.length === 0) return undefined;
-  const resolved = resolveVehicles(
-    parsed.vehicles,
-    cached.map((v) => ({ ...reportVehicle(v), vehicleUId: v.vehicleUId })),
-  );
+  const resolved = resolveVehicles(parsed.vehicles, resolvableVehicles(cached));
   if (resolved.ok) return undefined;
   const message = vehicleProblemsMrkdwn(
     resolved.problems.map((r) => describeResolutionProblem(r) ?? `${r.ref.raw} could not be found.`),
@@ -92,14 +89,18 @@ export async function runReport(
   deps: ReportDeps,
 ): Promise<void> {
   const account = await deps.users.accountOf(args.userId);
-  const cached = account ? deps.vehicles.peek(account.username) : undefined;
+  if (!account) {
+    await args.ack(ephemeral(NO_ACCOUNT));
+    return;
+  }
+  const cached = deps.vehicles.peek(account.username);
   const unknown = cached ? unresolvedVehicles(parsed, cached) : undefined;
   if (unknown) {
     await args.ack(ephemeral(grammarErrorMessage(unknown)));
     return;
   }
   const period = parsed.period;
-  await submitReport(args, deps, {
+  await submitReport(args, deps, account.username, {
     report: parsed.report,
     refs: parsed.vehicles,
     ...(parsed.filter !== undefined ? { filter: parsed.filter } : {}),
@@ -122,19 +123,15 @@ export async function runReport(
 async function submitReport(
   args: ReportCommandArgs,
   deps: ReportDeps,
+  account: string,
   params: VehicleReportInput,
 ): Promise<void> {
-  const account = await deps.users.accountOf(args.userId);
-  if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
-    return;
-  }
   await submitAndAcknowledge(
     deps,
     {
       kind: "vehicle-report",
       params,
-      account: account.username,
+      account,
       slackUser: args.userId,
       reply: args.reply,
       priority: REPORT_CATALOGUE[params.report].priority,

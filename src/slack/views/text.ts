@@ -20,6 +20,8 @@ export const ECHO_MAX = 100;
  * whatever the text holds.
  */
 export function userText(text: string, max: number): string {
+  // Most echoes (a plate, a report's period) have nothing to escape and fit: as typed, without the walk.
+  if (text.length <= max && !/[&<>]/.test(text)) return text;
   let out = "";
   const chars = [...text];
   for (let i = 0; i < chars.length; i++) {

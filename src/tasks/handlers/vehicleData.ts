@@ -8,6 +8,7 @@ import {
   REPORT_CATALOGUE,
   type ReportRun,
   reportVehicle,
+  resolvableVehicles,
   VEHICLE_REPORTS,
   type VehicleReportName,
   type VehicleReportResult,
@@ -54,8 +55,6 @@ export interface VehicleDataDeps {
   now?: () => number;
 }
 
-const asLike = (vehicle: Vehicle) => ({ ...reportVehicle(vehicle), vehicleUId: vehicle.vehicleUId, vehicle });
-
 /** The vehicles a report will cover, as an older list resolves its names (none when it cannot). */
 function guessVehicleIds(
   report: AnyReportEntry,
@@ -63,7 +62,7 @@ function guessVehicleIds(
   vehicles: readonly Vehicle[],
 ): number[] {
   if (report.vehicles === "filter") return vehicles.map((v) => v.vehicleId);
-  const resolved = resolveVehicles(refs, vehicles.map(asLike));
+  const resolved = resolveVehicles(refs, resolvableVehicles(vehicles));
   return resolved.ok ? resolved.vehicles.map((v) => v.vehicle.vehicleId) : [];
 }
 
@@ -115,13 +114,13 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
       // Fetched with this task's own session: another user's stored password must not matter.
       let list = await deps.vehicles.get(ctx.session, ctx.call, maxAgeMs);
       let listed = listCalls;
-      let resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
+      let resolved = resolveVehicles(p.refs, resolvableVehicles(list.vehicles));
       if (!resolved.ok && now() - list.fetchedAt > deps.intervalMs) {
         // A vehicle the list does not know may be new: one fresh list before saying so.
         if (listed === 0 && setup === 0) setup = ctx.session.loginCalls();
         list = await deps.vehicles.get(ctx.session, ctx.call, 0);
         listed += 1;
-        resolved = resolveVehicles(p.refs, list.vehicles.map(asLike));
+        resolved = resolveVehicles(p.refs, resolvableVehicles(list.vehicles));
       }
       if (!resolved.ok) {
         return {
