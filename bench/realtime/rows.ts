@@ -367,75 +367,112 @@ function runLoadClient(input: object): Promise<LoadOutput> {
   });
 }
 
+/** One burst of `concurrent` `/fleet where` sent at once by the load client, its answers waited for. */
+interface Burst {
+  load: LoadOutput;
+  /** The bot's CPU from the first request to the last answer, per command (NaN: answers timed out). */
+  cpuPerCommand: number;
+}
+
+async function whereBurst(env: Environment, bot: RunningBot, concurrent: number): Promise<Burst> {
+  const commands = Array.from({ length: concurrent }, (_, i) =>
+    slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
+  );
+  const cpuBefore = bot.cpuMs();
+  const load = await runLoadClient({
+    botUrl: `${bot.url}/slack/events`,
+    signingSecret: env.fake.options.signingSecret,
+    forms: commands.map((c) => c.form),
+    timeoutMs: 30_000,
+    botPid: bot.pid,
+  });
+  // The bot's own work for the burst, acks and answers, whatever else the machine is doing.
+  let cpuPerCommand = Number.NaN;
+  try {
+    await until(
+      "answers",
+      () => commands.every((c) => answerTo(env.fake, c.responseUrl)),
+      concurrent * SLOT_MS + 30_000,
+    );
+    cpuPerCommand = (bot.cpuMs() - cpuBefore) / concurrent;
+  } catch (error) {
+    if (!(error instanceof Timeout)) throw error;
+  }
+  return { load, cpuPerCommand };
+}
+
+/** Commands a bot in service has answered before its bursts are measured (V8 has compiled its hot paths by then). */
+const IN_SERVICE_AFTER = 200;
+/** Measured bursts per concurrency: the median one is reported, and the worst p99. */
+const MEASURED_BURSTS = 3;
+
+/**
+ * 5. Ack time of concurrent commands, two ways: the first burst a bot takes right after its start
+ * (its code still interpreted: V8 compiles what runs often), and a bot in service, after it has
+ * answered IN_SERVICE_AFTER commands, over MEASURED_BURSTS bursts (this machine is shared: one
+ * burst's p99 moves by half from run to run). The goals are the bot in service's.
+ */
 export async function ackLatency(options: RowOptions): Promise<RealtimeRow[]> {
   const rows: RealtimeRow[] = [];
   for (const concurrent of options.quick ? [50] : [50, 200]) {
-    const { measured, cpuPerCommand } = await withEnvironment(options, {}, async (env) => {
+    const { first, inService } = await withEnvironment(options, {}, async (env) => {
       const bot = await env.startBot();
       await warm(env, bot);
-      for (let round = 0; round < Number(process.env.WARM_BURSTS ?? 0); round++) {
-        const warmCommands = Array.from({ length: 50 }, (_, i) =>
-          slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
-        );
-        await runLoadClient({ botUrl: `${bot.url}/slack/events`, signingSecret: env.fake.options.signingSecret, forms: warmCommands.map((c) => c.form), timeoutMs: 30_000 });
-        await until("warm answers", () => warmCommands.every((c) => answerTo(env.fake, c.responseUrl)), 60_000);
-      }
-      const commands = Array.from({ length: concurrent }, (_, i) =>
-        slashForm(env, `where ${env.sim.vehicles[i % env.sim.vehicles.length]!.plate}`, USERS[i % 3]!),
-      );
-      const cpuBefore = bot.cpuMs();
-      const load = await runLoadClient({
-        botUrl: `${bot.url}/slack/events`,
-        signingSecret: env.fake.options.signingSecret,
-        forms: commands.map((c) => c.form),
-        timeoutMs: 30_000,
-        botPid: bot.pid,
-      });
-      // The bot's own work for the burst, acks and answers, whatever else the machine is doing.
-      let cpu = Number.NaN;
-      try {
-        await until(
-          "answers",
-          () => commands.every((c) => answerTo(env.fake, c.responseUrl)),
-          concurrent * SLOT_MS + 30_000,
-        );
-        cpu = (bot.cpuMs() - cpuBefore) / concurrent;
-      } catch (error) {
-        if (!(error instanceof Timeout)) throw error;
-      }
-      return { measured: load, cpuPerCommand: cpu };
+      const first = await whereBurst(env, bot, concurrent);
+      for (let answered = concurrent + 1; answered < IN_SERVICE_AFTER; answered += 50)
+        await whereBurst(env, bot, 50);
+      const inService: Burst[] = [];
+      for (let i = 0; i < (options.quick ? 1 : MEASURED_BURSTS); i++)
+        inService.push(await whereBurst(env, bot, concurrent));
+      return { first, inService };
     });
-    const late = measured.ackMs.filter((ms) => ms > 3000).length;
-    const why = Object.entries(measured.errors)
-      .map(([error, n]) => `${n} × ${error}`)
-      .join("; ");
+    const p99s = inService.map((b) => quantile(b.load.ackMs, 0.99));
+    const all = [first, ...inService];
+    const late = all.reduce((n, b) => n + b.load.ackMs.filter((ms) => ms > 3000).length, 0);
+    const failed = all.reduce((n, b) => n + b.load.failed, 0);
+    const errors = new Map<string, number>();
+    for (const b of all)
+      for (const [error, n] of Object.entries(b.load.errors)) errors.set(error, (errors.get(error) ?? 0) + n);
+    const why = [...errors].map(([error, n]) => `${n} × ${error}`).join("; ");
+    const ackCpu = inService
+      .map((b) => b.load.botCpuMs)
+      .filter((ms): ms is number => ms !== undefined)
+      .map((ms) => ms / concurrent);
+    const answerCpu = inService.map((b) => b.cpuPerCommand).filter(Number.isFinite);
     rows.push(
       {
         row: rows.length === 0 ? "5. ack time, concurrent `/fleet where` (client in its own process)" : "",
-        figure: `${concurrent} at once: p50 / p99 (ms)`,
+        figure: `${concurrent} at once, bot in service: p50 / p99 (ms), median of ${inService.length} bursts (worst p99)`,
         goal: concurrent <= 50 ? "p99 < 100" : "p99 < 500",
-        result: `${fmt(quantile(measured.ackMs, 0.5), 0)} / ${fmt(quantile(measured.ackMs, 0.99), 0)}`,
+        result: `${fmt(median(inService.map((b) => quantile(b.load.ackMs, 0.5))), 0)} / ${fmt(median(p99s), 0)} (${fmt(Math.max(...p99s), 0)})`,
         naive: "—",
       },
       {
         row: "",
-        figure: `${concurrent} at once: over Slack's 3 s, or failed`,
+        figure: `${concurrent} at once, the first burst after the bot's start: p50 / p99 (ms)`,
+        goal: "—",
+        result: `${fmt(quantile(first.load.ackMs, 0.5), 0)} / ${fmt(quantile(first.load.ackMs, 0.99), 0)}`,
+        naive: "—",
+      },
+      {
+        row: "",
+        figure: `${concurrent} at once: over Slack's 3 s, or failed (all ${all.length} bursts)`,
         goal: "0",
-        result: `${late}, ${measured.failed}${why ? ` (${why})` : ""}`,
+        result: `${late}, ${failed}${why ? ` (${why})` : ""}`,
         naive: "—",
       },
       {
         row: "",
-        figure: `${concurrent} at once: bot CPU per ack, first request sent to last ack read (ms)`,
+        figure: `${concurrent} at once, in service: bot CPU per ack, first request sent to last ack read (ms)`,
         goal: "—",
-        result: measured.botCpuMs === undefined ? "—" : fmt(measured.botCpuMs / concurrent, 2),
+        result: ackCpu.length > 0 ? fmt(median(ackCpu), 2) : "—",
         naive: "—",
       },
       {
         row: "",
-        figure: `${concurrent} at once: bot CPU per command, ack and answer (ms)`,
+        figure: `${concurrent} at once, in service: bot CPU per command, ack and answer (ms)`,
         goal: "—",
-        result: Number.isFinite(cpuPerCommand) ? fmt(cpuPerCommand, 1) : "timeout",
+        result: answerCpu.length > 0 ? fmt(median(answerCpu), 1) : "timeout",
         naive: "—",
       },
     );
