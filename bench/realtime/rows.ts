@@ -402,9 +402,9 @@ async function whereBurst(env: Environment, bot: RunningBot, concurrent: number)
 }
 
 /** Commands a bot in service has answered before its bursts are measured (V8 has compiled its hot paths by then). */
-const IN_SERVICE_AFTER = 200;
+export const IN_SERVICE_AFTER = 200;
 /** Measured bursts per concurrency: the median one is reported, and the worst p99. */
-const MEASURED_BURSTS = 3;
+export const MEASURED_BURSTS = 3;
 
 /**
  * 5. Ack time of concurrent commands, two ways: the first burst a bot takes right after its start

@@ -11,6 +11,8 @@ import {
   bigQueue,
   estimateAccuracy,
   fortyDayStops,
+  IN_SERVICE_AFTER,
+  MEASURED_BURSTS,
   marginAfter429,
   memory,
   type RealtimeRow,
@@ -95,8 +97,14 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   the figure is the HTTP acknowledgement time it sees. The client signs every form before its
   clock starts, sends each on a connection of its own through node:http and first warms its own
   code with 20 requests to /healthz (global fetch cost the client 60–180 ms per burst by itself).
-  "Bot CPU per command" is the bot process's user + system time from the burst to the last
-  answer (/proc/<pid>/stat) ÷ N: unlike the ack times it hardly depends on the machine's load.
+  Each N gets a fresh bot: its first burst comes right after its start, while V8 still
+  interprets the code (it compiles what runs often); then bursts of 50 until the bot has
+  answered ${IN_SERVICE_AFTER} commands, as a bot in service has; then ${MEASURED_BURSTS} measured bursts of N, each answered
+  before the next: the median burst's p50 and p99 are given, and the worst p99 (one burst's
+  p99 moves by half between runs on this shared machine). The goals are the bot in service's.
+  "Bot CPU per ack" is the bot process's user + system time (/proc/<pid>/stat, read by the
+  client) from the first request sent to the last ack read, ÷ N; "per command, ack and answer"
+  runs to the last answer.
 - 6: VmRSS of the bot process (/proc/<pid>/status) 2 s after the last of N distinct one-call
   reports was acknowledged (8 in flight at a time); the chart line renders
   \`temps <chilled reefer> yesterday\` first and reads the RSS 2 s after its file was shared.
