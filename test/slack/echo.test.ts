@@ -43,6 +43,13 @@ describe("userText", () => {
     );
   });
 
+  it("a text that fits and has nothing to escape is itself; one character more is cut", () => {
+    expect(userText("B-123-ABC", 9)).toBe("B-123-ABC");
+    expect(userText("B-123-ABCD", 9)).toBe("B-123-AB…");
+    // The length counts the output: an escape can push a short text over its budget.
+    expect(userText("B&123", 7)).toBe("B&amp;…");
+  });
+
   it("code spans cannot end early", () => {
     expect(userCode("a`<!here>`b")).toBe("`a'&lt;!here&gt;'b`");
   });
