@@ -47,6 +47,11 @@ export interface ReplicaFigures {
   rateLimited: number;
   lookupCallSlots: number;
   lookupAnswerSlots: number;
+  /**
+   * The replica that took the lookup's job logged in first (a login between the command and its
+   * call): each replica holds its own token, and the warm-up cannot choose which replica takes a job.
+   */
+  lookupLoggedIn: boolean;
   /** undefined with one replica: nothing to fail over to. */
   failoverSlots?: number;
   failoverAnswers?: number;
@@ -98,6 +103,7 @@ async function measure(count: number): Promise<ReplicaFigures> {
       () => upstream(h, "company-vehicles", 0)[lookupCallsBefore],
       60_000,
     );
+    const lookupLoggedIn = upstream(h, "login", lookup.sentAt).some((at) => at <= lookupCall);
     const lookupAnswer = await until(
       "the lookup's answer",
       () => answerTo(h.fake, lookup.responseUrl),
@@ -157,6 +163,7 @@ async function measure(count: number): Promise<ReplicaFigures> {
       rateLimited,
       lookupCallSlots: (lookupCall - lookup.sentAt) / SLOT_MS,
       lookupAnswerSlots: (lookupAnswer.at - lookup.sentAt) / SLOT_MS,
+      lookupLoggedIn,
       failoverSlots,
       failoverAnswers,
       callsPerReplica: perReplica,
@@ -187,7 +194,7 @@ export async function runReplicas(options: { build?: boolean } = {}): Promise<Re
     "|---|---|---|---|---|---|---|---|---|---|",
     ...figures.map(
       (f) =>
-        `| ${f.replicas} | ${fmt(f.callsPerMinute, 1)} | ${fmt(f.callsPerMinute / base)} | ${fmt(f.callsPerMinute / ideal)} | ${f.rateLimited} | ${fmt(f.lookupCallSlots)} | ${fmt(f.lookupAnswerSlots)} | ${f.failoverSlots === undefined ? "—" : fmt(f.failoverSlots)} | ${f.failoverAnswers ?? "—"} | ${f.callsPerReplica} |`,
+        `| ${f.replicas} | ${fmt(f.callsPerMinute, 1)} | ${fmt(f.callsPerMinute / base)} | ${fmt(f.callsPerMinute / ideal)} | ${f.rateLimited} | ${fmt(f.lookupCallSlots)}${f.lookupLoggedIn ? " (a login first)" : ""} | ${fmt(f.lookupAnswerSlots)} | ${f.failoverSlots === undefined ? "—" : fmt(f.failoverSlots)} | ${f.failoverAnswers ?? "—"} | ${f.callsPerReplica} |`,
     ),
   ].join("\n");
   const settings = `interval ${REPLICA_INTERVAL_MS} ms, margin ${REPLICA_MARGIN_MS} ms, slot ${SLOT_MS} ms (limit ${fmt(ideal, 0)} calls/min)`;
@@ -209,6 +216,9 @@ export const REPLICA_READING = `- Throughput: ${REPORTS} \`fuel <plate> last 93d
 - \`where\`: sent to the last replica after 4 report calls are out, while the backlog drains;
   "→ its call" is command → its company-vehicles call at the service (≤ 1 slot: it goes before
   every waiting report call, whichever replica holds them), "→ answer" adds the answer's way back.
+  Each replica logs in with a token of its own, and any replica may take the lookup's job: one
+  that has not logged in yet logs in first, one slot more ("a login first"; the warm-up's
+  lookups, one sent to each replica, are not always taken by each).
 - kill -9: \`fuel <3 plates> last 300d\` (10 calls); after its second call the replica running it
   (told by its proxy) gets SIGKILL; the figure is the kill → the report's next call at the service
   from another replica (BullMQ's lock has to lapse and its stalled-job check to run first), and
