@@ -12,6 +12,7 @@ import { FleetClient, type FleetSession } from "./fleet/client.js";
 import { isUpstreamTransportError } from "./fleet/errors.js";
 import type { LearnedLimitsRepository } from "./fleet/limits.js";
 import type { Vehicle } from "./fleet/schemas.js";
+import type { SharedTokens } from "./fleet/tokens.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
 import { createLogger, type Logger } from "./log.js";
@@ -124,6 +125,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     gate,
     timeoutMs: config.fleet.timeoutMs,
     learnedLimits: await stores.learnedLimits(service.url),
+    ...(stores.sharedTokens ? { sharedTokens: stores.sharedTokens } : {}),
   });
   const fleet = new FleetAccounts({
     client,
@@ -259,10 +261,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
  * stores add about 25 MB of resident memory that the embedded mode has no use for.
  */
 async function loadRedisModules() {
-  const [health, repositories, sharedState, taskQueue, schedule, gate] = await Promise.all([
+  const [health, repositories, sharedState, sharedTokens, taskQueue, schedule, gate] = await Promise.all([
     import("./store/redis/health.js"),
     import("./store/redis/index.js"),
     import("./store/redis/sharedState.js"),
+    import("./store/redis/sharedTokens.js"),
     import("./tasks/redisTaskQueue.js"),
     import("./alerts/redisSchedule.js"),
     import("./gate/redisFleetGate.js"),
@@ -273,6 +276,7 @@ async function loadRedisModules() {
     RedisHealth: health.RedisHealth,
     createRedisRepositories: repositories.createRedisRepositories,
     RedisSharedState: sharedState.RedisSharedState,
+    RedisSharedTokens: sharedTokens.RedisSharedTokens,
     RedisTaskQueue: taskQueue.RedisTaskQueue,
     RedisAlertSchedule: schedule.RedisAlertSchedule,
     createRedisFleetGate: gate.createRedisFleetGate,
@@ -305,6 +309,8 @@ interface Stores {
   redis?: RedisParts;
   /** Redis mode: request-guard memory and login attempts shared by the replicas (memory otherwise). */
   sharedState?: SharedState;
+  /** Redis mode with CREDENTIALS_KEY: each fleet account's access token, shared by the replicas. */
+  sharedTokens?: SharedTokens;
   close(): Promise<void>;
 }
 
@@ -364,7 +370,8 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
  */
 async function openRedisStores(config: Config, url: string, logger: Logger): Promise<Stores> {
   const modules = await loadRedisModules();
-  const { openRedis, connected, RedisHealth, RedisSharedState, createRedisRepositories } = modules;
+  const { openRedis, connected, RedisHealth, RedisSharedState, RedisSharedTokens, createRedisRepositories } =
+    modules;
   const store = openRedis(url, "store");
   try {
     await connected(store);
@@ -403,6 +410,10 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
     health: new RedisHealth(store),
     // On the fail-fast connection: the guard, login attempts and response_url counts never wait for a lost Redis.
     sharedState: new RedisSharedState(store, { prefix: REDIS_PREFIX }),
+    // Sealed with CREDENTIALS_KEY like the passwords; without a key each replica keeps its own.
+    ...(config.credentialsKey
+      ? { sharedTokens: new RedisSharedTokens(store, config.credentialsKey, { prefix: REDIS_PREFIX }) }
+      : {}),
     retention: retentionOf(config, tasks, alerts, logger),
     redis,
     async close() {

@@ -56,7 +56,7 @@ import {
   type SplittableEndpoint,
 } from "./split.js";
 import { formatCompanyLocal, formatUtcIso } from "./time.js";
-import { type AccessToken, TokenManager } from "./tokens.js";
+import { type AccessToken, type SharedTokens, TokenManager } from "./tokens.js";
 
 const log = logger.child({ module: "fleet.client" });
 
@@ -103,6 +103,8 @@ export interface FleetClientOptions {
    * wires the SQLite store). Without it they are learned again after each start.
    */
   learnedLimits?: LearnedLimitsRepository;
+  /** Replicas (Redis): each account's token shared between them (see SharedTokens). */
+  sharedTokens?: SharedTokens;
   now?: () => number;
 }
 
@@ -232,6 +234,7 @@ export class FleetClient {
   /** Per-call limits: documented ones, tightened by those learned from this service. */
   readonly limits: CallLimitBook;
   readonly #tokens = new Map<string, TokenManager>();
+  readonly #sharedTokens: SharedTokens | undefined;
 
   constructor(options: FleetClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -245,6 +248,7 @@ export class FleetClient {
     this.now = options.now ?? Date.now;
     this.schemas = fleetSchemas(options.timeZone);
     this.limits = new CallLimitBook(this.baseUrl, options.learnedLimits);
+    this.#sharedTokens = options.sharedTokens;
   }
 
   /** The work of one fleet account. Cheap; the token is kept per username across sessions. */
@@ -258,6 +262,7 @@ export class FleetClient {
         refreshMarginMs: this.refreshMarginMs,
         now: this.now,
         sendLogin: (username, password) => this.sendLogin(username, password),
+        ...(this.#sharedTokens ? { shared: this.#sharedTokens } : {}),
       });
       this.#tokens.set(credentials.username, tokens);
     }

@@ -41,6 +41,16 @@ export class AccessToken {
     this.scopes = scope ? scope.split(/\s+/).filter(Boolean) : [];
   }
 
+  /** The token as replicas share it (SharedTokens): its text leaves only this way and as a header. */
+  shareable(): SharedToken {
+    return {
+      value: this.#value,
+      obtainedAtMs: this.obtainedAt.getTime(),
+      expiresInSeconds: (this.expiresAt.getTime() - this.obtainedAt.getTime()) / 1000,
+      ...(this.scopes.length > 0 ? { scope: this.scopes.join(" ") } : {}),
+    };
+  }
+
   /** The Authorization header value. fleet-api.md leaves the header unnamed; every known client uses Bearer. */
   authorization(): string {
     return `Bearer ${this.#value}`;
@@ -77,6 +87,27 @@ export class AccessToken {
   }
 }
 
+/** An access token as replicas share it: what a login answered, and when. */
+export interface SharedToken {
+  value: string;
+  obtainedAtMs: number;
+  expiresInSeconds: number;
+  scope?: string;
+}
+
+/**
+ * Where replicas of one deployment keep each account's access token (Redis), so that a replica
+ * which has not logged in yet, or whose token is due, takes the one another replica got instead
+ * of spending a call (one slot of the account) on a login of its own.
+ */
+export interface SharedTokens {
+  load(account: string): Promise<SharedToken | undefined>;
+  /** Kept until the token expires. */
+  save(account: string, token: SharedToken): Promise<void>;
+  /** Forgets the account's token when it is still this one (the service refused it). */
+  drop(account: string, value: string): Promise<void>;
+}
+
 export interface TokenManagerOptions {
   account: string;
   password: string;
@@ -92,6 +123,11 @@ export interface TokenManagerOptions {
    * offers (a link attempt), where a refusal is the answer.
    */
   retryRefusedLogin?: boolean;
+  /**
+   * Replicas: the account's token as another replica got it, tried before logging in, and where
+   * a new one is kept. Never for credentials someone offers: their login is the check.
+   */
+  shared?: SharedTokens;
 }
 
 /** A 401/403 to the login itself (wrong or changed password, or a passing refusal). */
@@ -136,8 +172,11 @@ export class TokenManager {
   readonly #retryRefusedLogin: boolean;
   readonly #marginMs: number;
   readonly #now: () => number;
+  readonly #shared: SharedTokens | undefined;
   #current: AccessToken | undefined;
   #pending: Promise<AccessToken> | undefined;
+  /** The value of the last token dropped here (refused), so it is not taken from the shared store again. */
+  #rejectedValue: string | undefined;
 
   constructor(options: TokenManagerOptions) {
     this.account = options.account;
@@ -147,6 +186,7 @@ export class TokenManager {
     this.#retryRefusedLogin = options.retryRefusedLogin ?? true;
     this.#marginMs = options.refreshMarginMs ?? 60_000;
     this.#now = options.now ?? Date.now;
+    this.#shared = options.shared;
   }
 
   /** True when `password` is the one this manager logs in with (to notice changed credentials). */
@@ -193,12 +233,13 @@ export class TokenManager {
             answer.scope,
           );
         });
-      const pending = login()
-        .catch((error: unknown) => {
+      const logInOnce = () =>
+        login().catch((error: unknown) => {
           if (!this.#retryRefusedLogin || !isRefusedLogin(error)) throw error;
           log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
           return login();
-        })
+        });
+      const pending = (this.#shared ? this.#fromShared(this.#shared, logInOnce) : logInOnce())
         .then((token) => {
           this.#current = token;
           log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
@@ -213,11 +254,56 @@ export class TokenManager {
   }
 
   /**
+   * A reusable token another replica keeps, else a login whose token is then kept for them. The
+   * shared store is a help, not a need: when it cannot be read or written, the replica logs in
+   * and keeps its token to itself.
+   */
+  async #fromShared(shared: SharedTokens, logIn: () => Promise<AccessToken>): Promise<AccessToken> {
+    const kept = await shared.load(this.account).catch((error: unknown) => {
+      log.warn({ account: this.account, err: error }, "shared fleet token could not be read; logging in");
+      return undefined;
+    });
+    if (kept) {
+      const token = new AccessToken(
+        this.account,
+        kept.value,
+        new Date(kept.obtainedAtMs),
+        kept.expiresInSeconds,
+        this.#marginMs,
+        kept.scope,
+      );
+      // A token taken from another replica is used only while it is one this replica would reuse.
+      if (token.isReusable(this.#now()) && kept.value !== this.#rejectedValue) return token;
+    }
+    const token = await logIn();
+    await shared.save(this.account, token.shareable()).catch((error: unknown) => {
+      log.warn(
+        { account: this.account, err: error },
+        "fleet token could not be shared with the other replicas",
+      );
+    });
+    return token;
+  }
+
+  /**
    * Forgets the token, so the next call logs in. With `token`, only when it is still the
-   * current one: a late 401 of an old token must not throw away a newer one.
+   * current one: a late 401 of an old token must not throw away a newer one. A refused token is
+   * also dropped from the shared store, where other replicas would take it.
    */
   invalidate(token?: AccessToken): void {
-    if (token === undefined || this.#current === token) this.#current = undefined;
+    if (token === undefined || this.#current === token) {
+      const dropped = this.#current;
+      this.#current = undefined;
+      if (dropped && this.#shared) {
+        this.#rejectedValue = dropped.shareable().value;
+        this.#shared.drop(this.account, this.#rejectedValue).catch((error: unknown) => {
+          log.warn(
+            { account: this.account, err: error },
+            "refused fleet token could not be dropped for the other replicas",
+          );
+        });
+      }
+    }
   }
 
   /** Expiry of the cached token (undefined when none), so a refresher can renew ahead of it. */

@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { UnauthorizedError } from "../../src/fleet/errors.js";
 import type { LoginResponse } from "../../src/fleet/schemas.js";
-import { TokenManager } from "../../src/fleet/tokens.js";
+import { type SharedToken, type SharedTokens, TokenManager } from "../../src/fleet/tokens.js";
 import { createLogger } from "../../src/log.js";
 import { recordingGate } from "./helpers.js";
 
@@ -188,5 +188,105 @@ describe("TokenManager, a refused login", () => {
     const { tokens, logins } = refusing(1, false);
     await expect(tokens.token()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(logins()).toBe(1);
+  });
+});
+
+/** The replicas' shared store as an in-memory map (the Redis one is tested against a real server). */
+class MapTokens implements SharedTokens {
+  readonly kept = new Map<string, SharedToken>();
+  failing = false;
+  async load(account: string) {
+    if (this.failing) throw new Error("redis down");
+    return this.kept.get(account);
+  }
+  async save(account: string, token: SharedToken) {
+    if (this.failing) throw new Error("redis down");
+    this.kept.set(account, token);
+  }
+  async drop(account: string, value: string) {
+    if (this.kept.get(account)?.value === value) this.kept.delete(account);
+  }
+}
+
+describe("TokenManager, replicas sharing the account's token", () => {
+  function replicas(count: number, options: { expiresIn?: number } = {}) {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    let logins = 0;
+    const shared = new MapTokens();
+    const managers = Array.from(
+      { length: count },
+      () =>
+        new TokenManager({
+          account: "demo",
+          password: "pw",
+          gate: recordingGate(),
+          now: () => now,
+          shared,
+          sendLogin: async (): Promise<LoginResponse> => {
+            logins += 1;
+            return {
+              access_token: `${SECRET}-${logins}`,
+              expires_in: options.expiresIn ?? 3600,
+              token_type: "Bearer",
+              refresh_token: undefined,
+              scope: "openid",
+            };
+          },
+        }),
+    );
+    return { managers, shared, logins: () => logins, advance: (ms: number) => (now += ms) };
+  }
+
+  it("a replica without a token takes the one another replica got: one login for both", async () => {
+    const { managers, shared, logins } = replicas(2);
+    const [a, b] = managers as [TokenManager, TokenManager];
+    const first = await a.token();
+    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-1`);
+    const taken = await b.token();
+    expect(logins()).toBe(1);
+    expect(taken.authorization()).toBe(first.authorization());
+    expect(taken.expiresAt).toEqual(first.expiresAt);
+    expect(taken.scopes).toEqual(["openid"]);
+  });
+
+  it("a shared token inside the renewal margin is not taken: the replica logs in and shares its own", async () => {
+    const { managers, shared, logins, advance } = replicas(2, { expiresIn: 3600 });
+    const [a, b] = managers as [TokenManager, TokenManager];
+    await a.token();
+    advance(3600_000 - 30_000); // 30 s before expiry, inside the 60 s margin
+    const renewed = await b.token();
+    expect(logins()).toBe(2);
+    expect(renewed.authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
+    // …which the first replica now takes instead of logging in a third time.
+    expect((await a.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(logins()).toBe(2);
+  });
+
+  it("a token the service refused is dropped for everyone, but not a newer one another replica shared", async () => {
+    const { managers, shared, logins } = replicas(2);
+    const [a, b] = managers as [TokenManager, TokenManager];
+    const refused = await a.token();
+    const sameOnB = await b.token();
+    b.invalidate(sameOnB);
+    await new Promise((r) => setImmediate(r));
+    expect(shared.kept.has("demo")).toBe(false);
+    // B logs in again rather than take the refused token back from anywhere.
+    expect((await b.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
+    // A's late 401 for the old token drops nothing: the shared one is B's newer token.
+    a.invalidate(refused);
+    await new Promise((r) => setImmediate(r));
+    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
+    expect((await a.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(logins()).toBe(2);
+  });
+
+  it("when the shared store cannot be reached, each replica logs in on its own and works", async () => {
+    const { managers, shared, logins } = replicas(2);
+    shared.failing = true;
+    const [a, b] = managers as [TokenManager, TokenManager];
+    await expect(a.token()).resolves.toBeDefined();
+    await expect(b.token()).resolves.toBeDefined();
+    expect(logins()).toBe(2);
   });
 });

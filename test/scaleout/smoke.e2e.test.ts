@@ -39,4 +39,16 @@ describe.skipIf(redisSkipReason)("two replicas on Redis", () => {
     );
     expect(h.fake.violations).toEqual([]);
   }, 30_000);
+
+  it("the replicas share the account's token: the one that has not logged in takes the other's", async () => {
+    // Each replica's own fleet client, as main.ts wires it, for an account neither has used yet.
+    const account = { username: "viewer", password: "viewer" };
+    const logins = () => h.requests().filter((r) => r.endpoint === "login" && r.username === "viewer").length;
+    expect(h.bots.map((b) => b.client.loginCalls("viewer"))).toEqual([1, 1]);
+    await h.bots[0]!.client.session(account).vehicles();
+    expect(logins()).toBe(1);
+    await h.bots[1]!.client.session(account).vehicles();
+    expect(logins()).toBe(1);
+    expect(h.bots.map((b) => b.client.loginCalls("viewer"))).toEqual([0, 0]);
+  }, 30_000);
 });
