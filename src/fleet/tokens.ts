@@ -194,10 +194,20 @@ export class TokenManager {
     return this.#password === password;
   }
 
-  /** A token to send now: the cached one while reusable, else a (shared) new login. */
+  /**
+   * A token to send now: the cached one while reusable, else one another replica keeps (when
+   * shared), else a new login that concurrent callers share.
+   */
   async token(ctx: CallContext = {}): Promise<AccessToken> {
     const current = this.#current;
     if (current?.isReusable(this.#now())) return current;
+    if (this.#shared && !this.#pending) {
+      const kept = await untilAborted(this.#takeShared(this.#shared), ctx.signal);
+      if (kept) {
+        this.#current = kept;
+        return kept;
+      }
+    }
     return this.renew(ctx);
   }
 
@@ -213,8 +223,9 @@ export class TokenManager {
   }
 
   /**
-   * Logs in now (for a background refresher, or to verify credentials). A login already
-   * under way is joined instead of starting a second one.
+   * Logs in now (for a background refresher, or to verify credentials), never taking a shared
+   * token: the login is the point. Its token is shared. A login already under way is joined
+   * instead of starting a second one.
    */
   renew(ctx: CallContext = {}): Promise<AccessToken> {
     if (!this.#pending) {
@@ -233,14 +244,14 @@ export class TokenManager {
             answer.scope,
           );
         });
-      const logInOnce = () =>
-        login().catch((error: unknown) => {
+      const pending = login()
+        .catch((error: unknown) => {
           if (!this.#retryRefusedLogin || !isRefusedLogin(error)) throw error;
           log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
           return login();
-        });
-      const pending = (this.#shared ? this.#fromShared(this.#shared, logInOnce) : logInOnce())
+        })
         .then((token) => {
+          this.#share(token);
           this.#current = token;
           log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
           return token;
@@ -254,35 +265,35 @@ export class TokenManager {
   }
 
   /**
-   * A reusable token another replica keeps, else a login whose token is then kept for them. The
-   * shared store is a help, not a need: when it cannot be read or written, the replica logs in
-   * and keeps its token to itself.
+   * The token another replica keeps, while it is one this replica would reuse (and not one
+   * refused here). The shared store is a help, not a need: when it cannot be read, the caller
+   * logs in.
    */
-  async #fromShared(shared: SharedTokens, logIn: () => Promise<AccessToken>): Promise<AccessToken> {
+  async #takeShared(shared: SharedTokens): Promise<AccessToken | undefined> {
     const kept = await shared.load(this.account).catch((error: unknown) => {
       log.warn({ account: this.account, err: error }, "shared fleet token could not be read; logging in");
       return undefined;
     });
-    if (kept) {
-      const token = new AccessToken(
-        this.account,
-        kept.value,
-        new Date(kept.obtainedAtMs),
-        kept.expiresInSeconds,
-        this.#marginMs,
-        kept.scope,
-      );
-      // A token taken from another replica is used only while it is one this replica would reuse.
-      if (token.isReusable(this.#now()) && kept.value !== this.#rejectedValue) return token;
-    }
-    const token = await logIn();
-    await shared.save(this.account, token.shareable()).catch((error: unknown) => {
+    if (!kept || kept.value === this.#rejectedValue) return undefined;
+    const token = new AccessToken(
+      this.account,
+      kept.value,
+      new Date(kept.obtainedAtMs),
+      kept.expiresInSeconds,
+      this.#marginMs,
+      kept.scope,
+    );
+    return token.isReusable(this.#now()) ? token : undefined;
+  }
+
+  /** Keeps a new login's token for the other replicas; when that fails, this replica keeps it to itself. */
+  #share(token: AccessToken): void {
+    this.#shared?.save(this.account, token.shareable()).catch((error: unknown) => {
       log.warn(
         { account: this.account, err: error },
         "fleet token could not be shared with the other replicas",
       );
     });
-    return token;
   }
 
   /**

@@ -281,6 +281,16 @@ describe("TokenManager, replicas sharing the account's token", () => {
     expect(logins()).toBe(2);
   });
 
+  it("renew() logs in whatever is shared (an early renewal, a credentials check) and shares the new token", async () => {
+    const { managers, shared, logins } = replicas(2);
+    const [a, b] = managers as [TokenManager, TokenManager];
+    await a.token();
+    const renewed = await b.renew();
+    expect(logins()).toBe(2);
+    expect(renewed.authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
+  });
+
   it("when the shared store cannot be reached, each replica logs in on its own and works", async () => {
     const { managers, shared, logins } = replicas(2);
     shared.failing = true;
