@@ -9,6 +9,17 @@ import { recordingGate } from "./helpers.js";
 
 const SECRET = "eyJ.secret-token-text";
 
+/** The simulator-like answer of the n-th login. */
+function loginAnswer(n: number, expiresIn: number, scope: string): LoginResponse {
+  return {
+    access_token: `${SECRET}-${n}`,
+    expires_in: expiresIn,
+    token_type: "Bearer",
+    refresh_token: undefined,
+    scope,
+  };
+}
+
 function setup(options: { expiresIn?: number; marginMs?: number; failFirst?: boolean } = {}) {
   let now = Date.parse("2026-01-01T00:00:00Z");
   let logins = 0;
@@ -23,13 +34,7 @@ function setup(options: { expiresIn?: number; marginMs?: number; failFirst?: boo
       logins += 1;
       await new Promise((r) => setTimeout(r, 5));
       if (options.failFirst && logins === 1) throw new Error("login failed");
-      return {
-        access_token: `${SECRET}-${logins}`,
-        expires_in: options.expiresIn ?? 28800,
-        token_type: "Bearer",
-        refresh_token: undefined,
-        scope: "openid profile",
-      };
+      return loginAnswer(logins, options.expiresIn ?? 28800, "openid profile");
     },
   });
   return {
@@ -224,17 +229,18 @@ describe("TokenManager, replicas sharing the account's token", () => {
           shared,
           sendLogin: async (): Promise<LoginResponse> => {
             logins += 1;
-            return {
-              access_token: `${SECRET}-${logins}`,
-              expires_in: options.expiresIn ?? 3600,
-              token_type: "Bearer",
-              refresh_token: undefined,
-              scope: "openid",
-            };
+            return loginAnswer(logins, options.expiresIn ?? 3600, "openid");
           },
         }),
     );
-    return { managers, shared, logins: () => logins, advance: (ms: number) => (now += ms) };
+    return {
+      managers,
+      shared,
+      logins: () => logins,
+      advance: (ms: number) => (now += ms),
+      /** Logins so far, and the login whose token the shared store holds (0: none). */
+      state: () => ({ logins, shared: Number(shared.kept.get("demo")?.value.split("-").at(-1) ?? 0) }),
+    };
   }
 
   it("a replica without a token takes the one another replica got: one login for both", async () => {
@@ -250,45 +256,39 @@ describe("TokenManager, replicas sharing the account's token", () => {
   });
 
   it("a shared token inside the renewal margin is not taken: the replica logs in and shares its own", async () => {
-    const { managers, shared, logins, advance } = replicas(2, { expiresIn: 3600 });
+    const { managers, state, advance } = replicas(2, { expiresIn: 3600 });
     const [a, b] = managers as [TokenManager, TokenManager];
     await a.token();
     advance(3600_000 - 30_000); // 30 s before expiry, inside the 60 s margin
-    const renewed = await b.token();
-    expect(logins()).toBe(2);
-    expect(renewed.authorization()).toBe(`Bearer ${SECRET}-2`);
-    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
+    expect((await b.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(state()).toEqual({ logins: 2, shared: 2 });
     // …which the first replica now takes instead of logging in a third time.
     expect((await a.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
-    expect(logins()).toBe(2);
+    expect(state()).toEqual({ logins: 2, shared: 2 });
   });
 
   it("a token the service refused is dropped for everyone, but not a newer one another replica shared", async () => {
-    const { managers, shared, logins } = replicas(2);
+    const { managers, state } = replicas(2);
     const [a, b] = managers as [TokenManager, TokenManager];
     const refused = await a.token();
-    const sameOnB = await b.token();
-    b.invalidate(sameOnB);
+    b.invalidate(await b.token());
     await new Promise((r) => setImmediate(r));
-    expect(shared.kept.has("demo")).toBe(false);
+    expect(state()).toEqual({ logins: 1, shared: 0 });
     // B logs in again rather than take the refused token back from anywhere.
     expect((await b.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
     // A's late 401 for the old token drops nothing: the shared one is B's newer token.
     a.invalidate(refused);
     await new Promise((r) => setImmediate(r));
-    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
     expect((await a.token()).authorization()).toBe(`Bearer ${SECRET}-2`);
-    expect(logins()).toBe(2);
+    expect(state()).toEqual({ logins: 2, shared: 2 });
   });
 
   it("renew() logs in whatever is shared (an early renewal, a credentials check) and shares the new token", async () => {
-    const { managers, shared, logins } = replicas(2);
+    const { managers, state } = replicas(2);
     const [a, b] = managers as [TokenManager, TokenManager];
     await a.token();
-    const renewed = await b.renew();
-    expect(logins()).toBe(2);
-    expect(renewed.authorization()).toBe(`Bearer ${SECRET}-2`);
-    expect(shared.kept.get("demo")?.value).toBe(`${SECRET}-2`);
+    expect((await b.renew()).authorization()).toBe(`Bearer ${SECRET}-2`);
+    expect(state()).toEqual({ logins: 2, shared: 2 });
   });
 
   it("when the shared store cannot be reached, each replica logs in on its own and works", async () => {
