@@ -175,6 +175,8 @@ export class TokenManager {
   readonly #shared: SharedTokens | undefined;
   #current: AccessToken | undefined;
   #pending: Promise<AccessToken> | undefined;
+  /** A look into the shared store under way: concurrent callers (a burst of lookups) share it. */
+  #taking: Promise<AccessToken | undefined> | undefined;
   /** The value of the last token dropped here (refused), so it is not taken from the shared store again. */
   #rejectedValue: string | undefined;
 
@@ -202,7 +204,13 @@ export class TokenManager {
     const current = this.#current;
     if (current?.isReusable(this.#now())) return current;
     if (this.#shared && !this.#pending) {
-      const kept = await untilAborted(this.#takeShared(this.#shared), ctx.signal);
+      if (!this.#taking) {
+        const taking = this.#takeShared(this.#shared).finally(() => {
+          if (this.#taking === taking) this.#taking = undefined;
+        });
+        this.#taking = taking;
+      }
+      const kept = await untilAborted(this.#taking, ctx.signal);
       if (kept) {
         this.#current = kept;
         return kept;
@@ -235,14 +243,12 @@ export class TokenManager {
         this.#gate.run({ account: this.account, endpoint: "login", context: loginContext }, async () => {
           const startedAt = this.#now();
           const answer = await this.#sendLogin(this.account, this.#password);
-          return new AccessToken(
-            this.account,
-            answer.access_token,
-            new Date(startedAt),
-            answer.expires_in,
-            this.#marginMs,
-            answer.scope,
-          );
+          return this.#tokenOf({
+            value: answer.access_token,
+            obtainedAtMs: startedAt,
+            expiresInSeconds: answer.expires_in,
+            ...(answer.scope ? { scope: answer.scope } : {}),
+          });
         });
       const pending = login()
         .catch((error: unknown) => {
@@ -275,15 +281,20 @@ export class TokenManager {
       return undefined;
     });
     if (!kept || kept.value === this.#rejectedValue) return undefined;
-    const token = new AccessToken(
-      this.account,
-      kept.value,
-      new Date(kept.obtainedAtMs),
-      kept.expiresInSeconds,
-      this.#marginMs,
-      kept.scope,
-    );
+    const token = this.#tokenOf(kept);
     return token.isReusable(this.#now()) ? token : undefined;
+  }
+
+  /** A token as a login answered it, here or on another replica. */
+  #tokenOf(token: SharedToken): AccessToken {
+    return new AccessToken(
+      this.account,
+      token.value,
+      new Date(token.obtainedAtMs),
+      token.expiresInSeconds,
+      this.#marginMs,
+      token.scope,
+    );
   }
 
   /** Keeps a new login's token for the other replicas; when that fails, this replica keeps it to itself. */

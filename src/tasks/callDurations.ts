@@ -1,5 +1,10 @@
 import type { GateObserver } from "../gate/gate.js";
 
+/** An exponential moving average: `weight` is the share of the new observation (the first one is taken whole). */
+function smoothed(before: number | undefined, observed: number, weight: number): number {
+  return before === undefined ? observed : before + weight * (observed - before);
+}
+
 /**
  * How long an account's fleet calls take to answer, smoothed (exponential moving average), so
  * an estimate can end at the answer of a task's last call instead of at its start.
@@ -11,11 +16,7 @@ export class CallDurations {
   constructor(private readonly weight = 0.2) {}
 
   record(account: string, durationMs: number): void {
-    const before = this.typical.get(account);
-    this.typical.set(
-      account,
-      before === undefined ? durationMs : before + this.weight * (durationMs - before),
-    );
+    this.typical.set(account, smoothed(this.typical.get(account), durationMs, this.weight));
   }
 
   /** The typical answer time of the account's calls; undefined before any answered. */
@@ -50,11 +51,11 @@ export class TaskOverhead {
   constructor(private readonly weight = 0.2) {}
 
   recordStart(ms: number): void {
-    this.start = this.start === undefined ? ms : this.start + this.weight * (ms - this.start);
+    this.start = smoothed(this.start, ms, this.weight);
   }
 
   recordDelivery(ms: number): void {
-    this.delivery = this.delivery === undefined ? ms : this.delivery + this.weight * (ms - this.delivery);
+    this.delivery = smoothed(this.delivery, ms, this.weight);
   }
 
   /** Typical time from admission to the first call's turn (0 before any task started). */

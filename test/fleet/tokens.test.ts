@@ -200,7 +200,9 @@ describe("TokenManager, a refused login", () => {
 class MapTokens implements SharedTokens {
   readonly kept = new Map<string, SharedToken>();
   failing = false;
+  loads = 0;
   async load(account: string) {
+    this.loads += 1;
     if (this.failing) throw new Error("redis down");
     return this.kept.get(account);
   }
@@ -253,6 +255,17 @@ describe("TokenManager, replicas sharing the account's token", () => {
     expect(taken.authorization()).toBe(first.authorization());
     expect(taken.expiresAt).toEqual(first.expiresAt);
     expect(taken.scopes).toEqual(["openid"]);
+  });
+
+  it("a burst of callers on a replica without a token looks into the shared store once", async () => {
+    const { managers, shared, state } = replicas(2);
+    const [a, b] = managers as [TokenManager, TokenManager];
+    await a.token();
+    const loadsBefore = shared.loads;
+    const all = await Promise.all(Array.from({ length: 20 }, () => b.token()));
+    expect(new Set(all).size).toBe(1);
+    expect(shared.loads - loadsBefore).toBe(1);
+    expect(state()).toEqual({ logins: 1, shared: 1 });
   });
 
   it("a shared token inside the renewal margin is not taken: the replica logs in and shares its own", async () => {
