@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { type Db, prepared } from "./database.js";
+import type { Db } from "./database.js";
 
 /**
  * Fleet accounts linked by Slack users. The service has no documented refresh endpoint,
@@ -65,11 +65,28 @@ export function decryptSecret(key: Buffer, sealed: string, associated: string): 
 }
 
 export class AccountStore {
+  /** Compiled once: every command reads the invoking user's account. */
+  private readonly statements;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly key: Buffer | undefined,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.statements = {
+      link: db.prepare(
+        `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
+      ),
+      unlink: db.prepare("DELETE FROM linked_accounts WHERE slack_user = ?"),
+      byUser: db.prepare(
+        "SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?",
+      ),
+      all: db.prepare("SELECT slack_user, username, secret FROM linked_accounts"),
+      anyOfUsername: db.prepare("SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1"),
+      usernameOf: db.prepare("SELECT username FROM linked_accounts WHERE slack_user = ?"),
+    };
+  }
 
   get canStore(): boolean {
     return this.key !== undefined;
@@ -78,23 +95,16 @@ export class AccountStore {
   link(slackUser: string, username: string, password: string): void {
     if (!this.key) throw new CredentialsKeyMissingError();
     const secret = encryptSecret(this.key, password, slackUser);
-    prepared(
-      this.db,
-      `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
-    ).run(slackUser, username, secret, this.now());
+    this.statements.link.run(slackUser, username, secret, this.now());
   }
 
   unlink(slackUser: string): boolean {
-    return prepared(this.db, "DELETE FROM linked_accounts WHERE slack_user = ?").run(slackUser).changes > 0;
+    return this.statements.unlink.run(slackUser).changes > 0;
   }
 
   /** The user's linked account, or undefined; throws if the key cannot open it (key changed). */
   get(slackUser: string): LinkedAccount | undefined {
-    const row = prepared(
-      this.db,
-      "SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?",
-    ).get(slackUser) as
+    const row = this.statements.byUser.get(slackUser) as
       | { slack_user: string; username: string; secret: string; linked_at: number }
       | undefined;
     if (!row) return undefined;
@@ -113,7 +123,7 @@ export class AccountStore {
    * set): checked once at start so the operator reads one line instead of a stream of failures.
    */
   unreadable(): { slackUser: string; username: string }[] {
-    const rows = prepared(this.db, "SELECT slack_user, username, secret FROM linked_accounts").all() as {
+    const rows = this.statements.all.all() as {
       slack_user: string;
       username: string;
       secret: string;
@@ -133,17 +143,12 @@ export class AccountStore {
 
   /** Whether any Slack user still has this fleet account linked. */
   isLinked(username: string): boolean {
-    return (
-      prepared(this.db, "SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1").get(username) !==
-      undefined
-    );
+    return this.statements.anyOfUsername.get(username) !== undefined;
   }
 
   /** Username of every linked user, without decrypting anything. */
   usernameOf(slackUser: string): string | undefined {
-    const row = prepared(this.db, "SELECT username FROM linked_accounts WHERE slack_user = ?").get(
-      slackUser,
-    ) as { username: string } | undefined;
+    const row = this.statements.usernameOf.get(slackUser) as { username: string } | undefined;
     return row?.username;
   }
 }

@@ -195,28 +195,3 @@ function migrate(db: Db, path: string): void {
     apply();
   }
 }
-
-const preparedByDb = new WeakMap<Db, Map<string, Database.Statement>>();
-
-/**
- * The statement for this SQL text, compiled once per database. better-sqlite3 compiles on
- * every `prepare()`: a lookup that prepared its one SELECT per call spent more time compiling
- * than reading (0.2 ms of a slash command's ack).
- */
-export function prepared<P extends unknown[] | object = unknown[], R = unknown>(
-  db: Db,
-  sql: string,
-): Database.Statement<P, R> {
-  let statements = preparedByDb.get(db);
-  if (!statements) {
-    statements = new Map();
-    preparedByDb.set(db, statements);
-  }
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
-  }
-  // One cache holds every shape; the caller states the shape of its own SQL, as with prepare<P, R>().
-  return statement as unknown as Database.Statement<P, R>;
-}

@@ -1,6 +1,6 @@
 import type { LearnedLimitsRepository } from "../fleet/limits.js";
 import { type CallLimits, SPLITTABLE_ENDPOINTS, type SplittableEndpoint } from "../fleet/split.js";
-import { type Db, prepared } from "./database.js";
+import type { Db } from "./database.js";
 
 interface LearnedLimitRow {
   endpoint: string;
@@ -26,10 +26,11 @@ export class LearnedLimitsStore implements LearnedLimitsRepository {
   ) {}
 
   load(service: string): Partial<Record<SplittableEndpoint, CallLimits>> {
-    const rows = prepared<[string], LearnedLimitRow>(
-      this.db,
-      "SELECT endpoint, max_vehicles, max_days FROM learned_limits WHERE service = ?",
-    ).all(service);
+    const rows = this.db
+      .prepare<[string], LearnedLimitRow>(
+        "SELECT endpoint, max_vehicles, max_days FROM learned_limits WHERE service = ?",
+      )
+      .all(service);
     const limits: Partial<Record<SplittableEndpoint, CallLimits>> = {};
     for (const row of rows) {
       // A row of an endpoint this version does not split is left alone, not an error.
@@ -44,9 +45,9 @@ export class LearnedLimitsStore implements LearnedLimitsRepository {
 
   /** Upserts; each dimension keeps the tighter of the stored and the new value. */
   save(service: string, endpoint: SplittableEndpoint, limits: CallLimits): void {
-    prepared(
-      this.db,
-      `INSERT INTO learned_limits (service, endpoint, max_vehicles, max_days, learned_at)
+    this.db
+      .prepare(
+        `INSERT INTO learned_limits (service, endpoint, max_vehicles, max_days, learned_at)
          VALUES (@service, @endpoint, @maxVehicles, @maxDays, @at)
          ON CONFLICT (service, endpoint) DO UPDATE SET
            max_vehicles = CASE
@@ -58,17 +59,18 @@ export class LearnedLimitsStore implements LearnedLimitsRepository {
              WHEN max_days IS NULL THEN excluded.max_days
              ELSE min(max_days, excluded.max_days) END,
            learned_at = excluded.learned_at`,
-    ).run({
-      service,
-      endpoint,
-      maxVehicles: limits.maxVehicles ?? null,
-      maxDays: limits.maxDays ?? null,
-      at: this.now(),
-    });
+      )
+      .run({
+        service,
+        endpoint,
+        maxVehicles: limits.maxVehicles ?? null,
+        maxDays: limits.maxDays ?? null,
+        at: this.now(),
+      });
   }
 
   /** Forgets what was learned from a service (operator's reset, e.g. after the service raised its limits). */
   forget(service: string): void {
-    prepared(this.db, "DELETE FROM learned_limits WHERE service = ?").run(service);
+    this.db.prepare("DELETE FROM learned_limits WHERE service = ?").run(service);
   }
 }

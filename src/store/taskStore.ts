@@ -8,7 +8,7 @@ import {
   type TaskState,
   taskRecordSchema,
 } from "../tasks/task.js";
-import { type Db, prepared } from "./database.js";
+import type { Db } from "./database.js";
 
 const rowSchema = z.object({
   id: z.string(),
@@ -102,6 +102,8 @@ export class TaskStore {
         "UPDATE tasks SET progress_done = @done, progress_total = @total, updated_at = @now WHERE id = @id",
       ),
       reply: db.prepare("UPDATE tasks SET reply = @reply, updated_at = @now WHERE id = @id"),
+      result: db.prepare("UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?"),
+      params: db.prepare("UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?"),
       step: db.prepare("SELECT state, result FROM task_steps WHERE task_id = ? AND step = ?"),
       upsertStep: db.prepare(
         `INSERT INTO task_steps (task_id, step, state, result, updated_at) VALUES (@task_id, @step, @state, @result, @now)
@@ -214,20 +216,12 @@ export class TaskStore {
 
   /** Replaces a finished task's result (a list kept current after actions on its cards). */
   updateResult(id: string, result: unknown): void {
-    prepared(this.db, "UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?").run(
-      JSON.stringify(result),
-      this.now(),
-      id,
-    );
+    this.statements.result.run(JSON.stringify(result), this.now(), id);
   }
 
   /** Replaces a task's parameters (its user's zone, settled when the task runs). */
   updateParams(id: string, params: unknown): void {
-    prepared(this.db, "UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?").run(
-      JSON.stringify(params),
-      this.now(),
-      id,
-    );
+    this.statements.params.run(JSON.stringify(params), this.now(), id);
   }
 
   setProgress(id: string, done: number, total: number): void {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, openDatabase, prepared, SCHEMA_VERSION, StoreError } from "../../src/store/database.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION, StoreError } from "../../src/store/database.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -57,26 +57,5 @@ describe("openDatabase", () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => openDatabase(dir)).toThrow(/newer than this fleetbot knows/);
-  });
-});
-
-describe("prepared", () => {
-  it("compiles a statement once per database and SQL text", () => {
-    const a = new Database(":memory:");
-    const b = new Database(":memory:");
-    a.exec("CREATE TABLE t (x INTEGER)");
-    b.exec("CREATE TABLE t (x INTEGER)");
-    const insert = prepared(a, "INSERT INTO t (x) VALUES (?)");
-    expect(prepared(a, "INSERT INTO t (x) VALUES (?)")).toBe(insert);
-    // Another database has statements of its own: one bound to `a` would write into `a`.
-    const insertB = prepared(b, "INSERT INTO t (x) VALUES (?)");
-    expect(insertB).not.toBe(insert);
-    insert.run(1);
-    insertB.run(2);
-    insertB.run(3);
-    expect(prepared<[], { n: number }>(a, "SELECT count(*) AS n FROM t").get()?.n).toBe(1);
-    expect(prepared<[], { n: number }>(b, "SELECT count(*) AS n FROM t").get()?.n).toBe(2);
-    a.close();
-    b.close();
   });
 });
