@@ -173,7 +173,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: options.progressEveryMs,
     // Redis mode: each use of a response_url is also counted across the replicas.
-    ...(stores.sharedState ? { responseUrlUses: stores.sharedState } : {}),
+    ...(stores.sharedState ? { responseUrlUses: stores.sharedState, ackMarks: stores.sharedState } : {}),
+    slackApiUrl: slackSide.apiUrl,
   });
   delivery.attach();
 

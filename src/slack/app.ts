@@ -13,7 +13,8 @@ import type { Logger } from "pino";
 import type { SlackContext } from "./context.js";
 import { registerListeners } from "./listeners/index.js";
 import type { PendingAcks } from "./pendingAcks.js";
-import { guardSlackRequests } from "./requestGuard.js";
+import { guardSlackRequests, MAX_BODY_BYTES } from "./requestGuard.js";
+import { responseUrlAllowed, responseUrlsOf } from "./responseUrlPolicy.js";
 
 export interface HttpRoute {
   path: string;
@@ -49,6 +50,15 @@ export interface RunningSlackApp {
   /** Resolves when no listener is running (their work after the ack included). */
   idle(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The host alone, for a log line (the rest of a response_url is a capability). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "(unreadable)";
+  }
 }
 
 /** Bolt's logger interface on top of pino, so one log stream (and its redaction) serves both. */
@@ -88,10 +98,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       endpoints: "/slack/events",
       customRoutes,
       logger,
-      // The guard below has verified every request that reaches Bolt's endpoint (and refused the
-      // rest): a second HMAC of each body here cost each ack 0.1 ms for nothing. Only Slack's
-      // unsigned ssl_check passes unverified, and Bolt answers it with an empty 200.
-      signatureVerification: false,
+      // The guard below verifies every request before Bolt sees it and answers ssl_check itself.
+      // Bolt checks again (about 0.1 ms an ack): with its check off, Bolt routed a payload
+      // smuggled beside an ssl_check, so a gap in the guard must not be the only lock.
+      signatureVerification: true,
+      // The guard caps bodies at 1 MB before Bolt buffers anything; this is the same cap.
+      bodyLimit: MAX_BODY_BYTES,
     });
     // Timestamps both ways, signature, content type and resends are settled before Bolt runs anything.
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
@@ -129,6 +141,20 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       running--;
       if (running === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     }
+  });
+
+  // Before any listener: a response_url on a host that is not Slack's is never answered to.
+  app.use(async (args) => {
+    const foreign = responseUrlsOf(args.body).filter((url) => !responseUrlAllowed(url, options.apiUrl));
+    if (foreign.length === 0) {
+      await args.next();
+      return;
+    }
+    options.logger.warn(
+      { hosts: foreign.map(hostOf) },
+      "Slack request refused: its response_url is not on Slack's hosts",
+    );
+    if ("ack" in args && typeof args.ack === "function") await args.ack();
   });
 
   const context = options.context;

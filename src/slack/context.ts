@@ -8,9 +8,9 @@ import type { AccountRepository, AlertRepository, TaskRepository } from "../stor
 import type { SharedState, WindowTake } from "../store/sharedState.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
-import type { TaskProgress, TaskRecord } from "../tasks/task.js";
+import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import type { VehicleCache } from "../tasks/vehicleCache.js";
-import type { TaskDelivery } from "./delivery.js";
+import type { AckHold, TaskDelivery } from "./delivery.js";
 import type { TaskOwnership } from "./listeners/shared.js";
 import type { People } from "./people.js";
 import type { RenderContext } from "./renderers.js";
@@ -62,7 +62,8 @@ export interface Users {
 export interface TaskDesk {
   submit<K extends TaskKind>(task: NewTaskOf<K>): Promise<{ task: TaskRecord; created: boolean }>;
   progressOf(taskId: string): Promise<TaskProgress | undefined>;
-  holdUntilAck(taskId: string): () => void;
+  /** Taken before a task is stored; released (with the new task's id) once the ack is sent. */
+  holdUntilAck(reply: ReplyTarget): Promise<AckHold>;
   /** `byUser`: who clicked Cancel (the task's waiting message names them). */
   cancel(taskId: string, byUser?: string): Promise<boolean>;
   /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
@@ -10,6 +11,7 @@ import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { mergeTransports } from "./renderers.js";
+import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
 import { progressMessage, statusModal } from "./views/common.js";
 import type { SlackMessage } from "./views/message.js";
@@ -153,6 +155,32 @@ export interface TaskDeliveryOptions {
   ackWaitMs?: number;
   /** Redis mode: response_url uses counted across replicas (the task's own count still applies). */
   responseUrlUses?: SharedState;
+  /** SLACK_API_URL: its host may serve response URLs (besides Slack's own; see responseUrlPolicy). */
+  slackApiUrl?: string;
+  /**
+   * Redis mode: where a pending ack is marked, so that the replica that runs a task (maybe not
+   * the one that acknowledged it) holds its answer back too.
+   */
+  ackMarks?: SharedState;
+}
+
+/** A held answer: released once the listener's ack is sent. */
+export interface AckHold {
+  /** `taskId`: the task the ack was for (its ack counts as the task's first progress update). */
+  release(taskId?: string): void;
+}
+
+/** Progress bookkeeping beyond this many tasks is dropped, oldest first (see rememberProgress). */
+const MAX_PROGRESS_ENTRIES = 10_000;
+
+/**
+ * Where an ack and a later answer would collide: the response_url (a command, a button) or the
+ * modal (a form). Known before the task is stored, so the hold is in place before any replica
+ * can start the task. Answers with neither (a DM) cannot be overwritten by the ack.
+ */
+export function ackPlaceOf(reply: ReplyTarget): string | undefined {
+  const place = reply.responseUrl ?? (reply.viewId ? `view:${reply.viewId}` : undefined);
+  return place === undefined ? undefined : `pending-ack:${createHash("sha256").update(place).digest("hex")}`;
 }
 
 /**
@@ -165,6 +193,7 @@ export class TaskDelivery {
   private readonly lastProgress = new Map<string, { at: number; key: string }>();
   /** Progress posts under way per task: the answer waits for them (same response_url, replace_original). */
   private readonly progressPosts = new Map<string, Promise<unknown>>();
+  /** Acks not yet sent in this process, by ackPlaceOf. */
   private readonly acks = new Map<string, { promise: Promise<void>; release: () => void }>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private detach?: () => void;
@@ -199,22 +228,89 @@ export class TaskDelivery {
   }
 
   /**
-   * Holds the task's answer until the listener has acknowledged Slack: an answer sent
-   * through the response_url before the ack would be overwritten by the ack's message.
+   * Holds the answer to `reply`'s place until the listener has acknowledged Slack: an answer
+   * sent through the response_url (or a views.update) before the ack would be overwritten by
+   * the ack's message. Taken before the task is stored; in Redis mode the mark is shared (for
+   * at most ackWaitMs), so a task run by another replica waits for this replica's ack too.
    */
-  holdUntilAck(taskId: string): () => void {
+  async holdUntilAck(reply: ReplyTarget): Promise<AckHold> {
+    const place = ackPlaceOf(reply);
+    if (place === undefined) return { release: (taskId) => taskId && this.ackCountsAsProgress(taskId) };
     let release = () => {};
     const promise = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.acks.set(taskId, { promise, release });
-    return () => {
-      release();
-      this.acks.delete(taskId);
-      // The ack showed the task's place and estimate: it counts as the first progress update, so
-      // the next one waits progressEveryMs instead of repeating it at once (one response_url use less).
-      if (!this.lastProgress.has(taskId)) this.lastProgress.set(taskId, { at: this.now(), key: "ack" });
+    const local = { promise, release };
+    this.acks.set(place, local);
+    const shared = this.options.ackMarks;
+    // Unreachable Redis: the store is on it too, so the submit fails and the user is told.
+    if (shared) await shared.mark(place, this.ackWaitMs()).catch(() => undefined);
+    return {
+      release: (taskId) => {
+        local.release();
+        if (this.acks.get(place) === local) this.acks.delete(place);
+        if (shared) void shared.unmark(place).catch(() => undefined);
+        if (taskId) this.ackCountsAsProgress(taskId);
+      },
     };
+  }
+
+  /**
+   * The ack showed the task's place and estimate: it counts as the first progress update, so the
+   * next one waits progressEveryMs instead of repeating it at once (one response_url use less).
+   */
+  private ackCountsAsProgress(taskId: string): void {
+    if (!this.lastProgress.has(taskId)) this.rememberProgress(taskId, { at: this.now(), key: "ack" });
+  }
+
+  /**
+   * Bounded: a task finished by another replica never clears its entry here, and an entry is of
+   * no use once its response_url has expired; past the bound the oldest go first.
+   */
+  private rememberProgress(taskId: string, entry: { at: number; key: string }): void {
+    this.lastProgress.delete(taskId);
+    this.lastProgress.set(taskId, entry);
+    if (this.lastProgress.size <= MAX_PROGRESS_ENTRIES) return;
+    const expired = this.now() - RESPONSE_URL_LIFETIME_MS;
+    for (const [id, { at }] of this.lastProgress) {
+      if (this.lastProgress.size <= MAX_PROGRESS_ENTRIES && at >= expired) break;
+      this.lastProgress.delete(id);
+    }
+  }
+
+  /** Progress entries kept (tests of the bound). */
+  get progressEntries(): number {
+    return this.lastProgress.size;
+  }
+
+  private ackWaitMs(): number {
+    return this.options.ackWaitMs ?? 3_000;
+  }
+
+  /** Whether an ack to `reply`'s place is still on its way, here or (Redis mode) on another replica. */
+  private async ackPending(reply: ReplyTarget): Promise<boolean> {
+    const place = ackPlaceOf(reply);
+    if (place === undefined) return false;
+    if (this.acks.has(place)) return true;
+    return (await this.options.ackMarks?.isMarked(place).catch(() => false)) ?? false;
+  }
+
+  /** Waits until the ack to `reply`'s place is out, at most ackWaitMs. */
+  private async waitForAck(reply: ReplyTarget): Promise<void> {
+    const place = ackPlaceOf(reply);
+    if (place === undefined) return;
+    const deadline = this.now() + this.ackWaitMs();
+    const local = this.acks.get(place);
+    if (local) {
+      await Promise.race([local.promise, new Promise((resolve) => setTimeout(resolve, this.ackWaitMs()))]);
+      return;
+    }
+    const shared = this.options.ackMarks;
+    if (!shared) return;
+    // Another replica's ack: its mark goes when the ack is sent (or lapses with ackWaitMs).
+    while (this.now() < deadline && (await shared.isMarked(place).catch(() => false))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Sends a message to where the task was asked; `replace` replaces the message the response_url belongs to. */
@@ -259,6 +355,10 @@ export class TaskDelivery {
     limit: number,
   ): Promise<boolean> {
     if (!reply.responseUrl) return false;
+    if (!responseUrlAllowed(reply.responseUrl, this.options.slackApiUrl)) {
+      this.options.logger.warn({ taskId }, "response_url is not on Slack's hosts; not posted to");
+      return false;
+    }
     // Another replica may have used the URL since this task's count was read.
     const shared = this.options.responseUrlUses;
     // Redis unreachable: the task's own count still holds (the answer is not held back for it).
@@ -405,7 +505,9 @@ export class TaskDelivery {
     const key = `${progress.position}:${progress.done}/${progress.total}`;
     const last = this.lastProgress.get(task.id);
     if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000))) return;
-    this.lastProgress.set(task.id, { at: this.now(), key });
+    // The ack (maybe another replica's) is still on its way: it shows the place itself.
+    if (await this.ackPending(reply)) return;
+    this.rememberProgress(task.id, { at: this.now(), key });
     const message = progressMessage(this.options.describe(task), progress, this.now());
     await this.postResponseUrl(
       task.id,
@@ -416,13 +518,7 @@ export class TaskDelivery {
   }
 
   private async onFinished(task: TaskRecord): Promise<void> {
-    const ack = this.acks.get(task.id);
-    if (ack) {
-      await Promise.race([
-        ack.promise,
-        new Promise((resolve) => setTimeout(resolve, this.options.ackWaitMs ?? 3_000)),
-      ]);
-    }
+    await this.waitForAck(task.reply);
     this.lastProgress.delete(task.id);
     await this.progressPosts.get(task.id)?.catch(() => undefined);
     // Counted before trying: a crash or a refusal at every start must not re-send it for ever.

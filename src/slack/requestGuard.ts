@@ -9,23 +9,38 @@ import type { PendingAcks } from "./pendingAcks.js";
  * but refuses only OLD timestamps, compares the content type exactly (so `; charset=utf-8`
  * fails) and has no memory of requests, so a Slack retry or a resend of one signed request
  * made a second task. Here, before Bolt sees anything:
- * 1. the body is buffered (Bolt reuses `req.rawBody` when it is already there);
- * 2. the timestamp must lie within 5 minutes either way, and the v0 signature must match
- *    (timing-safe); nothing is remembered of a request that fails either check;
- * 3. the content type is written the way Bolt compares it;
- * 4. a slash command, block_actions or view_submission whose exact body was already seen in
- *    the last 5 minutes is answered with an empty 200 and never reaches Bolt. Options requests
- *    (block_suggestion) are not: identical ones each want their answer. That memory is a
- *    SharedState: in this process by default, in Redis when replicas share the load (a retry
- *    may reach another replica). When it cannot be reached the request goes on to Bolt: the
- *    store is on the same Redis, so the listener tells the user "fleetbot cannot queue requests
- *    right now" and queues nothing (a 503 would only show Slack's own "dispatch failed").
+ * 1. a request without Slack's signature headers can only be Slack's `ssl_check` probe: at most
+ *    1 KB of it is read, `ssl_check=1` gets an empty 200 here and nothing is passed on, anything
+ *    else a 401. A request with them whose timestamp is malformed or outside 5 minutes either
+ *    way is refused before its body is read, and so is a body announced above 1 MB;
+ * 2. the body is buffered (at most 1 MB; Bolt reuses `req.rawBody` when it is already there) and
+ *    the v0 signature must match (timing-safe); nothing is remembered of a request that fails.
+ *    A signed ssl_check is answered here too: no ssl_check ever reaches Bolt, which would route
+ *    a payload smuggled beside it (issue: unsigned `ssl_check=1&payload=…` ran buttons);
+ * 3. only a verified request counts as an ack to let go first (PendingAcks): unsigned floods
+ *    cannot hold tasks back;
+ * 4. the content type is written the way Bolt compares it;
+ * 5. a slash command, block_actions or view_submission whose exact body was already seen is
+ *    answered with an empty 200 and never reaches Bolt. It is remembered until its own
+ *    timestamp's window has closed (timestamp + 5 min + a margin for clock skew), and a resend
+ *    with a later timestamp (Slack's retry) extends that, so no capture can be replayed inside
+ *    any window. Options requests (block_suggestion) are not remembered: identical ones each
+ *    want their answer. That memory is a SharedState: in this process by default, in Redis when
+ *    replicas share the load (a retry may reach another replica). When it cannot be reached the
+ *    request goes on to Bolt: the store is on the same Redis, so the listener tells the user
+ *    "fleetbot cannot queue requests right now" and queues nothing (a 503 would only show
+ *    Slack's own "dispatch failed").
+ * Bolt's own signature check stays on behind this, as a second lock on the same door.
  */
 
 /** Slack's replay window, both ways. */
 export const REQUEST_WINDOW_MS = 5 * 60_000;
-/** Bolt's default body limit (10 MB is far above any Slack payload). */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Past the window, a seen body is remembered this much longer: a sender's clock may be off. */
+export const REPLAY_MARGIN_MS = 60_000;
+/** The largest body read; Slack's largest payloads (a modal's state) stay far below it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Slack's ssl_check probe is `ssl_check=1&token=…`: an unsigned body is read no further than this. */
+const MAX_UNSIGNED_BYTES = 1024;
 
 const FORM = "application/x-www-form-urlencoded";
 const JSON_TYPE = "application/json";
@@ -100,9 +115,19 @@ function typeOf(value: unknown): string | undefined {
   return typeof value.type === "string" ? value.type : undefined;
 }
 
-/** `ssl_check=1`: Slack's certificate probe, unsigned; Bolt answers it (and drops anything else in it). */
-function isSslCheck(form: URLSearchParams | undefined): boolean {
-  return form?.get("ssl_check") === "1";
+/**
+ * Slack's certificate probe: a form with `ssl_check`. It never reaches Bolt, whatever else the
+ * body carries: Bolt parses forms with node:querystring, which reads `ssl_check=1&ssl_check=1`
+ * as a list and would route the command beside it, while URLSearchParams reads `"1"`.
+ */
+function hasSslCheck(form: URLSearchParams | undefined): boolean {
+  return form?.has("ssl_check") ?? false;
+}
+
+/** Exactly Slack's unsigned probe: one `ssl_check`, of value 1. */
+function isPlainSslCheck(form: URLSearchParams | undefined): boolean {
+  const values = form?.getAll("ssl_check") ?? [];
+  return values.length === 1 && values[0] === "1";
 }
 
 /**
@@ -136,8 +161,29 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
+/**
+ * Answers without reading the body; the connection closes after the answer, so what the client
+ * still sends is not read either.
+ */
 function refuse(res: ServerResponse, status: number): void {
-  res.writeHead(status, { "content-type": "text/plain" }).end();
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { "content-type": "text/plain", connection: "close" }).end();
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The timestamp header in seconds; undefined when it is not a plain whole number. */
+function timestampOf(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : undefined;
+}
+
+/** A Content-Length above `limit` (chunked bodies are cut while read instead). */
+function announcedTooLarge(req: IncomingMessage, limit: number): boolean {
+  const length = Number(req.headers["content-length"]);
+  return Number.isFinite(length) && length > limit;
 }
 
 /** Wraps Bolt's request listener: Slack requests pass the checks above first; other routes go straight through. */
@@ -145,51 +191,73 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
   const now = options.now ?? Date.now;
   const seen =
     options.sharedState ?? new MemorySharedState({ now, maxEntries: options.maxRemembered ?? 10_000 });
+  const log = options.logger;
+
+  /** No signature headers: Slack's ssl_check, or nothing. */
+  const unsigned = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = announcedTooLarge(req, MAX_UNSIGNED_BYTES)
+      ? undefined
+      : await readBody(req, MAX_UNSIGNED_BYTES);
+    if (body && isPlainSslCheck(formOf(mediaType(req.headers["content-type"]), body))) {
+      res.writeHead(200).end();
+      return;
+    }
+    log?.warn({ path: options.path }, "Slack request refused: no signature");
+    refuse(res, 401);
+  };
+
   const guarded = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const timestamp = header(req, "x-slack-request-timestamp");
+    const signature = header(req, "x-slack-signature");
+    if (timestamp === undefined || signature === undefined) {
+      await unsigned(req, res);
+      return;
+    }
+    const timestampSec = timestampOf(timestamp);
+    if (timestampSec === undefined || Math.abs(now() - timestampSec * 1000) > REQUEST_WINDOW_MS) {
+      log?.warn({ path: options.path }, "Slack request refused: timestamp outside the window");
+      refuse(res, 401);
+      return;
+    }
+    if (announcedTooLarge(req, MAX_BODY_BYTES)) {
+      refuse(res, 413);
+      return;
+    }
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!body) {
       refuse(res, 413);
       return;
     }
-    const contentType = mediaType(req.headers["content-type"]);
-    if (contentType === FORM || contentType === JSON_TYPE) req.headers["content-type"] = contentType;
-    // Bolt reads the buffered body instead of the (consumed) stream.
-    Object.assign(req, { rawBody: body });
-    const form = formOf(contentType, body);
-    if (isSslCheck(form)) {
-      inner(req, res);
-      return;
-    }
-    const timestamp = req.headers["x-slack-request-timestamp"];
-    const timestampSec = typeof timestamp === "string" && /^\d+$/.test(timestamp) ? Number(timestamp) : NaN;
-    const signature = req.headers["x-slack-signature"];
-    if (
-      typeof timestamp !== "string" ||
-      !Number.isFinite(timestampSec) ||
-      Math.abs(now() - timestampSec * 1000) > REQUEST_WINDOW_MS ||
-      !validSignature(
-        options.signingSecret,
-        timestamp,
-        body,
-        typeof signature === "string" ? signature : undefined,
-      )
-    ) {
-      options.logger?.warn({ path: options.path }, "Slack request refused: bad signature or timestamp");
+    if (!validSignature(options.signingSecret, timestamp, body, signature)) {
+      log?.warn({ path: options.path }, "Slack request refused: bad signature");
       refuse(res, 401);
       return;
     }
+    // Verified: from here on it is Slack's request, and its ack goes before tasks' work.
+    options.pendingAcks?.track(res);
+    const contentType = mediaType(req.headers["content-type"]);
+    if (contentType === FORM || contentType === JSON_TYPE) req.headers["content-type"] = contentType;
+    const form = formOf(contentType, body);
+    if (hasSslCheck(form)) {
+      res.writeHead(200).end();
+      return;
+    }
+    // Bolt reads the buffered body instead of the (consumed) stream.
+    Object.assign(req, { rawBody: body });
     const kind = requestKind(contentType, body, form);
     if (kind && ONCE_ONLY.has(kind)) {
       const key = createHash("sha256").update(body).digest("hex");
       let first: boolean;
       try {
-        first = await seen.firstSeen(`slack-request:${key}`, REQUEST_WINDOW_MS);
+        // Until this request's own window has closed, wherever in it the request arrived.
+        const rememberMs = Math.max(1, timestampSec * 1000 + REQUEST_WINDOW_MS + REPLAY_MARGIN_MS - now());
+        first = await seen.firstSeen(`slack-request:${key}`, Math.ceil(rememberMs));
       } catch (error) {
-        options.logger?.warn({ err: error }, "Slack request's resend memory cannot be reached; let through");
+        log?.warn({ err: error }, "Slack request's resend memory cannot be reached; let through");
         first = true;
       }
       if (!first) {
-        options.logger?.debug(
+        log?.debug(
           { kind, retry: req.headers["x-slack-retry-num"] },
           "repeated Slack request answered without running it again",
         );
@@ -205,9 +273,8 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
       inner(req, res);
       return;
     }
-    options.pendingAcks?.track(res);
     guarded(req, res).catch((error: unknown) => {
-      options.logger?.warn({ err: error }, "Slack request could not be read");
+      log?.warn({ err: error }, "Slack request could not be read");
       if (!res.headersSent) refuse(res, 400);
     });
   };

@@ -8,8 +8,18 @@
  * own, so the same key given to two operations names two things.
  */
 export interface SharedState {
-  /** Remembers `key` for `ttlMs`; false when it was already remembered (and not yet forgotten). */
+  /**
+   * Remembers `key` for `ttlMs`; false when it was already remembered (and not yet forgotten),
+   * in which case it is then remembered at least `ttlMs` from now (never less than before).
+   */
   firstSeen(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * A short mark others can wait on (an ack not yet sent): set for at most `ttlMs`, or until
+   * `unmark`. `isMarked` says whether it is still there.
+   */
+  mark(key: string, ttlMs: number): Promise<void>;
+  unmark(key: string): Promise<void>;
+  isMarked(key: string): Promise<boolean>;
   /**
    * Counts one use of `key` when fewer than `limit` were counted in the last `windowMs`;
    * otherwise counts nothing and says when the oldest counted use leaves the window.
@@ -38,13 +48,24 @@ export interface MemorySharedStateOptions {
 /**
  * A map that forgets: entries leave when their expiry has passed, and the oldest inserted leave
  * first once there are more than `maxEntries`, so a flood of distinct keys cannot grow memory.
- * Entries are in insertion order; with one ttl for all (the usual case) that is expiry order,
- * so expired entries are dropped from the front without scanning the rest.
+ * Entries are in insertion order; with one ttl for all that is expiry order, so expired entries
+ * are dropped from the front without scanning the rest. With ttls that differ (a request's
+ * memory ends with its own window) an expired entry behind a live one waits for its turn, but
+ * `get` never returns it.
  */
 class ExpiringMap<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 
   constructor(private readonly maxEntries: number) {}
+
+  /** When `key`'s entry expires (undefined when there is none, or it has expired). */
+  expiresAt(key: string, now: number): number | undefined {
+    return this.get(key, now) === undefined ? undefined : this.entries.get(key)?.expiresAt;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 
   get(key: string, now: number): V | undefined {
     this.expire(now);
@@ -81,6 +102,7 @@ class ExpiringMap<V> {
 export class MemorySharedState implements SharedState {
   private readonly now: () => number;
   private readonly seen: ExpiringMap<true>;
+  private readonly marks: ExpiringMap<true>;
   /** Times of the counted uses in the window, oldest first. */
   private readonly windows: ExpiringMap<number[]>;
 
@@ -88,15 +110,33 @@ export class MemorySharedState implements SharedState {
     this.now = options.now ?? Date.now;
     const max = options.maxEntries ?? 10_000;
     this.seen = new ExpiringMap(max);
+    this.marks = new ExpiringMap(max);
     this.windows = new ExpiringMap(max);
   }
 
   async firstSeen(key: string, ttlMs: number): Promise<boolean> {
     checkPositiveInteger("ttlMs", ttlMs);
     const now = this.now();
-    if (this.seen.get(key, now)) return false;
+    const until = this.seen.expiresAt(key, now);
+    if (until !== undefined) {
+      if (until < now + ttlMs) this.seen.set(key, true, now + ttlMs);
+      return false;
+    }
     this.seen.set(key, true, now + ttlMs);
     return true;
+  }
+
+  async mark(key: string, ttlMs: number): Promise<void> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    this.marks.set(key, true, this.now() + ttlMs);
+  }
+
+  async unmark(key: string): Promise<void> {
+    this.marks.delete(key);
+  }
+
+  async isMarked(key: string): Promise<boolean> {
+    return this.marks.get(key, this.now()) === true;
   }
 
   async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {

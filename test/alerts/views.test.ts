@@ -120,6 +120,20 @@ describe("alert message", () => {
     else expect(text).toContain("completed with error");
   });
 
+  it("the notification text escapes outside words: a vehicle or code named <!channel> pings no one", () => {
+    const hostile = "<!channel> & <@U0BOSS>";
+    const opened = alertMessage(
+      incident({ code: hostile, facts: { ...facts, carrierCode: hostile, codeUit: hostile } }),
+      "C1",
+    );
+    const resolved = resolvedAlertMessage(incident({ facts: { ...facts, codeUit: hostile } }));
+    const muted = alertMutedMessage(hostile, "C1", NOW + 86_400_000);
+    for (const { text } of [opened, resolved, muted]) {
+      expect(text).not.toMatch(/<!channel>|<@U0BOSS>/);
+      expect(text).toContain("&lt;!channel&gt; &amp; &lt;@U0BOSS&gt;".slice(0, 20));
+    }
+  });
+
   it("stays within limits with absurdly long texts", () => {
     const long = "x<&>".repeat(2000);
     const message = alertMessage(

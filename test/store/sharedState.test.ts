@@ -108,6 +108,35 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
       expect(await s.state.firstSeen("a", 5 * MIN)).toBe(false);
     });
 
+    it("firstSeen: a repeat with a longer ttl keeps the key that much longer; a shorter one does not shorten it", async () => {
+      const s = await backend.open();
+      expect(await s.state.firstSeen("retried", SHORT)).toBe(true);
+      // Slack's retry of the request, with a later timestamp: remembered to the end of its own window.
+      expect(await s.replica.firstSeen("retried", 5 * MIN)).toBe(false);
+      await s.waitUntil((await s.now()) + SHORT + 1);
+      expect(await s.state.firstSeen("retried", SHORT)).toBe(false);
+      // A shorter ttl given later leaves the longer memory as it was.
+      expect(await s.state.firstSeen("long", 5 * MIN)).toBe(true);
+      expect(await s.replica.firstSeen("long", SHORT)).toBe(false);
+      await s.waitUntil((await s.now()) + SHORT + 1);
+      expect(await s.state.firstSeen("long", 5 * MIN)).toBe(false);
+    });
+
+    it("mark: seen by every replica until unmarked or its ttl ends", async () => {
+      const s = await backend.open();
+      expect(await s.replica.isMarked("ack")).toBe(false);
+      await s.state.mark("ack", 5 * MIN);
+      expect(await s.replica.isMarked("ack")).toBe(true);
+      await s.replica.unmark("ack");
+      expect(await s.state.isMarked("ack")).toBe(false);
+      await s.state.mark("lapses", SHORT);
+      const until = (await s.now()) + SHORT;
+      expect(await s.replica.isMarked("lapses")).toBe(true);
+      await s.waitUntil(until + 1);
+      expect(await s.replica.isMarked("lapses")).toBe(false);
+      await expect(s.state.mark("x", 0)).rejects.toThrow(RangeError);
+    });
+
     it("firstSeen: of concurrent calls from two replicas, exactly one is first", async () => {
       const s = await backend.open();
       const answers = await Promise.all(
@@ -181,14 +210,20 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
 });
 
 describe("MemorySharedState (the one-process memory)", () => {
-  it("firstSeen forgets a key exactly at its ttl (the request guard's 5-minute window)", async () => {
+  it("firstSeen forgets a key exactly at its ttl; a repeat remembers it its own ttl from then", async () => {
     let now = 0;
     const state = new MemorySharedState({ now: () => now });
     expect(await state.firstSeen("a", 300_000)).toBe(true);
     now = 299_999;
-    expect(await state.firstSeen("a", 300_000)).toBe(false);
+    expect(await state.firstSeen("a", 1)).toBe(false);
     now = 300_000;
     expect(await state.firstSeen("a", 300_000)).toBe(true);
+    now = 400_000;
+    expect(await state.firstSeen("a", 300_000)).toBe(false);
+    now = 699_999;
+    expect(await state.firstSeen("a", 1)).toBe(false);
+    now = 700_000;
+    expect(await state.firstSeen("a", 1)).toBe(true);
   });
 
   it("keeps at most maxEntries keys, dropping the oldest", async () => {

@@ -22,6 +22,14 @@ export interface SlackDriverOptions {
   transport?: "http" | "socket";
   /** Slack's acknowledgement deadline; a later answer is treated as no answer. Default 3000. */
   ackTimeoutMs?: number;
+  /**
+   * Changes each HTTP request just before it is sent: what an attacker who captured or forged
+   * one would send (security tests). Default: sent as Slack sends it.
+   */
+  alterRequest?: (request: { body: string; headers: Record<string, string> }) => {
+    body: string;
+    headers: Record<string, string>;
+  };
 }
 
 export interface DriverResult<P = JsonObject> {
@@ -103,6 +111,7 @@ export class SlackDriver {
   private readonly now: () => number;
   private readonly transport: "http" | "socket";
   private readonly ackTimeoutMs: number;
+  private readonly alterRequest: SlackDriverOptions["alterRequest"];
   private eventCounter = 0;
 
   constructor(options: SlackDriverOptions) {
@@ -112,6 +121,7 @@ export class SlackDriver {
     this.now = options.now ?? Date.now;
     this.transport = options.transport ?? (options.botUrl ? "http" : "socket");
     this.ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+    this.alterRequest = options.alterRequest;
     if (this.transport === "http" && !this.botUrl)
       throw new Error("SlackDriver: botUrl is required for HTTP");
   }
@@ -473,11 +483,12 @@ export class SlackDriver {
     headers: Record<string, string>,
   ): Promise<{ status: number; body: unknown } | undefined> {
     if (!this.botUrl) throw new Error("SlackDriver: no botUrl for an HTTP request");
+    const sent = this.alterRequest ? this.alterRequest({ body, headers }) : { body, headers };
     try {
       const res = await fetch(this.botUrl, {
         method: "POST",
-        headers,
-        body,
+        headers: sent.headers,
+        body: sent.body,
         signal: AbortSignal.timeout(this.ackTimeoutMs),
       });
       const text = await res.text();

@@ -15,25 +15,29 @@ export interface Queued {
 /**
  * Every listener's last step: store the task, then acknowledge Slack. The task's answer
  * is held until the ack is out, since an answer sent through the response_url (or a
- * views.update) before the ack would be overwritten by it.
+ * views.update) before the ack would be overwritten by it; the hold is taken before the task
+ * is stored, and shared across replicas in Redis mode.
  */
 export async function submitAndAcknowledge<K extends TaskKind>(
   deps: QueueDeps,
   task: NewTaskOf<K>,
   acknowledge: (queued: Queued) => Promise<void>,
 ): Promise<Queued> {
-  const { task: stored, created } = await deps.tasks.submit(task);
-  if (!created) {
-    await acknowledge({ task: stored, created });
-    return { task: stored, created };
-  }
-  const release = deps.tasks.holdUntilAck(stored.id);
+  // Held before the task is stored: with replicas, another one may start it at once.
+  const hold = await deps.tasks.holdUntilAck(task.reply);
+  let taskId: string | undefined;
   try {
+    const { task: stored, created } = await deps.tasks.submit(task);
+    if (!created) {
+      await acknowledge({ task: stored, created });
+      return { task: stored, created };
+    }
+    taskId = stored.id;
     const queued = { task: stored, created, progress: await deps.tasks.progressOf(stored.id) };
     await acknowledge(queued);
     return queued;
   } finally {
-    release();
+    hold.release(taskId);
   }
 }
 

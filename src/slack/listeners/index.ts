@@ -125,7 +125,7 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     // A write the store refuses is told to the user within the ack (answerStoreFailure) and to /healthz.
     submit: (task) => ctx.runner.submit(task),
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
-    holdUntilAck: (taskId) => ctx.delivery.holdUntilAck(taskId),
+    holdUntilAck: (reply) => ctx.delivery.holdUntilAck(reply),
     cancel: async (taskId, byUser) => {
       const task = await ctx.tasks.get(taskId);
       // Written before cancelling: a queued task's answer goes out at once.

@@ -10,7 +10,7 @@ import { ACTIONS } from "../actionIds.js";
 import { transportButtonValue } from "./etransport.js";
 import { blocksText, cut, dateToken, formatUit, idPart } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
-import { userText } from "./text.js";
+import { fitMrkdwn, userText } from "./text.js";
 
 /**
  * Alert messages (pure): one alert per incident and channel with Pause / End / Show / Mute
@@ -227,8 +227,16 @@ export function alertMessage(
       elements: alertButtons(incident, channel),
     } satisfies ActionsBlock,
   ];
-  const vehicle = t.carrierCode ? ` (${cut(t.carrierCode, 30)})` : "";
-  return { text: cut(`${mark} ${title}: UIT ${uit}${vehicle} — ${incident.code}`, 300), blocks };
+  // The fallback text is what notifications show, read as mrkdwn: outside words are escaped
+  // here as in the blocks, or a vehicle named `<!channel>` would ping the whole channel.
+  const vehicle = t.carrierCode ? ` (${userText(t.carrierCode, 30)})` : "";
+  return {
+    text: fitMrkdwn(
+      `${mark} ${title}: UIT ${userText(uit, 40)}${vehicle} — ${userText(incident.code, 60)}`,
+      300,
+    ),
+    blocks,
+  };
 }
 
 const REASONS: Readonly<Record<IncidentKind, string>> = {
@@ -274,7 +282,10 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
     { type: "section", block_id: `alert.resolved.${id}`, text: mrkdwn(cut(lines.join("\n"), 2900)) },
     factsContext(incident, opts, `alert.resolved.facts.${id}`),
   ];
-  return { text: cut(`✅ Resolved: ${title}, UIT ${uit} — lasted ${lasted(incident)}`, 300), blocks };
+  return {
+    text: fitMrkdwn(`✅ Resolved: ${title}, UIT ${userText(uit, 40)} — lasted ${lasted(incident)}`, 300),
+    blocks,
+  };
 }
 
 /** The thread reply under the alert: when it was resolved and how long it lasted. */
@@ -455,8 +466,8 @@ export function subscriptionChangedMessage(
       break;
   }
   return {
-    text: cut(text, 3000),
-    blocks: [{ type: "section", block_id: "alert.subs.changed", text: mrkdwn(cut(text, 2900)) }],
+    text: fitMrkdwn(text, 3000),
+    blocks: [{ type: "section", block_id: "alert.subs.changed", text: mrkdwn(fitMrkdwn(text, 2900)) }],
   };
 }
 
@@ -469,7 +480,7 @@ export function alertMutedMessage(
 ): SlackMessage {
   const text = `🔕 Alerts of UIT \`${userText(formatUit(codeUit), 40)}\` are muted in <#${channel}> until ${dateToken(until, timeZone)}.`;
   return {
-    text: cut(`Alerts of UIT ${formatUit(codeUit)} muted for 24 h.`, 300),
+    text: fitMrkdwn(`Alerts of UIT ${userText(formatUit(codeUit), 40)} muted for 24 h.`, 300),
     blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],
   };
 }

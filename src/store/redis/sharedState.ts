@@ -6,7 +6,8 @@ import { LuaScript, RedisStore, type RedisStoreOptions } from "./lua.js";
 
 /**
  * SharedState in Redis, for replicas behind one balancer. Keys, for a prefix P:
- *   P shared:once:<key>     string, SET NX PX: remembered until its ttl ends
+ *   P shared:once:<key>     string: remembered until its ttl ends (a repeat may lengthen it)
+ *   P shared:mark:<key>     string, SET PX: a mark others wait on, deleted by unmark
  *   P shared:window:<key>   zset of counted uses (score: Redis time in ms), expires with its newest use
  * Windows read the time with Redis `TIME` inside the script, so replicas' clocks never
  * disagree about who is in a window; the ttls are Redis' own expiry.
@@ -32,6 +33,16 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {1, now}
 `);
 
+/**
+ * KEYS: the key. ARGV: ttl ms. 1 when it was new; else 0, and its ttl is raised to ARGV[1] when
+ * shorter (Slack's retry of a request, with a later timestamp, keeps the memory to its own window).
+ */
+const FIRST_SEEN = new LuaScript(`
+if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 1 end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 0
+`);
+
 const takeReply = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
 
 export class RedisSharedState extends RedisStore implements SharedState {
@@ -42,8 +53,21 @@ export class RedisSharedState extends RedisStore implements SharedState {
 
   async firstSeen(key: string, ttlMs: number): Promise<boolean> {
     checkPositiveInteger("ttlMs", ttlMs);
-    const set = await this.redis.set(`${this.prefix}shared:once:${key}`, "1", "PX", ttlMs, "NX");
-    return set === "OK";
+    const first = await FIRST_SEEN.run(this.redis, [`${this.prefix}shared:once:${key}`], [ttlMs]);
+    return first === 1;
+  }
+
+  async mark(key: string, ttlMs: number): Promise<void> {
+    checkPositiveInteger("ttlMs", ttlMs);
+    await this.redis.set(`${this.prefix}shared:mark:${key}`, "1", "PX", ttlMs);
+  }
+
+  async unmark(key: string): Promise<void> {
+    await this.redis.del(`${this.prefix}shared:mark:${key}`);
+  }
+
+  async isMarked(key: string): Promise<boolean> {
+    return (await this.redis.exists(`${this.prefix}shared:mark:${key}`)) === 1;
   }
 
   async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
