@@ -291,10 +291,12 @@ export class FleetClient {
 
   /**
    * Keeps a detached session's token as the account's shared one once its credentials proved
-   * good, so the next call need not log in again; an account already logged in keeps its own.
+   * good, so the next call need not log in again; an account already logged in keeps its own,
+   * unless its login was refused (the re-link just proved credentials that work).
    */
   adopt(session: FleetSession): void {
-    if (!this.#tokens.has(session.account)) this.#tokens.set(session.account, session.tokens);
+    const kept = this.#tokens.get(session.account);
+    if (!kept || kept.loginRefused) this.#tokens.set(session.account, session.tokens);
   }
 
   /** 1 when the account's next call must log in first (no reusable shared token), else 0. */

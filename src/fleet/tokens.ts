@@ -101,9 +101,13 @@ export interface SharedToken {
  * of spending a call (one slot of the account) on a login of its own.
  */
 export interface SharedTokens {
-  load(account: string): Promise<SharedToken | undefined>;
-  /** Kept until the token expires. */
-  save(account: string, token: SharedToken): Promise<void>;
+  /**
+   * The account's token, only when it was obtained with this same password: a session whose
+   * password is outdated (changed to revoke access) gets none and must log in itself.
+   */
+  load(account: string, password: string): Promise<SharedToken | undefined>;
+  /** Kept until the token expires, bound to the password it was obtained with. */
+  save(account: string, password: string, token: SharedToken): Promise<void>;
   /** Forgets the account's token when it is still this one (the service refused it). */
   drop(account: string, value: string): Promise<void>;
 }
@@ -133,6 +137,30 @@ export interface TokenManagerOptions {
 /** A 401/403 to the login itself (wrong or changed password, or a passing refusal). */
 function isRefusedLogin(error: unknown): boolean {
   return error instanceof UnauthorizedError && error.reason === "login";
+}
+
+/**
+ * After a refused login, how long alert sweeps wait before one try of their own: alerts are why
+ * fleetbot runs (a passing refusal must not silence them for good), but a sweep every few
+ * minutes with a dead password would repeat refused logins that can get the account locked
+ * upstream. Upkeep never tries again by itself.
+ */
+export const ALERT_LOGIN_RETRY_MS = 30 * 60_000;
+
+/**
+ * Whether work nobody is waiting on may log in with credentials whose last login was refused
+ * `sinceMs` ago: upkeep (background) never, an alert sweep once per ALERT_LOGIN_RETRY_MS, a
+ * person's work always (it is told the refusal).
+ */
+function mayRetryRefused(ctx: CallContext, sinceMs: number): boolean {
+  if (ctx.priority === "background") return false;
+  if (ctx.priority === "alert") return sinceMs >= ALERT_LOGIN_RETRY_MS;
+  return true;
+}
+
+/** Work nobody is waiting on (upkeep, alert sweeps): its refused login is not tried twice in a row. */
+function isUnattended(ctx: CallContext): boolean {
+  return ctx.priority === "background" || ctx.priority === "alert";
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -179,6 +207,8 @@ export class TokenManager {
   #taking: Promise<AccessToken | undefined> | undefined;
   /** The value of the last token dropped here (refused), so it is not taken from the shared store again. */
   #rejectedValue: string | undefined;
+  /** When the last login with this password was refused (undefined: it was not). */
+  #loginRefusedAt: number | undefined;
 
   constructor(options: TokenManagerOptions) {
     this.account = options.account;
@@ -194,6 +224,14 @@ export class TokenManager {
   /** True when `password` is the one this manager logs in with (to notice changed credentials). */
   hasPassword(password: string): boolean {
     return this.#password === password;
+  }
+
+  /**
+   * True after the service refused this password's login, until a login a person asked for
+   * succeeds: background work (upkeep, alert sweeps) does not log in with it meanwhile.
+   */
+  get loginRefused(): boolean {
+    return this.#loginRefusedAt !== undefined;
   }
 
   /**
@@ -236,6 +274,11 @@ export class TokenManager {
    * instead of starting a second one.
    */
   renew(ctx: CallContext = {}): Promise<AccessToken> {
+    const refusedAt = this.#loginRefusedAt;
+    if (refusedAt !== undefined && !mayRetryRefused(ctx, this.#now() - refusedAt)) {
+      // Answered here, without a login: these credentials wait for a person (a re-link, a command).
+      return Promise.reject(new UnauthorizedError("login", "login", { status: 401 }));
+    }
     if (!this.#pending) {
       // The shared login must not die with the first caller's signal: other callers wait on it.
       const loginContext: CallContext = { priority: ctx.priority ?? "interactive", taskId: ctx.taskId };
@@ -250,13 +293,20 @@ export class TokenManager {
             ...(answer.scope ? { scope: answer.scope } : {}),
           });
         });
+      // A passing 401 must not fail a person's task; unattended work gives up at the first refusal.
+      const retry = this.#retryRefusedLogin && !isUnattended(ctx);
       const pending = login()
         .catch((error: unknown) => {
-          if (!this.#retryRefusedLogin || !isRefusedLogin(error)) throw error;
+          if (!retry || !isRefusedLogin(error)) throw error;
           log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
           return login();
         })
+        .catch((error: unknown) => {
+          if (isRefusedLogin(error)) this.#loginRefusedAt = this.#now();
+          throw error;
+        })
         .then((token) => {
+          this.#loginRefusedAt = undefined;
           this.#share(token);
           this.#current = token;
           log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
@@ -276,7 +326,7 @@ export class TokenManager {
    * logs in.
    */
   async #takeShared(shared: SharedTokens): Promise<AccessToken | undefined> {
-    const kept = await shared.load(this.account).catch((error: unknown) => {
+    const kept = await shared.load(this.account, this.#password).catch((error: unknown) => {
       log.warn({ account: this.account, err: error }, "shared fleet token could not be read; logging in");
       return undefined;
     });
@@ -299,7 +349,7 @@ export class TokenManager {
 
   /** Keeps a new login's token for the other replicas; when that fails, this replica keeps it to itself. */
   #share(token: AccessToken): void {
-    this.#shared?.save(this.account, token.shareable()).catch((error: unknown) => {
+    this.#shared?.save(this.account, this.#password, token.shareable()).catch((error: unknown) => {
       log.warn(
         { account: this.account, err: error },
         "fleet token could not be shared with the other replicas",

@@ -81,4 +81,6 @@ export interface GateObserver {
     callers: number,
   ): void;
   rateLimited?(account: string, retryAfterMs: number, consecutive: number): void;
+  /** The gate let go of an idle account's state: per-account records kept beside it can go too. */
+  accountForgotten?(account: string): void;
 }

@@ -13,6 +13,9 @@ import {
 /** Report answers kept per account for reuse: a burst of distinct reports holds no more than these. */
 const RECENT_ANSWERS_KEPT = 16;
 
+/** How long an account's state outlives its last use (every username tried at /fleet login has one). */
+export const IDLE_ACCOUNT_MS = 60 * 60_000;
+
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -44,6 +47,11 @@ export interface MemoryGateOptions {
   rateLimitDelay?: (error: unknown) => number | undefined;
   /** How long a report answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
   reportAnswerReuseMs?: number;
+  /**
+   * An account with nothing waiting or running is forgotten this long after its last use
+   * (default IDLE_ACCOUNT_MS; never sooner than its spacing and any 429 block allow).
+   */
+  idleAccountMs?: number;
   clock?: Clock;
   observer?: GateObserver;
   logger?: Pick<Logger, "warn" | "debug">;
@@ -79,6 +87,8 @@ interface AccountState {
   cleanSinceWidened: number;
   /** Answers of shareable report calls, by shareKey, oldest first, while they may be reused. */
   recent: Map<string, { value: unknown; at: number; history: boolean }>;
+  /** Last call asked for or answered: idle accounts are forgotten after idleAccountMs. */
+  usedAt: number;
   timer?: unknown;
   timerAt?: number;
 }
@@ -96,9 +106,12 @@ export class MemoryGate implements AccountGate {
   private readonly marginStepMs: number;
   private readonly maxExtraMarginMs: number;
   private readonly marginRecoveryCalls: number;
+  private readonly idleAccountMs: number;
   private seq = 0;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
+  /** When idle accounts were last looked for (a pass over all accounts, at most every idleAccountMs / 4). */
+  private sweptAt: number;
 
   constructor(private readonly options: MemoryGateOptions) {
     this.clock = options.clock ?? systemClock;
@@ -106,6 +119,8 @@ export class MemoryGate implements AccountGate {
     this.marginStepMs = options.marginStepMs ?? Math.max(250, Math.round(options.minIntervalMs / 10));
     this.maxExtraMarginMs = options.maxExtraMarginMs ?? options.minIntervalMs;
     this.marginRecoveryCalls = options.marginRecoveryCalls ?? 10;
+    this.idleAccountMs = options.idleAccountMs ?? IDLE_ACCOUNT_MS;
+    this.sweptAt = this.clock.now();
   }
 
   slotMs(account: string): number {
@@ -117,7 +132,9 @@ export class MemoryGate implements AccountGate {
     if (this.closed) return Promise.reject(new Error("The request gate is closed."));
     const signal = call.context.signal;
     if (signal?.aborted) return Promise.reject(new CallCancelledError(call.endpoint));
+    this.forgetIdleAccounts();
     const state = this.state(call.account);
+    state.usedAt = this.clock.now();
     const priority = call.context.priority ?? "interactive";
 
     // The same report question answered shortly before is answered again from that answer: ten
@@ -168,7 +185,8 @@ export class MemoryGate implements AccountGate {
   }
 
   async schedule(account: string): Promise<GateSchedule> {
-    const state = this.state(account);
+    // A look does not create state: an account nobody calls for keeps none.
+    const state = this.accounts.get(account) ?? newAccountState(this.clock.now());
     const slotMs = this.slotMs(account);
     const now = this.clock.now();
     const nextSlotAt = this.nextStartAt(state, now);
@@ -218,20 +236,42 @@ export class MemoryGate implements AccountGate {
     this.notifyDrained();
   }
 
+  /** Accounts whose state the gate holds now (idle ones are forgotten). */
+  knownAccounts(): string[] {
+    return [...this.accounts.keys()];
+  }
+
   private state(account: string): AccountState {
     let state = this.accounts.get(account);
     if (!state) {
-      state = {
-        waiting: [],
-        blockedUntil: 0,
-        consecutive429: 0,
-        extraMarginMs: 0,
-        cleanSinceWidened: 0,
-        recent: new Map(),
-      };
+      state = newAccountState(this.clock.now());
       this.accounts.set(account, state);
     }
     return state;
+  }
+
+  /**
+   * Forgets accounts idle for idleAccountMs: nothing waiting or running, no timer, no 429 block
+   * left, and the last start further back than a slot, so a later call of the account is spaced
+   * as if the state had been kept. Runs on calls, so the map only grows when it is swept.
+   */
+  private forgetIdleAccounts(): void {
+    const now = this.clock.now();
+    if (now - this.sweptAt < this.idleAccountMs / 4) return;
+    this.sweptAt = now;
+    for (const [account, state] of this.accounts) {
+      const idle =
+        !state.running &&
+        state.waiting.length === 0 &&
+        state.timer === undefined &&
+        now >= state.blockedUntil &&
+        now - state.usedAt >= this.idleAccountMs &&
+        (state.lastStartAt === undefined || now - state.lastStartAt >= this.slotMs(account));
+      if (idle) {
+        this.accounts.delete(account);
+        this.options.observer?.accountForgotten?.(account);
+      }
+    }
   }
 
   private nextStartAt(state: AccountState, now: number): number {
@@ -283,6 +323,7 @@ export class MemoryGate implements AccountGate {
       outcome = { ok: false, error };
     }
     state.running = undefined;
+    state.usedAt = this.clock.now();
     const duration = this.clock.now() - startedAt;
     const retryAfterMs = outcome.ok ? undefined : this.options.rateLimitDelay?.(outcome.error);
 
@@ -390,6 +431,18 @@ export class MemoryGate implements AccountGate {
     if (this.drainWaiters.length === 0 || !this.isDrained()) return;
     for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
+}
+
+function newAccountState(now: number): AccountState {
+  return {
+    waiting: [],
+    blockedUntil: 0,
+    consecutive429: 0,
+    extraMarginMs: 0,
+    cleanSinceWidened: 0,
+    recent: new Map(),
+    usedAt: now,
+  };
 }
 
 /** Serving order: priority class, then arrival. */

@@ -11,6 +11,7 @@ import {
   REPORT_ANSWER_REUSE_MS,
   type WaitingCall,
 } from "./gate.js";
+import { IDLE_ACCOUNT_MS } from "./memoryGate.js";
 import { OutcomeCodec, type ShareableErrorClass, type SharedOutcome } from "./redisGateCodec.js";
 import {
   type AccountKeys,
@@ -62,6 +63,14 @@ export interface RedisGateOptions {
   resultTtlMs?: number;
   /** How long a history answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
   reportAnswerReuseMs?: number;
+  /**
+   * An account's keys in Redis expire this long after its last use (default a day; never shorter
+   * than a few looks of a waiting replica, nor than a slot): every username tried at /fleet login
+   * has keys, and nobody may be tried only once and kept for ever.
+   */
+  idleKeyTtlMs?: number;
+  /** This replica's own record of an account with nothing waiting here is dropped after this (default an hour). */
+  idleAccountMs?: number;
   observer?: GateObserver;
   logger?: Pick<Logger, "warn" | "debug">;
 }
@@ -98,6 +107,8 @@ interface LocalAccount {
   again: boolean;
   /** The margin widening last read from Redis (slotMs is synchronous). */
   extraMarginMs: number;
+  /** Last call submitted here (Date.now): an account idle here is dropped from `accounts`. */
+  usedAt: number;
 }
 
 const ENDPOINTS: Record<FleetEndpoint, true> = {
@@ -143,6 +154,9 @@ export class RedisGate implements AccountGate {
   private readonly maxWaitMs: number;
   private readonly resultTtlMs: number;
   private readonly reportAnswerReuseMs: number;
+  private readonly idleKeyTtlMs: number;
+  private readonly idleAccountMs: number;
+  private sweptAt = Date.now();
   private readonly codec: OutcomeCodec;
   private readonly accounts = new Map<string, LocalAccount>();
   private readonly heartbeat: NodeJS.Timeout;
@@ -171,6 +185,14 @@ export class RedisGate implements AccountGate {
     this.maxWaitMs = options.maxWaitMs ?? Math.max(this.baseSlotMs + this.maxExtraMarginMs, this.leaseMs);
     this.resultTtlMs = options.resultTtlMs ?? Math.max(2 * this.maxWaitMs + this.leaseMs, 10_000);
     this.reportAnswerReuseMs = options.reportAnswerReuseMs ?? REPORT_ANSWER_REUSE_MS;
+    // A waiting replica refreshes the keys at every look (at most maxWaitMs apart), and the last
+    // start must outlive the widest slot: the TTL never cuts under either.
+    this.idleKeyTtlMs = Math.max(
+      options.idleKeyTtlMs ?? 24 * 60 * 60_000,
+      3 * this.maxWaitMs + this.leaseMs,
+      this.baseSlotMs + this.maxExtraMarginMs + this.leaseMs,
+    );
+    this.idleAccountMs = options.idleAccountMs ?? IDLE_ACCOUNT_MS;
     this.codec = new OutcomeCodec(options.shareableErrors);
 
     this.heartbeat = setInterval(() => void this.beat(), Math.max(1, Math.floor(this.leaseMs / 3)));
@@ -223,6 +245,7 @@ export class RedisGate implements AccountGate {
   }
 
   async schedule(account: string): Promise<GateSchedule> {
+    // Keeps the margin read here for slotMs; a record nobody calls for is dropped when idle.
     const state = this.accountState(account);
     const { keys } = state;
     const before = Date.now();
@@ -322,7 +345,9 @@ export class RedisGate implements AccountGate {
   // --- Placing callers ------------------------------------------------------------------
 
   private submit(call: UpstreamCall, send: () => Promise<unknown>, waiters: Waiter[]): void {
+    this.forgetIdleAccounts();
     const state = this.accountState(call.account);
+    state.usedAt = Date.now();
     this.pendingSubmits++;
     this.enqueue(state, call, send, waiters, true)
       .catch((error: unknown) => {
@@ -359,6 +384,7 @@ export class RedisGate implements AccountGate {
         call.shareKey ?? "",
         // As in the MemoryGate: only reports reuse an answer; lookups want the service's state now.
         reuseRecent && priority === "report" ? "1" : "0",
+        this.idleKeyTtlMs,
         ...uniqueTaskIds(waiters),
       ),
     );
@@ -440,6 +466,7 @@ export class RedisGate implements AccountGate {
       this.member,
       id,
       dropMember ? "1" : "0",
+      this.idleKeyTtlMs,
       ...taskIds,
     );
     return replyText(reply);
@@ -510,6 +537,7 @@ export class RedisGate implements AccountGate {
         this.leaseMs,
         this.baseSlotMs,
         this.leaseMs,
+        this.idleKeyTtlMs,
       ),
     );
     const kind = replyText(reply[0]);
@@ -681,6 +709,7 @@ export class RedisGate implements AccountGate {
           this.channel,
           state.account,
           detail.recentKeepMs ?? 0,
+          this.idleKeyTtlMs,
         ),
       );
       state.extraMarginMs = replyNumber(reply[0]);
@@ -747,10 +776,33 @@ export class RedisGate implements AccountGate {
         pumping: false,
         again: false,
         extraMarginMs: 0,
+        usedAt: Date.now(),
       };
       this.accounts.set(account, state);
     }
     return state;
+  }
+
+  /** Accounts this replica keeps a record of now (idle ones are dropped). */
+  knownAccounts(): string[] {
+    return [...this.accounts.keys()];
+  }
+
+  /**
+   * Drops this replica's record of accounts with nothing waiting or sent here, no pass or timer
+   * under way, and no call submitted for idleAccountMs. Their schedule lives in Redis; a later call
+   * makes a new record. A pass at most every idleAccountMs / 4, on calls.
+   */
+  private forgetIdleAccounts(): void {
+    const now = Date.now();
+    if (now - this.sweptAt < this.idleAccountMs / 4) return;
+    this.sweptAt = now;
+    for (const [account, state] of this.accounts) {
+      if (state.entries.size > 0 || state.pumping || state.timer !== undefined) continue;
+      if (now - state.usedAt < this.idleAccountMs) continue;
+      this.accounts.delete(account);
+      this.options.observer?.accountForgotten?.(account);
+    }
   }
 
   private async beat(): Promise<void> {

@@ -19,6 +19,12 @@ import type { Redis, RedisValue, Result } from "ioredis";
  *   P:{A}:done:<id>          STRING the entry's outcome (v8), PX resultTtl: for its callers on other replicas
  *   P:{A}:recent:<shareKey>  STRING a successful answer (v8), PX one slot (history: REPORT_ANSWER_REUSE_MS): reused by identical reports
  *
+ * q, seq, s, share and the entries expire when the account is idle (idleTtl, a day by default):
+ * every script that uses the account (enqueue, take, finish, leave) sets the TTL again, and a
+ * replica with waiting calls takes a look at least every maxWaitMs, so only an account nobody
+ * uses loses them. The TTL never ends before a 429 block does; once the keys are gone the next
+ * call starts fresh, which is safe because idleTtl is far longer than a slot.
+ *
  * The scripts build entry and heartbeat keys from the prefix, so they suit one Redis
  * (or a primary with replicas), not Redis Cluster.
  */
@@ -71,18 +77,40 @@ local function requeueOrDrop(qkey, sharekey, ekey, id, membersLeft)
   end
 end
 local function stateNumber(skey, field) return tonumber(redis.call('HGET', skey, field) or '0') end
+-- Every username tried at /fleet login gets keys: each use keeps them idleTtl longer, and never
+-- shorter than a 429 block still has to run.
+local function keepAccount(base, idleTtl)
+  local ttl = tonumber(idleTtl)
+  local blockedFor = stateNumber(base .. ':s', 'blocked') - nowMs()
+  if blockedFor + 1000 > ttl then ttl = blockedFor + 1000 end
+  for _, suffix in ipairs({':q', ':seq', ':s', ':share'}) do redis.call('PEXPIRE', base .. suffix, ttl) end
+end
 `;
+
+/** A script body run as a function, the account's keys kept for idleTtl (ARGV[ttlArg]) whatever it answers. */
+function keepingAccount(body: string, ttlArg: number): string {
+  return `${PRELUDE}
+local function main()
+${body}
+end
+local reply = main()
+keepAccount(ARGV[1], ARGV[${ttlArg}])
+return reply
+`;
+}
 
 /**
  * enqueue: answer from a recent identical report, or join the identical entry waiting or
  * running (raising its class if this caller is more urgent), or add a new entry.
- * KEYS q seq share heartbeat; ARGV base member heartbeatTtl endpoint priority rank shareKey reuseRecent taskIds...
+ * KEYS q seq share heartbeat; ARGV base member heartbeatTtl endpoint priority rank shareKey reuseRecent idleTtl taskIds...
  */
-const ENQUEUE = `${PRELUDE}
+const ENQUEUE = keepingAccount(
+  `
 local base, member, share = ARGV[1], ARGV[2], ARGV[7]
 redis.call('SET', KEYS[4], '1', 'PX', ARGV[3])
 local function addTasks(ekey)
-  for i = 9, #ARGV do redis.call('HSET', ekey, 't:' .. ARGV[i], member) end
+  redis.call('PEXPIRE', ekey, ARGV[9])
+  for i = 10, #ARGV do redis.call('HSET', ekey, 't:' .. ARGV[i], member) end
 end
 if share ~= '' then
   if ARGV[8] == '1' then
@@ -112,14 +140,17 @@ addTasks(ekey)
 redis.call('ZADD', KEYS[1], score(ARGV[6], seq), id)
 if share ~= '' then redis.call('HSET', KEYS[3], share, id) end
 return {'created', id}
-`;
+`,
+  9,
+);
 
 /**
  * take: the turn for this replica if the head of the queue is one of its entries and the
  * spacing allows; otherwise how long to wait. Recovers the turn of a replica whose lease lapsed.
- * KEYS q state turn share heartbeat; ARGV base replicaPrefix member token leaseMs baseSlotMs heartbeatTtl
+ * KEYS q state turn share heartbeat; ARGV base replicaPrefix member token leaseMs baseSlotMs heartbeatTtl idleTtl
  */
-const TAKE = `${PRELUDE}
+const TAKE = keepingAccount(
+  `
 local base, prefix, member = ARGV[1], ARGV[2], ARGV[3]
 redis.call('SET', KEYS[5], '1', 'PX', ARGV[7])
 local now = nowMs()
@@ -165,7 +196,9 @@ redis.call('ZREM', KEYS[1], id)
 redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
 redis.call('HSET', KEYS[2], 'last', now, 'run', id, 'runBy', member, 'runAt', now)
 return {'taken', id, extra, now - tonumber(redis.call('HGET', ekey, 'at')), last}
-`;
+`,
+  8,
+);
 
 /**
  * renew: keeps the turn while the call runs. With started = 1 (sent right after \`send\` was
@@ -186,9 +219,10 @@ return 1
  * back at the head of its class, account blocked until retry-after), or a turn not used.
  * KEYS q state turn share; ARGV base member token id outcome donePayload recentPayload retryAfterMs
  *   baseSlotMs marginStepMs maxExtraMs recoveryCalls resultTtlMs keepMember prevLast channel account
- *   recentKeepMs (0: one slot)
+ *   recentKeepMs (0: one slot) idleTtl
  */
-const FINISH = `${PRELUDE}
+const FINISH = keepingAccount(
+  `
 local base, member, id, outcome = ARGV[1], ARGV[2], ARGV[4], ARGV[5]
 local ekey = base .. ':e:' .. id
 local now = nowMs()
@@ -240,21 +274,26 @@ end
 redis.call('HSET', KEYS[2], 'extra', extra, 'c429', c429, 'clean', clean)
 redis.call('PUBLISH', ARGV[16], ARGV[17])
 return {extra, c429, others}
-`;
+`,
+  19,
+);
 
 /**
  * leave: callers on this replica cancelled. Their tasks leave the entry, and the replica
  * too when none of its callers is left; an entry nobody waits for is dropped. An entry
  * already sent is left alone: it runs to its end and its callers get its answer.
- * KEYS q share; ARGV base member id dropMember taskIds...
+ * KEYS q share; ARGV base member id dropMember idleTtl taskIds...
  */
-const LEAVE = `${PRELUDE}
+const LEAVE = keepingAccount(
+  `
 local ekey = ARGV[1] .. ':e:' .. ARGV[3]
 if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return 'running' end
-for i = 5, #ARGV do redis.call('HDEL', ekey, 't:' .. ARGV[i]) end
+for i = 6, #ARGV do redis.call('HDEL', ekey, 't:' .. ARGV[i]) end
 if ARGV[4] == '1' and removeMember(ekey, ARGV[2]) == 0 then dropEntry(KEYS[1], KEYS[2], ekey, ARGV[3]) end
 return 'left'
-`;
+`,
+  5,
+);
 
 /**
  * collect: for the entries this replica waits on and does not send itself, the answers in

@@ -40,10 +40,13 @@ export class LinkedAccountUnreadableError extends Error {
 }
 
 const VERSION = "v1";
+const IV_BYTES = 12;
+/** The full GCM tag: without pinning it, Node accepts a tag cut to 4 bytes, which a forger can guess. */
+const TAG_BYTES = 16;
 
 export function encryptSecret(key: Buffer, plaintext: string, associated: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
   // The Slack user id is bound as associated data: a row copied to another user fails to decrypt.
   cipher.setAAD(Buffer.from(associated, "utf8"));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
@@ -55,12 +58,18 @@ export function encryptSecret(key: Buffer, plaintext: string, associated: string
   ].join(":");
 }
 
+/** Opens what encryptSecret sealed; throws on a wrong key or associated data, or a malformed value (short IV or tag). */
 export function decryptSecret(key: Buffer, sealed: string, associated: string): string {
-  const [version, iv, tag, body] = sealed.split(":");
-  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("Unknown credential format");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
+  const parts = sealed.split(":");
+  const [version, ivText, tagText, body] = parts;
+  if (parts.length !== 4 || version !== VERSION || !ivText || !tagText || body === undefined)
+    throw new Error("Unknown credential format");
+  const iv = Buffer.from(ivText, "base64");
+  const tag = Buffer.from(tagText, "base64");
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error("Malformed sealed credential");
+  const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(associated, "utf8"));
-  decipher.setAuthTag(Buffer.from(tag, "base64"));
+  decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
 }
 

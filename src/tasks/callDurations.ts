@@ -5,23 +5,55 @@ function smoothed(before: number | undefined, observed: number, weight: number):
   return before === undefined ? observed : before + weight * (observed - before);
 }
 
+/** How long an account's typical answer time outlives its last call (as the gate's own state). */
+const IDLE_ACCOUNT_MS = 60 * 60_000;
+
 /**
  * How long an account's fleet calls take to answer, smoothed (exponential moving average), so
- * an estimate can end at the answer of a task's last call instead of at its start.
+ * an estimate can end at the answer of a task's last call instead of at its start. An account
+ * without a call for `idleMs` is forgotten (every username tried at /fleet login has calls).
  */
 export class CallDurations {
-  private readonly typical = new Map<string, number>();
+  private readonly typical = new Map<string, { ms: number; at: number }>();
+  private readonly idleMs: number;
+  private readonly now: () => number;
+  private sweptAt: number;
 
   /** `weight`: the share of a new observation in the average. */
-  constructor(private readonly weight = 0.2) {}
+  constructor(
+    private readonly weight = 0.2,
+    options: { idleMs?: number; now?: () => number } = {},
+  ) {
+    this.idleMs = options.idleMs ?? IDLE_ACCOUNT_MS;
+    this.now = options.now ?? Date.now;
+    this.sweptAt = this.now();
+  }
 
   record(account: string, durationMs: number): void {
-    this.typical.set(account, smoothed(this.typical.get(account), durationMs, this.weight));
+    const now = this.now();
+    this.forgetIdle(now);
+    this.typical.set(account, {
+      ms: smoothed(this.typical.get(account)?.ms, durationMs, this.weight),
+      at: now,
+    });
   }
 
   /** The typical answer time of the account's calls; undefined before any answered. */
   typicalMs(account: string): number | undefined {
-    return this.typical.get(account);
+    return this.typical.get(account)?.ms;
+  }
+
+  /** Accounts with a typical answer time kept. */
+  knownAccounts(): string[] {
+    return [...this.typical.keys()];
+  }
+
+  /** Drops accounts whose last call is idleMs old; a pass at most every idleMs / 4. */
+  private forgetIdle(now: number): void {
+    if (now - this.sweptAt < this.idleMs / 4) return;
+    this.sweptAt = now;
+    for (const [account, kept] of this.typical)
+      if (now - kept.at >= this.idleMs) this.typical.delete(account);
   }
 
   /** A gate observer feeding this record, passed on to `next` (the metrics). */

@@ -86,12 +86,16 @@ export class FleetAccounts {
   async release(username: string): Promise<void> {
     if (this.options.workspaceAccount?.username === username) return;
     if (await this.options.linked.isLinked(username)) return;
-    this.forget(username);
-  }
-
-  /** The service refused the account's login (password changed, user deactivated): stop keeping it. */
-  forget(username: string): void {
     this.open.delete(username);
     this.options.client.forget(username);
+  }
+
+  /**
+   * The service refused the account's login (password changed, user deactivated): stop keeping it
+   * ready. The client keeps its token manager, which remembers the refusal, so no background work
+   * logs in with these credentials again until they change (a re-link) or a person's login succeeds.
+   */
+  forget(username: string): void {
+    this.open.delete(username);
   }
 }

@@ -3,7 +3,12 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { UnauthorizedError } from "../../src/fleet/errors.js";
 import type { LoginResponse } from "../../src/fleet/schemas.js";
-import { type SharedToken, type SharedTokens, TokenManager } from "../../src/fleet/tokens.js";
+import {
+  ALERT_LOGIN_RETRY_MS,
+  type SharedToken,
+  type SharedTokens,
+  TokenManager,
+} from "../../src/fleet/tokens.js";
 import { createLogger } from "../../src/log.js";
 import { recordingGate } from "./helpers.js";
 
@@ -201,12 +206,12 @@ class MapTokens implements SharedTokens {
   readonly kept = new Map<string, SharedToken>();
   failing = false;
   loads = 0;
-  async load(account: string) {
+  async load(account: string, _password: string) {
     this.loads += 1;
     if (this.failing) throw new Error("redis down");
     return this.kept.get(account);
   }
-  async save(account: string, token: SharedToken) {
+  async save(account: string, _password: string, token: SharedToken) {
     if (this.failing) throw new Error("redis down");
     this.kept.set(account, token);
   }
@@ -311,5 +316,59 @@ describe("TokenManager, replicas sharing the account's token", () => {
     await expect(a.token()).resolves.toBeDefined();
     await expect(b.token()).resolves.toBeDefined();
     expect(logins()).toBe(2);
+  });
+});
+
+describe("TokenManager after a refused login", () => {
+  function refusing() {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    let logins = 0;
+    let refuse = true;
+    const tokens = new TokenManager({
+      account: "demo",
+      password: "old",
+      gate: recordingGate(),
+      now: () => now,
+      sendLogin: async (): Promise<LoginResponse> => {
+        logins += 1;
+        if (refuse) throw new UnauthorizedError("login", "login", { status: 401 });
+        return loginAnswer(logins, 28800, "openid");
+      },
+    });
+    return {
+      tokens,
+      logins: () => logins,
+      advance: (ms: number) => {
+        now += ms;
+      },
+      accept: () => {
+        refuse = false;
+      },
+    };
+  }
+
+  it("upkeep never logs in again; an alert sweep tries once per ALERT_LOGIN_RETRY_MS; a person always", async () => {
+    const { tokens, logins, advance, accept } = refusing();
+    await expect(tokens.renew({ priority: "background" })).rejects.toBeInstanceOf(UnauthorizedError);
+    // One try, no retry for unattended work: repeated refusals can lock the account upstream.
+    expect(logins()).toBe(1);
+    for (let i = 0; i < 5; i++) {
+      advance(5 * 60_000);
+      await expect(tokens.renew({ priority: "background" })).rejects.toBeInstanceOf(UnauthorizedError);
+    }
+    expect(logins()).toBe(1);
+    // Alerts: silent before the cool-down (25 min since the refusal), one try after it.
+    await expect(tokens.renew({ priority: "alert" })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(logins()).toBe(1);
+    advance(ALERT_LOGIN_RETRY_MS);
+    await expect(tokens.renew({ priority: "alert" })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(logins()).toBe(2);
+    await expect(tokens.renew({ priority: "alert" })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(logins()).toBe(2);
+    // A person's command logs in (and is told); once it works, everyone may again.
+    accept();
+    await tokens.renew({ priority: "interactive" });
+    expect(logins()).toBe(3);
+    expect(tokens.loginRefused).toBe(false);
   });
 });

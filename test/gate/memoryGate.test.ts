@@ -472,3 +472,65 @@ describe("MemoryGate sharing with a call under way", () => {
     expect(sent).toBe(1);
   });
 });
+
+describe("MemoryGate, idle accounts", () => {
+  const IDLE = 60 * 60_000;
+
+  it("forgets an idle account's state (and tells the observer), keeps an active one's", async () => {
+    const clock = new VirtualClock();
+    const forgotten: string[] = [];
+    const gate = makeGate(clock, {
+      idleAccountMs: IDLE,
+      observer: { accountForgotten: (a) => forgotten.push(a) },
+    });
+    const send = async () => "ok";
+    const first = Promise.all([
+      gate.run(call("tried-once", "interactive"), send),
+      gate.run(call("busy", "report"), send),
+    ]);
+    await clock.runAll();
+    await first;
+    expect(gate.knownAccounts().sort()).toEqual(["busy", "tried-once"]);
+    // "busy" keeps calling every 10 minutes; "tried-once" never comes back.
+    for (let minutes = 10; minutes <= 120; minutes += 10) {
+      await clock.advanceBy(10 * 60_000);
+      const next = gate.run(call("busy", "report"), send);
+      await clock.runAll();
+      await next;
+    }
+    expect(gate.knownAccounts()).toEqual(["busy"]);
+    expect(forgotten).toEqual(["tried-once"]);
+    // A schedule look at an unknown account creates nothing.
+    expect((await gate.schedule("never-called")).waiting).toEqual([]);
+    expect(gate.knownAccounts()).toEqual(["busy"]);
+  });
+
+  it("never forgets an account with a call waiting, and spaces a forgotten account's next call from its last one", async () => {
+    const clock = new VirtualClock();
+    // An idle time shorter than the slot: forgetting must still not let a call start early.
+    const gate = makeGate(clock, { idleAccountMs: 1000 });
+    const starts: number[] = [];
+    const send = async () => {
+      starts.push(clock.now());
+    };
+    const waiting = Promise.all([gate.run(call("a", "report"), send), gate.run(call("a", "report"), send)]);
+    await clock.advanceBy(5000); // the second call waits its slot; sweeps run on other accounts' calls
+    await gate.run(call("b", "interactive"), send);
+    expect(gate.knownAccounts()).toContain("a");
+    await clock.runAll();
+    await waiting;
+    const lastStart = starts.at(-1)!;
+    // Within the slot after a's last start, other accounts' calls sweep often: a is kept.
+    await clock.advanceBy(2000);
+    await gate.run(call("c", "interactive"), send);
+    expect(gate.knownAccounts()).toContain("a");
+    const again = gate.run(call("a", "report"), send);
+    await clock.runAll();
+    await again;
+    expect(starts.at(-1)! - lastStart).toBeGreaterThanOrEqual(INTERVAL + MARGIN);
+    // Past the slot and the idle time it goes, and comes back fresh on its next call.
+    await clock.advanceBy(INTERVAL + MARGIN + 1000);
+    await gate.run(call("d", "interactive"), send);
+    expect(gate.knownAccounts()).not.toContain("a");
+  });
+});

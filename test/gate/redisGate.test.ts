@@ -159,6 +159,48 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     prefix = `test:${randomUUID()}`;
   };
 
+  it("gives every key of an account a TTL (refreshed on use, never with calls waiting), so a username tried once does not stay", async () => {
+    fresh();
+    const TTL = 60_000;
+    const a = replica("a", { idleKeyTtlMs: TTL });
+    const b = replica("b", { idleKeyTtlMs: TTL });
+    const base = `${prefix}:{${encodeURIComponent(ACCOUNT)}}`;
+    const ttls = async () => {
+      const keys = await a.redis.keys(`${base}:*`);
+      return Promise.all(keys.map(async (key) => ({ key, pttl: await a.redis.pttl(key) })));
+    };
+    // A turn held on A while B's call waits: the keys of a waiting account, an entry among them.
+    const held = await holdTurn(a);
+    const waiting = b.gate.run(call("report", { shareKey: "k" }), async () => "answered");
+    await until(async () => (await redisMembers(b, "k")) === 1, "b's call waiting");
+    for (const { key, pttl } of await ttls()) {
+      if (key.endsWith(":turn")) continue; // the lease
+      expect(pttl, key).toBeGreaterThan(TTL - 5_000);
+    }
+    held.release();
+    expect(await waiting).toBe("answered");
+    await held.done;
+    // Idle now: whatever is left (schedule, counter, last answers) expires; none is kept for ever.
+    const left = await ttls();
+    expect(left.map((k) => k.key)).toContain(`${base}:s`);
+    for (const { key, pttl } of left) {
+      expect(pttl, key).toBeGreaterThan(0);
+      expect(pttl, key).toBeLessThanOrEqual(TTL);
+    }
+  });
+
+  it("drops its own record of an idle account; the account's next call is still spaced by Redis", async () => {
+    fresh();
+    const recorder = new StartRecorder();
+    const a = replica("a", { idleAccountMs: 0 });
+    await a.gate.run(call("interactive"), recorder.send(a, "first", 1));
+    await a.gate.drained();
+    await a.gate.run({ ...call("interactive"), account: "other" }, async () => 0);
+    expect(a.gate.knownAccounts()).toEqual(["other"]);
+    await a.gate.run(call("interactive"), recorder.send(a, "second", 2));
+    expect(recorder.gaps()[0]).toBeGreaterThanOrEqual(SLOT);
+  });
+
   it("spaces the starts of one account by interval + margin across two replicas (Redis TIME)", async () => {
     fresh();
     const a = replica("a");

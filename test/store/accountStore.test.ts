@@ -54,4 +54,21 @@ describe("AccountStore", () => {
     expect(() => decryptSecret(randomBytes(32), sealed, "U1")).toThrow();
     expect(encryptSecret(key, "pw", "U1")).not.toBe(sealed); // fresh IV each time
   });
+
+  it("a sealed value whose tag is cut short, or whose IV is not 12 bytes, is refused", () => {
+    const key = randomBytes(32);
+    const [version, iv, tag, body] = encryptSecret(key, "pw", "U1").split(":") as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    // The genuine tag's first 4 bytes: GCM without a pinned tag length accepts them (a 2^-32 forgery).
+    const shortTag = Buffer.from(tag, "base64").subarray(0, 4).toString("base64");
+    expect(() => decryptSecret(key, [version, iv, shortTag, body].join(":"), "U1")).toThrow();
+    const longIv = Buffer.concat([Buffer.from(iv, "base64"), Buffer.alloc(4)]).toString("base64");
+    expect(() => decryptSecret(key, [version, longIv, tag, body].join(":"), "U1")).toThrow();
+    expect(() => decryptSecret(key, [version, iv, tag, body, "extra"].join(":"), "U1")).toThrow();
+    expect(decryptSecret(key, [version, iv, tag, body].join(":"), "U1")).toBe("pw");
+  });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Vehicle } from "../../src/fleet/schemas.js";
 import { AccountUpkeep } from "../../src/tasks/accountUpkeep.js";
+import { FleetAccounts } from "../../src/tasks/fleetAccounts.js";
 import { VehicleCache } from "../../src/tasks/vehicleCache.js";
 import { type FleetHarness, startFleetHarness } from "../helpers/fleetHarness.js";
 
@@ -96,8 +97,57 @@ describe("AccountUpkeep", () => {
     expect(rejected).toEqual(["demo"]);
     await clock.advanceBy(60_000);
     expect(await run(upkeep.tick())).toEqual({ renewed: [], refreshed: [] });
-    // The first login, then the refused renewal and its one retry (a passing 401 is tried twice);
-    // nothing after the account was let go.
-    expect(sim.control.stats().requests.demo?.login).toBe(3);
+    // The first login, then the refused renewal, not retried (repeated refusals can lock the
+    // account upstream); nothing after the account was let go.
+    expect(sim.control.stats().requests.demo?.login).toBe(2);
+  });
+
+  it("never logs in again with credentials the service refused, even when a task opens the account again", async () => {
+    harness = await startFleetHarness({ sim: { tokenTtlSeconds: 3600 } });
+    const { clock, client, gate, run, sim } = harness;
+    const stored = { username: "demo", password: "demo" };
+    const fleet = new FleetAccounts({
+      client,
+      linked: { get: async () => stored, isLinked: async () => true },
+      vehicleCacheTtlMs: 15 * 60_000,
+    });
+    const actor = { account: "demo", slackUser: "U1" };
+    const rejected: string[] = [];
+    const upkeep = new AccountUpkeep({
+      gate,
+      vehicles: fleet.vehicles,
+      sessions: () => fleet.sessions(),
+      tokenLeadMs: 5 * 60_000,
+      now: () => clock.now(),
+      // As main.ts wires it.
+      onLoginRejected: (account) => {
+        rejected.push(account);
+        fleet.forget(account);
+      },
+    });
+    await run(fleet.vehiclesOf(actor, { priority: "interactive" }));
+    await fetch(`${sim.url}/__control/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "demo", password: "changed", vehicleIds: "all" }),
+    });
+    const logins = () => sim.control.stats().requests.demo?.login ?? 0;
+    await clock.advanceBy(56 * 60_000);
+    await run(upkeep.tick());
+    expect(rejected).toEqual(["demo"]);
+    expect(logins()).toBe(2);
+    // A task opens the account again with the stored (refused) password; the stale vehicle list
+    // and the token due for renewal would each have upkeep log in.
+    await run(fleet.sessionFor(actor));
+    for (let tick = 0; tick < 3; tick++) {
+      await clock.advanceBy(16 * 60_000);
+      await run(upkeep.tick());
+    }
+    expect(logins()).toBe(2);
+    // The user re-links with the new password: background work may use those credentials.
+    stored.password = "changed";
+    const relinked = await fleet.sessionFor(actor);
+    await run(relinked.tokens.renew({ priority: "background" }));
+    expect(logins()).toBe(3);
   });
 });
