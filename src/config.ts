@@ -81,6 +81,8 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
   /** Finished tasks (and their results) are deleted after this many days. */
   TASK_RETENTION_DAYS: integer(14, 1, 3650),
+  /** The audit trail of transport changes is deleted after this many days. */
+  AUDIT_RETENTION_DAYS: integer(400, 1, 36500),
   REDIS_URL: z.preprocess(
     blankToUndefined,
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
@@ -176,6 +178,8 @@ export interface Config {
   redisUrl?: string;
   /** Days a finished task (and its result) is kept; resolved incidents are kept 30 days. */
   taskRetentionDays: number;
+  /** Days an audit entry (who changed which transport, when, the service's answer) is kept. */
+  auditRetentionDays: number;
   /** 32-byte key for AES-256-GCM of stored fleet passwords. */
   credentialsKey?: Buffer;
   /**
@@ -230,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     taskRetentionDays: e.TASK_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     credentialsKey: e.CREDENTIALS_KEY
       ? Buffer.from(e.CREDENTIALS_KEY, "base64")
       : mode === "sandbox"

@@ -7,6 +7,7 @@ import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
+import { cronTickMs, sweepHealth } from "./alerts/sweepHealth.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
 import { isUpstreamTransportError } from "./fleet/errors.js";
@@ -28,12 +29,14 @@ import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
+import { AuditStore } from "./store/auditStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import {
   type AccountRepository,
   type AlertRepository,
+  type AuditRepository,
   promised,
   type TaskRepository,
 } from "./store/repositories.js";
@@ -179,8 +182,14 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   delivery.attach();
 
   const alerts = alertParts(config, { stores, fleet, metrics, slack: slackSide, logger });
-  const health = { ready: false, slack: "starting" };
-  const routes = healthRoutes({ health, stores, metrics, simulated: service.simulator !== undefined });
+  const health: HealthState = { ready: false, slack: "starting" };
+  const routes = healthRoutes(config, {
+    health,
+    stores,
+    metrics,
+    alerts,
+    simulated: service.simulator !== undefined,
+  });
   const sandbox = slackSide.fake ? await sandboxPage(slackSide.fake, service.simulator) : undefined;
   if (sandbox) routes.push(...sandbox.routes);
 
@@ -215,6 +224,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     fleet,
     options,
     sandboxed: !!slackSide.fake,
+    health,
     logger,
   });
   health.ready = true;
@@ -271,6 +281,7 @@ async function loadRedisModules() {
     import("./alerts/redisSchedule.js"),
     import("./gate/redisFleetGate.js"),
   ]);
+  const serverInfo = await import("./store/redis/serverInfo.js");
   return {
     openRedis: health.openRedis,
     connected: health.connected,
@@ -281,6 +292,8 @@ async function loadRedisModules() {
     RedisTaskQueue: taskQueue.RedisTaskQueue,
     RedisAlertSchedule: schedule.RedisAlertSchedule,
     createRedisFleetGate: gate.createRedisFleetGate,
+    readRedisMemory: serverInfo.readRedisMemory,
+    readRedisDurability: serverInfo.readRedisDurability,
   };
 }
 
@@ -295,12 +308,16 @@ interface RedisParts {
   /** The gate's turn lease and the jobs' lock scale with the account's slot. */
   leaseMs: number;
   lockMs: number;
+  /** Settings of the server that lose data (appendonly no, an evicting policy), read at start. */
+  unsafe: string[];
 }
 
 interface Stores {
   tasks: TaskRepository;
   accounts: AccountRepository;
   alerts: AlertRepository;
+  /** The audit trail of transport changes (AUDIT_RETENTION_DAYS). */
+  audit: AuditRepository;
   /** Learned call limits of one fleet service, read once (the client plans with them). */
   learnedLimits(service: string): Promise<LearnedLimitsRepository>;
   health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered"> & {
@@ -335,10 +352,15 @@ async function warnUnreadable(config: Config, accounts: AccountRepository, logge
   );
 }
 
-function retentionOf(config: Config, tasks: TaskRepository, alerts: AlertRepository, logger: Logger) {
+function retentionOf(
+  config: Config,
+  stores: { tasks: TaskRepository; alerts: AlertRepository; audit: AuditRepository },
+  logger: Logger,
+) {
   return new StoreRetention({
-    stores: { tasks, alerts },
+    stores,
     taskRetentionDays: config.taskRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
     logger: logger.child({ module: "retention" }),
   });
 }
@@ -349,15 +371,17 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
   const tasks = promised(new TaskStore(db));
   const accounts = promised(new AccountStore(db, config.credentialsKey));
   const alerts = promised(new AlertStore(db));
+  const audit = promised(new AuditStore(db));
   void warnUnreadable(config, accounts, logger);
   const limits = new LearnedLimitsStore(db);
   return {
     tasks,
     accounts,
     alerts,
+    audit,
     learnedLimits: async () => limits,
     health: new StoreHealth(db),
-    retention: retentionOf(config, tasks, alerts, logger),
+    retention: retentionOf(config, { tasks, alerts, audit }, logger),
     close: async () => {
       db.close();
     },
@@ -388,14 +412,17 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
     replicaId: `${hostname()}-${process.pid}`,
     leaseMs: Math.min(30_000, Math.max(1_000, config.fleet.minIntervalMs)),
     lockMs: Math.min(30_000, Math.max(2_000, 4 * config.fleet.minIntervalMs)),
+    unsafe: (await modules.readRedisDurability(store)).unsafe,
   };
+  for (const warning of redis.unsafe) logger.warn({ redis: "config" }, `Redis is not durable: ${warning}`);
   const repositories = createRedisRepositories(store, { prefix: REDIS_PREFIX, key: config.credentialsKey });
   await warnUnreadable(config, repositories.accounts, logger);
-  const { tasks, accounts, alerts, limits } = repositories;
+  const { tasks, accounts, alerts, audit, limits } = repositories;
   return {
     tasks,
     accounts,
     alerts,
+    audit,
     learnedLimits: async (service) => {
       // Read once at start; a lesson is written through for every replica's next start.
       const known = await limits.load(service).catch(() => ({}));
@@ -415,7 +442,7 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
     ...(config.credentialsKey
       ? { sharedTokens: new RedisSharedTokens(store, config.credentialsKey, { prefix: REDIS_PREFIX }) }
       : {}),
-    retention: retentionOf(config, tasks, alerts, logger),
+    retention: retentionOf(config, { tasks, alerts, audit }, logger),
     redis,
     async close() {
       for (const connection of [redis.gate, redis.queue, redis.worker, store])
@@ -471,6 +498,7 @@ function taskRunner(
     : undefined;
   const runner: TaskRunner<FleetSession> = new TaskRunner<FleetSession>({
     store: stores.tasks,
+    audit: stores.audit,
     gate,
     beforeWork,
     ...(queue ? { dispatch: queue } : {}),
@@ -613,7 +641,8 @@ function alertParts(
         cron: config.alerts.cron,
         ...(config.alerts.digestCron ? { digestCron: config.alerts.digestCron } : {}),
         timeZone: config.companyTimeZone,
-        sweep: () => poller.runOnce(),
+        // Aborted when this replica loses the sweep lock: nothing more is posted by it.
+        sweep: (signal) => poller.runOnce({ signal }),
         digest: () => poller.runDigest(),
         lockMs: stores.redis.lockMs,
         logger: logger.child({ module: "alerts" }),
@@ -622,14 +651,39 @@ function alertParts(
   return { subscriptions, publisher, poller, schedule };
 }
 
-/** /healthz (503 until ready, or while Slack or the store is not) and /metrics. */
-function healthRoutes(parts: {
-  health: { ready: boolean; slack: string };
-  stores: Stores;
-  metrics: FleetbotMetrics;
-  simulated: boolean;
-}): HttpRoute[] {
-  const { health, stores, metrics } = parts;
+interface HealthState {
+  ready: boolean;
+  slack: string;
+  /** When the alert schedule started (undefined: not started, e.g. tests that sweep by hand). */
+  alertsSince?: number;
+}
+
+/**
+ * /healthz (503 until ready, or while Slack or the store is not) and /metrics. Late alert sweeps
+ * (none completed within three ALERTS_CRON ticks) are reported in `alerts` and `degraded`, not
+ * by a 503: every replica would fail at once and be taken out of service for an alerts-only fault.
+ */
+function healthRoutes(
+  config: Config,
+  parts: {
+    health: HealthState;
+    stores: Stores;
+    metrics: FleetbotMetrics;
+    alerts: ReturnType<typeof alertParts>;
+    simulated: boolean;
+  },
+): HttpRoute[] {
+  const { health, stores, metrics, alerts } = parts;
+  const tickMs = cronTickMs(config.alerts.cron, config.companyTimeZone);
+  const redisMemory = stores.redis?.modules.readRedisMemory;
+  const redisConnection = stores.redis?.queue;
+  // Read on each scrape: a full Redis with noeviction refuses every write.
+  if (redisMemory && redisConnection) metrics.observeRedisMemory(() => redisMemory(redisConnection));
+  const alertsHealth = async () => {
+    if (health.alertsSince === undefined) return undefined;
+    const lastSweepAt = alerts.schedule ? await alerts.schedule.lastSweepAt() : alerts.poller.lastRunAt;
+    return sweepHealth({ lastSweepAt, startedAt: health.alertsSince, tickMs, now: Date.now() });
+  };
   return [
     {
       path: "/healthz",
@@ -637,6 +691,11 @@ function healthRoutes(parts: {
         const store = stores.health.check();
         const unfinished = await stores.tasks.countUnfinished().catch(() => undefined);
         const ok = health.ready && health.slack === "ok" && store.ok;
+        const sweeps = await alertsHealth();
+        const degraded = [
+          ...(sweeps?.state === "late" ? ["alerts"] : []),
+          ...(stores.redis && stores.redis.unsafe.length > 0 ? ["redis-config"] : []),
+        ];
         const body = {
           ok,
           slack: health.slack,
@@ -645,6 +704,9 @@ function healthRoutes(parts: {
           ...(stores.redis ? { redis: store.ok ? "ok" : store.reason } : {}),
           fleet: parts.simulated ? "simulator" : "configured",
           queue: { unfinished },
+          ...(sweeps ? { alerts: sweeps } : {}),
+          ...(stores.redis && stores.redis.unsafe.length > 0 ? { redisConfig: stores.redis.unsafe } : {}),
+          ...(degraded.length > 0 ? { degraded } : {}),
         };
         res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
       },
@@ -680,6 +742,7 @@ function slackContext(
     runner,
     tasks: stores.tasks,
     accounts: stores.accounts,
+    auditHistory: (account, uit, limit) => stores.audit.history(account, uit, limit),
     client,
     vehicles: fleet.vehicles,
     people,
@@ -739,6 +802,7 @@ async function startBackground(
     fleet: FleetAccounts;
     options: StartOptions;
     sandboxed: boolean;
+    health: HealthState;
     logger: Logger;
   },
 ): Promise<{ stop(): void }> {
@@ -759,6 +823,7 @@ async function startBackground(
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
   await parts.queue?.start();
   if (options.alertPolling !== false) {
+    parts.health.alertsSince = Date.now();
     if (alerts.schedule) {
       await alerts.schedule.start();
     } else {

@@ -78,6 +78,12 @@ export interface PollResult {
 }
 
 const MINUTE = 60_000;
+
+/** Shared by a run's accounts: Slack's rate limit seen, and the run's abort signal. */
+interface RunState {
+  rateLimited: boolean;
+  signal: AbortSignal;
+}
 const MAX_PAGES = 1000;
 
 /**
@@ -100,6 +106,7 @@ export class AlertPoller {
   private pollTask: ScheduledTask | undefined;
   private digestTask: ScheduledTask | undefined;
   private readonly lastSweeps = new Map<string, { at: number; transports: TransportView[] }>();
+  private lastRunEndedAt: number | undefined;
 
   constructor(private readonly options: AlertPollerOptions) {
     this.store = options.store;
@@ -114,23 +121,36 @@ export class AlertPoller {
     return this.running !== undefined;
   }
 
-  /** One poll of every subscribed account. A call while a run is under way is skipped (logged). */
-  async runOnce(): Promise<PollResult> {
+  /** When the last run (not skipped, not aborted) ended: /healthz tells a schedule that stopped. */
+  get lastRunAt(): number | undefined {
+    return this.lastRunEndedAt;
+  }
+
+  /**
+   * One poll of every subscribed account. A call while a run is under way is skipped (logged).
+   * `signal` (Redis mode: the sweep lock was lost) stops the run: no post after it aborts.
+   */
+  async runOnce(options: { signal?: AbortSignal } = {}): Promise<PollResult> {
     if (this.running !== undefined) {
       this.log.info({}, "alert poll skipped: the previous one is still running");
       return { skipped: true, accounts: [], rateLimited: false };
     }
-    const run = this.run();
+    const signal = options.signal
+      ? AbortSignal.any([this.stopping.signal, options.signal])
+      : this.stopping.signal;
+    const run = this.run(signal);
     this.running = run;
     try {
-      return await run;
+      const result = await run;
+      if (!signal.aborted) this.lastRunEndedAt = this.now();
+      return result;
     } finally {
       this.running = undefined;
     }
   }
 
-  private async run(): Promise<PollResult> {
-    const state = { rateLimited: false };
+  private async run(signal: AbortSignal): Promise<PollResult> {
+    const state = { rateLimited: false, signal };
     const accounts = await this.store.subscribedAccounts();
     const results = await Promise.all(accounts.map((account) => this.runAccount(account, state)));
     return { skipped: false, accounts: results, rateLimited: state.rateLimited };
@@ -162,9 +182,16 @@ export class AlertPoller {
    */
   async sweep(
     session: TransportSource,
-    options: { priority?: Priority; onPage?: (fresh: TransportView[]) => Promise<void> } = {},
+    options: {
+      priority?: Priority;
+      onPage?: (fresh: TransportView[]) => Promise<void>;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<SweepResult> {
-    const ctx: CallContext = { priority: options.priority ?? "alert", signal: this.stopping.signal };
+    const ctx: CallContext = {
+      priority: options.priority ?? "alert",
+      signal: options.signal ?? this.stopping.signal,
+    };
     const load = (pageIndex: number) =>
       session.loadTransports({ statusIds: SWEEP_STATUS_IDS, pageSize: this.pageSize, pageIndex }, ctx);
     const byUId = new Map<string, TransportView>();
@@ -197,7 +224,7 @@ export class AlertPoller {
     return { transports: [...byUId.values()], pages, totalRecords, complete: byUId.size >= totalRecords };
   }
 
-  private async runAccount(account: string, state: { rateLimited: boolean }): Promise<AccountRunResult> {
+  private async runAccount(account: string, state: RunState): Promise<AccountRunResult> {
     const result: AccountRunResult = {
       account,
       opened: 0,
@@ -226,6 +253,7 @@ export class AlertPoller {
       const session = await this.sessionOf(account, subs);
       const sweep = await this.sweep(session, {
         priority: "alert",
+        signal: state.signal,
         // Each page's problems are stored and posted as soon as the page is read. Only what
         // the page shows changes here; transports missing from every page are resolved below.
         onPage: async (fresh) => {
@@ -280,7 +308,7 @@ export class AlertPoller {
     account: string,
     subs: readonly AlertSubscription[],
     result: AccountRunResult,
-    state: { rateLimited: boolean },
+    state: RunState,
     tried: Set<string>,
   ): Promise<void> {
     await this.postOpen(await this.store.activeIncidents(account), subs, result, state, tried);
@@ -293,6 +321,7 @@ export class AlertPoller {
         continue;
       }
       if (state.rateLimited) continue;
+      if (state.signal.aborted) return;
       try {
         if (post.resolvedUpdatedAt === undefined) {
           await this.publisher.markResolved(post.channel, post.ts, incident);
@@ -320,7 +349,7 @@ export class AlertPoller {
     incidents: readonly IncidentRecord[],
     subs: readonly AlertSubscription[],
     result: AccountRunResult,
-    state: { rateLimited: boolean },
+    state: RunState,
     tried: Set<string>,
   ): Promise<void> {
     const now = this.now();
@@ -343,6 +372,8 @@ export class AlertPoller {
           continue;
         }
         if (state.rateLimited) continue;
+        // Aborted (the sweep lock was lost): another sweep may be posting this very alert.
+        if (state.signal.aborted) return;
         tried.add(attempt);
         await this.store.ensurePost(incident.id, sub.channel);
         try {

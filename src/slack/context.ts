@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { AlertSubscriptions } from "../alerts/subscriptions.js";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
+import type { AuditHistory } from "../store/auditStore.js";
 import type { StoreHealth } from "../store/health.js";
 import type { AccountRepository, AlertRepository, TaskRepository } from "../store/repositories.js";
 import type { SharedState, WindowTake } from "../store/sharedState.js";
@@ -20,6 +21,8 @@ export interface SlackContext {
   runner: TaskRunner<FleetSession>;
   tasks: TaskRepository;
   accounts: AccountRepository;
+  /** One fleet account's audit entries of a UIT, newest first (at most `limit`), and their total. */
+  auditHistory(account: string, uit: string, limit: number): Promise<AuditHistory>;
   client: FleetClient;
   vehicles: VehicleCache<Vehicle>;
   people: People;
@@ -103,6 +106,8 @@ export interface EtransportDeps extends QueueDeps {
   vehicles: CachedVehicles;
   /** Warnings a user was shown for a modal (by view id): submitting the same form again confirms them. */
   formWarnings: Map<string, string>;
+  /** The audit trail, read only: one account's entries of a UIT (answered from the store, no fleet call). */
+  auditHistory: SlackContext["auditHistory"];
 }
 
 export interface AlertDeps extends Common {

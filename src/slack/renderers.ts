@@ -11,7 +11,7 @@ import {
 } from "../reports/catalogue.js";
 import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
-import type { TaskRecord } from "../tasks/task.js";
+import type { ResultNotKept, TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
 import type { Rendered } from "./delivery.js";
 import {
@@ -70,6 +70,14 @@ export function describeTask(task: TaskRecord): string {
   }
 }
 
+/** What a task whose result the store no longer keeps says instead of its answer. */
+export function resultNotKeptText(what: string, notKept: ResultNotKept): string {
+  const size = `${(notKept.bytes / 1_048_576).toFixed(1)} MB`;
+  return notKept.reason === "too-large"
+    ? `:warning: ${what}: done, but its result (${size}) is too large to keep. Ask again for a shorter period or fewer vehicles.`
+    : `:hourglass: ${what}: this result is no longer kept (large results are kept a day after their answer). Run the command again to see it.`;
+}
+
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** A UIT in its one display form (dashed in fours), or `fallback` when there is none. */
 const uitOr = (uit: string | undefined, fallback: string) => (uit ? formatUit(uit) : fallback);
@@ -98,6 +106,7 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
     return { message: list ? aboveList(ending, list.message) : ending };
   }
   const done = `${what}: done.`;
+  if (task.resultNotKept) return { message: noticeMessage(resultNotKeptText(what, task.resultNotKept)) };
   if (!isTaskKind(task.kind)) return { message: noticeMessage(done) };
   switch (task.kind) {
     case "vehicle-report":

@@ -112,6 +112,22 @@ export const MIGRATIONS: readonly string[] = [
      learned_at INTEGER NOT NULL,
      PRIMARY KEY (service, endpoint)
    );`,
+  // 5: the audit trail of transport changes, kept AUDIT_RETENTION_DAYS (not tied to the tasks,
+  // which go after TASK_RETENTION_DAYS). One account's history of a UIT is one index range.
+  `CREATE TABLE audit_log (
+     id TEXT PRIMARY KEY,
+     at INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     slack_user TEXT,
+     uit TEXT NOT NULL,
+     action TEXT NOT NULL CHECK (action IN ('create','update','start','pause','end','remove')),
+     outcome TEXT NOT NULL CHECK (outcome IN ('success','failure','unknown')),
+     code TEXT,
+     message TEXT,
+     task_id TEXT
+   );
+   CREATE INDEX audit_log_uit ON audit_log (account, uit, at);
+   CREATE INDEX audit_log_at ON audit_log (at);`,
 ];
 
 export class StoreError extends Error {

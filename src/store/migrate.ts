@@ -6,9 +6,11 @@ import type { IncidentRecord } from "../alerts/incidents.js";
 import type { TaskRecord } from "../tasks/task.js";
 import { decryptSecret } from "./accountStore.js";
 import { type AlertMute, type AlertPost, AlertStore, type AlertSubscription } from "./alertStore.js";
+import { type AuditEntry, AuditStore } from "./auditStore.js";
 import { type Db, openDatabase, StoreError } from "./database.js";
 import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
 import { RedisAlertStore } from "./redis/alertStore.js";
+import { RedisAuditStore } from "./redis/auditStore.js";
 import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learnedLimits.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
 import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
@@ -18,7 +20,8 @@ import { TaskStore } from "./taskStore.js";
  * `npm run migrate -- --to-redis`: copies what a single fleetbot keeps in SQLite into Redis,
  * so a team moves to replicas without anyone linking again and without losing queued work:
  * linked accounts (sealed as they are: no key needed), alert subscriptions, live incidents
- * with their posts, mutes still in force, unfinished tasks with their journal, learned limits.
+ * with their posts, mutes still in force, unfinished tasks with their journal, learned limits,
+ * the audit trail of transport changes (all of it: it outlives the tasks that made the changes).
  *
  * Also copied, because dropping them would lose something a user sees: resolved incidents whose
  * resolution post is still owed (else the alert stays "open" in Slack for ever; the same rule
@@ -90,6 +93,7 @@ export interface SqliteSnapshot {
   mutes: AlertMute[];
   tasks: { task: TaskRecord; steps: StepRecord[] }[];
   limits: LearnedLimitRecord[];
+  audit: AuditEntry[];
 }
 
 export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
@@ -189,6 +193,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       mutes,
       tasks: taskCopies,
       limits,
+      audit: new AuditStore(db).all(),
     };
   });
   return read();
@@ -241,6 +246,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   const alerts = new RedisAlertStore(options.redis, storeOptions);
   const tasks = new RedisTaskStore(options.redis, storeOptions);
   const limits = new RedisLearnedLimitsStore(options.redis, storeOptions);
+  const audit = new RedisAuditStore(options.redis, storeOptions);
 
   const outcomes: KindOutcome[] = [];
   outcomes.push(
@@ -275,6 +281,11 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   outcomes.push(
     await copyEach("learned limits", snapshot.limits, async (l) =>
       copiedOrPresent(await limits.importLimit(l)),
+    ),
+  );
+  outcomes.push(
+    await copyEach("audit entries", snapshot.audit, async (e) =>
+      copiedOrPresent((await audit.record([e])) === 1),
     ),
   );
 

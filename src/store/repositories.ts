@@ -1,5 +1,6 @@
 import type { AccountStore } from "./accountStore.js";
 import type { AlertStore } from "./alertStore.js";
+import type { AuditStore } from "./auditStore.js";
 import type { LearnedLimitsStore } from "./learnedLimits.js";
 import type { TaskStore } from "./taskStore.js";
 
@@ -20,12 +21,15 @@ export type TaskRepository = Promised<TaskStore>;
 export type AccountRepository = Promised<AccountStore>;
 export type AlertRepository = Promised<AlertStore>;
 export type LearnedLimitsRepo = Promised<LearnedLimitsStore>;
+/** The audit trail of transport changes (kept AUDIT_RETENTION_DAYS). */
+export type AuditRepository = Promised<AuditStore>;
 
 /** The repositories of one mode, as main.ts wires them. */
 export interface Repositories {
   tasks: TaskRepository;
   accounts: AccountRepository;
   alerts: AlertRepository;
+  audit: AuditRepository;
 }
 
 /**

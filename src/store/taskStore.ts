@@ -9,6 +9,13 @@ import {
   taskRecordSchema,
 } from "../tasks/task.js";
 import type { Db } from "./database.js";
+import {
+  DEFAULT_RESULT_LIMITS,
+  decodeResult,
+  encodeResultSync,
+  NOT_KEPT_PREFIX,
+  type ResultLimits,
+} from "./resultCodec.js";
 
 const rowSchema = z.object({
   id: z.string(),
@@ -46,7 +53,8 @@ function fromRow(raw: unknown): TaskRecord {
     dedupeKey: row.dedupe_key ?? undefined,
     progressDone: row.progress_done,
     progressTotal: row.progress_total,
-    result: row.result === null ? undefined : JSON.parse(row.result),
+    // Plain JSON, or the marker of a result no longer kept (resultCodec.ts).
+    ...(row.result === null ? {} : decodeResult(row.result)),
     error: row.error === null ? undefined : JSON.parse(row.error),
     attempts: row.attempts,
     createdAt: row.created_at,
@@ -68,6 +76,7 @@ export class TaskStore {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    private readonly resultLimits: ResultLimits = DEFAULT_RESULT_LIMITS,
   ) {
     this.statements = {
       insert: db.prepare(
@@ -117,6 +126,12 @@ export class TaskStore {
         "SELECT * FROM tasks WHERE account = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
       ),
       purge: db.prepare("DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?"),
+      // The marker keeps the size; SQLite compresses nothing, so bulk is plain JSON above the threshold.
+      dropDeliveredBulk: db.prepare(
+        `UPDATE tasks SET result = @marker || '{"reason":"expired","bytes":' || length(CAST(result AS BLOB)) || '}'
+         WHERE delivered_at IS NOT NULL AND delivered_at < @instant AND result IS NOT NULL
+           AND substr(result, 1, length(@marker)) <> @marker AND length(CAST(result AS BLOB)) > @bulk`,
+      ),
     };
   }
 
@@ -207,7 +222,7 @@ export class TaskStore {
       id,
       state,
       params: outcome.params === undefined ? null : JSON.stringify(outcome.params),
-      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      result: encodeResultSync(outcome.result, this.resultLimits) ?? null,
       error: outcome.error === undefined ? null : JSON.stringify(outcome.error),
       now: this.now(),
     });
@@ -216,7 +231,7 @@ export class TaskStore {
 
   /** Replaces a finished task's result (a list kept current after actions on its cards). */
   updateResult(id: string, result: unknown): void {
-    this.statements.result.run(JSON.stringify(result), this.now(), id);
+    this.statements.result.run(encodeResultSync(result ?? null, this.resultLimits), this.now(), id);
   }
 
   /** Replaces a task's parameters (its user's zone, settled when the task runs). */
@@ -273,6 +288,15 @@ export class TaskStore {
 
   recent(account: string, limit: number): TaskRecord[] {
     return this.statements.recentOfAccount.all(account, limit).map(fromRow);
+  }
+
+  /** Replaces the bulk results of tasks delivered before the instant by an "expired" marker; returns how many. */
+  dropResultsDeliveredBefore(instant: number): number {
+    return this.statements.dropDeliveredBulk.run({
+      instant,
+      marker: NOT_KEPT_PREFIX,
+      bulk: this.resultLimits.compressAboveBytes,
+    }).changes;
   }
 
   /** Deletes tasks finished before the given instant; returns how many. */

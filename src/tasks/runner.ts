@@ -3,7 +3,9 @@ import type { ZodType } from "zod";
 import type { CallContext, Priority } from "../fleet/seam.js";
 import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
-import type { TaskRepository } from "../store/repositories.js";
+import type { AuditEntry } from "../store/auditStore.js";
+import type { AuditRepository, TaskRepository } from "../store/repositories.js";
+import { auditEntries, FOUND_AFTER_INTERRUPTION, type MutationAudit, outcomeOfError } from "./audit.js";
 import type { TaskOverhead } from "./callDurations.js";
 import { type NewTask, parseParams, type TaskError, type TaskProgress, type TaskRecord } from "./task.js";
 
@@ -21,11 +23,16 @@ export interface TaskContext<P, S> {
    * Runs a state-changing call at most once across crashes. The journal records
    * "sending" before the call and the answer after it; a task resumed with a step left
    * in "sending" first asks `alreadyApplied` (e.g. load-transports) whether the service
-   * has it, and sends again only if not.
+   * has it, and sends again only if not. `audit` says what the call changes: its outcome per UIT
+   * goes to the audit trail once known (an unknown one, a timeout, is recorded as such).
    */
   mutation<T>(
     step: string,
-    how: { send: () => Promise<T>; alreadyApplied: () => Promise<T | undefined> },
+    how: {
+      send: () => Promise<T>;
+      alreadyApplied: () => Promise<T | undefined>;
+      audit: MutationAudit<T>;
+    },
   ): Promise<T>;
 }
 
@@ -63,6 +70,8 @@ export interface TaskListener {
 
 export interface TaskRunnerOptions<S> {
   store: TaskRepository;
+  /** Where each mutation's outcome is recorded (AUDIT_RETENTION_DAYS); absent: not recorded. */
+  audit?: AuditRepository;
   gate: AccountGate;
   handlers: AnyTaskHandler<S>[];
   /** The session of the task's fleet account (the caller resolves credentials from the task's account and user). */
@@ -522,13 +531,22 @@ export class TaskRunner<S> {
       },
       mutation: async <T>(
         step: string,
-        how: { send: () => Promise<T>; alreadyApplied: () => Promise<T | undefined> },
+        how: {
+          send: () => Promise<T>;
+          alreadyApplied: () => Promise<T | undefined>;
+          audit: MutationAudit<T>;
+        },
       ) => {
+        const { audit } = how;
         const recorded = await store.step(task.id, step);
         if (recorded?.state === "done") return recorded.result as T;
         if (recorded?.state === "sending") {
           const applied = await how.alreadyApplied();
           if (applied !== undefined) {
+            const outcomes = audit
+              .outcomes(applied)
+              .map((o) => (o.outcome === "success" ? { ...o, message: FOUND_AFTER_INTERRUPTION } : o));
+            await this.recordAudit(auditEntries(task, audit.action, outcomes, this.now()));
             await store.markStepDone(task.id, step, applied);
             return applied;
           }
@@ -537,11 +555,37 @@ export class TaskRunner<S> {
         if (this.options.dispatch && !(await this.options.dispatch.holds(task.id)))
           throw new TaskLostError(task.id);
         await store.markStepSending(task.id, step);
-        const result = await how.send();
+        let result: T;
+        try {
+          result = await how.send();
+        } catch (error) {
+          const failed = outcomeOfError(error);
+          if (failed) {
+            const outcomes = audit.uits.map((uit) => ({ uit, ...failed }));
+            await this.recordAudit(auditEntries(task, audit.action, outcomes, this.now()));
+          }
+          throw error;
+        }
+        await this.recordAudit(auditEntries(task, audit.action, audit.outcomes(result), this.now()));
         await store.markStepDone(task.id, step, result);
         return result;
       },
     };
+  }
+
+  /**
+   * Writes audit entries. The call they record has happened, so a failed write does not undo its
+   * answer to the user: the store is marked failing and the entries go to the log (no secrets in them).
+   */
+  private async recordAudit(entries: AuditEntry[]): Promise<void> {
+    const audit = this.options.audit;
+    if (!audit || entries.length === 0) return;
+    try {
+      await audit.record(entries);
+    } catch (error) {
+      this.options.onStoreFailure?.(error);
+      this.options.logger?.error({ err: error, audit: entries }, "audit entries could not be stored");
+    }
   }
 
   /**

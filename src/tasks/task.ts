@@ -46,6 +46,19 @@ export const taskErrorSchema = z.object({
 });
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
+/**
+ * Why a finished task's result is not in the store: it was too large to keep, or its bulk was
+ * dropped a day after its answer was delivered (the task itself stays until retention).
+ */
+export const resultNotKeptSchema = z.object({
+  reason: z.enum(["too-large", "expired"]),
+  /** Size of the result's JSON when it was dropped. */
+  bytes: z.number().int().nonnegative(),
+  /** The result's top-level facts (its kind, totals) kept beside the marker. */
+  summary: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export type ResultNotKept = z.infer<typeof resultNotKeptSchema>;
+
 /** A task as stored: what a user asked, as data (never a closure), so a restart loses nothing. */
 export const taskRecordSchema = z.object({
   id: z.string(),
@@ -61,6 +74,8 @@ export const taskRecordSchema = z.object({
   progressTotal: z.number().int(),
   result: z.unknown().optional(),
   error: taskErrorSchema.optional(),
+  /** Set instead of `result` when the result is no longer kept (renderers say so). */
+  resultNotKept: resultNotKeptSchema.optional(),
   attempts: z.number().int(),
   createdAt: z.number(),
   updatedAt: z.number(),

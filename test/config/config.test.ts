@@ -35,6 +35,16 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("reads AUDIT_RETENTION_DAYS as whole days (400 unless set), one clear line when invalid", () => {
+    expect(loadConfig({}).auditRetentionDays).toBe(400);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: "3650" }).auditRetentionDays).toBe(3650);
+    expect(problemsOf({ AUDIT_RETENTION_DAYS: "0" })).toEqual(["AUDIT_RETENTION_DAYS: must be at least 1"]);
+    expect(problemsOf({ AUDIT_RETENTION_DAYS: "-5" })).toEqual(["AUDIT_RETENTION_DAYS: must be at least 1"]);
+    expect(problemsOf({ AUDIT_RETENTION_DAYS: "a year" })).toEqual([
+      "AUDIT_RETENTION_DAYS: must be a whole number",
+    ]);
+  });
+
   it("chooses HTTP mode with a bot token and Socket Mode with an app token", () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "s" }).slack.mode).toBe("http");
     expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" }).slack.mode).toBe("socket");

@@ -74,5 +74,16 @@ describe("a mutation whose answer times out", () => {
     expect(pauses).toHaveLength(1);
     expect(sim.control.transports().find((t) => t.codeUit === running.codeUit)?.statusId).toBe(6);
     expect(textOf(lastSeenBy(h.fake, "C0GENERAL", "U0DISPATCH"))).not.toMatch(/failed/i);
+    // The audit trail keeps both: the attempt without an answer, and the pause found made.
+    const history = await h.driver.slashCommand({
+      command: "/etransport",
+      text: `history ${running.codeUit}`,
+      userId: "U0DISPATCH",
+      channelId: "C0GENERAL",
+    });
+    const told = textOf(history.posted);
+    expect(told).toContain("2 recorded changes");
+    expect(told).toMatch(/\*Paused\*.*\n:white_check_mark: done \(found made when the task resumed/);
+    expect(told).toMatch(/\*Pause\*.*\n:grey_question: sent, no usable answer `timeout`/);
   });
 });

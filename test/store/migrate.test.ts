@@ -4,11 +4,13 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AccountStore } from "../../src/store/accountStore.js";
 import { AlertStore } from "../../src/store/alertStore.js";
+import { AuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
+import { RedisAuditStore } from "../../src/store/redis/auditStore.js";
 import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
 import { TaskStore } from "../../src/store/taskStore.js";
@@ -50,6 +52,15 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
       ["mutes", 1, 0, 0],
       ["tasks", 3, 0, 0],
       ["learned limits", 2, 0, 0],
+      ["audit entries", 2, 0, 0],
+    ]);
+    const audit = new RedisAuditStore(redis, { prefix });
+    const source = openDatabase(fixture.dataDir);
+    expect(await audit.all()).toEqual(new AuditStore(source).all());
+    source.close();
+    expect((await audit.history("demo", "AB12CD34EF56GH78", 10)).entries.map((e) => e.action)).toEqual([
+      "end",
+      "start",
     ]);
 
     const db = openDatabase(fixture.dataDir);
@@ -149,7 +160,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     const before = await dumpRedis(redis, prefix);
     expect(before.length).toBeGreaterThan(20);
     const second = await migrateToRedis({ source, redis, prefix, now: clock, key: fixture.key });
-    expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(second.outcomes.map((o) => o.present)).toEqual(first.outcomes.map((o) => o.copied));
     expect(await dumpRedis(redis, prefix)).toEqual(before);
     expect(formatMigrationReport(second)).toEqual([
@@ -159,6 +170,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
       "mutes: 0 copied, 1 already in Redis",
       "tasks: 0 copied, 3 already in Redis [2 unfinished, 1 finished with the answer not out; 2 journal steps]",
       "learned limits: 0 copied, 2 already in Redis",
+      "audit entries: 0 copied, 2 already in Redis",
     ]);
   });
 

@@ -117,6 +117,7 @@ describe.skipIf(redisSkipReason !== undefined)("the migrate script on a real red
       "mutes: 1 copied, 0 already in Redis",
       "tasks: 3 copied, 0 already in Redis [2 unfinished, 1 finished with the answer not out; 2 journal steps]",
       "learned limits: 2 copied, 0 already in Redis",
+      "audit entries: 2 copied, 0 already in Redis",
     ]);
     const after = await dumpRedis(redis, "fleetbot:");
     // No secret in the output; the sealed passwords are in Redis, the plain ones nowhere.

@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
 import { AccountStore } from "../../src/store/accountStore.js";
 import { AlertStore } from "../../src/store/alertStore.js";
+import { AuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { TaskStore } from "../../src/store/taskStore.js";
@@ -65,6 +66,7 @@ export function makeDataDir(start = NOW): Fixture {
   const alerts = new AlertStore(db, clock);
   const tasks = new TaskStore(db, clock);
   const limits = new LearnedLimitsStore(db, clock);
+  const audit = new AuditStore(db);
 
   accounts.link("U1", "one@example.ro", PASSWORDS.U1);
   accounts.link("U2", "two@example.ro", PASSWORDS.U2);
@@ -129,6 +131,30 @@ export function makeDataDir(start = NOW): Fixture {
 
   limits.save("https://fleet.example", "stops", { maxDays: 7, maxVehicles: 4 });
   limits.save("https://fleet.example", "way", {});
+
+  // The audit trail goes whole, older than any task kept.
+  audit.record([
+    {
+      id: "t0:start:AB12CD34EF56GH78",
+      at: start - 200 * 86_400_000,
+      account: "demo",
+      slackUser: "U1",
+      uit: "AB12CD34EF56GH78",
+      action: "start",
+      outcome: "success",
+      taskId: "t0",
+    },
+    {
+      id: "t1:end:AB12CD34EF56GH78",
+      at: start - 1,
+      account: "demo",
+      uit: "AB12CD34EF56GH78",
+      action: "end",
+      outcome: "failure",
+      code: "TransportNotStarted",
+      message: "TransportNotStarted (AB12CD34EF56GH78)",
+    },
+  ]);
 
   db.close();
   return {

@@ -36,6 +36,7 @@ function setup(dispatch: TaskDispatch) {
           sent.push(`end ${ctx.params.uit}`);
           return "ended";
         },
+        audit: { action: "end", uits: [ctx.params.uit], outcomes: () => [] },
       }),
   };
   const finished: TaskRecord[] = [];

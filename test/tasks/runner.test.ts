@@ -56,6 +56,7 @@ const startHandler: TaskHandler<{ uit: string }, string, RecordingSession> = {
       alreadyApplied: async () =>
         ctx.session.sent.includes(`start ${ctx.params.uit}`) ? "already" : undefined,
       send: () => ctx.session.call(`start ${ctx.params.uit}`, ctx.call),
+      audit: { action: "start", uits: [ctx.params.uit], outcomes: () => [] },
     });
   },
 };

@@ -17,6 +17,7 @@ import { EXAMPLE_UIT, normaliseUit, parseUitList } from "./uit.js";
  * - `start|pause|end` take one or more UITs; without any they open a form that asks for them.
  * - `edit` and `remove` take exactly one UIT; without it they open a form.
  * - `new [UIT]` opens the create form, prefilled with the UIT when one is given.
+ * - `history` takes exactly one UIT; without it (there is no form) it says so, with an example.
  */
 
 export const STATUS_IDS: Record<Exclude<TransportStatusFilter, "default">, readonly number[]> = {
@@ -28,7 +29,7 @@ export const STATUS_IDS: Record<Exclude<TransportStatusFilter, "default">, reado
 };
 export const DEFAULT_STATUS_IDS: readonly number[] = [1, 2, 6];
 
-const SUBCOMMANDS = ["help", "new", "list", "start", "pause", "end", "edit", "remove"] as const;
+const SUBCOMMANDS = ["help", "new", "list", "start", "pause", "end", "edit", "remove", "history"] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const SYNONYMS: Record<string, Subcommand> = {
@@ -48,6 +49,9 @@ const SYNONYMS: Record<string, Subcommand> = {
   delete: "remove",
   del: "remove",
   rm: "remove",
+  log: "history",
+  audit: "history",
+  trail: "history",
 };
 
 const EXAMPLES: Record<Subcommand, string> = {
@@ -59,6 +63,7 @@ const EXAMPLES: Record<Subcommand, string> = {
   end: `/etransport end ${EXAMPLE_UIT}`,
   edit: `/etransport edit ${EXAMPLE_UIT}`,
   remove: `/etransport remove ${EXAMPLE_UIT}`,
+  history: `/etransport history ${EXAMPLE_UIT}`,
 };
 
 function fail(message: string, example: string, extra: Partial<GrammarError> = {}): GrammarError {
@@ -122,6 +127,26 @@ function parseAction(
   }
 }
 
+/** `history <UIT>`: one transport; a missing or second UIT is said with an example (no form asks for it). */
+function parseHistory(args: string): EtransportCommandResult {
+  const parsed = parseUitList(args);
+  if (!parsed.ok) return fail(parsed.message, EXAMPLES.history);
+  const [uit, ...more] = parsed.uits;
+  if (!uit) {
+    return fail(
+      `${code("/etransport history")} needs the UIT of the transport whose changes you want to see.`,
+      EXAMPLES.history,
+    );
+  }
+  if (more.length > 0) {
+    return fail(
+      `${code("/etransport history")} shows one transport at a time; you gave ${parsed.uits.length} UITs.`,
+      `/etransport history ${uit}`,
+    );
+  }
+  return { ok: true, kind: "history", uit };
+}
+
 /** Parse the text after `/etransport`. Pure. */
 export function parseEtransportCommand(text: string, _ctx?: GrammarContext): EtransportCommandResult {
   const [word, args] = firstWord(text);
@@ -140,6 +165,8 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
     case "edit":
     case "remove":
       return parseAction(sub, args);
+    case "history":
+      return parseHistory(args);
   }
   // `/etransport Y45R-577U-N544-GY4S`: a UIT without a verb.
   const asUits = parseUitList(squeeze(text));

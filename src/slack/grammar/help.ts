@@ -77,6 +77,11 @@ export const etransportUsage: readonly UsageLine[] = [
     does: "delete a transport, after you confirm",
     example: `/etransport remove ${EXAMPLE_UIT}`,
   },
+  {
+    syntax: "/etransport history <UIT>",
+    does: "who created, changed, started, paused, ended or removed a transport, when, and the service's answer",
+    example: `/etransport history ${EXAMPLE_UIT}`,
+  },
 ];
 
 export const fleetUsageExamples: readonly string[] = fleetUsage.map((l) => l.example);

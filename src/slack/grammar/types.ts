@@ -133,6 +133,8 @@ export type EtransportCommand =
   | { ok: true; kind: "end"; uits: string[] }
   | { ok: true; kind: "edit"; uit: string }
   | { ok: true; kind: "remove"; uit: string }
+  /** The audit trail of one transport (the user's fleet account's entries only). */
+  | { ok: true; kind: "history"; uit: string }
   /** Arguments missing: open a form that asks for the transport(s). */
   | { ok: true; kind: "modal"; form: "start" | "pause" | "end" | "edit" | "remove" };
 

@@ -22,6 +22,7 @@ import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask, storedTransportList } from "../renderers.js";
+import { AUDIT_UNREADABLE, auditHistoryMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
 import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
 import {
   parseTransportButtonValue,
@@ -171,6 +172,9 @@ async function runEtransportCommand(
     case "edit":
       await openEditModal(s, parsed.uit, deps);
       return;
+    case "history":
+      await answerHistory(s, parsed.uit, deps);
+      return;
     case "new":
       await s.ack();
       deps.vehicles.warm(s.account, s.user);
@@ -197,6 +201,21 @@ async function runEtransportCommand(
     default:
       assertNever(parsed, "e-Transport command");
   }
+}
+
+/**
+ * The transport's audit trail, in the ack, from the store (no fleet call): only the entries of
+ * the user's own fleet account, as changes made as another account are not theirs to see.
+ */
+async function answerHistory(s: Scope, uit: string, deps: EtransportDeps): Promise<void> {
+  let history: Awaited<ReturnType<EtransportDeps["auditHistory"]>>;
+  try {
+    history = await deps.auditHistory(s.account, uit, HISTORY_MAX_ENTRIES);
+  } catch {
+    await s.ack(ephemeral(AUDIT_UNREADABLE));
+    return;
+  }
+  await s.ack(ephemeral(auditHistoryMessage({ uit, account: s.account, history, timeZone: s.zone })));
 }
 
 /** Opens a "looking up" modal at once (the trigger lasts 3 s), filled in when the transport arrives. */

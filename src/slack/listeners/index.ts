@@ -152,7 +152,12 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
       vehicles,
       render: { now, companyTimeZone: ctx.companyTimeZone },
     },
-    etransport: { ...queue, vehicles, formWarnings: new Map() },
+    etransport: {
+      ...queue,
+      vehicles,
+      formWarnings: new Map(),
+      auditHistory: (account, uit, limit) => ctx.auditHistory(account, uit, limit),
+    },
     alerts: {
       users,
       now,

@@ -24,7 +24,7 @@ import type { TaskInput } from "../../tasks/kinds.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
 import type { ReportDeps } from "../context.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
-import { describeTask, renderTask } from "../renderers.js";
+import { describeTask, renderTask, resultNotKeptText } from "../renderers.js";
 import { grammarErrorMessage, reportModal, statusModal, vehicleProblemsMrkdwn } from "../views/common.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
@@ -327,6 +327,11 @@ export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps:
   const task = named?.task;
   if (!value || !task || task.state !== "done") {
     await respond(aside({ text: "That answer is no longer available; run the command again." }));
+    return;
+  }
+  // The page shown stays; the user is told aside that its result is gone.
+  if (task.resultNotKept) {
+    await respond(aside({ text: resultNotKeptText(describeTask(task), task.resultNotKept) }));
     return;
   }
   const rendered = await renderTask(task, deps.render, value.p);

@@ -2,12 +2,14 @@ import type { Redis } from "ioredis";
 import type { LearnedLimitsRepo, Repositories } from "../repositories.js";
 import { RedisAccountStore } from "./accountStore.js";
 import { RedisAlertStore } from "./alertStore.js";
+import { RedisAuditStore } from "./auditStore.js";
 import { RedisLearnedLimitsStore } from "./learnedLimits.js";
 import type { RedisStoreOptions } from "./lua.js";
 import { RedisTaskStore } from "./taskStore.js";
 
 export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
 export { RedisAlertStore } from "./alertStore.js";
+export { RedisAuditStore } from "./auditStore.js";
 export { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
 export { RedisTaskStore, type StepRecord } from "./taskStore.js";
@@ -21,6 +23,7 @@ export function createRedisRepositories(
     tasks: new RedisTaskStore(redis, options),
     accounts: new RedisAccountStore(redis, options),
     alerts: new RedisAlertStore(redis, options),
+    audit: new RedisAuditStore(redis, options),
     limits: new RedisLearnedLimitsStore(redis, options),
   };
 }

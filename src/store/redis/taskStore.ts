@@ -11,6 +11,15 @@ import {
   taskRecordSchema,
 } from "../../tasks/task.js";
 import type { TaskRepository } from "../repositories.js";
+import {
+  DEFAULT_RESULT_LIMITS,
+  decodeResult,
+  type EncodedResult,
+  encodeResult,
+  NOT_KEPT_PREFIX,
+  notKeptText,
+  type ResultLimits,
+} from "../resultCodec.js";
 import type { StepState } from "../taskStore.js";
 import {
   encodePairs,
@@ -21,6 +30,7 @@ import {
   pairsToRecord,
   presentFields,
   RedisStore,
+  type RedisStoreOptions,
   rangeHashes,
   storedJson,
   storedNumber,
@@ -38,6 +48,8 @@ import {
  *   tasks:finished               zset finishedAt → ord (retention)
  *   tasks:undelivered            zset finishedAt → ord of finished tasks whose answer is not out
  *   tasks:dedupe                 hash dedupeKey → id of the pending task holding it
+ *   tasks:bulk-delivered         zset deliveredAt → ord of delivered tasks whose result is bulk
+ *                                (compressed, with a `resultMeta` field): dropped a day later
  * An ord is the 16-digit insertion number, "|", the id: members of equal score sort by it, so
  * "created_at, rowid" orders come straight from a range.
  */
@@ -54,7 +66,7 @@ const taskHashSchema = z.object({
   dedupeKey: z.string().optional(),
   progressDone: storedNumber,
   progressTotal: storedNumber,
-  result: storedJson.optional(),
+  result: z.string().optional(),
   error: storedJson.optional(),
   attempts: storedNumber,
   createdAt: storedNumber,
@@ -65,15 +77,18 @@ const taskHashSchema = z.object({
 
 function fromHash(hash: Record<string, string>): TaskRecord {
   const row = taskHashSchema.parse(hash);
+  const { result, ...fields } = row;
   return taskRecordSchema.parse({
-    ...row,
+    ...fields,
+    // Plain JSON, compressed, or the marker of a result no longer kept (resultCodec.ts).
+    ...(result === undefined ? {} : decodeResult(result)),
     reply: replyTargetSchema.parse(row.reply),
     error: row.error === undefined ? undefined : taskErrorSchema.parse(row.error),
   });
 }
 
-/** A task's fields as stored (the ord is added by the script that stores it). */
-function toHash(task: TaskRecord): Record<string, string | undefined> {
+/** A task's fields as stored (the ord is added by the script that stores it), its result encoded. */
+function toHash(task: TaskRecord, result: EncodedResult | undefined): Record<string, string | undefined> {
   return {
     id: task.id,
     kind: task.kind,
@@ -86,7 +101,8 @@ function toHash(task: TaskRecord): Record<string, string | undefined> {
     dedupeKey: task.dedupeKey,
     progressDone: String(task.progressDone),
     progressTotal: String(task.progressTotal),
-    result: jsonText(task.result),
+    result: task.resultNotKept ? notKeptText(task.resultNotKept) : result?.text,
+    resultMeta: task.resultNotKept ? undefined : result?.bulk,
     error: jsonText(task.error),
     attempts: String(task.attempts),
     createdAt: String(task.createdAt),
@@ -125,8 +141,8 @@ local function pending_key(p, dk)
 end
 -- Adds a stored task to the indexes its fields call for.
 local function index_task(p, key)
-  local f = redis.call('HMGET', key, 'ord', 'account', 'state', 'createdAt', 'finishedAt', 'deliveredAt', 'dedupeKey', 'id')
-  local ord, account, state, created, finished, delivered, dk, id = f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]
+  local f = redis.call('HMGET', key, 'ord', 'account', 'state', 'createdAt', 'finishedAt', 'deliveredAt', 'dedupeKey', 'id', 'resultMeta')
+  local ord, account, state, created, finished, delivered, dk, id, bulk = f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]
   redis.call('ZADD', p .. 'tasks:of:' .. account, created, ord)
   if state == 'queued' or state == 'running' then
     redis.call('ZADD', p .. 'tasks:unfinished', created, ord)
@@ -137,6 +153,7 @@ local function index_task(p, key)
     redis.call('ZADD', p .. 'tasks:finished', finished, ord)
     if not delivered then redis.call('ZADD', p .. 'tasks:undelivered', finished, ord) end
   end
+  if delivered and bulk then redis.call('ZADD', p .. 'tasks:bulk-delivered', delivered, ord) end
 end
 `;
 
@@ -177,7 +194,7 @@ end
 return 0
 `);
 
-/** KEYS: task. ARGV: prefix, state, now, result?, error?, params? (each: '1' and the value, or '0' ''). */
+/** KEYS: task. ARGV: prefix, state, now, result?, error?, params?, result's bulk meta? (each: '1' and the value, or '0' ''). */
 const FINISH = new LuaScript(`
 local key = KEYS[1]
 local state = redis.call('HGET', key, 'state')
@@ -188,6 +205,7 @@ redis.call('HSET', key, 'state', ARGV[2], 'updatedAt', ARGV[3], 'finishedAt', AR
 if ARGV[4] == '1' then redis.call('HSET', key, 'result', ARGV[5]) else redis.call('HDEL', key, 'result') end
 if ARGV[6] == '1' then redis.call('HSET', key, 'error', ARGV[7]) else redis.call('HDEL', key, 'error') end
 if ARGV[8] == '1' then redis.call('HSET', key, 'params', ARGV[9]) end
+if ARGV[10] == '1' then redis.call('HSET', key, 'resultMeta', ARGV[11]) else redis.call('HDEL', key, 'resultMeta') end
 redis.call('ZREM', p .. 'tasks:unfinished', f[1])
 redis.call('ZREM', p .. 'tasks:unfinished:' .. f[2], f[1])
 if f[3] and redis.call('HGET', p .. 'tasks:dedupe', f[3]) == f[4] then redis.call('HDEL', p .. 'tasks:dedupe', f[3]) end
@@ -215,12 +233,54 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1
 `);
 
-/** KEYS: task. ARGV: prefix, now. */
+/** KEYS: task. ARGV: prefix, now. A bulk result's drop is scheduled from its delivery. */
 const MARK_DELIVERED = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2])
-redis.call('ZREM', ARGV[1] .. 'tasks:undelivered', redis.call('HGET', KEYS[1], 'ord'))
+local ord = redis.call('HGET', KEYS[1], 'ord')
+redis.call('ZREM', ARGV[1] .. 'tasks:undelivered', ord)
+if redis.call('HEXISTS', KEYS[1], 'resultMeta') == 1 then
+  redis.call('ZADD', ARGV[1] .. 'tasks:bulk-delivered', ARGV[2], ord)
+end
 return 1
+`);
+
+/** KEYS: task. ARGV: prefix, now, result, '1' and its bulk meta or '0' ''. */
+const UPDATE_RESULT = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'result', ARGV[3], 'updatedAt', ARGV[2])
+if ARGV[4] == '1' then
+  redis.call('HSET', KEYS[1], 'resultMeta', ARGV[5])
+  local f = redis.call('HMGET', KEYS[1], 'ord', 'deliveredAt')
+  if f[2] then redis.call('ZADD', ARGV[1] .. 'tasks:bulk-delivered', 'NX', f[2], f[1]) end
+else
+  redis.call('HDEL', KEYS[1], 'resultMeta')
+end
+return 1
+`);
+
+/**
+ * ARGV: prefix, instant (exclusive), batch size, marker prefix → {dropped, examined}. The result
+ * of each task delivered before the instant becomes the "expired" marker (its size and summary
+ * from resultMeta); the task stays.
+ */
+const DROP_DELIVERED_BULK = new LuaScript(`${LUA_PRELUDE}
+local p = ARGV[1]
+local index = p .. 'tasks:bulk-delivered'
+local ords = redis.call('ZRANGEBYSCORE', index, '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+local dropped = 0
+for _, ord in ipairs(ords) do
+  local key = p .. 'task:' .. id_of_ord(ord)
+  local meta = redis.call('HGET', key, 'resultMeta')
+  if meta then
+    -- meta is {"bytes":…}: the marker is {"reason":"expired","bytes":…}.
+    redis.call('HSET', key, 'result', ARGV[4] .. '{"reason":"expired",' .. string.sub(meta, 2))
+    redis.call('HDEL', key, 'resultMeta')
+    dropped = dropped + 1
+  end
+  redis.call('ZREM', index, ord)
+end
+return {dropped, #ords}
 `);
 
 /** ARGV: prefix, instant (exclusive), batch size → {deleted, examined}. */
@@ -238,17 +298,30 @@ for _, ord in ipairs(ords) do
   redis.call('DEL', key, p .. 'task-steps:' .. id_of_ord(ord))
   redis.call('ZREM', p .. 'tasks:finished', ord)
   redis.call('ZREM', p .. 'tasks:undelivered', ord)
+  redis.call('ZREM', p .. 'tasks:bulk-delivered', ord)
 end
 return {deleted, #ords}
 `);
 
 const PURGE_BATCH = 500;
 
+export interface RedisTaskStoreOptions extends RedisStoreOptions {
+  /** When results are compressed, and the cap past which one is not kept (resultCodec.ts). */
+  results?: ResultLimits;
+}
+
 const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
 
 /** Tasks and their mutation journal in Redis: the same operations and answers as the SQLite TaskStore. */
 export class RedisTaskStore extends RedisStore implements TaskRepository {
+  private readonly resultLimits: ResultLimits;
+
+  constructor(redis: ConstructorParameters<typeof RedisStore>[0], options: RedisTaskStoreOptions = {}) {
+    super(redis, options);
+    this.resultLimits = options.results ?? DEFAULT_RESULT_LIMITS;
+  }
+
   private taskKey(id: string): string {
     return `${this.prefix}task:${id}`;
   }
@@ -328,6 +401,7 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
     outcome: { result?: unknown; error?: TaskError; params?: unknown },
   ): Promise<boolean> {
     const optional = (text: string | undefined) => (text === undefined ? ["0", ""] : ["1", text]);
+    const result = await encodeResult(outcome.result, this.resultLimits);
     const changed = await FINISH.run(
       this.redis,
       [this.taskKey(id)],
@@ -335,9 +409,10 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
         this.prefix,
         state,
         String(this.now()),
-        ...optional(jsonText(outcome.result)),
+        ...optional(result?.text),
         ...optional(jsonText(outcome.error)),
         ...optional(jsonText(outcome.params)),
+        ...optional(result?.bulk),
       ],
     );
     return changed === 1;
@@ -353,7 +428,17 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
   }
 
   async updateResult(id: string, result: unknown): Promise<void> {
-    await this.update(id, { result: jsonText(result), updatedAt: String(this.now()) });
+    const encoded = await encodeResult(result ?? null, this.resultLimits);
+    await UPDATE_RESULT.run(
+      this.redis,
+      [this.taskKey(id)],
+      [
+        this.prefix,
+        String(this.now()),
+        encoded?.text ?? "null",
+        ...(encoded?.bulk === undefined ? ["0", ""] : ["1", encoded.bulk]),
+      ],
+    );
   }
 
   async updateParams(id: string, params: unknown): Promise<void> {
@@ -407,6 +492,22 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
     return await this.limited(`tasks:of:${account}`, limit, true);
   }
 
+  /** Replaces the bulk results of tasks delivered before the instant by an "expired" marker; returns how many. */
+  async dropResultsDeliveredBefore(instant: number): Promise<number> {
+    let dropped = 0;
+    for (;;) {
+      const [count, examined] = purgeReply.parse(
+        await DROP_DELIVERED_BULK.run(
+          this.redis,
+          [],
+          [this.prefix, String(instant), String(PURGE_BATCH), NOT_KEPT_PREFIX],
+        ),
+      );
+      dropped += count;
+      if (examined < PURGE_BATCH) return dropped;
+    }
+  }
+
   async purgeFinishedBefore(instant: number): Promise<number> {
     let deleted = 0;
     // In batches, so one script never blocks Redis for long; each batch is atomic.
@@ -443,7 +544,12 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
     const copied = await IMPORT.run(
       this.redis,
       [this.taskKey(record.id), this.stepsKey(record.id)],
-      [this.prefix, record.id, ...encodePairs(toHash(record)), ...encodePairs(stepFields)],
+      [
+        this.prefix,
+        record.id,
+        ...encodePairs(toHash(record, await encodeResult(record.result, this.resultLimits))),
+        ...encodePairs(stepFields),
+      ],
     );
     return copied === 1;
   }

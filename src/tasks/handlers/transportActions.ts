@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { TransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
+import type { UitOutcome } from "../audit.js";
 import type { KindHandler } from "../kinds.js";
 import { progressWithSetup } from "./plannedCalls.js";
 import { findTransport } from "./transports.js";
@@ -43,6 +44,15 @@ export interface TransportActionOutcome {
   after: TransportView[];
 }
 
+function uitOutcome(result: TransportActionResult): UitOutcome {
+  if (result.isSuccess) return { uit: result.codeUit, outcome: "success" };
+  return {
+    uit: result.codeUit,
+    outcome: "failure",
+    ...(result.errors.length > 0 ? { message: result.errors.join("; ") } : {}),
+  };
+}
+
 /**
  * Start, pause or end transports: all UITs in one request body, per-UIT results back.
  * Idempotent across crashes: if the request may have reached the service before the bot
@@ -77,6 +87,8 @@ export const transportActionHandler: KindHandler<"transport-action", FleetSessio
         if (action === "pause") return ctx.session.pauseTransports(uits, ctx.call);
         return ctx.session.endTransports(uits, ctx.call);
       },
+      // One entry per UIT, with the service's own errors for that UIT.
+      audit: { action, uits, outcomes: (answer) => answer.map(uitOutcome) },
     });
     progress(1, total);
     const after: TransportView[] = [];

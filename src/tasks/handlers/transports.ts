@@ -3,6 +3,7 @@ import { toAddTransportParams, toUpdateTransportParams } from "../../etransport/
 import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
+import { sameForAll } from "../audit.js";
 import type { KindHandler } from "../kinds.js";
 import { progressWithSetup } from "./plannedCalls.js";
 import { zoneNoteField } from "./userZone.js";
@@ -160,6 +161,12 @@ export const transportSaveHandler: KindHandler<"transport-save", FleetSession> =
         transportUId
           ? ctx.session.updateTransport(toUpdateTransportParams(draft, transportUId), ctx.call)
           : ctx.session.addTransport(toAddTransportParams(draft), ctx.call),
+      // A create is recorded under its new UIT (the form requires one; without it nothing is sent).
+      audit: {
+        action: transportUId ? "update" : "create",
+        uits: uit ? [uit] : [],
+        outcomes: (ok) => sameForAll(uit ? [uit] : [], ok, "the fleet service answered false"),
+      },
     });
     progress(1, 2);
     const transport = saved && uit ? await findTransport(ctx.session, uit, ctx.call) : undefined;
@@ -192,6 +199,11 @@ export const transportRemoveHandler: KindHandler<"transport-remove", FleetSessio
       // Gone already: the removal reached the service before a crash.
       alreadyApplied: async () => ((await findTransport(ctx.session, uit, ctx.call)) ? undefined : true),
       send: () => ctx.session.removeTransports([transportUId], ctx.call),
+      audit: {
+        action: "remove",
+        uits: [uit],
+        outcomes: (ok) => sameForAll([uit], ok, "the fleet service did not confirm the removal"),
+      },
     });
     progress(1, 1);
     return { removed, uit };

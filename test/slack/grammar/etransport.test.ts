@@ -109,6 +109,8 @@ describe("/etransport commands", () => {
     ["end Y45R 577U N544 GY4S AB12 CD34 EF56 GH78", { kind: "end", uits: [U1, U2] }],
     ["edit Y45R-577U-N544-GY4S", { kind: "edit", uit: U1 }],
     ["remove y45r577un544gy4s", { kind: "remove", uit: U1 }],
+    ["history y45r 577u n544 gy4s", { kind: "history", uit: U1 }],
+    [`HISTORY ${U1}`, { kind: "history", uit: U1 }],
   ])("%j", (text, expected) => {
     expect(parse(text)).toEqual({ ok: true, ...expected });
   });
@@ -126,6 +128,10 @@ describe("/etransport commands", () => {
     [`edit ${U1} ${U2}`, "one transport at a time; you gave 2", `/etransport edit ${U1}`],
     [`remove ${U1}, ${U2}`, "one transport at a time", `/etransport remove ${U1}`],
     ["new ABC", "is not a UIT", "/etransport new"],
+    ["history", "needs the UIT", "/etransport history Y45R-577U-N544-GY4S"],
+    ["history ABC-123", "`ABC-123` is not a UIT", "/etransport history Y45R-577U-N544-GY4S"],
+    [`history ${U1} ${U2}`, "one transport at a time; you gave 2", `/etransport history ${U1}`],
+    [`audit ${U1}`, "Did you mean `/etransport history`", `/etransport history ${U1}`],
     ["stop Y45R-577U-N544-GY4S", "Did you mean `/etransport end`", "/etransport end Y45R-577U-N544-GY4S"],
     [
       "strat Y45R-577U-N544-GY4S",

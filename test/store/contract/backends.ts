@@ -6,15 +6,18 @@ import type { Redis } from "ioredis";
 import { afterEach, describe } from "vitest";
 import { AccountStore } from "../../../src/store/accountStore.js";
 import { AlertStore } from "../../../src/store/alertStore.js";
+import { AuditStore } from "../../../src/store/auditStore.js";
 import { type Db, openDatabase } from "../../../src/store/database.js";
 import { LearnedLimitsStore } from "../../../src/store/learnedLimits.js";
 import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
+import { RedisAuditStore } from "../../../src/store/redis/auditStore.js";
 import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
 import {
   type AccountRepository,
   type AlertRepository,
+  type AuditRepository,
   type LearnedLimitsRepo,
   promised,
   type TaskRepository,
@@ -35,6 +38,7 @@ export interface Stores {
   accounts: AccountRepository;
   alerts: AlertRepository;
   limits: LearnedLimitsRepo;
+  audit: AuditRepository;
 }
 
 export interface StoreSet extends Stores {
@@ -83,6 +87,7 @@ function sqliteBackend(): Backend {
         accounts: promised(new AccountStore(db, key, now)),
         alerts: promised(new AlertStore(db, now)),
         limits: promised(new LearnedLimitsStore(db, now)),
+        audit: promised(new AuditStore(db)),
       });
       const db = openDatabase(dir);
       dbs.push(db);
@@ -119,6 +124,7 @@ function redisBackend(): Backend {
         accounts: new RedisAccountStore(redis, { prefix, now, key }),
         alerts: new RedisAlertStore(redis, { prefix, now }),
         limits: new RedisLearnedLimitsStore(redis, { prefix, now }),
+        audit: new RedisAuditStore(redis, { prefix, now }),
       });
       const redis = connect();
       const key = keyOf(options);

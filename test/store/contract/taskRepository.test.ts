@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { NewTask } from "../../../src/tasks/task.js";
 import { describeContract, NOW } from "./backends.js";
@@ -352,5 +353,65 @@ describeContract("TaskRepository", (backend) => {
       expect(await s.tasks.purgeFinishedBefore(NOW + 1)).toBe(count);
       expect((await s.tasks.recent("demo", 1000)).map((t) => t.id)).toEqual([kept]);
     });
+  });
+});
+
+describeContract("TaskRepository results (issue 23: a full Redis refuses every write)", (backend) => {
+  const DAY = 86_400_000;
+  /** About 200 KB of report-like JSON: bulk, and compressible. */
+  const bulky = {
+    kind: "stops",
+    report: {
+      kind: "stops",
+      vehicles: 3,
+      rows: Array.from({ length: 3000 }, (_, i) => ({ at: NOW + i, place: `Stop ${i % 40}` })),
+    },
+  };
+  /** Above the 4 MiB cap even compressed (random text does not compress). */
+  const huge = { kind: "route", report: { kind: "route", noise: randomBytes(4_000_000).toString("base64") } };
+
+  it("a large result reads back the same; one past the cap keeps a summary and a too-large marker", async () => {
+    const s = await backend.open();
+    const { task: big } = await s.tasks.create(task());
+    await s.tasks.finish(big.id, "done", { result: bulky });
+    expect((await s.tasks.get(big.id))?.result).toEqual(bulky);
+    expect((await s.tasks.get(big.id))?.resultNotKept).toBeUndefined();
+
+    const { task: tooBig } = await s.tasks.create(task());
+    await s.tasks.finish(tooBig.id, "done", { result: huge });
+    const read = await s.tasks.get(tooBig.id);
+    expect(read?.state).toBe("done");
+    expect(read?.result).toBeUndefined();
+    expect(read?.resultNotKept).toEqual({
+      reason: "too-large",
+      bytes: JSON.stringify(huge).length,
+      summary: { kind: "route", "report.kind": "route" },
+    });
+    expect(await s.rawContains(huge.report.noise.slice(0, 64))).toBe(false);
+  });
+
+  it("a delivered result's bulk is dropped a day later; small and undelivered results stay", async () => {
+    const s = await backend.open();
+    const { task: delivered } = await s.tasks.create(task());
+    const { task: undelivered } = await s.tasks.create(task());
+    const { task: small } = await s.tasks.create(task());
+    await s.tasks.finish(delivered.id, "done", { result: bulky });
+    await s.tasks.finish(undelivered.id, "done", { result: bulky });
+    await s.tasks.finish(small.id, "done", { result: { kind: "resolution", problems: [] } });
+    await s.tasks.markDelivered(delivered.id);
+    await s.tasks.markDelivered(small.id);
+
+    expect(await s.tasks.dropResultsDeliveredBefore(NOW)).toBe(0);
+    s.clock.now = NOW + DAY + 1;
+    expect(await s.tasks.dropResultsDeliveredBefore(s.clock.now - DAY)).toBe(1);
+    const dropped = await s.tasks.get(delivered.id);
+    expect(dropped?.state).toBe("done");
+    expect(dropped?.result).toBeUndefined();
+    expect(dropped?.resultNotKept).toMatchObject({ reason: "expired", bytes: JSON.stringify(bulky).length });
+    expect((await s.tasks.get(undelivered.id))?.result).toEqual(bulky);
+    expect((await s.tasks.get(small.id))?.result).toEqual({ kind: "resolution", problems: [] });
+    // Once dropped, nothing more to drop; the row still goes with retention.
+    expect(await s.tasks.dropResultsDeliveredBefore(s.clock.now)).toBe(0);
+    expect(await s.tasks.purgeFinishedBefore(s.clock.now)).toBe(3);
   });
 });
