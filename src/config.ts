@@ -78,6 +78,8 @@ const envSchema = z.object({
   ALERTS_CHANNEL: optionalString.refine((v) => v === undefined || /^[CG][A-Z0-9]{6,}$/.test(v), {
     error: "must be a channel id such as C0123456789 (not a #name)",
   }),
+  /** More alerts than this for one channel in one sweep are posted as one grouped alert. */
+  ALERTS_GROUP_OVER: integer(5, 1, 1000),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
   /** Finished tasks (and their results) are deleted after this many days. */
   TASK_RETENTION_DAYS: integer(14, 1, 3650),
@@ -172,7 +174,8 @@ export interface Config {
     vehicleCacheTtlMs: number;
   };
   companyTimeZone: string;
-  alerts: { cron: string; digestCron?: string; channel?: string };
+  /** groupOver: more alerts than this for one channel in one sweep are one grouped alert. */
+  alerts: { cron: string; digestCron?: string; channel?: string; groupOver: number };
   dataDir: string;
   /** Scale-out mode: shared state, queue and gate in Redis (several replicas). */
   redisUrl?: string;
@@ -230,7 +233,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       vehicleCacheTtlMs: e.VEHICLE_CACHE_TTL_MS,
     },
     companyTimeZone: e.COMPANY_TIMEZONE,
-    alerts: { cron: e.ALERTS_CRON, digestCron: e.ALERTS_DIGEST_CRON, channel: e.ALERTS_CHANNEL },
+    alerts: {
+      cron: e.ALERTS_CRON,
+      digestCron: e.ALERTS_DIGEST_CRON,
+      channel: e.ALERTS_CHANNEL,
+      groupOver: e.ALERTS_GROUP_OVER,
+    },
     dataDir: e.DATA_DIR,
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     taskRetentionDays: e.TASK_RETENTION_DAYS,

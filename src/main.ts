@@ -96,6 +96,8 @@ export interface StartOptions {
   progressEveryMs?: number;
   /** Start the ALERTS_CRON poller (default true; tests call `alerts.runOnce()` themselves). */
   alertPolling?: boolean;
+  /** How the alert publisher waits out Slack's Retry-After (tests advance the fake Slack's clock). */
+  alertSleep?: (ms: number) => Promise<void>;
 }
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
@@ -181,7 +183,14 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   });
   delivery.attach();
 
-  const alerts = alertParts(config, { stores, fleet, metrics, slack: slackSide, logger });
+  const alerts = alertParts(config, {
+    stores,
+    fleet,
+    metrics,
+    slack: slackSide,
+    logger,
+    ...(options.alertSleep ? { sleep: options.alertSleep } : {}),
+  });
   const health: HealthState = { ready: false, slack: "starting" };
   const routes = healthRoutes(config, {
     health,
@@ -608,6 +617,7 @@ function alertParts(
     metrics: FleetbotMetrics;
     slack: SlackSettings;
     logger: Logger;
+    sleep?: (ms: number) => Promise<void>;
   },
 ) {
   const { stores, fleet, metrics, slack, logger } = parts;
@@ -624,6 +634,7 @@ function alertParts(
   const publisher = new SlackAlertPublisher({
     client: createAlertWebClient(slack.botToken, { slackApiUrl: slack.apiUrl }),
     timeZone: config.companyTimeZone,
+    ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
   const poller = new AlertPoller({
     store: stores.alerts,
@@ -631,6 +642,12 @@ function alertParts(
     sessionFor: (who) => fleet.sessionFor(who),
     timeZone: config.companyTimeZone,
     logger: logger.child({ module: "alerts" }),
+    groupOver: config.alerts.groupOver,
+    // A transport fleetbot removed itself is gone, not hidden in Error (the audit trail knows).
+    removedByFleetbot: async (account, codeUit) =>
+      (await stores.audit.history(account, codeUit, 50)).entries.some(
+        (e) => e.action === "remove" && e.outcome !== "failure",
+      ),
   });
   // Redis mode: one sweep per ALERTS_CRON tick over all replicas (a BullMQ job scheduler), not one per replica.
   const schedule = stores.redis

@@ -1,4 +1,4 @@
-import type { IncidentRecord } from "./incidents.js";
+import { type IncidentRecord, stalledSinceMs } from "./incidents.js";
 
 /** What faultStartedAt needs of an incident (IncidentRecord has it). */
 export type FaultTimes = Pick<IncidentRecord, "kind" | "firstSeenAt" | "facts">;
@@ -26,7 +26,13 @@ export function faultStartedAt(incident: FaultTimes): number {
     case "notstarted":
       evidence = t.startMs;
       break;
+    case "stalled":
+      // The older of the last position sent and the last received (stalledSinceMs).
+      evidence = stalledSinceMs(t);
+      break;
     case "expiry":
+    case "vanished":
+      // Nothing tells when a transport went into Error: from the sweep that missed it.
       evidence = undefined;
       break;
   }

@@ -8,7 +8,16 @@ import { TRANSPORT_STATUS } from "../fleet/schemas.js";
  * post. At most one incident per (transport, kind) is active (pending or open) at a time.
  */
 
-export const INCIDENT_KINDS = ["transmission", "changerequest", "expiry", "notstarted"] as const;
+export const INCIDENT_KINDS = [
+  "transmission",
+  "changerequest",
+  "expiry",
+  "notstarted",
+  /** Listed as Pending, In Progress or Paused, then no longer listed, and not completed: maybe in Error, which load-transports hides. */
+  "vanished",
+  /** In Progress, code still fine, but no position sent to the platform for the subscription's `stale=` minutes. */
+  "stalled",
+] as const;
 export type IncidentKind = (typeof INCIDENT_KINDS)[number];
 export type IncidentState = "pending" | "open" | "resolved";
 
@@ -26,6 +35,13 @@ export const BAD_CHANGE_REQUEST_CODES = ["ResponseError", "RequestErrorSent"] as
 /** The code of an expiry incident and of a not-started one. */
 export const EXPIRY_CODE = "ValidityEnding";
 export const NOT_STARTED_CODE = "NotStarted";
+/** The code of a vanished incident and of a stalled one. */
+export const VANISHED_CODE = "Vanished";
+export const STALLED_CODE = "Stalled";
+/** A subscription's `stale=` when it names none: TrackGPS advises telling ANAF after 30 minutes. */
+export const DEFAULT_STALE_MINUTES = 30;
+/** Positions older than this can no longer be sent to the platform at all (the OldData code). */
+export const SEND_LIMIT_MS = 6 * 3600_000;
 
 /** Every word a subscription filter accepts: the codes above and the kind names. */
 export const ALERT_FILTER_WORDS: readonly string[] = [
@@ -33,8 +49,30 @@ export const ALERT_FILTER_WORDS: readonly string[] = [
   ...BAD_CHANGE_REQUEST_CODES,
   EXPIRY_CODE,
   NOT_STARTED_CODE,
+  VANISHED_CODE,
+  STALLED_CODE,
   ...INCIDENT_KINDS,
 ];
+
+/**
+ * The list `alerts subscribe` stored for "every code" before it stored no filter: read as no
+ * filter, so subscriptions made then get the kinds added since (Vanished, Stalled, NotStarted).
+ */
+const LEGACY_EVERY_CODE = [
+  "Error",
+  "OldData",
+  "NoGPSCoordinates",
+  "NotInRomania",
+  "MissingETransportConfiguration",
+  "WithoutTransmission",
+  "expiry",
+  "changerequest",
+].join("\u0000");
+
+/** A stored subscription's codes, the old "every code" list read as no filter. */
+export function storedAlertCodes(codes: string[]): string[] {
+  return codes.join("\u0000") === LEGACY_EVERY_CODE ? [] : codes;
+}
 
 /** Canonical spelling of a filter word (case-insensitive), or undefined when unknown. */
 export function canonicalAlertCode(word: string): string | undefined {
@@ -51,6 +89,12 @@ export const SWEEP_STATUS_IDS: readonly number[] = [
   TRANSPORT_STATUS.paused,
 ];
 
+/** Statuses a transport no longer listed is looked up among: Completed, Auto Completed. */
+export const FINISHED_STATUS_IDS: readonly number[] = [
+  TRANSPORT_STATUS.completed,
+  TRANSPORT_STATUS.autoCompleted,
+];
+
 /** Why an incident ended. */
 export type ResolveReason =
   /** The condition ended (transmission Active again, change request no longer failed, validity extended, started). */
@@ -60,7 +104,11 @@ export type ResolveReason =
   /** The transport left In Progress (paused) or changed status so the condition no longer applies. */
   | "status"
   /** The transport is no longer listed (ended, auto completed, removed). */
-  | "gone";
+  | "gone"
+  /** No longer listed, and the service shows it Completed or Auto Completed. */
+  | "completed"
+  /** No longer listed because fleetbot removed it (the audit trail says so). */
+  | "removed";
 
 export interface IncidentRecord {
   id: string;
@@ -89,6 +137,8 @@ export interface SubscriptionFilter {
   /** Plates or vehicle ids (carrierUId); empty = every vehicle. */
   vehicles: readonly string[];
   minDurationMinutes: number;
+  /** Minutes without a position sent before a stalled alert; 0: never. Default DEFAULT_STALE_MINUTES. */
+  staleMinutes?: number;
 }
 
 export interface SweepSettings {
@@ -101,6 +151,11 @@ export interface SweepSettings {
    * transports then do not resolve their incidents as "gone". Default true.
    */
   complete?: boolean;
+  /**
+   * An In-Progress transport with no position sent for this long opens a stalled incident (the
+   * smallest `stale=` of the account's subscriptions); undefined: none is opened.
+   */
+  staleAfterMs?: number;
 }
 
 export const DEFAULT_EXPIRY_LEAD_MS = 12 * 3600_000;
@@ -153,7 +208,53 @@ export function conditionsOf(t: TransportView, nowMs: number, settings: SweepSet
   if (t.statusId === TRANSPORT_STATUS.pending && t.startMs !== undefined && nowMs - t.startMs >= grace) {
     out.push({ kind: "notstarted", code: NOT_STARTED_CODE, key: String(t.startMs) });
   }
+  // A code that is bad already has its own incident (OldData follows a long stall).
+  const staleAfter = settings.staleAfterMs;
+  const since = stalledSinceMs(t);
+  const codeFine = tx === undefined || !BAD_TX.has(tx);
+  if (
+    staleAfter !== undefined &&
+    t.statusId === TRANSPORT_STATUS.inProgress &&
+    codeFine &&
+    since !== undefined &&
+    nowMs - since >= staleAfter
+  ) {
+    out.push({ kind: "stalled", code: STALLED_CODE, key: STALLED_CODE });
+  }
   return out;
+}
+
+/**
+ * Since when nothing reached the platform: the older of the last position sent and the last
+ * received from the vehicle (instants: the service's company-local dates were converted at the
+ * client's boundary). Undefined when the service gives neither.
+ */
+export function stalledSinceMs(
+  t: Pick<TransportView, "lastTransmissionMs" | "lastGpsMs">,
+): number | undefined {
+  const known = [t.lastTransmissionMs, t.lastGpsMs].filter((ms): ms is number => ms !== undefined);
+  return known.length === 0 ? undefined : Math.min(...known);
+}
+
+/** The smallest `stale=` of the subscriptions, in ms; undefined when every one has it off (0). */
+export function staleAfterMs(subscriptions: readonly SubscriptionFilter[]): number | undefined {
+  const minutes = subscriptions.map((s) => s.staleMinutes ?? DEFAULT_STALE_MINUTES).filter((m) => m > 0);
+  return minutes.length === 0 ? undefined : Math.min(...minutes) * 60_000;
+}
+
+/**
+ * Whether a subscription wants a stalled incident posted yet: its own `stale=` (the incident
+ * opened at the smallest of the account's) has passed, and it is not off.
+ */
+export function staleEnoughFor(
+  sub: SubscriptionFilter,
+  incident: Pick<IncidentRecord, "facts">,
+  nowMs: number,
+): boolean {
+  const minutes = sub.staleMinutes ?? DEFAULT_STALE_MINUTES;
+  if (minutes <= 0) return false;
+  const since = stalledSinceMs(incident.facts);
+  return since !== undefined && nowMs - since >= minutes * 60_000;
 }
 
 /** The occurrence key of a stored incident, from its facts (see conditionsOf). */
@@ -167,6 +268,10 @@ export function incidentKey(incident: Pick<IncidentRecord, "kind" | "code" | "fa
       return String(incident.facts.validityEndMs);
     case "notstarted":
       return String(incident.facts.startMs);
+    case "vanished":
+      return VANISHED_CODE;
+    case "stalled":
+      return STALLED_CODE;
   }
 }
 
@@ -313,19 +418,74 @@ export function evaluateSweep(
       compareSlot(account, t, kind, active.get(k), byKind.get(kind), nowMs, subscriptions, out);
     }
   }
-  // Incidents of transports this sweep did not show: gone when it read every page; otherwise
-  // (a partial sweep) they stay as they were.
+  // Incidents of transports this sweep did not show stay as they were: a transport no longer
+  // listed may be completed, removed, or in Error (which load-transports hides), and only the
+  // service can tell (vanishedChanges, after a complete sweep). Never resolved here: a red
+  // alert turned ✅ for a transport in Error is the worst message fleetbot could send.
   for (const [k, incident] of active) {
     if (seen.has(k)) continue;
-    if (complete) out.resolves.push(resolveChange(incident, nowMs, "gone"));
-    else out.middle.push({ type: "still", id: incident.id, at: incident.lastSeenAt });
+    out.middle.push({ type: "still", id: incident.id, at: incident.lastSeenAt });
   }
+  void complete;
   return [...out.resolves, ...out.middle, ...out.opens];
 }
 
-/** A transmission incident of a transport that left In Progress ended by status; the rest recovered. */
+/** What the service says of a transport no longer listed among Pending, In Progress and Paused. */
+export type VanishedFinding =
+  /** Shown Completed or Auto Completed: it ended normally. */
+  | "completed"
+  /** fleetbot removed it itself (the audit trail). */
+  | "removed"
+  /** Not shown at all: in Error (hidden), or removed outside fleetbot. */
+  | "hidden"
+  /** Not checked this sweep (the cap on checks): nothing changes. */
+  | "unchecked";
+
+/**
+ * The changes for one transport no longer listed: completed or removed resolve every active
+ * incident of it; hidden opens a red vanished incident (once; a vanished one already open is
+ * seen again) and leaves the others open, never ✅.
+ */
+export function vanishedChanges(
+  account: string,
+  transport: TransportView,
+  finding: VanishedFinding,
+  active: readonly IncidentRecord[],
+  nowMs: number,
+): IncidentChange[] {
+  const mine = active.filter((i) => i.transportUId === transport.uId && i.state !== "resolved");
+  if (finding === "unchecked") return [];
+  if (finding === "completed" || finding === "removed") {
+    return mine.map((i) => resolveChange(i, nowMs, finding));
+  }
+  const vanished = mine.find((i) => i.kind === "vanished");
+  if (vanished) return [{ type: "still", id: vanished.id, at: nowMs }];
+  return [
+    {
+      type: "open",
+      account,
+      transportUId: transport.uId,
+      codeUit: transport.codeUit,
+      kind: "vanished",
+      code: VANISHED_CODE,
+      at: nowMs,
+      // No minimum duration: a hidden transport is never a passing flap of a code.
+      state: "open",
+      facts: transport,
+    },
+  ];
+}
+
+/**
+ * A transmission or stalled incident of a transport that left In Progress ended by status; a
+ * stall that turned into a bad code (OldData) changed (that code's alert follows); the rest recovered.
+ */
 function resolveReasonFor(kind: IncidentKind, t: TransportView): ResolveReason {
-  return kind === "transmission" && t.statusId !== TRANSPORT_STATUS.inProgress ? "status" : "recovered";
+  if ((kind === "transmission" || kind === "stalled") && t.statusId !== TRANSPORT_STATUS.inProgress)
+    return "status";
+  const tx = t.transmissionStatusCode;
+  if (kind === "stalled" && tx !== undefined && BAD_TX.has(tx)) return "changed";
+  return "recovered";
 }
 
 /**

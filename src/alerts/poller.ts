@@ -4,15 +4,21 @@ import type { LoadTransportsParams } from "../fleet/client.js";
 import type { TransportPage } from "../fleet/schemas.js";
 import type { CallContext, Priority } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
-import type { AlertSubscription } from "../store/alertStore.js";
+import type { AlertPost, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
+import { AlertGroups, type GroupRun } from "./alertGroups.js";
 import {
   evaluateSweep,
+  FINISHED_STATUS_IDS,
   type IncidentChange,
   type IncidentRecord,
   SWEEP_STATUS_IDS,
   type SweepSettings,
+  staleAfterMs,
+  staleEnoughFor,
   subscriptionMatches,
+  type VanishedFinding,
+  vanishedChanges,
 } from "./incidents.js";
 import { type AlertDigest, AlertPublishError, type AlertPublisher } from "./publisher.js";
 
@@ -44,6 +50,15 @@ export interface AlertPollerOptions {
   /** Zone of the cron expressions (COMPANY_TIMEZONE). */
   timeZone?: string;
   logger?: Log;
+  /**
+   * Whether fleetbot itself removed this UIT for the account (the audit trail knows): a transport
+   * it removed is gone, not hidden. Default: never.
+   */
+  removedByFleetbot?(account: string, codeUit: string): Promise<boolean>;
+  /** At most this many transports no longer listed are checked with the service per sweep (default 10). */
+  vanishedChecksPerSweep?: number;
+  /** More alerts than this for one channel in one sweep are one grouped alert (ALERTS_GROUP_OVER, default 5). */
+  groupOver?: number;
 }
 
 export interface SweepResult {
@@ -78,6 +93,8 @@ export interface PollResult {
 }
 
 const MINUTE = 60_000;
+/** A transport still hidden is looked up again this often (it may have been ended meanwhile). */
+export const VANISHED_RECHECK_MS = 30 * MINUTE;
 
 /** Shared by a run's accounts: Slack's rate limit seen, and the run's abort signal. */
 interface RunState {
@@ -107,6 +124,10 @@ export class AlertPoller {
   private digestTask: ScheduledTask | undefined;
   private readonly lastSweeps = new Map<string, { at: number; transports: TransportView[] }>();
   private lastRunEndedAt: number | undefined;
+  /** Grouped alerts, when the publisher can post them. */
+  private readonly groups: AlertGroups | undefined;
+  /** Per "<account>\0<channel>", the group the run's storm went into (later pages join it). */
+  private readonly groupOf = new Map<string, string>();
 
   constructor(private readonly options: AlertPollerOptions) {
     this.store = options.store;
@@ -114,6 +135,19 @@ export class AlertPoller {
     this.now = options.now ?? Date.now;
     this.pageSize = options.pageSize ?? 100;
     this.log = options.logger ?? rootLogger.child({ module: "alerts" });
+    this.groups = AlertGroups.for(this.store, this.publisher, options.groupOver ?? 5);
+  }
+
+  /** What grouping needs of one account's run. */
+  private groupRun(account: string, result: AccountRunResult, state: RunState, tried: Set<string>): GroupRun {
+    return {
+      account,
+      result,
+      state,
+      tried,
+      groupOf: this.groupOf,
+      failed: (incident, channel, error) => this.failed(incident, channel, error, result, state),
+    };
   }
 
   /** True while a run is under way. */
@@ -238,6 +272,8 @@ export class AlertPoller {
     const subs = await this.store.subscriptions({ account });
     // (incident, channel) pairs whose post was tried in this run: a failure waits for the next run.
     const tried = new Set<string>();
+    // A new run: a storm of this account starts a new group.
+    for (const key of this.groupOf.keys()) if (key.startsWith(`${account}\u0000`)) this.groupOf.delete(key);
     const settings = this.options.settings;
     const record = async (changes: readonly IncidentChange[]) => {
       // Stored before anything is posted: a crash now loses no incident and repeats no post.
@@ -262,7 +298,7 @@ export class AlertPoller {
             await this.store.activeIncidents(account),
             fresh,
             this.now(),
-            { ...settings, complete: false },
+            { ...settings, staleAfterMs: staleAfterMs(subs), complete: false },
             subs,
           );
           const touched = await record(changes);
@@ -280,18 +316,23 @@ export class AlertPoller {
       if (!sweep.complete) {
         this.log.warn({ account, ...result.sweep }, "alert sweep read fewer transports than counted");
       }
-      // The whole sweep once more: after the last page, incidents of transports no longer
-      // listed resolve as "gone" (only when the sweep is complete); the rest is unchanged.
+      // The whole sweep once more, after the last page (confirms of pending incidents).
       await record(
         evaluateSweep(
           account,
           await this.store.activeIncidents(account),
           sweep.transports,
           at,
-          { ...settings, complete: sweep.complete },
+          { ...settings, staleAfterMs: staleAfterMs(subs), complete: sweep.complete },
           subs,
         ),
       );
+      // Transports no longer listed: only a complete sweep can tell, and only the service
+      // whether they completed or went into Error (hidden).
+      if (sweep.complete && !state.signal.aborted) {
+        const touched = await this.checkVanished(account, session, sweep.transports, state.signal, record);
+        await this.postOpen(touched, subs, result, state, tried);
+      }
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
       this.log.warn({ account, err: result.error }, "alert sweep failed; stored alerts are still delivered");
@@ -303,6 +344,80 @@ export class AlertPoller {
     return result;
   }
 
+  /**
+   * Transports the last complete sweep listed (or that have active incidents) and this one does
+   * not: each is looked up once among Completed and Auto Completed (load-transports with its UIT
+   * as searchValue: the service searches one word or phrase, so one call per transport, at alert
+   * priority; at most vanishedChecksPerSweep, the rest next sweep). Completed, or removed by
+   * fleetbot: its incidents resolve. Not found: a red vanished incident opens (it may be in
+   * Error, which load-transports hides) and its other incidents stay open, never ✅. A vanished
+   * incident already open is looked up again every VANISHED_RECHECK_MS. Then the listed set is
+   * replaced, keeping the ones not yet checked.
+   */
+  private async checkVanished(
+    account: string,
+    session: TransportSource,
+    listed: readonly TransportView[],
+    signal: AbortSignal,
+    record: (changes: readonly IncidentChange[]) => Promise<IncidentRecord[]>,
+  ): Promise<IncidentRecord[]> {
+    const now = this.now();
+    const current = new Set(listed.map((t) => t.uId));
+    const active = await this.store.activeIncidents(account);
+    const candidates = new Map<string, TransportView>();
+    for (const t of await this.store.listedTransports(account)) {
+      if (!current.has(t.uId)) candidates.set(t.uId, t);
+    }
+    // Incidents of transports not listed (an upgrade from a version without the listed set, or
+    // a store that lost it) are checked too, with their facts as last known.
+    for (const incident of active) {
+      if (!current.has(incident.transportUId) && !candidates.has(incident.transportUId))
+        candidates.set(incident.transportUId, incident.facts);
+    }
+    const cap = this.options.vanishedChecksPerSweep ?? 10;
+    const unchecked: TransportView[] = [];
+    const changes: IncidentChange[] = [];
+    let checks = 0;
+    for (const t of candidates.values()) {
+      const vanished = active.find((i) => i.transportUId === t.uId && i.kind === "vanished");
+      if (vanished && now - vanished.lastSeenAt < VANISHED_RECHECK_MS) continue;
+      if (checks >= cap || signal.aborted) {
+        if (!vanished) unchecked.push(t);
+        continue;
+      }
+      checks++;
+      const finding = await this.vanishedFinding(account, session, t, signal);
+      if (finding === "unchecked" && !vanished) unchecked.push(t);
+      changes.push(...vanishedChanges(account, t, finding, active, now));
+    }
+    const touched = await record(changes);
+    if (!signal.aborted) await this.store.replaceListed(account, [...listed, ...unchecked]);
+    return touched;
+  }
+
+  /** What the service (or fleetbot's own audit trail) says of one transport no longer listed. */
+  private async vanishedFinding(
+    account: string,
+    session: TransportSource,
+    t: TransportView,
+    signal: AbortSignal,
+  ): Promise<VanishedFinding> {
+    const removed = await this.options.removedByFleetbot?.(account, t.codeUit).catch(() => false);
+    if (removed) return "removed";
+    try {
+      const page = await session.loadTransports(
+        { statusIds: FINISHED_STATUS_IDS, searchValue: t.codeUit, pageSize: 10, pageIndex: 0 },
+        { priority: "alert", signal },
+      );
+      const same = (code: string) => code.replace(/[\s-]/g, "").toUpperCase();
+      const found = page.transports.some((x) => x.uId === t.uId || same(x.codeUit) === same(t.codeUit));
+      return found ? "completed" : "hidden";
+    } catch (error) {
+      this.log.warn({ account, codeUit: t.codeUit, err: String(error) }, "vanished transport not checked");
+      return "unchecked";
+    }
+  }
+
   /** Posts what is owed for the account's open incidents, and resolutions of resolved ones. */
   private async publish(
     account: string,
@@ -312,9 +427,16 @@ export class AlertPoller {
     tried: Set<string>,
   ): Promise<void> {
     await this.postOpen(await this.store.activeIncidents(account), subs, result, state, tried);
+    const run = this.groupRun(account, result, state, tried);
+    // Grouped members resolved in this run, by group: each group message is edited once.
+    const groupResolutions = new Map<string, AlertPost[]>();
     for (const post of await this.store.unresolvedPosts(account)) {
       const incident = await this.store.incident(post.incidentId);
       if (!incident) continue;
+      if (this.groups && (await this.groups.resolveMember(post, incident, groupResolutions, run))) {
+        if (state.signal.aborted) return;
+        continue;
+      }
       if (post.ts === undefined) {
         // Never posted (failed or muted while open): nothing to resolve.
         await this.store.recordResolutionDone(post.incidentId, post.channel);
@@ -342,6 +464,7 @@ export class AlertPoller {
         await this.failed(incident, post.channel, error, result, state);
       }
     }
+    await this.groups?.finishResolutions(groupResolutions, run);
   }
 
   /** Posts the alerts owed for open incidents among `incidents`, at most once per run and channel. */
@@ -353,15 +476,25 @@ export class AlertPoller {
     tried: Set<string>,
   ): Promise<void> {
     const now = this.now();
+    // The alerts owed per channel, filters, minimum duration and mutes applied: a storm is grouped.
+    const due = new Map<string, IncidentRecord[]>();
+    // Stored groups with a member owed its reply (or the group its post).
+    const owedGroups = new Set<string>();
     for (const incident of incidents) {
       if (incident.state !== "open") continue;
       for (const sub of subs) {
         if (!subscriptionMatches(sub, incident)) continue;
+        // Each subscription's own stale= (the incident opened at the account's smallest).
+        if (incident.kind === "stalled" && !staleEnoughFor(sub, incident, now)) continue;
         if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
         const attempt = `${incident.id}\u0000${sub.channel}`;
         if (tried.has(attempt)) continue;
         const post = await this.store.post(incident.id, sub.channel);
         if (post?.ts !== undefined) continue;
+        if (post?.groupId !== undefined && this.groups) {
+          owedGroups.add(post.groupId);
+          continue;
+        }
         const mutedUntil = await this.store.mutedUntil(sub.channel, incident.codeUit, now);
         if (mutedUntil !== undefined) {
           if (post?.mutedUntil !== mutedUntil) {
@@ -374,15 +507,25 @@ export class AlertPoller {
         if (state.rateLimited) continue;
         // Aborted (the sweep lock was lost): another sweep may be posting this very alert.
         if (state.signal.aborted) return;
-        tried.add(attempt);
-        await this.store.ensurePost(incident.id, sub.channel);
-        try {
-          const { ts } = await this.publisher.post(sub.channel, incident);
-          await this.store.recordPosted(incident.id, sub.channel, ts);
-          result.posted++;
-        } catch (error) {
-          await this.failed(incident, sub.channel, error, result, state);
-        }
+        due.set(sub.channel, [...(due.get(sub.channel) ?? []), incident]);
+      }
+    }
+    const account = incidents[0]?.account;
+    const single =
+      this.groups && account !== undefined
+        ? await this.groups.deliver(due, owedGroups, this.groupRun(account, result, state, tried))
+        : [...due].flatMap(([channel, list]) => list.map((incident) => ({ incident, channel })));
+    for (const { incident, channel } of single) {
+      if (state.rateLimited) continue;
+      if (state.signal.aborted) return;
+      tried.add(`${incident.id}\u0000${channel}`);
+      await this.store.ensurePost(incident.id, channel);
+      try {
+        const { ts } = await this.publisher.post(channel, incident);
+        await this.store.recordPosted(incident.id, channel, ts);
+        result.posted++;
+      } catch (error) {
+        await this.failed(incident, channel, error, result, state);
       }
     }
   }

@@ -15,6 +15,21 @@ export interface AlertPublisher {
   replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
   /** Posts the daily digest of one channel (optional: without it there is no digest). */
   postDigest?(channel: string, digest: AlertDigest): Promise<{ ts: string }>;
+  /**
+   * Grouped alerts (optional: without them every incident is its own alert). A storm of
+   * incidents in one channel is one message listing them all (postGroup), edited as members
+   * join or resolve (updateGroup); each member's alert with its buttons is a reply in its thread
+   * (postInThread).
+   */
+  postGroup?(channel: string, group: AlertGroupView): Promise<{ ts: string }>;
+  updateGroup?(channel: string, ts: string, group: AlertGroupView): Promise<void>;
+  postInThread?(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
+}
+
+/** A grouped alert as the publisher renders it: its members with their current state, in order. */
+export interface AlertGroupView {
+  id: string;
+  incidents: readonly IncidentRecord[];
 }
 
 /** What the daily digest of one channel says; the publisher decides how it looks. */

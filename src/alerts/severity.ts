@@ -19,6 +19,8 @@ export interface AlertSeverityInput {
 }
 
 export function alertSeverity(incident: AlertSeverityInput): AlertSeverity {
+  // Positions stopped but may resume, and there are hours before they can no longer be sent.
+  if (incident.kind === "stalled") return "warning";
   if (incident.kind !== "transmission") return "fault";
   if (incident.code === "NotInRomania") {
     // Abroad is expected on an international route; on a domestic one the vehicle should

@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { LogLevel, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import { groupedAlertMessage } from "../slack/views/alertGroups.js";
 import {
   type AlertViewOptions,
   alertMessage,
@@ -8,20 +9,35 @@ import {
   resolvedThreadReply,
 } from "../slack/views/alerts.js";
 import type { IncidentRecord } from "./incidents.js";
-import { type AlertDigest, AlertPublishError, type AlertPublisher } from "./publisher.js";
+import {
+  type AlertDigest,
+  type AlertGroupView,
+  AlertPublishError,
+  type AlertPublisher,
+} from "./publisher.js";
 
 export interface SlackAlertPublisherOptions {
   /**
-   * The Web API client. Best made with createAlertWebClient: it rejects rate-limited calls
-   * and does not retry, so a failed post waits for the next poll instead of holding this one.
+   * The Web API client. Best made with createAlertWebClient: it hands 429s back at once with
+   * their Retry-After, and the publisher waits them out itself (bounded, and testable).
    */
   client: WebClient;
   /** Zone of the date fallbacks in messages and digests (COMPANY_TIMEZONE); readers see their own. */
   timeZone?: string;
   now?: () => number;
+  /** How a Retry-After is waited out (tests advance a virtual clock instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Tries of one call while Slack answers 429 (default 6); past them the poll's rate limit applies. */
+  rateLimitTries?: number;
+  /** The longest Retry-After waited out (default 60 s); a longer one is left to the next poll. */
+  maxRetryAfterMs?: number;
 }
 
-/** A WebClient for alerts: 429s and failures come back at once (the poller retries next time). */
+/**
+ * A WebClient for alerts: a 429 comes back at once with its Retry-After (SlackAlertPublisher
+ * waits and retries), other failures at once too (the poller retries next time). No retry of
+ * a timeout: Slack may have posted it, and a post must never be repeated.
+ */
 export function createAlertWebClient(
   token: string,
   options: { slackApiUrl?: string; logger?: SlackLogger } = {},
@@ -80,16 +96,47 @@ export function toPublishError(error: unknown): AlertPublishError {
   return new AlertPublishError("other", `Posting failed: ${message}`, undefined, { cause: error });
 }
 
-/** Alerts in Slack: chat.postMessage, chat.update to resolved, and a thread reply. */
+/**
+ * Alerts in Slack: chat.postMessage, chat.update to resolved, and a thread reply; grouped
+ * alerts (one message and a reply per member). Every call waits out Slack's Retry-After.
+ */
 export class SlackAlertPublisher implements AlertPublisher {
   private readonly client: WebClient;
   private readonly timeZone: string | undefined;
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly rateLimitTries: number;
+  private readonly maxRetryAfterMs: number;
 
   constructor(options: SlackAlertPublisherOptions) {
     this.client = options.client;
     this.timeZone = options.timeZone;
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.rateLimitTries = Math.max(1, options.rateLimitTries ?? 6);
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  }
+
+  /**
+   * One Web API call, sent again after each 429's Retry-After (Slack allows about one message
+   * per second per channel): a storm's posts all land, each once. A 429 means Slack took
+   * nothing, so the retry cannot duplicate. Bounded: then the error goes to the poller.
+   */
+  private async send<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const e = error as { code?: string; retryAfter?: number };
+        const waitMs = Math.max(1, e.retryAfter ?? 1) * 1000;
+        const retry =
+          e.code === "slack_webapi_rate_limited_error" &&
+          attempt < this.rateLimitTries &&
+          waitMs <= this.maxRetryAfterMs;
+        if (!retry) throw toPublishError(error);
+        await this.sleep(waitMs);
+      }
+    }
   }
 
   private viewOptions(): AlertViewOptions {
@@ -105,11 +152,30 @@ export class SlackAlertPublisher implements AlertPublisher {
 
   async markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void> {
     const message = resolvedAlertMessage(incident, this.viewOptions());
-    try {
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
-    } catch (error) {
-      throw toPublishError(error);
-    }
+    await this.update(channel, ts, message);
+  }
+
+  async postGroup(channel: string, group: AlertGroupView): Promise<{ ts: string }> {
+    return this.postMessage(channel, groupedAlertMessage(group, this.viewOptions()));
+  }
+
+  async updateGroup(channel: string, ts: string, group: AlertGroupView): Promise<void> {
+    await this.update(channel, ts, groupedAlertMessage(group, this.viewOptions()));
+  }
+
+  /** A member's alert, buttons and all, as a reply in the group's thread. */
+  async postInThread(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
+    return this.postMessage(channel, alertMessage(incident, channel, this.viewOptions()), threadTs);
+  }
+
+  private async update(
+    channel: string,
+    ts: string,
+    message: { text: string; blocks: readonly unknown[] },
+  ): Promise<void> {
+    await this.send(() =>
+      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks as KnownBlock[] }),
+    );
   }
 
   async replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
@@ -129,8 +195,8 @@ export class SlackAlertPublisher implements AlertPublisher {
     message: { text: string; blocks: readonly unknown[] },
     threadTs?: string,
   ): Promise<{ ts: string }> {
-    try {
-      const answer = await this.client.chat.postMessage({
+    const answer = await this.send(() =>
+      this.client.chat.postMessage({
         channel,
         text: message.text,
         // Our views build valid Block Kit (checked against Slack's limits in tests).
@@ -138,12 +204,10 @@ export class SlackAlertPublisher implements AlertPublisher {
         unfurl_links: false,
         unfurl_media: false,
         ...(threadTs ? { thread_ts: threadTs } : {}),
-      });
-      if (!answer.ts) throw new AlertPublishError("other", "Slack answered without a message ts.");
-      return { ts: answer.ts };
-    } catch (error) {
-      throw toPublishError(error);
-    }
+      }),
+    );
+    if (!answer.ts) throw new AlertPublishError("other", "Slack answered without a message ts.");
+    return { ts: answer.ts };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { AlertMute, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
-import { canonicalAlertCode } from "./incidents.js";
+import { canonicalAlertCode, DEFAULT_STALE_MINUTES } from "./incidents.js";
 
 export interface SubscriptionFilters {
   /** Codes or kind names to alert on (ALERT_FILTER_WORDS); empty or absent = every alert. */
@@ -11,6 +11,8 @@ export interface SubscriptionFilters {
   vehicles?: readonly string[];
   /** How long a problem must last before it is posted (against flapping). */
   minDurationMinutes?: number;
+  /** Minutes without a position sent before a stalled alert; 0 off; default DEFAULT_STALE_MINUTES. */
+  staleMinutes?: number;
 }
 
 export class InvalidAlertFilterError extends Error {
@@ -36,10 +38,18 @@ export function normalizeAlertCodes(words: readonly string[] | undefined): strin
   if (unknown.length > 0) {
     throw new InvalidAlertFilterError(
       unknown,
-      `Unknown alert code${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")}. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, or a kind (transmission, changerequest, expiry, notstarted).`,
+      `Unknown alert code${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")}. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, Vanished, Stalled, or a kind (transmission, changerequest, expiry, notstarted, vanished, stalled).`,
     );
   }
   return out;
+}
+
+function staleMinutesOf(filters: SubscriptionFilters): number {
+  const stale = filters.staleMinutes ?? DEFAULT_STALE_MINUTES;
+  if (!Number.isInteger(stale) || stale < 0 || stale > 360) {
+    throw new InvalidAlertFilterError([], "stale= must be whole minutes from 0 (off) to 360.");
+  }
+  return stale;
 }
 
 /**
@@ -74,6 +84,7 @@ export class AlertSubscriptions {
       excludeCodes: normalizeAlertCodes(filters.exclude),
       vehicles: [...(filters.vehicles ?? [])],
       minDurationMinutes: Math.floor(minutes),
+      staleMinutes: staleMinutesOf(filters),
     };
     if (createdBy !== undefined) input.createdBy = createdBy;
     return await this.store.upsertSubscription(input);

@@ -12,6 +12,9 @@ function intFromEnv(name: string): number | undefined {
 
 const port = intFromEnv("SIM_PORT") ?? intFromEnv("PORT") ?? 4010;
 const minIntervalMs = intFromEnv("FLEET_MIN_INTERVAL_MS");
+// Short-lived tokens (e.g. 20) show how a client renews them under load.
+const tokenTtlSeconds = intFromEnv("SIM_TOKEN_TTL_SECONDS");
+if (tokenTtlSeconds === 0) throw new Error("SIM_TOKEN_TTL_SECONDS must be at least 1");
 
 const keyCase = process.env.SIM_KEY_CASE === "pascal" ? "pascal" : "camel";
 // Strict-limits mode: the undocumented limits of stops, refills and temperatures tightened
@@ -28,6 +31,7 @@ const sim = await startSimulator({
   strictLimits,
   ...(dateStyle === "offset" || dateStyle === "localMillis" ? { dateStyle } : {}),
   ...(minIntervalMs === undefined ? {} : { minIntervalMs }),
+  ...(tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds }),
   logger: { info: (o, msg) => console.log(msg ?? "", JSON.stringify(o)) },
 });
 

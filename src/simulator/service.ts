@@ -138,6 +138,8 @@ export interface TransportControl {
   changeRequestStatusCode?: ChangeRequestCode;
   /** ISO 8601; without offset read as UTC. */
   lastGpsDate?: string;
+  /** ISO 8601; without offset read as UTC. The last position sent to the platform (a stall while the code stays Active). */
+  lastTransmissionDate?: string;
   validityEndDate?: string;
   clear?: true;
 }
@@ -276,6 +278,10 @@ export class FleetService {
     if (control.lastGpsDate) {
       const at = parseRequestDate(control.lastGpsDate, "UTC");
       if (at !== undefined) override.lastGpsDate = at;
+    }
+    if (control.lastTransmissionDate) {
+      const at = parseRequestDate(control.lastTransmissionDate, "UTC");
+      if (at !== undefined) override.lastTransmissionDate = at;
     }
     if (control.statusId !== undefined) t.statusId = control.statusId as TransportRecord["statusId"];
     if (control.validityEndDate) {
@@ -1069,7 +1075,7 @@ function readTransportControl(body: Body): TransportControl | string {
     if (typeof body.statusId !== "number" || !(body.statusId in STATUS_NAMES)) return "statusId must be 1–6";
     control.statusId = body.statusId;
   }
-  for (const key of ["lastGpsDate", "validityEndDate"] as const) {
+  for (const key of ["lastGpsDate", "lastTransmissionDate", "validityEndDate"] as const) {
     const value = body[key];
     if (value === undefined) continue;
     if (typeof value !== "string" || parseRequestDate(value, "UTC") === undefined)

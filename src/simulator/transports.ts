@@ -100,6 +100,7 @@ export interface TransportOverride {
   transmissionStatusCode?: TransmissionCode;
   changeRequestStatusCode?: ChangeRequestCode;
   lastGpsDate?: number;
+  lastTransmissionDate?: number;
 }
 
 export interface TransmissionView {
@@ -235,6 +236,8 @@ export function transmissionAt(
     view.description = DRIFT_DESCRIPTIONS[override.transmissionStatusCode] ?? null;
   }
   if (override?.lastGpsDate !== undefined) view = { ...view, lastGpsDate: override.lastGpsDate };
+  if (override?.lastTransmissionDate !== undefined)
+    view = { ...view, lastTransmissionDate: override.lastTransmissionDate };
   return view;
 }
 

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
+  DEFAULT_STALE_MINUTES,
   INCIDENT_KINDS,
   type IncidentChange,
   type IncidentRecord,
   type ResolveReason,
+  storedAlertCodes,
 } from "../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
 import type { Db } from "./database.js";
@@ -26,6 +28,8 @@ export interface AlertSubscription {
   excludeCodes: string[];
   vehicles: string[];
   minDurationMinutes: number;
+  /** Minutes without a position sent before a stalled alert (`stale=`); 0: never. */
+  staleMinutes: number;
   createdAt: number;
 }
 
@@ -37,6 +41,8 @@ export interface NewAlertSubscription {
   excludeCodes?: readonly string[];
   vehicles?: readonly string[];
   minDurationMinutes?: number;
+  /** Default DEFAULT_STALE_MINUTES (30). */
+  staleMinutes?: number;
 }
 
 /** One incident's message in one channel. */
@@ -56,6 +62,31 @@ export interface AlertPost {
   lastError?: string;
   /** The post was held back by a mute until then. */
   mutedUntil?: number;
+  /** Posted as a member of this grouped alert: `ts` is then the member's thread reply. */
+  groupId?: string;
+}
+
+/** One grouped alert: a storm of incidents of one account in one channel, posted as one message. */
+export interface AlertGroup {
+  id: string;
+  account: string;
+  channel: string;
+  createdAt: number;
+  /** Set once the group message was posted: never posted again. */
+  ts?: string;
+  postedAt?: number;
+  /** How many members the group message listed when Slack last accepted it. */
+  shown: number;
+  /** When the group message was edited to resolved as a whole. */
+  resolvedAt?: number;
+  attempts: number;
+  lastError?: string;
+}
+
+/** A member of a group: its incident as stored and its post row in the group's channel. */
+export interface AlertGroupMember {
+  incident: IncidentRecord;
+  post: AlertPost;
 }
 
 export interface AlertMute {
@@ -84,6 +115,7 @@ const subscriptionRow = z.object({
   exclude_codes: jsonList,
   vehicles: jsonList,
   min_duration_minutes: z.number().int().min(0),
+  stale_minutes: z.number().int().min(0),
   created_at: z.number(),
 });
 
@@ -92,6 +124,8 @@ const RESOLVE_REASONS = [
   "changed",
   "status",
   "gone",
+  "completed",
+  "removed",
 ] as const satisfies readonly ResolveReason[];
 
 const incidentRow = z.object({
@@ -121,6 +155,20 @@ const postRow = z.object({
   attempts: z.number().int(),
   last_error: z.string().nullable(),
   muted_until: z.number().nullable(),
+  group_id: z.string().nullable(),
+});
+
+const groupRow = z.object({
+  id: z.string(),
+  account: z.string(),
+  channel: z.string(),
+  created_at: z.number(),
+  ts: z.string().nullable(),
+  posted_at: z.number().nullable(),
+  shown: z.number().int(),
+  resolved_at: z.number().nullable(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
 });
 
 function toSubscription(raw: unknown): AlertSubscription {
@@ -129,10 +177,11 @@ function toSubscription(raw: unknown): AlertSubscription {
     id: row.id,
     channel: row.channel,
     account: row.account,
-    codes: row.codes,
+    codes: storedAlertCodes(row.codes),
     excludeCodes: row.exclude_codes,
     vehicles: row.vehicles,
     minDurationMinutes: row.min_duration_minutes,
+    staleMinutes: row.stale_minutes,
     createdAt: row.created_at,
   };
   if (row.created_by !== null) sub.createdBy = row.created_by;
@@ -174,7 +223,25 @@ function toPost(raw: unknown): AlertPost {
   if (row.resolved_posted_at !== null) post.resolvedPostedAt = row.resolved_posted_at;
   if (row.last_error !== null) post.lastError = row.last_error;
   if (row.muted_until !== null) post.mutedUntil = row.muted_until;
+  if (row.group_id !== null) post.groupId = row.group_id;
   return post;
+}
+
+function toGroup(raw: unknown): AlertGroup {
+  const row = groupRow.parse(raw);
+  const group: AlertGroup = {
+    id: row.id,
+    account: row.account,
+    channel: row.channel,
+    createdAt: row.created_at,
+    shown: row.shown,
+    attempts: row.attempts,
+  };
+  if (row.ts !== null) group.ts = row.ts;
+  if (row.posted_at !== null) group.postedAt = row.posted_at;
+  if (row.resolved_at !== null) group.resolvedAt = row.resolved_at;
+  if (row.last_error !== null) group.lastError = row.last_error;
+  return group;
 }
 
 const uniq = (list: readonly string[] | undefined) => [
@@ -190,10 +257,16 @@ export class AlertStore {
   ) {
     this.s = {
       upsertSub: db.prepare(
-        `INSERT INTO alert_subscriptions (id, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, created_at)
-         VALUES (@id, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @now)
+        `INSERT INTO alert_subscriptions (id, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, created_at)
+         VALUES (@id, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @now)
          ON CONFLICT (channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
-           exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes`,
+           exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
+           stale_minutes = excluded.stale_minutes`,
+      ),
+      listed: db.prepare("SELECT facts FROM alert_listed WHERE account = ? ORDER BY rowid"),
+      clearListed: db.prepare("DELETE FROM alert_listed WHERE account = ?"),
+      addListed: db.prepare(
+        "INSERT OR REPLACE INTO alert_listed (account, transport_uid, facts) VALUES (?, ?, ?)",
       ),
       subByKey: db.prepare("SELECT * FROM alert_subscriptions WHERE channel = ? AND account = ?"),
       subsAll: db.prepare("SELECT * FROM alert_subscriptions ORDER BY created_at, rowid"),
@@ -276,6 +349,29 @@ export class AlertStore {
       unmute: db.prepare("DELETE FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
       muteOf: db.prepare("SELECT until FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
       purgeMutes: db.prepare("DELETE FROM alert_mutes WHERE until <= ?"),
+      insertGroup: db.prepare(
+        "INSERT INTO alert_groups (id, account, channel, created_at) VALUES (@id, @account, @channel, @at)",
+      ),
+      group: db.prepare("SELECT * FROM alert_groups WHERE id = ?"),
+      joinGroup: db.prepare(
+        `UPDATE alert_posts SET group_id = @group_id
+         WHERE incident_id = @incident_id AND channel = @channel AND ts IS NULL AND group_id IS NULL`,
+      ),
+      groupMembers: db.prepare(`SELECT p.* FROM alert_posts p WHERE p.group_id = ? ORDER BY p.rowid`),
+      groupPosted: db.prepare(
+        `UPDATE alert_groups SET ts = @ts, posted_at = @at, shown = @shown, attempts = attempts + 1, last_error = NULL
+         WHERE id = @id AND ts IS NULL`,
+      ),
+      groupShown: db.prepare("UPDATE alert_groups SET shown = MAX(shown, @shown) WHERE id = @id"),
+      groupFailed: db.prepare(
+        "UPDATE alert_groups SET attempts = attempts + 1, last_error = @error WHERE id = @id",
+      ),
+      groupResolved: db.prepare(
+        "UPDATE alert_groups SET resolved_at = @at WHERE id = @id AND resolved_at IS NULL",
+      ),
+      purgeGroups: db.prepare(
+        "DELETE FROM alert_groups WHERE NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.group_id = alert_groups.id)",
+      ),
       purgeIncidents: db.prepare(
         `DELETE FROM alert_incidents WHERE state = 'resolved' AND resolved_at < ?
          AND NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.incident_id = alert_incidents.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL)`,
@@ -298,6 +394,7 @@ export class AlertStore {
         exclude_codes: JSON.stringify(uniq(input.excludeCodes)),
         vehicles: JSON.stringify(uniq(input.vehicles)),
         min: Math.max(0, Math.floor(input.minDurationMinutes ?? 0)),
+        stale: Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES)),
         now: this.now(),
       });
       return {
@@ -464,6 +561,74 @@ export class AlertStore {
     return row ? { codeUit: row.code_uit, error: row.last_error, attempts: row.attempts } : undefined;
   }
 
+  // ---------- grouped alerts ----------
+
+  /**
+   * Makes a group of `incidentIds` in `channel` (one transaction, before anything is posted):
+   * each incident's post row there is created and names the group, unless it was posted or
+   * grouped already.
+   */
+  createGroup(account: string, channel: string, incidentIds: readonly string[]): AlertGroup {
+    const run = this.db.transaction(() => {
+      const id = randomUUID();
+      this.s.insertGroup.run({ id, account, channel, at: this.now() });
+      this.attach(id, channel, incidentIds);
+      return toGroup(this.s.group.get(id));
+    });
+    return run.immediate();
+  }
+
+  /** Adds incidents to a group (a later page of the same sweep); same rules as createGroup. */
+  addToGroup(groupId: string, incidentIds: readonly string[]): AlertGroup | undefined {
+    const run = this.db.transaction(() => {
+      const row = this.s.group.get(groupId);
+      if (row === undefined) return undefined;
+      const group = toGroup(row);
+      this.attach(group.id, group.channel, incidentIds);
+      return group;
+    });
+    return run.immediate();
+  }
+
+  private attach(groupId: string, channel: string, incidentIds: readonly string[]): void {
+    for (const incidentId of incidentIds) {
+      this.s.ensurePost.run(incidentId, channel);
+      this.s.joinGroup.run({ group_id: groupId, incident_id: incidentId, channel });
+    }
+  }
+
+  group(id: string): AlertGroup | undefined {
+    const row = this.s.group.get(id);
+    return row ? toGroup(row) : undefined;
+  }
+
+  /** A group's members in the order they joined it. */
+  groupMembers(groupId: string): AlertGroupMember[] {
+    return this.s.groupMembers.all(groupId).map((raw) => {
+      const post = toPost(raw);
+      return { incident: toIncident(this.s.incident.get(post.incidentId)), post };
+    });
+  }
+
+  /** The group message was posted, listing `shown` members; a second call changes nothing. */
+  recordGroupPosted(groupId: string, ts: string, shown: number): void {
+    this.s.groupPosted.run({ id: groupId, ts, at: this.now(), shown });
+  }
+
+  /** The group message was edited to list `shown` members. */
+  recordGroupShown(groupId: string, shown: number): void {
+    this.s.groupShown.run({ id: groupId, shown });
+  }
+
+  recordGroupFailure(groupId: string, error: string): void {
+    this.s.groupFailed.run({ id: groupId, error: error.slice(0, 500) });
+  }
+
+  /** The group message was edited to resolved as a whole. */
+  recordGroupResolved(groupId: string): void {
+    this.s.groupResolved.run({ id: groupId, at: this.now() });
+  }
+
   // ---------- mutes ----------
 
   mute(channel: string, codeUit: string, until: number): AlertMute {
@@ -481,11 +646,36 @@ export class AlertStore {
     return row && row.until > at ? row.until : undefined;
   }
 
+  // ---------- the last complete sweep ----------
+
+  /** The transports the account's last complete sweep listed (Pending, In Progress, Paused). */
+  listedTransports(account: string): TransportView[] {
+    return this.s.listed
+      .all(account)
+      .map((row) => parseTransportView(JSON.parse(z.object({ facts: z.string() }).parse(row).facts)))
+      .filter((t): t is TransportView => t !== undefined);
+  }
+
+  /** Replaces that list (after a complete sweep, and its vanished ones checked). */
+  replaceListed(account: string, transports: readonly TransportView[]): void {
+    const run = this.db.transaction(() => {
+      this.s.clearListed.run(account);
+      for (const t of transports) this.s.addListed.run(account, t.uId, JSON.stringify(t));
+    });
+    run.immediate();
+  }
+
   /** Drops expired mutes and resolved incidents older than `olderThan` whose posts are all done. */
   purge(olderThan: number): { mutes: number; incidents: number } {
-    return {
-      mutes: this.s.purgeMutes.run(this.now()).changes,
-      incidents: this.s.purgeIncidents.run(olderThan).changes,
-    };
+    const run = this.db.transaction(() => {
+      const result = {
+        mutes: this.s.purgeMutes.run(this.now()).changes,
+        incidents: this.s.purgeIncidents.run(olderThan).changes,
+      };
+      // A group goes with its last member.
+      this.s.purgeGroups.run();
+      return result;
+    });
+    return run.immediate();
   }
 }

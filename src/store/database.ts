@@ -128,6 +128,59 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX audit_log_uit ON audit_log (account, uit, at);
    CREATE INDEX audit_log_at ON audit_log (at);`,
+  // 6: grouped alerts: a storm of incidents in one channel is one message (the group), each
+  // member's post row names it and its ts is the member's thread reply. `shown`: how many
+  // members the group message listed when Slack last accepted it.
+  `CREATE TABLE alert_groups (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     channel TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     ts TEXT,
+     posted_at INTEGER,
+     shown INTEGER NOT NULL DEFAULT 0,
+     resolved_at INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT
+   );
+   ALTER TABLE alert_posts ADD COLUMN group_id TEXT REFERENCES alert_groups(id);
+   CREATE INDEX alert_posts_group ON alert_posts (group_id) WHERE group_id IS NOT NULL;`,
+  // 7: two incident kinds (vanished: no longer listed and not completed, maybe in Error, which
+  // load-transports hides; stalled: no position sent for the subscription's stale= minutes).
+  // SQLite cannot change a CHECK in place: the table is rebuilt (foreign keys are off while
+  // migrations run, so alert_posts keeps its rows). The transports each account's last complete
+  // sweep listed, to tell which ones vanished. Subscriptions gain stale= (default 30).
+  `CREATE TABLE alert_incidents_v7 (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     transport_uid TEXT NOT NULL,
+     code_uit TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('transmission','changerequest','expiry','notstarted','vanished','stalled')),
+     code TEXT NOT NULL,
+     first_seen_at INTEGER NOT NULL,
+     opened_at INTEGER,
+     resolved_at INTEGER,
+     resolve_reason TEXT,
+     state TEXT NOT NULL CHECK (state IN ('pending','open','resolved')),
+     last_seen_at INTEGER NOT NULL,
+     facts TEXT NOT NULL
+   );
+   INSERT INTO alert_incidents_v7 (id, account, transport_uid, code_uit, kind, code, first_seen_at,
+       opened_at, resolved_at, resolve_reason, state, last_seen_at, facts)
+     SELECT id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, resolved_at,
+       resolve_reason, state, last_seen_at, facts FROM alert_incidents;
+   DROP TABLE alert_incidents;
+   ALTER TABLE alert_incidents_v7 RENAME TO alert_incidents;
+   CREATE UNIQUE INDEX alert_incidents_one_active ON alert_incidents (account, transport_uid, kind)
+     WHERE state IN ('pending','open');
+   CREATE INDEX alert_incidents_account ON alert_incidents (account, state);
+   ALTER TABLE alert_subscriptions ADD COLUMN stale_minutes INTEGER NOT NULL DEFAULT 30 CHECK (stale_minutes >= 0);
+   CREATE TABLE alert_listed (
+     account TEXT NOT NULL,
+     transport_uid TEXT NOT NULL,
+     facts TEXT NOT NULL,
+     PRIMARY KEY (account, transport_uid)
+   );`,
 ];
 
 export class StoreError extends Error {
@@ -203,11 +256,21 @@ function migrate(db: Db, path: string): void {
         "Run the newer fleetbot, or restore a matching backup.",
     );
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const apply = db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    });
-    apply();
+  if (current === MIGRATIONS.length) return;
+  // Off while tables are rebuilt (SQLite's own recipe for changing a table): a DROP would
+  // otherwise cascade to the rows that refer to it. Checked before it is turned on again.
+  db.pragma("foreign_keys = OFF");
+  try {
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      const apply = db.transaction(() => {
+        db.exec(MIGRATIONS[version]!);
+        const broken = db.pragma("foreign_key_check") as unknown[];
+        if (broken.length > 0) throw new Error(`migration ${version + 1} broke ${broken.length} references`);
+        db.pragma(`user_version = ${version + 1}`);
+      });
+      apply();
+    }
+  } finally {
+    db.pragma("foreign_keys = ON");
   }
 }

@@ -32,7 +32,13 @@ export async function startAlertHarness(
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-alerts-it-"));
   const now = () => fleet.clock.now();
   const web = createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl });
-  const slackPublisher = new SlackAlertPublisher({ client: web, now, timeZone: "Europe/Bucharest" });
+  const slackPublisher = new SlackAlertPublisher({
+    client: web,
+    now,
+    timeZone: "Europe/Bucharest",
+    // Retry-After is waited out at once: the fake's rate limits here count calls, not time.
+    sleep: async () => undefined,
+  });
   // Slack calls are real I/O too: virtual time must not jump while one is under way, or a
   // post would seem to take a slot. `posted` records the virtual instant each post landed.
   let slackInFlight = 0;

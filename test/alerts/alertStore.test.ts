@@ -65,7 +65,9 @@ describe("migration 3 (alerts)", () => {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'alert_%' ORDER BY name")
       .all();
     expect(tables).toEqual([
+      { name: "alert_groups" },
       { name: "alert_incidents" },
+      { name: "alert_listed" },
       { name: "alert_mutes" },
       { name: "alert_posts" },
       { name: "alert_subscriptions" },

@@ -9,8 +9,13 @@ import {
   evaluateSweep,
   type IncidentChange,
   type IncidentRecord,
+  STALLED_CODE,
   type SubscriptionFilter,
+  staleAfterMs,
+  staleEnoughFor,
+  stalledSinceMs,
   subscriptionMatches,
+  vanishedChanges,
 } from "../../src/alerts/incidents.js";
 import type { TransportView } from "../../src/etransport/types.js";
 
@@ -207,7 +212,7 @@ describe("evaluateSweep", () => {
     expect(incidents.filter((i) => i.state !== "resolved").map((i) => i.code)).toEqual(["OldData"]);
   });
 
-  it("resolves by status when the transport is paused, and as gone when it leaves the sweep", () => {
+  it("resolves by status when the transport is paused; one that leaves the sweep stays open (only the service can say why)", () => {
     const { changes } = runSweeps([
       {
         at: NOW,
@@ -222,8 +227,8 @@ describe("evaluateSweep", () => {
       },
     ]);
     expect(changes[1]!.map((c) => (c.type === "resolve" ? c.reason : c.type)).sort()).toEqual([
-      "gone",
       "status",
+      "still",
     ]);
   });
 
@@ -414,12 +419,16 @@ describe("evaluateSweep properties", () => {
           newId,
         );
         expect(incidents.filter((i) => i.kind === "transmission" && i.state !== "resolved")).toEqual([]);
-        // And a sweep where nothing is listed resolves everything (complete sweep).
-        incidents = applyIncidentChanges(
-          incidents,
-          evaluateSweep("demo", incidents, [], at + MIN, {}, subs),
-          newId,
+        // A complete sweep where nothing is listed resolves nothing by itself; once the service
+        // shows every transport completed, everything is resolved.
+        const unlisted = evaluateSweep("demo", incidents, [], at + MIN, {}, subs);
+        expect(unlisted.filter((c) => c.type === "resolve" && c.reason === "gone")).toEqual([]);
+        incidents = applyIncidentChanges(incidents, unlisted, newId);
+        const active = incidents.filter((i) => i.state !== "resolved");
+        const completed = uids.flatMap((uId, i) =>
+          vanishedChanges("demo", transport({ uId, codeUit: `UIT${i}` }), "completed", active, at + 2 * MIN),
         );
+        incidents = applyIncidentChanges(incidents, completed, newId);
         expect(incidents.filter((i) => i.state !== "resolved")).toEqual([]);
       }),
       { numRuns: 300 },
@@ -443,5 +452,113 @@ describe("evaluateSweep properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("a transport no longer listed (vanished)", () => {
+  const broken = transport({ transmissionStatusCode: "Error" });
+  const open = () => applyIncidentChanges([], evaluateSweep("demo", [], [broken], NOW, {}, [ALL]), newId);
+
+  it("hidden (in Error, or removed outside fleetbot): a red vanished incident opens; the open one stays open", () => {
+    const incidents = open();
+    const changes = vanishedChanges("demo", broken, "hidden", incidents, NOW + 5 * MIN);
+    expect(changes).toEqual([
+      expect.objectContaining({ type: "open", kind: "vanished", code: "Vanished", state: "open" }),
+    ]);
+    const after = applyIncidentChanges(incidents, changes, newId);
+    expect(
+      after
+        .filter((i) => i.state === "open")
+        .map((i) => i.kind)
+        .sort(),
+    ).toEqual(["transmission", "vanished"]);
+    // Seen hidden again: the same incident, nothing new.
+    expect(vanishedChanges("demo", broken, "hidden", after, NOW + 40 * MIN)).toEqual([
+      expect.objectContaining({ type: "still" }),
+    ]);
+  });
+
+  it("hidden with no incident before: the vanished incident is the only one", () => {
+    const quiet = transport({ uId: "t-9", codeUit: "QUIET" });
+    expect(vanishedChanges("demo", quiet, "hidden", [], NOW)).toEqual([
+      expect.objectContaining({ type: "open", kind: "vanished", transportUId: "t-9" }),
+    ]);
+  });
+
+  it("completed, or removed by fleetbot: every active incident of it resolves, with that reason", () => {
+    for (const finding of ["completed", "removed"] as const) {
+      const incidents = applyIncidentChanges(
+        open(),
+        vanishedChanges("demo", broken, "hidden", open(), NOW + MIN),
+        newId,
+      );
+      const changes = vanishedChanges("demo", broken, finding, incidents, NOW + 2 * MIN);
+      expect(changes.map((c) => (c.type === "resolve" ? c.reason : c.type))).toEqual([finding, finding]);
+    }
+    expect(vanishedChanges("demo", broken, "unchecked", open(), NOW)).toEqual([]);
+  });
+
+  it("listed again: the vanished incident resolves in place (recovered)", () => {
+    const incidents = applyIncidentChanges([], vanishedChanges("demo", broken, "hidden", [], NOW), newId);
+    const back = evaluateSweep("demo", incidents, [transport()], NOW + 10 * MIN, {}, [ALL]);
+    expect(back).toEqual([expect.objectContaining({ type: "resolve", reason: "recovered" })]);
+  });
+});
+
+describe("a stalled transmission", () => {
+  const settings = { staleAfterMs: 30 * MIN };
+  const since = (minutes: number) => ({ lastTransmissionMs: NOW - minutes * MIN, lastGpsMs: NOW - 2 * MIN });
+
+  it("counts from the older of the last position sent and the last received", () => {
+    expect(stalledSinceMs({ lastTransmissionMs: 5, lastGpsMs: 9 })).toBe(5);
+    expect(stalledSinceMs({ lastGpsMs: 9 })).toBe(9);
+    expect(stalledSinceMs({})).toBeUndefined();
+  });
+
+  it("opens after stale= minutes In Progress with the code still Active; not before, not when off, not when Paused", () => {
+    const kinds = (t: TransportView, s: { staleAfterMs?: number } = settings) =>
+      conditionsOf(t, NOW, s).map((c) => c.kind);
+    expect(kinds(transport(since(31)))).toEqual(["stalled"]);
+    expect(kinds(transport(since(29)))).toEqual([]);
+    expect(kinds(transport(since(31)), {})).toEqual([]);
+    expect(
+      kinds(transport({ ...since(31), statusId: 6, transmissionStatusCode: "WithoutTransmission" })),
+    ).toEqual([]);
+    // A bad code has its own incident: no stalled one beside it.
+    expect(kinds(transport({ ...since(400), transmissionStatusCode: "OldData" }))).toEqual(["transmission"]);
+  });
+
+  it("resolves in place when positions flow again; as changed when OldData follows (whose alert opens)", () => {
+    const stalled = applyIncidentChanges(
+      [],
+      evaluateSweep("demo", [], [transport(since(45))], NOW, settings, [ALL]),
+      newId,
+    );
+    expect(stalled.map((i) => i.code)).toEqual([STALLED_CODE]);
+    const flowing = evaluateSweep("demo", stalled, [transport(since(1))], NOW + MIN, settings, [ALL]);
+    expect(flowing).toEqual([expect.objectContaining({ type: "resolve", reason: "recovered" })]);
+    const oldData = evaluateSweep(
+      "demo",
+      stalled,
+      [transport({ ...since(400), transmissionStatusCode: "OldData" })],
+      NOW + MIN,
+      settings,
+      [ALL],
+    );
+    expect(
+      oldData.map((c) => (c.type === "resolve" ? c.reason : `${c.type}:${"code" in c ? c.code : ""}`)),
+    ).toEqual(["changed", "open:OldData"]);
+  });
+
+  it("each subscription waits for its own stale=; stale=0 never; the account's smallest opens it", () => {
+    const off = { ...ALL, staleMinutes: 0 };
+    const slow = { ...ALL, staleMinutes: 90 };
+    expect(staleAfterMs([off, slow, ALL])).toBe(30 * MIN);
+    expect(staleAfterMs([off])).toBeUndefined();
+    const incident = { facts: transport(since(45)) };
+    expect(staleEnoughFor(ALL, incident, NOW)).toBe(true);
+    expect(staleEnoughFor(slow, incident, NOW)).toBe(false);
+    expect(staleEnoughFor(slow, incident, NOW + 46 * MIN)).toBe(true);
+    expect(staleEnoughFor(off, incident, NOW + 10 * H)).toBe(false);
   });
 });

@@ -158,12 +158,13 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     expect(textOf(h.alerts(ALERTS)[0])).toContain("✅");
   });
 
-  it("a rate-limited post is recorded and retried on the next poll, once", async () => {
+  it("a post Slack keeps rate-limiting past the Retry-After waits is recorded and retried on the next poll, once", async () => {
     h = await startAlertHarness();
     const t = h.healthyTransport();
     await h.subscriptions.subscribe(GENERAL, "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     await h.control(t.codeUit, { transmissionStatusCode: "Error" });
-    h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
+    // Still refused after the publisher's bounded Retry-After waits (6 tries).
+    h.fake.rateLimit("chat.postMessage", { times: 6, retryAfterSeconds: 1 });
     const failed = await h.poll();
     expect(failed.rateLimited).toBe(true);
     expect(failed.accounts[0]).toMatchObject({ posted: 0, failed: 1 });
@@ -229,7 +230,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
       vehicles: [t.carrierCode, u.carrierCode],
     });
     await h.control(u.codeUit, { transmissionStatusCode: "Error" });
-    h.fake.rateLimit("chat.postMessage", { times: 1, retryAfterSeconds: 1 });
+    h.fake.rateLimit("chat.postMessage", { times: 6, retryAfterSeconds: 1 });
     await h.advance(5 * MIN);
     await h.poll();
     expect(h.alerts(GENERAL)).toHaveLength(1);

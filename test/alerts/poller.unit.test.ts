@@ -28,6 +28,8 @@ function transport(i: number, code = "Active"): Transport {
 class FakeSource implements TransportSource {
   calls: LoadTransportsParams[] = [];
   failWith: Error | undefined;
+  /** Completed ones: what a lookup among statuses 3 and 4 finds, by UIT. */
+  finished: Transport[] = [];
   constructor(
     public list: Transport[],
     private readonly onPage?: (index: number, self: FakeSource) => void,
@@ -35,6 +37,10 @@ class FakeSource implements TransportSource {
   async loadTransports(params: LoadTransportsParams) {
     this.calls.push(params);
     if (this.failWith) throw this.failWith;
+    if (params.statusIds.includes(3)) {
+      const found = this.finished.filter((t) => t.codeUit === params.searchValue);
+      return { totalRecords: found.length, transports: found };
+    }
     const size = params.pageSize ?? 20;
     const index = params.pageIndex ?? 0;
     const page = this.list.slice(index * size, (index + 1) * size);
@@ -191,6 +197,8 @@ describe("AlertPoller.runOnce", () => {
     await s.poller.runOnce();
     const incident = s.store.activeIncidents("demo")[0]!;
     s.source.list = list.filter((t) => t.uId !== "t-3");
+    // It completed: the lookup after the last page finds it among the finished ones.
+    s.source.finished = [{ ...list[3]!, statusId: 3 }];
     const activeAtPage: number[] = [];
     const read = s.source.loadTransports.bind(s.source);
     s.source.loadTransports = async (params) => {
@@ -199,9 +207,11 @@ describe("AlertPoller.runOnce", () => {
     };
     s.advance(60_000);
     const run = await s.poller.runOnce();
-    expect(activeAtPage).toEqual([1, 1, 1]);
+    // Three pages, then the one lookup: nothing was resolved before the last page.
+    expect(activeAtPage).toEqual([1, 1, 1, 1]);
+    expect(s.source.calls.at(-1)).toMatchObject({ statusIds: [3, 4], searchValue: list[3]!.codeUit });
     expect(run.accounts[0]).toMatchObject({ resolved: 1, resolutionsSent: 1 });
-    expect(s.store.incident(incident.id)).toMatchObject({ state: "resolved", resolveReason: "gone" });
+    expect(s.store.incident(incident.id)).toMatchObject({ state: "resolved", resolveReason: "completed" });
   });
 
   it("gives up the resolution of a deleted alert, and finishes a half-done resolution without repeating", async () => {
@@ -209,6 +219,7 @@ describe("AlertPoller.runOnce", () => {
     s.subs.subscribe("C1", "demo", "U1");
     await s.poller.runOnce();
     expect(s.publisher.posts).toHaveLength(2);
+    s.source.finished = s.source.list.map((t) => ({ ...t, statusId: 3 }));
     s.source.list = [];
     s.advance(60_000);
     // First resolution: the message is gone. Second: update works, reply fails.

@@ -355,6 +355,7 @@ describe("digest and subscription views", () => {
       excludeCodes: ["expiry"],
       vehicles: ["B-123-ABC"],
       minDurationMinutes: 10,
+      staleMinutes: 30,
       createdAt: NOW,
     };
     const message = subscriptionListMessage([sub, { ...sub, channel: "C1", createdBy: undefined }], {

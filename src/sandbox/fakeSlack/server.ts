@@ -42,6 +42,11 @@ export interface FakeSlackOptions {
   now?: () => number;
   /** "strict" rejects payloads beyond Slack's limits; "off" accepts them (sandbox experiments). */
   limits?: "strict" | "off";
+  /**
+   * "per-channel": chat.postMessage about once a second per channel, as Slack; a faster one is
+   * answered HTTP 429 with Retry-After and not posted. Default "off" (tests post freely).
+   */
+  postRate?: "per-channel" | "off";
 }
 
 export type ResolvedFakeSlackOptions = Required<Omit<FakeSlackOptions, "users" | "channels">> & {
@@ -131,6 +136,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     channels: options.channels ?? DEFAULT_CHANNELS,
     now: options.now ?? Date.now,
     limits: options.limits ?? "strict",
+    postRate: options.postRate ?? "off",
   };
   const server = new FakeSlackServer(resolved);
   await server.listen();
@@ -159,6 +165,7 @@ class FakeSlackServer implements FakeSlack {
       channels: options.channels,
       now: options.now,
       limits: options.limits,
+      postRate: options.postRate,
     });
     this.http = createServer((req, res) => {
       this.route(req, res).catch((error: unknown) => {

@@ -47,7 +47,12 @@ export interface WorkspaceOptions {
   channels: FakeChannelInput[];
   now: () => number;
   limits: "strict" | "off";
+  /** chat.postMessage at most once a second per channel, else HTTP 429 with Retry-After (as Slack). */
+  postRate: "per-channel" | "off";
 }
+
+/** Slack's chat.postMessage allowance: about one message per second per channel (LIMITS.md). */
+export const POST_INTERVAL_MS = 1000;
 
 export interface ApiAnswer {
   status: number;
@@ -127,6 +132,8 @@ export class FakeWorkspace {
   private readonly responseUrls = new Map<string, ResponseUrl>();
   private readonly fileStore = new Map<string, FakeFile>();
   private readonly rateLimits = new Map<string, { remaining: number; retryAfterSeconds: number }>();
+  /** When each channel last took a chat.postMessage (postRate "per-channel"). */
+  private readonly lastPostAt = new Map<string, number>();
   private readonly refusals = new Map<string, { remaining: number; error: string }>();
   private readonly socketTickets = new Set<string>();
   readonly calls: RecordedCall[] = [];
@@ -237,6 +244,7 @@ export class FakeWorkspace {
     this.responseUrls.clear();
     this.fileStore.clear();
     this.rateLimits.clear();
+    this.lastPostAt.clear();
     this.refusals.clear();
     this.socketTickets.clear();
     this.calls.length = 0;
@@ -267,12 +275,20 @@ export class FakeWorkspace {
         status = 429;
         headers["retry-after"] = String(limit.retryAfterSeconds);
         body = { ok: false, error: "ratelimited" };
+      } else if (method === "chat.postMessage" && this.postRetryAfter(args) !== undefined) {
+        // As Slack: 429, the seconds to wait in Retry-After, and nothing posted.
+        status = 429;
+        headers["retry-after"] = String(this.postRetryAfter(args));
+        body = { ok: false, error: "ratelimited" };
       } else if (this.refused(method, args)) {
         body = { ok: false, error: this.refusals.get(method)?.error ?? "invalid_arguments" };
       } else {
         try {
           body = { ok: true, ...handler(args) };
           headers["x-oauth-scopes"] = BOT_SCOPES.join(",");
+          if (method === "chat.postMessage" && typeof body.channel === "string") {
+            this.lastPostAt.set(body.channel, this.now);
+          }
         } catch (error) {
           if (!(error instanceof SlackApiError)) throw error;
           body = { ok: false, error: error.code };
@@ -320,6 +336,25 @@ export class FakeWorkspace {
     if (refusal.error === "invalid_blocks" && !hasBlocks) return false;
     refusal.remaining -= 1;
     return true;
+  }
+
+  /**
+   * With postRate "per-channel": whole seconds until the channel takes another message (Slack
+   * sends an integer Retry-After; the official client parses it so), undefined when it may post now.
+   * Thread replies count: they are messages of the channel.
+   */
+  private postRetryAfter(args: Args): number | undefined {
+    if (this.options.postRate !== "per-channel") return undefined;
+    let channel: string;
+    try {
+      channel = this.resolveChannel(str(args, "channel")).id;
+    } catch {
+      return undefined; // the method itself answers the unknown channel
+    }
+    const last = this.lastPostAt.get(channel);
+    if (last === undefined) return undefined;
+    const waitMs = last + POST_INTERVAL_MS - this.now;
+    return waitMs > 0 ? Math.ceil(waitMs / 1000) : undefined;
   }
 
   /** Simulates Slack's rate limiter: the next `times` calls of `method` answer 429 with Retry-After. */

@@ -411,10 +411,12 @@ function parseAlerts(args: string): FleetCommandResult {
         : { ok: true, kind: "alerts-unsubscribe" };
     case "subscribe": {
       const codes: AlertCode[] = [];
+      let everything = false;
       for (const word of words) {
         const key = word.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+        // Every kind, including kinds a later fleetbot adds: stored as no filter at all.
         if (key === "all") {
-          for (const c of ALERT_CODES) if (!codes.includes(c)) codes.push(c);
+          everything = true;
           continue;
         }
         const found = CODE_BY_KEY.get(key);
@@ -430,7 +432,7 @@ function parseAlerts(args: string): FleetCommandResult {
         }
         if (!codes.includes(found)) codes.push(found);
       }
-      const all = codes.length === 0 ? [...ALERT_CODES] : codes;
+      const all = everything ? [] : codes;
       return channel
         ? { ok: true, kind: "alerts-subscribe", channel, codes: all }
         : { ok: true, kind: "alerts-subscribe", codes: all };

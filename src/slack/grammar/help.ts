@@ -92,7 +92,7 @@ const PERIODS =
 const VEHICLES =
   "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#&lt;id&gt;`; several separated by commas; `all` for every vehicle";
 const ALERT_CODES =
-  "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), or `all`";
+  "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), `notstarted` (Pending past its start), `Vanished` (no longer listed, not completed: maybe in Error, which the service hides), `Stalled` (no position sent for `stale=` minutes, default 30; `stale=0` off), or `all` (the default)";
 
 function lines(usage: readonly UsageLine[]): string[] {
   // Escaped, or Slack would read the syntax's placeholders (`<vehicle>`) as links; fleetbot's own

@@ -66,8 +66,13 @@ export interface ChannelRef {
 
 /** The transmission codes one can subscribe to: exactly those that open an alert. */
 export const TRANSMISSION_ALERT_CODES = BAD_TRANSMISSION_CODES;
-/** `expiry`: a UIT's validity ends soon or has ended; `changerequest`: a vehicle change request failed. */
-export const OTHER_ALERT_CODES = ["expiry", "changerequest"] as const;
+/**
+ * `expiry`: a UIT's validity ends soon or has ended; `changerequest`: a vehicle change request
+ * failed; `notstarted`: a Pending transport past its planned start; `Vanished`: no longer listed
+ * and not completed (maybe in Error, which the service hides); `Stalled`: no position sent for
+ * the subscription's `stale=` minutes.
+ */
+export const OTHER_ALERT_CODES = ["expiry", "changerequest", "notstarted", "Vanished", "Stalled"] as const;
 export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;
 export type AlertCode = (typeof ALERT_CODES)[number];
 

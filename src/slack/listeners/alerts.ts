@@ -20,36 +20,48 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMidd
 
 export interface AlertFilterOptions {
   minDurationMinutes?: number;
+  /** `stale=<minutes>`: no position sent this long raises a stalled alert; 0 turns it off. */
+  staleMinutes?: number;
   exclude?: string[];
   vehicles?: string[];
 }
 
 /**
  * `/fleet alerts subscribe` takes filters the other commands do not: `min=<minutes>` (how long
- * a problem must last before it is posted), `exclude=<codes>` and `vehicles=<plates>`
- * (comma-separated). They are taken out here; the rest goes to the grammar.
+ * a problem must last before it is posted), `stale=<minutes>` (how long without a position sent
+ * before a stalled alert; 0: none), `exclude=<codes>` and `vehicles=<plates>` (comma-separated).
+ * They are taken out here; the rest goes to the grammar.
  */
 export function alertOptions(text: string): { text: string; options?: AlertFilterOptions; problem?: string } {
   if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
   const options: AlertFilterOptions = {};
   let problem: string | undefined;
-  const rest = text.replace(/\b(min|exclude|vehicles)\s*=\s*(\S+)/gi, (_m, key: string, value: string) => {
-    const name = key.toLowerCase();
-    if (name === "min") {
-      const minutes = Number(value);
-      if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
-        problem = `${userCode(`min=${value}`)} must be whole minutes from 0 to 1440.`;
-      else options.minDurationMinutes = minutes;
-    } else {
-      const list = value
-        .split(",")
-        .map((v) => v.trim())
-        .filter(Boolean);
-      if (name === "exclude") options.exclude = list;
-      else options.vehicles = list;
-    }
-    return " ";
-  });
+  const rest = text.replace(
+    /\b(min|stale|exclude|vehicles)\s*=\s*(\S+)/gi,
+    (_m, key: string, value: string) => {
+      const name = key.toLowerCase();
+      if (name === "min") {
+        const minutes = Number(value);
+        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
+          problem = `${userCode(`min=${value}`)} must be whole minutes from 0 to 1440.`;
+        else options.minDurationMinutes = minutes;
+      } else if (name === "stale") {
+        // Past 6 hours positions can no longer be sent (OldData says so): a later warning is no warning.
+        const minutes = Number(value);
+        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 360)
+          problem = `${userCode(`stale=${value}`)} must be whole minutes from 0 (off) to 360, for example ${userCode("stale=45")}.`;
+        else options.staleMinutes = minutes;
+      } else {
+        const list = value
+          .split(",")
+          .map((v) => v.trim())
+          .filter(Boolean);
+        if (name === "exclude") options.exclude = list;
+        else options.vehicles = list;
+      }
+      return " ";
+    },
+  );
   return { text: rest.replace(/\s+/g, " ").trim(), options, problem };
 }
 

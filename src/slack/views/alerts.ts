@@ -1,6 +1,12 @@
 import type { ActionsBlock, Block, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
 import { faultDurationMs, faultStartedAt } from "../../alerts/duration.js";
-import type { IncidentKind, IncidentRecord, ResolveReason } from "../../alerts/incidents.js";
+import {
+  type IncidentKind,
+  type IncidentRecord,
+  type ResolveReason,
+  SEND_LIMIT_MS,
+  stalledSinceMs,
+} from "../../alerts/incidents.js";
 import { type AlertSeverity, alertSeverity, isDomesticRoute } from "../../alerts/severity.js";
 import { formatSpan } from "../../etransport/form.js";
 import { transportStateInfo, transportStatusName } from "../../etransport/state.js";
@@ -66,6 +72,8 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   changerequest: "Vehicle change request failed",
   expiry: "UIT validity ends soon",
   notstarted: "Transport not started",
+  vanished: "No longer listed by the service",
+  stalled: "Transmission stalled",
 };
 
 /** Red for a fault, amber for a warning, grey for information. */
@@ -76,13 +84,13 @@ export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = {
 };
 
 /** The title of an alert: a vehicle abroad on an international route is not a problem. */
-function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
+export function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
   if (incident.kind === "transmission" && alertSeverity(incident) === "info")
     return "Vehicle outside Romania";
   return TITLES[incident.kind];
 }
 
-function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
+export function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
   return SEVERITY_MARKS[alertSeverity(incident)];
 }
 
@@ -142,6 +150,35 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
         lines.push(`*Planned transmission start* ${dateToken(t.startMs, opts.timeZone)} — still Pending`);
       }
       lines.push("_Start the transport before the vehicle leaves._");
+      break;
+    }
+    case "vanished": {
+      lines.push(
+        `*No longer listed by the service:* it was ${transportStatusName(t.statusId)}, and it is not completed either.`,
+      );
+      lines.push(
+        "_It may be in Error, which the service hides: check it in TrackGPS now. Until it is fixed, positions may not reach ANAF._",
+      );
+      break;
+    }
+    case "stalled": {
+      const since = stalledSinceMs(t);
+      if (since !== undefined) {
+        const now = opts.nowMs;
+        const silent = now === undefined ? "" : ` (${formatSpan(Math.max(0, now - since))})`;
+        lines.push(
+          `*No position sent since* ${dateToken(since, opts.timeZone)}${silent}, though the code says ${userText(t.transmissionStatusCode ?? "nothing", 40)}.`,
+        );
+        if (now !== undefined) {
+          const left = since + SEND_LIMIT_MS - now;
+          lines.push(
+            left > 0
+              ? `*${formatSpan(left)} left* before the 6-hour limit: older positions can no longer be sent (OldData).`
+              : "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
+          );
+        }
+      }
+      lines.push("_Check the vehicle's tracking device and its power; use the ANAF app as fallback._");
       break;
     }
   }
@@ -244,6 +281,8 @@ const REASONS: Readonly<Record<IncidentKind, string>> = {
   changerequest: "the change request no longer shows an error",
   expiry: "the UIT validity was extended",
   notstarted: "the transport was started",
+  vanished: "the service lists the transport again",
+  stalled: "positions reach the platform again",
 };
 
 /** Why an incident ended, in words. */
@@ -253,6 +292,10 @@ export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | un
       return "the transport is no longer In Progress";
     case "gone":
       return "the transport is no longer listed (ended, completed or removed)";
+    case "completed":
+      return "the service shows the transport completed";
+    case "removed":
+      return "the transport was removed through fleetbot";
     case "changed":
       return "the problem changed: a new alert follows";
     default:
@@ -407,6 +450,9 @@ function describeSubscription(s: AlertSubscription): string {
     );
   }
   if (s.minDurationMinutes > 0) parts.push(`after ${s.minDurationMinutes} min`);
+  parts.push(
+    s.staleMinutes > 0 ? `stalled after ${s.staleMinutes} min without a position` : "no stalled alerts",
+  );
   parts.push(s.createdBy ? `by <@${s.createdBy}>` : "workspace account");
   return parts.join(" · ");
 }

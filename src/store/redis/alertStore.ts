@@ -1,8 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { INCIDENT_KINDS, type IncidentChange, type IncidentRecord } from "../../alerts/incidents.js";
+import {
+  DEFAULT_STALE_MINUTES,
+  INCIDENT_KINDS,
+  type IncidentChange,
+  type IncidentRecord,
+  storedAlertCodes,
+} from "../../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../../etransport/types.js";
-import type { AlertMute, AlertPost, AlertSubscription, NewAlertSubscription } from "../alertStore.js";
+import type {
+  AlertGroup,
+  AlertGroupMember,
+  AlertMute,
+  AlertPost,
+  AlertSubscription,
+  NewAlertSubscription,
+} from "../alertStore.js";
 import type { AlertRepository } from "../repositories.js";
 import {
   binaryCompare,
@@ -41,6 +54,9 @@ import {
  *   alert:posted-for:<channel>         hash "<bytes of UIT>:<UIT><account>" → number of post rows
  *   alert:mutes                        hash "<bytes of channel>:<channel><UIT>" → until
  *   alert:mutes:until                  zset until → the same field (expiry)
+ *   alert:group:<id>                   hash: a grouped alert (one message for a storm in a channel)
+ *   alert:group-members:<id>           zset seq → incidentId, in the order they joined
+ *   alert:listed:<account>             hash transportUId → facts (JSON): the last complete sweep's transports
  */
 
 const jsonStringList = storedJson.pipe(z.array(z.string()));
@@ -54,6 +70,8 @@ const subscriptionHash = z.object({
   excludeCodes: jsonStringList,
   vehicles: jsonStringList,
   minDurationMinutes: storedNumber.pipe(z.number().int().min(0)),
+  // Absent on subscriptions stored before stale= existed: the default applies.
+  staleMinutes: storedNumber.pipe(z.number().int().min(0)).optional(),
   createdAt: storedNumber,
 });
 
@@ -67,7 +85,7 @@ const incidentHash = z.object({
   firstSeenAt: storedNumber,
   openedAt: storedNumber.optional(),
   resolvedAt: storedNumber.optional(),
-  resolveReason: z.enum(["recovered", "changed", "status", "gone"]).optional(),
+  resolveReason: z.enum(["recovered", "changed", "status", "gone", "completed", "removed"]).optional(),
   state: z.enum(["pending", "open", "resolved"]),
   lastSeenAt: storedNumber,
   facts: storedJson,
@@ -84,7 +102,38 @@ const postHash = z.object({
   attempts: storedNumber.pipe(z.number().int()),
   lastError: z.string().optional(),
   mutedUntil: storedNumber.optional(),
+  groupId: z.string().optional(),
 });
+
+const groupHash = z.object({
+  id: z.string(),
+  account: z.string(),
+  channel: z.string(),
+  createdAt: storedNumber,
+  ts: z.string().optional(),
+  postedAt: storedNumber.optional(),
+  shown: storedNumber.pipe(z.number().int()),
+  resolvedAt: storedNumber.optional(),
+  attempts: storedNumber.pipe(z.number().int()),
+  lastError: z.string().optional(),
+});
+
+function toGroup(hash: Record<string, string>): AlertGroup {
+  const row = groupHash.parse(hash);
+  const group: AlertGroup = {
+    id: row.id,
+    account: row.account,
+    channel: row.channel,
+    createdAt: row.createdAt,
+    shown: row.shown,
+    attempts: row.attempts,
+  };
+  if (row.ts !== undefined) group.ts = row.ts;
+  if (row.postedAt !== undefined) group.postedAt = row.postedAt;
+  if (row.resolvedAt !== undefined) group.resolvedAt = row.resolvedAt;
+  if (row.lastError !== undefined) group.lastError = row.lastError;
+  return group;
+}
 
 function toSubscription(hash: Record<string, string>): AlertSubscription {
   const row = subscriptionHash.parse(hash);
@@ -92,10 +141,11 @@ function toSubscription(hash: Record<string, string>): AlertSubscription {
     id: row.id,
     channel: row.channel,
     account: row.account,
-    codes: row.codes,
+    codes: storedAlertCodes(row.codes),
     excludeCodes: row.excludeCodes,
     vehicles: row.vehicles,
     minDurationMinutes: row.minDurationMinutes,
+    staleMinutes: row.staleMinutes ?? DEFAULT_STALE_MINUTES,
     createdAt: row.createdAt,
   };
   if (row.createdBy !== undefined) subscription.createdBy = row.createdBy;
@@ -137,6 +187,7 @@ function toPost(hash: Record<string, string>): AlertPost {
   if (row.resolvedPostedAt !== undefined) post.resolvedPostedAt = row.resolvedPostedAt;
   if (row.lastError !== undefined) post.lastError = row.lastError;
   if (row.mutedUntil !== undefined) post.mutedUntil = row.mutedUntil;
+  if (row.groupId !== undefined) post.groupId = row.groupId;
   return post;
 }
 
@@ -233,6 +284,13 @@ local function delete_incident(p, id)
       redis.call('ZREM', p .. 'alert:failed:' .. channel, pord)
       redis.call('ZREM', p .. 'alert:unresolved:' .. account, pord)
     end
+    local group = redis.call('HGET', pkey, 'groupId')
+    if group then
+      local members = p .. 'alert:group-members:' .. group
+      redis.call('ZREM', members, id)
+      -- A group goes with its last member.
+      if redis.call('ZCARD', members) == 0 then redis.call('DEL', p .. 'alert:group:' .. group) end
+    end
     redis.call('DEL', pkey)
   end
   redis.call('DEL', p .. 'alert:posts:' .. id)
@@ -246,7 +304,7 @@ local function delete_incident(p, id)
 end
 `;
 
-/** ARGV: prefix, channel, account, new id, now, '1' createdBy or '0', createdBy, codes, exclude, vehicles, min. */
+/** ARGV: prefix, channel, account, new id, now, '1' createdBy or '0', createdBy, codes, exclude, vehicles, min, stale. */
 const UPSERT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
 local p, channel, account = ARGV[1], ARGV[2], ARGV[3]
 local index = p .. 'alert:subs:of:' .. channel
@@ -261,7 +319,7 @@ if not id then
   redis.call('HSET', index, account, id)
 end
 local key = p .. 'alert:sub:' .. id
-redis.call('HSET', key, 'codes', ARGV[8], 'excludeCodes', ARGV[9], 'vehicles', ARGV[10], 'minDurationMinutes', ARGV[11])
+redis.call('HSET', key, 'codes', ARGV[8], 'excludeCodes', ARGV[9], 'vehicles', ARGV[10], 'minDurationMinutes', ARGV[11], 'staleMinutes', ARGV[12])
 if ARGV[6] == '1' then redis.call('HSET', key, 'createdBy', ARGV[7]) else redis.call('HDEL', key, 'createdBy') end
 return {created, redis.call('HGETALL', key)}
 `);
@@ -535,6 +593,61 @@ end
 return 1
 `);
 
+/**
+ * ARGV: prefix, group id, '1' create (then account, channel, now) or '0' join, incident ids…
+ * (from ARGV[7]). Each incident's post row in the group's channel is created when missing and
+ * names the group unless it was posted or grouped already. Returns the group's hash, or {}.
+ */
+const GROUP_POSTS = new LuaScript(`${ALERT_LUA}
+local p, gid = ARGV[1], ARGV[2]
+local gkey = p .. 'alert:group:' .. gid
+for i = 7, #ARGV do
+  if redis.call('EXISTS', incident_key(p, ARGV[i])) == 0 then
+    return redis.error_reply('FOREIGN KEY constraint failed: no incident ' .. ARGV[i])
+  end
+end
+if ARGV[3] == '1' then
+  redis.call('HSET', gkey, 'id', gid, 'account', ARGV[4], 'channel', ARGV[5], 'createdAt', ARGV[6], 'shown', '0', 'attempts', '0')
+elseif redis.call('EXISTS', gkey) == 0 then
+  return {}
+end
+local channel = redis.call('HGET', gkey, 'channel')
+for i = 7, #ARGV do
+  local id = ARGV[i]
+  local key = post_key(p, id, channel)
+  if redis.call('EXISTS', key) == 0 then new_post(p, id, channel, {'incidentId', id, 'channel', channel, 'attempts', '0'}) end
+  if redis.call('HEXISTS', key, 'ts') == 0 and redis.call('HEXISTS', key, 'groupId') == 0 then
+    redis.call('HSET', key, 'groupId', gid)
+    redis.call('ZADD', p .. 'alert:group-members:' .. gid, redis.call('INCR', p .. 'alert:seq'), id)
+  end
+end
+return redis.call('HGETALL', gkey)
+`);
+
+/** ARGV: prefix, group id, operation, value, extra. One step of a group message, with the SQLite guard. */
+const GROUP_STEP = new LuaScript(`
+local key = ARGV[1] .. 'alert:group:' .. ARGV[2]
+local op, value, extra = ARGV[3], ARGV[4], ARGV[5]
+if redis.call('EXISTS', key) == 0 then return 0 end
+if op == 'posted' then
+  if redis.call('HEXISTS', key, 'ts') == 1 then return 0 end
+  redis.call('HSET', key, 'ts', value, 'postedAt', extra, 'shown', ARGV[6])
+  redis.call('HINCRBY', key, 'attempts', 1)
+  redis.call('HDEL', key, 'lastError')
+elseif op == 'shown' then
+  if tonumber(value) > tonumber(redis.call('HGET', key, 'shown')) then redis.call('HSET', key, 'shown', value) end
+elseif op == 'failed' then
+  redis.call('HINCRBY', key, 'attempts', 1)
+  redis.call('HSET', key, 'lastError', value)
+elseif op == 'resolved' then
+  if redis.call('HEXISTS', key, 'resolvedAt') == 1 then return 0 end
+  redis.call('HSET', key, 'resolvedAt', value)
+else
+  return redis.error_reply('unknown group step ' .. op)
+end
+return 1
+`);
+
 /** ARGV: prefix, channel → {lastError, attempts, codeUit} of the latest failed post, or {}. */
 const LAST_FAILURE = new LuaScript(`${ALERT_LUA}
 local p, channel = ARGV[1], ARGV[2]
@@ -623,6 +736,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
           JSON.stringify(uniq(input.excludeCodes)),
           JSON.stringify(uniq(input.vehicles)),
           String(Math.max(0, Math.floor(input.minDurationMinutes ?? 0))),
+          String(Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES))),
         ],
       ),
     );
@@ -769,6 +883,73 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     return { codeUit, error, attempts: storedNumber.parse(attempts) };
   }
 
+  // ---------- grouped alerts ----------
+
+  async createGroup(account: string, channel: string, incidentIds: readonly string[]): Promise<AlertGroup> {
+    const reply = await GROUP_POSTS.run(
+      this.redis,
+      [],
+      [this.prefix, randomUUID(), "1", account, channel, String(this.now()), ...incidentIds],
+    );
+    return toGroup(pairsToRecord(reply));
+  }
+
+  async addToGroup(groupId: string, incidentIds: readonly string[]): Promise<AlertGroup | undefined> {
+    const hash = pairsToRecord(
+      await GROUP_POSTS.run(this.redis, [], [this.prefix, groupId, "0", "", "", "", ...incidentIds]),
+    );
+    return Object.keys(hash).length === 0 ? undefined : toGroup(hash);
+  }
+
+  async group(id: string): Promise<AlertGroup | undefined> {
+    const hash = await this.redis.hgetall(this.key(`alert:group:${id}`));
+    return Object.keys(hash).length === 0 ? undefined : toGroup(hash);
+  }
+
+  async groupMembers(groupId: string): Promise<AlertGroupMember[]> {
+    const group = await this.group(groupId);
+    if (!group) return [];
+    const ids = await this.redis.zrange(this.key(`alert:group-members:${groupId}`), 0, -1);
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) {
+      pipeline.hgetall(this.key(`alert:incident:${id}`));
+      pipeline.hgetall(this.key(`alert:post:${id}:${group.channel}`));
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const members: AlertGroupMember[] = [];
+    for (let i = 0; i + 1 < replies.length; i += 2) {
+      const [incidentError, incident] = replies[i]!;
+      const [postError, post] = replies[i + 1]!;
+      if (incidentError) throw incidentError;
+      if (postError) throw postError;
+      members.push({
+        incident: toIncident(incident as Record<string, string>),
+        post: toPost(post as Record<string, string>),
+      });
+    }
+    return members;
+  }
+
+  private async groupStep(groupId: string, op: string, value: string, extra = "", more = ""): Promise<void> {
+    await GROUP_STEP.run(this.redis, [], [this.prefix, groupId, op, value, extra, more]);
+  }
+
+  async recordGroupPosted(groupId: string, ts: string, shown: number): Promise<void> {
+    await this.groupStep(groupId, "posted", ts, String(this.now()), String(shown));
+  }
+
+  async recordGroupShown(groupId: string, shown: number): Promise<void> {
+    await this.groupStep(groupId, "shown", String(shown));
+  }
+
+  async recordGroupFailure(groupId: string, error: string): Promise<void> {
+    await this.groupStep(groupId, "failed", error.slice(0, 500));
+  }
+
+  async recordGroupResolved(groupId: string): Promise<void> {
+    await this.groupStep(groupId, "resolved", String(this.now()));
+  }
+
   // ---------- mutes ----------
 
   async mute(channel: string, codeUit: string, until: number): Promise<AlertMute> {
@@ -794,6 +975,23 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     return { mutes, incidents };
   }
 
+  // ---------- the last complete sweep ----------
+
+  async listedTransports(account: string): Promise<TransportView[]> {
+    const values = await this.redis.hvals(this.key(`alert:listed:${account}`));
+    return values
+      .map((json) => parseTransportView(JSON.parse(json)))
+      .filter((t): t is TransportView => t !== undefined);
+  }
+
+  async replaceListed(account: string, transports: readonly TransportView[]): Promise<void> {
+    const key = this.key(`alert:listed:${account}`);
+    const tx = this.redis.multi().del(key);
+    if (transports.length > 0)
+      tx.hset(key, Object.fromEntries(transports.map((t) => [t.uId, JSON.stringify(t)])));
+    await tx.exec();
+  }
+
   // ---------- migration ----------
 
   /** Copies a subscription as it is (id, creation time); one already there for its channel and account stays. */
@@ -807,6 +1005,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
       excludeCodes: JSON.stringify(subscription.excludeCodes),
       vehicles: JSON.stringify(subscription.vehicles),
       minDurationMinutes: String(subscription.minDurationMinutes),
+      staleMinutes: String(subscription.staleMinutes),
       createdAt: String(subscription.createdAt),
     };
     toSubscription(presentFields(fields));

@@ -37,6 +37,42 @@ async function openOne(s: StoreSet, overrides: Partial<OpenChange> = {}): Promis
 
 describeContract("AlertRepository", (backend) => {
   describe("subscriptions", () => {
+    it("keeps stale= (default 30, 0 for off) and reads the old 'every code' list as no filter", async () => {
+      const s = await backend.open();
+      const off = await s.alerts.upsertSubscription({ channel: "C7", account: "demo", staleMinutes: 0 });
+      expect(off.subscription.staleMinutes).toBe(0);
+      const every = [
+        "Error",
+        "OldData",
+        "NoGPSCoordinates",
+        "NotInRomania",
+        "MissingETransportConfiguration",
+        "WithoutTransmission",
+        "expiry",
+        "changerequest",
+      ];
+      const legacy = await s.alerts.upsertSubscription({ channel: "C8", account: "demo", codes: every });
+      expect(legacy.subscription).toMatchObject({ codes: [], staleMinutes: 30 });
+      expect((await s.alerts.subscription("C7", "demo"))?.staleMinutes).toBe(0);
+    });
+
+    it("remembers the transports of the last complete sweep per account, replaced whole", async () => {
+      const s = await backend.open();
+      const t = (uId: string) => ({ uId, codeUit: `UIT-${uId}`, statusId: 2, carrierCode: "B-1-ABC" });
+      expect(await s.alerts.listedTransports("demo")).toEqual([]);
+      await s.alerts.replaceListed("demo", [t("a"), t("b")]);
+      await s.alerts.replaceListed("other", [t("c")]);
+      const uids = async (account: string) =>
+        (await s.alerts.listedTransports(account)).map((x) => x.uId).sort();
+      expect(await uids("demo")).toEqual(["a", "b"]);
+      await s.alerts.replaceListed("demo", [t("b")]);
+      expect(await uids("demo")).toEqual(["b"]);
+      expect(await uids("other")).toEqual(["c"]);
+      expect((await s.alerts.listedTransports("demo"))[0]).toMatchObject(t("b"));
+      await s.alerts.replaceListed("demo", []);
+      expect(await uids("demo")).toEqual([]);
+    });
+
     it("subscribes, replaces, lists, filters and unsubscribes; one per channel and account", async () => {
       const s = await backend.open();
       const a = await s.alerts.upsertSubscription({
@@ -57,6 +93,7 @@ describeContract("AlertRepository", (backend) => {
           excludeCodes: [],
           vehicles: [],
           minDurationMinutes: 10,
+          staleMinutes: 30,
           createdAt: NOW,
         },
       });
@@ -79,6 +116,7 @@ describeContract("AlertRepository", (backend) => {
           excludeCodes: ["expiry"],
           vehicles: ["B-123-ABC"],
           minDurationMinutes: 0,
+          staleMinutes: 30,
           createdAt: NOW,
         },
       });
