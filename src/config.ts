@@ -104,6 +104,10 @@ const envSchema = z.object({
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   ),
+  DEFAULT_LANGUAGE: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
+    z.enum(["en", "ro"], { error: "must be en or ro" }).default("en"),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -123,6 +127,13 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
   }
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");
+  }
+  // The contract's multi-workspace mode is not in this version: refused, not half-served.
+  const oauth = ["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET"].filter(isSet);
+  if (oauth.length > 0) {
+    problems.push(
+      `${oauth.join(", ")}: multi-workspace mode (installs through "Add to Slack") is not in this version of fleetbot yet: install the app to one workspace and set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET instead`,
+    );
   }
   problems.push(...sandboxProblems(env, isSet));
   return problems;
@@ -191,6 +202,8 @@ export interface Config {
    */
   credentialsKeyThrowaway: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** DEFAULT_LANGUAGE; this version answers in English only (main.ts warns when `ro` is asked). */
+  defaultLanguage: "en" | "ro";
 }
 
 export class ConfigError extends Error {
@@ -250,5 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     credentialsKeyThrowaway: !e.CREDENTIALS_KEY && mode === "sandbox",
     logLevel: e.LOG_LEVEL,
+    defaultLanguage: e.DEFAULT_LANGUAGE,
   };
 }

@@ -102,6 +102,12 @@ export interface StartOptions {
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  if (config.defaultLanguage !== "en") {
+    logger.warn(
+      { defaultLanguage: config.defaultLanguage },
+      "DEFAULT_LANGUAGE=ro: this version of fleetbot answers in English only; Romanian words are understood in commands",
+    );
+  }
   const metrics = new FleetbotMetrics();
   const stores = config.redisUrl
     ? await openRedisStores(config, config.redisUrl, logger)

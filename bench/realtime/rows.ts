@@ -322,6 +322,85 @@ export async function marginAfter429(options: RowOptions): Promise<RealtimeRow[]
   });
 }
 
+// ---------------------------------------------------------------------------- row 10
+
+/** Token lifetime the simulator gives in row 10: renewed every 10 s (half of it), six times a minute. */
+const RENEWAL_TOKEN_S = 20;
+
+/** How long one login takes to answer here: timed as another user, so the bot's account is untouched. */
+async function loginAnswerMs(env: Environment): Promise<number> {
+  const started = performance.now();
+  const answer = await fetch(`${env.sim.url}/api/authentication/login?api-version=2.0`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: "viewer", password: "viewer" }).toString(),
+  });
+  await answer.text();
+  if (!answer.ok) throw new Error(`timing login answered ${answer.status}`);
+  return performance.now() - started;
+}
+
+/**
+ * 10. A busy account whose token comes due again and again (20 s tokens): the largest gap between
+ * two of its requests over three token lifetimes, against one slot plus one login's answer time.
+ */
+export async function renewalUnderLoad(options: RowOptions): Promise<RealtimeRow[]> {
+  const reports = options.quick ? 20 : 30;
+  const windowMs = 3 * RENEWAL_TOKEN_S * 1000;
+  // A token is due half its lifetime after its login; the renewal takes the first slot after that.
+  const renewalEveryMs = Math.ceil((RENEWAL_TOKEN_S * 1000) / 2 / SLOT_MS) * SLOT_MS;
+  const row = `10. a busy account's token renewed under load (${RENEWAL_TOKEN_S} s tokens, ${reports} three-call reports queued)`;
+  return withEnvironment(options, { tokenTtlSeconds: RENEWAL_TOKEN_S }, async (env) => {
+    const loginMs = await loginAnswerMs(env);
+    const goalMs = SLOT_MS + loginMs;
+    const bot = await env.startBot();
+    try {
+      await warm(env, bot);
+      for (let i = 0; i < reports; i++) await command(bot, `stops all yesterday min=${5 + i}`);
+      const firstQueued = await until(
+        "the first report call",
+        () => accountRequests(env.sim).find((r) => r.endpoint === "stops"),
+        10 * SLOT_MS,
+      );
+      const windowEnd = firstQueued.atMs + windowMs;
+      // The window and the request after it, which closes its last gap.
+      await until(
+        "three token lifetimes of requests",
+        () => accountRequests(env.sim).some((r) => r.atMs > windowEnd),
+        windowMs + 20 * SLOT_MS,
+        250,
+      );
+      const requests = accountRequests(env.sim).filter(
+        (r) => r.endpoint !== null && r.atMs >= firstQueued.atMs,
+      );
+      const closing = requests.findIndex((r) => r.atMs > windowEnd);
+      const inWindow = requests.slice(0, closing + 1);
+      const gaps = inWindow.slice(1).map((r, i) => r.atMs - inWindow[i]!.atMs);
+      const largest = Math.max(...gaps);
+      const logins = inWindow.filter((r) => r.endpoint === "login").length;
+      const refused = inWindow.filter((r) => r.status === 401 || r.status === 429).length;
+      return [
+        {
+          row,
+          figure: `largest gap between two requests of the account over ${windowMs / 1000} s (ms; ÷ goal)`,
+          goal: `≤ slot + one login's answer (${SLOT_MS} + ${fmt(loginMs, 0)})`,
+          result: `${largest} (${fmt(largest / goalMs)})`,
+          naive: "—",
+        },
+        {
+          row: "",
+          figure: `logins in those ${windowMs / 1000} s / requests refused (401, 429)`,
+          goal: `${Math.floor(windowMs / renewalEveryMs)}–${Math.ceil(windowMs / renewalEveryMs)} (one per renewal) / 0`,
+          result: `${logins} / ${refused}`,
+          naive: "—",
+        },
+      ];
+    } catch (error) {
+      return [{ row, figure: "—", goal: "—", result: outcome(error), naive: "—" }];
+    }
+  });
+}
+
 // ---------------------------------------------------------------------------- row 5
 
 /** The form Slack posts for a slash command (fields as SlackDriver.slashCommand sends them). */

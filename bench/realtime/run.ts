@@ -17,6 +17,7 @@ import {
   memory,
   type RealtimeRow,
   type RowOptions,
+  renewalUnderLoad,
   whereBehindReports,
 } from "./rows.js";
 
@@ -30,6 +31,7 @@ export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRo
   queue: bigQueue,
   stops40: fortyDayStops,
   estimate: estimateAccuracy,
+  renewal: renewalUnderLoad,
 };
 
 export interface RealtimeResult {
@@ -125,5 +127,11 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   the next call's expected start, one slot per call after it, the typical answer time, and the
   bot's own measured start and delivery time. A \`where\` answered from the cached vehicle list
   says "answering now" (no estimate needed).
+- 10: the simulator gives ${20}-second tokens (the bot renews one 10 s after its login: its renewal
+  margin is capped at half the lifetime); after the warm-up \`where\`, N different
+  \`stops all yesterday min=…\` are queued. From the first report call on, the simulator's arrival
+  times of the account's requests over three token lifetimes: the largest gap between two of them,
+  against one slot plus one login's answer time (a login as another user, timed before the bot
+  starts); and the logins among them, and the requests the service refused.
 - The machine is shared (the load average at the start of the run is given above the tables):
   timings, rows 5 and 7 above all, vary from run to run.`;

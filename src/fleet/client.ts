@@ -41,7 +41,7 @@ import {
   type Vehicle,
   type WayRequestBody,
 } from "./schemas.js";
-import type { CallContext, CallGate, FleetEndpoint } from "./seam.js";
+import { type CallContext, type CallGate, type FleetEndpoint, SlotSpentOnLogin } from "./seam.js";
 import {
   type CallLimits,
   DAY_MS,
@@ -185,8 +185,18 @@ class TokenRejected extends Error {
   }
 }
 
-/** Thrown inside `send` when the only token at hand expired while the call waited in the gate. */
-class TokenExpiredWhileQueued extends Error {}
+/**
+ * Logins one call may make in its own slots (its token was due when its turn came). Bounded so a
+ * token that lives shorter than a slot cannot loop; past it the call is sent with the last token.
+ */
+const SLOT_LOGINS_PER_CALL = 2;
+
+/** What one call did about its token in its slots: logins made, refusals met, the last token obtained. */
+interface SlotLogins {
+  made: number;
+  refused: number;
+  last?: AccessToken;
+}
 
 interface RawAnswer {
   status: number;
@@ -896,23 +906,19 @@ export class FleetSession {
       history: VEHICLE_DATA.has(endpoint),
       context: ctx,
     };
-    let token = await this.#tokens.token(ctx);
+    // Without any token (first use, or one refused), the login queues as a call of its own at this
+    // call's priority. A token that is merely due is renewed in the slot of whichever call of the
+    // account is first to be sent (#send): under a backlog a login queued behind the other calls
+    // would let the old token expire under them.
+    if (!this.#tokens.current()) await this.#tokens.token(ctx);
+    const logins: SlotLogins = { made: 0, refused: 0 };
     let retried = false;
-    let staleRestarts = 0;
     for (;;) {
-      const held = token;
-      // Bounded, so a token lifetime shorter than the gate wait cannot loop forever.
-      const refuseStale = staleRestarts < 2;
       try {
         return await this.#client.gate.run(call, () =>
-          this.#send(endpoint, body, payloadSchema, held, refuseStale, onFailure),
+          this.#send(endpoint, body, payloadSchema, ctx, logins, onFailure),
         );
       } catch (error) {
-        if (error instanceof TokenExpiredWhileQueued) {
-          staleRestarts += 1;
-          token = await this.#tokens.token(ctx);
-          continue;
-        }
         if (!(error instanceof TokenRejected)) throw error;
         // Worth a new login when the token may be the problem: past its expiry by our clock,
         // its first 401 ever, the service says so (WWW-Authenticate invalid_token), or another
@@ -934,24 +940,47 @@ export class FleetSession {
           "fleet token refused; logging in again and retrying once",
         );
         this.#tokens.invalidate(error.token);
-        token = await this.#tokens.token(ctx);
+        await this.#tokens.token(ctx);
         retried = true;
       }
     }
   }
 
-  /** The `send` the gate runs: one HTTP request, its answer parsed or mapped to an error. */
+  /**
+   * The `send` the gate runs: one HTTP request, its answer parsed or mapped to an error. The token
+   * is read here, when the slot has come, not when the call was queued: one due for renewal
+   * (past its renewal time, or gone) is renewed first, in this slot (SlotSpentOnLogin: the gate
+   * sends this call in the next slot, from its place).
+   */
   async #send<S extends z.ZodType>(
     endpoint: FleetEndpoint,
     body: unknown,
     payloadSchema: S,
-    held: AccessToken,
-    refuseStale: boolean,
+    ctx: CallContext,
+    logins: SlotLogins,
     onFailure: FailedPayloadReader<S> | undefined,
   ): Promise<z.output<S>> {
-    // A newer token (another call logged in while this one waited) is preferred.
-    const token = this.#tokens.current() ?? held;
-    if (refuseStale && token.isExpired(this.#client.now())) throw new TokenExpiredWhileQueued();
+    let token = this.#tokens.current();
+    if (!token?.isReusable(this.#client.now()) && logins.made < SLOT_LOGINS_PER_CALL) {
+      logins.made += 1;
+      let renewed: { token: AccessToken; sent: boolean };
+      try {
+        renewed = await this.#tokens.loginInSlot(ctx);
+      } catch (error) {
+        // A passing refusal of a person's work is tried once more, in this call's next slot.
+        if (!(error instanceof UnauthorizedError) || error.reason !== "login") throw error;
+        if (logins.refused > 0 || !this.#tokens.retriesRefusedLogin(ctx)) throw error;
+        logins.refused += 1;
+        log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
+        throw new SlotSpentOnLogin();
+      }
+      logins.last = renewed.token;
+      if (renewed.sent) throw new SlotSpentOnLogin();
+      token = renewed.token;
+    }
+    // Logins spent (a token shorter-lived than a slot): the last one; a 401 to it logs in again.
+    token ??= logins.last;
+    if (!token) throw new UnauthorizedError(endpoint, "expired", {});
     const headers: Record<string, string> = { authorization: token.authorization() };
     if (body !== undefined) headers["content-type"] = "application/json";
     const answer = await this.#client.exchange(

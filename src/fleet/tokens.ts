@@ -187,6 +187,12 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
+/** A login waiting in the gate, withdrawn (and answered with `overtakenBy`) when a call's slot logs in first. */
+interface QueuedLogin {
+  withdraw: AbortController;
+  overtakenBy?: Promise<AccessToken>;
+}
+
 /**
  * The access token of one fleet account: logs in through the gate when needed, reuses
  * the token until shortly before expires_in runs out, and lets concurrent callers share
@@ -203,6 +209,11 @@ export class TokenManager {
   readonly #shared: SharedTokens | undefined;
   #current: AccessToken | undefined;
   #pending: Promise<AccessToken> | undefined;
+  /**
+   * A login waiting in the gate as a call of its own (renew), and, once a call's slot logged in
+   * ahead of it (loginInSlot), that login: the queued one is withdrawn and answers with it.
+   */
+  #queuedLogin: QueuedLogin | undefined;
   /** A look into the shared store under way: concurrent callers (a burst of lookups) share it. */
   #taking: Promise<AccessToken | undefined> | undefined;
   /** The value of the last token dropped here (refused), so it is not taken from the shared store again. */
@@ -281,43 +292,108 @@ export class TokenManager {
     }
     if (!this.#pending) {
       // The shared login must not die with the first caller's signal: other callers wait on it.
-      const loginContext: CallContext = { priority: ctx.priority ?? "interactive", taskId: ctx.taskId };
+      const queued: QueuedLogin = { withdraw: new AbortController() };
+      const loginContext: CallContext = {
+        priority: ctx.priority ?? "interactive",
+        taskId: ctx.taskId,
+        signal: queued.withdraw.signal,
+      };
       const login = () =>
-        this.#gate.run({ account: this.account, endpoint: "login", context: loginContext }, async () => {
-          const startedAt = this.#now();
-          const answer = await this.#sendLogin(this.account, this.#password);
-          return this.#tokenOf({
-            value: answer.access_token,
-            obtainedAtMs: startedAt,
-            expiresInSeconds: answer.expires_in,
-            ...(answer.scope ? { scope: answer.scope } : {}),
+        this.#gate
+          .run({ account: this.account, endpoint: "login", context: loginContext }, () =>
+            this.#loginRequest(),
+          )
+          .catch((error: unknown) => {
+            // Withdrawn: a call's slot logged in first (loginInSlot); its token answers here too.
+            if (queued.overtakenBy) return queued.overtakenBy;
+            throw error;
           });
-        });
       // A passing 401 must not fail a person's task; unattended work gives up at the first refusal.
-      const retry = this.#retryRefusedLogin && !isUnattended(ctx);
-      const pending = login()
-        .catch((error: unknown) => {
-          if (!retry || !isRefusedLogin(error)) throw error;
-          log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
-          return login();
-        })
-        .catch((error: unknown) => {
-          if (isRefusedLogin(error)) this.#loginRefusedAt = this.#now();
-          throw error;
-        })
-        .then((token) => {
-          this.#loginRefusedAt = undefined;
-          this.#share(token);
-          this.#current = token;
-          log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
-          return token;
-        })
-        .finally(() => {
-          if (this.#pending === pending) this.#pending = undefined;
-        });
-      this.#pending = pending;
+      const retry = this.retriesRefusedLogin(ctx);
+      this.#queuedLogin = queued;
+      this.#pending = this.#keepLogin(
+        login()
+          .catch((error: unknown) => {
+            if (!retry || !isRefusedLogin(error) || queued.overtakenBy) throw error;
+            log.warn({ account: this.account }, "fleet login refused; trying once more before giving up");
+            return login();
+          })
+          .finally(() => {
+            if (this.#queuedLogin === queued) this.#queuedLogin = undefined;
+          }),
+      );
     }
     return untilAborted(this.#pending, ctx.signal);
+  }
+
+  /**
+   * The login of a call that holds the account's slot in the gate and found the token due
+   * (past its renewal time, or gone): sent at once, not through the gate (the slot is the
+   * caller's), so the old token is replaced before it can expire under the calls queued behind.
+   * Callers of token() meanwhile share it. A token another replica keeps is taken instead when
+   * there is one (`sent` false: no request made, the slot is still the caller's for its call).
+   * A refused login throws; whether to try once more, a slot later, is retriesRefusedLogin's.
+   */
+  async loginInSlot(ctx: CallContext = {}): Promise<{ token: AccessToken; sent: boolean }> {
+    const refusedAt = this.#loginRefusedAt;
+    if (refusedAt !== undefined && !mayRetryRefused(ctx, this.#now() - refusedAt)) {
+      throw new UnauthorizedError("login", "login", { status: 401 });
+    }
+    if (this.#shared) {
+      const kept = await this.#takeShared(this.#shared);
+      if (kept) {
+        this.#current = kept;
+        return { token: kept, sent: false };
+      }
+    }
+    const login = this.#keepLogin(this.#loginRequest());
+    this.#pending = login;
+    const token = await login;
+    // A login still waiting in the gate would be a second one: withdrawn, it answers with this.
+    // (Not after a refusal: the queued one is then still a try of its own.)
+    const queued = this.#queuedLogin;
+    if (queued && !queued.overtakenBy) {
+      queued.overtakenBy = login;
+      queued.withdraw.abort();
+    }
+    return { token, sent: true };
+  }
+
+  /** Whether a refused login of this caller is tried once more, a slot later (a person's work, stored credentials). */
+  retriesRefusedLogin(ctx: CallContext): boolean {
+    return this.#retryRefusedLogin && !isUnattended(ctx);
+  }
+
+  /** One login request, sent now (the caller holds the account's slot). */
+  async #loginRequest(): Promise<AccessToken> {
+    const startedAt = this.#now();
+    const answer = await this.#sendLogin(this.account, this.#password);
+    return this.#tokenOf({
+      value: answer.access_token,
+      obtainedAtMs: startedAt,
+      expiresInSeconds: answer.expires_in,
+      ...(answer.scope ? { scope: answer.scope } : {}),
+    });
+  }
+
+  /** Records a login's outcome: its token becomes the current one (and shared), or its refusal is noted. */
+  #keepLogin(login: Promise<AccessToken>): Promise<AccessToken> {
+    const pending: Promise<AccessToken> = login
+      .catch((error: unknown) => {
+        if (isRefusedLogin(error)) this.#loginRefusedAt = this.#now();
+        throw error;
+      })
+      .then((token) => {
+        this.#loginRefusedAt = undefined;
+        this.#share(token);
+        this.#current = token;
+        log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");
+        return token;
+      })
+      .finally(() => {
+        if (this.#pending === pending) this.#pending = undefined;
+      });
+    return pending;
   }
 
   /**

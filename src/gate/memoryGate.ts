@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Priority, UpstreamCall } from "../fleet/seam.js";
+import { type Priority, SlotSpentOnLogin, type UpstreamCall } from "../fleet/seam.js";
 import {
   type AccountGate,
   CallCancelledError,
@@ -325,6 +325,14 @@ export class MemoryGate implements AccountGate {
     state.running = undefined;
     state.usedAt = this.clock.now();
     const duration = this.clock.now() - startedAt;
+    if (!outcome.ok && outcome.error instanceof SlotSpentOnLogin) {
+      // The slot went to the account's login (a fresh token before this call is sent): the
+      // call goes back to its own place, first of its class, and is sent in the next slot.
+      this.options.observer?.callFinished?.(loginIn(entry.call), "ok", duration, 1);
+      this.requeue(state, entry);
+      this.pump(account);
+      return;
+    }
     const retryAfterMs = outcome.ok ? undefined : this.options.rateLimitDelay?.(outcome.error);
 
     if (retryAfterMs !== undefined) {
@@ -342,15 +350,7 @@ export class MemoryGate implements AccountGate {
           "fleet service keeps answering 429; widening the spacing",
         );
       }
-      // Callers who cancelled while the call was out are answered now: it will not be sent again for them.
-      const live = entry.waiters.filter((w) => !w.signal?.aborted);
-      for (const waiter of entry.waiters) {
-        if (waiter.signal?.aborted) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
-      }
-      if (live.length > 0) {
-        entry.waiters = live;
-        insertWaiting(state.waiting, entry);
-      }
+      this.requeue(state, entry);
       this.pump(account);
       return;
     }
@@ -376,6 +376,22 @@ export class MemoryGate implements AccountGate {
       else this.settle(waiter, outcome.error);
     }
     this.pump(account);
+  }
+
+  /**
+   * Puts a call that was out back in the queue at its place (its arrival order is kept), for
+   * the callers still waiting; those who cancelled while it was out are answered now, as it will
+   * not be sent again for them.
+   */
+  private requeue(state: AccountState, entry: Entry): void {
+    const live = entry.waiters.filter((w) => !w.signal?.aborted);
+    for (const waiter of entry.waiters) {
+      if (waiter.signal?.aborted) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
+    }
+    if (live.length > 0) {
+      entry.waiters = live;
+      insertWaiting(state.waiting, entry);
+    }
   }
 
   /** How long an answer serves identical report calls: a slot, or longer for history (REPORT_ANSWER_REUSE_MS). */
@@ -471,6 +487,11 @@ function repositionWaiting(waiting: Entry[], entry: Entry): void {
   if (index < 0) return;
   waiting.splice(index, 1);
   insertWaiting(waiting, entry);
+}
+
+/** The login a call's slot was spent on, as the observer counts calls. */
+export function loginIn(call: UpstreamCall): UpstreamCall {
+  return { account: call.account, endpoint: "login", context: call.context };
 }
 
 function taskIdsOf(entry: Entry): string[] {

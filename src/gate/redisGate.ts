@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { FleetEndpoint, Priority, UpstreamCall } from "../fleet/seam.js";
+import { type FleetEndpoint, type Priority, SlotSpentOnLogin, type UpstreamCall } from "../fleet/seam.js";
 import {
   type AccountGate,
   CallCancelledError,
@@ -11,7 +11,7 @@ import {
   REPORT_ANSWER_REUSE_MS,
   type WaitingCall,
 } from "./gate.js";
-import { IDLE_ACCOUNT_MS } from "./memoryGate.js";
+import { IDLE_ACCOUNT_MS, loginIn } from "./memoryGate.js";
 import { OutcomeCodec, type ShareableErrorClass, type SharedOutcome } from "./redisGateCodec.js";
 import {
   type AccountKeys,
@@ -592,13 +592,18 @@ export class RedisGate implements AccountGate {
     const durationMs = Date.now() - startedAt;
     const retryAfterMs = outcome.ok ? undefined : this.options.rateLimitDelay?.(outcome.error);
 
-    if (retryAfterMs !== undefined) {
+    if (!outcome.ok && outcome.error instanceof SlotSpentOnLogin) {
+      // The turn went to the account's login: the same call goes back to its place (first of its
+      // class) for every replica waiting on it, and is sent at the next turn.
+      const keep = this.keepLiveWaiters(entry);
+      await this.finish(state, entry.id, token, "again", { keep });
+      entry.sending = false;
+      if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
+      this.options.observer?.callFinished?.(loginIn(call), "ok", durationMs, 1);
+    } else if (retryAfterMs !== undefined) {
       // Someone else used the account's budget: every replica waits as told with a wider
       // margin, and the same call goes back to the head of its class.
-      for (const waiter of entry.waiters)
-        if (waiter.signal?.aborted) this.rejectWaiter(waiter, new CallCancelledError(call.endpoint));
-      entry.waiters = entry.waiters.filter((w) => !w.settled);
-      const keep = entry.waiters.length > 0;
+      const keep = this.keepLiveWaiters(entry);
       const result = await this.finish(state, entry.id, token, "rate_limited", { retryAfterMs, keep });
       entry.sending = false;
       if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
@@ -649,6 +654,17 @@ export class RedisGate implements AccountGate {
     this.notifyDrained();
   }
 
+  /**
+   * Before a call that was out goes back to the queue: callers who cancelled meanwhile are
+   * answered now (it will not be sent again for them). True when some caller here still waits.
+   */
+  private keepLiveWaiters(entry: LocalEntry): boolean {
+    for (const waiter of entry.waiters)
+      if (waiter.signal?.aborted) this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
+    entry.waiters = entry.waiters.filter((w) => !w.settled);
+    return entry.waiters.length > 0;
+  }
+
   /** Keeps the turn while `send` runs; `started` also records the call's start (see renew in the scripts). */
   private async renew(state: LocalAccount, token: string, started: boolean): Promise<void> {
     try {
@@ -673,7 +689,7 @@ export class RedisGate implements AccountGate {
     state: LocalAccount,
     id: string,
     token: string,
-    outcome: "ok" | "error" | "rate_limited" | "unused",
+    outcome: "ok" | "error" | "rate_limited" | "again" | "unused",
     detail: {
       done?: Buffer;
       recent?: Buffer | undefined;

@@ -216,7 +216,8 @@ return 1
 /**
  * finish: releases the turn and records the outcome: an answer for the callers elsewhere
  * (and for identical reports for one slot), a 429 (margin widened for every replica, entry
- * back at the head of its class, account blocked until retry-after), or a turn not used.
+ * back at the head of its class, account blocked until retry-after), a turn spent on a login
+ * ("again": the entry back at its place, nothing else changed), or a turn not used.
  * KEYS q state turn share; ARGV base member token id outcome donePayload recentPayload retryAfterMs
  *   baseSlotMs marginStepMs maxExtraMs recoveryCalls resultTtlMs keepMember prevLast channel account
  *   recentKeepMs (0: one slot) idleTtl
@@ -250,6 +251,16 @@ elseif outcome == 'rate_limited' then
   extra = math.min(tonumber(ARGV[11]), extra + tonumber(ARGV[10]))
   clean = 0
   redis.call('HSET', KEYS[2], 'blocked', now + math.max(tonumber(ARGV[8]), tonumber(ARGV[9]) + extra))
+  if exists then
+    if ARGV[14] == '1' then
+      requeueOrDrop(KEYS[1], KEYS[4], ekey, id, others + 1)
+    else
+      removeMember(ekey, member)
+      requeueOrDrop(KEYS[1], KEYS[4], ekey, id, others)
+    end
+  end
+elseif outcome == 'again' then
+  -- The turn went to a login: the spacing counts from it, and the entry goes back to its place.
   if exists then
     if ARGV[14] == '1' then
       requeueOrDrop(KEYS[1], KEYS[4], ekey, id, others + 1)

@@ -45,6 +45,24 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("refuses the contract's multi-workspace settings in one line (not in this version), never echoing the secret", () => {
+    const problems = problemsOf({
+      SLACK_BOT_TOKEN: "xoxb-1",
+      SLACK_SIGNING_SECRET: "s",
+      SLACK_CLIENT_ID: "123.456",
+      SLACK_CLIENT_SECRET: "client-secret-value",
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SLACK_CLIENT_ID, SLACK_CLIENT_SECRET: multi-workspace mode/);
+    expect(problems.join("\n")).not.toContain("client-secret-value");
+  });
+
+  it("reads DEFAULT_LANGUAGE as en (default) or ro, one clear line otherwise", () => {
+    expect(loadConfig({}).defaultLanguage).toBe("en");
+    expect(loadConfig({ DEFAULT_LANGUAGE: " RO " }).defaultLanguage).toBe("ro");
+    expect(problemsOf({ DEFAULT_LANGUAGE: "de" })).toEqual(["DEFAULT_LANGUAGE: must be en or ro"]);
+  });
+
   it("chooses HTTP mode with a bot token and Socket Mode with an app token", () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "s" }).slack.mode).toBe("http");
     expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" }).slack.mode).toBe("socket");

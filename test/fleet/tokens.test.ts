@@ -57,7 +57,12 @@ describe("TokenManager", () => {
     const { tokens, gate } = setup();
     await tokens.token({ priority: "report", taskId: "t1" });
     expect(gate.calls).toEqual([
-      { account: "demo", endpoint: "login", context: { priority: "report", taskId: "t1" } },
+      {
+        account: "demo",
+        endpoint: "login",
+        // The signal withdraws the queued login when a call's slot logs in first.
+        context: { priority: "report", taskId: "t1", signal: expect.any(AbortSignal) },
+      },
     ]);
   });
 

@@ -73,6 +73,8 @@ interface Sandbox {
   feed: ChangeFeed;
   /** Transmission codes forced from the Simulator panel, by UIT. */
   forced: Map<string, TransmissionCode>;
+  /** Transports the panel moved to status Error (hidden by load-transports), with the status they had. */
+  hidden: Map<string, number>;
 }
 
 export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
@@ -86,6 +88,7 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     driver: () => (typeof deps.driver === "function" ? deps.driver() : deps.driver),
     feed: new ChangeFeed(fake),
     forced: new Map(),
+    hidden: new Map(),
   };
   const api = (route: HttpRoute) => guarded(token, route);
   const post = (path: string, run: (body: Record<string, unknown>) => Promise<Answer>) =>
@@ -299,23 +302,47 @@ function setTimeZone({ fake, userId }: Sandbox, body: Record<string, unknown>): 
 
 // -------------------------------------------------------------------- the Simulator panel
 
-function transportsRoute({ simulator, forced }: Sandbox): HttpRoute {
+function transportsRoute({ simulator, forced, hidden }: Sandbox): HttpRoute {
   return {
     path: "/sandbox/transports",
     handler: (_req, res) => {
       if (!simulator) json(res, 200, { ok: true, simulator: false, transports: [] });
-      else json(res, 200, { ok: true, simulator: true, transports: listTransports(simulator, forced) });
+      else
+        json(res, 200, {
+          ok: true,
+          simulator: true,
+          transports: listTransports(simulator, forced, hidden),
+        });
     },
   };
 }
 
-/** Forces a transport's transmission status (`transmissionStatusCode`), or releases it ("clear"). */
-function simulate({ simulator, forced }: Sandbox, body: Record<string, unknown>): Answer {
+/**
+ * Forces a transport's transmission status (`transmissionStatusCode`), or releases it ("clear");
+ * or (`status`) moves it to Error, as the platform does with a rejected transport, so that
+ * load-transports stops listing it ("error"), and back to the status it had ("restore").
+ */
+function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, unknown>): Answer {
   if (!simulator) return [404, { ok: false, error: "no simulator: fleetbot runs on a real fleet service" }];
   const codeUit = str(body.codeUit);
   const code = str(body.transmissionStatusCode);
+  const status = str(body.status);
   if (!codeUit) return [400, { ok: false, error: "codeUit is required" }];
   let found: boolean;
+  if (status !== undefined) {
+    const t = simulator.control.transports().find((x) => x.codeUit === codeUit);
+    if (!t) return [404, { ok: false, error: `no transport ${codeUit}` }];
+    if (status === "error") {
+      if (t.statusId !== ERROR_STATUS) hidden.set(codeUit, t.statusId);
+      simulator.control.setTransport(codeUit, { statusId: ERROR_STATUS });
+    } else if (status === "restore") {
+      simulator.control.setTransport(codeUit, { statusId: hidden.get(codeUit) ?? IN_PROGRESS });
+      hidden.delete(codeUit);
+    } else {
+      return [400, { ok: false, error: "status must be error or restore" }];
+    }
+    return [200, { ok: true, transports: listTransports(simulator, forced, hidden) }];
+  }
   if (code === "clear") {
     found = simulator.control.setTransport(codeUit, { clear: true });
     forced.delete(codeUit);
@@ -326,8 +353,12 @@ function simulate({ simulator, forced }: Sandbox, body: Record<string, unknown>)
     return [400, { ok: false, error: `transmissionStatusCode must be one of ${[...FORCEABLE].join(", ")}` }];
   }
   if (!found) return [404, { ok: false, error: `no transport ${codeUit}` }];
-  return [200, { ok: true, transports: listTransports(simulator, forced) }];
+  return [200, { ok: true, transports: listTransports(simulator, forced, hidden) }];
 }
+
+/** Status ids the panel sets: Error (hidden by load-transports), and In Progress as the fallback of a restore. */
+const ERROR_STATUS = 5;
+const IN_PROGRESS = 2;
 
 function isForceable(code: string): code is TransmissionCode {
   return FORCEABLE.has(code);
@@ -336,29 +367,40 @@ function isForceable(code: string): code is TransmissionCode {
 function listTransports(
   simulator: RunningSimulator,
   forced: Map<string, TransmissionCode>,
+  hidden: Map<string, number> = new Map(),
 ): SandboxTransport[] {
   const { control, vehicles } = simulator;
   const now = control.now();
   const plates = new Map(vehicles.map((v) => [v.vehicleUId, v.plate]));
-  const order: Record<number, number> = { 2: 0, 6: 1, 1: 2 };
-  return control
-    .transports()
-    .filter((t) => order[t.statusId] !== undefined && t.validityEndDate > now)
-    .sort((a, b) => (order[a.statusId] ?? 9) - (order[b.statusId] ?? 9) || a.codeUit.localeCompare(b.codeUit))
-    .slice(0, 40)
-    .map((t) => {
-      const code = forced.get(t.codeUit);
-      // The service's own view (trips, borders, quiet start), unless the panel forced a code.
-      const transmission = code ?? control.transmission(t.codeUit)?.code ?? "Active";
-      return {
-        codeUit: t.codeUit,
-        plate: plates.get(t.vehicleUId) ?? t.carrierCode,
-        status: STATUS_NAMES[t.statusId] ?? String(t.statusId),
-        transmission,
-        ...(code ? { forced: code } : {}),
-        validityEnd: new Date(t.validityEndDate).toISOString(),
-      };
-    });
+  const order: Record<number, number> = { 2: 0, 6: 1, 1: 2, 5: 3 };
+  return (
+    control
+      .transports()
+      // Error ones only when the panel moved them there (so they can be restored).
+      .filter(
+        (t) =>
+          order[t.statusId] !== undefined &&
+          t.validityEndDate > now &&
+          (t.statusId !== ERROR_STATUS || hidden.has(t.codeUit)),
+      )
+      .sort(
+        (a, b) => (order[a.statusId] ?? 9) - (order[b.statusId] ?? 9) || a.codeUit.localeCompare(b.codeUit),
+      )
+      .slice(0, 40)
+      .map((t) => {
+        const code = forced.get(t.codeUit);
+        // The service's own view (trips, borders, quiet start), unless the panel forced a code.
+        const transmission = code ?? control.transmission(t.codeUit)?.code ?? "Active";
+        return {
+          codeUit: t.codeUit,
+          plate: plates.get(t.vehicleUId) ?? t.carrierCode,
+          status: STATUS_NAMES[t.statusId] ?? String(t.statusId),
+          transmission,
+          ...(code ? { forced: code } : {}),
+          validityEnd: new Date(t.validityEndDate).toISOString(),
+        };
+      })
+  );
 }
 
 // -------------------------------------------------------------------- helpers

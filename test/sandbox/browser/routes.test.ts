@@ -111,6 +111,25 @@ describe("sandbox routes", () => {
     ).toBe(404);
   });
 
+  it("the Simulator panel moves a transport to Error (the service stops listing it) and restores it", async () => {
+    const list = (await (await s.api("/sandbox/transports")).json()) as {
+      transports: { codeUit: string; status: string }[];
+    };
+    const running = list.transports.find((t) => t.status === "InProgress")!;
+    const hidden = (await (
+      await post("/sandbox/simulate", { codeUit: running.codeUit, status: "error" })
+    ).json()) as typeof list;
+    // Still in the panel (to be restored), shown as Error; load-transports no longer lists it.
+    expect(hidden.transports.find((t) => t.codeUit === running.codeUit)?.status).toBe("Error");
+    const sim = s.bot.simulator!;
+    expect(sim.control.transports().find((t) => t.codeUit === running.codeUit)?.statusId).toBe(5);
+    const restored = (await (
+      await post("/sandbox/simulate", { codeUit: running.codeUit, status: "restore" })
+    ).json()) as typeof list;
+    expect(restored.transports.find((t) => t.codeUit === running.codeUit)?.status).toBe("InProgress");
+    expect((await post("/sandbox/simulate", { codeUit: running.codeUit, status: "gone" })).status).toBe(400);
+  });
+
   it("the Home tab: app_home_opened reaches the bot, which publishes the home view", async () => {
     const opened = await post("/sandbox/home", {});
     expect(await opened.json()).toMatchObject({ ok: true });

@@ -1640,6 +1640,25 @@
       list,
       res.transports.map((t) => {
         const cls = `tx${txBad[t.transmission] ? " bad" : t.transmission === "Active" ? "" : " idle"}`;
+        const status = (to, label) =>
+          el("button", {
+            type: "button",
+            text: label,
+            "data-status": to,
+            onclick: () => {
+              api("/sandbox/simulate", { codeUit: t.codeUit, status: to }).then((r) => {
+                if (!r.ok) toast(r.error || "The simulator refused.");
+                else {
+                  toast(
+                    to === "error"
+                      ? `${t.plate}: moved to Error. The service no longer lists it; the bot checks it at its next alert sweep.`
+                      : `${t.plate}: listed again with its status.`,
+                  );
+                  renderTransports({ simulator: true, transports: r.transports });
+                }
+              });
+            },
+          });
         const force = (code, label) =>
           el("button", {
             type: "button",
@@ -1680,6 +1699,10 @@
             force("NoGPSCoordinates", "No GPS"),
             force("Active", "Active"),
             t.forced ? force("clear", "Release") : null,
+            // Status Error: the real service stops listing the transport (it hides Error ones).
+            t.status === "Error"
+              ? status("restore", "Restore status")
+              : status("error", "Move to Error (hidden)"),
           ),
         );
       }),
