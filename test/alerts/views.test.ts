@@ -53,6 +53,8 @@ function incident(overrides: Partial<IncidentRecord> = {}): IncidentRecord {
   };
 }
 
+const textOfBlocks = (blocks: KnownBlock[]): string => JSON.stringify(blocks);
+
 const buttons = (blocks: KnownBlock[]): Button[] =>
   blocks.filter((b): b is ActionsBlock => b.type === "actions").flatMap((b) => b.elements as Button[]);
 
@@ -304,6 +306,51 @@ describe("severity follows meaning (issue 14, point 10)", () => {
     expect(text).toContain("⚪");
     expect(text).toContain("Vehicle outside Romania: NotInRomania");
     expect(text.match(/🔴/g)).toHaveLength(1);
+  });
+});
+
+describe("the new kinds", () => {
+  it("the digest counts hidden and stalled transports apart", () => {
+    const message = digestMessage({
+      incidents: [
+        incident({ id: "a", kind: "vanished", code: "Vanished" }),
+        incident({ id: "b", kind: "stalled", code: "Stalled" }),
+        incident({ id: "c", kind: "stalled", code: "Stalled" }),
+        incident({ id: "d", code: "Error" }),
+      ],
+      countsByStatus: { 2: 4 },
+      expiring: [],
+      account: "demo",
+      nowMs: NOW,
+    });
+    expect(message.text).toContain("4 open alerts (1 no longer listed, 2 stalled)");
+    expect(JSON.stringify(message.blocks)).toContain("Open alerts (4: 1 no longer listed, 2 stalled)");
+    expect(validateMessagePayload(message)).toEqual([]);
+  });
+
+  it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with the time left", () => {
+    const vanished = alertMessage(incident({ kind: "vanished", code: "Vanished" }), "C1", { nowMs: NOW });
+    expect(vanished.text.startsWith("🔴 No longer listed by the service")).toBe(true);
+    expect(textOfBlocks(vanished.blocks)).toMatch(
+      /may be in Error, which the service hides: check it in TrackGPS/,
+    );
+    const stalled = alertMessage(
+      incident({
+        kind: "stalled",
+        code: "Stalled",
+        facts: {
+          ...facts,
+          transmissionStatusCode: "Active",
+          lastTransmissionMs: NOW - 90 * MIN,
+          lastGpsMs: NOW - MIN,
+        },
+      }),
+      "C1",
+      { nowMs: NOW },
+    );
+    expect(stalled.text.startsWith("🟠 Transmission stalled")).toBe(true);
+    expect(textOfBlocks(stalled.blocks)).toMatch(/4 h 30 min left/);
+    expect(validateMessagePayload(stalled)).toEqual([]);
   });
 });
 

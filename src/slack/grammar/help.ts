@@ -27,7 +27,7 @@ function reportUsage(report: AnyReportEntry): UsageLine {
 
 /** The filters only `alerts subscribe` takes (read by the alerts listener, not the grammar). */
 const ALERT_OPTIONS =
-  "`min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles";
+  "`min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles, `stale=45` warns when no position was sent for 45 minutes (default 30, `stale=0` off)";
 
 /** An example of the alert filters, for the tests: the listener takes them out before the grammar. */
 export const ALERT_OPTIONS_EXAMPLE =
@@ -42,7 +42,7 @@ export const fleetUsage: readonly UsageLine[] = [
   { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
   {
     syntax:
-      "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>]",
+      "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>] [stale=<minutes>]",
     does: `post transport alerts in a channel (all codes when none given); ${ALERT_OPTIONS}`,
     example: "/fleet alerts subscribe Error OldData NoGPSCoordinates",
   },

@@ -14,7 +14,14 @@ import type { TransportView } from "../../etransport/types.js";
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
 import { transportButtonValue } from "./etransport.js";
-import { blocksText, cut, dateToken, formatUit, idPart } from "./etransportText.js";
+import {
+  blocksText,
+  cut,
+  dateToken,
+  formatUit,
+  idPart,
+  SEVERITY_MARKS as TRANSPORT_SEVERITY_MARKS,
+} from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { fitMrkdwn, userText } from "./text.js";
 
@@ -76,12 +83,8 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   stalled: "Transmission stalled",
 };
 
-/** Red for a fault, amber for a warning, grey for information. */
-export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = {
-  fault: "🔴",
-  warning: "🟠",
-  info: "⚪",
-};
+/** Red for a fault, amber for a warning, grey for information: the cards' marks too. */
+export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = TRANSPORT_SEVERITY_MARKS;
 
 /** The title of an alert: a vehicle abroad on an international route is not a problem. */
 export function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
@@ -402,9 +405,15 @@ export function digestMessage(input: DigestInput): SlackMessage {
       blocks.push({ type: "section", block_id: `${blockId}.${i}`, text: mrkdwn(text) });
     });
   };
+  // The two kinds that say "look now" are counted apart: hidden transports and stalled ones.
+  const count = (kind: IncidentKind) => input.incidents.filter((i) => i.kind === kind).length;
+  const apart = [
+    count("vanished") > 0 ? `${count("vanished")} no longer listed` : "",
+    count("stalled") > 0 ? `${count("stalled")} stalled` : "",
+  ].filter((p) => p !== "");
   section(
     "alert.digest.open",
-    `Open alerts (${input.incidents.length})`,
+    `Open alerts (${input.incidents.length}${apart.length > 0 ? `: ${apart.join(", ")}` : ""})`,
     input.incidents.map(
       (i) =>
         `${markOf(i)} \`${userText(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${titleOf(i)}: ${userText(i.code, 60)} since ${dateToken(faultStartedAt(i), opts.timeZone)}`,
@@ -422,7 +431,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
   );
   return {
     text: cut(
-      `e-Transport digest: ${input.incidents.length} open alert${input.incidents.length === 1 ? "" : "s"}, ${input.expiring.length} UIT${input.expiring.length === 1 ? "" : "s"} ending within a day`,
+      `e-Transport digest: ${input.incidents.length} open alert${input.incidents.length === 1 ? "" : "s"}${apart.length > 0 ? ` (${apart.join(", ")})` : ""}, ${input.expiring.length} UIT${input.expiring.length === 1 ? "" : "s"} ending within a day`,
       300,
     ),
     blocks,
