@@ -206,6 +206,28 @@ export interface Config {
   defaultLanguage: "en" | "ro";
 }
 
+/**
+ * Sweep slots per sandbox alert check: one load-transports (the demo fleet is one page) every
+ * other FLEET_MIN_INTERVAL_MS slot. Alerts outrank reports in the gate, so a sweep in every
+ * slot would leave none for the user's own reports.
+ */
+export const SANDBOX_SWEEP_SLOTS = 2;
+
+/**
+ * ALERTS_CRON of the sandbox when it is not set: every SANDBOX_SWEEP_SLOTS intervals (60 s at
+ * the default 30 s), rounded up to a step that divides the minute or the hour so ticks stay even.
+ */
+export function sandboxAlertsCron(minIntervalMs: number): string {
+  const seconds = Math.max(1, Math.ceil((SANDBOX_SWEEP_SLOTS * minIntervalMs) / 1000));
+  const evenStep = (wanted: number) => [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].find((d) => d >= wanted);
+  const secondStep = evenStep(seconds);
+  if (secondStep === 1) return "* * * * * *";
+  if (secondStep !== undefined && secondStep < 60) return `*/${secondStep} * * * * *`;
+  const minuteStep = evenStep(Math.ceil(seconds / 60));
+  if (minuteStep === 1) return "0 * * * * *";
+  return minuteStep === undefined || minuteStep === 60 ? "0 0 * * * *" : `0 */${minuteStep} * * * *`;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -247,7 +269,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: {
-      cron: e.ALERTS_CRON,
+      // The sandbox on the embedded simulator checks as often as the service allows, unless told otherwise.
+      cron:
+        mode === "sandbox" && !e.FLEET_API_URL && !env.ALERTS_CRON?.trim()
+          ? sandboxAlertsCron(e.FLEET_MIN_INTERVAL_MS)
+          : e.ALERTS_CRON,
       digestCron: e.ALERTS_DIGEST_CRON,
       channel: e.ALERTS_CHANNEL,
       groupOver: e.ALERTS_GROUP_OVER,

@@ -7,7 +7,7 @@ import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
 import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
-import { cronTickMs, sweepHealth } from "./alerts/sweepHealth.js";
+import { cronTickMs, nextCronRunMs, sweepHealth } from "./alerts/sweepHealth.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
 import { isUpstreamTransportError } from "./fleet/errors.js";
@@ -205,7 +205,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     alerts,
     simulated: service.simulator !== undefined,
   });
-  const sandbox = slackSide.fake ? await sandboxPage(slackSide.fake, service.simulator) : undefined;
+  const sandbox = slackSide.fake
+    ? await sandboxPage(slackSide.fake, service.simulator, alertSchedule(config, alerts, health))
+    : undefined;
   if (sandbox) routes.push(...sandbox.routes);
 
   const slack = await startSlackApp({
@@ -229,6 +231,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     }),
   });
   sandbox?.listening(slack.url);
+  // A newcomer opens the report form first thing: the demo account's vehicle list is loading already.
+  if (sandbox && fleet.workspaceAccount)
+    void fleet.warmVehicles({ account: fleet.workspaceAccount.username });
   health.slack = await checkSlackToken(slack, logger);
 
   const background = await startBackground(config, {
@@ -477,6 +482,8 @@ async function startFleetService(
   const simulator = await startSimulator({
     minIntervalMs: config.fleet.minIntervalMs,
     control: true,
+    // The sandbox starts calm, so that a break forced from its panel is the alert that stands out.
+    ...(config.slack.mode === "sandbox" ? { demoProblems: false } : {}),
     ...options.simulator,
     port: 0,
   });
@@ -791,7 +798,11 @@ function slackContext(
  * The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot through
  * a driver that signs requests exactly as Slack does, which needs the bot's URL once it listens.
  */
-async function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefined) {
+async function sandboxPage(
+  fake: FakeSlack,
+  simulator: RunningSimulator | undefined,
+  alertSchedule: () => { nextCheckAt?: number; everyMs: number },
+) {
   const [{ SlackDriver }, { sandboxRoutes }] = await Promise.all([
     import("./sandbox/fakeSlack/index.js"),
     import("./sandbox/web/index.js"),
@@ -800,6 +811,7 @@ async function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefi
   const page = sandboxRoutes({
     fake,
     simulator,
+    alertSchedule,
     driver: () => {
       if (!driver) throw new Error("The bot is not listening yet");
       return driver;
@@ -811,6 +823,22 @@ async function sandboxPage(fake: FakeSlack, simulator: RunningSimulator | undefi
       driver = new SlackDriver({ botUrl: `${url}/slack/events`, fake });
     },
     close: () => page.close(),
+  };
+}
+
+/**
+ * The alert schedule as the sandbox page tells it ("next alert check in 23 s"): node-cron's own
+ * next run, or in Redis mode the expression's next tick; none while no schedule runs.
+ */
+function alertSchedule(config: Config, alerts: ReturnType<typeof alertParts>, health: HealthState) {
+  const zone = config.companyTimeZone;
+  const everyMs = cronTickMs(config.alerts.cron, zone);
+  return () => {
+    const running = health.alertsSince !== undefined;
+    const nextCheckAt =
+      alerts.poller.nextRunAt() ??
+      (running && alerts.schedule ? nextCronRunMs(config.alerts.cron, zone) : undefined);
+    return nextCheckAt === undefined ? { everyMs } : { nextCheckAt, everyMs };
   };
 }
 
@@ -838,11 +866,13 @@ async function startBackground(
   });
   const storeProbe = setInterval(() => stores.health.check(), 10_000);
   storeProbe.unref();
-  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command; in the
-  // sandbox the fake #alerts channel gets the demo account's.
-  const alertsChannel = config.alerts.channel ?? (parts.sandboxed ? "C0ALERTS" : undefined);
-  if (alertsChannel && fleet.workspaceAccount)
-    await alerts.subscriptions.ensureWorkspaceSubscription(alertsChannel, fleet.workspaceAccount.username);
+  // ALERTS_CHANNEL: alerts of the workspace account without anyone typing a command. In the
+  // sandbox (no ALERTS_CHANNEL) the fake #alerts gets the demo account's through an ordinary
+  // subscription: nobody set anything, so nothing in chat may be refused in a setting's name.
+  const workspace = fleet.workspaceAccount?.username;
+  if (config.alerts.channel && workspace)
+    await alerts.subscriptions.ensureWorkspaceSubscription(config.alerts.channel, workspace);
+  else if (parts.sandboxed && workspace) await alerts.subscriptions.ensureSubscription("C0ALERTS", workspace);
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
   await parts.queue?.start();
   if (options.alertPolling !== false) {

@@ -39,8 +39,50 @@ export function faultStartedAt(incident: FaultTimes): number {
   return evidence === undefined ? incident.firstSeenAt : Math.min(evidence, incident.firstSeenAt);
 }
 
-/** From the fault's start to the poll that saw it recover (0 while it lasts). */
-export function faultDurationMs(incident: FaultTimes & Pick<IncidentRecord, "resolvedAt">): number {
-  if (incident.resolvedAt === undefined) return 0;
-  return Math.max(0, incident.resolvedAt - faultStartedAt(incident));
+/** What faultEnd needs of a resolved incident. */
+export type FaultEndTimes = FaultTimes &
+  Pick<IncidentRecord, "resolvedAt" | "resolveReason"> &
+  Partial<Pick<IncidentRecord, "lastSeenAt" | "endEvidenceMs">>;
+
+/**
+ * When the fault ended (pure). A check sees a recovery only at its first run after it, so
+ * the checks bound the end: after the last one that still saw the fault (lastSeenAt), no
+ * later than the one that saw it gone (resolvedAt). The service's own date, read at
+ * resolution (endEvidenceOf), narrows that where it falls between the two:
+ * - a start, an end of transmission, a change request's answer: the end itself;
+ * - a transmission or stall that recovered: the last position sent, by which positions flowed
+ *   again (the latest the end can be; a position sent every minute or two says little more).
+ * Undefined while the incident lasts.
+ */
+export function faultEnd(incident: FaultEndTimes): { earliestMs: number; latestMs: number } | undefined {
+  const checked = incident.resolvedAt;
+  if (checked === undefined) return undefined;
+  // Without the last sighting (a caller that lacks it) only the resolving check is known.
+  const stillSeen = Math.min(incident.lastSeenAt ?? checked, checked);
+  const evidence = incident.endEvidenceMs;
+  if (evidence === undefined || evidence <= stillSeen || evidence > checked) {
+    return { earliestMs: stillSeen, latestMs: checked };
+  }
+  const recoveredFlow =
+    incident.resolveReason === "recovered" &&
+    (incident.kind === "transmission" || incident.kind === "stalled");
+  return recoveredFlow
+    ? { earliestMs: stillSeen, latestMs: evidence }
+    : { earliestMs: evidence, latestMs: evidence };
+}
+
+/**
+ * How long the fault lasted, from its start (faultStartedAt) to its end (faultEnd): one figure
+ * when the end is known, else the shortest and longest the checks allow. 0 while it lasts.
+ */
+export function faultDurationSpan(incident: FaultEndTimes): { shortestMs: number; longestMs: number } {
+  const end = faultEnd(incident);
+  if (end === undefined) return { shortestMs: 0, longestMs: 0 };
+  const start = faultStartedAt(incident);
+  return { shortestMs: Math.max(0, end.earliestMs - start), longestMs: Math.max(0, end.latestMs - start) };
+}
+
+/** The longest the fault may have lasted (faultDurationSpan); 0 while it lasts. */
+export function faultDurationMs(incident: FaultEndTimes): number {
+  return faultDurationSpan(incident).longestMs;
 }

@@ -122,6 +122,11 @@ export interface IncidentRecord {
   openedAt?: number;
   resolvedAt?: number;
   resolveReason?: ResolveReason;
+  /**
+   * The service's own date for the fault's end, read from the transport at resolution (see
+   * endEvidenceOf; duration.ts faultEnd says how far it is trusted). Absent when it gives none.
+   */
+  endEvidenceMs?: number;
   state: IncidentState;
   lastSeenAt: number;
   /** The transport when the incident was seen first (refreshed when confirmed). */
@@ -183,7 +188,15 @@ export type IncidentChange =
       facts: TransportView;
     }
   | { type: "confirm"; id: string; at: number; facts: TransportView }
-  | { type: "resolve"; id: string; at: number; reason: ResolveReason; wasOpen: boolean }
+  | {
+      type: "resolve";
+      id: string;
+      at: number;
+      reason: ResolveReason;
+      wasOpen: boolean;
+      /** The service's date for the fault's end (endEvidenceOf), when the transport gives one. */
+      endEvidenceMs?: number;
+    }
   | { type: "still"; id: string; at: number };
 
 const normPlate = (s: string) => s.replace(/[\s-]/g, "").toUpperCase();
@@ -318,8 +331,49 @@ function slotOf(transportUId: string, kind: IncidentKind): string {
   return `${transportUId}\u0000${kind}`;
 }
 
-function resolveChange(incident: IncidentRecord, nowMs: number, reason: ResolveReason): IncidentChange {
-  return { type: "resolve", id: incident.id, at: nowMs, reason, wasOpen: incident.state === "open" };
+function resolveChange(
+  incident: IncidentRecord,
+  nowMs: number,
+  reason: ResolveReason,
+  endEvidenceMs?: number,
+): IncidentChange {
+  const change: IncidentChange = {
+    type: "resolve",
+    id: incident.id,
+    at: nowMs,
+    reason,
+    wasOpen: incident.state === "open",
+  };
+  if (endEvidenceMs !== undefined) change.endEvidenceMs = endEvidenceMs;
+  return change;
+}
+
+/**
+ * What the transport at resolution says of when the fault ended (pure): a transmission that
+ * recovered, the last position sent (by then positions flowed again); a change request, the
+ * dates of the one that replaced the failed one; a transport that started, its start; one that
+ * ended, its end of transmission. Undefined when its dates tell nothing (an extended validity,
+ * a pause, a changed code).
+ */
+export function endEvidenceOf(
+  kind: IncidentKind,
+  reason: ResolveReason,
+  t: TransportView,
+): number | undefined {
+  if (reason === "status") return t.endMs;
+  if (reason !== "recovered") return undefined;
+  switch (kind) {
+    case "transmission":
+    case "stalled":
+      return t.lastTransmissionMs;
+    case "changerequest":
+      return t.changeRequestAuthorityDateMs ?? t.changeRequestDateMs ?? t.changeRequestCreatedMs;
+    case "notstarted":
+      return t.statusId === TRANSPORT_STATUS.pending ? undefined : t.startMs;
+    case "expiry":
+    case "vanished":
+      return undefined;
+  }
 }
 
 /**
@@ -359,7 +413,8 @@ function compareSlot(
   out: SweepChanges,
 ): void {
   if (incident && !condition) {
-    out.resolves.push(resolveChange(incident, nowMs, resolveReasonFor(kind, t)));
+    const reason = resolveReasonFor(kind, t);
+    out.resolves.push(resolveChange(incident, nowMs, reason, endEvidenceOf(kind, reason, t)));
     return;
   }
   if (!condition) return;
@@ -530,6 +585,7 @@ export function applyIncidentChanges(
       incident.state = "resolved";
       incident.resolvedAt = change.at;
       incident.resolveReason = change.reason;
+      if (change.endEvidenceMs !== undefined) incident.endEvidenceMs = change.endEvidenceMs;
     }
   }
   return [...byId.values()];

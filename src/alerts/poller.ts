@@ -627,6 +627,11 @@ export class AlertPoller {
     });
   }
 
+  /** When the next scheduled poll starts (epoch ms); undefined when no schedule is running. */
+  nextRunAt(): number | undefined {
+    return this.pollTask?.getNextRun()?.getTime();
+  }
+
   /** The optional daily digest on its own cron expression (off unless started). */
   startDigest(cronExpression: string): void {
     void this.digestTask?.stop();

@@ -135,6 +135,17 @@ export class AlertSubscriptions {
     return (await this.store.upsertSubscription({ channel, account })).subscription;
   }
 
+  /**
+   * The sandbox's #alerts: subscribes the channel for the account at start unless it has a
+   * subscription already. An ordinary one (no setting made it): listed, changed and removed
+   * from chat like any other.
+   */
+  async ensureSubscription(channel: string, account: string): Promise<AlertSubscription> {
+    const existing = await this.store.subscription(channel, account);
+    if (existing) return existing;
+    return (await this.store.upsertSubscription({ channel, account })).subscription;
+  }
+
   /** The Mute button: no new alert of this UIT in this channel for `ms` (default 24 h). */
   mute(channel: string, codeUit: string, ms = 24 * 3600_000): Promise<AlertMute> {
     return this.store.mute(channel, codeUit, this.now() + ms);

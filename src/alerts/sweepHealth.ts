@@ -26,6 +26,16 @@ export function cronTickMs(expression: string, timeZone?: string): number {
   }
 }
 
+/** The next fire time of a cron expression after now (epoch ms), for a schedule kept elsewhere (Redis mode). */
+export function nextCronRunMs(expression: string, timeZone?: string): number | undefined {
+  const task = cron.createTask(expression, () => undefined, timeZone ? { timezone: timeZone } : {});
+  try {
+    return task.getNextRun()?.getTime();
+  } finally {
+    void task.destroy();
+  }
+}
+
 export interface SweepHealth {
   /** ISO time of the last completed sweep, or null when none completed yet. */
   lastSweep: string | null;

@@ -1,5 +1,5 @@
 import type { AddTransportParams, UpdateTransportParams } from "../fleet/client.js";
-import { EXAMPLE_PLATE, isPlausiblePlate, normalisePlate } from "./plates.js";
+import { EXAMPLE_PLATE, isPlausiblePlate, normalisePlate, PLATE_SHAPE_HINT } from "./plates.js";
 import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "./uit.js";
 import { checkVatNumber } from "./vat.js";
 
@@ -125,8 +125,8 @@ export function validateTransportForm(
   const vehicleUId = checkVehicle(input, errors);
   const codeUit = ctx.mode === "create" ? checkUit(input, errors) : undefined;
   const vatNumber = checkVat(input, errors);
-  const validity = checkValidity(input, ctx, when, errors);
-  const transmission = checkTransmission(input, validity, ctx.saved, when, errors);
+  const { window: validity, bounds } = checkValidity(input, ctx, when, errors);
+  const transmission = checkTransmission(input, bounds, ctx.saved, when, errors);
   const texts = checkTexts(input, errors);
   const trailers = checkTrailers(input, ctx.vehiclePlate, errors);
 
@@ -160,6 +160,12 @@ interface ValidityWindow {
   endMs: number;
 }
 
+/**
+ * What is known of the validity even when it has errors of its own: a good start still bounds
+ * the transmission, so a transmission outside it is told in the same submit, not the next.
+ */
+type ValidityBounds = Partial<ValidityWindow>;
+
 function checkVehicle(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const vehicleUId = clean(input.vehicleUId);
   if (vehicleUId === undefined) {
@@ -191,13 +197,16 @@ function checkVat(input: TransportFormInput, errors: TransportFormErrors): strin
   return undefined;
 }
 
-/** Both validity pickers; the window when both are dates and the end is after the start. */
+/**
+ * Both validity pickers; the window when both are dates and the end is after the start, and
+ * the bounds that hold whatever else is wrong (a start that is a date; an end after it).
+ */
 function checkValidity(
   input: TransportFormInput,
   ctx: TransportFormContext,
   when: When,
   errors: TransportFormErrors,
-): ValidityWindow | undefined {
+): { window?: ValidityWindow; bounds: ValidityBounds } {
   const start = unlessUntouched(instant(input.validityStart), ctx.saved?.validityStartMs);
   const end = unlessUntouched(instant(input.validityEnd), ctx.saved?.validityEndMs);
   if (start === "missing") {
@@ -210,21 +219,25 @@ function checkValidity(
   } else if (end === "invalid") {
     errors.validityEnd = "Not a date and time: pick one, e.g. 5 days after the start.";
   }
-  if (typeof start !== "number" || typeof end !== "number") return undefined;
+  if (typeof start !== "number" || typeof end !== "number") {
+    if (typeof start === "number") return { bounds: { startMs: start } };
+    return { bounds: typeof end === "number" ? { endMs: end } : {} };
+  }
   if (end <= start) {
     errors.validityEnd = `The validity must end after it starts (${when(start)}), e.g. ${when(start + HIGH_RISK_VALIDITY_DAYS * DAY_MS)}.`;
-    return undefined;
+    return { bounds: { startMs: start } };
   }
   if (ctx.mode === "create" && end < ctx.nowMs) {
     errors.validityEnd = `This UIT expired on ${when(end)}: an expired UIT cannot be used. Request a new UIT.`;
   }
-  return { startMs: start, endMs: end };
+  const window = { startMs: start, endMs: end };
+  return { window, bounds: window };
 }
 
-/** The optional transmission window: dates inside the validity window, the end after the start. */
+/** The optional transmission window: dates inside the validity (as far as it is known), the end after the start. */
 function checkTransmission(
   input: TransportFormInput,
-  validity: ValidityWindow | undefined,
+  validity: ValidityBounds,
   saved: SavedTimes | undefined,
   when: When,
   errors: TransportFormErrors,
@@ -234,11 +247,12 @@ function checkTransmission(
   if (start === "invalid") errors.transmissionStart = "Not a date and time: pick one, or leave it empty.";
   if (end === "invalid") errors.transmissionEnd = "Not a date and time: pick one, or leave it empty.";
   const outside = (ms: number, what: string): string | undefined => {
-    if (validity === undefined) return undefined;
-    if (ms < validity.startMs) {
+    if (validity.startMs !== undefined && ms < validity.startMs) {
       return `${what} must be within the UIT validity: on or after ${when(validity.startMs)}.`;
     }
-    if (ms > validity.endMs) return `${what} must be within the UIT validity: by ${when(validity.endMs)}.`;
+    if (validity.endMs !== undefined && ms > validity.endMs) {
+      return `${what} must be within the UIT validity: by ${when(validity.endMs)}.`;
+    }
     return undefined;
   };
   const startMs = typeof start === "number" ? start : undefined;
@@ -292,8 +306,7 @@ function checkTrailers(
     if (text === undefined) return undefined;
     const plate = normalisePlate(text);
     if (!isPlausiblePlate(plate)) {
-      errors[field] =
-        `${name}: “${text.slice(0, 20)}” is not a plate. Use 2–10 letters and digits, e.g. ${EXAMPLE_PLATE}.`;
+      errors[field] = `${name}: “${text.slice(0, 20)}” is not a plate. ${PLATE_SHAPE_HINT}.`;
     } else if (vehiclePlate !== undefined && plate === vehiclePlate) {
       errors[field] =
         `${name} has the vehicle's own plate. Enter the trailer's plate, e.g. ${EXAMPLE_PLATE}.`;

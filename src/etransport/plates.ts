@@ -1,8 +1,11 @@
 /**
  * Registration plates of trailers (the API gives no format: fleet-api.md, Gaps). A Romanian
  * plate is a county code and digits and three letters (`B 123 ABC`, `CJ 12 XYZ`) or a
- * temporary red plate (`B 123456`); a foreign plate is taken as 2–10 letters and digits
- * (letters with diacritics allowed: German district codes have umlauts).
+ * temporary red plate (`B 123456`); a foreign plate is taken as 3–10 letters and digits with
+ * at least one of each (every European format has both; `xyz` or `1234` is a typo, not a
+ * plate). Three, because German plates can be that short (`B A 1`); ten, because none is
+ * longer without its separators. Letters with diacritics are allowed: German district codes
+ * have umlauts.
  * Stored upper-case without spaces or dashes.
  */
 
@@ -22,7 +25,13 @@ export function isRomanianPlate(normalised: string): boolean {
   return ROMANIAN_PLATE.test(normalised);
 }
 
-/** A plausible plate: Romanian shape or 2–10 letters and digits (foreign). */
+/** A plausible plate: Romanian shape, or 3–10 letters and digits with at least one of each (foreign). */
 export function isPlausiblePlate(normalised: string): boolean {
-  return isRomanianPlate(normalised) || /^[\p{Lu}0-9]{2,10}$/u.test(normalised);
+  return isRomanianPlate(normalised) || FOREIGN_PLATE.test(normalised);
 }
+
+const FOREIGN_PLATE = /^(?=.*\p{Lu})(?=.*[0-9])[\p{Lu}0-9]{3,10}$/u;
+
+/** What the form says a plate looks like: examples that pass, Romanian and foreign. */
+export const PLATE_SHAPE_HINT =
+  "A plate is letters and digits, e.g. B-123-ABC or CJ-06-BDX; a foreign one 3–10 letters and digits, e.g. M-AB-1234";

@@ -1,5 +1,6 @@
+import { type AlertSeverity, alertSeverity } from "../alerts/severity.js";
 import { TRANSPORT_STATUS } from "../fleet/schemas.js";
-import type { TransportAction } from "./types.js";
+import type { TransportAction, TransportView } from "./types.js";
 
 /**
  * What a transport's status and transmission status mean to a dispatcher, and what fleetbot
@@ -9,7 +10,21 @@ import type { TransportAction } from "./types.js";
  * (irreversible). An unknown status id allows only Remove.
  */
 
-export type Severity = "ok" | "warning" | "bad";
+/**
+ * How a card or list line marks a transport. A problem transmission code takes the alert's
+ * severity (`alertSeverity`), so a vehicle abroad on an international route is information
+ * in the list as in the alert, and OldData a warning in both.
+ */
+export type Severity = "ok" | "info" | "warning" | "bad";
+
+const FROM_ALERT_SEVERITY: Readonly<Record<AlertSeverity, Severity>> = {
+  fault: "bad",
+  warning: "warning",
+  info: "info",
+};
+
+/** The worst first. */
+const SEVERITY_ORDER: readonly Severity[] = ["bad", "warning", "info", "ok"];
 
 export const TRANSPORT_STATUS_NAMES: Readonly<Record<number, string>> = {
   [TRANSPORT_STATUS.pending]: "Pending",
@@ -61,7 +76,8 @@ const TRANSMISSION: Readonly<Record<string, { meaning: string; advice?: string }
   Finalized: { meaning: "transmission finalized" },
 };
 
-const BAD_TRANSMISSION: ReadonlySet<string> = new Set([
+/** Codes that are a problem in any state; how serious, `alertSeverity` says. */
+const PROBLEM_TRANSMISSION: ReadonlySet<string> = new Set([
   "Error",
   "OldData",
   "NoGPSCoordinates",
@@ -92,8 +108,11 @@ export interface TransportStateInfo {
   severity: Severity;
 }
 
+/** The places of a route: whether NotInRomania is expected depends on them. */
+export type TransportRoute = Pick<TransportView, "startLocation" | "endLocation">;
+
 /** The fields transportStateInfo reads; both Transport and TransportView have them. */
-export interface TransportStateInput {
+export interface TransportStateInput extends Partial<TransportRoute> {
   statusId: number;
   transmissionStatusCode?: string | undefined;
   changeRequestStatusCode?: string | undefined;
@@ -116,24 +135,31 @@ export function allowedTransportActions(statusId: number): TransportAction[] {
   return actions;
 }
 
-export function transmissionInfo(code: string | undefined, statusId: number): TransmissionInfo {
+export function transmissionInfo(
+  code: string | undefined,
+  statusId: number,
+  route: TransportRoute = {},
+): TransmissionInfo {
   if (code === undefined || code === "") {
     return { code: undefined, meaning: "no transmission status reported", severity: "ok" };
   }
   const known = TRANSMISSION[code];
   if (!known) return { code, meaning: `unknown transmission status “${code}”`, severity: "warning" };
+  const inProgress = statusId === TRANSPORT_STATUS.inProgress;
   let severity: Severity = "ok";
-  if (BAD_TRANSMISSION.has(code)) severity = "bad";
-  else if (code === "WithoutTransmission") {
-    severity = statusId === TRANSPORT_STATUS.inProgress ? "bad" : "ok";
-  } else if (code === "NotStarted" && statusId === TRANSPORT_STATUS.inProgress) severity = "warning";
+  if (PROBLEM_TRANSMISSION.has(code) || (code === "WithoutTransmission" && inProgress)) {
+    severity = FROM_ALERT_SEVERITY[alertSeverity({ kind: "transmission", code, facts: route })];
+  } else if (code === "NotStarted" && inProgress) severity = "warning";
   return { code, ...known, severity };
 }
 
 export function transportStateInfo(transport: TransportStateInput): TransportStateInfo {
   const { statusId } = transport;
   const finished = statusId === TRANSPORT_STATUS.completed || statusId === TRANSPORT_STATUS.autoCompleted;
-  const transmission = transmissionInfo(transport.transmissionStatusCode, statusId);
+  const transmission = transmissionInfo(transport.transmissionStatusCode, statusId, {
+    startLocation: transport.startLocation,
+    endLocation: transport.endLocation,
+  });
   const info: TransportStateInfo = {
     statusId,
     statusName: transportStatusName(statusId),
@@ -155,6 +181,6 @@ export function transportStateInfo(transport: TransportStateInput): TransportSta
     transmission.severity,
     info.changeRequest?.severity ?? "ok",
   ];
-  info.severity = severities.includes("bad") ? "bad" : severities.includes("warning") ? "warning" : "ok";
+  info.severity = SEVERITY_ORDER.find((s) => severities.includes(s)) ?? "ok";
   return info;
 }

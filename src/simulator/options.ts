@@ -72,6 +72,12 @@ export interface SimulatorOptions {
   seed?: number;
   vehicleCount?: number;
   transportCount?: number;
+  /**
+   * false: the hand-made demo transports start without problems (no pinned transmission error,
+   * no failed change request, no validity ending within hours), so that a fresh sandbox is calm
+   * and a break forced from its panel stands out. Default true: the demo shows every kind.
+   */
+  demoProblems?: boolean;
   timeZone?: string;
   now?: () => number;
   control?: boolean;
@@ -101,6 +107,7 @@ export interface ResolvedOptions {
   seed: number;
   vehicleCount: number;
   transportCount: number;
+  demoProblems: boolean;
   timeZone: string;
   now: () => number;
   control: boolean;
@@ -129,6 +136,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     seed: options.seed ?? 1,
     vehicleCount: Math.max(MIN_VEHICLES, options.vehicleCount ?? 28),
     transportCount: Math.max(0, options.transportCount ?? 0),
+    demoProblems: options.demoProblems ?? true,
     timeZone: options.timeZone ?? "Europe/Bucharest",
     now: options.now ?? Date.now,
     control: options.control ?? false,

@@ -201,7 +201,9 @@ export class FleetService {
     ];
     for (const user of users) this.upsertUser(user);
     this.startedAt = this.now();
-    this.transports = initialTransports(options.seed, this.fleet, this.startedAt, options.transportCount);
+    this.transports = initialTransports(options.seed, this.fleet, this.startedAt, options.transportCount, {
+      problems: options.demoProblems,
+    });
   }
 
   /** Trips of the vehicle's started transports (In Progress, Paused, Completed, Auto Completed). */

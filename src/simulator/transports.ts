@@ -542,14 +542,41 @@ function fromSpec(
   };
 }
 
-/** Demo transports plus `extra` generated ones, all relative to the simulator's start t0. */
+/** A UIT whose validity ends sooner than this after the start would raise an expiry alert (12 h lead). */
+const CALM_VALIDITY_HOURS = 30;
+
+/**
+ * A demo transport without its problem: transmission fine, its change request answered OK, its
+ * validity ending a day and more away. What is expected stays (a vehicle abroad on an
+ * international route, an informational alert at most).
+ */
+function calmSpec(spec: DemoSpec): DemoSpec {
+  const { pinned: _pinned, ...calm } = spec;
+  if (calm.changeRequest && calm.changeRequest.statusCode !== "ResponseSuccess") {
+    calm.changeRequest = {
+      ...calm.changeRequest,
+      statusCode: "ResponseSuccess",
+      authorityStatus: "OK",
+      authorityMessage: "Modificare procesată cu succes",
+    };
+  }
+  if (calm.validityTo > 0 && calm.validityTo < CALM_VALIDITY_HOURS) calm.validityTo = CALM_VALIDITY_HOURS;
+  return calm;
+}
+
+/**
+ * Demo transports plus `extra` generated ones, all relative to the simulator's start t0.
+ * `problems: false` starts the demo ones calm (calmSpec).
+ */
 export function initialTransports(
   seed: number,
   fleet: readonly SimVehicle[],
   t0: number,
   extra: number,
+  demo: { problems?: boolean } = {},
 ): TransportRecord[] {
-  const records = DEMO.map((spec, i) =>
+  const specs = demo.problems === false ? DEMO.map(calmSpec) : DEMO;
+  const records = specs.map((spec, i) =>
     fromSpec(seed, i, spec, fleet[spec.vehicleIndex % fleet.length]!, t0),
   );
   const statuses: StatusId[] = [1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 6, 5];

@@ -27,6 +27,7 @@ export const ACTIONS = {
   transportListPrevious: "transport.list.previous",
   // alerts
   alertMute: "alert.mute",
+  alertUnmute: "alert.unmute",
   // home tab
   homeLogin: "home.login",
   homeLogout: "home.logout",

@@ -39,8 +39,11 @@ export interface SlackContext {
   };
   /** After an unlink: forget the account's session and token unless someone else still uses it. */
   releaseAccount(username: string): Promise<void>;
-  /** Starts a background fetch of the account's vehicle list (modals need it for their selects). */
-  warmVehicles(account: string, slackUser: string): void;
+  /**
+   * Starts a background fetch of the account's vehicle list (modals need it for their selects);
+   * resolves once it is stored or failed.
+   */
+  warmVehicles(account: string, slackUser: string): Promise<void>;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
   storeHealth: Pick<StoreHealth, "failed"> & { readonly backend: "sqlite" | "redis" };
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
@@ -86,6 +89,11 @@ export interface CachedVehicles {
   peek(account: string): readonly Vehicle[] | undefined;
   /** Starts a background fetch of the list. */
   warm(account: string, slackUser: string): void;
+  /**
+   * For a picker, which must answer within Slack's 3 s: the cached list at once, else the fetch
+   * (started if none is under way) when it ends within `waitMs`; undefined while it still loads.
+   */
+  within(account: string, slackUser: string, waitMs: number): Promise<readonly Vehicle[] | undefined>;
 }
 
 interface Common {
@@ -113,7 +121,7 @@ export interface EtransportDeps extends QueueDeps {
 export interface AlertDeps extends Common {
   subscriptions: Pick<
     AlertSubscriptions,
-    "list" | "subscribe" | "unsubscribe" | "mute" | "isConfigured" | "canMute"
+    "list" | "subscribe" | "unsubscribe" | "mute" | "unmute" | "isConfigured" | "canMute"
   >;
   lastFailure: AlertRepository["lastFailure"];
   checkChannel: SlackContext["alerts"]["checkChannel"];

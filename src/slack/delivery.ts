@@ -13,7 +13,8 @@ import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { mergeTransports } from "./renderers.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
-import { progressMessage, statusModal } from "./views/common.js";
+import { progressMessage, progressPhrase, statusModal } from "./views/common.js";
+import { withCardUnderWay } from "./views/etransport.js";
 import type { SlackMessage } from "./views/message.js";
 
 export interface OutgoingFile {
@@ -497,6 +498,11 @@ export class TaskDelivery {
     // The last call is done: the answer comes next and must not race a "7/7" update.
     if (progress.done >= progress.total && progress.done > 0) return;
     const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
+    // A card waiting in a list: the list again, that card saying where it stands now.
+    if (reply.listStays && reply.underWay && !reply.cancelledBy) {
+      await this.refreshCardUnderWay(task, reply, reply.underWay, progress);
+      return;
+    }
     // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
     // nor may a late update bring back a cancelled task's Cancel button.
     if (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy) return;
@@ -513,6 +519,41 @@ export class TaskDelivery {
       task.id,
       reply,
       { ...message, replace_original: true, response_type: "ephemeral" },
+      RESPONSE_URL_USES - 1,
+    );
+  }
+
+  /**
+   * The list a card's action was clicked in, shown again with that card's place and estimate
+   * (spaced like any progress update, keeping a response_url use for the answer).
+   */
+  private async refreshCardUnderWay(
+    task: TaskRecord,
+    reply: ReplyTarget,
+    underWay: NonNullable<ReplyTarget["underWay"]>,
+    progress: TaskProgress,
+  ): Promise<void> {
+    if (!this.canUseResponseUrl(reply, 1)) return;
+    const key = `${progress.position}:${progress.done}/${progress.total}`;
+    const last = this.lastProgress.get(task.id);
+    if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000))) return;
+    if (await this.ackPending(reply)) return;
+    const action = taskOf(task, "transport-action");
+    const listTaskId = action?.params.listTaskId;
+    const list = listTaskId ? await this.options.store.get(listTaskId) : undefined;
+    if (!list) return;
+    this.rememberProgress(task.id, { at: this.now(), key });
+    const { message } = await this.options.render(list);
+    const card = withCardUnderWay(
+      message,
+      underWay.blockId,
+      underWay.action,
+      progressPhrase(progress, this.now()),
+    );
+    await this.postResponseUrl(
+      task.id,
+      reply,
+      { ...card, replace_original: true, response_type: "ephemeral" },
       RESPONSE_URL_USES - 1,
     );
   }

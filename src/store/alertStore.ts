@@ -139,6 +139,7 @@ const incidentRow = z.object({
   opened_at: z.number().nullable(),
   resolved_at: z.number().nullable(),
   resolve_reason: z.enum(RESOLVE_REASONS).nullable(),
+  end_evidence_at: z.number().nullable(),
   state: z.enum(["pending", "open", "resolved"]),
   last_seen_at: z.number(),
   facts: z.string(),
@@ -210,6 +211,7 @@ function toIncident(raw: unknown): IncidentRecord {
   if (row.opened_at !== null) incident.openedAt = row.opened_at;
   if (row.resolved_at !== null) incident.resolvedAt = row.resolved_at;
   if (row.resolve_reason !== null) incident.resolveReason = row.resolve_reason;
+  if (row.end_evidence_at !== null) incident.endEvidenceMs = row.end_evidence_at;
   return incident;
 }
 
@@ -299,7 +301,8 @@ export class AlertStore {
         "UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at) WHERE id = @id AND state IN ('pending','open')",
       ),
       resolve: db.prepare(
-        `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason
+        `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason,
+           end_evidence_at = @end_evidence_at
          WHERE id = @id AND state IN ('pending','open')`,
       ),
       post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND channel = ?"),
@@ -491,7 +494,12 @@ export class AlertStore {
             this.s.still.run({ id: change.id, at: change.at });
             break;
           case "resolve":
-            this.s.resolve.run({ id: change.id, at: change.at, reason: change.reason });
+            this.s.resolve.run({
+              id: change.id,
+              at: change.at,
+              reason: change.reason,
+              end_evidence_at: change.endEvidenceMs ?? null,
+            });
             touched.push(change.id);
             break;
         }

@@ -181,6 +181,20 @@ export const MIGRATIONS: readonly string[] = [
      facts TEXT NOT NULL,
      PRIMARY KEY (account, transport_uid)
    );`,
+  // 8: the service's own date for a fault's end, read at resolution (alerts/duration.ts faultEnd).
+  "ALTER TABLE alert_incidents ADD COLUMN end_evidence_at INTEGER;",
+  // 9: Slack installations (multi-workspace mode), keyed E:<enterprise> (org-wide) or T:<team>;
+  // tokens sealed with CREDENTIALS_KEY (store/installationStore.ts).
+  `CREATE TABLE slack_installations (
+     key TEXT PRIMARY KEY,
+     team_id TEXT,
+     enterprise_id TEXT,
+     is_enterprise_install INTEGER NOT NULL CHECK (is_enterprise_install IN (0, 1)),
+     body TEXT NOT NULL,
+     secrets TEXT NOT NULL,
+     installed_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );`,
 ];
 
 export class StoreError extends Error {

@@ -23,6 +23,8 @@ export type AlertRepository = Promised<AlertStore>;
 export type LearnedLimitsRepo = Promised<LearnedLimitsStore>;
 /** The audit trail of transport changes (kept AUDIT_RETENTION_DAYS). */
 export type AuditRepository = Promised<AuditStore>;
+/** Slack installations (multi-workspace mode): SqliteInstallationStore or RedisInstallationStore. */
+export type { InstallationRepository } from "./installationStore.js";
 
 /** The repositories of one mode, as main.ts wires them. */
 export interface Repositories {

@@ -12,6 +12,8 @@ export interface AccountUpkeepOptions {
   sessions(): Iterable<FleetSession>;
   /** Renew a token this long before the token manager would (a login costs a slot). */
   tokenLeadMs: number;
+  /** Refresh a vehicle list in use this long before it expires (default 2 minutes: several ticks). */
+  vehicleLeadMs?: number;
   logger?: Pick<Logger, "debug" | "warn">;
   now?: () => number;
   /** The service refused an account's login (password changed, user deactivated): stop keeping it. */
@@ -50,8 +52,12 @@ export class AccountUpkeep {
             throw error;
           }),
         );
-      } else if (this.options.vehicles.isStale(account) && this.options.vehicles.peek(account)) {
-        // Only lists someone has used: an account nobody looks at costs nothing.
+      } else if (
+        (this.options.vehicles.isStale(account) && this.options.vehicles.peek(account)) ||
+        this.options.vehicles.expiresInUse(account, this.options.vehicleLeadMs ?? 2 * 60_000)
+      ) {
+        // Only lists someone has used: an account nobody looks at costs nothing. One in use is
+        // refreshed before it expires, so its picker and lookups never wait for it.
         refreshed.push(account);
         work.push(this.options.vehicles.get(session, { priority: "background" }, 0));
       }

@@ -74,12 +74,24 @@ export class FleetAccounts {
     return this.vehicles.get(await this.sessionFor(actor), ctx, maxAgeMs);
   }
 
-  /** Starts a background fetch of the list when none is cached (a modal's select needs it within 3 s). */
-  warmVehicles(actor: Actor): void {
-    if (this.vehicles.peek(actor.account)) return;
-    this.vehiclesOf(actor, { priority: "interactive" }).catch((error: unknown) => {
-      this.options.logger?.warn({ err: error, account: actor.account }, "could not load the vehicle list");
-    });
+  /**
+   * Starts a background fetch of the list when none is cached (a modal's select needs it within 3 s).
+   * Resolves once the list is stored, or the fetch failed (logged here): a picker may wait for it.
+   */
+  warmVehicles(actor: Actor): Promise<void> {
+    if (this.vehicles.peek(actor.account)) return Promise.resolve();
+    const underWay = this.vehicles.pending(actor.account);
+    if (underWay)
+      return underWay.then(
+        () => undefined,
+        () => undefined,
+      );
+    return this.vehiclesOf(actor, { priority: "interactive" }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.options.logger?.warn({ err: error, account: actor.account }, "could not load the vehicle list");
+      },
+    );
   }
 
   /** Stops keeping an account's session and token, unless the workspace or a linked user still uses it. */

@@ -28,6 +28,11 @@ export const replyTargetSchema = z.object({
    * replaces it; progress, a failure or a cancel go to the clicking user beside it.
    */
   sharedCard: z.boolean().optional(),
+  /**
+   * The card in the list whose action this task runs (its actions block) and the action: while
+   * it waits, the list is shown again with that card's place in the queue and estimate.
+   */
+  underWay: z.object({ blockId: z.string(), action: z.enum(["start", "pause", "end"]) }).optional(),
   /** Who cancelled the task: its waiting message then says so, with no button left. */
   cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */

@@ -29,6 +29,10 @@ export interface VehicleSource<V> {
  */
 export class VehicleCache<V> {
   private readonly entries = new Map<string, CachedVehicles<V>>();
+  /** Fetches under way, so a picker can wait briefly for the list instead of showing none. */
+  private readonly loading = new Map<string, Promise<CachedVehicles<V>>>();
+  /** When a person last read each account's list (upkeep keeps these warm). */
+  private readonly lastUsed = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: VehicleCacheOptions) {
@@ -49,9 +53,32 @@ export class VehicleCache<V> {
     ctx: CallContext,
     maxAgeMs = this.options.ttlMs,
   ): Promise<CachedVehicles<V>> {
+    if (ctx.priority !== "background") this.noteUse(source.account);
     const cached = this.entries.get(source.account);
     if (cached && this.now() - cached.fetchedAt <= maxAgeMs) return cached;
     return this.fetch(source, ctx);
+  }
+
+  /** The fetch of the account's list under way, if any (it settles when the list is stored or fails). */
+  pending(account: string): Promise<CachedVehicles<V>> | undefined {
+    return this.loading.get(account);
+  }
+
+  /** A person read the account's list (a picker, a lookup): the account counts as in use. */
+  noteUse(account: string): void {
+    this.lastUsed.set(account, this.now());
+  }
+
+  /**
+   * True when a list someone read within its time to live expires within `leadMs`: refreshed
+   * ahead, it never expires under a person using it (a picker or lookup would otherwise wait a slot).
+   */
+  expiresInUse(account: string, leadMs: number): boolean {
+    const cached = this.entries.get(account);
+    const used = this.lastUsed.get(account);
+    if (!cached || used === undefined) return false;
+    const now = this.now();
+    return now - used <= this.options.ttlMs && now - cached.fetchedAt > this.options.ttlMs - leadMs;
   }
 
   /** True when the list is older than its time to live (the refresher's question). */
@@ -68,11 +95,18 @@ export class VehicleCache<V> {
     this.entries.delete(account);
   }
 
-  /** Concurrent fetches need no bookkeeping here: the gate makes identical calls once. */
+  /** Identical concurrent calls are made once by the gate; the promise is kept only so pickers can wait. */
   private async fetch(source: VehicleSource<V>, ctx: CallContext): Promise<CachedVehicles<V>> {
-    const vehicles = await source.vehicles(ctx);
-    const entry = { vehicles, fetchedAt: this.now() };
-    this.entries.set(source.account, entry);
-    return entry;
+    const fetching = source.vehicles(ctx).then((vehicles) => {
+      const entry = { vehicles, fetchedAt: this.now() };
+      this.entries.set(source.account, entry);
+      return entry;
+    });
+    this.loading.set(source.account, fetching);
+    try {
+      return await fetching;
+    } finally {
+      if (this.loading.get(source.account) === fetching) this.loading.delete(source.account);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
+import type { ActionsBlock, Block, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { IncidentRecord } from "../../src/alerts/incidents.js";
 import type { TransportView } from "../../src/etransport/types.js";
@@ -6,8 +6,10 @@ import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/l
 import { ACTIONS } from "../../src/slack/actionIds.js";
 import {
   alertBlocksWithMute,
+  alertBlocksWithoutMute,
   alertMessage,
   alertMutedMessage,
+  alertUnmutedMessage,
   digestMessage,
   parseAlertMuteValue,
   resolvedAlertMessage,
@@ -118,8 +120,11 @@ describe("alert message", () => {
     expectValid(message);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain(title);
-    if (kind === "expiry") expect(text).toContain("(in 8 h)");
-    else expect(text).toContain("completed with error");
+    if (kind === "expiry") {
+      // The end as a date token (read live as "today" / "tomorrow"), never "in 8 h", which freezes when posted.
+      expect(text).toContain(`*UIT validity ends* <!date^${(NOW + 8 * 3600_000) / 1000}^`);
+      expect(text).not.toMatch(/\(in \d/);
+    } else expect(text).toContain("completed with error");
   });
 
   it("the notification text escapes outside words: a vehicle or code named <!channel> pings no one", () => {
@@ -170,7 +175,8 @@ describe("resolved alert", () => {
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("✅");
     expect(text).toContain(`from <!date^${(NOW - 18 * MIN) / 1000}^`);
-    expect(text).toContain("lasted *43 min*");
+    // Last seen at NOW, gone at the NOW + 25 min check: the end lies between the two.
+    expect(text).toContain("lasted *18–43 min* (it ended between two alert checks)");
     expect(text).toContain("the transmission is back to normal");
     const openIds = alertMessage(resolved, "C1").blocks.map((b) => b.block_id);
     for (const b of message.blocks) expect(openIds).not.toContain(b.block_id);
@@ -180,7 +186,7 @@ describe("resolved alert", () => {
     const reply = resolvedThreadReply(resolved);
     expectValid(reply);
     expect(JSON.stringify(reply.blocks)).toContain(`<!date^${(NOW + 25 * MIN) / 1000}^`);
-    expect(reply.text).toContain("It lasted 43 min");
+    expect(reply.text).toContain("It lasted 18–43 min");
     expect(resolvedThreadReply({ ...resolved, resolveReason: "gone" }).text).toContain("no longer listed");
   });
 });
@@ -189,7 +195,7 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
   it("counts from the first poll that saw it when the service gives no earlier evidence", () => {
     const { lastTransmissionMs: _, ...silent } = facts;
     const resolved = incident({ facts: silent, resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 35 min");
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 10–35 min");
     expect(JSON.stringify(alertMessage(resolved, "C1").blocks)).toContain(
       `*Since* <!date^${(NOW - 10 * MIN) / 1000}^`,
     );
@@ -201,7 +207,7 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       resolvedAt: NOW + 25 * MIN,
       resolveReason: "recovered",
     });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 35 min");
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 10–35 min");
   });
 
   it("a fault already under way when fleetbot starts lasts from its start, not from the first poll", () => {
@@ -212,7 +218,7 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       resolvedAt: NOW + 10 * MIN,
       resolveReason: "recovered",
     });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 1 h 40 min");
+    expect(resolvedThreadReply(resolved).text).toContain("It lasted 1 h 30 min – 1 h 40 min");
     expect(resolvedThreadReply(resolved).text).not.toContain("It lasted 10 min");
   });
 
@@ -223,14 +229,14 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       facts: { ...facts, changeRequestAuthorityDateMs: NOW - 30 * MIN },
       resolvedAt: NOW + 10 * MIN,
     });
-    expect(resolvedThreadReply(cr).text).toContain("It lasted 40 min");
+    expect(resolvedThreadReply(cr).text).toContain("It lasted 30–40 min");
     const late = incident({
       kind: "notstarted",
       code: "NotStarted",
       facts: { ...facts, statusId: 1, startMs: NOW - 20 * MIN },
       resolvedAt: NOW + 10 * MIN,
     });
-    expect(resolvedThreadReply(late).text).toContain("It lasted 30 min");
+    expect(resolvedThreadReply(late).text).toContain("It lasted 20–30 min");
   });
 });
 
@@ -328,7 +334,7 @@ describe("the new kinds", () => {
     expect(validateMessagePayload(message)).toEqual([]);
   });
 
-  it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with the time left", () => {
+  it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with the 6-hour limit as a time", () => {
     const vanished = alertMessage(incident({ kind: "vanished", code: "Vanished" }), "C1", { nowMs: NOW });
     expect(vanished.text.startsWith("🔴 No longer listed by the service")).toBe(true);
     expect(textOfBlocks(vanished.blocks)).toMatch(
@@ -349,25 +355,44 @@ describe("the new kinds", () => {
       { nowMs: NOW },
     );
     expect(stalled.text.startsWith("🟠 Transmission stalled")).toBe(true);
-    expect(textOfBlocks(stalled.blocks)).toMatch(/4 h 30 min left/);
+    // A time, not "4 h 30 min left", which would be wrong an hour after the post.
+    const limit = (NOW - 90 * MIN + 6 * 3600_000) / 1000;
+    expect(textOfBlocks(stalled.blocks)).toContain(`*The 6-hour limit is* <!date^${limit}^`);
+    expect(textOfBlocks(stalled.blocks)).not.toMatch(/\d+ min\b|left\*/);
     expect(validateMessagePayload(stalled)).toEqual([]);
   });
 });
 
 describe("a muted alert", () => {
-  it("gains one 'Muted 24 h by @…' line above its buttons; muting again replaces it", () => {
+  const actionIds = (blocks: readonly Block[]) => buttons(blocks as KnownBlock[]).map((b) => b.action_id);
+
+  it("gains one 'Muted until … by @…' line above its buttons, and Unmute instead of Mute", () => {
     const alert = alertMessage(incident(), "C1");
-    const once = alertBlocksWithMute(alert.blocks, {
-      userId: "U0ANA",
-      until: NOW,
-      durationMs: 24 * 3600_000,
-    });
+    const until = NOW + 24 * 3600_000;
+    const once = alertBlocksWithMute(alert.blocks, { userId: "U0ANA", until });
     expect(once.map((b) => b.type)).toEqual(["section", "context", "context", "actions"]);
-    expect(JSON.stringify(once[2])).toContain("🔕 Muted 24 h by <@U0ANA>");
-    const twice = alertBlocksWithMute(once, { userId: "U0BOB", until: NOW, durationMs: 24 * 3600_000 });
-    expect(twice).toHaveLength(4);
-    expect(JSON.stringify(twice)).not.toContain("U0ANA");
-    expect(validateMessagePayload({ text: alert.text, blocks: twice })).toEqual([]);
+    expect(JSON.stringify(once[2])).toContain(`🔕 Muted until <!date^${until / 1000}^`);
+    expect(JSON.stringify(once[2])).toContain("by <@U0ANA>");
+    expect(actionIds(once)).not.toContain(ACTIONS.alertMute);
+    expect(actionIds(once).at(-1)).toBe(ACTIONS.alertUnmute);
+    const unmute = buttons(once as KnownBlock[]).find((b) => b.action_id === ACTIONS.alertUnmute);
+    expect(parseAlertMuteValue(unmute?.value)).toEqual({ u: facts.codeUit, c: "C1" });
+    expect(validateMessagePayload({ text: alert.text, blocks: once })).toEqual([]);
+  });
+
+  it("unmuted, says who unmuted it and offers Mute again; a mute after that replaces the line", () => {
+    const alert = alertMessage(incident(), "C1");
+    const muted = alertBlocksWithMute(alert.blocks, { userId: "U0ANA", until: NOW });
+    const unmuted = alertBlocksWithoutMute(muted, { userId: "U0BOB" });
+    expect(unmuted).toHaveLength(4);
+    expect(JSON.stringify(unmuted)).not.toContain("U0ANA");
+    expect(JSON.stringify(unmuted[2])).toContain("🔔 Unmuted by <@U0BOB>");
+    expect(actionIds(unmuted)).toEqual(actionIds(alert.blocks));
+    expect(validateMessagePayload({ text: alert.text, blocks: unmuted })).toEqual([]);
+    const again = alertBlocksWithMute(unmuted, { userId: "U0CAROL", until: NOW });
+    expect(again).toHaveLength(4);
+    expect(JSON.stringify(again)).not.toContain("U0BOB");
+    expectValid(alertUnmutedMessage(facts.codeUit, "C1"));
   });
 });
 
@@ -385,6 +410,18 @@ describe("digest and subscription views", () => {
     expectValid(message);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("In Progress: *140*");
+    // Ending times as date tokens only: a digest read the next morning says nothing stale.
+    const few = JSON.stringify(
+      digestMessage({
+        incidents: [],
+        countsByStatus: {},
+        expiring: expiring.slice(0, 2),
+        account: "demo",
+        nowMs: NOW,
+      }).blocks,
+    );
+    expect(few).toContain(`ends <!date^${(NOW + 8 * 3600_000) / 1000}^`);
+    expect(few).not.toMatch(/\(in \d/);
     expect(text).toContain("more");
     expect(message.text).toContain("300 open alerts");
     expectValid(

@@ -181,7 +181,8 @@ describe("validateTransportForm: one error per field", () => {
     ],
     ["garbage transmission start", { ...valid, transmissionStart: "x" }, "transmissionStart", /Not a date/],
     ["garbage transmission end", { ...valid, transmissionEnd: Number.NaN }, "transmissionEnd", /Not a date/],
-    ["bad trailer 1", { ...valid, trailer1: "B#1" }, "trailer1", /not a plate.*B 123 ABC/],
+    ["bad trailer 1", { ...valid, trailer1: "B#1" }, "trailer1", /not a plate.*B-123-ABC/],
+    ["letters only", { ...valid, trailer1: "xyz" }, "trailer1", /“xyz” is not a plate.*e\.g\. B-123-ABC/],
     ["bad trailer 2", { ...valid, trailer2: "X" }, "trailer2", /Trailer 2/],
     ["same trailers", { ...valid, trailer1: "B 123 ABC", trailer2: "b-123-abc" }, "trailer2", /same plate/],
     ["long start location", { ...valid, startLocation: "x".repeat(201) }, "startLocation", /201 .*200/],
@@ -197,6 +198,32 @@ describe("validateTransportForm: one error per field", () => {
   it("refuses a trailer with the vehicle's own plate when the plate is known", () => {
     const errors = errorsOf({ ...valid, trailer1: "B 99 XYZ" }, { ...create, vehiclePlate: "B-99-XYZ" });
     expect(errors.trailer1).toMatch(/vehicle's own plate/);
+  });
+
+  it("gives every field's error in one submit: a transmission outside the validity beside a wrong validity end", () => {
+    // The end before the start is wrong, but the start is good: the transmission is checked against it.
+    const errors = errorsOf({
+      ...valid,
+      validityEnd: (valid.validityStart as number) - HOUR,
+      transmissionStart: (valid.validityStart as number) - 60,
+      trailer1: "xyz",
+    });
+    expect(Object.keys(errors).sort()).toEqual(["trailer1", "transmissionStart", "validityEnd"]);
+    expect(errors.transmissionStart).toMatch(/within the UIT validity: on or after/);
+    // Only the end known: a transmission after it is told too.
+    const noStart = errorsOf({
+      ...valid,
+      validityStart: null,
+      transmissionEnd: (valid.validityEnd as number) + 60,
+    });
+    expect(Object.keys(noStart).sort()).toEqual(["transmissionEnd", "validityStart"]);
+    expect(noStart.transmissionEnd).toMatch(/within the UIT validity: by/);
+  });
+
+  it("the plate error's examples pass the plate check", () => {
+    for (const example of ["B-123-ABC", "CJ-06-BDX", "M-AB-1234"]) {
+      expect(validateTransportForm({ ...valid, trailer1: example }, create).ok).toBe(true);
+    }
   });
 
   it("keys every error by its field name and reports all fields at once", () => {

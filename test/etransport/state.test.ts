@@ -31,18 +31,30 @@ describe("transportStateInfo: transmission", () => {
     ["Finalized", 3, "ok"],
     ["NotStarted", 1, "ok"],
     ["NotStarted", 2, "warning"],
-    ["WithoutTransmission", 2, "bad"],
+    ["WithoutTransmission", 2, "warning"],
     ["WithoutTransmission", 6, "ok"],
     ["Error", 2, "bad"],
-    ["OldData", 2, "bad"],
+    ["OldData", 2, "warning"],
     ["NoGPSCoordinates", 2, "bad"],
-    ["NotInRomania", 2, "bad"],
+    ["NotInRomania", 2, "info"],
     ["MissingETransportConfiguration", 1, "bad"],
     ["SomethingNew", 2, "warning"],
   ] as const)("%s while status %i is %s", (code, statusId, severity) => {
     const info = transportStateInfo({ statusId, transmissionStatusCode: code });
     expect(info.transmission.severity).toBe(severity);
     expect(info.severity).toBe(severity);
+  });
+
+  it("takes the alert's severity for NotInRomania: information abroad, a fault on a domestic route", () => {
+    const abroad = { startLocation: "Arad", endLocation: "Budapest, Hungary" };
+    const domestic = { startLocation: "Pitești", endLocation: "Brașov" };
+    const code = "NotInRomania";
+    expect(transportStateInfo({ statusId: 2, transmissionStatusCode: code, ...abroad }).severity).toBe(
+      "info",
+    );
+    expect(transportStateInfo({ statusId: 2, transmissionStatusCode: code, ...domestic }).severity).toBe(
+      "bad",
+    );
   });
 
   it("every documented code has a meaning, and the non-trivial ones advice", () => {

@@ -126,11 +126,17 @@ describe("plates", () => {
   it.each(["B 123 ABC", "B-12-XYZ", "cj 12 abc", "IF-07-KLM", "B 123456"])("%s is Romanian", (raw) => {
     expect(isRomanianPlate(normalisePlate(raw))).toBe(true);
   });
-  it.each(["M-AB 1234", "MÜ XY 12", "12ABC", "WX 1234A"])("%s is a plausible foreign plate", (raw) => {
-    expect(isRomanianPlate(normalisePlate(raw))).toBe(false);
-    expect(isPlausiblePlate(normalisePlate(raw))).toBe(true);
-  });
-  it.each(["X", "ABCDEFGHIJK1", "B#123", "ÉÉ/1"])("%s is not a plate", (raw) => {
-    expect(isPlausiblePlate(normalisePlate(raw))).toBe(false);
-  });
+  it.each(["M-AB 1234", "MÜ XY 12", "12ABC", "WX 1234A", "B A 1"])(
+    "%s is a plausible foreign plate",
+    (raw) => {
+      expect(isRomanianPlate(normalisePlate(raw))).toBe(false);
+      expect(isPlausiblePlate(normalisePlate(raw))).toBe(true);
+    },
+  );
+  it.each(["X", "ABCDEFGHIJK1", "B#123", "ÉÉ/1", "xyz", "trailer", "1234", "A1"])(
+    "%s is not a plate",
+    (raw) => {
+      expect(isPlausiblePlate(normalisePlate(raw))).toBe(false);
+    },
+  );
 });

@@ -84,33 +84,49 @@ describe("transport alerts", () => {
       value: mute.value,
     });
     await h.fake.waitFor(() => /mute/i.test(textOf(lastEphemeral())));
-    await h.fake.waitFor(() => textOf(alertsFor(broken)[0]).includes("Muted 24 h by <@U0DISPATCH>"));
+    await h.fake.waitFor(() =>
+      /Muted until <!date\^\d+\^[^>]*> by <@U0DISPATCH>/.test(textOf(alertsFor(broken)[0])),
+    );
   });
 
-  it("a mute is visible to the channel: the alert gains a 'muted 24 h by @…' line and keeps the rest", async () => {
+  it("a muted alert offers Unmute, not Mute again; the rest of the alert stays", async () => {
+    const after = alertsFor(broken)[0]!;
+    const ids = (after.blocks as { block_id?: string }[]).map((b) => b.block_id);
+    expect(ids.filter((id) => id === "alert.muted.line")).toHaveLength(1);
+    expect(buttonsOf(after, ACTIONS.alertMute)).toHaveLength(0);
+    expect(buttonsOf(after, ACTIONS.alertUnmute)).toHaveLength(1);
+    expect(button(after, ACTIONS.transportShow)).toBeDefined();
+  });
+
+  it("while muted a new problem of that UIT is held back; Unmute shows who unmuted, and the next check posts it", async () => {
+    sim().control.setTransport(broken, { changeRequestStatusCode: "ResponseError" });
+    await h.bot.alerts.runOnce();
+    expect(alertsFor(broken)).toHaveLength(1);
+
     const before = alertsFor(broken)[0]!;
-    const blocksBefore = JSON.parse(JSON.stringify(before.blocks ?? [])) as { block_id?: string }[];
-    const mute = button(before, ACTIONS.alertMute)!;
+    const blocksBefore = (before.blocks as { block_id?: string }[]).map((b) => b.block_id);
+    const unmute = button(before, ACTIONS.alertUnmute)!;
     await h.driver.blockAction({
       userId: "U0VIEWER",
       channelId: CHANNEL,
       messageTs: before.ts,
-      actionId: ACTIONS.alertMute,
-      value: mute.value,
+      actionId: ACTIONS.alertUnmute,
+      value: unmute.value,
     });
-    await h.fake.waitFor(() => textOf(alertsFor(broken)[0]).includes("Muted 24 h by <@U0VIEWER>"));
+    await h.fake.waitFor(() => /no longer muted/i.test(textOf(lastEphemeral("U0VIEWER"))));
+    await h.fake.waitFor(() => textOf(alertsFor(broken)[0]).includes("Unmuted by <@U0VIEWER>"));
     const after = alertsFor(broken)[0]!;
     expect(after.ts).toBe(before.ts);
-    expect(after.text).toBe(before.text);
-    const ids = (after.blocks as { block_id?: string }[]).map((b) => b.block_id);
-    // Every block of the alert is still there, buttons included, plus one line (the previous
-    // click's line is replaced, not repeated).
-    const alertIds = blocksBefore.map((b) => b.block_id).filter((id) => id !== "alert.muted.line");
-    expect(alertIds.length).toBeGreaterThanOrEqual(3);
-    expect(ids.filter((id) => id !== "alert.muted.line")).toEqual(alertIds);
-    expect(ids.filter((id) => id === "alert.muted.line")).toHaveLength(1);
+    expect((after.blocks as { block_id?: string }[]).map((b) => b.block_id)).toEqual(blocksBefore);
     expect(textOf(after)).not.toContain("<@U0DISPATCH>");
     expect(buttonsOf(after, ACTIONS.alertMute)).toHaveLength(1);
+    expect(buttonsOf(after, ACTIONS.alertUnmute)).toHaveLength(0);
+
+    await h.bot.alerts.runOnce();
+    expect(alertsFor(broken)).toHaveLength(2);
+    expect(alertsFor(broken).some((m) => /ResponseError/.test(textOf(m)))).toBe(true);
+    sim().control.setTransport(broken, { changeRequestStatusCode: "ResponseSuccess" });
+    await h.bot.alerts.runOnce();
   });
 
   it("recovery edits the alert to resolved and replies in its thread with how long it lasted", async () => {

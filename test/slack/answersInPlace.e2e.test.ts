@@ -88,13 +88,11 @@ describe("a button in a list keeps the list (point 8)", () => {
     ).toBe(6);
     expect(followed.states.length).toBeGreaterThanOrEqual(2);
     // Every state the user saw was the whole list: no progress message, no blank.
-    for (const state of followed.states) {
-      expect(cardCount(state.blocks)).toBe(cards);
-      expect(state.text).not.toMatch(/next in line|in the queue/);
-    }
-    // First the acted-on card under way (its buttons gone, the others' kept), then the list with it paused.
+    for (const state of followed.states) expect(cardCount(state.blocks)).toBe(cards);
+    // First the acted-on card under way, with its place and estimate (issue 24: as commands say
+    // it), its buttons gone and the others' kept; then the list with it paused.
     const first = followed.states[0]!;
-    expect(first.text).toContain("Pausing…");
+    expect(first.text).toMatch(/Pausing… (next in line|position \d+ in the queue|answering now)/);
     const firstButtons = buttonsIn({ blocks: first.blocks }, ACTIONS.transportPause).map((b) => b.value);
     expect(firstButtons).not.toContain(pause.value);
     expect(firstButtons.length).toBe(pauses - 1);
@@ -202,9 +200,14 @@ describe("a button on a shared alert answers the clicker only (point 4)", () => 
     const seenByOther = h.fake
       .messages(CHANNEL)
       .filter((m) => m.ephemeral && m.visibleTo === OTHER && Number(m.ts) > Number(alert.ts));
-    expect(seenByOther).toHaveLength(1);
-    expect(textOf(seenByOther[0]).replace(/-/g, "")).toContain(running.codeUit);
-    expect(h.fake.messages(CHANNEL).some((m) => textOf(m).includes("Looking up"))).toBe(false);
+    // First, at once, a note that the lookup is under way (issue 24), then the card: both to the clicker alone.
+    expect(seenByOther).toHaveLength(2);
+    expect(textOf(seenByOther[0])).toMatch(
+      /Looking up UIT .*: (next in line|position|answering now|under a second)/,
+    );
+    expect(textOf(seenByOther[1]).replace(/-/g, "")).toContain(running.codeUit);
+    const seenByAll = h.fake.messages(CHANNEL).filter((m) => !m.ephemeral);
+    expect(seenByAll.some((m) => textOf(m).includes("Looking up"))).toBe(false);
     await fleet("alerts unsubscribe");
   });
 });

@@ -194,6 +194,19 @@ describe("doors", () => {
     await h.fake.waitFor(
       () => /mute/i.test(textOf(lastEphemeral(COLLEAGUE))) && !FOREIGN.test(textOf(lastEphemeral(COLLEAGUE))),
     );
+    // Unmute is checked the same way: not by another account's user, not for another channel.
+    const unmuteClick = (userId: string, value: string) =>
+      forgedClick({ userId, channelId: GENERAL, messageTs: alert.ts, actionId: ACTIONS.alertUnmute, value });
+    const refusals = (userId: string) =>
+      h.fake.messages(GENERAL).filter((m) => m.visibleTo === userId && FOREIGN.test(textOf(m))).length;
+    const victimRefusals = refusals(VICTIM);
+    await unmuteClick(VICTIM, mute.value);
+    await h.fake.waitFor(() => refusals(VICTIM) > victimRefusals);
+    const colleagueRefusals = refusals(COLLEAGUE);
+    await unmuteClick(COLLEAGUE, edited);
+    await h.fake.waitFor(() => refusals(COLLEAGUE) > colleagueRefusals);
+    await unmuteClick(COLLEAGUE, mute.value);
+    await h.fake.waitFor(() => /no longer muted/i.test(textOf(lastEphemeral(COLLEAGUE))));
   });
 
   it("4. a page button carrying another account's task id shows nothing of it", async () => {

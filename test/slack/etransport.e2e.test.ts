@@ -128,12 +128,22 @@ describe("/etransport", () => {
       values: {
         ...formValues(sim().vehicles[3]!.vehicleUId, "TOO-SHORT", start, start - 60),
         [INPUTS.transportVat.block]: { [INPUTS.transportVat.action]: "RO16341005" },
+        // Outside the validity even though its end is wrong too: told now, not on the next submit.
+        [INPUTS.transportStart.block]: { [INPUTS.transportStart.action]: start - 3600 },
+        [INPUTS.transportTrailer1.block]: { [INPUTS.transportTrailer1.action]: "xyz" },
       },
     });
     const errors = (result.body as { errors: Record<string, string> }).errors;
     expect(Object.keys(errors).sort()).toEqual(
-      [INPUTS.transportUit.block, INPUTS.transportVat.block, INPUTS.transportValidityEnd.block].sort(),
+      [
+        INPUTS.transportUit.block,
+        INPUTS.transportVat.block,
+        INPUTS.transportValidityEnd.block,
+        INPUTS.transportStart.block,
+        INPUTS.transportTrailer1.block,
+      ].sort(),
     );
+    expect(errors[INPUTS.transportTrailer1.block]).toMatch(/e\.g\. B-123-ABC/);
     await h.settle();
     expect(requestsTo("add-transport").length).toBe(adds);
   });

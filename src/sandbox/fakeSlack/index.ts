@@ -23,6 +23,16 @@ export {
   validateViewErrors,
 } from "./limits.js";
 export {
+  CODE_TTL_MS,
+  type FakeInstall,
+  FakeOAuth,
+  type FakeOAuthOptions,
+  type FakeTeamInput,
+  type InstallChoice,
+  type ResolvedFakeOAuthOptions,
+  SECOND_TEAM,
+} from "./oauth.js";
+export {
   DEFAULT_CHANNELS,
   DEFAULT_USERS,
   type FakeSlack,

@@ -8,6 +8,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { isRecord } from "./limits.js";
+import {
+  FakeOAuth,
+  type FakeOAuthOptions,
+  type FakeTeamInput,
+  type ResolvedFakeOAuthOptions,
+  redactOAuth,
+  SECOND_TEAM,
+} from "./oauth.js";
 import type {
   ChangeEvent,
   FakeChannelInput,
@@ -47,11 +55,22 @@ export interface FakeSlackOptions {
    * answered HTTP 429 with Retry-After and not posted. Default "off" (tests post freely).
    */
   postRate?: "per-channel" | "off";
+  /**
+   * More workspaces, reachable only with tokens an install issued (oauth.ts). Default: one,
+   * SECOND_TEAM (T0SECOND). The default team (teamId, users, channels) is unchanged by them.
+   */
+  teams?: FakeTeamInput[];
+  /** "Add to Slack": client id and secret, token rotation, the default team's enterprise. */
+  oauth?: FakeOAuthOptions;
 }
 
-export type ResolvedFakeSlackOptions = Required<Omit<FakeSlackOptions, "users" | "channels">> & {
+export type ResolvedFakeSlackOptions = Required<
+  Omit<FakeSlackOptions, "users" | "channels" | "teams" | "oauth">
+> & {
   users: FakeUserInput[];
   channels: FakeChannelInput[];
+  teams: FakeTeamInput[];
+  oauth: ResolvedFakeOAuthOptions;
 };
 
 export const DEFAULT_USERS: FakeUserInput[] = [
@@ -91,6 +110,12 @@ export interface FakeSlack {
   readonly socketConnections: number;
   /** The workspace itself: the driver and the sandbox UI act on it directly. */
   readonly workspace: FakeWorkspace;
+  /** Installs: the authorize page, oauth.v2.access, issued tokens (`uninstall` revokes them). */
+  readonly oauth: FakeOAuth;
+  /** e.g. http://127.0.0.1:PORT/oauth/v2/authorize — InstallProvider's `authorizationUrl`. */
+  readonly authorizeUrl: string;
+  /** A team's workspace (the default one included), or undefined. */
+  team(teamId: string): FakeWorkspace | undefined;
   /** A channel's messages, thread replies and ephemeral ones included, oldest first. */
   messages(channel: string): FakeMessage[];
   /** A fresh trigger_id (3 s, single use); default user: the first configured one. */
@@ -137,6 +162,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     now: options.now ?? Date.now,
     limits: options.limits ?? "strict",
     postRate: options.postRate ?? "off",
+    teams: options.teams ?? [SECOND_TEAM],
+    oauth: {
+      clientId: options.oauth?.clientId ?? "fake-client-id",
+      clientSecret: options.oauth?.clientSecret ?? "fake-client-secret",
+      tokenRotation: options.oauth?.tokenRotation ?? false,
+      expiresInSeconds: options.oauth?.expiresInSeconds ?? 43_200,
+      ...(options.oauth?.enterpriseId
+        ? {
+            enterpriseId: options.oauth.enterpriseId,
+            enterpriseName: options.oauth.enterpriseName ?? options.oauth.enterpriseId,
+          }
+        : {}),
+    },
   };
   const server = new FakeSlackServer(resolved);
   await server.listen();
@@ -145,11 +183,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
 class FakeSlackServer implements FakeSlack {
   readonly workspace: FakeWorkspace;
+  readonly oauth: FakeOAuth;
+  /** The teams beyond the default one, by id. */
+  private readonly otherTeams = new Map<string, FakeWorkspace>();
   private readonly http: Server;
   private readonly sockets = new Set<WebSocketPeer>();
   private readonly pendingAcks = new Map<string, (payload: unknown) => void>();
   url = "";
   apiUrl = "";
+  authorizeUrl = "";
 
   constructor(readonly options: ResolvedFakeSlackOptions) {
     this.workspace = new FakeWorkspace({
@@ -167,6 +209,35 @@ class FakeSlackServer implements FakeSlack {
       limits: options.limits,
       postRate: options.postRate,
     });
+    const teams = new Map<string, { workspace: FakeWorkspace; enterprise?: { id: string; name: string } }>();
+    const enterpriseOf = (id: string | undefined, name: string | undefined) =>
+      id ? { enterprise: { id, name: name ?? id } } : {};
+    teams.set(options.teamId, {
+      workspace: this.workspace,
+      ...enterpriseOf(options.oauth.enterpriseId, options.oauth.enterpriseName),
+    });
+    for (const team of options.teams) {
+      if (teams.has(team.teamId)) throw new Error(`FakeSlack: team ${team.teamId} is configured twice`);
+      const workspace = new FakeWorkspace({
+        teamId: team.teamId,
+        teamName: team.teamName,
+        teamDomain: team.teamDomain ?? team.teamId.toLowerCase(),
+        // Only tokens issued by an install reach this workspace: its own is never handed out.
+        botToken: `xoxb-unissued-${randomUUID()}`,
+        appToken: `xapp-unissued-${randomUUID()}`,
+        botUserId: team.botUserId ?? `${team.teamId}BOT`.replace(/^T/, "U"),
+        botId: team.botId ?? `${team.teamId}BOT`.replace(/^T/, "B"),
+        appId: options.appId,
+        users: team.users ?? [],
+        channels: team.channels ?? [],
+        now: options.now,
+        limits: options.limits,
+        postRate: options.postRate,
+      });
+      this.otherTeams.set(team.teamId, workspace);
+      teams.set(team.teamId, { workspace, ...enterpriseOf(team.enterpriseId, team.enterpriseName) });
+    }
+    this.oauth = new FakeOAuth(options.oauth, options.appId, teams, options.now);
     this.http = createServer((req, res) => {
       this.route(req, res).catch((error: unknown) => {
         if (!res.headersSent)
@@ -186,6 +257,13 @@ class FakeSlackServer implements FakeSlack {
     this.url = `http://${this.options.host}:${port}`;
     this.apiUrl = `${this.url}/api/`;
     this.workspace.baseUrl = this.url;
+    // Another team's response and upload URLs carry its id, so they reach its workspace.
+    for (const [teamId, workspace] of this.otherTeams) workspace.baseUrl = `${this.url}/t/${teamId}`;
+    this.authorizeUrl = `${this.url}/oauth/v2/authorize`;
+  }
+
+  team(teamId: string): FakeWorkspace | undefined {
+    return this.oauth.workspace(teamId);
   }
 
   get calls(): readonly RecordedCall[] {
@@ -225,6 +303,8 @@ class FakeSlackServer implements FakeSlack {
 
   reset(): void {
     this.workspace.reset();
+    for (const workspace of this.otherTeams.values()) workspace.reset();
+    this.oauth.reset();
   }
   onChange(listener: (event: ChangeEvent) => void): () => void {
     return this.workspace.onChange(listener);
@@ -313,21 +393,30 @@ class FakeSlackServer implements FakeSlack {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", this.url);
-    const path = url.pathname;
+    const teamPath = /^\/t\/([A-Z0-9]+)(\/.*)$/.exec(url.pathname);
+    const teamWorkspace = teamPath ? this.otherTeams.get(teamPath[1] ?? "") : undefined;
+    const workspace = teamWorkspace ?? this.workspace;
+    const path = teamWorkspace ? (teamPath?.[2] ?? "/") : url.pathname;
+    if (path === "/oauth/v2/authorize" && req.method === "GET" && !teamWorkspace) {
+      const answer = this.oauth.authorize(url.searchParams, url.toString());
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+      return;
+    }
     if (path.startsWith("/api/")) {
       await this.webApi(req, res, path.slice("/api/".length), url.searchParams);
       return;
     }
     if (path.startsWith("/upload/v1/") && req.method === "POST") {
       const bytes = await uploadedBytes(req, await readBody(req));
-      const answer = this.workspace.receiveUpload(path.slice("/upload/v1/".length), bytes);
+      const answer = workspace.receiveUpload(path.slice("/upload/v1/".length), bytes);
       res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" });
       res.end(answer.text);
       return;
     }
     if (path.startsWith("/hooks/") && req.method === "POST") {
       const body = parseResponseBody(req.headers["content-type"], await readBody(req));
-      const answer = this.workspace.postToResponseUrl(path.slice("/hooks/".length), body);
+      const answer = workspace.postToResponseUrl(path.slice("/hooks/".length), body);
       sendJson(res, answer.status, answer.body);
       return;
     }
@@ -357,8 +446,43 @@ class FakeSlackServer implements FakeSlack {
     // Slack reads the token of a JSON body from the Authorization header only.
     const bodyToken = !isJson && typeof args.token === "string" ? args.token : undefined;
     const token = bearer || bodyToken;
+    if (method === "oauth.v2.access") {
+      const body = this.oauth.access(args, auth);
+      this.recordOAuthCall(method, args, body);
+      sendJson(res, 200, body);
+      return;
+    }
+    if (token !== undefined && this.oauth.issued(token)) {
+      const resolved = this.oauth.resolveToken(token, args);
+      if ("error" in resolved) {
+        sendJson(res, 200, { ok: false, error: resolved.error });
+        return;
+      }
+      // The team's workspace runs the call as its bot; an org-wide token says so in auth.test.
+      const answer = resolved.workspace.call(method, args, resolved.workspace.options.botToken);
+      if (method === "auth.test" && answer.body.ok === true) {
+        answer.body.enterprise_id = resolved.enterpriseId;
+        answer.body.is_enterprise_install = resolved.orgWide;
+      }
+      sendJson(res, answer.status, answer.body, answer.headers);
+      return;
+    }
     const answer = this.workspace.call(method, args, token);
     sendJson(res, answer.status, answer.body, answer.headers);
+  }
+
+  /** oauth.v2.access is recorded with the default team's calls, its secrets, code and tokens hidden. */
+  private recordOAuthCall(method: string, args: Args, body: Record<string, unknown>): void {
+    const call: RecordedCall = {
+      method,
+      args: redactOAuth(Object.fromEntries(Object.entries(args).filter(([key]) => key !== "token"))),
+      at: this.options.now(),
+      ok: body.ok === true,
+      response: redactOAuth(body),
+      ...(body.ok === true ? {} : { error: String(body.error) }),
+    };
+    this.workspace.calls.push(call);
+    this.workspace.emit({ kind: "call", call });
   }
 
   // ---------------------------------------------------------------- Socket Mode

@@ -46,6 +46,7 @@ export function pageHtml(token: string): string {
       <h2>Simulator</h2>
       <p>Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status;
       fleetbot notices it at its next alert check and posts in #alerts.</p>
+      <p class="sim-next" id="sim-next" hidden></p>
     </div>
     <div class="sim-list" id="sim-list"></div>
   </aside>

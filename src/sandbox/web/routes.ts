@@ -38,6 +38,8 @@ export interface SandboxDeps {
   driver: SlackDriver | (() => SlackDriver);
   /** The embedded fleet simulator: enables the Simulator panel. */
   simulator?: RunningSimulator;
+  /** The bot's alert schedule: when the next check starts (absent: none scheduled) and how often. */
+  alertSchedule?: () => { nextCheckAt?: number; everyMs: number };
   /** The workspace user the page acts as. Default U0DISPATCH (the fake's first user). */
   userId?: string;
   /** The page's script and style sheet (default: read from assets/ now). */
@@ -109,6 +111,7 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     api(filesRoute(sandbox.fake)),
     api(transportsRoute(sandbox)),
     post("/sandbox/simulate", async (body) => simulate(sandbox, body)),
+    api(alertScheduleRoute(deps.alertSchedule)),
   ];
   return Object.assign(routes, { close: () => sandbox.feed.close() });
 }
@@ -354,6 +357,25 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
   }
   if (!found) return [404, { ok: false, error: `no transport ${codeUit}` }];
   return [200, { ok: true, transports: listTransports(simulator, forced, hidden) }];
+}
+
+/**
+ * When the bot checks alerts next, for the panel's "next alert check in 23 s": `now` is the
+ * server's clock, so the page counts down without trusting its own.
+ */
+function alertScheduleRoute(schedule: SandboxDeps["alertSchedule"]): HttpRoute {
+  return {
+    path: "/sandbox/alert-schedule",
+    handler: (_req, res) => {
+      const known = schedule?.();
+      json(res, 200, {
+        ok: true,
+        now: Date.now(),
+        nextCheckAt: known?.nextCheckAt ?? null,
+        everyMs: known?.everyMs ?? null,
+      });
+    },
+  };
 }
 
 /** Status ids the panel sets: Error (hidden by load-transports), and In Progress as the fallback of a restore. */

@@ -1,3 +1,4 @@
+import type { Vehicle } from "../../fleet/schemas.js";
 import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
 import { userCode } from "../views/text.js";
 import { EXAMPLE_UIT } from "./uit.js";
@@ -101,12 +102,50 @@ function lines(usage: readonly UsageLine[]): string[] {
   return usage.map((l) => `• ${whole(l.syntax)} – ${l.does}. e.g. ${whole(l.example)}`);
 }
 
-/** The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command. */
-export function helpText(which: "fleet" | "etransport" | "all" = "all"): string {
+/**
+ * Vehicles of the reader's account for the examples: made-up plates answer "No vehicle…" to
+ * whoever tries them.
+ */
+export interface VehicleExamples {
+  /** Plates written as one word each (a command reads them so), the first used most. */
+  plates: readonly string[];
+  vehicleId?: number;
+}
+
+/** The examples from an account's vehicle list (its first two plates); undefined when it has none. */
+export function vehicleExamples(
+  vehicles: readonly Pick<Vehicle, "vehicleId" | "vehicleRegistrationNumber">[],
+): VehicleExamples | undefined {
+  const withPlates = vehicles.flatMap((v) => {
+    const plate = (v.vehicleRegistrationNumber ?? "").trim().replace(/\s+/g, "-");
+    return /^[\p{L}\p{N}]+(-[\p{L}\p{N}]+)*$/u.test(plate) ? [{ plate, id: v.vehicleId }] : [];
+  });
+  const first = withPlates[0];
+  if (!first) return undefined;
+  return { plates: withPlates.slice(0, 2).map((v) => v.plate), vehicleId: first.id };
+}
+
+/** The made-up vehicles of the help, replaced by the account's own. */
+function withVehicles(text: string, examples: VehicleExamples | undefined): string {
+  const [first, second] = examples?.plates ?? [];
+  if (!examples || !first) return text;
+  const secondPlate = (all: string) =>
+    second ? all.replace(/CJ-(07|10)-XYZ/g, second) : all.replace(/,\s?CJ-(07|10)-XYZ/g, "");
+  return secondPlate(text)
+    .replaceAll("b 123 abc", first.toLowerCase().replaceAll("-", " "))
+    .replaceAll("B-123-ABC", first)
+    .replaceAll("#1234", examples.vehicleId !== undefined ? `#${examples.vehicleId}` : first);
+}
+
+/**
+ * The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command;
+ * `examples`: the reader's vehicles, used in the examples when their account's list is known.
+ */
+export function helpText(which: "fleet" | "etransport" | "all" = "all", examples?: VehicleExamples): string {
   const out: string[] = [];
   if (which !== "etransport") out.push("*/fleet*", ...lines(fleetUsage));
   if (which !== "fleet") out.push("*/etransport*", ...lines(etransportUsage));
   if (which !== "etransport") out.push(VEHICLES, PERIODS, ALERT_CODES);
   if (which !== "fleet") out.push("*UIT*: 16 letters and digits; dashes and spaces do not matter");
-  return out.join("\n");
+  return withVehicles(out.join("\n"), examples);
 }

@@ -5,9 +5,11 @@ import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
 import {
-  ALERT_MUTE_MS,
+  type AlertMuteValue,
   alertBlocksWithMute,
+  alertBlocksWithoutMute,
   alertMutedMessage,
+  alertUnmutedMessage,
   parseAlertMuteValue,
   subscriptionChangedMessage,
   subscriptionListMessage,
@@ -258,16 +260,16 @@ export async function subscribeAlerts(
 }
 
 /**
- * An alert's Mute button: that vehicle's alerts in that channel pause for a while. Only from
+ * The Mute or Unmute button's value, when the clicking user may change that mute: only from
  * the channel the alert is in, and only for a user whose fleet account the alert was about.
+ * Otherwise the user is told it is not theirs.
  */
-export async function alertMute(
-  { ack, action, body, respond, client }: ButtonArgs,
+async function mutableAlert(
+  { action, body, respond }: Pick<ButtonArgs, "action" | "body" | "respond">,
   deps: AlertDeps,
-): Promise<void> {
-  await ack();
+): Promise<AlertMuteValue | undefined> {
   const value = parseAlertMuteValue(action.value);
-  if (!value) return;
+  if (!value) return undefined;
   const account = await deps.users.accountOf(body.user.id);
   if (
     body.channel?.id !== value.c ||
@@ -275,32 +277,53 @@ export async function alertMute(
     !(await deps.subscriptions.canMute(value.c, value.u, account.username))
   ) {
     await respond(NOT_YOURS);
-    return;
+    return undefined;
   }
+  return value;
+}
+
+/** An alert's Mute button: that vehicle's alerts in that channel pause for a while. */
+export async function alertMute(args: ButtonArgs, deps: AlertDeps): Promise<void> {
+  const { ack, body, respond, client } = args;
+  await ack();
+  const value = await mutableAlert(args, deps);
+  if (!value) return;
   const mute = await deps.subscriptions.mute(value.c, value.u);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
-  await showMuteOnAlert({ client, body }, value.c, {
-    userId: body.user.id,
-    until: mute.until,
-    timeZone: zone,
-  });
+  await showOnAlert({ client, body }, value.c, (blocks) =>
+    alertBlocksWithMute(blocks, { userId: body.user.id, until: mute.until, timeZone: zone }),
+  );
   await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone)));
 }
 
+/** The Unmute button of a muted alert: that vehicle's alerts in that channel are posted again. */
+export async function alertUnmute(args: ButtonArgs, deps: AlertDeps): Promise<void> {
+  const { ack, body, respond, client } = args;
+  await ack();
+  const value = await mutableAlert(args, deps);
+  if (!value) return;
+  await deps.subscriptions.unmute(value.c, value.u);
+  await showOnAlert({ client, body }, value.c, (blocks) =>
+    alertBlocksWithoutMute(blocks, { userId: body.user.id }),
+  );
+  await respond(aside(alertUnmutedMessage(value.u, value.c)));
+}
+
 /**
- * The channel sees the mute: the clicked alert is edited to carry a "muted 24 h by @…" line,
- * the rest unchanged. Only the alert in the muted channel is edited; if Slack refuses (the
- * message was deleted, or is not the bot's), the mute stands and the clicker is still told.
+ * The channel sees a mute or an unmute: the clicked alert is edited to carry a "muted until …
+ * by @…" (or "unmuted by @…") line, the rest unchanged. Only the alert in that channel is
+ * edited; if Slack refuses (the message was deleted, or is not the bot's), the change stands
+ * and the clicker is still told.
  */
-async function showMuteOnAlert(
+async function showOnAlert(
   { client, body }: Pick<ButtonArgs, "client" | "body">,
   channel: string,
-  mute: { userId: string; until: number; timeZone?: string },
+  change: (blocks: Block[]) => Block[],
 ): Promise<void> {
   const message = body.message;
   const blocks: unknown = message?.blocks;
   if (!message || body.channel?.id !== channel || !Array.isArray(blocks)) return;
-  const shown = alertBlocksWithMute(blocks.filter(isBlock), { ...mute, durationMs: ALERT_MUTE_MS });
+  const shown = change(blocks.filter(isBlock));
   const text = typeof message.text === "string" ? message.text : "Transport alert";
   await client.chat.update({ channel, ts: message.ts, text, blocks: shown }).catch(() => undefined);
 }

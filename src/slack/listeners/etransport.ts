@@ -23,8 +23,16 @@ import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask, storedTransportList } from "../renderers.js";
 import { AUDIT_UNREADABLE, auditHistoryMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
-import { grammarErrorMessage, helpMessage, noticeMessage, statusModal } from "../views/common.js";
 import {
+  grammarErrorMessage,
+  helpMessage,
+  noticeMessage,
+  progressPhrase,
+  statusModal,
+} from "../views/common.js";
+import {
+  actionUnderWayNote,
+  lookupUnderWayNote,
   parseTransportButtonValue,
   parseTransportListNavValue,
   removeCancelledMessage,
@@ -48,6 +56,7 @@ import {
   replyFromAction,
   replyFromCommand,
 } from "./shared.js";
+import { examplesFor } from "./vehicleReports.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -106,11 +115,15 @@ export async function etransportCommand(
   const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
   if (!parsed.ok) {
-    await ack(ephemeral(grammarErrorMessage(parsed, helpText("etransport"))));
+    await ack(
+      ephemeral(
+        grammarErrorMessage(parsed, helpText("etransport", await examplesFor(deps, command.user_id))),
+      ),
+    );
     return;
   }
   if (parsed.kind === "help") {
-    await ack(ephemeral(helpMessage(helpText("etransport"))));
+    await ack(ephemeral(helpMessage(helpText("etransport", await examplesFor(deps, command.user_id)))));
     return;
   }
   const account = await deps.users.accountOf(command.user_id);
@@ -295,7 +308,7 @@ export function transportActionButton(action: TransportAction) {
         reply: {
           ...replyFromAction(body, deps.now()),
           ...(alert ? { keepOriginal: true } : {}),
-          ...(list ? { listStays: true } : {}),
+          ...(list ? { listStays: true, underWay: { blockId: button.block_id, action } } : {}),
           // Slack sends the clicked message only when it is not ephemeral: a card the channel sees.
           ...(!alert && !list && body.message !== undefined ? { sharedCard: true } : {}),
         },
@@ -303,10 +316,22 @@ export function transportActionButton(action: TransportAction) {
         // A double click runs once: the first one is running.
         dedupeKey: `${account.username}:${action}:${value.u}`,
       },
-      // Held until this is out: the answer must not be overwritten by the "⏳" list.
+      // Held until this is out: the answer must not be overwritten by the "⏳" note. The card
+      // (or, on an alert, a note to the clicker) says where the action stands, as a command's ack does.
       async (queued) => {
-        if (list && queued.created)
-          await respond({ replace_original: true, ...withCardUnderWay(list, button.block_id, action) });
+        if (!queued.created) return;
+        const wait = queued.progress ? progressPhrase(queued.progress, deps.now()) : undefined;
+        // A list is the clicker's own: its card shows the wait. An alert or a card the channel
+        // sees stays as everyone sees it until the result; the clicker gets a note instead.
+        if (list) {
+          await respond({ replace_original: true, ...withCardUnderWay(list, button.block_id, action, wait) });
+        } else if (wait) {
+          await respond({
+            replace_original: false,
+            response_type: "ephemeral",
+            ...actionUnderWayNote(action, value.u, wait),
+          });
+        }
       },
     );
   };
@@ -382,7 +407,7 @@ export async function transportEdit(
 
 /** An alert's Show button: the transport's card. */
 export async function transportShow(
-  { ack, action, body, client }: ButtonArgs,
+  { ack, action, body, client, respond }: ButtonArgs,
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
@@ -390,14 +415,26 @@ export async function transportShow(
   if (!clicked) return;
   const { value, account, zone } = clicked;
   // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
-  await deps.tasks.submit({
-    kind: "transport-find",
-    params: { uit: value.u, purpose: "show", timeZone: zone },
-    account: account.username,
-    slackUser: body.user.id,
-    reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
-    priority: "interactive",
-  });
+  // The clicker is told at once that the lookup is under way, and how long it should take.
+  await submitAndAcknowledge(
+    deps,
+    {
+      kind: "transport-find",
+      params: { uit: value.u, purpose: "show", timeZone: zone },
+      account: account.username,
+      slackUser: body.user.id,
+      reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
+      priority: "interactive",
+    },
+    async (queued) => {
+      const wait = queued.progress ? progressPhrase(queued.progress, deps.now()) : "under way";
+      await respond({
+        replace_original: false,
+        response_type: "ephemeral",
+        ...lookupUnderWayNote(value.u, wait),
+      });
+    },
+  );
 }
 
 /** A transport list's Next / Previous: the same filter and search, another page. */

@@ -17,7 +17,7 @@ import {
 } from "./alerts.js";
 import { showQueue } from "./queue.js";
 import { type Ack, ephemeral, replyFromCommand } from "./shared.js";
-import { openReportModal, type ReportCommandArgs, runReport } from "./vehicleReports.js";
+import { examplesFor, openReportModal, type ReportCommandArgs, runReport } from "./vehicleReports.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -52,7 +52,11 @@ export async function fleetCommand(
   const text = await resolveTypedChannels(withNames, (name) => channelIdByName(client, name));
   const parsed = parseFleetCommand(text, { timeZone: zone, now: new Date(deps.reports.now()) });
   if (!parsed.ok) {
-    await ack(ephemeral(grammarErrorMessage(parsed, helpText("fleet"))));
+    await ack(
+      ephemeral(
+        grammarErrorMessage(parsed, helpText("fleet", await examplesFor(deps.reports, command.user_id))),
+      ),
+    );
     return;
   }
   const args: ReportCommandArgs = {
@@ -77,7 +81,7 @@ async function dispatchFleetCommand(
   const alertArgs = { ack: args.ack, userId: args.userId, channelId: args.channelId, filters };
   switch (parsed.kind) {
     case "help":
-      await args.ack(ephemeral(helpMessage(helpText("fleet"))));
+      await args.ack(ephemeral(helpMessage(helpText("fleet", await examplesFor(deps.reports, args.userId)))));
       return;
     case "login":
       return login(args, deps.account);

@@ -1,24 +1,33 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { QueueDeps } from "../context.js";
-import { helpText } from "../grammar/help.js";
+import type { CachedVehicles, QueueDeps } from "../context.js";
+import { helpText, vehicleExamples } from "../grammar/help.js";
 import { homeView } from "../views/common.js";
 import { userText } from "../views/text.js";
 import { queueEntries } from "./queue.js";
 
-/** The Home tab: the account the user acts as, their requests under way, the command list. */
-export async function publishHome(deps: QueueDeps, client: WebClient, userId: string): Promise<void> {
+/**
+ * The Home tab: the account the user acts as, their requests under way, the command list (its
+ * examples with the account's own plates when `deps.vehicles` has its list).
+ */
+export async function publishHome(
+  deps: QueueDeps & { vehicles?: CachedVehicles },
+  client: WebClient,
+  userId: string,
+): Promise<void> {
   const account = await deps.users.accountOf(userId);
   const queue = account
     ? (await queueEntries(deps, account.username)).entries.filter((e) => e.task.slackUser === userId)
     : [];
+  const cached = account ? deps.vehicles?.peek(account.username) : undefined;
+  const examples = cached ? vehicleExamples(cached) : undefined;
   const accountLine = account
     ? `You act as the fleet account *${userText(account.username, 100)}* (${account.linked ? "linked by you" : "the workspace account"}).`
     : "You have no fleet account: link yours to use fleetbot.";
   await client.views.publish({
     user_id: userId,
     view: homeView(
-      { accountLine, linked: account?.linked ?? false, queue, help: helpText("all") },
+      { accountLine, linked: account?.linked ?? false, queue, help: helpText("all", examples) },
       deps.now(),
     ),
   });
@@ -26,7 +35,7 @@ export async function publishHome(deps: QueueDeps, client: WebClient, userId: st
 
 export async function homeOpened(
   { event, client }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs,
-  deps: QueueDeps,
+  deps: QueueDeps & { vehicles?: CachedVehicles },
 ): Promise<void> {
   if (event.tab !== "home") return;
   await publishHome(deps, client, event.user);

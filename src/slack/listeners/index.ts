@@ -18,9 +18,9 @@ import type {
 import { encryptSecret } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
-import type { ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
+import type { CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
 import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
-import { alertMute } from "./alerts.js";
+import { alertMute, alertUnmute } from "./alerts.js";
 import {
   etransportCommand,
   transportActionButton,
@@ -69,6 +69,7 @@ export const BUTTONS: Readonly<Record<string, Listener<ButtonArgs>>> = {
   [ACTIONS.transportListNext]: (args, deps) => turnTransportListPage(args, deps.etransport),
   [ACTIONS.transportListPrevious]: (args, deps) => turnTransportListPage(args, deps.etransport),
   [ACTIONS.alertMute]: (args, deps) => alertMute(args, deps.alerts),
+  [ACTIONS.alertUnmute]: (args, deps) => alertUnmute(args, deps.alerts),
   [ACTIONS.homeLogin]: (args, deps) => homeLogin(args, deps.account),
   [ACTIONS.homeLogout]: (args, deps) => homeLogout(args, deps.account),
 };
@@ -89,7 +90,7 @@ export const SELECT_OPTIONS: Readonly<Record<string, Listener<OptionsArgs>>> = {
 
 /** Events (manifest.yml `settings.event_subscriptions.bot_events`). */
 export const EVENTS: Readonly<Record<"app_home_opened", Listener<HomeOpenedArgs>>> = {
-  app_home_opened: (args, deps) => homeOpened(args, deps.queue),
+  app_home_opened: (args, deps) => homeOpened(args, deps.reports),
 };
 
 /** What the app registers, for manifest.yml to declare. */
@@ -138,9 +139,19 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     countUnfinished: (account) => ctx.tasks.countUnfinished(account),
     progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
   };
-  const vehicles = {
-    peek: (account: string) => ctx.vehicles.peek(account)?.vehicles,
-    warm: (account: string, slackUser: string) => ctx.warmVehicles(account, slackUser),
+  const vehicles: CachedVehicles = {
+    peek: (account) => {
+      // A person reads the list: upkeep keeps it from expiring while they do.
+      ctx.vehicles.noteUse(account);
+      return ctx.vehicles.peek(account)?.vehicles;
+    },
+    warm: (account, slackUser) => void ctx.warmVehicles(account, slackUser),
+    within: async (account, slackUser, waitMs) => {
+      const cached = vehicles.peek(account);
+      if (cached) return cached;
+      await settledWithin(ctx.warmVehicles(account, slackUser), waitMs);
+      return ctx.vehicles.peek(account)?.vehicles;
+    },
   };
   const now = () => ctx.now();
   const queue = { users, tasks, now };
@@ -184,3 +195,18 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     },
   };
 }
+
+/** Waits for `work` to settle, at most `ms` (a Slack request must be answered within 3 s). */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work.then(noop, noop), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function noop(): void {}

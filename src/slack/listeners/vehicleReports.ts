@@ -23,6 +23,7 @@ import {
 import type { TaskInput } from "../../tasks/kinds.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
 import type { ReportDeps } from "../context.js";
+import { type VehicleExamples, vehicleExamples } from "../grammar/help.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask, resultNotKeptText } from "../renderers.js";
 import { grammarErrorMessage, reportModal, statusModal, vehicleProblemsMrkdwn } from "../views/common.js";
@@ -140,6 +141,19 @@ async function submitReport(
   );
 }
 
+/**
+ * The user's own vehicles for the help's examples and the forms' placeholders, when their account's
+ * list is cached (no fleet call: help answers within the ack).
+ */
+export async function examplesFor(
+  deps: Pick<ReportDeps, "users" | "vehicles">,
+  userId: string,
+): Promise<VehicleExamples | undefined> {
+  const account = await deps.users.accountOf(userId);
+  const cached = account ? deps.vehicles.peek(account.username) : undefined;
+  return cached ? vehicleExamples(cached) : undefined;
+}
+
 /** `/fleet`, `/fleet report [name]` or a report without vehicles: the report form, prefilled. */
 export async function openReportModal(
   args: ReportCommandArgs,
@@ -153,15 +167,20 @@ export async function openReportModal(
   }
   await args.ack();
   deps.vehicles.warm(account.username, args.userId);
+  const cached = deps.vehicles.peek(account.username);
   const period = modal.prefill?.period;
   await args.client.views.open({
     trigger_id: args.triggerId,
-    view: reportModal(JSON.stringify({ channel: args.channelId }), {
-      report: modal.report === "report" ? undefined : modal.report,
-      fromDateTime: period ? Math.floor(period.from.getTime() / 1000) : undefined,
-      toDateTime: period ? Math.floor(period.to.getTime() / 1000) : undefined,
-      minMinutes: modal.prefill?.minMinutes,
-    }),
+    view: reportModal(
+      JSON.stringify({ channel: args.channelId }),
+      {
+        report: modal.report === "report" ? undefined : modal.report,
+        fromDateTime: period ? Math.floor(period.from.getTime() / 1000) : undefined,
+        toDateTime: period ? Math.floor(period.to.getTime() / 1000) : undefined,
+        minMinutes: modal.prefill?.minMinutes,
+      },
+      { examplePlate: cached ? vehicleExamples(cached)?.plates[0] : undefined },
+    ),
   });
 }
 
@@ -183,6 +202,9 @@ function readReportForm(
   const choice = modalReportChoices().find((c) => c.value === kind);
   if (!choice) errors[INPUTS.reportKind.block] = "Choose a report.";
   if (vehicles.length === 0) errors[INPUTS.reportVehicles.block] = "Choose at least one vehicle.";
+  else if (vehicles.some((v) => v.value === VEHICLES_LOADING_VALUE))
+    errors[INPUTS.reportVehicles.block] =
+      "“Loading vehicles…” is not a vehicle: remove it, then type part of a plate again; the list is ready now or in a few seconds.";
   const fromMs = fromSec ? fromSec * 1000 : startOfDay(new TZDate(nowMs, zone)).getTime();
   const toMs = toSec ? Math.min(toSec * 1000, nowMs) : nowMs;
   if (fromMs >= toMs)
@@ -256,14 +278,37 @@ export async function reportSubmitted({ ack, view, body }: ViewArgs, deps: Repor
   );
 }
 
-/** Vehicle selects in modals: answered within Slack's 3 s from the cached list only. */
+/**
+ * How long a picker waits for a vehicle list being fetched: Slack drops an options answer after 3 s,
+ * and the request itself took some of them.
+ */
+export const OPTIONS_WAIT_MS = 2_000;
+
+/** The value of the hint shown while the list loads: the form refuses it kindly if it is submitted. */
+export const VEHICLES_LOADING_VALUE = "vehicles-loading";
+
+const vehiclesLoadingOption: PlainTextOption = {
+  text: { type: "plain_text", text: "Loading vehicles… type again in a few seconds" },
+  value: VEHICLES_LOADING_VALUE,
+};
+
+/**
+ * Vehicle selects in modals, answered within Slack's 3 s: from the cached list, else from the
+ * fetch under way if it ends within OPTIONS_WAIT_MS, else a "loading" hint (never an empty
+ * list, which reads as "this account has no vehicles").
+ */
 export async function reportVehicleOptions(
   { ack, body, options }: OptionsArgs,
   deps: ReportDeps,
 ): Promise<void> {
   const account = await deps.users.accountOf(body.user.id);
-  const cached = account ? deps.vehicles.peek(account.username) : undefined;
-  if (account && !cached) deps.vehicles.warm(account.username, body.user.id);
+  const cached = account
+    ? await deps.vehicles.within(account.username, body.user.id, OPTIONS_WAIT_MS)
+    : undefined;
+  if (account && !cached) {
+    await ack({ options: [vehiclesLoadingOption] });
+    return;
+  }
   const query = normalisePlate(options.value ?? "");
   const text = (options.value ?? "").toLowerCase();
   const matches = (cached ?? []).filter(

@@ -1,5 +1,5 @@
 import type { ActionsBlock, Block, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
-import { faultDurationMs, faultStartedAt } from "../../alerts/duration.js";
+import { faultDurationSpan, faultEnd, faultStartedAt } from "../../alerts/duration.js";
 import {
   type IncidentKind,
   type IncidentRecord,
@@ -37,7 +37,9 @@ export type { SlackMessage } from "./message.js";
 export type AlertIncident = Pick<
   IncidentRecord,
   "id" | "kind" | "code" | "codeUit" | "firstSeenAt" | "openedAt" | "resolvedAt" | "resolveReason" | "facts"
->;
+> &
+  // The last check that saw the fault and the service's date of its end bound how long it lasted.
+  Partial<Pick<IncidentRecord, "lastSeenAt" | "endEvidenceMs">>;
 
 export interface AlertViewOptions {
   /** Zone of the date fallbacks; readers see date tokens in their own zone. UTC when absent. */
@@ -137,13 +139,10 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
     case "expiry": {
       const end = t.validityEndMs;
       if (end !== undefined) {
-        const relative =
-          opts.nowMs === undefined
-            ? ""
-            : opts.nowMs < end
-              ? ` (in ${formatSpan(end - opts.nowMs)})`
-              : " (ended)";
-        lines.push(`*UIT validity ends* ${dateToken(end, opts.timeZone)}${relative}`);
+        // An alert lives for days: no "in 8 h" that freezes when posted. The date token reads
+        // "today" / "tomorrow" in the reader's zone whenever it is read.
+        const ended = opts.nowMs !== undefined && opts.nowMs >= end ? " (ended)" : "";
+        lines.push(`*UIT validity ends* ${dateToken(end, opts.timeZone)}${ended}`);
       }
       lines.push("_Using an expired UIT is prohibited: end the transport or request a new UIT._");
       break;
@@ -168,18 +167,16 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
       const since = stalledSinceMs(t);
       if (since !== undefined) {
         const now = opts.nowMs;
-        const silent = now === undefined ? "" : ` (${formatSpan(Math.max(0, now - since))})`;
         lines.push(
-          `*No position sent since* ${dateToken(since, opts.timeZone)}${silent}, though the code says ${userText(t.transmissionStatusCode ?? "nothing", 40)}.`,
+          `*No position sent since* ${dateToken(since, opts.timeZone)}, though the code says ${userText(t.transmissionStatusCode ?? "nothing", 40)}.`,
         );
-        if (now !== undefined) {
-          const left = since + SEND_LIMIT_MS - now;
-          lines.push(
-            left > 0
-              ? `*${formatSpan(left)} left* before the 6-hour limit: older positions can no longer be sent (OldData).`
-              : "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
-          );
-        }
+        // The limit as a time, not "4 h left", which would be wrong an hour after the post.
+        const limit = since + SEND_LIMIT_MS;
+        lines.push(
+          now === undefined || now < limit
+            ? `*The 6-hour limit is* ${dateToken(limit, opts.timeZone)}: positions older than that can no longer be sent (OldData).`
+            : "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
+        );
       }
       lines.push("_Check the vehicle's tracking device and its power; use the ANAF app as fallback._");
       break;
@@ -306,9 +303,25 @@ export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | un
   }
 }
 
-/** From the fault's start (the service's evidence, else the first poll that saw it) to its recovery. */
+/**
+ * From the fault's start (the service's evidence, else the first poll that saw it) to its end:
+ * one figure when the service's dates pin the end, else the span the alert checks allow
+ * ("2–6 min": it ended between the last check that saw it and the first that did not).
+ */
 function lasted(incident: AlertIncident): string {
-  return formatSpan(faultDurationMs(incident));
+  const { shortestMs, longestMs } = faultDurationSpan(incident);
+  const shortest = formatSpan(shortestMs);
+  const longest = formatSpan(longestMs);
+  if (shortest === longest) return longest;
+  return /^\d+ min$/.test(shortest) && /^\d+ min$/.test(longest)
+    ? `${shortest.replace(" min", "")}–${longest}`
+    : `${shortest} – ${longest}`;
+}
+
+/** Said beside a span of durations: why it is not one figure. */
+function lastedNote(incident: AlertIncident): string {
+  const { shortestMs, longestMs } = faultDurationSpan(incident);
+  return formatSpan(shortestMs) === formatSpan(longestMs) ? "" : " (it ended between two alert checks)";
 }
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
@@ -317,11 +330,11 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
   const title = titleOf(incident);
-  const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
+  const resolvedAt = faultEnd(incident)?.latestMs ?? incident.resolvedAt ?? incident.firstSeenAt;
   const lines = [
     `✅ *Resolved* · ~${title}~ · \`${userText(uit, 40)}\``,
     `:truck: ${vehicleText(t)}`,
-    `*${userText(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*`,
+    `*${userText(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*${lastedNote(incident)}`,
     `_${resolveReasonText(incident.kind, incident.resolveReason)}_`,
   ];
   const blocks: KnownBlock[] = [
@@ -337,10 +350,10 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
 /** The thread reply under the alert: when it was resolved and how long it lasted. */
 export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
-  const text = `✅ Resolved ${dateToken(resolvedAt, opts.timeZone)}: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}.`;
+  const text = `✅ Resolved ${dateToken(resolvedAt, opts.timeZone)}: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}${lastedNote(incident)}.`;
   return {
     text: cut(
-      `✅ Resolved: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}.`,
+      `✅ Resolved: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}${lastedNote(incident)}.`,
       300,
     ),
     blocks: [{ type: "section", block_id: `alert.reply.${idPart(incident.id)}`, text: mrkdwn(text) }],
@@ -425,7 +438,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     `UIT validity ending within a day (${input.expiring.length})`,
     input.expiring.map(
       (t) =>
-        `⏳ \`${userText(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${userText(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : `${dateToken(t.validityEndMs, opts.timeZone)} (in ${formatSpan(t.validityEndMs - input.nowMs)})`}`,
+        `⏳ \`${userText(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${userText(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : dateToken(t.validityEndMs, opts.timeZone)}`,
     ),
     "none",
   );
@@ -540,33 +553,62 @@ export function alertMutedMessage(
   };
 }
 
-/** "24 h", as the Mute button says it; other spans as formatSpan writes them. */
-function muteSpan(ms: number): string {
-  return ms % 3600_000 === 0 ? `${ms / 3600_000} h` : formatSpan(ms);
+/** Answer to the Unmute button. */
+export function alertUnmutedMessage(codeUit: string, channel: string): SlackMessage {
+  const uit = userText(formatUit(codeUit), 40);
+  const text = `🔔 Alerts of UIT \`${uit}\` are no longer muted in <#${channel}>: a problem still there is posted at the next check.`;
+  return {
+    text: fitMrkdwn(`Alerts of UIT ${uit} no longer muted.`, 300),
+    blocks: [{ type: "section", block_id: "alert.unmuted", text: mrkdwn(text) }],
+  };
 }
 
-/** Block id of the line a mute adds to the alert in the channel. */
+/** Block id of the line a mute (or an unmute) adds to the alert in the channel. */
 const MUTED_LINE_ID = "alert.muted.line";
+
+/** The alert's blocks with `line` above its buttons (replacing an earlier one) and its Mute/Unmute button swapped. */
+function withMuteLine(blocks: readonly Block[], line: string, muted: boolean): Block[] {
+  const lineBlock: ContextBlock = { type: "context", block_id: MUTED_LINE_ID, elements: [mrkdwn(line)] };
+  const from = muted ? ACTIONS.alertMute : ACTIONS.alertUnmute;
+  const swapped: Button = muted
+    ? { type: "button", action_id: ACTIONS.alertUnmute, text: plain("Unmute") }
+    : { type: "button", action_id: ACTIONS.alertMute, text: plain("Mute 24 h") };
+  const kept = blocks
+    .filter((b) => b.block_id !== MUTED_LINE_ID)
+    .map((b): Block => {
+      if (b.type !== "actions") return b;
+      const actions = b as ActionsBlock;
+      // The button keeps its value (UIT and channel): Mute and Unmute read the same one.
+      const elements = actions.elements.map((e) =>
+        e.type === "button" && e.action_id === from
+          ? { ...swapped, ...(e.value === undefined ? {} : { value: e.value }) }
+          : e,
+      );
+      const swappedActions: ActionsBlock = { ...actions, elements };
+      return swappedActions;
+    });
+  const actions = kept.findIndex((b) => b.type === "actions");
+  const at = actions < 0 ? kept.length : actions;
+  return [...kept.slice(0, at), lineBlock, ...kept.slice(at)];
+}
 
 /**
  * The alert as the channel sees it once someone muted it: the same blocks with one context
- * line ("🔕 Muted 24 h by @ana, until …") above the buttons. Muting again replaces the line.
+ * line ("🔕 Muted until … by @ana") above the buttons, and Unmute where Mute was, since
+ * muting a muted alert again does nothing a reader would want.
  */
 export function alertBlocksWithMute(
   blocks: readonly Block[],
-  mute: { userId: string; until: number; durationMs: number; timeZone?: string },
+  mute: { userId: string; until: number; timeZone?: string },
 ): Block[] {
-  const line: ContextBlock = {
-    type: "context",
-    block_id: MUTED_LINE_ID,
-    elements: [
-      mrkdwn(
-        `🔕 Muted ${muteSpan(mute.durationMs)} by <@${cut(mute.userId, 40)}>, until ${dateToken(mute.until, mute.timeZone)}`,
-      ),
-    ],
-  };
-  const kept = blocks.filter((b) => b.block_id !== MUTED_LINE_ID);
-  const actions = kept.findIndex((b) => b.type === "actions");
-  const at = actions < 0 ? kept.length : actions;
-  return [...kept.slice(0, at), line, ...kept.slice(at)];
+  return withMuteLine(
+    blocks,
+    `🔕 Muted until ${dateToken(mute.until, mute.timeZone)} by <@${cut(mute.userId, 40)}>`,
+    true,
+  );
+}
+
+/** The alert once someone unmuted it: "🔔 Unmuted by @bob" and the Mute button back. */
+export function alertBlocksWithoutMute(blocks: readonly Block[], unmute: { userId: string }): Block[] {
+  return withMuteLine(blocks, `🔔 Unmuted by <@${cut(unmute.userId, 40)}>`, false);
 }

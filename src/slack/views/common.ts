@@ -73,21 +73,7 @@ export function noticeMessage(text: string, detail?: string): SlackMessage {
 
 /** "Queued: position 3, about 1 min" / "7/20 requests, about 6 min left", with a Cancel button. */
 export function progressMessage(what: string, progress: TaskProgress, nowMs: number): SlackMessage {
-  const eta =
-    progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
-  // No call left to make (answered from the cached vehicle list): no wait to announce.
-  const noCalls = progress.total <= progress.done;
-  const about = eta === undefined || noCalls ? "" : `, ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
-  // Before the first call the total is not known yet (a report plans its calls once it has
-  // the vehicle list): the place in the queue is what the user can rely on.
-  const where = noCalls
-    ? "answering now"
-    : progress.done > 0
-      ? `${progress.done}/${progress.total} request${progress.total === 1 ? "" : "s"}${about}`
-      : progress.position !== undefined && progress.position > 0
-        ? `position ${progress.position + 1} in the queue${about}`
-        : `next in line${about}`;
-  const text = `:hourglass_flowing_sand: ${what}: ${where}`;
+  const text = `:hourglass_flowing_sand: ${what}: ${progressPhrase(progress, nowMs)}`;
   return {
     text,
     blocks: [
@@ -104,6 +90,25 @@ export function progressMessage(what: string, progress: TaskProgress, nowMs: num
       },
     ],
   };
+}
+
+/** Where a task stands, in words: "next in line, about 30 s", "position 3 in the queue, …", "2/5 requests, …". */
+export function progressPhrase(progress: TaskProgress, nowMs: number): string {
+  const eta =
+    progress.expectedFinishAt === undefined ? undefined : Math.max(0, progress.expectedFinishAt - nowMs);
+  // No call left to make (answered from the cached vehicle list): no wait to announce.
+  const noCalls = progress.total <= progress.done;
+  const about = eta === undefined || noCalls ? "" : `, ${formatWait(eta)}${progress.done > 0 ? " left" : ""}`;
+  // Before the first call the total is not known yet (a report plans its calls once it has
+  // the vehicle list): the place in the queue is what the user can rely on.
+  const where = noCalls
+    ? "answering now"
+    : progress.done > 0
+      ? `${progress.done}/${progress.total} request${progress.total === 1 ? "" : "s"}${about}`
+      : progress.position !== undefined && progress.position > 0
+        ? `position ${progress.position + 1} in the queue${about}`
+        : `next in line${about}`;
+  return where;
 }
 
 /** Why the wait: the account's real spacing (FLEET_MIN_INTERVAL_MS), not a fixed 30 s. */
@@ -278,8 +283,15 @@ export interface ReportModalPrefill {
   minMinutes?: number;
 }
 
-/** /fleet report: choose report, vehicles (searched from the cached list) and period. */
-export function reportModal(privateMetadata: string, prefill: ReportModalPrefill = {}): ModalView {
+/**
+ * /fleet report: choose report, vehicles (searched from the cached list) and period.
+ * `examplePlate`: one of the account's plates, for the placeholder (a made-up one finds nothing).
+ */
+export function reportModal(
+  privateMetadata: string,
+  prefill: ReportModalPrefill = {},
+  examples: { examplePlate?: string | undefined } = {},
+): ModalView {
   const choices = modalReportChoices();
   const choice = choices.find((c) => c.value === prefill.report);
   const toOption = (c: { value: string; label: string }): PlainTextOption => ({
@@ -314,6 +326,7 @@ export function reportModal(privateMetadata: string, prefill: ReportModalPrefill
           type: "multi_external_select",
           action_id: INPUTS.reportVehicles.action,
           min_query_length: 0,
+          ...(examples.examplePlate ? { placeholder: plain(`e.g. ${examples.examplePlate}`) } : {}),
           max_selected_items: 100,
           ...(prefill.vehicles && prefill.vehicles.length > 0 ? { initial_options: prefill.vehicles } : {}),
         },

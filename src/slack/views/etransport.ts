@@ -5,7 +5,7 @@ import { type Severity, transportStateInfo } from "../../etransport/state.js";
 import type { TransportAction, TransportView } from "../../etransport/types.js";
 import type { TransportActionResult } from "../../fleet/schemas.js";
 import { ACTIONS } from "../actionIds.js";
-import { blocksText, cut, dateToken, formatUit, idPart } from "./etransportText.js";
+import { blocksText, cut, dateToken, formatUit, idPart, SEVERITY_MARKS } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { userText } from "./text.js";
 
@@ -102,7 +102,13 @@ const STATUS_EMOJI: Readonly<Record<number, string>> = {
   6: "⏸️",
 };
 
-const MARKER: Readonly<Record<Severity, string>> = { ok: "", warning: "⚠️ ", bad: "🔴 " };
+/** The alerts' marks, so a transport looks as serious in a list as in its alert. */
+const MARKER: Readonly<Record<Severity, string>> = {
+  ok: "",
+  info: `${SEVERITY_MARKS.info} `,
+  warning: `${SEVERITY_MARKS.warning} `,
+  bad: `${SEVERITY_MARKS.fault} `,
+};
 
 interface DetailLimits {
   name: number;
@@ -523,18 +529,31 @@ export function withCardUnderWay(
   list: SlackMessage,
   actionsBlockId: string,
   action: TransportCardAction,
+  /** Where the action stands ("next in line, about 30 s"), as commands say it (progressPhrase). */
+  wait?: string,
 ): SlackMessage {
+  const line = `:hourglass_flowing_sand: ${UNDER_WAY[action]}${wait ? ` ${wait}` : ""}`;
+  const underWayId = `${actionsBlockId}.under-way`;
   const blocks = list.blocks.map(
     (block): KnownBlock =>
-      block.type === "actions" && block.block_id === actionsBlockId
-        ? {
-            type: "context",
-            block_id: `${actionsBlockId}.under-way`,
-            elements: [mrkdwn(`:hourglass_flowing_sand: ${UNDER_WAY[action]}`)],
-          }
+      (block.type === "actions" && block.block_id === actionsBlockId) ||
+      (block.type === "context" && block.block_id === underWayId)
+        ? { type: "context", block_id: underWayId, elements: [mrkdwn(line)] }
         : block,
   );
   return { ...list, blocks };
+}
+
+/** The clicking user's own note while an action on an alert's transport waits (the alert stays as it is). */
+export function actionUnderWayNote(action: TransportCardAction, codeUit: string, wait: string): SlackMessage {
+  const text = `:hourglass_flowing_sand: ${UNDER_WAY[action]} UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
+  return { text, blocks: [{ type: "section", block_id: "etransport.under-way", text: mrkdwn(text) }] };
+}
+
+/** The clicking user's note while "Show transport" looks the transport up. */
+export function lookupUnderWayNote(codeUit: string, wait: string): SlackMessage {
+  const text = `:mag: Looking up UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
+  return { text, blocks: [{ type: "section", block_id: "etransport.lookup", text: mrkdwn(text) }] };
 }
 
 export type TransportBulkAction = "start" | "pause" | "end" | "remove";
@@ -586,8 +605,10 @@ export function transportActionResultMessage(
 
   const lines = results.map((r) => {
     const uit = `\`${userText(formatUit(r.codeUit), 40)}\``;
+    // Not reported: the service answered for the request as a whole (or a resumed task found
+    // the change made); the reader should know this UIT was not confirmed on its own.
     if (r.isSuccess)
-      return `✅ ${uit} ${words.ok}${r.reported ? "" : " _(the service confirmed all at once)_"}`;
+      return `✅ ${uit} ${words.ok}${r.reported ? "" : " _(the service accepted the request as a whole, without an answer for each UIT)_"}`;
     const errors = r.errors.length > 0 ? r.errors : ["no reason given"];
     const explained = errors.map((e) => {
       const code = e.trim();

@@ -190,7 +190,8 @@ function vehicleBlock(input: TransportModalInput): KnownBlock {
       type: "external_select",
       action_id: INPUTS.transportVehicle.action,
       min_query_length: 0,
-      placeholder: plain("Plate or name, e.g. B 123"),
+      // One of the account's own plates when its list is known: a made-up one finds nothing.
+      placeholder: plain(`Plate or name, e.g. ${input.vehicles?.find((v) => v.plate)?.plate ?? "B 123"}`),
       ...(initialOption ? { initial_option: initialOption } : {}),
     },
   };

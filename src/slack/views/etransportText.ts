@@ -25,6 +25,12 @@ export function dateToken(ms: number, timeZone?: string, format = "{date_short_p
   return `<!date^${Math.floor(ms / 1000)}^${format}|${fallback}>`;
 }
 
+/**
+ * One mark per severity wherever a transport shows (alert, card, list): red for a fault, amber
+ * for a warning, grey for information.
+ */
+export const SEVERITY_MARKS = { fault: "🔴", warning: "🟠", info: "⚪" } as const;
+
 /** A safe fragment for block ids: letters, digits, dashes (at most 80 characters). */
 export function idPart(text: string): string {
   return text.replace(/[^A-Za-z0-9-]/g, "_").slice(0, 80) || "_";

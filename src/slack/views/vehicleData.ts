@@ -270,7 +270,7 @@ export function stopsMessage(
   b.header(`🅿️ Stops — ${report.period.label || "report"}`);
   const withStops = report.vehicles.filter((g) => g.stops.length > 0).length;
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }),
+    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
     [
       `*${report.totalStops}* stop${report.totalStops === 1 ? "" : "s"} of ${withStops} vehicle${withStops === 1 ? "" : "s"}`,
       `at least ${report.minMinutes} min`,
@@ -345,7 +345,7 @@ export function fuelMessage(
   const b = new MessageBuilder(`fuel.p${p}`);
   b.header(`⛽ Fuel consumption — ${report.period.label || "report"}`);
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }),
+    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
     [`*${report.rows.length}* vehicle${report.rows.length === 1 ? "" : "s"}`, pageLabel(p, pages.length)]
       .filter(Boolean)
       .join(" · "),
@@ -477,11 +477,36 @@ function rangeText(s: SensorSummary): string {
 }
 
 function vehicleTemperatureText(v: VehicleTemperatures): string {
-  const lines = v.sensors.length > 0 ? v.sensors.map(sensorLine) : ["no readings in this period"];
-  return [vehicleMrkdwn(v.vehicle), ...lines].join("\n");
+  return [vehicleMrkdwn(v.vehicle), ...v.sensors.map(sensorLine)].join("\n");
 }
 
-/** Min/avg/max per temperature and humidity sensor, VEHICLES_PER_PAGE vehicles per page. */
+/** Characters the one line naming the vehicles without readings may take. */
+const NO_READINGS_CHARS = 1500;
+
+/**
+ * "26 vehicles have no temperature readings in this period: B-1, B-2, … and 9 more": one line
+ * instead of a card each (most of a fleet has no reefer sensor), cut to NO_READINGS_CHARS.
+ */
+export function noReadingsLine(vehicles: readonly VehicleTemperatures[]): string | undefined {
+  if (vehicles.length === 0) return undefined;
+  const head =
+    vehicles.length === 1
+      ? "*1 vehicle has no temperature readings in this period:* "
+      : `*${vehicles.length} vehicles have no temperature readings in this period:* `;
+  const names = vehicles.map(({ vehicle: v }) => clipMrkdwn(v.plate.trim() || `#${v.vehicleId}`, 30));
+  let shown = names.length;
+  const text = (n: number) => {
+    const rest = names.length - n;
+    return `${head}${names.slice(0, n).join(", ")}${rest > 0 ? ` and ${rest} more` : ""}.`;
+  };
+  while (shown > 1 && text(shown).length > NO_READINGS_CHARS) shown -= 1;
+  return text(shown);
+}
+
+/**
+ * Min/avg/max per temperature and humidity sensor, VEHICLES_PER_PAGE vehicles with readings
+ * per page, first; the vehicles without any in one line on the first page.
+ */
 export function temperatureMessage(
   report: TemperatureReport,
   page = 0,
@@ -489,13 +514,15 @@ export function temperatureMessage(
   options: VehicleViewOptions = {},
 ): SlackMessage {
   const tz = options.timeZone ?? report.period.timeZone;
-  const texts = report.vehicles.map(vehicleTemperatureText);
+  const withReadings = report.vehicles.filter((v) => v.sensors.length > 0);
+  const noReadings = noReadingsLine(report.vehicles.filter((v) => v.sensors.length === 0));
+  const texts = withReadings.map(vehicleTemperatureText);
   const pages = paginate(texts, VEHICLES_PER_PAGE, PAGE_CHARS, (t) => t.length + 20);
   const p = clampPage(page, pages.length);
   const b = new MessageBuilder(`temps.p${p}`);
   b.header(`🌡️ Temperatures — ${report.period.label || "report"}`);
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }),
+    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
     [
       `*${report.vehicles.length}* vehicle${report.vehicles.length === 1 ? "" : "s"}`,
       pageLabel(p, pages.length),
@@ -505,8 +532,9 @@ export function temperatureMessage(
   ]);
   if (report.vehicles.length === 0) b.section("No vehicles with temperature sensors in this request.");
   for (const text of pages[p] ?? []) b.section(text);
-  const shown = pageToken === undefined ? (pages[p] ?? []).length : report.vehicles.length;
-  const missing = report.vehicles.length - shown;
+  if (noReadings !== undefined && p === 0) b.section(noReadings);
+  const shown = pageToken === undefined ? (pages[p] ?? []).length : withReadings.length;
+  const missing = withReadings.length - shown;
   b.context(
     [
       missing > 0 ? `${missing} more vehicle${missing === 1 ? "" : "s"} not shown here.` : undefined,

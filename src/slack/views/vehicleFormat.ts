@@ -103,15 +103,22 @@ export function slackAgo(ms: number, nowMs: number): string {
   return slackDate(ms, "{ago}", `${fmtMinutes((nowMs - ms) / 60_000)} ago`);
 }
 
-/** A period as "label (from – to)". */
-export function periodMrkdwn(period: {
-  label: string;
-  fromMs: number;
-  toMs: number;
-  timeZone: string;
-}): string {
+/**
+ * A period as "label (from – to)", or only "from – to" when the header above already names
+ * it (`labelInHeader`), so "yesterday (2026-11-24)" is not read twice.
+ */
+export function periodMrkdwn(
+  period: {
+    label: string;
+    fromMs: number;
+    toMs: number;
+    timeZone: string;
+  },
+  options: { labelInHeader?: boolean } = {},
+): string {
   // {date_num} (2026-11-03) is the form the period's label uses: one date format per header.
   const range = `${slackDateIn(period.fromMs, period.timeZone, "{date_num} {time}")} – ${slackDateIn(period.toMs, period.timeZone, "{date_num} {time}")}`;
+  if (options.labelInHeader === true) return range;
   return period.label.trim() ? `${clipMrkdwn(period.label, 100)} (${range})` : range;
 }
 

@@ -86,6 +86,7 @@ const incidentHash = z.object({
   openedAt: storedNumber.optional(),
   resolvedAt: storedNumber.optional(),
   resolveReason: z.enum(["recovered", "changed", "status", "gone", "completed", "removed"]).optional(),
+  endEvidenceMs: storedNumber.optional(),
   state: z.enum(["pending", "open", "resolved"]),
   lastSeenAt: storedNumber,
   facts: storedJson,
@@ -174,6 +175,7 @@ function toIncident(hash: Record<string, string>): IncidentRecord {
   if (row.openedAt !== undefined) incident.openedAt = row.openedAt;
   if (row.resolvedAt !== undefined) incident.resolvedAt = row.resolvedAt;
   if (row.resolveReason !== undefined) incident.resolveReason = row.resolveReason;
+  if (row.endEvidenceMs !== undefined) incident.endEvidenceMs = row.endEvidenceMs;
   return incident;
 }
 
@@ -203,6 +205,7 @@ function incidentFields(incident: IncidentRecord): Record<string, string | undef
     openedAt: numberText(incident.openedAt),
     resolvedAt: numberText(incident.resolvedAt),
     resolveReason: incident.resolveReason,
+    endEvidenceMs: numberText(incident.endEvidenceMs),
     state: incident.state,
     lastSeenAt: String(incident.lastSeenAt),
     facts: JSON.stringify(incident.facts),
@@ -380,6 +383,7 @@ const CHANGE_FIELDS = [
   "state",
   "facts",
   "reason",
+  "endEvidenceMs",
 ] as const;
 
 function changeArgs(change: IncidentChange): string[] {
@@ -404,7 +408,12 @@ function changeArgs(change: IncidentChange): string[] {
       case "still":
         return { ...common, id: change.id };
       case "resolve":
-        return { ...common, id: change.id, reason: change.reason };
+        return {
+          ...common,
+          id: change.id,
+          reason: change.reason,
+          ...(change.endEvidenceMs !== undefined ? { endEvidenceMs: String(change.endEvidenceMs) } : {}),
+        };
     }
   })();
   return CHANGE_FIELDS.map((name) => fields[name] ?? "");
@@ -412,7 +421,7 @@ function changeArgs(change: IncidentChange): string[] {
 
 /**
  * ARGV: prefix, count, then per change: type, id, account, transportUId, codeUit, kind, code, at,
- * state, facts, reason. Checked whole before anything is written (a Lua error does not undo
+ * state, facts, reason, endEvidenceMs ("" when none). Checked whole before anything is written (a Lua error does not undo
  * earlier writes), so a refused batch leaves the store as it was; then applied in order.
  * Returns the touched incidents' hashes.
  */
@@ -424,7 +433,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   changes[#changes + 1] = {
     type = ARGV[b], id = ARGV[b + 1], account = ARGV[b + 2], uid = ARGV[b + 3], code_uit = ARGV[b + 4],
     kind = ARGV[b + 5], code = ARGV[b + 6], at = ARGV[b + 7], state = ARGV[b + 8], facts = ARGV[b + 9],
-    reason = ARGV[b + 10],
+    reason = ARGV[b + 10], end_evidence = ARGV[b + 11],
   }
 end
 
@@ -497,6 +506,7 @@ for _, c in ipairs(changes) do
     if f[1] == 'pending' or f[1] == 'open' then
       local account = f[3]
       redis.call('HSET', key, 'state', 'resolved', 'resolvedAt', c.at, 'resolveReason', c.reason)
+      if c.end_evidence ~= '' then redis.call('HSET', key, 'endEvidenceMs', c.end_evidence) end
       redis.call('ZREM', p .. 'alert:active:' .. account, f[2])
       redis.call('ZREM', p .. 'alert:open', f[2])
       local active = p .. 'alert:active-key:' .. account

@@ -1,8 +1,10 @@
 import type { Redis } from "ioredis";
+import type { InstallationRepository } from "../installationStore.js";
 import type { LearnedLimitsRepo, Repositories } from "../repositories.js";
 import { RedisAccountStore } from "./accountStore.js";
 import { RedisAlertStore } from "./alertStore.js";
 import { RedisAuditStore } from "./auditStore.js";
+import { RedisInstallationStore } from "./installationStore.js";
 import { RedisLearnedLimitsStore } from "./learnedLimits.js";
 import type { RedisStoreOptions } from "./lua.js";
 import { RedisTaskStore } from "./taskStore.js";
@@ -10,6 +12,7 @@ import { RedisTaskStore } from "./taskStore.js";
 export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
 export { RedisAlertStore } from "./alertStore.js";
 export { RedisAuditStore } from "./auditStore.js";
+export { RedisInstallationStore } from "./installationStore.js";
 export { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
 export { RedisTaskStore, type StepRecord } from "./taskStore.js";
@@ -18,12 +21,13 @@ export { RedisTaskStore, type StepRecord } from "./taskStore.js";
 export function createRedisRepositories(
   redis: Redis,
   options: RedisStoreOptions & { key: Buffer | undefined },
-): Repositories & { limits: LearnedLimitsRepo } {
+): Repositories & { limits: LearnedLimitsRepo; installations: InstallationRepository } {
   return {
     tasks: new RedisTaskStore(redis, options),
     accounts: new RedisAccountStore(redis, options),
     alerts: new RedisAlertStore(redis, options),
     audit: new RedisAuditStore(redis, options),
     limits: new RedisLearnedLimitsStore(redis, options),
+    installations: new RedisInstallationStore(redis, options),
   };
 }

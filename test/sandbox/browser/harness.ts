@@ -63,6 +63,11 @@ export interface SandboxOptions {
    * sandbox page on it (SANDBOX=1), everyone using its demo login as on the embedded one.
    */
   fleetApiUrl?: string;
+  /**
+   * The sandbox as `npm start` runs it: no ALERTS_CHANNEL (its #alerts subscription is an
+   * ordinary one), still checked every 2 seconds.
+   */
+  asStarted?: boolean;
 }
 
 /** fleetbot in sandbox mode, with the sandbox page served by main.ts. */
@@ -81,7 +86,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
       FLEET_SAFETY_MARGIN_MS: "5",
       // Alerts: checked every 2 seconds, posted in #alerts.
       ALERTS_CRON: "*/2 * * * * *",
-      ALERTS_CHANNEL: "C0ALERTS",
+      ...(options.asStarted ? {} : { ALERTS_CHANNEL: "C0ALERTS" }),
     }),
     { simulator: { drift: false }, upkeepEveryMs: 0 },
   );

@@ -165,7 +165,12 @@ describe.skipIf(!run)("sandbox page in Chromium", { timeout: 45_000 }, () => {
     }
     await message(page, "filler 30").waitFor();
     const list = page.locator("#messages");
-    const card = message(page, /SBOX/);
+    // The card itself (its Edit button), not the clicker's "⏳ Starting…" note about it.
+    const card = page
+      .locator("#messages > .msg")
+      .filter({ has: page.locator(`button[data-action-id="${ACTIONS.transportEdit}"]`) })
+      .filter({ hasText: /SBOX/ })
+      .last();
     // The reader scrolls up to the card, away from the bottom.
     await card.evaluate((node) => node.scrollIntoView({ block: "center" }));
     const before = await list.evaluate((node) => ({

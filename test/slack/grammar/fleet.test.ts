@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  ALERT_CODES,
   type FleetCommandResult,
   type GrammarContext,
   parseCommandLine,

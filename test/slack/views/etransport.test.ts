@@ -4,6 +4,7 @@ import type { TransportView } from "../../../src/etransport/types.js";
 import type { TransportActionResult } from "../../../src/fleet/schemas.js";
 import { totalText, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
+import { markOf } from "../../../src/slack/views/alerts.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
@@ -65,14 +66,37 @@ describe("transportCard", () => {
     );
     const section = blocks[0] as SectionBlock;
     expect(section.text?.text).toMatch(/^🔴 /);
-    expect(section.text?.text).toContain("🔴 OldData — data older than 6 hours");
+    // OldData may pass on its own: amber, as its alert; the failed change request makes the card red.
+    expect(section.text?.text).toContain("🟠 OldData — data older than 6 hours");
     expect(section.text?.text).toContain("ANAF app");
     expect(section.text?.text).toContain("🔴 *ResponseError — completed with error*: “Plate not valid”");
   });
 
-  it("warns (⚠️) on an unknown transmission code", () => {
+  it("warns (🟠) on an unknown transmission code", () => {
     const section = transportCard(transport({ transmissionStatusCode: "Weird" }))[0] as SectionBlock;
-    expect(section.text?.text).toContain("⚠️ Weird");
+    expect(section.text?.text).toContain("🟠 Weird");
+  });
+
+  it.each([
+    ["an international", { startLocation: "Arad", endLocation: "Budapest, Hungary" }, "⚪"],
+    ["a domestic", { startLocation: "Pitești", endLocation: "Brașov" }, "🔴"],
+  ] as const)("marks NotInRomania on %s route as its alert does (%s)", (_route, places, mark) => {
+    const t = transport({ transmissionStatusCode: "NotInRomania", ...places });
+    const card = (transportCard(t)[0] as SectionBlock).text?.text ?? "";
+    expect(card.startsWith(`${mark} `)).toBe(true);
+    expect(card).toContain(`${mark} NotInRomania — not on Romanian territory`);
+    expect(markOf({ kind: "transmission", code: "NotInRomania", facts: t })).toBe(mark);
+    const list = textOf(
+      transportListMessage({
+        transports: [t],
+        totalRecords: 1,
+        pageIndex: 0,
+        pageSize: 8,
+        filterLabel: "all",
+      }).blocks,
+    );
+    expect(list).toContain(`${mark} NotInRomania`);
+    expect(list).not.toContain(mark === "⚪" ? "🔴" : "⚪");
   });
 
   it.each([
@@ -257,6 +281,14 @@ describe("transportActionResultMessage", () => {
     );
     expectValid(message);
     expect(textOf(message.blocks)).toMatch(/and \d+ more/);
+  });
+
+  it("says in plain words when the service did not answer UIT by UIT", () => {
+    const wholesale = transportActionResultMessage("start", [{ ...results[0]!, reported: false }]);
+    const text = textOf(wholesale.blocks);
+    expect(text).toContain("the service accepted the request as a whole, without an answer for each UIT");
+    expect(text).not.toContain("confirmed all at once");
+    expect(textOf(transportActionResultMessage("start", [results[0]!]).blocks)).not.toContain("as a whole");
   });
 
   it("words all-succeeded and all-failed outcomes", () => {

@@ -320,6 +320,58 @@ describe("temperatureMessage and routeMessage", () => {
     expect(JSON.stringify(alone.blocks)).toContain("15 more vehicles not shown here.");
   });
 
+  it("puts the vehicles with readings first and names the rest in one line; the period once", () => {
+    // 28 vehicles, 2 with a reefer sensor (the 6th and the 21st): one page, not three.
+    const fleet = vehicles(28, false);
+    const withSensor = [fleet[5]!, fleet[20]!];
+    const temperature = withSensor.flatMap((v) =>
+      Array.from({ length: 4 }, (_, i) => ({
+        vehicleId: v.vehicleId,
+        date: `2026-11-24T10:0${i}:00`,
+        value: -18,
+        sensorNumber: 1,
+      })),
+    );
+    const yesterday: ReportPeriod = {
+      fromMs: Date.UTC(2026, 10, 23, 22),
+      toMs: Date.UTC(2026, 10, 24, 22),
+      label: "yesterday (2026-11-24)",
+      timeZone: ZONE,
+    };
+    const report = temperatureReport(
+      schemas.temperaturesPayload.parse([{ temperature, humidity: [] }]),
+      reportVehicles(fleet),
+      yesterday,
+    );
+    const msg = temperatureMessage(report, 0, TOKEN, OPTIONS);
+    expectValid(msg);
+    expect(pageValues(msg)).toEqual([]);
+    const json = JSON.stringify(msg.blocks);
+    expect(json.split("yesterday (2026-11-24)")).toHaveLength(2);
+    expect(json).not.toContain("no readings in this period");
+    const sections = msg.blocks.flatMap((b) => (b.type === "section" && b.text ? [b.text.text] : []));
+    expect(sections).toHaveLength(3);
+    expect(sections[0]).toContain("B-005-ABC");
+    expect(sections[1]).toContain("B-020-ABC");
+    expect(sections[2]).toMatch(/^\*26 vehicles have no temperature readings in this period:\* B-000-ABC, /);
+    expect(sections[2]).toContain("B-027-ABC.");
+    expect(sections[2]).not.toContain("B-005-ABC");
+  });
+
+  it("cuts the line of vehicles without readings within Slack's limits", () => {
+    const fleet = vehicles(1500, false);
+    const report = temperatureReport(
+      schemas.temperaturesPayload.parse([{ temperature: [], humidity: [] }]),
+      reportVehicles(fleet),
+      PERIOD,
+    );
+    const msg = temperatureMessage(report, 0, TOKEN, OPTIONS);
+    expectValid(msg);
+    const json = JSON.stringify(msg.blocks);
+    expect(json).toContain("*1500 vehicles have no temperature readings in this period:* B-000-ABC");
+    expect(json).toMatch(/and \d+ more\./);
+  });
+
   it("summarizes a route and an empty one", () => {
     const points = schemas.wayPayload.parse(
       Array.from({ length: 2000 }, (_, i) => ({

@@ -219,6 +219,29 @@ describeContract("AlertRepository", (backend) => {
       expect(await s.alerts.incident("no-such-incident")).toBeUndefined();
     });
 
+    it("keeps the service's date of a fault's end when the resolution carries one, and none otherwise", async () => {
+      const s = await backend.open();
+      const withEvidence = await openOne(s);
+      const without = await openOne(s, { transportUId: "t-2" });
+      await s.alerts.applyChanges([
+        {
+          type: "resolve",
+          id: withEvidence,
+          at: NOW + 60_000,
+          reason: "recovered",
+          wasOpen: true,
+          endEvidenceMs: NOW + 20_000,
+        },
+        resolve(without, NOW + 60_000),
+      ]);
+      expect(await s.alerts.incident(withEvidence)).toMatchObject({
+        state: "resolved",
+        resolvedAt: NOW + 60_000,
+        endEvidenceMs: NOW + 20_000,
+      });
+      expect(await s.alerts.incident(without)).not.toHaveProperty("endEvidenceMs");
+    });
+
     it("lists by first sighting, then by insertion; active ones per account, open ones of all accounts", async () => {
       const s = await backend.open();
       const [late, early, pend, other] = await s.alerts.applyChanges([

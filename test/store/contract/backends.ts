@@ -8,10 +8,15 @@ import { AccountStore } from "../../../src/store/accountStore.js";
 import { AlertStore } from "../../../src/store/alertStore.js";
 import { AuditStore } from "../../../src/store/auditStore.js";
 import { type Db, openDatabase } from "../../../src/store/database.js";
+import {
+  type InstallationRepository,
+  SqliteInstallationStore,
+} from "../../../src/store/installationStore.js";
 import { LearnedLimitsStore } from "../../../src/store/learnedLimits.js";
 import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../../src/store/redis/auditStore.js";
+import { RedisInstallationStore } from "../../../src/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
 import {
@@ -39,6 +44,7 @@ export interface Stores {
   alerts: AlertRepository;
   limits: LearnedLimitsRepo;
   audit: AuditRepository;
+  installations: InstallationRepository;
 }
 
 export interface StoreSet extends Stores {
@@ -88,6 +94,7 @@ function sqliteBackend(): Backend {
         alerts: promised(new AlertStore(db, now)),
         limits: promised(new LearnedLimitsStore(db, now)),
         audit: promised(new AuditStore(db)),
+        installations: new SqliteInstallationStore(db, key, now),
       });
       const db = openDatabase(dir);
       dbs.push(db);
@@ -125,6 +132,7 @@ function redisBackend(): Backend {
         alerts: new RedisAlertStore(redis, { prefix, now }),
         limits: new RedisLearnedLimitsStore(redis, { prefix, now }),
         audit: new RedisAuditStore(redis, { prefix, now }),
+        installations: new RedisInstallationStore(redis, { prefix, now, key }),
       });
       const redis = connect();
       const key = keyOf(options);

@@ -14,6 +14,7 @@
     labels: {}, // "view|block|action" -> { value -> text } for external selections
     notices: {}, // channel id -> local Slackbot notices
     nodes: {}, // "channel|ts" -> { sig, node }
+    nodesChannel: null, // the channel S.nodes were rendered for
     modalSig: "",
     scrollBeforeDialog: null, // { top, atBottom } of the message list when a modal opened
     denyConfirm: null, // closes the open confirmation dialog as "Cancel"
@@ -1289,9 +1290,12 @@
       } else tops.push(m);
     });
     tops.sort((a, b) => Number(a.ts) - Number(b.ts));
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const atBottom = isAtBottom(list);
+    const sameChannel = S.nodesChannel === channel;
+    const anchor = sameChannel && !atBottom ? readingAnchor(list) : null;
     const keep = {};
     const children = [];
+    const arrived = []; // messages new or changed since the last render (not just redrawn)
     tops.forEach((m) => {
       const key = `${channel}|${m.ts}`;
       const sig = JSON.stringify([m, replies[m.ts] || null, !!S.expanded[m.ts]]);
@@ -1302,16 +1306,78 @@
         node = renderMessage(m, channel, replies[m.ts]);
         if (old && old.revisions !== m.revisions) node.classList.add("flash");
       }
-      keep[key] = { sig: sig, node: node, revisions: m.revisions };
+      if (sameChannel && (!old || old.sig !== sig)) arrived.push(node);
+      keep[key] = { sig: sig, node: node, revisions: m.revisions, ts: m.ts };
       children.push(node);
     });
     S.nodes = keep;
+    S.nodesChannel = channel;
     if (children.length === 0) {
       list.replaceChildren(el("div", { class: "empty", text: emptyText() }));
+      showNewBelow(false);
       return;
     }
     list.replaceChildren.apply(list, children);
-    if (atBottom || force === "bottom") list.scrollTop = list.scrollHeight;
+    if (atBottom || force === "bottom") {
+      list.scrollTop = list.scrollHeight;
+      showNewBelow(false);
+      return;
+    }
+    if (anchor) keepReading(list, anchor);
+    // Something arrived or changed below what the reader sees: say so, as Slack does.
+    const visibleEnd = list.getBoundingClientRect().bottom;
+    if (arrived.some((node) => node.getBoundingClientRect().top >= visibleEnd)) showNewBelow(true);
+  }
+
+  function isAtBottom(list) {
+    return list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  }
+
+  /** The first message the reader sees, and how far its top is from the list's top. */
+  function readingAnchor(list) {
+    const top = list.getBoundingClientRect().top;
+    for (const node of list.children) {
+      const box = node.getBoundingClientRect();
+      if (box.bottom > top && node.dataset.ts)
+        return { ts: node.dataset.ts, offset: box.top - top, scrollTop: list.scrollTop };
+    }
+    return { ts: null, offset: 0, scrollTop: list.scrollTop };
+  }
+
+  /**
+   * The list re-rendered while the reader was not at the bottom: the message they were reading
+   * stays where it was on screen, whatever changed above it (or the same scroll offset, if it is gone).
+   */
+  function keepReading(list, anchor) {
+    list.scrollTop = anchor.scrollTop;
+    const node = anchor.ts ? S.nodes[`${S.active}|${anchor.ts}`]?.node : null;
+    if (!node?.isConnected) return;
+    const offset = node.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += offset - anchor.offset;
+  }
+
+  /** The "new messages below" marker over the end of the list; clicking it goes to the bottom. */
+  function showNewBelow(show) {
+    let marker = $("#new-below");
+    if (!marker) {
+      if (!show) return;
+      const list = $("#messages");
+      marker = el("button", {
+        id: "new-below",
+        class: "new-below",
+        type: "button",
+        text: "New messages \u2193",
+        onclick: () => {
+          list.scrollTop = list.scrollHeight;
+          showNewBelow(false);
+        },
+      });
+      list.after(marker);
+      list.addEventListener("scroll", () => {
+        if (isAtBottom(list)) showNewBelow(false);
+      });
+    }
+    marker.hidden = !show;
   }
 
   function emptyText() {
@@ -1458,8 +1524,10 @@
     if (!channelById(S.active)) S.active = S.state.channels[0]?.id;
     renderSidebar();
     renderHeader();
-    if (S.tab === "home" && channelById(S.active).kind === "dm") renderHome();
-    else renderMessages(scroll);
+    if (S.tab === "home" && channelById(S.active).kind === "dm") {
+      renderHome();
+      showNewBelow(false);
+    } else renderMessages(scroll);
     renderModal();
     renderViolations();
   }
@@ -1617,6 +1685,37 @@
 
   function loadTransports() {
     return api("/sandbox/transports").then(renderTransports);
+  }
+
+  // The bot's next alert check, counted down on the server's clock (the page's may be off).
+  const alertCheck = { at: null, offset: 0, loading: false };
+
+  function loadAlertSchedule() {
+    if (alertCheck.loading) return Promise.resolve();
+    alertCheck.loading = true;
+    return api("/sandbox/alert-schedule")
+      .then((res) => {
+        alertCheck.at = res.ok && typeof res.nextCheckAt === "number" ? res.nextCheckAt : null;
+        alertCheck.offset = typeof res.now === "number" ? res.now - Date.now() : 0;
+      })
+      .catch(() => undefined)
+      .then(() => {
+        alertCheck.loading = false;
+        showNextCheck();
+      });
+  }
+
+  function showNextCheck() {
+    const line = $("#sim-next");
+    if (alertCheck.at === null) {
+      line.hidden = true;
+      return;
+    }
+    const left = Math.ceil((alertCheck.at - (Date.now() + alertCheck.offset)) / 1000);
+    line.hidden = false;
+    line.textContent = left > 0 ? `Next alert check in ${left} s` : "Alert check under way\u2026";
+    // The tick has come: the schedule says when the one after it is.
+    if (left <= 0) loadAlertSchedule();
   }
 
   function renderTransports(res) {
@@ -1780,6 +1879,8 @@
         loadTransports();
         subscribe();
         setInterval(loadTransports, 15000);
+        loadAlertSchedule();
+        setInterval(showNextCheck, 1000);
       });
   }
 

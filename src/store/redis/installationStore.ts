@@ -1,0 +1,225 @@
+import type { Installation, InstallationQuery } from "@slack/bolt";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { CredentialsKeyMissingError } from "../accountStore.js";
+import {
+  candidateKeys,
+  describeQuery,
+  exactKey,
+  FetchedMarks,
+  InstallationNotFoundError,
+  type InstallationRef,
+  type InstallationRepository,
+  isReadable,
+  openInstallation,
+  type RotatedBotToken,
+  refOf,
+  type SealedInstallation,
+  sealInstallation,
+  withRotatedBotToken,
+} from "../installationStore.js";
+import { LuaScript, RedisStore, type RedisStoreOptions, storedNumber } from "./lua.js";
+
+/**
+ * Slack installations in Redis, sealed exactly as in SQLite (installationStore.ts), each change
+ * one Lua script.
+ *
+ * Keys (after the prefix):
+ *   installation:<E:ent|T:team>   hash: key, teamId?, enterpriseId?, isEnterpriseInstall, body, secrets, installedAt, updatedAt
+ *   installations                 set of every installation key
+ */
+
+const hashSchema = z.object({
+  key: z.string(),
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
+  isEnterpriseInstall: z.enum(["0", "1"]),
+  body: z.string(),
+  secrets: z.string(),
+  installedAt: storedNumber,
+  updatedAt: storedNumber,
+});
+
+function fromHash(hash: Record<string, string>): SealedInstallation {
+  const parsed = hashSchema.parse(hash);
+  return {
+    ...parsed,
+    teamId: parsed.teamId,
+    enterpriseId: parsed.enterpriseId,
+    isEnterpriseInstall: parsed.isEnterpriseInstall === "1",
+  };
+}
+
+/** ARGV: prefix, key, '1' to keep an existing one, then field/value pairs → 1 written, 0 kept. */
+const STORE = new LuaScript(`
+local p, key = ARGV[1], ARGV[2]
+local name = p .. 'installation:' .. key
+if ARGV[3] == '1' and redis.call('EXISTS', name) == 1 then return 0 end
+redis.call('DEL', name)
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', name, unpack(fields))
+redis.call('SADD', p .. 'installations', key)
+return 1
+`);
+
+/** ARGV: prefix, key, expected installedAt, body, secrets, updatedAt → 1 replaced, 0 not the same installation. */
+const REPLACE_IF_SAME = new LuaScript(`
+local name = ARGV[1] .. 'installation:' .. ARGV[2]
+if redis.call('HGET', name, 'installedAt') ~= ARGV[3] then return 0 end
+redis.call('HSET', name, 'body', ARGV[4], 'secrets', ARGV[5], 'updatedAt', ARGV[6])
+return 1
+`);
+
+/** ARGV: prefix, key, and an event time ('' for none) → 1 deleted, 0 kept or none. */
+const DELETE = new LuaScript(`
+local p, key = ARGV[1], ARGV[2]
+local name = p .. 'installation:' .. key
+local installedAt = redis.call('HGET', name, 'installedAt')
+if not installedAt then return 0 end
+if ARGV[3] ~= '' and tonumber(installedAt) > tonumber(ARGV[3]) then return 0 end
+redis.call('DEL', name)
+redis.call('SREM', p .. 'installations', key)
+return 1
+`);
+
+export class RedisInstallationStore extends RedisStore implements InstallationRepository {
+  private readonly key: Buffer | undefined;
+  private readonly marks = new FetchedMarks();
+
+  constructor(redis: Redis, options: RedisStoreOptions & { key: Buffer | undefined }) {
+    super(redis, options);
+    this.key = options.key;
+  }
+
+  get canStore(): boolean {
+    return this.key !== undefined;
+  }
+
+  private async sealedByKey(key: string): Promise<SealedInstallation | undefined> {
+    const hash = await this.redis.hgetall(`${this.prefix}installation:${key}`);
+    return Object.keys(hash).length === 0 ? undefined : fromHash(hash);
+  }
+
+  private async serving(query: InstallationQuery<boolean>): Promise<SealedInstallation | undefined> {
+    for (const key of candidateKeys(query)) {
+      const found = await this.sealedByKey(key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private async replaceIfSame(sealed: SealedInstallation, expectedInstalledAt: number): Promise<boolean> {
+    const replaced = await REPLACE_IF_SAME.run(
+      this.redis,
+      [],
+      [
+        this.prefix,
+        sealed.key,
+        String(expectedInstalledAt),
+        sealed.body,
+        sealed.secrets,
+        String(sealed.updatedAt),
+      ],
+    );
+    return replaced === 1;
+  }
+
+  async storeInstallation<AuthVersion extends "v1" | "v2">(
+    installation: Installation<AuthVersion, boolean>,
+  ): Promise<void> {
+    if (!this.key) throw new CredentialsKeyMissingError();
+    const now = this.now();
+    const origin = this.marks.origin(installation);
+    if (origin) {
+      // A token refresh of the installation fetched: replace it only if it is still the one stored.
+      const sealed = sealInstallation(this.key, installation, {
+        installedAt: origin.installedAt,
+        updatedAt: now,
+      });
+      await this.replaceIfSame(sealed, origin.installedAt);
+      return;
+    }
+    await this.write(sealInstallation(this.key, installation, { installedAt: now, updatedAt: now }), false);
+  }
+
+  /** Copies a sealed installation as it is (the migration: no key needed). One already here is kept: false. */
+  async importSealed(sealed: SealedInstallation): Promise<boolean> {
+    return await this.write(sealed, true);
+  }
+
+  private async write(s: SealedInstallation, keepExisting: boolean): Promise<boolean> {
+    const fields: string[] = [
+      "key",
+      s.key,
+      "isEnterpriseInstall",
+      s.isEnterpriseInstall ? "1" : "0",
+      "body",
+      s.body,
+      "secrets",
+      s.secrets,
+      "installedAt",
+      String(s.installedAt),
+      "updatedAt",
+      String(s.updatedAt),
+      ...(s.teamId !== undefined ? ["teamId", s.teamId] : []),
+      ...(s.enterpriseId !== undefined ? ["enterpriseId", s.enterpriseId] : []),
+    ];
+    return (await STORE.run(this.redis, [], [this.prefix, s.key, keepExisting ? "1" : "0", ...fields])) === 1;
+  }
+
+  async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<"v1" | "v2", boolean>> {
+    const sealed = await this.serving(query);
+    if (!sealed) throw new InstallationNotFoundError(describeQuery(query));
+    const installation = openInstallation(this.key, sealed);
+    this.marks.mark(installation, sealed);
+    return installation;
+  }
+
+  async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
+    const key = exactKey(query);
+    if (key) await DELETE.run(this.redis, [], [this.prefix, key, ""]);
+  }
+
+  async installedAt(query: InstallationQuery<boolean>): Promise<number | undefined> {
+    return (await this.serving(query))?.installedAt;
+  }
+
+  private async allSealed(): Promise<SealedInstallation[]> {
+    const keys = (await this.redis.smembers(`${this.prefix}installations`)).sort();
+    const found: SealedInstallation[] = [];
+    for (const key of keys) {
+      const sealed = await this.sealedByKey(key);
+      if (sealed) found.push(sealed);
+    }
+    return found;
+  }
+
+  async all(): Promise<InstallationRef[]> {
+    return (await this.allSealed()).map(refOf);
+  }
+
+  async deleteIfInstalledBefore(query: InstallationQuery<boolean>, eventTimeMs: number): Promise<boolean> {
+    const key = exactKey(query);
+    if (!key) return false;
+    return (await DELETE.run(this.redis, [], [this.prefix, key, String(eventTimeMs)])) === 1;
+  }
+
+  async updateBotToken(
+    key: string,
+    tokens: RotatedBotToken,
+    options: { installedAt?: number } = {},
+  ): Promise<boolean> {
+    if (!this.key) throw new CredentialsKeyMissingError();
+    const sealed = await this.sealedByKey(key);
+    if (!sealed || (options.installedAt !== undefined && sealed.installedAt !== options.installedAt))
+      return false;
+    const rotated = withRotatedBotToken(this.key, sealed, tokens, this.now());
+    if (!rotated) return false;
+    return await this.replaceIfSame(rotated, sealed.installedAt);
+  }
+
+  async unreadable(): Promise<InstallationRef[]> {
+    return (await this.allSealed()).filter((sealed) => !isReadable(this.key, sealed)).map(refOf);
+  }
+}

@@ -1,0 +1,64 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger, defaultLogDestination, prettyLogStream } from "../../src/log.js";
+
+function terminal(isTTY: boolean) {
+  const chunks: string[] = [];
+  const out = Object.assign(
+    new Writable({
+      write(chunk, _encoding, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    }),
+    { isTTY },
+  );
+  return { out, text: () => chunks.join("") };
+}
+
+/** pino-pretty writes through a stream; give it a turn to flush. */
+const flushed = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("logs at a terminal", () => {
+  it("are readable lines, not JSON, when stdout is a terminal", async () => {
+    const { out, text } = terminal(true);
+    const destination = defaultLogDestination(out);
+    expect(destination).toBeDefined();
+    createLogger("info", destination).info({ account: "ops" }, "fleetbot listening");
+    await flushed();
+    const line = text().trim();
+    expect(line).toContain("INFO");
+    expect(line).toContain("fleetbot listening");
+    expect(() => JSON.parse(line)).toThrow();
+  });
+
+  it("stay JSON lines (pino's own writer) when stdout is not a terminal", () => {
+    expect(defaultLogDestination(terminal(false).out)).toBeUndefined();
+  });
+
+  it("keep redacting passwords, tokens, Authorization headers and signing secrets", async () => {
+    const { out, text } = terminal(true);
+    const logger = createLogger("debug", prettyLogStream(out, { colorize: false }));
+    logger.info({ password: "hunter2", username: "ops" }, "login");
+    logger.info({ account: { password: "p4ss" } }, "nested");
+    logger.info({ access_token: "eyJhbGciOi.payload.sig", refresh_token: "r3fr3sh" }, "tokens");
+    logger.info({ req: { headers: { authorization: "Bearer eyJabc" } } }, "request");
+    logger.info({ slack: { signingSecret: "s1gn", botToken: "xoxb-123", appToken: "xapp-1-2" } }, "config");
+    await flushed();
+    const written = text();
+    for (const secret of [
+      "hunter2",
+      "p4ss",
+      "eyJhbGciOi",
+      "r3fr3sh",
+      "Bearer eyJabc",
+      "s1gn",
+      "xoxb-123",
+      "xapp-1-2",
+    ]) {
+      expect(written).not.toContain(secret);
+    }
+    expect(written).toContain("[redacted]");
+    expect(written).toContain("ops");
+  });
+});
