@@ -23,6 +23,7 @@ import type { RunningSimulator, SimulatorOptions } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
+import { parsePeriodCore } from "./slack/grammar/period.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { PendingAcks } from "./slack/pendingAcks.js";
 import { People } from "./slack/people.js";
@@ -528,7 +529,7 @@ function taskRunner(
       settlingUserZone(
         vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
         zones,
-        rezonePeriod,
+        rezonePeriod(readTypedPeriod),
       ),
       settlingUserZone(transportActionHandler, zones, withZone),
       settlingUserZone(transportListHandler, zones, withZone),
@@ -693,6 +694,14 @@ interface HealthState {
  * (none completed within three ALERTS_CRON ticks) are reported in `alerts` and `degraded`, not
  * by a 503: every replica would fail at once and be taken out of service for an alerts-only fault.
  */
+/** The command grammar's period reader, for tasks that read a typed period again in the user's settled zone. */
+function readTypedPeriod(text: string, timeZone: string, now: Date) {
+  const parsed = parsePeriodCore(text, { timeZone, now });
+  return parsed.ok
+    ? { fromMs: parsed.period.from.getTime(), toMs: parsed.period.to.getTime(), label: parsed.period.label }
+    : undefined;
+}
+
 function healthRoutes(
   config: Config,
   parts: {

@@ -11,3 +11,8 @@ export function normaliseUit(text: string): string | undefined {
   const joined = text.replace(/[\s\-–—_]/g, "").toUpperCase();
   return /^[A-Z0-9]{16}$/.test(joined) ? joined : undefined;
 }
+
+/** A canonical UIT written in groups of four, as the platform shows it; any other text as it is. */
+export function formatUit(uit: string): string {
+  return /^[A-Z0-9]{16}$/i.test(uit) ? (uit.match(/.{4}/g) ?? [uit]).join("-") : uit;
+}

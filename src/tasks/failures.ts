@@ -1,6 +1,6 @@
 import { describeTransportFailure } from "../etransport/failures.js";
+import { formatUit } from "../etransport/uit.js";
 import { isApplicationFailureError, isFleetError } from "../fleet/errors.js";
-import { formatUit } from "../slack/views/etransportText.js";
 import { LinkedAccountUnreadableError } from "../store/accountStore.js";
 import type { TaskError } from "./task.js";
 

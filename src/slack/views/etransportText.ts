@@ -14,10 +14,8 @@ export function cut(text: string, max: number): string {
   return `${out}…`;
 }
 
-/** `Y45R-577U-N544-GY4S` for a 16-character UIT; other texts as they are. */
-export function formatUit(uit: string): string {
-  return /^[A-Z0-9]{16}$/i.test(uit) ? (uit.match(/.{4}/g) ?? [uit]).join("-") : uit;
-}
+/** Defined with the UIT rules (src/etransport/uit.ts): the domain writes UITs too. */
+export { formatUit } from "../../etransport/uit.js";
 
 /** A Slack date token (reader's zone) with a fallback in `timeZone` (UTC when absent). */
 export function dateToken(ms: number, timeZone?: string, format = "{date_short_pretty} {time}"): string {

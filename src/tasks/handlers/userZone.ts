@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { parsePeriodCore } from "../../slack/grammar/period.js";
 import type { TaskHandler } from "../runner.js";
 
 /**
@@ -40,25 +39,31 @@ export function withZone<P extends ZoneParams>(params: P, zone: SettledZone): P 
 }
 
 /**
+ * Reads a typed period in a zone at an instant; undefined when it does not parse. The grammar
+ * lives with the commands (src/slack/grammar): main.ts hands it in, so tasks import no Slack code.
+ */
+export type PeriodReader = (
+  text: string,
+  timeZone: string,
+  now: Date,
+) => { fromMs: number; toMs: number; label: string } | undefined;
+
+/**
  * A typed period (its text kept) read again in the settled zone at the instant it was typed;
  * a period picked in a form (instants, no text) stays as it is.
  */
-export function rezonePeriod<
-  P extends ZoneParams & { period?: { text?: string; fromMs: number; toMs: number; label: string } },
->(params: P, zone: SettledZone, typedAt: number): P {
-  const settled = withZone(params, zone);
-  const period = params.period;
-  if (!period || period.text === undefined) return settled;
-  const parsed = parsePeriodCore(period.text, { timeZone: zone.zone, now: new Date(typedAt) });
-  if (!parsed.ok) return settled;
-  return {
-    ...settled,
-    period: {
-      fromMs: parsed.period.from.getTime(),
-      toMs: parsed.period.to.getTime(),
-      label: parsed.period.label,
-      text: period.text,
-    },
+export function rezonePeriod(readPeriod: PeriodReader) {
+  return <P extends ZoneParams & { period?: { text?: string; fromMs: number; toMs: number; label: string } }>(
+    params: P,
+    zone: SettledZone,
+    typedAt: number,
+  ): P => {
+    const settled = withZone(params, zone);
+    const period = params.period;
+    if (!period || period.text === undefined) return settled;
+    const read = readPeriod(period.text, zone.zone, new Date(typedAt));
+    if (!read) return settled;
+    return { ...settled, period: { ...read, text: period.text } };
   };
 }
 
