@@ -881,7 +881,7 @@ async function startBackground(
   const workspace = fleet.workspaceAccount?.username;
   if (config.alerts.channel && workspace)
     await alerts.subscriptions.ensureWorkspaceSubscription(config.alerts.channel, workspace);
-  else if (parts.sandboxed && workspace) await alerts.subscriptions.ensureSubscription("C0ALERTS", workspace);
+  else if (parts.sandboxed && workspace) await alerts.subscriptions.seedSubscription("C0ALERTS", workspace);
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
   await parts.queue?.start();
   if (options.alertPolling !== false) {

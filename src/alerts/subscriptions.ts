@@ -136,13 +136,14 @@ export class AlertSubscriptions {
   }
 
   /**
-   * The sandbox's #alerts: subscribes the channel for the account at start unless it has a
-   * subscription already. An ordinary one (no setting made it): listed, changed and removed
-   * from chat like any other.
+   * The sandbox's #alerts: subscribes the channel for the account in a fresh store only (no
+   * subscription of the account anywhere, no incident ever), so a user who removed it does not
+   * find it back after a restart. An ordinary one (no setting made it): listed, changed and
+   * removed from chat like any other. Returns it when it was made.
    */
-  async ensureSubscription(channel: string, account: string): Promise<AlertSubscription> {
-    const existing = await this.store.subscription(channel, account);
-    if (existing) return existing;
+  async seedSubscription(channel: string, account: string): Promise<AlertSubscription | undefined> {
+    if ((await this.store.subscriptions({ account })).length > 0) return undefined;
+    if ((await this.store.incidents(account)).length > 0) return undefined;
     return (await this.store.upsertSubscription({ channel, account })).subscription;
   }
 

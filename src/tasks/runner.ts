@@ -497,7 +497,14 @@ export class TaskRunner<S> {
           .claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
           .catch(() => true)
       : true;
-    if (record && claimed) this.emitFinished(record);
+    if (!record || !claimed) return;
+    // A result too large to keep is still answered once, from memory: only later reads (a page
+    // turned, a re-render after a restart) say it was not kept.
+    const fresh =
+      record.resultNotKept?.reason === "too-large" && ending.result !== undefined
+        ? { ...record, result: ending.result, resultNotKept: undefined }
+        : record;
+    this.emitFinished(fresh);
   }
 
   /** The parameters to keep once the task ends (its handler's scrub), written with the ending itself. */

@@ -228,6 +228,32 @@ describe("AlertSubscriptions", () => {
     db.close();
   });
 
+  it("seeds the sandbox's #alerts in a fresh store only: once removed, a restart does not bring it back", async () => {
+    const db = openDatabase(":memory:");
+    const store = new AlertStore(db);
+    const subs = new AlertSubscriptions(promised(store));
+    expect((await subs.seedSubscription("C0ALERTS", "demo"))?.channel).toBe("C0ALERTS");
+    expect(subs.isConfigured("C0ALERTS", "demo")).toBe(false);
+    // The sandbox ran: an incident was seen; then the user removed #alerts.
+    store.applyChanges([
+      {
+        type: "open",
+        account: "demo",
+        transportUId: "t-1",
+        codeUit: "UIT1",
+        kind: "transmission",
+        code: "Error",
+        at: 1,
+        state: "open",
+        facts: { uId: "t-1", codeUit: "UIT1", statusId: 2 },
+      },
+    ]);
+    expect(await subs.unsubscribe("C0ALERTS", "demo")).toBe(1);
+    expect(await subs.seedSubscription("C0ALERTS", "demo")).toBeUndefined();
+    expect(await subs.list()).toHaveLength(0);
+    db.close();
+  });
+
   it("ensures the workspace subscription without replacing an existing one", async () => {
     const db = openDatabase(":memory:");
     const subs = new AlertSubscriptions(promised(new AlertStore(db)));

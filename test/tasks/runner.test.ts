@@ -8,6 +8,7 @@ import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised } from "../../src/store/repositories.js";
+import type { ResultLimits } from "../../src/store/resultCodec.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
@@ -66,7 +67,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function setup(dataDir?: string) {
+function setup(dataDir?: string, resultLimits?: ResultLimits) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "fleetbot-tasks-"));
   if (!dataDir) dirs.push(dir);
   const clock = new VirtualClock();
@@ -76,7 +77,7 @@ function setup(dataDir?: string) {
     rateLimitDelay: () => undefined,
   });
   const db = openDatabase(dir);
-  const store = new TaskStore(db, () => clock.now());
+  const store = new TaskStore(db, () => clock.now(), resultLimits);
   const session = new RecordingSession(gate, "demo");
   const finished: TaskRecord[] = [];
   const progress: TaskProgress[] = [];
@@ -113,6 +114,26 @@ describe("TaskRunner", () => {
     expect(store.get(task.id)?.result).toHaveLength(3);
     expect(finished.map((t) => t.id)).toEqual([task.id]);
     expect(store.get(task.id)?.progressDone).toBe(3);
+  });
+
+  it("a result too large to keep is still answered once in full; the store keeps the marker", async () => {
+    const { clock, runner, store, finished } = setup(undefined, {
+      compressAboveBytes: 8,
+      maxStoredBytes: 10,
+    });
+    const { task } = await runner.submit({
+      kind: "report",
+      params: { calls: 3 },
+      account: "demo",
+      reply,
+      priority: "report",
+    });
+    await clock.runAll();
+    await runner.idle();
+    expect(store.get(task.id)?.resultNotKept?.reason).toBe("too-large");
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.result).toHaveLength(3);
+    expect(finished[0]!.resultNotKept).toBeUndefined();
   });
 
   it("admits a lookup past the active-task cap: behind 30 queued reports it waits for the one call in flight", async () => {
