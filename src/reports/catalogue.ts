@@ -39,6 +39,11 @@ export interface ReportEntry<N extends string, R> {
   name: N;
   /** Words users try for this report: suggested, never run silently. */
   synonyms: readonly string[];
+  /**
+   * Its Romanian words, written with diacritics: they run it like its name, whatever the language
+   * setting, with or without diacritics (`ș`/`ş`, `ț`/`ţ` alike). The first is the help's.
+   */
+  romanian: readonly string[];
   /** Heading of the answer and of its progress line ("Stops report for …"). */
   title: string;
   /** Help line: what it gives, and an example of its arguments (the help text's example). */
@@ -130,6 +135,7 @@ export const REPORT_CATALOGUE = {
   vehicles: entry({
     name: "vehicles",
     synonyms: ["list"],
+    romanian: ["vehicule"],
     title: "Vehicle list",
     does: "vehicles with their last position",
     helpExample: "volvo",
@@ -144,6 +150,7 @@ export const REPORT_CATALOGUE = {
   where: entry({
     name: "where",
     synonyms: ["position", "location", "locate"],
+    romanian: ["unde"],
     title: "Last position",
     does: "last position with a map link",
     helpExample: "B-123-ABC",
@@ -158,6 +165,7 @@ export const REPORT_CATALOGUE = {
   route: entry({
     name: "route",
     synonyms: ["track", "way", "trip"],
+    romanian: ["traseu"],
     title: "Route",
     does: "track summary with GPX and CSV files",
     helpExample: "B-123-ABC yesterday",
@@ -177,6 +185,7 @@ export const REPORT_CATALOGUE = {
   stops: entry({
     name: "stops",
     synonyms: ["stop"],
+    romanian: ["opriri"],
     title: "Stops report",
     does: "stops of at least `min` minutes (default 5), CSV file",
     helpExample: "B-123-ABC, CJ-07-XYZ last 3d min=10",
@@ -199,6 +208,7 @@ export const REPORT_CATALOGUE = {
   fuel: entry({
     name: "fuel",
     synonyms: ["consumption"],
+    romanian: ["combustibil", "consum"],
     title: "Fuel report",
     does: "fuel consumption with totals",
     helpExample: "all last week",
@@ -221,6 +231,7 @@ export const REPORT_CATALOGUE = {
   refills: entry({
     name: "refills",
     synonyms: ["refuel", "refuels", "refueling", "refuelling", "theft"],
+    romanian: ["alimentări"],
     title: "Refills report",
     does: "refuelling and possible fuel theft",
     helpExample: "B-123-ABC last 7d",
@@ -248,6 +259,7 @@ export const REPORT_CATALOGUE = {
   temps: entry({
     name: "temps",
     synonyms: ["temp", "temperature", "temperatures", "humidity"],
+    romanian: ["temperaturi"],
     title: "Temperature report",
     does: "temperature and humidity summary with a chart",
     helpExample: "#1234 last 12h",

@@ -35,6 +35,26 @@ describe("the report catalogue drives the grammar, the help and the modal", () =
     },
   );
 
+  it.each(REPORT_ENTRIES.map((e) => [e.name, e] as const))(
+    "%s: its Romanian words run it, with or without diacritics, and open its form after `raport`",
+    (name, entry) => {
+      expect(entry.romanian.length).toBeGreaterThan(0);
+      for (const word of entry.romanian) {
+        for (const spelling of [word, word.normalize("NFD").replace(/\p{M}/gu, ""), word.toUpperCase()]) {
+          const parsed = parseFleetCommand(`${spelling} ${entry.example}`, ctx);
+          expect(parsed, spelling).toEqual(parseFleetCommand(`${name} ${entry.example}`, ctx));
+          if (REPORT_VIEWS[name].modalLabel !== null)
+            expect(parseFleetCommand(`raport ${spelling}`, ctx)).toEqual({
+              ok: true,
+              kind: "modal",
+              report: name,
+            });
+        }
+        expect(fleetUsage.find((l) => l.syntax.startsWith(`/fleet ${name} `))?.romanian).toContain(word);
+      }
+    },
+  );
+
   it("refuses `all` for a one-vehicle report", () => {
     for (const entry of REPORT_ENTRIES.filter((e) => e.vehicles === "one"))
       expect(parseFleetCommand(`${entry.name} all`, ctx).ok, entry.name).toBe(false);

@@ -43,6 +43,17 @@ describe("/fleet", () => {
     expect(textOf(seen)).toContain("/fleet where");
   });
 
+  it("limba/language says, to the user alone, that choosing a language is not available yet", async () => {
+    for (const text of ["limba", "language ro", "limbă română"]) {
+      const result = await fleet(text);
+      expect(result.status).toBe(200);
+      const seen = lastSeen();
+      expect(seen?.ephemeral, text).toBe(true);
+      expect(textOf(seen)).toContain("Choosing a language is not available in this version yet");
+      expect(textOf(seen)).toContain("/fleet help");
+    }
+  });
+
   it("a wrong argument is answered to the user alone, with an example that works", async () => {
     await fleet("stops B-123-ABC 2026-13-45");
     const seen = lastSeen();

@@ -1,4 +1,4 @@
-import { closestWord, code, decodeSlackEntities, firstWord, squeeze } from "./text.js";
+import { closestWord, code, decodeSlackEntities, firstWord, foldWord, squeeze } from "./text.js";
 import type {
   EtransportCommandResult,
   GrammarContext,
@@ -18,6 +18,10 @@ import { EXAMPLE_UIT, normaliseUit, parseUitList } from "./uit.js";
  * - `edit` and `remove` take exactly one UIT; without it they open a form.
  * - `new [UIT]` opens the create form, prefilled with the UIT when one is given.
  * - `history` takes exactly one UIT; without it (there is no form) it says so, with an example.
+ * - Romanian words run their subcommand whatever the language setting, with or without diacritics
+ *   and case, the comma-below `ș`/`ț` and the cedilla `ş`/`ţ` alike: `listă`, `nou`, `pornește`,
+ *   `pauză`, `termină`, `editează`, `șterge`, `ajutor`. A typo of one is answered with the Romanian
+ *   word, spelled as typed (with or without diacritics).
  */
 
 export const STATUS_IDS: Record<Exclude<TransportStatusFilter, "default">, readonly number[]> = {
@@ -53,6 +57,32 @@ const SYNONYMS: Record<string, Subcommand> = {
   audit: "history",
   trail: "history",
 };
+
+/** The Romanian words, as written with diacritics, and the subcommand each runs. */
+export const ETRANSPORT_ROMANIAN_WORDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ["ajutor", "help"],
+  ["listă", "list"],
+  ["nou", "new"],
+  ["pornește", "start"],
+  ["pauză", "pause"],
+  ["termină", "end"],
+  ["editează", "edit"],
+  ["șterge", "remove"],
+]);
+const ROMANIAN_BY_FOLD: ReadonlyMap<string, Subcommand> = new Map(
+  [...ETRANSPORT_ROMANIAN_WORDS].map(([word, sub]) => [foldWord(word), sub]),
+);
+
+/** The subcommand a word names: English (any case) or Romanian (any case, with or without diacritics). */
+function subcommandOf(word: string): string {
+  return ROMANIAN_BY_FOLD.get(foldWord(word)) ?? word.toLowerCase();
+}
+
+/** What a typo may be near: the subcommands, and the Romanian words with and without diacritics. */
+const SUGGESTIBLE: readonly string[] = [
+  ...SUBCOMMANDS,
+  ...[...ETRANSPORT_ROMANIAN_WORDS.keys()].flatMap((w) => (foldWord(w) === w ? [w] : [w, foldWord(w)])),
+];
 
 const EXAMPLES: Record<Subcommand, string> = {
   help: "/etransport help",
@@ -150,7 +180,7 @@ function parseHistory(args: string): EtransportCommandResult {
 /** Parse the text after `/etransport`. Pure. */
 export function parseEtransportCommand(text: string, _ctx?: GrammarContext): EtransportCommandResult {
   const [word, args] = firstWord(text);
-  const sub = word.toLowerCase();
+  const sub = subcommandOf(word);
   switch (sub) {
     case "":
       return parseList("");
@@ -178,13 +208,13 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
       { showHelp: true },
     );
   }
-  const near = (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUBCOMMANDS);
+  const near = (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUGGESTIBLE);
   if (near) {
     const retried = parseEtransportCommand(`${near} ${args}`);
     const example =
       retried.ok && retried.kind !== "modal"
         ? `/etransport ${near}${args ? ` ${args}` : ""}`
-        : EXAMPLES[near as Subcommand];
+        : EXAMPLES[subcommandOf(near) as Subcommand];
     const pauseToo =
       sub === "stop" ? ` (or ${code("/etransport pause")} to stop sending positions for a while)` : "";
     return fail(

@@ -8,14 +8,17 @@ import {
   VEHICLE_REPORTS,
   type VehicleReportName,
 } from "../../reports/catalogue.js";
+import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
 import {
-  looksLikePeriod,
-  normalisePeriodText,
-  type PeriodProblem,
-  parsePeriodCore,
+  closestWord,
+  code,
+  codeList,
+  decodeSlackEntities,
+  firstWord,
+  foldWord,
+  squeeze,
   withoutDiacritics,
-} from "./period.js";
-import { closestWord, code, codeList, decodeSlackEntities, firstWord, squeeze } from "./text.js";
+} from "./text.js";
 import {
   ALERT_CODES,
   type AlertCode,
@@ -23,6 +26,7 @@ import {
   type FleetCommandResult,
   type GrammarContext,
   type GrammarError,
+  type Language,
   type Period,
   type VehicleRef,
 } from "./types.js";
@@ -44,13 +48,29 @@ import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
  *   Codes are case-insensitive and ignore dashes/underscores (`no-gps-coordinates`). The channel is
  *   `<#C…|name>`, `<#C…>` or a bare channel id (C… or G…), anywhere in the list; none = the current channel.
  * - `help [anything]` is help; `login`, `logout`, `whoami`, `queue` take nothing after them.
+ * - Romanian words run their subcommand whatever the language setting, with or without diacritics
+ *   and case (`coadă` = `coada` = `COADA`; `ș`/`ş`, `ț`/`ţ` alike): `ajutor`, `raport`, `coadă`,
+ *   `limba`, and the reports' own from the catalogue (`unde`, `opriri`…). A typo of one is answered
+ *   with the Romanian word, spelled as typed (with or without diacritics).
+ * - `language [ro|en]`, `language workspace ro|en` (`limba`): read here, answered by the listener.
+ * - Numbers may have a decimal comma: `min=7,5` and `last 1,5h` are one number each (and refused
+ *   as whole numbers are asked, as `min=7.5` is); other commas separate vehicles.
  */
 
 export { DEFAULT_MIN_MINUTES, MAX_MIN_MINUTES };
 export const EXAMPLE_PLATE = "B-123-ABC";
 
 /** The subcommands that are not reports (those come from the catalogue). */
-const OTHER_SUBCOMMANDS = ["help", "login", "logout", "whoami", "report", "alerts", "queue"] as const;
+const OTHER_SUBCOMMANDS = [
+  "help",
+  "login",
+  "logout",
+  "whoami",
+  "report",
+  "alerts",
+  "queue",
+  "language",
+] as const;
 type OtherSubcommand = (typeof OTHER_SUBCOMMANDS)[number];
 type Subcommand = OtherSubcommand | VehicleReportName;
 const SUBCOMMANDS: readonly Subcommand[] = [...OTHER_SUBCOMMANDS, ...VEHICLE_REPORTS];
@@ -65,6 +85,34 @@ const SYNONYMS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ...REPORT_ENTRIES.flatMap((e) => e.synonyms.map((word): [string, Subcommand] => [word, e.name])),
 ]);
 
+/** Romanian words of the subcommands that are not reports, with diacritics (the reports' are in the catalogue). */
+const OTHER_ROMANIAN: ReadonlyArray<readonly [string, OtherSubcommand]> = [
+  ["ajutor", "help"],
+  ["raport", "report"],
+  ["coadă", "queue"],
+  ["limba", "language"],
+];
+
+/** Every Romanian word, as written with diacritics, and the subcommand it runs. */
+export const FLEET_ROMANIAN_WORDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ...OTHER_ROMANIAN,
+  ...REPORT_ENTRIES.flatMap((e) => e.romanian.map((word): [string, Subcommand] => [word, e.name])),
+]);
+const ROMANIAN_BY_FOLD: ReadonlyMap<string, Subcommand> = new Map(
+  [...FLEET_ROMANIAN_WORDS].map(([word, sub]) => [foldWord(word), sub]),
+);
+
+/** The subcommand a word names: English (any case) or Romanian (any case, with or without diacritics). */
+function subcommandOf(word: string): string {
+  return ROMANIAN_BY_FOLD.get(foldWord(word)) ?? word.toLowerCase();
+}
+
+/** What a typo may be near: the subcommands, and the Romanian words with and without diacritics. */
+const SUGGESTIBLE: readonly string[] = [
+  ...SUBCOMMANDS,
+  ...[...FLEET_ROMANIAN_WORDS.keys()].flatMap((w) => (foldWord(w) === w ? [w] : [w, foldWord(w)])),
+];
+
 const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
   help: "/fleet help",
   login: "/fleet login",
@@ -73,6 +121,7 @@ const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
   report: "/fleet report",
   alerts: "/fleet alerts list",
   queue: "/fleet queue",
+  language: "/fleet language",
 };
 
 function canonicalExample(sub: Subcommand): string {
@@ -94,10 +143,14 @@ interface ReportArgs {
   options: Map<string, string>;
 }
 
-/** Words (commas are words of their own) after `=` spacing and range separators are tightened. */
+/**
+ * Words (commas are words of their own) after `=` spacing and range separators are tightened. A
+ * decimal comma stays inside its number: an option's (`min=7,5`) or a `last`/`ultimele` count
+ * (`last 1,5h`, `ultimele 1,5 ore`); a comma anywhere else separates vehicles (`#12,#13`).
+ */
 function tokenise(text: string): string[] {
   const tight = text.replace(/\s*=\s*/g, "=").replace(/\s*(?:\.{2,3}|…)\s*/g, "..");
-  return tight.match(/[^\s,]+|,/g) ?? [];
+  return tight.match(/(?:[^\s,]|(?<=(?:[A-Za-z]=|(?:^|\s)(?:last|ultimele) ?)\d+),(?=\d))+|,/gi) ?? [];
 }
 
 function splitReportArgs(args: string): ReportArgs | { ok: false; message: string; option?: string } {
@@ -454,6 +507,44 @@ function parseAlerts(args: string): FleetCommandResult {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Language words (compared without case and diacritics), English and Romanian. */
+const LANGUAGE_WORDS: ReadonlyMap<string, Language> = new Map<string, Language>([
+  ["en", "en"],
+  ["english", "en"],
+  ["engleza", "en"],
+  ["ro", "ro"],
+  ["romanian", "ro"],
+  ["romana", "ro"],
+]);
+
+/** `language [ro|en]`, `language workspace ro|en`: whose language, and which (none = show it). */
+function parseLanguage(args: string): FleetCommandResult {
+  const words = squeeze(args)
+    .split(" ")
+    .filter((w) => w !== "");
+  const workspace = foldWord(words[0] ?? "") === "workspace";
+  const rest = workspace ? words.slice(1) : words;
+  const scope = workspace ? "workspace" : "user";
+  const cmd = workspace ? "/fleet language workspace" : "/fleet language";
+  if (rest.length > 1) {
+    return fail(`${code(cmd)} takes one language: ${code("ro")} or ${code("en")}.`, `${cmd} en`);
+  }
+  const typed = rest[0];
+  if (typed === undefined) {
+    return workspace
+      ? fail(`Say which language the workspace gets: ${code("ro")} or ${code("en")}.`, `${cmd} en`)
+      : { ok: true, kind: "language", scope };
+  }
+  const language = LANGUAGE_WORDS.get(foldWord(typed));
+  if (language === undefined) {
+    return fail(
+      `${code(typed)} is not a language fleetbot answers in: ${code("ro")} (română) or ${code("en")} (English).`,
+      `${cmd} en`,
+    );
+  }
+  return { ok: true, kind: "language", scope, language };
+}
+
 /** Reports the report modal builds: those that name vehicles. */
 const MODAL_REPORTS: readonly VehicleReportName[] = REPORT_ENTRIES.filter((e) => e.vehicles !== "filter").map(
   (e) => e.name,
@@ -489,7 +580,7 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
     }
   }
   const lower = word.toLowerCase();
-  const near = SYNONYMS.get(lower) ?? closestWord(lower, SUBCOMMANDS);
+  const near = SYNONYMS.get(lower) ?? closestWord(lower, SUGGESTIBLE);
   if (near) {
     const retry = `/fleet ${near}${args ? ` ${args}` : ""}`;
     const retried = parseFleetCommand(`${near} ${args}`, ctx);
@@ -512,9 +603,10 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
   );
 }
 
-/** The canonical example of a subcommand found by closestWord (always one of SUBCOMMANDS). */
+/** The canonical example of a subcommand found by closestWord (one of SUGGESTIBLE). */
 function exampleOfWord(word: string): string {
-  const sub = SUBCOMMANDS.find((s) => s === word);
+  const name = subcommandOf(word);
+  const sub = SUBCOMMANDS.find((s) => s === name);
   return sub ? canonicalExample(sub) : "/fleet help";
 }
 
@@ -544,7 +636,7 @@ export function parseFleetCommand(text: string, ctx: GrammarContext): FleetComma
 
 function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: boolean): FleetCommandResult {
   const [word, args] = firstWord(text);
-  const sub = word.toLowerCase();
+  const sub = subcommandOf(word);
   if (sub === "") return { ok: true, kind: "modal", report: "report" };
   switch (sub) {
     case "help": {
@@ -558,7 +650,7 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
       return noArguments(sub, args) ?? { ok: true, kind: sub };
     case "report": {
       if (args === "") return { ok: true, kind: "modal", report: "report" };
-      const which = MODAL_REPORTS.find((name) => name === args.toLowerCase());
+      const which = MODAL_REPORTS.find((name) => name === subcommandOf(args));
       if (which) return { ok: true, kind: "modal", report: which };
       return fail(
         `${code(`/fleet report ${args}`)}: after ${code("report")} give nothing, or one of ${MODAL_REPORTS.map((r) => code(r)).join(", ")}.`,
@@ -567,6 +659,8 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
     }
     case "alerts":
       return parseAlerts(args);
+    case "language":
+      return parseLanguage(args);
     default: {
       if (!isVehicleReportName(sub)) return unknownSubcommand(word, args, ctx);
       const report: AnyReportEntry = REPORT_CATALOGUE[sub];

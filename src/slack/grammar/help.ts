@@ -1,6 +1,8 @@
 import type { Vehicle } from "../../fleet/schemas.js";
 import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
 import { userCode } from "../views/text.js";
+import { ETRANSPORT_ROMANIAN_WORDS } from "./etransport.js";
+import { FLEET_ROMANIAN_WORDS } from "./fleet.js";
 import { EXAMPLE_UIT } from "./uit.js";
 
 /**
@@ -12,7 +14,16 @@ export interface UsageLine {
   syntax: string;
   does: string;
   example: string;
+  /** The Romanian words of the command (with diacritics), shown beside the English one. */
+  romanian?: readonly string[];
 }
+
+/** The Romanian words of the subcommands `subs`, in the order of `subs`. */
+function romanianOf(words: ReadonlyMap<string, string>, ...subs: string[]): { romanian: readonly string[] } {
+  return { romanian: subs.flatMap((sub) => [...words].filter(([, s]) => s === sub).map(([word]) => word)) };
+}
+const fleetRo = (sub: string) => romanianOf(FLEET_ROMANIAN_WORDS, sub);
+const etransportRo = (...subs: string[]) => romanianOf(ETRANSPORT_ROMANIAN_WORDS, ...subs);
 
 /** A report's usage line, from its catalogue entry: `/fleet stops <vehicles|all> [period] [min=<minutes>]`. */
 function reportUsage(report: AnyReportEntry): UsageLine {
@@ -23,6 +34,7 @@ function reportUsage(report: AnyReportEntry): UsageLine {
     syntax: `/fleet ${report.name}${vehicles}${period}${min}`,
     does: report.does,
     example: `/fleet ${report.name} ${report.helpExample}`,
+    romanian: report.romanian,
   };
 }
 
@@ -35,12 +47,17 @@ export const ALERT_OPTIONS_EXAMPLE =
   "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
 
 export const fleetUsage: readonly UsageLine[] = [
-  { syntax: "/fleet help", does: "this list", example: "/fleet help" },
+  { syntax: "/fleet help", does: "this list", example: "/fleet help", ...fleetRo("help") },
   { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
   { syntax: "/fleet logout", does: "unlink your fleet account", example: "/fleet logout" },
   { syntax: "/fleet whoami", does: "the fleet account your commands use", example: "/fleet whoami" },
   ...REPORT_ENTRIES.map(reportUsage),
-  { syntax: "/fleet report", does: "a form to build any report above", example: "/fleet report" },
+  {
+    syntax: "/fleet report",
+    does: "a form to build any report above",
+    example: "/fleet report",
+    ...fleetRo("report"),
+  },
   {
     syntax:
       "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>] [stale=<minutes>]",
@@ -53,30 +70,44 @@ export const fleetUsage: readonly UsageLine[] = [
     example: "/fleet alerts unsubscribe",
   },
   { syntax: "/fleet alerts list", does: "channels that receive alerts", example: "/fleet alerts list" },
-  { syntax: "/fleet queue", does: "your queued and running requests", example: "/fleet queue" },
+  {
+    syntax: "/fleet queue",
+    does: "your queued and running requests",
+    example: "/fleet queue",
+    ...fleetRo("queue"),
+  },
 ];
 
 export const etransportUsage: readonly UsageLine[] = [
-  { syntax: "/etransport new", does: "create a transport (opens a form)", example: "/etransport new" },
+  {
+    syntax: "/etransport new",
+    does: "create a transport (opens a form)",
+    example: "/etransport new",
+    ...etransportRo("new"),
+  },
   {
     syntax: "/etransport list [pending|active|paused|completed|all] [search]",
     does: "transports with buttons (default: pending, active and paused)",
     example: "/etransport list active B-123-ABC",
+    ...etransportRo("list"),
   },
   {
     syntax: "/etransport start|pause|end <UIT> [<UIT>…]",
     does: "start, pause or end transports",
     example: `/etransport start ${EXAMPLE_UIT}`,
+    ...etransportRo("start", "pause", "end"),
   },
   {
     syntax: "/etransport edit <UIT>",
     does: "change a transport (opens a form)",
     example: `/etransport edit ${EXAMPLE_UIT}`,
+    ...etransportRo("edit"),
   },
   {
     syntax: "/etransport remove <UIT>",
     does: "delete a transport, after you confirm",
     example: `/etransport remove ${EXAMPLE_UIT}`,
+    ...etransportRo("remove"),
   },
   {
     syntax: "/etransport history <UIT>",
@@ -99,8 +130,19 @@ function lines(usage: readonly UsageLine[]): string[] {
   // Escaped, or Slack would read the syntax's placeholders (`<vehicle>`) as links; fleetbot's own
   // text, so never cut.
   const whole = (text: string) => userCode(text, text.length * 5);
-  return usage.map((l) => `• ${whole(l.syntax)} – ${l.does}. e.g. ${whole(l.example)}`);
+  return usage.map((l) => `• ${whole(l.syntax)}${romanianWords(l)} – ${l.does}. e.g. ${whole(l.example)}`);
 }
+
+/** ` (`unde`)`, ` (`pornește`|`pauză`|`termină`)` as the syntax writes alternatives; empty when none. */
+function romanianWords(line: UsageLine): string {
+  const words = line.romanian ?? [];
+  // `start|pause|end`: the words of alternative subcommands are alternatives too.
+  const between = line.syntax.split(" ")[1]?.includes("|") ? "|" : ", ";
+  return words.length > 0 ? ` (${words.map((w) => userCode(w)).join(between)})` : "";
+}
+
+/** The headings say what the bracketed words are. */
+const ROMANIAN_NOTE = "_(in brackets: the Romanian word, also without diacritics)_";
 
 /**
  * Vehicles of the reader's account for the examples: made-up plates answer "No vehicle…" to
@@ -143,8 +185,8 @@ function withVehicles(text: string, examples: VehicleExamples | undefined): stri
  */
 export function helpText(which: "fleet" | "etransport" | "all" = "all", examples?: VehicleExamples): string {
   const out: string[] = [];
-  if (which !== "etransport") out.push("*/fleet*", ...lines(fleetUsage));
-  if (which !== "fleet") out.push("*/etransport*", ...lines(etransportUsage));
+  if (which !== "etransport") out.push(`*/fleet* ${ROMANIAN_NOTE}`, ...lines(fleetUsage));
+  if (which !== "fleet") out.push(`*/etransport* ${ROMANIAN_NOTE}`, ...lines(etransportUsage));
   if (which !== "etransport") out.push(VEHICLES, PERIODS, ALERT_CODES);
   if (which !== "fleet") out.push("*UIT*: 16 letters and digits; dashes and spaces do not matter");
   return withVehicles(out.join("\n"), examples);

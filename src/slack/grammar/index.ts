@@ -7,8 +7,19 @@ import { parseEtransportCommand } from "./etransport.js";
 import { parseFleetCommand } from "./fleet.js";
 import type { EtransportCommandResult, FleetCommandResult, GrammarContext, GrammarError } from "./types.js";
 
-export { DEFAULT_STATUS_IDS, parseEtransportCommand, STATUS_IDS } from "./etransport.js";
-export { DEFAULT_MIN_MINUTES, EXAMPLE_PLATE, MAX_MIN_MINUTES, parseFleetCommand } from "./fleet.js";
+export {
+  DEFAULT_STATUS_IDS,
+  ETRANSPORT_ROMANIAN_WORDS,
+  parseEtransportCommand,
+  STATUS_IDS,
+} from "./etransport.js";
+export {
+  DEFAULT_MIN_MINUTES,
+  EXAMPLE_PLATE,
+  FLEET_ROMANIAN_WORDS,
+  MAX_MIN_MINUTES,
+  parseFleetCommand,
+} from "./fleet.js";
 export {
   etransportUsage,
   etransportUsageExamples,

@@ -1,5 +1,5 @@
 import { assertTimeZone, instantToWall, wallToInstant } from "../../time/zone.js";
-import { code, squeeze } from "./text.js";
+import { code, squeeze, withoutDiacritics } from "./text.js";
 import {
   DAY_MS,
   formatWallDate,
@@ -67,10 +67,7 @@ export function normalisePeriodText(text: string): string {
   return squeeze(text).toLowerCase().replace(RANGE_SEPARATOR, "..");
 }
 
-/** Without diacritics: `săptămâna trecută`, `saptamâna trecuta` and the cedilla `ş`/`ţ` forms meet. */
-export function withoutDiacritics(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "");
-}
+export { withoutDiacritics };
 
 /** Romanian period words (without diacritics) and the English period each one means. */
 const ROMANIAN_WORDS: ReadonlyMap<string, string> = new Map([

@@ -101,12 +101,22 @@ export type FleetCommand =
   | { ok: true; kind: "alerts-unsubscribe"; channel?: ChannelRef }
   | { ok: true; kind: "alerts-list" }
   /**
+   * `/fleet language [ro|en]`, `/fleet language workspace ro|en` (`limba`): the user's language, or
+   * the workspace default; no `language` = show the one in use. Not available yet: the listener
+   * says so and answers stay English.
+   */
+  | { ok: true; kind: "language"; scope: "user" | "workspace"; language?: Language }
+  /**
    * Arguments missing: open a modal. `report: "report"` is the modal that builds any report;
    * the others open that report's form, prefilled with whatever was typed and understood.
    */
   | { ok: true; kind: "modal"; report: ReportName | "report"; prefill?: ReportPrefill };
 
 export type FleetCommandResult = FleetCommand | GrammarError;
+
+/** The languages fleetbot may answer in. */
+export const LANGUAGES = ["en", "ro"] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 export interface ReportCommand {
   ok: true;

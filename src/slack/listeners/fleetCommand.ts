@@ -21,6 +21,10 @@ import { examplesFor, openReportModal, type ReportCommandArgs, runReport } from 
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
+/** The answer to `/fleet language` (`limba`) until choosing a language exists. */
+export const LANGUAGE_NOT_AVAILABLE =
+  "Choosing a language is not available in this version yet: fleetbot answers in English.";
+
 /** /fleet: parse, then the command's family acknowledges at once and leaves the work to a task. */
 export async function fleetCommand(
   { command, ack: slackAck, client, respond }: CommandArgs,
@@ -101,6 +105,10 @@ async function dispatchFleetCommand(
       return unsubscribeAlerts({ ...alertArgs, channel: parsed.channel }, deps.alerts);
     case "alerts-subscribe":
       return subscribeAlerts({ ...alertArgs, channel: parsed.channel, codes: parsed.codes }, deps.alerts);
+    case "language":
+      // Read by the grammar (`language`, `limba`), not available yet: said to the user alone.
+      await args.ack(ephemeral(noticeMessage(LANGUAGE_NOT_AVAILABLE, "Example: /fleet help")));
+      return;
     default:
       return unknownCommand(parsed, args.ack);
   }

@@ -376,6 +376,17 @@ describe("/fleet: properties", () => {
     "trecută",
     "luna",
     "please",
+    "unde",
+    "opriri",
+    "ALIMENTĂRI",
+    "coada",
+    "raport",
+    "limba",
+    "workspace",
+    "ro",
+    "1,5h",
+    "min=7,5",
+    "7,5",
   );
   const texts = fc.array(words, { maxLength: 7 }).map((ws) => ws.join(" "));
 

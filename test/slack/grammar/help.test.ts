@@ -38,8 +38,12 @@ describe("help", () => {
     const text = helpText();
     // Placeholders such as <vehicle> are escaped: unescaped, Slack would read them as links.
     const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const romanian = (words: readonly string[] = []) =>
+      words.length > 0 ? ` (${words.map((w) => `\`${w}\``).join(", ")})` : "";
     for (const line of fleetUsage)
-      expect(text).toContain(`\`${escaped(line.syntax)}\` – ${line.does}. e.g. \`${line.example}\``);
+      expect(text).toContain(
+        `\`${escaped(line.syntax)}\`${romanian(line.romanian)} – ${line.does}. e.g. \`${line.example}\``,
+      );
     expect(text).not.toMatch(/<[a-z]/i);
     for (const example of etransportUsageExamples) expect(text).toContain(example);
     expect(helpText("fleet")).not.toContain("/etransport");
