@@ -109,5 +109,15 @@ describe("help examples", () => {
     await h.settle();
     expect(textOf(lastSeenBy(h.fake, CHANNEL, USER))).not.toMatch(/No vehicle|could not be found/);
     expect(textOf(lastSeenBy(h.fake, CHANNEL, USER))).toContain(where);
+    // A wrong argument's "example that works" names the account's own vehicle too.
+    await h.driver.slashCommand({
+      command: "/fleet",
+      text: "stops min=abc",
+      userId: USER,
+      channelId: CHANNEL,
+    });
+    const error = textOf(lastSeenBy(h.fake, CHANNEL, USER));
+    expect(error).toContain(`/fleet stops ${where} min=10`);
+    expect(error).not.toContain("B-123-ABC");
   });
 });

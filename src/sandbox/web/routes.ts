@@ -5,10 +5,12 @@
  *
  * Every API route needs the page's per-process token (see http.ts `refusal`).
  */
+
 import { randomBytes } from "node:crypto";
 import type { RunningSimulator, TransmissionCode } from "../../simulator/index.js";
 import { STATUS_NAMES, TRANSMISSION_CODES } from "../../simulator/transports.js";
 import type { HttpRoute } from "../../slack/app.js";
+import { vehicleExamples } from "../../slack/grammar/help.js";
 import type { ElementInput, FakeSlack, SlackDriver } from "../fakeSlack/index.js";
 import { loadSandboxAssets, type SandboxAssets } from "./assets.js";
 import { ChangeFeed, versionFrame } from "./feed.js";
@@ -143,7 +145,13 @@ function assetRoutes(assets: SandboxAssets): HttpRoute[] {
 }
 
 /** GET /sandbox/state[?since=N]: with `since` = the current version it long-polls. */
-function stateRoute({ fake, userId, feed }: Sandbox): HttpRoute {
+function stateRoute({ fake, userId, feed, simulator }: Sandbox): HttpRoute {
+  // The demo account's own vehicles, in every example the page shows (none made up).
+  const examples = simulator
+    ? vehicleExamples(
+        simulator.vehicles.map((v) => ({ vehicleId: v.vehicleId, vehicleRegistrationNumber: v.plate })),
+      )
+    : undefined;
   return {
     path: "/sandbox/state",
     handler: async (req, res) => {
@@ -153,7 +161,7 @@ function stateRoute({ fake, userId, feed }: Sandbox): HttpRoute {
         await feed.waitForChange(LONG_POLL_MS, req);
         if (res.destroyed) return;
       }
-      json(res, 200, buildState(fake, userId, feed.version));
+      json(res, 200, buildState(fake, userId, feed.version, examples));
     },
   };
 }

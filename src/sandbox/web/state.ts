@@ -4,7 +4,12 @@
  * stack and Home tab, and the files shared with them. Plain JSON for the browser.
  */
 
-import { etransportUsage, fleetUsage } from "../../slack/grammar/help.js";
+import {
+  etransportUsage,
+  fleetUsage,
+  type VehicleExamples,
+  withVehicles,
+} from "../../slack/grammar/help.js";
 import type { FakeSlack } from "../fakeSlack/index.js";
 import type { FakeChannel, FakeMessage, Json, JsonObject } from "../fakeSlack/types.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";
@@ -67,6 +72,8 @@ export interface SandboxState {
   home: JsonObject | null;
   /** Slash command hints. */
   commands: { command: string; syntax: string; does: string; example: string }[];
+  /** A plate of the demo account, for the page's own examples. */
+  examplePlate?: string;
   /** How many Block Kit or protocol violations the fake Slack recorded (a bot bug in real Slack). */
   violations: { source: string; error: string; reasons: string[] }[];
 }
@@ -112,7 +119,13 @@ export function sandboxChannels(fake: FakeSlack, userId: string): SandboxChannel
   return channels;
 }
 
-export function buildState(fake: FakeSlack, userId: string, version: number): SandboxState {
+export function buildState(
+  fake: FakeSlack,
+  userId: string,
+  version: number,
+  /** The demo account's own vehicles, for examples that work (issue 24: no made-up plates). */
+  examples?: VehicleExamples,
+): SandboxState {
   const ws = fake.workspace;
   const user = ws.users.get(userId);
   if (!user) throw new Error(`sandbox: unknown user ${userId}`);
@@ -179,10 +192,12 @@ export function buildState(fake: FakeSlack, userId: string, version: number): Sa
     }
   }
 
-  const commands = [
-    ...fleetUsage.map((l) => ({ command: "/fleet", ...l })),
-    ...etransportUsage.map((l) => ({ command: "/etransport", ...l })),
-  ];
+  const hint = (command: string) => (l: (typeof fleetUsage)[number]) => ({
+    command,
+    ...l,
+    example: withVehicles(l.example, examples),
+  });
+  const commands = [...fleetUsage.map(hint("/fleet")), ...etransportUsage.map(hint("/etransport"))];
 
   return {
     version,
@@ -195,6 +210,7 @@ export function buildState(fake: FakeSlack, userId: string, version: number): Sa
     modals,
     home,
     commands,
+    ...(examples?.plates[0] ? { examplePlate: examples.plates[0] } : {}),
     violations: fake.violations
       .slice(-5)
       .map((v) => ({ source: v.source, error: v.error, reasons: v.reasons })),

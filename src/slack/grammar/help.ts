@@ -167,8 +167,8 @@ export function vehicleExamples(
   return { plates: withPlates.slice(0, 2).map((v) => v.plate), vehicleId: first.id };
 }
 
-/** The made-up vehicles of the help, replaced by the account's own. */
-function withVehicles(text: string, examples: VehicleExamples | undefined): string {
+/** The made-up vehicles of the help (and of a grammar error's example), replaced by the account's own. */
+export function withVehicles(text: string, examples: VehicleExamples | undefined): string {
   const [first, second] = examples?.plates ?? [];
   if (!examples || !first) return text;
   const secondPlate = (all: string) =>

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { assertNever } from "../../assertNever.js";
 import type { ListenerDeps } from "../context.js";
-import { helpText } from "../grammar/help.js";
+import { helpText, withVehicles } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand } from "../grammar/types.js";
 import { grammarErrorMessage, helpMessage, noticeMessage } from "../views/common.js";
@@ -56,11 +56,10 @@ export async function fleetCommand(
   const text = await resolveTypedChannels(withNames, (name) => channelIdByName(client, name));
   const parsed = parseFleetCommand(text, { timeZone: zone, now: new Date(deps.reports.now()) });
   if (!parsed.ok) {
-    await ack(
-      ephemeral(
-        grammarErrorMessage(parsed, helpText("fleet", await examplesFor(deps.reports, command.user_id))),
-      ),
-    );
+    const examples = await examplesFor(deps.reports, command.user_id);
+    // The example that works names one of the user's own vehicles, not a made-up plate.
+    const error = { ...parsed, example: withVehicles(parsed.example, examples) };
+    await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples))));
     return;
   }
   const args: ReportCommandArgs = {

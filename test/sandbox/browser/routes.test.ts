@@ -48,6 +48,12 @@ describe("sandbox routes", () => {
     ]);
     expect(current.user.id).toBe("U0DISPATCH");
     expect(current.commands.map((c) => c.syntax)).toContain("/etransport new");
+    // Examples name the demo fleet's own vehicles, never a made-up plate (issue 24).
+    const plates = s.bot.simulator!.vehicles.map((v) => v.plate);
+    expect(plates).toContain(current.examplePlate);
+    const examples = current.commands.map((c) => c.example).join("\n");
+    expect(examples).not.toContain("B-123-ABC");
+    expect(examples).toContain(current.examplePlate);
     expect(current.modals).toEqual([]);
   });
 

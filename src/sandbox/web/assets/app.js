@@ -1386,7 +1386,8 @@
       return "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.";
     if (ch && ch.name === "alerts")
       return "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.";
-    return "Type a slash command below, e.g. /fleet where B-123-ABC or /etransport new.";
+    const plate = S.state?.examplePlate;
+    return `Type a slash command below, e.g. /fleet where ${plate || "<plate>"} or /etransport new.`;
   }
 
   function renderHome() {
