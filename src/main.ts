@@ -103,50 +103,16 @@ export interface StartOptions {
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  if (config.defaultLanguage !== "en") {
-    logger.warn(
-      { defaultLanguage: config.defaultLanguage },
-      "DEFAULT_LANGUAGE=ro: this version of fleetbot answers in English only; Romanian words are understood in commands",
-    );
-  }
+  warnLanguageNotAvailable(config, logger);
   const metrics = new FleetbotMetrics();
   const stores = config.redisUrl
     ? await openRedisStores(config, config.redisUrl, logger)
     : openSqliteStores(config, logger);
   const service = await startFleetService(config, options);
-  const callDurations = new CallDurations();
-  const gateOptions = {
-    minIntervalMs: config.fleet.minIntervalMs,
-    safetyMarginMs: config.fleet.safetyMarginMs,
-    observer: callDurations.observer(metrics.gateObserver()),
-    logger: logger.child({ module: "gate" }),
-  };
-  const gate: AccountGate = stores.redis
-    ? stores.redis.modules.createRedisFleetGate({
-        ...gateOptions,
-        redis: stores.redis.gate,
-        replicaId: stores.redis.replicaId,
-        keyPrefix: `${REDIS_PREFIX}gate`,
-        leaseMs: stores.redis.leaseMs,
-      })
-    : createFleetGate(gateOptions);
-  const client = new FleetClient({
-    baseUrl: service.url,
-    apiVersion: config.fleet.apiVersion,
-    timeZone: config.companyTimeZone,
-    gate,
-    timeoutMs: config.fleet.timeoutMs,
-    learnedLimits: await stores.learnedLimits(service.url),
-    ...(stores.sharedTokens ? { sharedTokens: stores.sharedTokens } : {}),
-  });
-  const fleet = new FleetAccounts({
-    client,
-    linked: stores.accounts,
-    // On the simulator with no workspace account configured, everyone uses its demo login.
-    workspaceAccount:
-      config.fleet.workspaceAccount ??
-      (service.simulator ? { username: "demo", password: "demo" } : undefined),
-    vehicleCacheTtlMs: config.fleet.vehicleCacheTtlMs,
+  const { callDurations, gate, client, fleet } = await fleetParts(config, {
+    stores,
+    service,
+    metrics,
     logger,
   });
   const slackSide = await slackSettings(config);
@@ -176,19 +142,14 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     beforeWork: (task) => pendingAcks.settled(task.priority === "interactive"),
   });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
-  const delivery = new TaskDelivery({
-    client: slackApi,
-    store: stores.tasks,
+  const delivery = taskDelivery(config, {
+    stores,
     runner,
-    render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
-    describe: describeTask,
-    logger: logger.child({ module: "delivery" }),
-    progressEveryMs: options.progressEveryMs,
-    // Redis mode: each use of a response_url is also counted across the replicas.
-    ...(stores.sharedState ? { responseUrlUses: stores.sharedState, ackMarks: stores.sharedState } : {}),
+    slackApi,
     slackApiUrl: slackSide.apiUrl,
+    options,
+    logger,
   });
-  delivery.attach();
 
   const alerts = alertParts(config, {
     stores,
@@ -198,18 +159,13 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
     ...(options.alertSleep ? { sleep: options.alertSleep } : {}),
   });
-  const health: HealthState = { ready: false, slack: "starting" };
-  const routes = healthRoutes(config, {
-    health,
+  const { health, routes, sandbox } = await httpRoutes(config, {
     stores,
     metrics,
     alerts,
-    simulated: service.simulator !== undefined,
+    service,
+    slackSide,
   });
-  const sandbox = slackSide.fake
-    ? await sandboxPage(slackSide.fake, service.simulator, alertSchedule(config, alerts, health))
-    : undefined;
-  if (sandbox) routes.push(...sandbox.routes);
 
   const slack = await startSlackApp({
     ...slackSide,
@@ -694,6 +650,120 @@ interface HealthState {
  * (none completed within three ALERTS_CRON ticks) are reported in `alerts` and `degraded`, not
  * by a 503: every replica would fail at once and be taken out of service for an alerts-only fault.
  */
+/** The HTTP routes beside Slack's: health and metrics, and the sandbox page when it runs. */
+async function httpRoutes(
+  config: Config,
+  parts: {
+    stores: Stores;
+    metrics: FleetbotMetrics;
+    alerts: ReturnType<typeof alertParts>;
+    service: { simulator?: RunningSimulator };
+    slackSide: SlackSettings;
+  },
+) {
+  const { stores, metrics, alerts, service, slackSide } = parts;
+  const health: HealthState = { ready: false, slack: "starting" };
+  const routes = healthRoutes(config, {
+    health,
+    stores,
+    metrics,
+    alerts,
+    simulated: service.simulator !== undefined,
+  });
+  const sandbox = slackSide.fake
+    ? await sandboxPage(slackSide.fake, service.simulator, alertSchedule(config, alerts, health))
+    : undefined;
+  if (sandbox) routes.push(...sandbox.routes);
+  return { health, routes, sandbox };
+}
+
+/** DEFAULT_LANGUAGE=ro is accepted (the contract has it) and said not to be in this version yet. */
+function warnLanguageNotAvailable(config: Config, logger: Logger): void {
+  if (config.defaultLanguage === "en") return;
+  logger.warn(
+    { defaultLanguage: config.defaultLanguage },
+    "DEFAULT_LANGUAGE=ro: this version of fleetbot answers in English only; Romanian words are understood in commands",
+  );
+}
+
+/** The fleet side: the account gate (memory or Redis), the client behind it, and the accounts it acts as. */
+async function fleetParts(
+  config: Config,
+  parts: {
+    stores: Stores;
+    service: { url: string; simulator?: RunningSimulator };
+    metrics: FleetbotMetrics;
+    logger: Logger;
+  },
+) {
+  const { stores, service, metrics, logger } = parts;
+  const callDurations = new CallDurations();
+  const gateOptions = {
+    minIntervalMs: config.fleet.minIntervalMs,
+    safetyMarginMs: config.fleet.safetyMarginMs,
+    observer: callDurations.observer(metrics.gateObserver()),
+    logger: logger.child({ module: "gate" }),
+  };
+  const gate: AccountGate = stores.redis
+    ? stores.redis.modules.createRedisFleetGate({
+        ...gateOptions,
+        redis: stores.redis.gate,
+        replicaId: stores.redis.replicaId,
+        keyPrefix: `${REDIS_PREFIX}gate`,
+        leaseMs: stores.redis.leaseMs,
+      })
+    : createFleetGate(gateOptions);
+  const client = new FleetClient({
+    baseUrl: service.url,
+    apiVersion: config.fleet.apiVersion,
+    timeZone: config.companyTimeZone,
+    gate,
+    timeoutMs: config.fleet.timeoutMs,
+    learnedLimits: await stores.learnedLimits(service.url),
+    ...(stores.sharedTokens ? { sharedTokens: stores.sharedTokens } : {}),
+  });
+  const fleet = new FleetAccounts({
+    client,
+    linked: stores.accounts,
+    // On the simulator with no workspace account configured, everyone uses its demo login.
+    workspaceAccount:
+      config.fleet.workspaceAccount ??
+      (service.simulator ? { username: "demo", password: "demo" } : undefined),
+    vehicleCacheTtlMs: config.fleet.vehicleCacheTtlMs,
+    logger,
+  });
+  return { callDurations, gate, client, fleet };
+}
+
+/** Progress and answers of tasks, to Slack (attached to the runner's events). */
+function taskDelivery(
+  config: Config,
+  parts: {
+    stores: Stores;
+    runner: TaskRunner<FleetSession>;
+    slackApi: WebClient;
+    slackApiUrl: string;
+    options: StartOptions;
+    logger: Logger;
+  },
+): TaskDelivery {
+  const { stores, runner, logger } = parts;
+  const delivery = new TaskDelivery({
+    client: parts.slackApi,
+    store: stores.tasks,
+    runner,
+    render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
+    describe: describeTask,
+    logger: logger.child({ module: "delivery" }),
+    progressEveryMs: parts.options.progressEveryMs,
+    // Redis mode: each use of a response_url is also counted across the replicas.
+    ...(stores.sharedState ? { responseUrlUses: stores.sharedState, ackMarks: stores.sharedState } : {}),
+    slackApiUrl: parts.slackApiUrl,
+  });
+  delivery.attach();
+  return delivery;
+}
+
 /** The command grammar's period reader, for tasks that read a typed period again in the user's settled zone. */
 function readTypedPeriod(text: string, timeZone: string, now: Date) {
   const parsed = parsePeriodCore(text, { timeZone, now });
