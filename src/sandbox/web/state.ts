@@ -4,12 +4,7 @@
  * stack and Home tab, and the files shared with them. Plain JSON for the browser.
  */
 
-import {
-  etransportUsage,
-  fleetUsage,
-  type VehicleExamples,
-  withVehicles,
-} from "../../slack/grammar/help.js";
+import { etransportUsage, fleetUsage, type VehicleExamples, withVehicles } from "../../slack/grammar/help.js";
 import type { FakeSlack } from "../fakeSlack/index.js";
 import type { FakeChannel, FakeMessage, Json, JsonObject } from "../fakeSlack/types.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";
