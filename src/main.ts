@@ -167,30 +167,26 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     slackSide,
   });
 
-  const slack = await startSlackApp({
-    ...slackSide,
-    port: config.port,
-    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
-    ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
-    routes,
+  const context = slackContext(config, {
+    stores,
+    client,
+    fleet,
+    runner,
+    delivery,
+    alerts,
+    people,
+    slackApi,
     logger,
-    pendingAcks,
-    context: slackContext(config, {
-      stores,
-      client,
-      fleet,
-      runner,
-      delivery,
-      alerts,
-      people,
-      slackApi,
-      logger,
-    }),
   });
-  sandbox?.listening(slack.url);
-  // A newcomer opens the report form first thing: the demo account's vehicle list is loading already.
-  if (sandbox && fleet.workspaceAccount)
-    void fleet.warmVehicles({ account: fleet.workspaceAccount.username });
+  const slack = await startSlackSide(config, {
+    slackSide,
+    routes,
+    pendingAcks,
+    context,
+    sandbox,
+    fleet,
+    logger,
+  });
   health.slack = await checkSlackToken(slack, logger);
 
   const background = await startBackground(config, {
@@ -832,6 +828,37 @@ function healthRoutes(
 }
 
 /** What the listeners are built from (listeners/index.ts narrows it per command family). */
+/** The Slack app (HTTP or Socket Mode) with its routes; the sandbox page learns its address. */
+async function startSlackSide(
+  config: Config,
+  parts: {
+    slackSide: SlackSettings;
+    routes: HttpRoute[];
+    pendingAcks: PendingAcks;
+    context: SlackContext;
+    sandbox: { listening(url: string): void } | undefined;
+    fleet: FleetAccounts;
+    logger: Logger;
+  },
+): Promise<RunningSlackApp> {
+  const { slackSide, sandbox, fleet } = parts;
+  const slack = await startSlackApp({
+    ...slackSide,
+    port: config.port,
+    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
+    ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
+    routes: parts.routes,
+    logger: parts.logger,
+    pendingAcks: parts.pendingAcks,
+    context: parts.context,
+  });
+  sandbox?.listening(slack.url);
+  // A newcomer opens the report form first thing: the demo account's vehicle list is loading already.
+  if (sandbox && fleet.workspaceAccount)
+    void fleet.warmVehicles({ account: fleet.workspaceAccount.username });
+  return slack;
+}
+
 function slackContext(
   config: Config,
   parts: {
