@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger, defaultLogDestination, prettyLogStream } from "../../src/log.js";
+import { logSecrets, SECRET_VALUES } from "./secretFixture.js";
 
 function terminal(isTTY: boolean) {
   const chunks: string[] = [];
@@ -39,25 +40,10 @@ describe("logs at a terminal", () => {
   it("keep redacting passwords, tokens, Authorization headers and signing secrets", async () => {
     const { out, text } = terminal(true);
     const logger = createLogger("debug", prettyLogStream(out, { colorize: false }));
-    logger.info({ password: "hunter2", username: "ops" }, "login");
-    logger.info({ account: { password: "p4ss" } }, "nested");
-    logger.info({ access_token: "eyJhbGciOi.payload.sig", refresh_token: "r3fr3sh" }, "tokens");
-    logger.info({ req: { headers: { authorization: "Bearer eyJabc" } } }, "request");
-    logger.info({ slack: { signingSecret: "s1gn", botToken: "xoxb-123", appToken: "xapp-1-2" } }, "config");
+    logSecrets(logger);
     await flushed();
     const written = text();
-    for (const secret of [
-      "hunter2",
-      "p4ss",
-      "eyJhbGciOi",
-      "r3fr3sh",
-      "Bearer eyJabc",
-      "s1gn",
-      "xoxb-123",
-      "xapp-1-2",
-    ]) {
-      expect(written).not.toContain(secret);
-    }
+    for (const secret of SECRET_VALUES) expect(written).not.toContain(secret);
     expect(written).toContain("[redacted]");
     expect(written).toContain("ops");
   });

@@ -288,7 +288,7 @@ describe("token rotation", () => {
           client_id: "fake-client-id",
           client_secret: "fake-client-secret",
           grant_type: "refresh_token",
-          refresh_token: "xoxe-1-unknown",
+          refresh_token: "never-issued",
         }),
       ),
     ).toBe("invalid_refresh_token");

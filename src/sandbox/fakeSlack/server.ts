@@ -148,7 +148,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 0,
     botToken: options.botToken ?? "xoxb-fake",
-    appToken: options.appToken ?? "xapp-1-fake",
+    appToken: options.appToken ?? "xapp-fake",
     signingSecret: options.signingSecret ?? "fake-signing-secret",
     verificationToken: options.verificationToken ?? "fake-verification-token",
     teamId: options.teamId ?? "T0FLEET",
@@ -222,9 +222,10 @@ class FakeSlackServer implements FakeSlack {
         teamId: team.teamId,
         teamName: team.teamName,
         teamDomain: team.teamDomain ?? team.teamId.toLowerCase(),
-        // Only tokens issued by an install reach this workspace: its own is never handed out.
-        botToken: `xoxb-unissued-${randomUUID()}`,
-        appToken: `xapp-unissued-${randomUUID()}`,
+        // Only tokens issued by an install reach this workspace: its own is never handed out,
+        // so it is a random value no caller can present (and not shaped like a real token).
+        botToken: `unissued:${randomUUID()}`,
+        appToken: `unissued:${randomUUID()}`,
         botUserId: team.botUserId ?? `${team.teamId}BOT`.replace(/^T/, "U"),
         botId: team.botId ?? `${team.teamId}BOT`.replace(/^T/, "B"),
         appId: options.appId,

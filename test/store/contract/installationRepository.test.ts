@@ -20,7 +20,7 @@ function teamInstall(
   teamId: string,
   options: { token?: string; rotation?: boolean; enterpriseId?: string; user?: string } = {},
 ): Installation<"v2", false> {
-  const token = options.token ?? `xoxb-${teamId}-bot-token-0001`;
+  const token = options.token ?? `bot:${teamId}-bot-token-0001`;
   return {
     team: { id: teamId, name: `Carrier ${teamId}` },
     enterprise: options.enterpriseId ? { id: options.enterpriseId, name: "Org" } : undefined,
@@ -31,7 +31,7 @@ function teamInstall(
       scopes: ["commands", "chat:write"],
       token,
       ...(options.rotation
-        ? { refreshToken: `xoxe-1-${teamId}-refresh-0001`, expiresAt: 1_800_000_000 }
+        ? { refreshToken: `refresh:1-${teamId}-refresh-0001`, expiresAt: 1_800_000_000 }
         : {}),
     },
     tokenType: "bot",
@@ -43,12 +43,12 @@ function teamInstall(
 
 function orgInstall(
   enterpriseId: string,
-  token = `xoxb-${enterpriseId}-org-token-0001`,
+  token = `bot:${enterpriseId}-org-token-0001`,
 ): Installation<"v2", true> {
   return {
     team: undefined,
     enterprise: { id: enterpriseId, name: "Transport Group" },
-    user: { id: "U0ORGADMIN", token: `xoxp-${enterpriseId}-user-token-0001`, scopes: ["identify"] },
+    user: { id: "U0ORGADMIN", token: `user:${enterpriseId}-user-token-0001`, scopes: ["identify"] },
     bot: { id: `B${enterpriseId}`, userId: `U${enterpriseId}BOT`, scopes: ["commands"], token },
     tokenType: "bot",
     isEnterpriseInstall: true,
@@ -79,8 +79,8 @@ describeContract("InstallationRepository", (backend, name) => {
       expect(await s.installations.fetchInstallation(teamQuery("T0CARRIER"))).toEqual(installation);
       expect(await s.installations.installedAt(teamQuery("T0CARRIER"))).toBe(NOW);
       expect(await s.rawContains("T0CARRIER")).toBe(true);
-      expect(await s.rawContains("xoxb-T0CARRIER-bot-token-0001")).toBe(false);
-      expect(await s.rawContains("xoxe-1-T0CARRIER-refresh-0001")).toBe(false);
+      expect(await s.rawContains("bot:T0CARRIER-bot-token-0001")).toBe(false);
+      expect(await s.rawContains("refresh:1-T0CARRIER-refresh-0001")).toBe(false);
       expect(await s.rawContains("-bot-token-")).toBe(false);
       // Another connection (replica, or the process after a restart) reads the same.
       expect(await s.replica().installations.fetchInstallation(teamQuery("T0CARRIER"))).toEqual(installation);
@@ -113,8 +113,8 @@ describeContract("InstallationRepository", (backend, name) => {
       await expect(s.installations.fetchInstallation(teamQuery("T0DEPOT", "E0ELSE"))).rejects.toThrow(
         InstallationNotFoundError,
       );
-      expect(await s.rawContains("xoxb-E0GROUP-org-token-0001")).toBe(false);
-      expect(await s.rawContains("xoxp-E0GROUP-user-token-0001")).toBe(false);
+      expect(await s.rawContains("bot:E0GROUP-org-token-0001")).toBe(false);
+      expect(await s.rawContains("user:E0GROUP-user-token-0001")).toBe(false);
     });
 
     it("a workspace of the org with its own install is served by its own", async () => {
@@ -122,10 +122,10 @@ describeContract("InstallationRepository", (backend, name) => {
       await s.installations.storeInstallation(orgInstall("E0GROUP"));
       await s.installations.storeInstallation(teamInstall("T0DEPOT", { enterpriseId: "E0GROUP" }));
       const own = await s.installations.fetchInstallation(teamQuery("T0DEPOT", "E0GROUP"));
-      expect(own.bot?.token).toBe("xoxb-T0DEPOT-bot-token-0001");
+      expect(own.bot?.token).toBe("bot:T0DEPOT-bot-token-0001");
       expect(own.enterprise).toEqual({ id: "E0GROUP", name: "Org" });
       const other = await s.installations.fetchInstallation(teamQuery("T0YARD", "E0GROUP"));
-      expect(other.bot?.token).toBe("xoxb-E0GROUP-org-token-0001");
+      expect(other.bot?.token).toBe("bot:E0GROUP-org-token-0001");
       expect((await s.installations.all()).map((ref) => ref.key)).toEqual(["E:E0GROUP", "T:T0DEPOT"]);
     });
 
@@ -133,7 +133,7 @@ describeContract("InstallationRepository", (backend, name) => {
       const s = await backend.open();
       await s.installations.storeInstallation(teamInstall("T0CARRIER", { rotation: true }));
       s.clock.now = NOW + 60_000;
-      const again = teamInstall("T0CARRIER", { token: "xoxb-T0CARRIER-second-token", user: "U0ADMIN" });
+      const again = teamInstall("T0CARRIER", { token: "bot:T0CARRIER-second-token", user: "U0ADMIN" });
       await s.installations.storeInstallation(again);
       const fetched = await s.installations.fetchInstallation(teamQuery("T0CARRIER"));
       expect(fetched).toEqual(again);
@@ -203,11 +203,11 @@ describeContract("InstallationRepository", (backend, name) => {
       const s = await backend.open();
       await s.installations.storeInstallation(teamInstall("T0CARRIER"));
       s.clock.now = NOW + 60_000;
-      await s.installations.storeInstallation(teamInstall("T0CARRIER", { token: "xoxb-T0CARRIER-new" }));
+      await s.installations.storeInstallation(teamInstall("T0CARRIER", { token: "bot:T0CARRIER-new" }));
       // The uninstall happened at NOW + 30 s but is delivered after the reinstall.
       expect(await s.installations.deleteIfInstalledBefore(teamQuery("T0CARRIER"), NOW + 30_000)).toBe(false);
       expect((await s.installations.fetchInstallation(teamQuery("T0CARRIER"))).bot?.token).toBe(
-        "xoxb-T0CARRIER-new",
+        "bot:T0CARRIER-new",
       );
       // An uninstall of the current installation deletes it, once.
       expect(await s.installations.deleteIfInstalledBefore(teamQuery("T0CARRIER"), NOW + 90_000)).toBe(true);
@@ -234,8 +234,8 @@ describeContract("InstallationRepository", (backend, name) => {
       await s.installations.storeInstallation(installation);
       s.clock.now = NOW + 3_600_000;
       const rotated = {
-        token: "xoxe.xoxb-1-rotated-0002",
-        refreshToken: "xoxe-1-refresh-0002",
+        token: "rotating-bot:1-rotated-0002",
+        refreshToken: "refresh:1-refresh-0002",
         expiresAt: 1_800_043_200,
       };
       expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { installedAt: NOW })).toBe(true);
@@ -267,12 +267,15 @@ describeContract("InstallationRepository", (backend, name) => {
       const fetched = await s.installations.fetchInstallation(teamQuery("T0CARRIER"));
       const updates = { ...fetched };
       if (!updates.bot) throw new Error("no bot");
-      updates.bot.token = "xoxe.xoxb-1-refreshed";
-      updates.bot.refreshToken = "xoxe-1-refreshed";
+      updates.bot.token = "rotating-bot:1-refreshed";
+      updates.bot.refreshToken = "refresh:1-refreshed";
       updates.bot.expiresAt = 1_800_050_000;
       await s.installations.storeInstallation(updates);
       const after = await s.installations.fetchInstallation(teamQuery("T0CARRIER"));
-      expect(after.bot).toMatchObject({ token: "xoxe.xoxb-1-refreshed", refreshToken: "xoxe-1-refreshed" });
+      expect(after.bot).toMatchObject({
+        token: "rotating-bot:1-refreshed",
+        refreshToken: "refresh:1-refreshed",
+      });
       expect(await s.installations.installedAt(teamQuery("T0CARRIER"))).toBe(NOW);
       // So an uninstall that happened before the refresh still deletes it.
       expect(await s.installations.deleteIfInstalledBefore(teamQuery("T0CARRIER"), NOW + 1000)).toBe(true);
@@ -283,18 +286,18 @@ describeContract("InstallationRepository", (backend, name) => {
       await s.installations.storeInstallation(teamInstall("T0CARRIER", { rotation: true }));
       const stale = { ...(await s.installations.fetchInstallation(teamQuery("T0CARRIER"))) };
       if (!stale.bot) throw new Error("no bot");
-      stale.bot.token = "xoxe.xoxb-stale";
+      stale.bot.token = "rotating-bot:stale";
       await s.installations.deleteInstallation(teamQuery("T0CARRIER"));
       await s.installations.storeInstallation(stale);
       expect(await s.installations.all()).toEqual([]);
 
       s.clock.now = NOW + 1000;
       await s.installations.storeInstallation(
-        teamInstall("T0CARRIER", { token: "xoxb-T0CARRIER-reinstalled" }),
+        teamInstall("T0CARRIER", { token: "bot:T0CARRIER-reinstalled" }),
       );
       await s.installations.storeInstallation(stale);
       expect((await s.installations.fetchInstallation(teamQuery("T0CARRIER"))).bot?.token).toBe(
-        "xoxb-T0CARRIER-reinstalled",
+        "bot:T0CARRIER-reinstalled",
       );
     });
   });
@@ -342,7 +345,7 @@ describeContract("InstallationRepository", (backend, name) => {
         await sqlite.storeInstallation(teamInstall("T0OLD", { rotation: true }));
         await sqlite.storeInstallation(orgInstall("E0GROUP"));
         await s.installations.storeInstallation(
-          teamInstall("T0OLD", { token: "xoxb-T0OLD-already-in-redis" }),
+          teamInstall("T0OLD", { token: "bot:T0OLD-already-in-redis" }),
         );
         const target = s.installations;
         if (!(target instanceof RedisInstallationStore)) throw new Error("not the Redis store");
@@ -352,7 +355,7 @@ describeContract("InstallationRepository", (backend, name) => {
         expect(await s.installations.fetchInstallation(orgQuery("E0GROUP"))).toEqual(orgInstall("E0GROUP"));
         expect(await s.installations.installedAt(orgQuery("E0GROUP"))).toBe(NOW - 1000);
         expect((await s.installations.fetchInstallation(teamQuery("T0OLD"))).bot?.token).toBe(
-          "xoxb-T0OLD-already-in-redis",
+          "bot:T0OLD-already-in-redis",
         );
       } finally {
         db.close();
