@@ -612,7 +612,9 @@ function alertParts(
     // A transport fleetbot removed itself is gone, not hidden in Error (the audit trail knows).
     removedByFleetbot: async (account, codeUit) =>
       (await stores.audit.history(account, codeUit, 50)).entries.some(
-        (e) => e.action === "remove" && e.outcome !== "failure",
+        // Only a remove the service confirmed: after a timeout the transport may still be there
+        // (maybe in Error), and a false red alert costs less than a false all-clear.
+        (e) => e.action === "remove" && e.outcome === "success",
       ),
   });
   // Redis mode: one sweep per ALERTS_CRON tick over all replicas (a BullMQ job scheduler), not one per replica.

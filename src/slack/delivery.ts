@@ -288,28 +288,38 @@ export class TaskDelivery {
     return this.options.ackWaitMs ?? 3_000;
   }
 
-  /** Whether an ack to `reply`'s place is still on its way, here or (Redis mode) on another replica. */
-  private async ackPending(reply: ReplyTarget): Promise<boolean> {
+  /**
+   * Whether an ack to `reply`'s place is still on its way, here or (Redis mode) on another
+   * replica. The mark is taken just before the task is stored and lives at most ackWaitMs, so
+   * a task older than that (plus a second for clocks) asks Redis nothing.
+   */
+  private async ackPending(reply: ReplyTarget, createdAt: number): Promise<boolean> {
     const place = ackPlaceOf(reply);
     if (place === undefined) return false;
     if (this.acks.has(place)) return true;
+    if (this.now() - createdAt > this.ackWaitMs() + 1_000) return false;
     return (await this.options.ackMarks?.isMarked(place).catch(() => false)) ?? false;
   }
 
   /** Waits until the ack to `reply`'s place is out, at most ackWaitMs. */
-  private async waitForAck(reply: ReplyTarget): Promise<void> {
+  private async waitForAck(reply: ReplyTarget, createdAt: number): Promise<void> {
     const place = ackPlaceOf(reply);
     if (place === undefined) return;
-    const deadline = this.now() + this.ackWaitMs();
     const local = this.acks.get(place);
     if (local) {
-      await Promise.race([local.promise, new Promise((resolve) => setTimeout(resolve, this.ackWaitMs()))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        local.promise,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, this.ackWaitMs());
+        }),
+      ]);
+      clearTimeout(timer);
       return;
     }
-    const shared = this.options.ackMarks;
-    if (!shared) return;
     // Another replica's ack: its mark goes when the ack is sent (or lapses with ackWaitMs).
-    while (this.now() < deadline && (await shared.isMarked(place).catch(() => false))) {
+    const deadline = this.now() + this.ackWaitMs();
+    while (this.now() < deadline && (await this.ackPending(reply, createdAt))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -499,22 +509,17 @@ export class TaskDelivery {
     if (progress.done >= progress.total && progress.done > 0) return;
     const reply = (await this.options.store.get(task.id))?.reply ?? task.reply;
     // A card waiting in a list: the list again, that card saying where it stands now.
-    if (reply.listStays && reply.underWay && !reply.cancelledBy) {
-      await this.refreshCardUnderWay(task, reply, reply.underWay, progress);
-      return;
-    }
-    // A click on a channel's alert, or in a list, must not turn that message into a progress bar;
-    // nor may a late update bring back a cancelled task's Cancel button.
-    if (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy) return;
-    // Keep one response_url use for the answer itself.
-    if (!this.canUseResponseUrl(reply, 1)) return;
+    const underWay = reply.listStays && !reply.cancelledBy ? reply.underWay : undefined;
+    // Otherwise, a click on a channel's alert, or in a list, must not turn that message into a
+    // progress bar; nor may a late update bring back a cancelled task's Cancel button.
+    if (!underWay && (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;
-    const last = this.lastProgress.get(task.id);
-    if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000))) return;
-    // The ack (maybe another replica's) is still on its way: it shows the place itself.
-    if (await this.ackPending(reply)) return;
+    if (!(await this.progressDue(task, reply, key))) return;
+    const message = underWay
+      ? await this.listWithCardUnderWay(task, underWay, progress)
+      : progressMessage(this.options.describe(task), progress, this.now());
+    if (!message) return;
     this.rememberProgress(task.id, { at: this.now(), key });
-    const message = progressMessage(this.options.describe(task), progress, this.now());
     await this.postResponseUrl(
       task.id,
       reply,
@@ -524,42 +529,33 @@ export class TaskDelivery {
   }
 
   /**
-   * The list a card's action was clicked in, shown again with that card's place and estimate
-   * (spaced like any progress update, keeping a response_url use for the answer).
+   * Whether a progress update may go now: a response_url use left besides the answer's, not the
+   * same place as the last update nor within progressEveryMs of it, and no ack still on its way
+   * (maybe another replica's: it shows the place itself).
    */
-  private async refreshCardUnderWay(
+  private async progressDue(task: TaskRecord, reply: ReplyTarget, key: string): Promise<boolean> {
+    if (!this.canUseResponseUrl(reply, 1)) return false;
+    const last = this.lastProgress.get(task.id);
+    if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000)))
+      return false;
+    return !(await this.ackPending(reply, task.createdAt));
+  }
+
+  /** The list a card's action was clicked in, with that card's place and estimate. */
+  private async listWithCardUnderWay(
     task: TaskRecord,
-    reply: ReplyTarget,
     underWay: NonNullable<ReplyTarget["underWay"]>,
     progress: TaskProgress,
-  ): Promise<void> {
-    if (!this.canUseResponseUrl(reply, 1)) return;
-    const key = `${progress.position}:${progress.done}/${progress.total}`;
-    const last = this.lastProgress.get(task.id);
-    if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000))) return;
-    if (await this.ackPending(reply)) return;
-    const action = taskOf(task, "transport-action");
-    const listTaskId = action?.params.listTaskId;
+  ): Promise<SlackMessage | undefined> {
+    const listTaskId = taskOf(task, "transport-action")?.params.listTaskId;
     const list = listTaskId ? await this.options.store.get(listTaskId) : undefined;
-    if (!list) return;
-    this.rememberProgress(task.id, { at: this.now(), key });
+    if (!list) return undefined;
     const { message } = await this.options.render(list);
-    const card = withCardUnderWay(
-      message,
-      underWay.blockId,
-      underWay.action,
-      progressPhrase(progress, this.now()),
-    );
-    await this.postResponseUrl(
-      task.id,
-      reply,
-      { ...card, replace_original: true, response_type: "ephemeral" },
-      RESPONSE_URL_USES - 1,
-    );
+    return withCardUnderWay(message, underWay.blockId, underWay.action, progressPhrase(progress, this.now()));
   }
 
   private async onFinished(task: TaskRecord): Promise<void> {
-    await this.waitForAck(task.reply);
+    await this.waitForAck(task.reply, task.createdAt);
     this.lastProgress.delete(task.id);
     await this.progressPosts.get(task.id)?.catch(() => undefined);
     // Counted before trying: a crash or a refusal at every start must not re-send it for ever.

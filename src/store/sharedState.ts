@@ -119,7 +119,11 @@ export class MemorySharedState implements SharedState {
     const now = this.now();
     const until = this.seen.expiresAt(key, now);
     if (until !== undefined) {
-      if (until < now + ttlMs) this.seen.set(key, true, now + ttlMs);
+      if (until < now + ttlMs) {
+        // To the back, with its new expiry: the front stays the soonest to expire and the first evicted.
+        this.seen.delete(key);
+        this.seen.set(key, true, now + ttlMs);
+      }
       return false;
     }
     this.seen.set(key, true, now + ttlMs);

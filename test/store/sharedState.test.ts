@@ -236,6 +236,18 @@ describe("MemorySharedState (the one-process memory)", () => {
     expect(await state.firstSeen("d", 300_000)).toBe(false);
   });
 
+  it("a key whose memory a repeat lengthened is not the first to go when the bound is reached", async () => {
+    let now = 0;
+    const state = new MemorySharedState({ now: () => now, maxEntries: 2 });
+    expect(await state.firstSeen("a", 1000)).toBe(true);
+    expect(await state.firstSeen("b", 1000)).toBe(true);
+    now = 10;
+    expect(await state.firstSeen("a", 5000)).toBe(false); // Slack's retry: remembered longer
+    expect(await state.firstSeen("c", 1000)).toBe(true); // the bound drops the oldest: "b"
+    expect(await state.firstSeen("a", 1000)).toBe(false);
+    expect(await state.firstSeen("b", 1000)).toBe(true);
+  });
+
   it("a window ends exactly windowMs after its oldest use; a full window's memory stays bounded", async () => {
     let now = 0;
     const state = new MemorySharedState({ now: () => now, maxEntries: 2 });

@@ -347,7 +347,10 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
       if (t.statusId !== ERROR_STATUS) hidden.set(codeUit, t.statusId);
       simulator.control.setTransport(codeUit, { statusId: ERROR_STATUS });
     } else if (status === "restore") {
-      simulator.control.setTransport(codeUit, { statusId: hidden.get(codeUit) ?? IN_PROGRESS });
+      // Only what the panel hid: any other transport keeps the status the service gave it.
+      const before = hidden.get(codeUit);
+      if (before === undefined) return [409, { ok: false, error: `${codeUit} was not moved to Error here` }];
+      simulator.control.setTransport(codeUit, { statusId: before });
       hidden.delete(codeUit);
     } else {
       return [400, { ok: false, error: "status must be error or restore" }];
@@ -386,9 +389,8 @@ function alertScheduleRoute(schedule: SandboxDeps["alertSchedule"]): HttpRoute {
   };
 }
 
-/** Status ids the panel sets: Error (hidden by load-transports), and In Progress as the fallback of a restore. */
+/** The status the panel sets: Error (hidden by load-transports). */
 const ERROR_STATUS = 5;
-const IN_PROGRESS = 2;
 
 function isForceable(code: string): code is TransmissionCode {
   return FORCEABLE.has(code);

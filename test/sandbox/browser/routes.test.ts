@@ -134,6 +134,10 @@ describe("sandbox routes", () => {
     ).json()) as typeof list;
     expect(restored.transports.find((t) => t.codeUit === running.codeUit)?.status).toBe("InProgress");
     expect((await post("/sandbox/simulate", { codeUit: running.codeUit, status: "gone" })).status).toBe(400);
+    // Restore puts back only what the panel hid: another transport keeps its status.
+    expect((await post("/sandbox/simulate", { codeUit: running.codeUit, status: "restore" })).status).toBe(
+      409,
+    );
   });
 
   it("the Home tab: app_home_opened reaches the bot, which publishes the home view", async () => {
