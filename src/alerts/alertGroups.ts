@@ -109,8 +109,7 @@ export class AlertGroups {
         run.result.posted++;
         threadTs = ts;
       } else if (group.shown < members.length) {
-        await this.publisher.updateGroup(channel, threadTs, view);
-        await this.store.recordGroupShown(groupId, members.length);
+        await this.updateUnlessGone(groupId, channel, threadTs, view, members.length);
       }
     } catch (error) {
       run.tried.add(groupAttempt(groupId));
@@ -135,6 +134,25 @@ export class AlertGroups {
         await run.failed(incident, channel, error);
       }
     }
+  }
+
+  /**
+   * The group message edited to list the members that joined. Someone deleted it: it is not
+   * edited again (counted as shown), and the members still get their replies with their buttons.
+   */
+  private async updateUnlessGone(
+    groupId: string,
+    channel: string,
+    ts: string,
+    view: AlertGroupView,
+    members: number,
+  ): Promise<void> {
+    try {
+      await this.publisher.updateGroup(channel, ts, view);
+    } catch (error) {
+      if (!(error instanceof AlertPublishError && error.failure === "message_gone")) throw error;
+    }
+    await this.store.recordGroupShown(groupId, members);
   }
 
   /**

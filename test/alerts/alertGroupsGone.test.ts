@@ -1,0 +1,73 @@
+/**
+ * A group message someone deleted must not hold back its members: members that join the
+ * group later still get their reply (with its buttons), and the gone message is not edited
+ * again every sweep.
+ */
+import { describe, expect, it } from "vitest";
+import { AlertGroups, type GroupRun } from "../../src/alerts/alertGroups.js";
+import type { IncidentChange } from "../../src/alerts/incidents.js";
+import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
+import { AlertStore } from "../../src/store/alertStore.js";
+import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/repositories.js";
+
+const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
+
+function open(i: number): IncidentChange {
+  const uId = `t-${i}`;
+  return {
+    type: "open",
+    account: "demo",
+    transportUId: uId,
+    codeUit: `UIT${String(i).padStart(13, "0")}`,
+    kind: "transmission",
+    code: "Error",
+    at: NOW,
+    state: "open",
+    facts: { uId, codeUit: `UIT${String(i).padStart(13, "0")}`, statusId: 2 },
+  };
+}
+
+describe("a grouped alert whose message was deleted", () => {
+  it("still posts the replies of members that joined later, and stops editing the gone message", async () => {
+    const store = promised(new AlertStore(openDatabase(":memory:"), () => NOW));
+    let updates = 0;
+    const replies: string[] = [];
+    const publisher: AlertPublisher = {
+      post: async () => ({ ts: "1.0" }),
+      markResolved: async () => {},
+      replyResolved: async () => ({ ts: "2.0" }),
+      postGroup: async () => ({ ts: "100.0" }),
+      updateGroup: async () => {
+        updates++;
+        throw new AlertPublishError("message_gone", "The alert message was deleted.");
+      },
+      postInThread: async (_channel, _ts, incident) => {
+        replies.push(incident.codeUit);
+        return { ts: `${200 + replies.length}.0` };
+      },
+    };
+    const groups = AlertGroups.for(store, publisher, 2)!;
+    const run = (): GroupRun => ({
+      account: "demo",
+      result: { posted: 0, resolutionsSent: 0 },
+      state: { rateLimited: false, signal: new AbortController().signal },
+      tried: new Set(),
+      groupOf: new Map(),
+      failed: async () => {},
+    });
+    const first = await store.applyChanges([open(1), open(2), open(3)]);
+    const storm = run();
+    await groups.deliver(new Map([["C1", first]]), new Set(), storm);
+    expect(replies).toHaveLength(3);
+    // A later page of the same sweep joins the group; its message is gone by now.
+    const later = await store.applyChanges([open(4)]);
+    await groups.deliver(new Map([["C1", later]]), new Set(), storm);
+    expect(replies).toHaveLength(4);
+    // The next sweep edits the gone message no more.
+    const seen = updates;
+    const groupId = storm.groupOf.get("demo\u0000C1")!;
+    await groups.deliver(new Map(), new Set([groupId]), run());
+    expect(updates).toBe(seen);
+  });
+});
