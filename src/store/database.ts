@@ -195,6 +195,12 @@ export const MIGRATIONS: readonly string[] = [
      installed_at INTEGER NOT NULL,
      updated_at INTEGER NOT NULL
    );`,
+  // 10: tasks belong to a workspace ('' = single-workspace mode; T:<team> or E:<enterprise>).
+  "-- 10: tasks by workspace (placeholder, filled in by the task-store change)",
+  // 11: alert subscriptions, posts, mutes and groups belong to a workspace.
+  "-- 11: alerts by workspace (placeholder, filled in by the alert-store change)",
+  // 12: linked accounts are keyed by (workspace, Slack user).
+  "-- 12: linked accounts by workspace (placeholder, filled in by the account-store change)",
 ];
 
 export class StoreError extends Error {
