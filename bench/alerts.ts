@@ -53,8 +53,9 @@ export async function alertBenchmarks(): Promise<{
   const db = openDatabase(dataDir);
   try {
     const store = new AlertStore(db, now);
+    const alertClient = createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl });
     const slack = new SlackAlertPublisher({
-      client: createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl }),
+      clientFor: async () => alertClient,
       now,
       timeZone: ZONE,
     });

@@ -34,6 +34,12 @@ const envSchema = z.object({
     error: "must be a bot token starting with xoxb-",
   }),
   SLACK_SIGNING_SECRET: optionalString,
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: optionalString,
+  SUPPORT_URL: optionalString.refine((v) => v === undefined || /^(https?:\/\/|mailto:)\S+$/.test(v), {
+    error: "must be an https:// (or http://) address or a mailto: link",
+  }),
   SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || /^xapp-/.test(v), {
     error: "must be an app-level token starting with xapp-",
   }),
@@ -128,14 +134,40 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
   if (isSet("SLACK_APP_TOKEN") && !isSet("SLACK_BOT_TOKEN")) {
     problems.push("SLACK_BOT_TOKEN: is required with SLACK_APP_TOKEN (Socket Mode needs both tokens)");
   }
-  // The contract's multi-workspace mode is not in this version: refused, not half-served.
-  const oauth = ["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET"].filter(isSet);
-  if (oauth.length > 0) {
+  problems.push(...multiWorkspaceProblems(isSet));
+  problems.push(...sandboxProblems(env, isSet));
+  return problems;
+}
+
+/**
+ * Multi-workspace mode (SLACK_CLIENT_ID): workspaces install fleetbot through OAuth, each sets its
+ * own fleet account and channels inside Slack, and their tokens and passwords are sealed at rest.
+ */
+function multiWorkspaceProblems(isSet: (name: string) => boolean): string[] {
+  const oauth = ["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET"];
+  if (!oauth.some(isSet)) return [];
+  const problems = [...oauth, "SLACK_SIGNING_SECRET", "CREDENTIALS_KEY"]
+    .filter((name) => !isSet(name))
+    .map((name) =>
+      name === "CREDENTIALS_KEY"
+        ? "CREDENTIALS_KEY: is required in multi-workspace mode (SLACK_CLIENT_ID set): installations' tokens and fleet passwords are sealed with it"
+        : `${name}: is required in multi-workspace mode (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET go together)`,
+    );
+  for (const token of ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"].filter(isSet)) {
     problems.push(
-      `${oauth.join(", ")}: multi-workspace mode (installs through "Add to Slack") is not in this version of fleetbot yet: install the app to one workspace and set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET instead`,
+      `${token}: set together with SLACK_CLIENT_ID: choose one mode, a bot token for one workspace or the client id for "Add to Slack" installs`,
     );
   }
-  problems.push(...sandboxProblems(env, isSet));
+  const perWorkspace: Record<string, string> = {
+    FLEET_USERNAME: "each workspace sets its own fleet account in Slack with /fleet login workspace",
+    FLEET_PASSWORD: "each workspace sets its own fleet account in Slack with /fleet login workspace",
+    ALERTS_CHANNEL: "each workspace subscribes its own channels with /fleet alerts subscribe",
+  };
+  for (const [name, why] of Object.entries(perWorkspace))
+    if (isSet(name))
+      problems.push(`${name}: is a single-workspace setting, refused in multi-workspace mode: ${why}`);
+  if (isSet("SANDBOX"))
+    problems.push("SANDBOX: the sandbox never runs in multi-workspace mode: unset SANDBOX");
   return problems;
 }
 
@@ -145,7 +177,7 @@ function combinationProblems(env: NodeJS.ProcessEnv): string[] {
  */
 function sandboxProblems(env: NodeJS.ProcessEnv, isSet: (name: string) => boolean): string[] {
   const sandbox = env.SANDBOX?.trim();
-  const slack = isSet("SLACK_BOT_TOKEN") || isSet("SLACK_APP_TOKEN");
+  const slack = isSet("SLACK_BOT_TOKEN") || isSet("SLACK_APP_TOKEN") || isSet("SLACK_CLIENT_ID");
   if (slack && sandbox === "1") {
     return ["SANDBOX: =1 runs the local sandbox page instead of Slack: unset SANDBOX or the SLACK_* tokens"];
   }
@@ -163,7 +195,8 @@ function sandboxProblems(env: NodeJS.ProcessEnv, isSet: (name: string) => boolea
   return [];
 }
 
-export type SlackMode = "socket" | "http" | "sandbox";
+/** `multi`: HTTP, workspaces install through OAuth ("Add to Slack"); `http`/`socket`: one workspace's bot token. */
+export type SlackMode = "socket" | "http" | "multi" | "sandbox";
 
 export interface Config {
   slack: {
@@ -172,6 +205,10 @@ export interface Config {
     signingSecret?: string;
     appToken?: string;
     apiUrl: string;
+    /** Where users get help (the public pages, the App Home, the install DM); optional. */
+    supportUrl?: string;
+    /** Multi-workspace mode: the app's OAuth credentials (installs through /slack/install). */
+    oauth?: { clientId: string; clientSecret: string; stateSecret: string };
   };
   port: number;
   fleet: {
@@ -245,7 +282,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   problems.push(...combinationProblems(env));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
-  const mode: SlackMode = e.SLACK_APP_TOKEN ? "socket" : e.SLACK_BOT_TOKEN ? "http" : "sandbox";
+  const mode: SlackMode = e.SLACK_APP_TOKEN
+    ? "socket"
+    : e.SLACK_BOT_TOKEN
+      ? "http"
+      : e.SLACK_CLIENT_ID
+        ? "multi"
+        : "sandbox";
   return {
     slack: {
       mode,
@@ -253,6 +296,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingSecret: e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
+      ...(e.SUPPORT_URL ? { supportUrl: e.SUPPORT_URL } : {}),
+      ...(e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
+        ? {
+            oauth: {
+              clientId: e.SLACK_CLIENT_ID,
+              clientSecret: e.SLACK_CLIENT_SECRET,
+              stateSecret: e.SLACK_STATE_SECRET,
+            },
+          }
+        : {}),
     },
     port: e.PORT,
     fleet: {

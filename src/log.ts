@@ -37,6 +37,14 @@ export const REDACTED_PATHS = [
   "*.credentialsKey",
   "secret",
   "*.secret",
+  "clientSecret",
+  "*.clientSecret",
+  "client_secret",
+  "*.client_secret",
+  "stateSecret",
+  "*.stateSecret",
+  "refreshToken",
+  "*.refreshToken",
 ];
 
 /**

@@ -1,11 +1,12 @@
 import { hostname } from "node:os";
 import { pathToFileURL } from "node:url";
-import { WebClient } from "@slack/web-api";
+import type { Installation } from "@slack/oauth";
+import { LogLevel, WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import cron from "node-cron";
 import { countingPublisher } from "./alerts/countingPublisher.js";
 import { AlertPoller } from "./alerts/poller.js";
-import { createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
+import { ALERT_CLIENT_OPTIONS, createAlertWebClient, SlackAlertPublisher } from "./alerts/slackPublisher.js";
 import { AlertSubscriptions } from "./alerts/subscriptions.js";
 import { cronTickMs, nextCronRunMs, sweepHealth } from "./alerts/sweepHealth.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
@@ -24,15 +25,18 @@ import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app
 import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
 import { parsePeriodCore } from "./slack/grammar/period.js";
+import { installOptions, type PublicSite, publicRoutes } from "./slack/installRoutes.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { PendingAcks } from "./slack/pendingAcks.js";
 import { People } from "./slack/people.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "./slack/renderers.js";
+import { installWelcomeMessage } from "./slack/views/installation.js";
 import { AccountStore } from "./store/accountStore.js";
 import { AlertStore } from "./store/alertStore.js";
 import { AuditStore } from "./store/auditStore.js";
 import { openDatabase, StoreError } from "./store/database.js";
 import { StoreHealth } from "./store/health.js";
+import { type InstallationRepository, SqliteInstallationStore } from "./store/installationStore.js";
 import { LearnedLimitsStore } from "./store/learnedLimits.js";
 import {
   type AccountRepository,
@@ -42,7 +46,7 @@ import {
   type TaskRepository,
 } from "./store/repositories.js";
 import { StoreRetention } from "./store/retention.js";
-import type { SharedState } from "./store/sharedState.js";
+import { MemorySharedState, type SharedState } from "./store/sharedState.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
 import { CallDurations, TaskOverhead } from "./tasks/callDurations.js";
@@ -62,6 +66,15 @@ import type { RedisTaskQueue } from "./tasks/redisTaskQueue.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { TaskRecord } from "./tasks/task.js";
 import type { VehicleCache } from "./tasks/vehicleCache.js";
+import {
+  InstalledWorkspaces,
+  LocalRenewalLock,
+  type RenewalLock,
+  SingleWorkspace,
+  type Workspaces,
+} from "./workspaces/registry.js";
+import { type WorkspaceData, WorkspaceRemoval } from "./workspaces/removal.js";
+import { type ClientKind, WorkspaceGoneError, type WorkspaceKey } from "./workspaces/workspace.js";
 
 /**
  * The one place that wires fleetbot together. `startFleetbot` reads top to bottom: stores,
@@ -116,8 +129,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
   });
   const slackSide = await slackSettings(config);
-  // fleetbot's own Web API client (answers, files, zones, membership checks); Bolt keeps one for its listeners.
-  const slackApi = new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl });
+  // Removal is wired once the runner and the people cache exist; a dead token found earlier waits for it.
+  const removal = lateRemoval();
+  const workspaces = slackWorkspaces(config, slackSide, stores, logger, removal);
   const people = new People({
     accounts: stores.accounts,
     workspaceAccount: fleet.workspaceAccount,
@@ -125,7 +139,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   });
   // The user's zone is settled in each task, after the ack (users.info never delays an ack).
   const zones: UserZoneDeps = {
-    settle: (slackUser) => people.settleZone(slackApi, slackUser),
+    settle: async (slackUser, workspace) => {
+      const client = await workspaceClient(workspaces, workspace).catch(() => undefined);
+      // An uninstalled workspace's task ends unanswered anyway; its times need no zone from Slack.
+      return client ? people.settleZone(client, slackUser, workspace) : { zone: config.companyTimeZone };
+    },
     saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
   };
   // HTTP mode: tasks let the acks of the Slack requests being read go out first.
@@ -145,7 +163,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const delivery = taskDelivery(config, {
     stores,
     runner,
-    slackApi,
+    workspaces,
     slackApiUrl: slackSide.apiUrl,
     options,
     logger,
@@ -155,7 +173,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     stores,
     fleet,
     metrics,
-    slack: slackSide,
+    workspaces,
     logger,
     ...(options.alertSleep ? { sleep: options.alertSleep } : {}),
   });
@@ -167,6 +185,22 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     slackSide,
   });
 
+  let slack: RunningSlackApp | undefined;
+  const workspaceRemoval = workspaces.multi
+    ? removal.set(
+        new WorkspaceRemoval({
+          installations: stores.installations,
+          data: workspaceData({
+            stores,
+            runner,
+            people,
+            workspaces,
+            forgetListeners: (key) => slack?.forgetWorkspace(key),
+          }),
+          logger: logger.child({ module: "workspaces" }),
+        }),
+      )
+    : undefined;
   const context = slackContext(config, {
     stores,
     client,
@@ -175,19 +209,23 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     delivery,
     alerts,
     people,
-    slackApi,
+    workspaces,
+    ...(workspaceRemoval ? { removal: workspaceRemoval } : {}),
     logger,
   });
-  const slack = await startSlackSide(config, {
+  slack = await startSlackSide(config, {
     slackSide,
     routes,
     pendingAcks,
     context,
     sandbox,
     fleet,
+    workspaces,
+    usedStates: stores.sharedState ?? new MemorySharedState(),
     logger,
   });
-  health.slack = await checkSlackToken(slack, logger);
+  // Multi-workspace mode: /healthz depends on no one workspace's token.
+  health.slack = workspaces.multi ? "multi-workspace" : await checkSlackToken(slack, logger);
 
   const background = await startBackground(config, {
     stores,
@@ -245,15 +283,17 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
  * stores add about 25 MB of resident memory that the embedded mode has no use for.
  */
 async function loadRedisModules() {
-  const [health, repositories, sharedState, sharedTokens, taskQueue, schedule, gate] = await Promise.all([
-    import("./store/redis/health.js"),
-    import("./store/redis/index.js"),
-    import("./store/redis/sharedState.js"),
-    import("./store/redis/sharedTokens.js"),
-    import("./tasks/redisTaskQueue.js"),
-    import("./alerts/redisSchedule.js"),
-    import("./gate/redisFleetGate.js"),
-  ]);
+  const [health, repositories, sharedState, sharedTokens, taskQueue, schedule, gate, renewal] =
+    await Promise.all([
+      import("./store/redis/health.js"),
+      import("./store/redis/index.js"),
+      import("./store/redis/sharedState.js"),
+      import("./store/redis/sharedTokens.js"),
+      import("./tasks/redisTaskQueue.js"),
+      import("./alerts/redisSchedule.js"),
+      import("./gate/redisFleetGate.js"),
+      import("./store/redis/renewalLock.js"),
+    ]);
   const serverInfo = await import("./store/redis/serverInfo.js");
   return {
     openRedis: health.openRedis,
@@ -265,6 +305,7 @@ async function loadRedisModules() {
     RedisTaskQueue: taskQueue.RedisTaskQueue,
     RedisAlertSchedule: schedule.RedisAlertSchedule,
     createRedisFleetGate: gate.createRedisFleetGate,
+    RedisRenewalLock: renewal.RedisRenewalLock,
     readRedisMemory: serverInfo.readRedisMemory,
     readRedisDurability: serverInfo.readRedisDurability,
   };
@@ -291,6 +332,10 @@ interface Stores {
   alerts: AlertRepository;
   /** The audit trail of transport changes (AUDIT_RETENTION_DAYS). */
   audit: AuditRepository;
+  /** Slack installations (multi-workspace mode), tokens sealed with CREDENTIALS_KEY. */
+  installations: InstallationRepository;
+  /** One token renewal per workspace at a time (across replicas in Redis mode). */
+  renewalLock: RenewalLock;
   /** Learned call limits of one fleet service, read once (the client plans with them). */
   learnedLimits(service: string): Promise<LearnedLimitsRepository>;
   health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered"> & {
@@ -352,6 +397,8 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
     accounts,
     alerts,
     audit,
+    installations: new SqliteInstallationStore(db, config.credentialsKey),
+    renewalLock: new LocalRenewalLock(),
     learnedLimits: async () => limits,
     health: new StoreHealth(db),
     retention: retentionOf(config, { tasks, alerts, audit }, logger),
@@ -390,12 +437,14 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
   for (const warning of redis.unsafe) logger.warn({ redis: "config" }, `Redis is not durable: ${warning}`);
   const repositories = createRedisRepositories(store, { prefix: REDIS_PREFIX, key: config.credentialsKey });
   await warnUnreadable(config, repositories.accounts, logger);
-  const { tasks, accounts, alerts, audit, limits } = repositories;
+  const { tasks, accounts, alerts, audit, limits, installations } = repositories;
   return {
     tasks,
     accounts,
     alerts,
     audit,
+    installations,
+    renewalLock: new modules.RedisRenewalLock(store, { prefix: REDIS_PREFIX }),
     learnedLimits: async (service) => {
       // Read once at start; a lesson is written through for every replica's next start.
       const known = await limits.load(service).catch(() => ({}));
@@ -524,7 +573,7 @@ function accountUpkeep(gate: AccountGate, fleet: FleetAccounts, logger: Logger, 
 }
 
 interface SlackSettings {
-  mode: "http" | "socket";
+  mode: "http" | "socket" | "multi";
   botToken: string;
   signingSecret?: string;
   appToken?: string;
@@ -549,6 +598,7 @@ async function slackSettings(config: Config): Promise<SlackSettings> {
   }
   return {
     mode: config.slack.mode,
+    // Multi-workspace mode has no token of its own: each installation brings one.
     botToken: config.slack.botToken ?? "",
     signingSecret: config.slack.signingSecret,
     appToken: config.slack.appToken,
@@ -581,12 +631,12 @@ function alertParts(
     stores: Stores;
     fleet: FleetAccounts;
     metrics: FleetbotMetrics;
-    slack: SlackSettings;
+    workspaces: Workspaces;
     logger: Logger;
     sleep?: (ms: number) => Promise<void>;
   },
 ) {
-  const { stores, fleet, metrics, slack, logger } = parts;
+  const { stores, fleet, metrics, logger } = parts;
   // node-cron's own messages (an overlapping tick skipped…) go to the one log stream, at debug:
   // the poller already logs the skip in its own words.
   const cronLog = logger.child({ module: "node-cron" });
@@ -598,7 +648,7 @@ function alertParts(
   });
   const subscriptions = new AlertSubscriptions(stores.alerts);
   const publisher = new SlackAlertPublisher({
-    client: createAlertWebClient(slack.botToken, { slackApiUrl: slack.apiUrl }),
+    clientFor: (key) => workspaceClient(parts.workspaces, key, "alerts"),
     timeZone: config.companyTimeZone,
     ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
@@ -739,7 +789,7 @@ function taskDelivery(
   parts: {
     stores: Stores;
     runner: TaskRunner<FleetSession>;
-    slackApi: WebClient;
+    workspaces: Workspaces;
     slackApiUrl: string;
     options: StartOptions;
     logger: Logger;
@@ -747,7 +797,7 @@ function taskDelivery(
 ): TaskDelivery {
   const { stores, runner, logger } = parts;
   const delivery = new TaskDelivery({
-    client: parts.slackApi,
+    clientFor: (key) => workspaceClient(parts.workspaces, key),
     store: stores.tasks,
     runner,
     render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
@@ -760,6 +810,120 @@ function taskDelivery(
   });
   delivery.attach();
   return delivery;
+}
+
+/**
+ * The workspaces fleetbot serves: the configured one with its bot token (and the sandbox's), or
+ * in multi-workspace mode every installation, each with its own token (renewed under a lock).
+ */
+function slackWorkspaces(
+  config: Config,
+  slackSide: SlackSettings,
+  stores: Stores,
+  logger: Logger,
+  removal: ReturnType<typeof lateRemoval>,
+): Workspaces {
+  const oauth = config.slack.oauth;
+  if (slackSide.mode !== "multi" || !oauth)
+    // fleetbot's own Web API client (answers, files, zones, membership checks); Bolt keeps one for its listeners.
+    return new SingleWorkspace({
+      default: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+      alerts: createAlertWebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+    });
+  const registry: InstalledWorkspaces = new InstalledWorkspaces({
+    installations: stores.installations,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    slackApiUrl: slackSide.apiUrl,
+    lock: stores.renewalLock,
+    clientOptions: { alerts: { ...ALERT_CLIENT_OPTIONS, logLevel: LogLevel.ERROR } },
+    logger: logger.child({ module: "workspaces" }),
+    onTokenDead: (key) => removal.tokenDead(key),
+    onInstalled: async (installation, key, fresh) => {
+      // A workspace that installs anew starts clean, even when its uninstall event was lost.
+      if (fresh) await removal.purge(key);
+      await welcomeInstaller(registry, installation, key, config.slack.supportUrl).catch((error: unknown) =>
+        logger.warn({ err: error, workspace: key }, "could not send the installer the first steps"),
+      );
+    },
+  });
+  return registry;
+}
+
+/** The installer's direct message: the workspace account first (`/fleet login workspace`), then `/fleet help`. */
+async function welcomeInstaller(
+  workspaces: Workspaces,
+  installation: Installation,
+  key: WorkspaceKey,
+  supportUrl: string | undefined,
+): Promise<void> {
+  const installer = installation.user?.id;
+  if (!installer) return;
+  const client = await workspaceClient(workspaces, key);
+  const opened = await client.conversations.open({ users: installer });
+  if (!opened.channel?.id) return;
+  const teamName = installation.team?.name ?? installation.enterprise?.name;
+  const message = installWelcomeMessage({
+    ...(teamName ? { teamName } : {}),
+    ...(supportUrl ? { supportUrl } : {}),
+  });
+  await client.chat.postMessage({ channel: opened.channel.id, text: message.text, blocks: message.blocks });
+}
+
+/** Every kind of a workspace's data, in the order an uninstall deletes it (workspaces/removal.ts). */
+function workspaceData(parts: {
+  stores: Stores;
+  runner: TaskRunner<FleetSession>;
+  people: People;
+  workspaces: Workspaces;
+  forgetListeners(key: WorkspaceKey): void;
+}): WorkspaceData[] {
+  return [
+    // Queued and running tasks first (nothing more is answered), then what they would have read.
+    { name: "tasks", deleteWorkspace: (key) => parts.runner.forgetWorkspace(key) },
+    { name: "linked accounts", deleteWorkspace: (key) => parts.stores.accounts.deleteWorkspace(key) },
+    { name: "alerts", deleteWorkspace: (key) => parts.stores.alerts.deleteWorkspace(key) },
+    { name: "cached users", deleteWorkspace: (key) => parts.people.forgetWorkspace(key) },
+    {
+      name: "clients",
+      deleteWorkspace: (key) => {
+        parts.workspaces.forget(key);
+        parts.forgetListeners(key);
+      },
+    },
+  ];
+}
+
+/** The workspace removal, known once its parts exist; until then a dead token is remembered and handled then. */
+function lateRemoval() {
+  let removal: WorkspaceRemoval | undefined;
+  const early: WorkspaceKey[] = [];
+  return {
+    tokenDead(key: WorkspaceKey): void {
+      if (removal) void removal.tokenDead(key);
+      else early.push(key);
+    },
+    /** A fresh install's leftovers (installs are served only once the removal is wired). */
+    async purge(key: WorkspaceKey): Promise<void> {
+      await removal?.purge(key);
+    },
+    set(value: WorkspaceRemoval): WorkspaceRemoval {
+      removal = value;
+      for (const key of early.splice(0)) void value.tokenDead(key);
+      return value;
+    },
+  };
+}
+
+/** A workspace's Web API client; WorkspaceGoneError when it is not (or no longer) installed. */
+async function workspaceClient(
+  workspaces: Workspaces,
+  key: WorkspaceKey,
+  kind?: ClientKind,
+): Promise<WebClient> {
+  const workspace = await workspaces.get(key);
+  if (!workspace) throw new WorkspaceGoneError(key);
+  return workspace.client(kind);
 }
 
 /** The command grammar's period reader, for tasks that read a typed period again in the user's settled zone. */
@@ -840,16 +1004,36 @@ async function startSlackSide(
     context: SlackContext;
     sandbox: { listening(url: string): void } | undefined;
     fleet: FleetAccounts;
+    workspaces: Workspaces;
+    usedStates: SharedState;
     logger: Logger;
   },
 ): Promise<RunningSlackApp> {
-  const { slackSide, sandbox, fleet } = parts;
+  const { slackSide, sandbox, fleet, workspaces } = parts;
+  const oauth = config.slack.oauth;
+  const site: PublicSite = {
+    supportUrl: config.slack.supportUrl ?? "/privacy",
+    taskRetentionDays: config.taskRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
+  };
+  // Multi-workspace mode: Bolt's installer serves /slack/install and /slack/oauth_redirect.
+  const install =
+    oauth && workspaces instanceof InstalledWorkspaces
+      ? installOptions({
+          ...oauth,
+          slackApiUrl: slackSide.apiUrl,
+          installationStore: workspaces.boltInstallationStore(),
+          usedStates: parts.usedStates,
+          site,
+        })
+      : undefined;
   const slack = await startSlackApp({
     ...slackSide,
     port: config.port,
     // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
     ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
-    routes: parts.routes,
+    ...(install ? { install } : {}),
+    routes: install ? [...parts.routes, ...publicRoutes(site)] : parts.routes,
     logger: parts.logger,
     pendingAcks: parts.pendingAcks,
     context: parts.context,
@@ -871,11 +1055,12 @@ function slackContext(
     delivery: TaskDelivery;
     alerts: ReturnType<typeof alertParts>;
     people: People;
-    slackApi: WebClient;
+    workspaces: Workspaces;
+    removal?: WorkspaceRemoval;
     logger: Logger;
   },
 ): SlackContext {
-  const { stores, client, fleet, runner, delivery, alerts, people, slackApi, logger } = parts;
+  const { stores, client, fleet, runner, delivery, alerts, people, workspaces, removal, logger } = parts;
   return {
     runner,
     tasks: stores.tasks,
@@ -890,9 +1075,14 @@ function slackContext(
     alerts: {
       subscriptions: alerts.subscriptions,
       store: stores.alerts,
-      checkChannel: (channel) => alerts.publisher.checkChannel(channel),
-      isMember: (channel, userId) => isChannelMember(slackApi, channel, userId),
+      checkChannel: (channel, workspace) => alerts.publisher.checkChannel(channel, workspace),
+      isMember: async (channel, userId, workspace) =>
+        isChannelMember(await workspaceClient(workspaces, workspace), channel, userId),
     },
+    workspaces,
+    ...(removal
+      ? { installation: { uninstalled: (ids, eventTimeMs) => removal.uninstalled(ids, eventTimeMs) } }
+      : {}),
     releaseAccount: (username) => fleet.release(username),
     warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),
     storeHealth: stores.health,

@@ -1,7 +1,13 @@
 import type { AlertPost } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
 import type { IncidentRecord } from "./incidents.js";
-import { type AlertGroupView, AlertPublishError, type AlertPublisher } from "./publisher.js";
+import {
+  type AlertGroupView,
+  AlertPublishError,
+  type AlertPublisher,
+  type AlertTarget,
+  targetKey,
+} from "./publisher.js";
 
 /**
  * Grouped alerts: when one sweep owes a channel more than `over` alerts (a storm: the link to
@@ -16,12 +22,31 @@ export interface GroupRun {
   account: string;
   result: { posted: number; resolutionsSent: number };
   state: { rateLimited: boolean; signal: AbortSignal };
-  /** Attempts of this run (as the poller keys them; a group's as `group\0<id>`): a failure waits for the next run. */
+  /** Attempts of this run (postAttempt; a group's as `group\0<id>`): a failure waits for the next run. */
   tried: Set<string>;
-  /** The group each channel's storm went into in this run: later pages of the sweep join it. */
+  /** The group each target's storm went into in this run (by groupKey): later pages of the sweep join it. */
   groupOf: Map<string, string>;
-  failed(incident: IncidentRecord, channel: string, error: unknown): Promise<void>;
+  failed(incident: IncidentRecord, target: AlertTarget, error: unknown): Promise<void>;
 }
+
+/** The alerts owed to one target (a channel of one workspace) in one sweep. */
+export interface DueAlerts {
+  target: AlertTarget;
+  incidents: IncidentRecord[];
+}
+
+/** The key of one post's attempt in a run's `tried`. */
+export const postAttempt = (incidentId: string, target: AlertTarget): string =>
+  `${incidentId}\u0000${targetKey(target)}`;
+
+/** The key of an account's storm in one target in a run's `groupOf`. */
+export const groupKey = (account: string, target: AlertTarget): string =>
+  `${account}\u0000${targetKey(target)}`;
+
+const targetOf = (row: { workspace: string; channel: string }): AlertTarget => ({
+  workspace: row.workspace,
+  channel: row.channel,
+});
 
 type GroupPublisher = Required<Pick<AlertPublisher, "postGroup" | "updateGroup" | "postInThread">> &
   Pick<AlertPublisher, "markResolved">;
@@ -53,21 +78,21 @@ export class AlertGroups {
   }
 
   /**
-   * Sorts the alerts owed (per channel, muted and filtered ones already left out) into groups,
+   * Sorts the alerts owed (per target, muted and filtered ones already left out) into groups,
    * posts the groups and their members' replies (and those of `owed`: groups stored earlier with
    * a step still to do), and returns the alerts to post one by one.
    */
   async deliver(
-    due: ReadonlyMap<string, readonly IncidentRecord[]>,
+    due: Iterable<DueAlerts>,
     owed: Set<string>,
     run: GroupRun,
-  ): Promise<{ incident: IncidentRecord; channel: string }[]> {
-    const single: { incident: IncidentRecord; channel: string }[] = [];
-    for (const [channel, incidents] of due) {
-      const key = `${run.account}\u0000${channel}`;
+  ): Promise<{ incident: IncidentRecord; target: AlertTarget }[]> {
+    const single: { incident: IncidentRecord; target: AlertTarget }[] = [];
+    for (const { target, incidents } of due) {
+      const key = groupKey(run.account, target);
       const joining = run.groupOf.get(key);
       if (joining === undefined && incidents.length <= this.over) {
-        for (const incident of incidents) single.push({ incident, channel });
+        for (const incident of incidents) single.push({ incident, target });
         continue;
       }
       if (run.state.signal.aborted) return [];
@@ -76,9 +101,9 @@ export class AlertGroups {
       const group =
         joining !== undefined
           ? await this.store.addToGroup(joining, ids)
-          : await this.store.createGroup(run.account, channel, ids);
+          : await this.store.createGroup(run.account, target.channel, ids, target.workspace);
       if (group === undefined) {
-        for (const incident of incidents) single.push({ incident, channel });
+        for (const incident of incidents) single.push({ incident, target });
         continue;
       }
       run.groupOf.set(key, group.id);
@@ -93,7 +118,7 @@ export class AlertGroups {
     if (run.tried.has(groupAttempt(groupId))) return;
     let group = await this.store.group(groupId);
     if (!group) return;
-    const { channel } = group;
+    const target = targetOf(group);
     const members = await this.store.groupMembers(groupId);
     const first = members[0];
     if (!first) return;
@@ -104,34 +129,34 @@ export class AlertGroups {
       if (threadTs === undefined) {
         // Every member resolved before the group got out: nothing left to tell.
         if (members.every((m) => m.incident.state === "resolved")) return;
-        const { ts } = await this.publisher.postGroup(channel, view);
+        const { ts } = await this.publisher.postGroup(target, view);
         await this.store.recordGroupPosted(groupId, ts, members.length);
         run.result.posted++;
         threadTs = ts;
       } else if (group.shown < members.length) {
-        await this.updateUnlessGone(groupId, channel, threadTs, view, members.length);
+        await this.updateUnlessGone(groupId, target, threadTs, view, members.length);
       }
     } catch (error) {
       run.tried.add(groupAttempt(groupId));
       const message = error instanceof Error ? error.message : String(error);
       await this.store.recordGroupFailure(groupId, message);
       // Also on a member's post: `/fleet alerts list` shows the channel's last failure.
-      await run.failed(first.incident, channel, error);
+      await run.failed(first.incident, target, error);
       return;
     }
     group = { ...group, ts: threadTs };
     for (const { incident, post } of members) {
       if (post.ts !== undefined || incident.state !== "open") continue;
       if (run.state.rateLimited || run.state.signal.aborted) return;
-      const attempt = `${incident.id}\u0000${channel}`;
+      const attempt = postAttempt(incident.id, target);
       if (run.tried.has(attempt)) continue;
       run.tried.add(attempt);
       try {
-        const { ts } = await this.publisher.postInThread(channel, threadTs, incident);
-        await this.store.recordPosted(incident.id, channel, ts);
+        const { ts } = await this.publisher.postInThread(target, threadTs, incident);
+        await this.store.recordPosted(incident.id, target.channel, ts, target.workspace);
         run.result.posted++;
       } catch (error) {
-        await run.failed(incident, channel, error);
+        await run.failed(incident, target, error);
       }
     }
   }
@@ -142,13 +167,13 @@ export class AlertGroups {
    */
   private async updateUnlessGone(
     groupId: string,
-    channel: string,
+    target: AlertTarget,
     ts: string,
     view: AlertGroupView,
     members: number,
   ): Promise<void> {
     try {
-      await this.publisher.updateGroup(channel, ts, view);
+      await this.publisher.updateGroup(target, ts, view);
     } catch (error) {
       if (!(error instanceof AlertPublishError && error.failure === "message_gone")) throw error;
     }
@@ -171,21 +196,22 @@ export class AlertGroups {
     if (!group) return false;
     if (group.ts === undefined) {
       // The group was never posted: nothing in Slack to resolve.
-      await this.store.recordResolutionDone(post.incidentId, post.channel);
+      await this.store.recordResolutionDone(post.incidentId, post.channel, post.workspace);
       return true;
     }
     if (run.state.rateLimited || run.state.signal.aborted) return true;
     if (post.ts !== undefined && post.resolvedUpdatedAt === undefined) {
+      const target = targetOf(post);
       try {
-        await this.publisher.markResolved(post.channel, post.ts, incident);
-        await this.store.recordResolvedUpdate(post.incidentId, post.channel);
+        await this.publisher.markResolved(target, post.ts, incident);
+        await this.store.recordResolvedUpdate(post.incidentId, post.channel, post.workspace);
       } catch (error) {
         if (!(error instanceof AlertPublishError && error.failure === "message_gone")) {
-          await run.failed(incident, post.channel, error);
+          await run.failed(incident, target, error);
           return true;
         }
         // The reply was deleted: the group message still shows the line resolved.
-        await this.store.recordFailure(post.incidentId, post.channel, error.message);
+        await this.store.recordFailure(post.incidentId, post.channel, error.message, post.workspace);
       }
     }
     const list = pending.get(group.id) ?? [];
@@ -202,19 +228,20 @@ export class AlertGroups {
       if (!group?.ts) continue;
       const members = await this.store.groupMembers(groupId);
       const incidents = members.map((m) => m.incident);
+      const target = targetOf(group);
       try {
-        await this.publisher.updateGroup(group.channel, group.ts, { id: groupId, incidents });
+        await this.publisher.updateGroup(target, group.ts, { id: groupId, incidents });
         if (incidents.every((i) => i.state === "resolved")) await this.store.recordGroupResolved(groupId);
       } catch (error) {
         if (!(error instanceof AlertPublishError && error.failure === "message_gone")) {
           const incident = incidents.find((i) => i.id === posts[0]?.incidentId) ?? incidents[0];
-          if (incident) await run.failed(incident, group.channel, error);
+          if (incident) await run.failed(incident, target, error);
           continue;
         }
         // The group message was deleted: its resolutions are given up.
       }
       for (const post of posts) {
-        await this.store.recordResolutionDone(post.incidentId, post.channel);
+        await this.store.recordResolutionDone(post.incidentId, post.channel, post.workspace);
         run.result.resolutionsSent++;
       }
     }

@@ -6,7 +6,8 @@ import type { CallContext, Priority } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
 import type { AlertPost, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
-import { AlertGroups, type GroupRun } from "./alertGroups.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
+import { AlertGroups, type DueAlerts, type GroupRun, postAttempt } from "./alertGroups.js";
 import {
   evaluateSweep,
   FINISHED_STATUS_IDS,
@@ -20,7 +21,13 @@ import {
   type VanishedFinding,
   vanishedChanges,
 } from "./incidents.js";
-import { type AlertDigest, AlertPublishError, type AlertPublisher } from "./publisher.js";
+import {
+  type AlertDigest,
+  AlertPublishError,
+  type AlertPublisher,
+  type AlertTarget,
+  targetKey,
+} from "./publisher.js";
 
 /** What the poller needs of a fleet session (FleetSession has it). */
 export interface TransportSource {
@@ -39,9 +46,14 @@ export interface AlertPollerOptions {
   publisher: AlertPublisher;
   /**
    * The session of a fleet account: `slackUser` is the subscription's creator (whose linked
-   * account it is), undefined for the workspace subscription. main.ts's sessionFor fits.
+   * account it is, in the subscription's `workspace`), undefined for the workspace subscription.
+   * main.ts's sessionFor fits.
    */
-  sessionFor(who: { account: string; slackUser?: string }): TransportSource | Promise<TransportSource>;
+  sessionFor(who: {
+    account: string;
+    slackUser?: string;
+    workspace: WorkspaceKey;
+  }): TransportSource | Promise<TransportSource>;
   now?: () => number;
   /** Expiry lead (default 12 h) and not-started grace (default 15 min). */
   settings?: Omit<SweepSettings, "complete">;
@@ -57,7 +69,7 @@ export interface AlertPollerOptions {
   removedByFleetbot?(account: string, codeUit: string): Promise<boolean>;
   /** At most this many transports no longer listed are checked with the service per sweep (default 10). */
   vanishedChecksPerSweep?: number;
-  /** More alerts than this for one channel in one sweep are one grouped alert (ALERTS_GROUP_OVER, default 5). */
+  /** More alerts than this for one channel (of one workspace) in one sweep are one grouped alert (ALERTS_GROUP_OVER, default 5). */
   groupOver?: number;
 }
 
@@ -126,7 +138,7 @@ export class AlertPoller {
   private lastRunEndedAt: number | undefined;
   /** Grouped alerts, when the publisher can post them. */
   private readonly groups: AlertGroups | undefined;
-  /** Per "<account>\0<channel>", the group the run's storm went into (later pages join it). */
+  /** Per groupKey (account and target), the group the run's storm went into (later pages join it). */
   private readonly groupOf = new Map<string, string>();
 
   constructor(private readonly options: AlertPollerOptions) {
@@ -146,7 +158,7 @@ export class AlertPoller {
       state,
       tried,
       groupOf: this.groupOf,
-      failed: (incident, channel, error) => this.failed(incident, channel, error, result, state),
+      failed: (incident, target, error) => this.failed(incident, target, error, result, state),
     };
   }
 
@@ -199,7 +211,9 @@ export class AlertPoller {
     for (const sub of ordered) {
       try {
         return await this.options.sessionFor(
-          sub.createdBy === undefined ? { account } : { account, slackUser: sub.createdBy },
+          sub.createdBy === undefined
+            ? { account, workspace: sub.workspace }
+            : { account, slackUser: sub.createdBy, workspace: sub.workspace },
         );
       } catch (error) {
         lastError = error;
@@ -270,7 +284,7 @@ export class AlertPoller {
       muted: 0,
     };
     const subs = await this.store.subscriptions({ account });
-    // (incident, channel) pairs whose post was tried in this run: a failure waits for the next run.
+    // (incident, target) pairs whose post was tried in this run (postAttempt): a failure waits for the next run.
     const tried = new Set<string>();
     // A new run: a storm of this account starts a new group.
     for (const key of this.groupOf.keys()) if (key.startsWith(`${account}\u0000`)) this.groupOf.delete(key);
@@ -437,37 +451,39 @@ export class AlertPoller {
         if (state.signal.aborted) return;
         continue;
       }
+      const { workspace, channel } = post;
       if (post.ts === undefined) {
         // Never posted (failed or muted while open): nothing to resolve.
-        await this.store.recordResolutionDone(post.incidentId, post.channel);
+        await this.store.recordResolutionDone(post.incidentId, channel, workspace);
         continue;
       }
       if (state.rateLimited) continue;
       if (state.signal.aborted) return;
+      const target: AlertTarget = { workspace, channel };
       try {
         if (post.resolvedUpdatedAt === undefined) {
-          await this.publisher.markResolved(post.channel, post.ts, incident);
-          await this.store.recordResolvedUpdate(post.incidentId, post.channel);
+          await this.publisher.markResolved(target, post.ts, incident);
+          await this.store.recordResolvedUpdate(post.incidentId, channel, workspace);
         }
         if (post.replyTs === undefined) {
-          const { ts } = await this.publisher.replyResolved(post.channel, post.ts, incident);
-          await this.store.recordResolvedReply(post.incidentId, post.channel, ts);
+          const { ts } = await this.publisher.replyResolved(target, post.ts, incident);
+          await this.store.recordResolvedReply(post.incidentId, channel, ts, workspace);
         }
-        await this.store.recordResolutionDone(post.incidentId, post.channel);
+        await this.store.recordResolutionDone(post.incidentId, channel, workspace);
         result.resolutionsSent++;
       } catch (error) {
         if (error instanceof AlertPublishError && error.failure === "message_gone") {
-          await this.store.recordFailure(post.incidentId, post.channel, error.message);
-          await this.store.recordResolutionDone(post.incidentId, post.channel);
+          await this.store.recordFailure(post.incidentId, channel, error.message, workspace);
+          await this.store.recordResolutionDone(post.incidentId, channel, workspace);
           continue;
         }
-        await this.failed(incident, post.channel, error, result, state);
+        await this.failed(incident, target, error, result, state);
       }
     }
     await this.groups?.finishResolutions(groupResolutions, run);
   }
 
-  /** Posts the alerts owed for open incidents among `incidents`, at most once per run and channel. */
+  /** Posts the alerts owed for open incidents among `incidents`, at most once per run and target. */
   private async postOpen(
     incidents: readonly IncidentRecord[],
     subs: readonly AlertSubscription[],
@@ -476,8 +492,8 @@ export class AlertPoller {
     tried: Set<string>,
   ): Promise<void> {
     const now = this.now();
-    // The alerts owed per channel, filters, minimum duration and mutes applied: a storm is grouped.
-    const due = new Map<string, IncidentRecord[]>();
+    // The alerts owed per target (by targetKey), filters, minimum duration and mutes applied: a storm is grouped.
+    const due = new Map<string, DueAlerts>();
     // Stored groups with a member owed its reply (or the group its post).
     const owedGroups = new Set<string>();
     for (const incident of incidents) {
@@ -487,19 +503,20 @@ export class AlertPoller {
         // Each subscription's own stale= (the incident opened at the account's smallest).
         if (incident.kind === "stalled" && !staleEnoughFor(sub, incident, now)) continue;
         if (now - incident.firstSeenAt < sub.minDurationMinutes * MINUTE) continue;
-        const attempt = `${incident.id}\u0000${sub.channel}`;
-        if (tried.has(attempt)) continue;
-        const post = await this.store.post(incident.id, sub.channel);
+        const { workspace, channel } = sub;
+        const target: AlertTarget = { workspace, channel };
+        if (tried.has(postAttempt(incident.id, target))) continue;
+        const post = await this.store.post(incident.id, channel, workspace);
         if (post?.ts !== undefined) continue;
         if (post?.groupId !== undefined && this.groups) {
           owedGroups.add(post.groupId);
           continue;
         }
-        const mutedUntil = await this.store.mutedUntil(sub.channel, incident.codeUit, now);
+        const mutedUntil = await this.store.mutedUntil(channel, incident.codeUit, now, workspace);
         if (mutedUntil !== undefined) {
           if (post?.mutedUntil !== mutedUntil) {
-            await this.store.ensurePost(incident.id, sub.channel);
-            await this.store.recordMuted(incident.id, sub.channel, mutedUntil);
+            await this.store.ensurePost(incident.id, channel, workspace);
+            await this.store.recordMuted(incident.id, channel, mutedUntil, workspace);
             result.muted++;
           }
           continue;
@@ -507,42 +524,53 @@ export class AlertPoller {
         if (state.rateLimited) continue;
         // Aborted (the sweep lock was lost): another sweep may be posting this very alert.
         if (state.signal.aborted) return;
-        due.set(sub.channel, [...(due.get(sub.channel) ?? []), incident]);
+        const key = targetKey(target);
+        const owed = due.get(key) ?? { target, incidents: [] };
+        owed.incidents.push(incident);
+        due.set(key, owed);
       }
     }
     const account = incidents[0]?.account;
     const single =
       this.groups && account !== undefined
-        ? await this.groups.deliver(due, owedGroups, this.groupRun(account, result, state, tried))
-        : [...due].flatMap(([channel, list]) => list.map((incident) => ({ incident, channel })));
-    for (const { incident, channel } of single) {
+        ? await this.groups.deliver(due.values(), owedGroups, this.groupRun(account, result, state, tried))
+        : [...due.values()].flatMap(({ target, incidents: list }) =>
+            list.map((incident) => ({ incident, target })),
+          );
+    for (const { incident, target } of single) {
       if (state.rateLimited) continue;
       if (state.signal.aborted) return;
-      tried.add(`${incident.id}\u0000${channel}`);
-      await this.store.ensurePost(incident.id, channel);
+      tried.add(postAttempt(incident.id, target));
+      await this.store.ensurePost(incident.id, target.channel, target.workspace);
       try {
-        const { ts } = await this.publisher.post(channel, incident);
-        await this.store.recordPosted(incident.id, channel, ts);
+        const { ts } = await this.publisher.post(target, incident);
+        await this.store.recordPosted(incident.id, target.channel, ts, target.workspace);
         result.posted++;
       } catch (error) {
-        await this.failed(incident, channel, error, result, state);
+        await this.failed(incident, target, error, result, state);
       }
     }
   }
 
   private async failed(
     incident: IncidentRecord,
-    channel: string,
+    target: AlertTarget,
     error: unknown,
     result: AccountRunResult,
     state: { rateLimited: boolean },
   ): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    await this.store.recordFailure(incident.id, channel, message);
+    await this.store.recordFailure(incident.id, target.channel, message, target.workspace);
     result.failed++;
     if (error instanceof AlertPublishError && error.failure === "ratelimited") state.rateLimited = true;
     this.log.warn(
-      { channel, codeUit: incident.codeUit, kind: incident.kind, err: message },
+      {
+        channel: target.channel,
+        workspace: target.workspace,
+        codeUit: incident.codeUit,
+        kind: incident.kind,
+        err: message,
+      },
       "alert post failed; retried on the next poll",
     );
   }
@@ -594,10 +622,13 @@ export class AlertPoller {
           nowMs: now,
         };
         try {
-          await post(sub.channel, digest);
+          await post({ workspace: sub.workspace, channel: sub.channel }, digest);
           sent++;
         } catch (error) {
-          this.log.warn({ channel: sub.channel, err: String(error) }, "alert digest failed");
+          this.log.warn(
+            { channel: sub.channel, workspace: sub.workspace, err: String(error) },
+            "alert digest failed",
+          );
         }
       }
     }

@@ -1,5 +1,19 @@
 import type { TransportView } from "../etransport/types.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type { IncidentRecord } from "./incidents.js";
+
+/**
+ * Where an alert goes: a channel of one workspace (a Slack Connect channel has one id in two
+ * workspaces, and each workspace has its own bot token). The subscription's, or the stored
+ * post's or group's.
+ */
+export interface AlertTarget {
+  workspace: WorkspaceKey;
+  channel: string;
+}
+
+/** The key of a target in maps and sets (a channel id alone names nothing across workspaces). */
+export const targetKey = (target: AlertTarget): string => `${target.workspace}\u0000${target.channel}`;
 
 /**
  * Where alerts go. The poller stores incident changes first, then calls these; a failure
@@ -8,22 +22,22 @@ import type { IncidentRecord } from "./incidents.js";
  */
 export interface AlertPublisher {
   /** Posts the alert of an open incident; returns the message ts. */
-  post(channel: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  post(target: AlertTarget, incident: IncidentRecord): Promise<{ ts: string }>;
   /** Edits the posted alert to its resolved version (no buttons). */
-  markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void>;
+  markResolved(target: AlertTarget, ts: string, incident: IncidentRecord): Promise<void>;
   /** Replies in the alert's thread: when it was resolved and how long it lasted. */
-  replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  replyResolved(target: AlertTarget, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
   /** Posts the daily digest of one channel (optional: without it there is no digest). */
-  postDigest?(channel: string, digest: AlertDigest): Promise<{ ts: string }>;
+  postDigest?(target: AlertTarget, digest: AlertDigest): Promise<{ ts: string }>;
   /**
    * Grouped alerts (optional: without them every incident is its own alert). A storm of
    * incidents in one channel is one message listing them all (postGroup), edited as members
    * join or resolve (updateGroup); each member's alert with its buttons is a reply in its thread
    * (postInThread).
    */
-  postGroup?(channel: string, group: AlertGroupView): Promise<{ ts: string }>;
-  updateGroup?(channel: string, ts: string, group: AlertGroupView): Promise<void>;
-  postInThread?(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  postGroup?(target: AlertTarget, group: AlertGroupView): Promise<{ ts: string }>;
+  updateGroup?(target: AlertTarget, ts: string, group: AlertGroupView): Promise<void>;
+  postInThread?(target: AlertTarget, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
 }
 
 /** A grouped alert as the publisher renders it: its members with their current state, in order. */

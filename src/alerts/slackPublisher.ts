@@ -8,20 +8,23 @@ import {
   resolvedAlertMessage,
   resolvedThreadReply,
 } from "../slack/views/alerts.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { IncidentRecord } from "./incidents.js";
 import {
   type AlertDigest,
   type AlertGroupView,
   AlertPublishError,
   type AlertPublisher,
+  type AlertTarget,
 } from "./publisher.js";
 
 export interface SlackAlertPublisherOptions {
   /**
-   * The Web API client. Best made with createAlertWebClient: it hands 429s back at once with
-   * their Retry-After, and the publisher waits them out itself (bounded, and testable).
+   * The Web API client of the workspace an alert belongs to. Best made like createAlertWebClient:
+   * it hands 429s back at once with their Retry-After, and the publisher waits them out itself
+   * (bounded, and testable).
    */
-  client: WebClient;
+  clientFor(workspace: WorkspaceKey): Promise<WebClient>;
   /** Zone of the date fallbacks in messages and digests (COMPANY_TIMEZONE); readers see their own. */
   timeZone?: string;
   now?: () => number;
@@ -45,10 +48,12 @@ export function createAlertWebClient(
   return new WebClient(token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     ...(options.logger ? { logger: options.logger } : { logLevel: LogLevel.ERROR }),
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
+    ...ALERT_CLIENT_OPTIONS,
   });
 }
+
+/** What makes a Web API client an alert client (createAlertWebClient; each workspace's alerts client). */
+export const ALERT_CLIENT_OPTIONS = { rejectRateLimitedCalls: true, retryConfig: { retries: 0 } } as const;
 
 const CHANNEL_ERRORS: Readonly<Record<string, string>> = {
   not_in_channel:
@@ -101,15 +106,16 @@ export function toPublishError(error: unknown): AlertPublishError {
  * alerts (one message and a reply per member). Every call waits out Slack's Retry-After.
  */
 export class SlackAlertPublisher implements AlertPublisher {
-  private readonly client: WebClient;
   private readonly timeZone: string | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly rateLimitTries: number;
   private readonly maxRetryAfterMs: number;
 
+  private readonly clientFor: (workspace: WorkspaceKey) => Promise<WebClient>;
+
   constructor(options: SlackAlertPublisherOptions) {
-    this.client = options.client;
+    this.clientFor = options.clientFor;
     this.timeZone = options.timeZone;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -145,59 +151,82 @@ export class SlackAlertPublisher implements AlertPublisher {
     return opts;
   }
 
-  async post(channel: string, incident: IncidentRecord): Promise<{ ts: string }> {
-    const message = alertMessage(incident, channel, this.viewOptions());
-    return this.postMessage(channel, message);
+  /**
+   * The Web API client of a workspace: every call goes through here, so choosing a client per
+   * workspace (multi-workspace mode) changes this method only.
+   */
+  private async clientOf(workspace: WorkspaceKey): Promise<WebClient> {
+    return this.clientFor(workspace);
   }
 
-  async markResolved(channel: string, ts: string, incident: IncidentRecord): Promise<void> {
+  async post(target: AlertTarget, incident: IncidentRecord): Promise<{ ts: string }> {
+    const message = alertMessage(incident, target.channel, this.viewOptions());
+    return this.postMessage(target, message);
+  }
+
+  async markResolved(target: AlertTarget, ts: string, incident: IncidentRecord): Promise<void> {
     const message = resolvedAlertMessage(incident, this.viewOptions());
-    await this.update(channel, ts, message);
+    await this.update(target, ts, message);
   }
 
-  async postGroup(channel: string, group: AlertGroupView): Promise<{ ts: string }> {
-    return this.postMessage(channel, groupedAlertMessage(group, this.viewOptions()));
+  async postGroup(target: AlertTarget, group: AlertGroupView): Promise<{ ts: string }> {
+    return this.postMessage(target, groupedAlertMessage(group, this.viewOptions()));
   }
 
-  async updateGroup(channel: string, ts: string, group: AlertGroupView): Promise<void> {
-    await this.update(channel, ts, groupedAlertMessage(group, this.viewOptions()));
+  async updateGroup(target: AlertTarget, ts: string, group: AlertGroupView): Promise<void> {
+    await this.update(target, ts, groupedAlertMessage(group, this.viewOptions()));
   }
 
   /** A member's alert, buttons and all, as a reply in the group's thread. */
-  async postInThread(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
-    return this.postMessage(channel, alertMessage(incident, channel, this.viewOptions()), threadTs);
+  async postInThread(
+    target: AlertTarget,
+    threadTs: string,
+    incident: IncidentRecord,
+  ): Promise<{ ts: string }> {
+    return this.postMessage(target, alertMessage(incident, target.channel, this.viewOptions()), threadTs);
   }
 
   private async update(
-    channel: string,
+    target: AlertTarget,
     ts: string,
     message: { text: string; blocks: readonly unknown[] },
   ): Promise<void> {
+    const client = await this.clientOf(target.workspace);
     await this.send(() =>
-      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks as KnownBlock[] }),
+      client.chat.update({
+        channel: target.channel,
+        ts,
+        text: message.text,
+        blocks: message.blocks as KnownBlock[],
+      }),
     );
   }
 
-  async replyResolved(channel: string, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }> {
+  async replyResolved(
+    target: AlertTarget,
+    threadTs: string,
+    incident: IncidentRecord,
+  ): Promise<{ ts: string }> {
     const message = resolvedThreadReply(incident, this.viewOptions());
-    return this.postMessage(channel, message, threadTs);
+    return this.postMessage(target, message, threadTs);
   }
 
-  async postDigest(channel: string, digest: AlertDigest): Promise<{ ts: string }> {
+  async postDigest(target: AlertTarget, digest: AlertDigest): Promise<{ ts: string }> {
     return this.postMessage(
-      channel,
+      target,
       digestMessage(this.timeZone === undefined ? digest : { ...digest, timeZone: this.timeZone }),
     );
   }
 
   async postMessage(
-    channel: string,
+    target: AlertTarget,
     message: { text: string; blocks: readonly unknown[] },
     threadTs?: string,
   ): Promise<{ ts: string }> {
+    const client = await this.clientOf(target.workspace);
     const answer = await this.send(() =>
-      this.client.chat.postMessage({
-        channel,
+      client.chat.postMessage({
+        channel: target.channel,
         text: message.text,
         // Our views build valid Block Kit (checked against Slack's limits in tests).
         blocks: message.blocks as KnownBlock[],
@@ -214,9 +243,13 @@ export class SlackAlertPublisher implements AlertPublisher {
    * Whether alerts can be posted in a channel (for `/fleet alerts subscribe`): public
    * channels work without joining (chat:write.public); private ones need an invitation.
    */
-  async checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  async checkChannel(
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
     try {
-      const info = await this.client.conversations.info({ channel });
+      const client = await this.clientOf(workspace);
+      const info = await client.conversations.info({ channel });
       const c = info.channel;
       if (c?.is_archived) return { ok: false, reason: CHANNEL_ERRORS.is_archived ?? "archived" };
       if (c?.is_private && !c.is_member) {

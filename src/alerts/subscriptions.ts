@@ -1,5 +1,6 @@
 import type { AlertMute, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import { canonicalAlertCode, DEFAULT_STALE_MINUTES } from "./incidents.js";
 
 export interface SubscriptionFilters {
@@ -53,12 +54,14 @@ function staleMinutesOf(filters: SubscriptionFilters): number {
 }
 
 /**
- * Alert subscriptions over the store: one per (channel, fleet account). A subscription
- * runs as the account of the user who created it; the workspace one (ALERTS_CHANNEL) has
- * no creator and runs as the workspace account.
+ * Alert subscriptions over the store: one per (workspace, channel, fleet account). A
+ * subscription runs as the account of the user who created it; the workspace one
+ * (ALERTS_CHANNEL) has no creator and runs as the workspace account. Every method that names a
+ * channel takes its workspace too ("" in single-workspace mode): a channel id alone names
+ * nothing across workspaces.
  */
 export class AlertSubscriptions {
-  /** "channel account" keys of the subscriptions the configuration made (ALERTS_CHANNEL). */
+  /** configuredKey()s of the subscriptions the configuration made (ALERTS_CHANNEL). */
   readonly #configured = new Set<string>();
 
   constructor(
@@ -66,18 +69,20 @@ export class AlertSubscriptions {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Creates or replaces the channel's subscription for the account. Throws InvalidAlertFilterError. */
+  /** Creates or replaces the workspace's channel's subscription for the account. Throws InvalidAlertFilterError. */
   async subscribe(
     channel: string,
     account: string,
     createdBy: string | undefined,
     filters: SubscriptionFilters = {},
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
   ): Promise<{ subscription: AlertSubscription; created: boolean }> {
     const minutes = filters.minDurationMinutes ?? 0;
     if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
       throw new InvalidAlertFilterError([], "The minimum duration must be between 0 and 1440 minutes.");
     }
     const input: Parameters<AlertRepository["upsertSubscription"]>[0] = {
+      workspace,
       channel,
       account,
       codes: normalizeAlertCodes(filters.codes),
@@ -91,36 +96,52 @@ export class AlertSubscriptions {
   }
 
   /**
-   * Removes the channel's subscription of one account, or all of the channel's. Returns how many.
-   * The subscription the configuration made is never removed here (see isConfigured).
+   * Removes the workspace's channel's subscription of one account, or all of the channel's.
+   * Returns how many. The subscription the configuration made is never removed here (see isConfigured).
    */
-  async unsubscribe(channel: string, account?: string): Promise<number> {
+  async unsubscribe(
+    channel: string,
+    account?: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<number> {
     if (account !== undefined) {
-      return this.isConfigured(channel, account) ? 0 : await this.store.removeSubscription(channel, account);
+      return this.isConfigured(channel, account, workspace)
+        ? 0
+        : await this.store.removeSubscription(channel, account, workspace);
     }
     let removed = 0;
-    for (const sub of await this.store.subscriptions({ channel })) {
-      if (!this.isConfigured(channel, sub.account))
-        removed += await this.store.removeSubscription(channel, sub.account);
+    for (const sub of await this.store.subscriptions({ channel, workspace })) {
+      if (!this.isConfigured(channel, sub.account, workspace))
+        removed += await this.store.removeSubscription(channel, sub.account, workspace);
     }
     return removed;
   }
 
   /** Whether the channel's subscription for the account belongs to the configuration (ALERTS_CHANNEL): muted, never changed, from chat. */
-  isConfigured(channel: string, account: string): boolean {
-    return this.#configured.has(`${channel} ${account}`);
+  isConfigured(channel: string, account: string, workspace: WorkspaceKey = ONLY_WORKSPACE): boolean {
+    return this.#configured.has(configuredKey(workspace, channel, account));
   }
 
   /**
    * Whether a user acting as `account` may mute this UIT in this channel: an alert of their own
-   * account about it went to that channel, so the transport is theirs to see.
+   * account about it went to that channel of their workspace, so the transport is theirs to see.
    */
-  canMute(channel: string, codeUit: string, account: string): Promise<boolean> {
-    return this.store.hasPostFor(channel, codeUit, account);
+  canMute(
+    channel: string,
+    codeUit: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<boolean> {
+    return this.store.hasPostFor(channel, codeUit, account, workspace);
   }
 
-  /** Subscriptions of an account, of a channel, or all. */
-  list(filter: { account?: string; channel?: string } = {}): Promise<AlertSubscription[]> {
+  /**
+   * Subscriptions of an account, of a channel, of a workspace (any mix), or all. Without a
+   * workspace, those of every workspace: a command answers with its own workspace's.
+   */
+  list(
+    filter: { account?: string; channel?: string; workspace?: WorkspaceKey } = {},
+  ): Promise<AlertSubscription[]> {
     return this.store.subscriptions(filter);
   }
 
@@ -128,11 +149,15 @@ export class AlertSubscriptions {
    * ALERTS_CHANNEL: subscribes the channel for the workspace account at start, with every
    * alert. An existing subscription of that channel and account (maybe with filters) is kept.
    */
-  async ensureWorkspaceSubscription(channel: string, account: string): Promise<AlertSubscription> {
-    this.#configured.add(`${channel} ${account}`);
-    const existing = await this.store.subscription(channel, account);
+  async ensureWorkspaceSubscription(
+    channel: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertSubscription> {
+    this.#configured.add(configuredKey(workspace, channel, account));
+    const existing = await this.store.subscription(channel, account, workspace);
     if (existing) return existing;
-    return (await this.store.upsertSubscription({ channel, account })).subscription;
+    return (await this.store.upsertSubscription({ workspace, channel, account })).subscription;
   }
 
   /**
@@ -141,18 +166,30 @@ export class AlertSubscriptions {
    * find it back after a restart. An ordinary one (no setting made it): listed, changed and
    * removed from chat like any other. Returns it when it was made.
    */
-  async seedSubscription(channel: string, account: string): Promise<AlertSubscription | undefined> {
+  async seedSubscription(
+    channel: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertSubscription | undefined> {
     if ((await this.store.subscriptions({ account })).length > 0) return undefined;
     if ((await this.store.incidents(account)).length > 0) return undefined;
-    return (await this.store.upsertSubscription({ channel, account })).subscription;
+    return (await this.store.upsertSubscription({ workspace, channel, account })).subscription;
   }
 
-  /** The Mute button: no new alert of this UIT in this channel for `ms` (default 24 h). */
-  mute(channel: string, codeUit: string, ms = 24 * 3600_000): Promise<AlertMute> {
-    return this.store.mute(channel, codeUit, this.now() + ms);
+  /** The Mute button: no new alert of this UIT in the workspace's channel for `ms` (default 24 h). */
+  mute(
+    channel: string,
+    codeUit: string,
+    ms = 24 * 3600_000,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertMute> {
+    return this.store.mute(channel, codeUit, this.now() + ms, workspace);
   }
 
-  unmute(channel: string, codeUit: string): Promise<boolean> {
-    return this.store.unmute(channel, codeUit);
+  unmute(channel: string, codeUit: string, workspace: WorkspaceKey = ONLY_WORKSPACE): Promise<boolean> {
+    return this.store.unmute(channel, codeUit, workspace);
   }
 }
+
+const configuredKey = (workspace: WorkspaceKey, channel: string, account: string) =>
+  `${workspace}\u0000${channel}\u0000${account}`;

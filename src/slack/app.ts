@@ -8,6 +8,7 @@ import {
   LogLevel,
   SocketModeReceiver,
 } from "@slack/bolt";
+import type { CallbackOptions, InstallationStore, StateStore } from "@slack/oauth";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { SlackContext } from "./context.js";
@@ -23,8 +24,24 @@ export interface HttpRoute {
   handler(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
 }
 
+/** Multi-workspace mode: Bolt's own installer (@slack/oauth's InstallProvider) serves the install. */
+export interface SlackInstallOptions {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  scopes: readonly string[];
+  /** Bolt's view of the installations (tokens fresh, rotation handled by fleetbot: registry.ts). */
+  installationStore: InstallationStore;
+  /** Verifies `state` (signed, unexpired, used once). */
+  stateStore: StateStore;
+  /** Slack's authorize page (a fake Slack's in tests and the sandbox). */
+  authorizationUrl: string;
+  callbackOptions: CallbackOptions;
+}
+
 export interface SlackAppOptions {
-  mode: "http" | "socket";
+  mode: "http" | "socket" | "multi";
+  /** Single-workspace modes; empty in multi-workspace mode. */
   botToken: string;
   signingSecret?: string;
   appToken?: string;
@@ -39,6 +56,8 @@ export interface SlackAppOptions {
   context: SlackContext;
   /** HTTP mode: counts Slack requests until their ack is sent (tasks wait for them). */
   pendingAcks?: PendingAcks;
+  /** Multi-workspace mode only. */
+  install?: SlackInstallOptions;
 }
 
 export interface RunningSlackApp {
@@ -49,6 +68,8 @@ export interface RunningSlackApp {
   url: string;
   /** Resolves when no listener is running (their work after the ack included). */
   idle(): Promise<void>;
+  /** Drops the listeners' state of an uninstalled workspace. */
+  forgetWorkspace(key: string): void;
   stop(): Promise<void>;
 }
 
@@ -87,7 +108,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   const clientOptions = { slackApiUrl: options.apiUrl };
   let app: App;
   let server: Server | undefined;
-  if (options.mode === "http") {
+  if (options.mode === "http" || options.mode === "multi") {
+    const install = options.mode === "multi" ? options.install : undefined;
+    if (options.mode === "multi" && !install)
+      throw new Error("multi-workspace mode needs the install options");
     const customRoutes: CustomRoute[] = options.routes.map((route) => ({
       path: route.path,
       method: [route.method ?? "GET"],
@@ -104,6 +128,24 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       signatureVerification: true,
       // The guard caps bodies at 1 MB before Bolt buffers anything; this is the same cap.
       bodyLimit: MAX_BODY_BYTES,
+      ...(install
+        ? {
+            clientId: install.clientId,
+            clientSecret: install.clientSecret,
+            stateSecret: install.stateSecret,
+            scopes: [...install.scopes],
+            installationStore: install.installationStore,
+            installerOptions: {
+              // /slack/install redirects to Slack at once (no interstitial page to click through).
+              directInstall: true,
+              stateStore: install.stateStore,
+              // Bolt hands the installer these, not the App's clientOptions: oauth.v2.access at SLACK_API_URL.
+              clientOptions,
+              authorizationUrl: install.authorizationUrl,
+              callbackOptions: install.callbackOptions,
+            },
+          }
+        : {}),
     });
     // Timestamps both ways, signature, content type and resends are settled before Bolt runs anything.
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
@@ -113,7 +155,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       ...(options.pendingAcks ? { pendingAcks: options.pendingAcks } : {}),
       logger: options.logger.child({ module: "requests" }),
     });
-    app = new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });
+    app = install
+      ? // No token: Bolt authorizes each request with its workspace's installation.
+        new App({ receiver, clientOptions, logger, convoStore: false })
+      : new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });
   } else {
     const receiver = new SocketModeReceiver({
       appToken: options.appToken ?? "",
@@ -159,12 +204,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
 
   const context = options.context;
   // The one registration list (listeners/index.ts); manifest.yml declares the same.
-  registerListeners(app, context);
+  const listeners = registerListeners(app, context);
   app.error(async (error) => {
     options.logger.error({ err: error }, "Slack listener failed");
   });
 
-  if (options.mode === "http") {
+  if (options.mode !== "socket") {
     server = (await app.start(
       options.host ? { port: options.port, host: options.host } : options.port,
     )) as Server;
@@ -190,6 +235,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     client: app.client,
     context,
     url: `http://127.0.0.1:${port}`,
+    forgetWorkspace: (key) => listeners.forgetWorkspace(key),
     idle: () =>
       running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)),
     async stop() {

@@ -11,7 +11,10 @@ import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import type { VehicleCache } from "../tasks/vehicleCache.js";
+import type { Workspaces } from "../workspaces/registry.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type { AckHold, TaskDelivery } from "./delivery.js";
+import type { InstallationDeps } from "./listeners/installation.js";
 import type { TaskOwnership } from "./listeners/shared.js";
 import type { People } from "./people.js";
 import type { RenderContext } from "./renderers.js";
@@ -32,11 +35,18 @@ export interface SlackContext {
   alerts: {
     subscriptions: AlertSubscriptions;
     store: AlertRepository;
-    /** Can the bot post in this channel? (private channels need an invitation) */
-    checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+    /** Can the bot post in this channel of the workspace? (private channels need an invitation) */
+    checkChannel(
+      channel: string,
+      workspace: WorkspaceKey,
+    ): Promise<{ ok: true } | { ok: false; reason: string }>;
     /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
-    isMember(channel: string, userId: string): Promise<boolean | undefined>;
+    isMember(channel: string, userId: string, workspace: WorkspaceKey): Promise<boolean | undefined>;
   };
+  /** The workspaces served: a request's workspace, and each one's Web API client. */
+  workspaces: Workspaces;
+  /** Multi-workspace mode: uninstall events delete the workspace's installation and data. */
+  installation?: InstallationDeps;
   /** After an unlink: forget the account's session and token unless someone else still uses it. */
   releaseAccount(username: string): Promise<void>;
   /**
@@ -124,16 +134,22 @@ export interface AlertDeps extends Common {
     "list" | "subscribe" | "unsubscribe" | "mute" | "unmute" | "isConfigured" | "canMute"
   >;
   lastFailure: AlertRepository["lastFailure"];
-  checkChannel: SlackContext["alerts"]["checkChannel"];
-  isMember: SlackContext["alerts"]["isMember"];
+  /** Can the bot post in this channel of the request's workspace? */
+  checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** Is the user a member of the channel? undefined when Slack could not tell. */
+  isMember(channel: string, userId: string): Promise<boolean | undefined>;
 }
 
 export interface AccountDeps extends QueueDeps {
   /** Null when linking is not enabled (no CREDENTIALS_KEY). */
   linking: {
-    seal(password: string, slackUser: string): string;
-    /** Link attempts per Slack user (see LinkAttempts). */
-    attempts: { take(slackUser: string): Promise<WindowTake> };
+    /**
+     * Seals the password for the user's link in that workspace (linkAssociatedData): the
+     * account-link task opens it with its own workspace, which must be the same one.
+     */
+    seal(workspace: WorkspaceKey, slackUser: string, password: string): string;
+    /** Link attempts per Slack user of a workspace (see LinkAttempts). */
+    attempts: { take(workspace: WorkspaceKey, slackUser: string): Promise<WindowTake> };
   } | null;
   /** Unlinks the user's own account (and releases its session); false when none was linked. */
   unlink(slackUser: string): Promise<boolean>;

@@ -10,6 +10,7 @@ import type { TransportListResult } from "../tasks/handlers/transports.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
+import { WorkspaceGoneError, type WorkspaceKey } from "../workspaces/workspace.js";
 import { mergeTransports } from "./renderers.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
@@ -143,7 +144,11 @@ function permanentRefusal(error: unknown): PermanentDeliveryError | undefined {
 const RESPONSE_URL_LIFETIME_MS = 29 * 60_000;
 
 export interface TaskDeliveryOptions {
-  client: WebClient;
+  /**
+   * The Web API client of the workspace a task belongs to (its installation's token in
+   * multi-workspace mode). Rejects when the workspace is gone: the answer is then given up.
+   */
+  clientFor(workspace: WorkspaceKey): Promise<WebClient>;
   store: TaskRepository;
   runner: Pick<TaskRunner<unknown>, "on" | "markDelivered">;
   render(task: TaskRecord): Promise<Rendered>;
@@ -404,7 +409,7 @@ export class TaskDelivery {
     // Only a success goes to the channel for everyone; a failure is the user's business.
     if (task.reply.inChannel && task.reply.channel && task.state === "done") {
       try {
-        const posted = await this.options.client.chat.postMessage({
+        const posted = await (await this.clientOf(task)).chat.postMessage({
           channel: task.reply.channel,
           text: message.text,
           blocks: message.blocks,
@@ -421,7 +426,7 @@ export class TaskDelivery {
     const channel = task.slackUser ?? task.reply.channel;
     if (!channel) throw new PermanentDeliveryError("no_channel", "answer");
     try {
-      const posted = await this.options.client.chat.postMessage({
+      const posted = await (await this.clientOf(task)).chat.postMessage({
         channel,
         text: message.text,
         ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
@@ -432,6 +437,17 @@ export class TaskDelivery {
       throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "answer") : error;
     }
     return task.slackUser ? "dm" : "channel";
+  }
+
+  /** The task's workspace's client; a workspace uninstalled since is an answer Slack will never take. */
+  private async clientOf(task: Pick<TaskRecord, "workspace">): Promise<WebClient> {
+    try {
+      return await this.options.clientFor(task.workspace);
+    } catch (error) {
+      if (error instanceof WorkspaceGoneError)
+        throw new PermanentDeliveryError("workspace_uninstalled", "answer");
+      throw error;
+    }
   }
 
   /** A posted answer's place, kept in the task's reply so an edit can update the card there. */
@@ -455,7 +471,11 @@ export class TaskDelivery {
     const edited = save?.params.transportUId && save.result?.saved ? save.result.transport : undefined;
     if (!edited) return [];
     const places: string[] = [];
-    for (const earlier of await this.options.store.recent(task.account, RECENT_TASKS_FOR_CARDS)) {
+    for (const earlier of await this.options.store.recent(
+      task.account,
+      RECENT_TASKS_FOR_CARDS,
+      task.workspace,
+    )) {
       if (earlier.id === task.id || earlier.state !== "done") continue;
       try {
         const place = await this.refreshCard(earlier, edited);
@@ -476,7 +496,7 @@ export class TaskDelivery {
       const current = await this.options.store.get(earlier.id);
       if (!current) return undefined;
       const { message } = await this.options.render(current);
-      await this.options.client.chat.update({
+      await (await this.clientOf(earlier)).chat.update({
         channel: posted.channel,
         ts: posted.ts,
         text: message.text,
@@ -591,15 +611,26 @@ export class TaskDelivery {
     // The renderer is pure; what it asks to keep is written here, before the answer goes out.
     if (rendered.listUpdate)
       await this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
-    if (rendered.view && task.reply.viewId && (await this.updateModal(task.reply.viewId, rendered.view)))
+    if (
+      rendered.view &&
+      task.reply.viewId &&
+      (await this.updateModal(task, task.reply.viewId, rendered.view))
+    )
       return;
     const refreshed = await this.refreshCardsOf(task);
     const sentTo = await this.send(task, rendered.message, replacesOriginal(task));
     if (task.reply.viewId)
-      await this.closeStatusModal(task.reply.viewId, rendered.message, sentTo, task.reply.channel, refreshed);
+      await this.closeStatusModal(
+        task,
+        task.reply.viewId,
+        rendered.message,
+        sentTo,
+        task.reply.channel,
+        refreshed,
+      );
     if (rendered.files && rendered.files.length > 0 && task.slackUser) {
       try {
-        await this.uploadFiles(task.slackUser, rendered.files);
+        await this.uploadFiles(task, task.slackUser, rendered.files);
       } catch (error) {
         const code = slackErrorCode(error);
         throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "files") : error;
@@ -627,9 +658,9 @@ export class TaskDelivery {
     }
   }
 
-  private async updateModal(viewId: string, view: View): Promise<boolean> {
+  private async updateModal(task: TaskRecord, viewId: string, view: View): Promise<boolean> {
     try {
-      await this.options.client.views.update({ view_id: viewId, view });
+      await (await this.clientOf(task)).views.update({ view_id: viewId, view });
       return true;
     } catch (error) {
       this.options.logger.debug({ err: error, viewId }, "modal closed before its content arrived");
@@ -639,6 +670,7 @@ export class TaskDelivery {
 
   /** A modal that said "checking…" now says how it ended (the user may have closed it: that is fine). */
   private async closeStatusModal(
+    task: TaskRecord,
     viewId: string,
     message: SlackMessage,
     sentTo: string,
@@ -656,7 +688,7 @@ export class TaskDelivery {
         ? ` Updated in place: ${refreshed.length} earlier card${refreshed.length === 1 ? "" : "s"} (${[...new Set(refreshed)].join(", ")}).`
         : "";
     try {
-      await this.options.client.views.update({
+      await (await this.clientOf(task)).views.update({
         view_id: viewId,
         view: statusModal(
           "fleetbot",
@@ -669,14 +701,15 @@ export class TaskDelivery {
   }
 
   /** Files go to the user's direct messages: the answer itself is only visible to them. */
-  private async uploadFiles(userId: string, files: OutgoingFile[]): Promise<void> {
-    const opened = await this.options.client.conversations.open({ users: userId });
+  private async uploadFiles(task: TaskRecord, userId: string, files: OutgoingFile[]): Promise<void> {
+    const client = await this.clientOf(task);
+    const opened = await client.conversations.open({ users: userId });
     const channel = opened.channel?.id;
     if (!channel) return;
     for (const file of files) {
       const content =
         typeof file.content === "string" ? Buffer.from(file.content, "utf8") : Buffer.from(file.content);
-      await this.options.client.filesUploadV2({
+      await client.filesUploadV2({
         channel_id: channel,
         file: content,
         filename: file.filename,

@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { AccountRepository } from "../store/repositories.js";
 import { isTimeZone } from "../time/zone.js";
+import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 
 /** A user's zone as settled for a task; `note` when it is the company's because Slack did not say. */
 export interface UserZone {
@@ -11,17 +12,26 @@ export interface UserZone {
 /** How long a task waits for users.info before it writes its times in the company zone. */
 const ZONE_WAIT_MS = 2_000;
 
+interface CachedZone {
+  zone: string;
+  at: number;
+  told: boolean;
+}
+
 /**
  * Who a Slack user is to fleetbot: their time zone (periods are read in it) and the fleet
- * account they act as (their own linked one, else the workspace account).
+ * account they act as (their own linked one, else the workspace account). A user id means
+ * nothing outside its workspace: everything here is per (workspace, user), the workspace ""
+ * (single-workspace mode) by default.
  *
  * The zone has two readings. Before an ack only the cache may be read (`zoneAtAck`): no Web
  * API call may delay Slack's 3 seconds. A task settles it (`settleZone`) from the cache or
  * users.info, before its first time is rendered.
  */
 export class People {
-  private readonly zones = new Map<string, { zone: string; at: number; told: boolean }>();
-  /** users.info calls under way, one per user: a slow or rate-limited one is not asked twice. */
+  /** Zones by workspace, then user. */
+  private readonly zones = new Map<WorkspaceKey, Map<string, CachedZone>>();
+  /** users.info calls under way, one per (workspace, user): a slow or rate-limited one is not asked twice. */
   private readonly asking = new Map<string, Promise<{ zone: string; told: boolean } | undefined>>();
 
   constructor(
@@ -37,8 +47,8 @@ export class People {
   ) {}
 
   /** The zone known without asking Slack: the cached one, else the company's (a task settles it later). */
-  zoneAtAck(userId: string): string {
-    return this.zones.get(userId)?.zone ?? this.deps.companyTimeZone;
+  zoneAtAck(userId: string, workspace: WorkspaceKey = ONLY_WORKSPACE): string {
+    return this.zones.get(workspace)?.get(userId)?.zone ?? this.deps.companyTimeZone;
   }
 
   /**
@@ -46,16 +56,24 @@ export class People {
    * When Slack does not answer in time (a 429 with Retry-After, an outage) or has no zone for
    * the user, the company zone with a note; a late answer still fills the cache for next time.
    */
-  async settleZone(client: WebClient, userId: string): Promise<UserZone> {
+  async settleZone(
+    client: WebClient,
+    userId: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<UserZone> {
     const now = this.deps.now?.() ?? Date.now();
-    const cached = this.zones.get(userId);
+    const cached = this.zones.get(workspace)?.get(userId);
     const fresh = cached && now - cached.at < (this.deps.zoneTtlMs ?? 24 * 3600_000);
     if (cached && fresh) return this.told(cached);
-    let asking = this.asking.get(userId);
+    const askingKey = `${workspace}\n${userId}`;
+    let asking = this.asking.get(askingKey);
     if (!asking) {
-      asking = this.askSlack(client, userId, now);
-      this.asking.set(userId, asking);
-      void asking.finally(() => this.asking.delete(userId));
+      const started = this.askSlack(client, userId, this.zonesOf(workspace), now);
+      this.asking.set(askingKey, started);
+      void started.finally(() => {
+        if (this.asking.get(askingKey) === started) this.asking.delete(askingKey);
+      });
+      asking = started;
     }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
@@ -68,21 +86,53 @@ export class People {
   }
 
   /** After an ack: the zone settled as a task would (buttons whose answer renders times). */
-  async timeZoneOf(client: WebClient, userId: string): Promise<string> {
-    return (await this.settleZone(client, userId)).zone;
+  async timeZoneOf(
+    client: WebClient,
+    userId: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<string> {
+    return (await this.settleZone(client, userId, workspace)).zone;
   }
 
-  /** The fleet account the user's commands and clicks run as, or undefined (they must link one). */
-  async accountOf(userId: string): Promise<{ username: string; linked: boolean } | undefined> {
-    const linked = await this.deps.accounts.usernameOf(userId);
+  /**
+   * The fleet account the user's commands and clicks run as, or undefined (they must link one):
+   * their own link in that workspace, else the workspace's account (an installed workspace's
+   * WORKSPACE_ACCOUNT_USER link; in single-workspace mode, the configured one).
+   */
+  async accountOf(
+    userId: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<{ username: string; linked: boolean } | undefined> {
+    const linked = await this.deps.accounts.usernameOf(workspace, userId);
     if (linked) return { username: linked, linked: true };
+    if (workspace !== ONLY_WORKSPACE) {
+      const ofWorkspace = await this.deps.accounts.usernameOf(workspace, WORKSPACE_ACCOUNT_USER);
+      return ofWorkspace ? { username: ofWorkspace, linked: false } : undefined;
+    }
     if (this.deps.workspaceAccount) return { username: this.deps.workspaceAccount.username, linked: false };
     return undefined;
   }
 
+  /** Drops the cached zones of a workspace (it uninstalled fleetbot). */
+  forgetWorkspace(workspace: WorkspaceKey): void {
+    this.zones.delete(workspace);
+    for (const key of this.asking.keys()) if (key.startsWith(`${workspace}\n`)) this.asking.delete(key);
+  }
+
+  private zonesOf(workspace: WorkspaceKey): Map<string, CachedZone> {
+    let zones = this.zones.get(workspace);
+    if (!zones) {
+      zones = new Map();
+      this.zones.set(workspace, zones);
+    }
+    return zones;
+  }
+
+  /** Asks Slack and fills `zones` (the workspace's map as it was asked: a forgotten workspace stays forgotten). */
   private async askSlack(
     client: WebClient,
     userId: string,
+    zones: Map<string, CachedZone>,
     at: number,
   ): Promise<{ zone: string; told: boolean } | undefined> {
     try {
@@ -92,7 +142,7 @@ export class People {
         tz && isTimeZone(tz)
           ? { zone: tz, at, told: true }
           : { zone: this.deps.companyTimeZone, at, told: false };
-      this.zones.set(userId, entry);
+      zones.set(userId, entry);
       return entry;
     } catch {
       return undefined;

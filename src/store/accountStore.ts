@@ -1,12 +1,16 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { Db } from "./database.js";
 
 /**
- * Fleet accounts linked by Slack users. The service has no documented refresh endpoint,
+ * Fleet accounts linked by Slack users, one per (workspace, Slack user): a user id means
+ * nothing outside its workspace. The service has no documented refresh endpoint,
  * so the password itself must be kept to log in again: it is stored encrypted with
  * AES-256-GCM under CREDENTIALS_KEY (random 12-byte IV per record, auth tag checked on read).
+ * Fleet accounts themselves are shared: two workspaces may link the same username.
  */
 export interface LinkedAccount {
+  workspace: WorkspaceKey;
   slackUser: string;
   username: string;
   password: string;
@@ -30,10 +34,14 @@ export class LinkedAccountUnreadableError extends Error {
   constructor(
     readonly slackUser: string,
     readonly username: string,
+    readonly workspace: WorkspaceKey = ONLY_WORKSPACE,
   ) {
     super(
-      `Your linked fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
-        "Link it again with /fleet login (or /fleet logout to use the workspace account).",
+      slackUser === WORKSPACE_ACCOUNT_USER
+        ? `The workspace's fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
+            "Someone allowed to set it must link it again with /fleet login workspace."
+        : `Your linked fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
+            "Link it again with /fleet login (or /fleet logout to use the workspace account).",
     );
     this.name = "LinkedAccountUnreadableError";
   }
@@ -44,10 +52,21 @@ const IV_BYTES = 12;
 /** The full GCM tag: without pinning it, Node accepts a tag cut to 4 bytes, which a forger can guess. */
 const TAG_BYTES = 16;
 
+/**
+ * The associated data a linked account's password is sealed with: the link's identity, so a
+ * sealed row copied to another user or another workspace fails to open. The one workspace of
+ * single-workspace mode ("") keeps the bare Slack user id, as every row written before
+ * workspaces existed was sealed, so those rows open without a rewrite; any other workspace
+ * binds `<workspace>/<slackUser>` (Slack ids never hold a "/").
+ */
+export function linkAssociatedData(workspace: WorkspaceKey, slackUser: string): string {
+  return workspace === ONLY_WORKSPACE ? slackUser : `${workspace}/${slackUser}`;
+}
+
 export function encryptSecret(key: Buffer, plaintext: string, associated: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
-  // The Slack user id is bound as associated data: a row copied to another user fails to decrypt.
+  // The caller binds what the secret belongs to (linkAssociatedData for a linked account).
   cipher.setAAD(Buffer.from(associated, "utf8"));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return [
@@ -73,6 +92,14 @@ export function decryptSecret(key: Buffer, sealed: string, associated: string): 
   return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
 }
 
+interface LinkRow {
+  workspace: string;
+  slack_user: string;
+  username: string;
+  secret: string;
+  linked_at: number;
+}
+
 export class AccountStore {
   /** Compiled once: every command reads the invoking user's account. */
   private readonly statements;
@@ -84,16 +111,23 @@ export class AccountStore {
   ) {
     this.statements = {
       link: db.prepare(
-        `INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
+        `INSERT INTO linked_accounts (workspace, slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (workspace, slack_user) DO UPDATE SET username = excluded.username, secret = excluded.secret, linked_at = excluded.linked_at`,
       ),
-      unlink: db.prepare("DELETE FROM linked_accounts WHERE slack_user = ?"),
+      unlink: db.prepare("DELETE FROM linked_accounts WHERE workspace = ? AND slack_user = ?"),
       byUser: db.prepare(
-        "SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE slack_user = ?",
+        "SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts WHERE workspace = ? AND slack_user = ?",
       ),
-      all: db.prepare("SELECT slack_user, username, secret FROM linked_accounts"),
+      all: db.prepare(
+        "SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid",
+      ),
+      ofUsername: db.prepare(
+        `SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts WHERE username = ?
+         ORDER BY linked_at DESC, rowid DESC`,
+      ),
       anyOfUsername: db.prepare("SELECT 1 FROM linked_accounts WHERE username = ? LIMIT 1"),
-      usernameOf: db.prepare("SELECT username FROM linked_accounts WHERE slack_user = ?"),
+      usernameOf: db.prepare("SELECT username FROM linked_accounts WHERE workspace = ? AND slack_user = ?"),
+      deleteWorkspace: db.prepare("DELETE FROM linked_accounts WHERE workspace = ?"),
     };
   }
 
@@ -101,63 +135,87 @@ export class AccountStore {
     return this.key !== undefined;
   }
 
-  link(slackUser: string, username: string, password: string): void {
+  link(workspace: WorkspaceKey, slackUser: string, username: string, password: string): void {
     if (!this.key) throw new CredentialsKeyMissingError();
-    const secret = encryptSecret(this.key, password, slackUser);
-    this.statements.link.run(slackUser, username, secret, this.now());
+    const secret = encryptSecret(this.key, password, linkAssociatedData(workspace, slackUser));
+    this.statements.link.run(workspace, slackUser, username, secret, this.now());
   }
 
-  unlink(slackUser: string): boolean {
-    return this.statements.unlink.run(slackUser).changes > 0;
+  unlink(workspace: WorkspaceKey, slackUser: string): boolean {
+    return this.statements.unlink.run(workspace, slackUser).changes > 0;
   }
 
-  /** The user's linked account, or undefined; throws if the key cannot open it (key changed). */
-  get(slackUser: string): LinkedAccount | undefined {
-    const row = this.statements.byUser.get(slackUser) as
-      | { slack_user: string; username: string; secret: string; linked_at: number }
-      | undefined;
+  /** The user's linked account in that workspace, or undefined; throws if the key cannot open it (key changed). */
+  get(workspace: WorkspaceKey, slackUser: string): LinkedAccount | undefined {
+    const row = this.statements.byUser.get(workspace, slackUser) as LinkRow | undefined;
     if (!row) return undefined;
-    if (!this.key) throw new LinkedAccountUnreadableError(row.slack_user, row.username);
-    let password: string;
-    try {
-      password = decryptSecret(this.key, row.secret, row.slack_user);
-    } catch {
-      throw new LinkedAccountUnreadableError(row.slack_user, row.username);
+    const password = this.open(row);
+    if (password === undefined)
+      throw new LinkedAccountUnreadableError(row.slack_user, row.username, row.workspace);
+    return {
+      workspace: row.workspace,
+      slackUser: row.slack_user,
+      username: row.username,
+      password,
+      linkedAt: row.linked_at,
+    };
+  }
+
+  /**
+   * The credentials of a fleet account from any link of it this key can open, in any workspace
+   * (the most recently linked first): what an alert sweep of a subscribed account logs in with.
+   */
+  credentialsOf(username: string): { username: string; password: string } | undefined {
+    for (const row of this.statements.ofUsername.all(username) as LinkRow[]) {
+      const password = this.open(row);
+      if (password !== undefined) return { username: row.username, password };
     }
-    return { slackUser: row.slack_user, username: row.username, password, linkedAt: row.linked_at };
+    return undefined;
   }
 
   /**
    * Linked users whose password this CREDENTIALS_KEY cannot open (all of them when no key is
    * set): checked once at start so the operator reads one line instead of a stream of failures.
    */
-  unreadable(): { slackUser: string; username: string }[] {
-    const rows = this.statements.all.all() as {
-      slack_user: string;
-      username: string;
-      secret: string;
-    }[];
-    return rows
-      .filter((row) => {
-        if (!this.key) return true;
-        try {
-          decryptSecret(this.key, row.secret, row.slack_user);
-          return false;
-        } catch {
-          return true;
-        }
-      })
-      .map((row) => ({ slackUser: row.slack_user, username: row.username }));
+  unreadable(): { workspace: WorkspaceKey; slackUser: string; username: string }[] {
+    return (this.statements.all.all() as LinkRow[])
+      .filter((row) => this.open(row) === undefined)
+      .map((row) => ({ workspace: row.workspace, slackUser: row.slack_user, username: row.username }));
   }
 
-  /** Whether any Slack user still has this fleet account linked. */
+  /** Whether any Slack user, in any workspace, still has this fleet account linked. */
   isLinked(username: string): boolean {
     return this.statements.anyOfUsername.get(username) !== undefined;
   }
 
-  /** Username of every linked user, without decrypting anything. */
-  usernameOf(slackUser: string): string | undefined {
-    const row = this.statements.usernameOf.get(slackUser) as { username: string } | undefined;
+  /** Username of the user's link in that workspace, without decrypting anything. */
+  usernameOf(workspace: WorkspaceKey, slackUser: string): string | undefined {
+    const row = this.statements.usernameOf.get(workspace, slackUser) as { username: string } | undefined;
     return row?.username;
   }
+
+  /**
+   * Drops every link of a workspace (it uninstalled fleetbot); how many there were. Idempotent.
+   * Refuses "" (single-workspace mode's links are never dropped wholesale).
+   */
+  deleteWorkspace(workspace: WorkspaceKey): number {
+    assertInstalledWorkspace(workspace);
+    return this.statements.deleteWorkspace.run(workspace).changes;
+  }
+
+  /** The password of a row, or undefined when this key (or no key) cannot open it. */
+  private open(row: LinkRow): string | undefined {
+    if (!this.key) return undefined;
+    try {
+      return decryptSecret(this.key, row.secret, linkAssociatedData(row.workspace, row.slack_user));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** deleteWorkspace and adoptWorkspace act on an installed workspace's rows, never on "" wholesale. */
+export function assertInstalledWorkspace(workspace: WorkspaceKey): void {
+  if (workspace === ONLY_WORKSPACE)
+    throw new Error('The single-workspace links (workspace "") are not removed or moved wholesale');
 }

@@ -9,16 +9,25 @@ import {
   storedAlertCodes,
 } from "../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { Db } from "./database.js";
 
 /**
  * Alert subscriptions, incidents, their posts per channel and mutes (migration 3). Every
  * write is one statement or one transaction: incident changes are stored before any post,
  * and a post row with a ts is done, so a restart neither loses nor repeats an alert.
+ *
+ * Incidents belong to a fleet account, shared by every workspace that subscribes to it; what
+ * holds Slack ids belongs to a workspace (migration 11): a subscription is one per (workspace,
+ * channel, account), a post one per (incident, workspace, channel), a mute one per (workspace,
+ * channel, UIT), a group one (workspace, channel)'s. A Slack Connect channel has one id in two
+ * workspaces: the channel id alone names nothing.
  */
 
 export interface AlertSubscription {
   id: string;
+  /** The workspace of the channel ("" in single-workspace mode). */
+  workspace: WorkspaceKey;
   channel: string;
   /** Fleet account (username) the subscription's sweeps run as. */
   account: string;
@@ -34,6 +43,8 @@ export interface AlertSubscription {
 }
 
 export interface NewAlertSubscription {
+  /** Default "" (single-workspace mode). */
+  workspace?: WorkspaceKey;
   channel: string;
   account: string;
   createdBy?: string;
@@ -45,9 +56,10 @@ export interface NewAlertSubscription {
   staleMinutes?: number;
 }
 
-/** One incident's message in one channel. */
+/** One incident's message in one channel of one workspace. */
 export interface AlertPost {
   incidentId: string;
+  workspace: WorkspaceKey;
   channel: string;
   /** Set once chat.postMessage succeeded: the post is done and never repeated. */
   ts?: string;
@@ -70,6 +82,7 @@ export interface AlertPost {
 export interface AlertGroup {
   id: string;
   account: string;
+  workspace: WorkspaceKey;
   channel: string;
   createdAt: number;
   /** Set once the group message was posted: never posted again. */
@@ -90,6 +103,7 @@ export interface AlertGroupMember {
 }
 
 export interface AlertMute {
+  workspace: WorkspaceKey;
   channel: string;
   codeUit: string;
   until: number;
@@ -106,8 +120,25 @@ const jsonList = z.string().transform((s, ctx) => {
   return z.NEVER;
 });
 
+/** What deleteWorkspace removed. */
+export interface DeletedWorkspaceAlerts {
+  subscriptions: number;
+  posts: number;
+  mutes: number;
+  groups: number;
+  /** Incidents of fleet accounts no subscription of any workspace uses any more. */
+  incidents: number;
+}
+
+/** deleteWorkspace refuses the single workspace (shared with the Redis store). */
+export function assertDeletableWorkspace(workspace: WorkspaceKey): void {
+  if (workspace === ONLY_WORKSPACE)
+    throw new Error("the single workspace's alerts are never deleted as an uninstalled workspace's");
+}
+
 const subscriptionRow = z.object({
   id: z.string(),
+  workspace: z.string(),
   channel: z.string(),
   account: z.string(),
   created_by: z.string().nullable(),
@@ -147,6 +178,7 @@ const incidentRow = z.object({
 
 const postRow = z.object({
   incident_id: z.string(),
+  workspace: z.string(),
   channel: z.string(),
   ts: z.string().nullable(),
   posted_at: z.number().nullable(),
@@ -162,6 +194,7 @@ const postRow = z.object({
 const groupRow = z.object({
   id: z.string(),
   account: z.string(),
+  workspace: z.string(),
   channel: z.string(),
   created_at: z.number(),
   ts: z.string().nullable(),
@@ -176,6 +209,7 @@ function toSubscription(raw: unknown): AlertSubscription {
   const row = subscriptionRow.parse(raw);
   const sub: AlertSubscription = {
     id: row.id,
+    workspace: row.workspace,
     channel: row.channel,
     account: row.account,
     codes: storedAlertCodes(row.codes),
@@ -217,7 +251,12 @@ function toIncident(raw: unknown): IncidentRecord {
 
 function toPost(raw: unknown): AlertPost {
   const row = postRow.parse(raw);
-  const post: AlertPost = { incidentId: row.incident_id, channel: row.channel, attempts: row.attempts };
+  const post: AlertPost = {
+    incidentId: row.incident_id,
+    workspace: row.workspace,
+    channel: row.channel,
+    attempts: row.attempts,
+  };
   if (row.ts !== null) post.ts = row.ts;
   if (row.posted_at !== null) post.postedAt = row.posted_at;
   if (row.resolved_updated_at !== null) post.resolvedUpdatedAt = row.resolved_updated_at;
@@ -234,6 +273,7 @@ function toGroup(raw: unknown): AlertGroup {
   const group: AlertGroup = {
     id: row.id,
     account: row.account,
+    workspace: row.workspace,
     channel: row.channel,
     createdAt: row.created_at,
     shown: row.shown,
@@ -259,9 +299,9 @@ export class AlertStore {
   ) {
     this.s = {
       upsertSub: db.prepare(
-        `INSERT INTO alert_subscriptions (id, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, created_at)
-         VALUES (@id, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @now)
-         ON CONFLICT (channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
+        `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, created_at)
+         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @now)
+         ON CONFLICT (workspace, channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
            exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
            stale_minutes = excluded.stale_minutes`,
       ),
@@ -270,16 +310,20 @@ export class AlertStore {
       addListed: db.prepare(
         "INSERT OR REPLACE INTO alert_listed (account, transport_uid, facts) VALUES (?, ?, ?)",
       ),
-      subByKey: db.prepare("SELECT * FROM alert_subscriptions WHERE channel = ? AND account = ?"),
-      subsAll: db.prepare("SELECT * FROM alert_subscriptions ORDER BY created_at, rowid"),
-      subsOfAccount: db.prepare(
-        "SELECT * FROM alert_subscriptions WHERE account = ? ORDER BY created_at, rowid",
+      subByKey: db.prepare(
+        "SELECT * FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
       ),
-      subsOfChannel: db.prepare(
-        "SELECT * FROM alert_subscriptions WHERE channel = ? ORDER BY created_at, rowid",
+      // Subscriptions are few (one per workspace, channel and account): one statement for every filter.
+      subsWhere: db.prepare(
+        `SELECT * FROM alert_subscriptions
+         WHERE (@account IS NULL OR account = @account) AND (@channel IS NULL OR channel = @channel)
+           AND (@workspace IS NULL OR workspace = @workspace)
+         ORDER BY created_at, rowid`,
       ),
-      deleteSub: db.prepare("DELETE FROM alert_subscriptions WHERE channel = ? AND account = ?"),
-      deleteSubsOfChannel: db.prepare("DELETE FROM alert_subscriptions WHERE channel = ?"),
+      deleteSub: db.prepare(
+        "DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
+      ),
+      deleteSubsOfChannel: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ?"),
       accounts: db.prepare("SELECT DISTINCT account FROM alert_subscriptions ORDER BY account"),
       incident: db.prepare("SELECT * FROM alert_incidents WHERE id = ?"),
       activeOfAccount: db.prepare(
@@ -305,60 +349,67 @@ export class AlertStore {
            end_evidence_at = @end_evidence_at
          WHERE id = @id AND state IN ('pending','open')`,
       ),
-      post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND channel = ?"),
+      post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND workspace = ? AND channel = ?"),
       postedFor: db.prepare(
         `SELECT 1 FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
-         WHERE p.channel = ? AND i.code_uit = ? AND i.account = ? LIMIT 1`,
+         WHERE p.workspace = ? AND p.channel = ? AND i.code_uit = ? AND i.account = ? LIMIT 1`,
       ),
-      postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY channel"),
+      postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY workspace, channel"),
       unresolvedPosts: db.prepare(
         `SELECT p.* FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
          WHERE i.account = ? AND i.state = 'resolved' AND p.resolved_posted_at IS NULL
          ORDER BY i.resolved_at, p.rowid`,
       ),
       ensurePost: db.prepare(
-        "INSERT INTO alert_posts (incident_id, channel) VALUES (?, ?) ON CONFLICT (incident_id, channel) DO NOTHING",
+        `INSERT INTO alert_posts (incident_id, workspace, channel) VALUES (?, ?, ?)
+         ON CONFLICT (incident_id, workspace, channel) DO NOTHING`,
       ),
       posted: db.prepare(
         `UPDATE alert_posts SET ts = @ts, posted_at = @at, attempts = attempts + 1, last_error = NULL, muted_until = NULL
-         WHERE incident_id = @incident_id AND channel = @channel AND ts IS NULL`,
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND ts IS NULL`,
       ),
       failed: db.prepare(
         `UPDATE alert_posts SET attempts = attempts + 1, last_error = @error
-         WHERE incident_id = @incident_id AND channel = @channel`,
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
       ),
       muted: db.prepare(
-        "UPDATE alert_posts SET muted_until = @until WHERE incident_id = @incident_id AND channel = @channel",
+        `UPDATE alert_posts SET muted_until = @until
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
       ),
       resolvedUpdated: db.prepare(
         `UPDATE alert_posts SET resolved_updated_at = @at, last_error = NULL
-         WHERE incident_id = @incident_id AND channel = @channel`,
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
       ),
       replied: db.prepare(
         `UPDATE alert_posts SET reply_ts = @ts, last_error = NULL
-         WHERE incident_id = @incident_id AND channel = @channel AND reply_ts IS NULL`,
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND reply_ts IS NULL`,
       ),
       resolutionDone: db.prepare(
-        "UPDATE alert_posts SET resolved_posted_at = @at WHERE incident_id = @incident_id AND channel = @channel",
+        `UPDATE alert_posts SET resolved_posted_at = @at
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
       ),
       lastErrors: db.prepare(
-        `SELECT p.channel, p.last_error, p.attempts, i.code_uit FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
-         WHERE p.last_error IS NOT NULL AND p.channel = ? ORDER BY p.rowid DESC LIMIT 1`,
+        `SELECT p.last_error, p.attempts, i.code_uit FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE p.last_error IS NOT NULL AND p.workspace = ? AND p.channel = ? ORDER BY p.rowid DESC LIMIT 1`,
       ),
       mute: db.prepare(
-        `INSERT INTO alert_mutes (channel, code_uit, until) VALUES (@channel, @code_uit, @until)
-         ON CONFLICT (channel, code_uit) DO UPDATE SET until = excluded.until`,
+        `INSERT INTO alert_mutes (workspace, channel, code_uit, until) VALUES (@workspace, @channel, @code_uit, @until)
+         ON CONFLICT (workspace, channel, code_uit) DO UPDATE SET until = excluded.until`,
       ),
-      unmute: db.prepare("DELETE FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
-      muteOf: db.prepare("SELECT until FROM alert_mutes WHERE channel = ? AND code_uit = ?"),
+      unmute: db.prepare("DELETE FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?"),
+      muteOf: db.prepare(
+        "SELECT until FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?",
+      ),
       purgeMutes: db.prepare("DELETE FROM alert_mutes WHERE until <= ?"),
       insertGroup: db.prepare(
-        "INSERT INTO alert_groups (id, account, channel, created_at) VALUES (@id, @account, @channel, @at)",
+        `INSERT INTO alert_groups (id, account, workspace, channel, created_at)
+         VALUES (@id, @account, @workspace, @channel, @at)`,
       ),
       group: db.prepare("SELECT * FROM alert_groups WHERE id = ?"),
       joinGroup: db.prepare(
         `UPDATE alert_posts SET group_id = @group_id
-         WHERE incident_id = @incident_id AND channel = @channel AND ts IS NULL AND group_id IS NULL`,
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel
+           AND ts IS NULL AND group_id IS NULL`,
       ),
       groupMembers: db.prepare(`SELECT p.* FROM alert_posts p WHERE p.group_id = ? ORDER BY p.rowid`),
       groupPosted: db.prepare(
@@ -379,17 +430,33 @@ export class AlertStore {
         `DELETE FROM alert_incidents WHERE state = 'resolved' AND resolved_at < ?
          AND NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.incident_id = alert_incidents.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL)`,
       ),
+      // deleteWorkspace: the fleet accounts the workspace's rows name, then its rows.
+      accountsOfWorkspace: db.prepare(
+        `SELECT account FROM alert_subscriptions WHERE workspace = @workspace
+         UNION SELECT i.account FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id WHERE p.workspace = @workspace
+         UNION SELECT account FROM alert_groups WHERE workspace = @workspace`,
+      ),
+      deleteSubsOfWorkspace: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ?"),
+      deletePostsOfWorkspace: db.prepare("DELETE FROM alert_posts WHERE workspace = ?"),
+      deleteMutesOfWorkspace: db.prepare("DELETE FROM alert_mutes WHERE workspace = ?"),
+      // Posts of other workspaces never name these groups (a group and its members share theirs).
+      deleteGroupsOfWorkspace: db.prepare("DELETE FROM alert_groups WHERE workspace = ?"),
+      isSubscribed: db.prepare("SELECT 1 FROM alert_subscriptions WHERE account = ? LIMIT 1"),
+      // Their posts in other workspaces go with them (ON DELETE CASCADE).
+      deleteIncidentsOfAccount: db.prepare("DELETE FROM alert_incidents WHERE account = ?"),
     };
   }
 
   // ---------- subscriptions ----------
 
-  /** Creates or replaces the subscription of (channel, account). `created` says which. */
+  /** Creates or replaces the subscription of (workspace, channel, account). `created` says which. */
   upsertSubscription(input: NewAlertSubscription): { subscription: AlertSubscription; created: boolean } {
+    const workspace = input.workspace ?? ONLY_WORKSPACE;
     const run = this.db.transaction(() => {
-      const existing = this.s.subByKey.get(input.channel, input.account);
+      const existing = this.s.subByKey.get(workspace, input.channel, input.account);
       this.s.upsertSub.run({
         id: randomUUID(),
+        workspace,
         channel: input.channel,
         account: input.account,
         created_by: input.createdBy ?? null,
@@ -401,39 +468,48 @@ export class AlertStore {
         now: this.now(),
       });
       return {
-        subscription: toSubscription(this.s.subByKey.get(input.channel, input.account)),
+        subscription: toSubscription(this.s.subByKey.get(workspace, input.channel, input.account)),
         created: existing === undefined,
       };
     });
     return run.immediate();
   }
 
-  subscription(channel: string, account: string): AlertSubscription | undefined {
-    const row = this.s.subByKey.get(channel, account);
+  subscription(
+    channel: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): AlertSubscription | undefined {
+    const row = this.s.subByKey.get(workspace, channel, account);
     return row ? toSubscription(row) : undefined;
   }
 
-  /** All subscriptions, or those of an account or a channel. */
-  subscriptions(filter: { account?: string; channel?: string } = {}): AlertSubscription[] {
-    let rows: unknown[];
-    if (filter.account !== undefined) rows = this.s.subsOfAccount.all(filter.account);
-    else if (filter.channel !== undefined) rows = this.s.subsOfChannel.all(filter.channel);
-    else rows = this.s.subsAll.all();
-    return rows
-      .map(toSubscription)
-      .filter((s) => filter.channel === undefined || s.channel === filter.channel);
+  /**
+   * All subscriptions, or those of an account, a channel id and/or a workspace, in creation order.
+   * Without a workspace, a channel id matches in every workspace (a Slack Connect channel's two).
+   */
+  subscriptions(
+    filter: { account?: string; channel?: string; workspace?: WorkspaceKey } = {},
+  ): AlertSubscription[] {
+    return this.s.subsWhere
+      .all({
+        account: filter.account ?? null,
+        channel: filter.channel ?? null,
+        workspace: filter.workspace ?? null,
+      })
+      .map(toSubscription);
   }
 
   /** Removes the channel's subscription of one account, or all of the channel's; returns how many. */
-  removeSubscription(channel: string, account?: string): number {
+  removeSubscription(channel: string, account?: string, workspace: WorkspaceKey = ONLY_WORKSPACE): number {
     const info =
       account === undefined
-        ? this.s.deleteSubsOfChannel.run(channel)
-        : this.s.deleteSub.run(channel, account);
+        ? this.s.deleteSubsOfChannel.run(workspace, channel)
+        : this.s.deleteSub.run(workspace, channel, account);
     return info.changes;
   }
 
-  /** Distinct fleet accounts with at least one subscription. */
+  /** Distinct fleet accounts with at least one subscription, in any workspace (each is swept once). */
   subscribedAccounts(): string[] {
     return (this.s.accounts.all() as { account: string }[]).map((r) => r.account);
   }
@@ -511,59 +587,88 @@ export class AlertStore {
 
   // ---------- posts ----------
 
-  /** Whether an alert of this account about this UIT was posted (or is due) in the channel. */
-  hasPostFor(channel: string, codeUit: string, account: string): boolean {
-    return this.s.postedFor.get(channel, codeUit, account) !== undefined;
+  /** Whether an alert of this account about this UIT was posted (or is due) in the workspace's channel. */
+  hasPostFor(
+    channel: string,
+    codeUit: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): boolean {
+    return this.s.postedFor.get(workspace, channel, codeUit, account) !== undefined;
   }
 
-  post(incidentId: string, channel: string): AlertPost | undefined {
-    const row = this.s.post.get(incidentId, channel);
+  post(incidentId: string, channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): AlertPost | undefined {
+    const row = this.s.post.get(incidentId, workspace, channel);
     return row ? toPost(row) : undefined;
   }
 
+  /** The incident's posts in every workspace, by workspace then channel. */
   posts(incidentId: string): AlertPost[] {
     return this.s.postsOf.all(incidentId).map(toPost);
   }
 
-  /** The post row of (incident, channel), created empty when missing. */
-  ensurePost(incidentId: string, channel: string): AlertPost {
-    this.s.ensurePost.run(incidentId, channel);
-    return toPost(this.s.post.get(incidentId, channel));
+  /** The post row of (incident, workspace, channel), created empty when missing. */
+  ensurePost(incidentId: string, channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): AlertPost {
+    this.s.ensurePost.run(incidentId, workspace, channel);
+    return toPost(this.s.post.get(incidentId, workspace, channel));
   }
 
-  /** Posts of resolved incidents of the account whose resolution is not done yet. */
+  /** Posts (of every workspace) of resolved incidents of the account whose resolution is not done yet. */
   unresolvedPosts(account: string): AlertPost[] {
     return this.s.unresolvedPosts.all(account).map(toPost);
   }
 
-  recordPosted(incidentId: string, channel: string, ts: string): void {
-    this.s.posted.run({ incident_id: incidentId, channel, ts, at: this.now() });
+  recordPosted(
+    incidentId: string,
+    channel: string,
+    ts: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): void {
+    this.s.posted.run({ incident_id: incidentId, workspace, channel, ts, at: this.now() });
   }
 
-  recordFailure(incidentId: string, channel: string, error: string): void {
-    this.s.failed.run({ incident_id: incidentId, channel, error: error.slice(0, 500) });
+  recordFailure(
+    incidentId: string,
+    channel: string,
+    error: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): void {
+    this.s.failed.run({ incident_id: incidentId, workspace, channel, error: error.slice(0, 500) });
   }
 
-  recordMuted(incidentId: string, channel: string, until: number): void {
-    this.s.muted.run({ incident_id: incidentId, channel, until });
+  recordMuted(
+    incidentId: string,
+    channel: string,
+    until: number,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): void {
+    this.s.muted.run({ incident_id: incidentId, workspace, channel, until });
   }
 
-  recordResolvedUpdate(incidentId: string, channel: string): void {
-    this.s.resolvedUpdated.run({ incident_id: incidentId, channel, at: this.now() });
+  recordResolvedUpdate(incidentId: string, channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): void {
+    this.s.resolvedUpdated.run({ incident_id: incidentId, workspace, channel, at: this.now() });
   }
 
-  recordResolvedReply(incidentId: string, channel: string, ts: string): void {
-    this.s.replied.run({ incident_id: incidentId, channel, ts });
+  recordResolvedReply(
+    incidentId: string,
+    channel: string,
+    ts: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): void {
+    this.s.replied.run({ incident_id: incidentId, workspace, channel, ts });
   }
 
   /** The resolution of this post is complete (or given up: nothing more will be sent). */
-  recordResolutionDone(incidentId: string, channel: string): void {
-    this.s.resolutionDone.run({ incident_id: incidentId, channel, at: this.now() });
+  recordResolutionDone(incidentId: string, channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): void {
+    this.s.resolutionDone.run({ incident_id: incidentId, workspace, channel, at: this.now() });
   }
 
-  /** The channel's most recent post failure, for `/fleet alerts list`. */
-  lastFailure(channel: string): { codeUit: string; error: string; attempts: number } | undefined {
-    const row = this.s.lastErrors.get(channel) as
+  /** The workspace's channel's most recent post failure, for `/fleet alerts list`. */
+  lastFailure(
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): { codeUit: string; error: string; attempts: number } | undefined {
+    const row = this.s.lastErrors.get(workspace, channel) as
       | { last_error: string; attempts: number; code_uit: string }
       | undefined;
     return row ? { codeUit: row.code_uit, error: row.last_error, attempts: row.attempts } : undefined;
@@ -572,15 +677,20 @@ export class AlertStore {
   // ---------- grouped alerts ----------
 
   /**
-   * Makes a group of `incidentIds` in `channel` (one transaction, before anything is posted):
-   * each incident's post row there is created and names the group, unless it was posted or
-   * grouped already.
+   * Makes a group of `incidentIds` in the workspace's `channel` (one transaction, before anything
+   * is posted): each incident's post row there is created and names the group, unless it was
+   * posted or grouped already.
    */
-  createGroup(account: string, channel: string, incidentIds: readonly string[]): AlertGroup {
+  createGroup(
+    account: string,
+    channel: string,
+    incidentIds: readonly string[],
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): AlertGroup {
     const run = this.db.transaction(() => {
       const id = randomUUID();
-      this.s.insertGroup.run({ id, account, channel, at: this.now() });
-      this.attach(id, channel, incidentIds);
+      this.s.insertGroup.run({ id, account, workspace, channel, at: this.now() });
+      this.attach(id, workspace, channel, incidentIds);
       return toGroup(this.s.group.get(id));
     });
     return run.immediate();
@@ -592,16 +702,21 @@ export class AlertStore {
       const row = this.s.group.get(groupId);
       if (row === undefined) return undefined;
       const group = toGroup(row);
-      this.attach(group.id, group.channel, incidentIds);
+      this.attach(group.id, group.workspace, group.channel, incidentIds);
       return group;
     });
     return run.immediate();
   }
 
-  private attach(groupId: string, channel: string, incidentIds: readonly string[]): void {
+  private attach(
+    groupId: string,
+    workspace: WorkspaceKey,
+    channel: string,
+    incidentIds: readonly string[],
+  ): void {
     for (const incidentId of incidentIds) {
-      this.s.ensurePost.run(incidentId, channel);
-      this.s.joinGroup.run({ group_id: groupId, incident_id: incidentId, channel });
+      this.s.ensurePost.run(incidentId, workspace, channel);
+      this.s.joinGroup.run({ group_id: groupId, incident_id: incidentId, workspace, channel });
     }
   }
 
@@ -639,18 +754,23 @@ export class AlertStore {
 
   // ---------- mutes ----------
 
-  mute(channel: string, codeUit: string, until: number): AlertMute {
-    this.s.mute.run({ channel, code_uit: codeUit, until });
-    return { channel, codeUit, until };
+  mute(channel: string, codeUit: string, until: number, workspace: WorkspaceKey = ONLY_WORKSPACE): AlertMute {
+    this.s.mute.run({ workspace, channel, code_uit: codeUit, until });
+    return { workspace, channel, codeUit, until };
   }
 
-  unmute(channel: string, codeUit: string): boolean {
-    return this.s.unmute.run(channel, codeUit).changes > 0;
+  unmute(channel: string, codeUit: string, workspace: WorkspaceKey = ONLY_WORKSPACE): boolean {
+    return this.s.unmute.run(workspace, channel, codeUit).changes > 0;
   }
 
-  /** Until when alerts of this UIT are muted in this channel, if they are at `at`. */
-  mutedUntil(channel: string, codeUit: string, at: number = this.now()): number | undefined {
-    const row = this.s.muteOf.get(channel, codeUit) as { until: number } | undefined;
+  /** Until when alerts of this UIT are muted in the workspace's channel, if they are at `at`. */
+  mutedUntil(
+    channel: string,
+    codeUit: string,
+    at: number = this.now(),
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): number | undefined {
+    const row = this.s.muteOf.get(workspace, channel, codeUit) as { until: number } | undefined;
     return row && row.until > at ? row.until : undefined;
   }
 
@@ -683,6 +803,40 @@ export class AlertStore {
       // A group goes with its last member.
       this.s.purgeGroups.run();
       return result;
+    });
+    return run.immediate();
+  }
+
+  // ---------- an uninstalled workspace ----------
+
+  /**
+   * Forgets an uninstalled workspace's alerts, in one transaction: its subscriptions, posts,
+   * mutes and groups; then the incidents (and last-sweep lists) of the fleet accounts those
+   * named that no subscription of any workspace uses any more. An account another workspace
+   * still subscribes to keeps its incidents (they are the account's, not the workspace's).
+   * Refuses the single workspace (""); a second call finds nothing.
+   */
+  deleteWorkspace(workspace: WorkspaceKey): DeletedWorkspaceAlerts {
+    assertDeletableWorkspace(workspace);
+    const run = this.db.transaction((): DeletedWorkspaceAlerts => {
+      const accounts = (this.s.accountsOfWorkspace.all({ workspace }) as { account: string }[]).map(
+        (r) => r.account,
+      );
+      const deleted: DeletedWorkspaceAlerts = {
+        subscriptions: this.s.deleteSubsOfWorkspace.run(workspace).changes,
+        posts: this.s.deletePostsOfWorkspace.run(workspace).changes,
+        mutes: this.s.deleteMutesOfWorkspace.run(workspace).changes,
+        groups: this.s.deleteGroupsOfWorkspace.run(workspace).changes,
+        incidents: 0,
+      };
+      for (const account of accounts) {
+        if (this.s.isSubscribed.get(account) !== undefined) continue;
+        deleted.incidents += this.s.deleteIncidentsOfAccount.run(account).changes;
+        this.s.clearListed.run(account);
+      }
+      // Groups of other workspaces whose last member went with those incidents.
+      this.s.purgeGroups.run();
+      return deleted;
     });
     return run.immediate();
   }

@@ -196,11 +196,91 @@ export const MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL
    );`,
   // 10: tasks belong to a workspace ('' = single-workspace mode; T:<team> or E:<enterprise>).
-  "-- 10: tasks by workspace (placeholder, filled in by the task-store change)",
+  `ALTER TABLE tasks ADD COLUMN workspace TEXT NOT NULL DEFAULT '';
+   CREATE INDEX tasks_workspace ON tasks (workspace);
+   DROP INDEX tasks_pending_dedupe;
+   CREATE UNIQUE INDEX tasks_pending_dedupe ON tasks (workspace, dedupe_key)
+     WHERE dedupe_key IS NOT NULL AND state IN ('queued','running');`,
   // 11: alert subscriptions, posts, mutes and groups belong to a workspace.
-  "-- 11: alerts by workspace (placeholder, filled in by the alert-store change)",
+  // A channel id names nothing outside its workspace (a Slack Connect channel has one id in
+  // two): subscriptions are unique by (workspace, channel, account), posts by (incident,
+  // workspace, channel), mutes by (workspace, channel, UIT). SQLite cannot change a PK or
+  // UNIQUE in place: those three tables are rebuilt, rows kept with their rowids (the order of
+  // posts and failures) in workspace ''. Groups only gain the column. Incidents stay per fleet
+  // account, shared by the workspaces that subscribe to it.
+  `CREATE TABLE alert_subscriptions_v11 (
+     id TEXT PRIMARY KEY,
+     workspace TEXT NOT NULL DEFAULT '',
+     channel TEXT NOT NULL,
+     account TEXT NOT NULL,
+     created_by TEXT,
+     codes TEXT NOT NULL DEFAULT '[]',
+     exclude_codes TEXT NOT NULL DEFAULT '[]',
+     vehicles TEXT NOT NULL DEFAULT '[]',
+     min_duration_minutes INTEGER NOT NULL DEFAULT 0 CHECK (min_duration_minutes >= 0),
+     created_at INTEGER NOT NULL,
+     stale_minutes INTEGER NOT NULL DEFAULT 30 CHECK (stale_minutes >= 0),
+     UNIQUE (workspace, channel, account)
+   );
+   INSERT INTO alert_subscriptions_v11 (rowid, id, workspace, channel, account, created_by, codes,
+       exclude_codes, vehicles, min_duration_minutes, created_at, stale_minutes)
+     SELECT rowid, id, '', channel, account, created_by, codes, exclude_codes, vehicles,
+       min_duration_minutes, created_at, stale_minutes FROM alert_subscriptions;
+   DROP TABLE alert_subscriptions;
+   ALTER TABLE alert_subscriptions_v11 RENAME TO alert_subscriptions;
+   CREATE INDEX alert_subscriptions_account ON alert_subscriptions (account);
+   ALTER TABLE alert_groups ADD COLUMN workspace TEXT NOT NULL DEFAULT '';
+   CREATE INDEX alert_groups_workspace ON alert_groups (workspace);
+   CREATE TABLE alert_posts_v11 (
+     incident_id TEXT NOT NULL REFERENCES alert_incidents(id) ON DELETE CASCADE,
+     workspace TEXT NOT NULL DEFAULT '',
+     channel TEXT NOT NULL,
+     ts TEXT,
+     posted_at INTEGER,
+     resolved_updated_at INTEGER,
+     reply_ts TEXT,
+     resolved_posted_at INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT,
+     muted_until INTEGER,
+     group_id TEXT REFERENCES alert_groups(id),
+     PRIMARY KEY (incident_id, workspace, channel)
+   );
+   INSERT INTO alert_posts_v11 (rowid, incident_id, workspace, channel, ts, posted_at,
+       resolved_updated_at, reply_ts, resolved_posted_at, attempts, last_error, muted_until, group_id)
+     SELECT rowid, incident_id, '', channel, ts, posted_at, resolved_updated_at, reply_ts,
+       resolved_posted_at, attempts, last_error, muted_until, group_id FROM alert_posts;
+   DROP TABLE alert_posts;
+   ALTER TABLE alert_posts_v11 RENAME TO alert_posts;
+   CREATE INDEX alert_posts_group ON alert_posts (group_id) WHERE group_id IS NOT NULL;
+   CREATE INDEX alert_posts_channel ON alert_posts (workspace, channel);
+   CREATE TABLE alert_mutes_v11 (
+     workspace TEXT NOT NULL DEFAULT '',
+     channel TEXT NOT NULL,
+     code_uit TEXT NOT NULL,
+     until INTEGER NOT NULL,
+     PRIMARY KEY (workspace, channel, code_uit)
+   );
+   INSERT INTO alert_mutes_v11 (rowid, workspace, channel, code_uit, until)
+     SELECT rowid, '', channel, code_uit, until FROM alert_mutes;
+   DROP TABLE alert_mutes;
+   ALTER TABLE alert_mutes_v11 RENAME TO alert_mutes;`,
   // 12: linked accounts are keyed by (workspace, Slack user).
-  "-- 12: linked accounts by workspace (placeholder, filled in by the account-store change)",
+  // Rebuilt (SQLite cannot change a primary key in place); every existing row is the single
+  // workspace's (''), whose passwords stay sealed as they were (accountStore.ts linkAssociatedData).
+  `CREATE TABLE linked_accounts_v12 (
+     workspace TEXT NOT NULL DEFAULT '',
+     slack_user TEXT NOT NULL,
+     username TEXT NOT NULL,
+     secret TEXT NOT NULL,
+     linked_at INTEGER NOT NULL,
+     PRIMARY KEY (workspace, slack_user)
+   );
+   INSERT INTO linked_accounts_v12 (workspace, slack_user, username, secret, linked_at)
+     SELECT '', slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid;
+   DROP TABLE linked_accounts;
+   ALTER TABLE linked_accounts_v12 RENAME TO linked_accounts;
+   CREATE INDEX linked_accounts_username ON linked_accounts (username);`,
 ];
 
 export class StoreError extends Error {

@@ -3,9 +3,16 @@ import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { IncidentRecord } from "../alerts/incidents.js";
+import type { TransportView } from "../etransport/types.js";
 import type { TaskRecord } from "../tasks/task.js";
-import { decryptSecret } from "./accountStore.js";
-import { type AlertMute, type AlertPost, AlertStore, type AlertSubscription } from "./alertStore.js";
+import { decryptSecret, linkAssociatedData } from "./accountStore.js";
+import {
+  type AlertGroup,
+  type AlertMute,
+  type AlertPost,
+  AlertStore,
+  type AlertSubscription,
+} from "./alertStore.js";
 import { type AuditEntry, AuditStore } from "./auditStore.js";
 import { type Db, openDatabase, StoreError } from "./database.js";
 import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
@@ -26,7 +33,11 @@ import { TaskStore } from "./taskStore.js";
  * Also copied, because dropping them would lose something a user sees: resolved incidents whose
  * resolution post is still owed (else the alert stays "open" in Slack for ever; the same rule
  * retention keeps them by), and finished tasks whose answer never went out (a restart
- * re-announces them). Other finished tasks and resolved incidents stay behind.
+ * re-announces them). Other finished tasks and resolved incidents stay behind. The grouped
+ * alerts those incidents' posts belong to, and each account's last complete sweep (which tells
+ * the next sweep what vanished), go along; their lines show only when there were any.
+ *
+ * Every row keeps its workspace (subscriptions, posts, mutes, groups).
  *
  * Every record is copied with its id and times, each in one atomic write that does nothing when
  * the record is already in Redis: a second run changes nothing, and says so.
@@ -63,20 +74,26 @@ export interface MigrationReport {
 }
 
 const accountRow = z.object({
+  workspace: z.string(),
   slack_user: z.string(),
   username: z.string(),
   secret: z.string(),
   linked_at: z.number(),
 });
 const idRow = z.object({ id: z.string() });
-const postKeyRow = z.object({ channel: z.string() });
+const postKeyRow = z.object({ workspace: z.string(), channel: z.string() });
 const stepRow = z.object({
   step: z.string(),
   state: z.enum(["sending", "done"]),
   result: z.string().nullable(),
   updated_at: z.number(),
 });
-const muteRow = z.object({ channel: z.string(), code_uit: z.string(), until: z.number() });
+const muteRow = z.object({
+  workspace: z.string(),
+  channel: z.string(),
+  code_uit: z.string(),
+  until: z.number(),
+});
 const limitRow = z.object({
   service: z.string(),
   endpoint: z.string(),
@@ -89,8 +106,12 @@ const limitRow = z.object({
 export interface SqliteSnapshot {
   accounts: SealedAccount[];
   subscriptions: AlertSubscription[];
+  /** The groups the copied incidents' posts name. */
+  groups: AlertGroup[];
   incidents: { incident: IncidentRecord; posts: AlertPost[] }[];
   mutes: AlertMute[];
+  /** Each account's last complete sweep. */
+  listed: { account: string; transports: TransportView[] }[];
   tasks: { task: TaskRecord; steps: StepRecord[] }[];
   limits: LearnedLimitRecord[];
   audit: AuditEntry[];
@@ -101,11 +122,14 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
   const alerts = new AlertStore(db);
   const read = db.transaction((): SqliteSnapshot => {
     const accounts = db
-      .prepare("SELECT slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid")
+      .prepare(
+        "SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid",
+      )
       .all()
       .map((raw) => {
         const row = accountRow.parse(raw);
         return {
+          workspace: row.workspace,
           slackUser: row.slack_user,
           username: row.username,
           secret: row.secret,
@@ -122,23 +146,43 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       )
       .all()
       .map((raw) => idRow.parse(raw).id);
-    const postChannels = db.prepare("SELECT channel FROM alert_posts WHERE incident_id = ? ORDER BY rowid");
+    const postChannels = db.prepare(
+      "SELECT workspace, channel FROM alert_posts WHERE incident_id = ? ORDER BY rowid",
+    );
     const incidents = liveIncidentIds.flatMap((id) => {
       const incident = alerts.incident(id);
       if (!incident) return [];
       const posts = postChannels
         .all(id)
-        .map((raw) => alerts.post(id, postKeyRow.parse(raw).channel))
+        .map((raw) => {
+          const key = postKeyRow.parse(raw);
+          return alerts.post(id, key.channel, key.workspace);
+        })
         .filter((post): post is AlertPost => post !== undefined);
       return [{ incident, posts }];
     });
+    const groupIds = [
+      ...new Set(incidents.flatMap(({ posts }) => posts.flatMap((p) => (p.groupId ? [p.groupId] : [])))),
+    ];
+    const groups = groupIds.flatMap((id) => {
+      const group = alerts.group(id);
+      return group ? [group] : [];
+    });
+    const listed = db
+      .prepare("SELECT DISTINCT account FROM alert_listed ORDER BY account")
+      .all()
+      .map((raw) => {
+        const { account } = z.object({ account: z.string() }).parse(raw);
+        return { account, transports: alerts.listedTransports(account) };
+      })
+      .filter((l) => l.transports.length > 0);
 
     const mutes = db
-      .prepare("SELECT channel, code_uit, until FROM alert_mutes WHERE until > ? ORDER BY rowid")
+      .prepare("SELECT workspace, channel, code_uit, until FROM alert_mutes WHERE until > ? ORDER BY rowid")
       .all(now)
-      .map((raw) => {
+      .map((raw): AlertMute => {
         const row = muteRow.parse(raw);
-        return { channel: row.channel, codeUit: row.code_uit, until: row.until };
+        return { workspace: row.workspace, channel: row.channel, codeUit: row.code_uit, until: row.until };
       });
 
     const taskIds = db
@@ -189,8 +233,10 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
     return {
       accounts,
       subscriptions: alerts.subscriptions(),
+      groups,
       incidents,
       mutes,
+      listed,
       tasks: taskCopies,
       limits,
       audit: new AuditStore(db).all(),
@@ -259,6 +305,13 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
       copiedOrPresent(await alerts.importSubscription(s)),
     ),
   );
+  // Before the incidents: each copied post that names a group joins it.
+  if (snapshot.groups.length > 0)
+    outcomes.push(
+      await copyEach("alert groups", snapshot.groups, async (g) =>
+        copiedOrPresent(await alerts.importGroup(g)),
+      ),
+    );
   const incidents = await copyEach(
     "incidents",
     snapshot.incidents,
@@ -270,6 +323,12 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   outcomes.push(
     await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await alerts.importMute(m))),
   );
+  if (snapshot.listed.length > 0)
+    outcomes.push(
+      await copyEach("last sweeps", snapshot.listed, async (l) =>
+        copiedOrPresent(await alerts.importListed(l.account, l.transports)),
+      ),
+    );
   const taskOutcome = await copyEach("tasks", snapshot.tasks, async ({ task, steps }) =>
     copiedOrPresent(await tasks.importTask(task, steps)),
   );
@@ -294,7 +353,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   if (key) {
     report.unreadableAccounts = snapshot.accounts.filter((a) => {
       try {
-        decryptSecret(key, a.secret, a.slackUser);
+        decryptSecret(key, a.secret, linkAssociatedData(a.workspace, a.slackUser));
         return false;
       } catch {
         return true;

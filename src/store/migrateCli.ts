@@ -1,16 +1,26 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { z } from "zod";
+import { ONLY_WORKSPACE } from "../workspaces/workspace.js";
+import { adoptWorkspace, formatAdoptReport, INSTALLED_WORKSPACE } from "./adoptWorkspace.js";
+import { openDatabase } from "./database.js";
 import { formatMigrationReport, migrateToRedis } from "./migrate.js";
 
 /**
  * `npm run migrate -- --to-redis`: DATA_DIR (default ./data) into REDIS_URL. Prints one summary
  * line per kind; exits 1 with one clear line on a bad or missing argument, a missing store or an
  * unreachable Redis. Never prints a secret (REDIS_URL's password included).
+ *
+ * `npm run migrate -- --adopt-workspace T:<team>`: the single workspace's linked accounts become
+ * that installed workspace's (moving to multi-workspace mode), their passwords sealed anew with
+ * CREDENTIALS_KEY (required). In Redis when REDIS_URL is set, else in DATA_DIR's store.
  */
 
 const USAGE =
-  "usage: npm run migrate -- --to-redis   (in the Docker image: node dist/store/migrateCli.js --to-redis; reads DATA_DIR, default ./data, and REDIS_URL; CREDENTIALS_KEY optional)";
+  "usage: npm run migrate -- --to-redis   (in the Docker image: node dist/store/migrateCli.js --to-redis; reads DATA_DIR, default ./data, and REDIS_URL; CREDENTIALS_KEY optional)" +
+  " | npm run migrate -- --adopt-workspace T:<team id>   (the single workspace's linked accounts become that workspace's; reads CREDENTIALS_KEY, and REDIS_URL if set, else DATA_DIR)";
 
 const envSchema = z.object({
   DATA_DIR: z.preprocess(
@@ -54,12 +64,14 @@ export async function runMigrateCli(
   env: NodeJS.ProcessEnv,
   io: CliOutput = { out: (l) => console.log(l), err: (l) => console.error(l) },
 ): Promise<number> {
+  const adopt = adoptArgument(argv);
+  if (adopt) return await runAdoptWorkspace(adopt, env, io);
   const unknown = argv.filter((a) => a !== "--to-redis");
   if (unknown.length > 0 || !argv.includes("--to-redis")) {
     io.err(
       unknown.length > 0
         ? `migrate: unknown argument ${unknown.map((a) => JSON.stringify(a)).join(", ")}. ${USAGE}`
-        : `migrate: say where to: --to-redis is the only migration. ${USAGE}`,
+        : `migrate: say what to do: --to-redis or --adopt-workspace T:<team id>. ${USAGE}`,
     );
     return 1;
   }
@@ -75,8 +87,28 @@ export async function runMigrateCli(
     return 1;
   }
   const { DATA_DIR: dataDir, REDIS_URL: redisUrl, CREDENTIALS_KEY: keyText } = parsed.data;
-  const where = redactRedisUrl(redisUrl);
+  return await withRedis(redisUrl, io, async (redis, where) => {
+    const report = await migrateToRedis({
+      source: { dataDir },
+      redis,
+      ...(keyText ? { key: Buffer.from(keyText, "base64") } : {}),
+    });
+    io.out(`migrate: ${dataDir} → ${where}`);
+    for (const line of formatMigrationReport(report)) io.out(line);
+    return 0;
+  });
+}
 
+/**
+ * Connects to REDIS_URL and runs `work`; exits 1 with one line when Redis cannot be reached or
+ * `work` fails, REDIS_URL's password never printed.
+ */
+async function withRedis(
+  redisUrl: string,
+  io: CliOutput,
+  work: (redis: Redis, where: string) => Promise<number>,
+): Promise<number> {
+  const where = redactRedisUrl(redisUrl);
   let lastError: Error | undefined;
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
@@ -97,20 +129,96 @@ export async function runMigrateCli(
       io.err(`migrate: cannot reach Redis at ${where}: ${reason.replaceAll(redisUrl, where)}`);
       return 1;
     }
-    const report = await migrateToRedis({
-      source: { dataDir },
-      redis,
-      ...(keyText ? { key: Buffer.from(keyText, "base64") } : {}),
-    });
-    io.out(`migrate: ${dataDir} → ${where}`);
-    for (const line of formatMigrationReport(report)) io.out(line);
-    return 0;
+    return await work(redis, where);
   } catch (error) {
     io.err(`migrate: ${error instanceof Error ? error.message.replaceAll(redisUrl, where) : String(error)}`);
     return 1;
   } finally {
     redis.disconnect();
   }
+}
+
+/** `--adopt-workspace T:X` or `--adopt-workspace=T:X`: its value (missing when none follows) and the other arguments. */
+function adoptArgument(argv: readonly string[]): { workspace?: string; rest: string[] } | undefined {
+  const at = argv.findIndex((a) => a === "--adopt-workspace" || a.startsWith("--adopt-workspace="));
+  if (at < 0) return undefined;
+  const flag = argv[at]!;
+  if (flag.startsWith("--adopt-workspace="))
+    return { workspace: flag.slice("--adopt-workspace=".length), rest: argv.filter((_, i) => i !== at) };
+  const next = argv[at + 1];
+  if (next === undefined || next.startsWith("--")) return { rest: argv.filter((_, i) => i !== at) };
+  return { workspace: next, rest: argv.filter((_, i) => i !== at && i !== at + 1) };
+}
+
+const adoptEnvSchema = envSchema.extend({
+  REDIS_URL: envSchema.shape.REDIS_URL.optional(),
+});
+
+async function runAdoptWorkspace(
+  adopt: { workspace?: string; rest: string[] },
+  env: NodeJS.ProcessEnv,
+  io: CliOutput,
+): Promise<number> {
+  if (adopt.rest.includes("--to-redis")) {
+    io.err(`migrate: --to-redis and --adopt-workspace run one at a time. ${USAGE}`);
+    return 1;
+  }
+  if (adopt.rest.length > 0) {
+    io.err(`migrate: unknown argument ${adopt.rest.map((a) => JSON.stringify(a)).join(", ")}. ${USAGE}`);
+    return 1;
+  }
+  const workspace = adopt.workspace?.trim() ?? "";
+  if (!INSTALLED_WORKSPACE.test(workspace)) {
+    io.err(
+      `migrate: --adopt-workspace needs the installed workspace's key, T:<team id> (or E:<enterprise id> for an org-wide install), ` +
+        `not ${JSON.stringify(workspace)}. ${USAGE}`,
+    );
+    return 1;
+  }
+  const parsed = adoptEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? "environment");
+      io.err(`migrate: ${name}: ${issue.message}. ${USAGE}`);
+    }
+    return 1;
+  }
+  const { DATA_DIR: dataDir, REDIS_URL: redisUrl, CREDENTIALS_KEY: keyText } = parsed.data;
+  if (!keyText) {
+    io.err(
+      `migrate: CREDENTIALS_KEY: is required to adopt a workspace (the passwords are opened and sealed anew with it). ${USAGE}`,
+    );
+    return 1;
+  }
+  const key = Buffer.from(keyText, "base64");
+  if (redisUrl === undefined) {
+    const file = join(dataDir, "fleetbot.sqlite");
+    if (!existsSync(file)) {
+      io.err(
+        `migrate: No fleetbot store at ${file}: set DATA_DIR to the directory fleetbot uses, or REDIS_URL.`,
+      );
+      return 1;
+    }
+    let db: ReturnType<typeof openDatabase> | undefined;
+    try {
+      db = openDatabase(dataDir);
+      const report = await adoptWorkspace({ db }, key, ONLY_WORKSPACE, workspace);
+      io.out(`migrate: adopting the single workspace's links as ${workspace} in ${file}`);
+      for (const line of formatAdoptReport(report)) io.out(line);
+      return 0;
+    } catch (error) {
+      io.err(`migrate: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    } finally {
+      db?.close();
+    }
+  }
+  return await withRedis(redisUrl, io, async (redis, where) => {
+    const report = await adoptWorkspace({ redis }, key, ONLY_WORKSPACE, workspace);
+    io.out(`migrate: adopting the single workspace's links as ${workspace} in ${where}`);
+    for (const line of formatAdoptReport(report)) io.out(line);
+    return 0;
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

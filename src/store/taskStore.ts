@@ -8,6 +8,7 @@ import {
   type TaskState,
   taskRecordSchema,
 } from "../tasks/task.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { Db } from "./database.js";
 import {
   DEFAULT_RESULT_LIMITS,
@@ -22,6 +23,7 @@ const rowSchema = z.object({
   kind: z.string(),
   params: z.string(),
   account: z.string(),
+  workspace: z.string(),
   slack_user: z.string().nullable(),
   reply: z.string(),
   priority: z.string(),
@@ -46,6 +48,7 @@ function fromRow(raw: unknown): TaskRecord {
     kind: row.kind,
     params: JSON.parse(row.params),
     account: row.account,
+    workspace: row.workspace,
     slackUser: row.slack_user ?? undefined,
     reply: JSON.parse(row.reply),
     priority: row.priority,
@@ -64,6 +67,12 @@ function fromRow(raw: unknown): TaskRecord {
   });
 }
 
+/** deleteWorkspace's refusal of the single workspace (shared with the Redis store). */
+export function assertPurgeable(workspace: WorkspaceKey): void {
+  if (workspace === ONLY_WORKSPACE)
+    throw new Error("the single workspace's tasks are never deleted as an uninstalled workspace's");
+}
+
 export type StepState = { state: "sending" } | { state: "done"; result: unknown };
 
 /**
@@ -80,13 +89,13 @@ export class TaskStore {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO tasks (id, kind, params, account, slack_user, reply, priority, state, dedupe_key,
+        `INSERT INTO tasks (id, kind, params, account, workspace, slack_user, reply, priority, state, dedupe_key,
            progress_done, progress_total, attempts, created_at, updated_at)
-         VALUES (@id, @kind, @params, @account, @slack_user, @reply, @priority, 'queued', @dedupe_key, 0, 0, 0, @now, @now)`,
+         VALUES (@id, @kind, @params, @account, @workspace, @slack_user, @reply, @priority, 'queued', @dedupe_key, 0, 0, 0, @now, @now)`,
       ),
       byId: db.prepare("SELECT * FROM tasks WHERE id = ?"),
       pendingByDedupe: db.prepare(
-        "SELECT * FROM tasks WHERE dedupe_key = ? AND state IN ('queued','running') LIMIT 1",
+        "SELECT * FROM tasks WHERE workspace = ? AND dedupe_key = ? AND state IN ('queued','running') LIMIT 1",
       ),
       unfinished: db.prepare(
         "SELECT * FROM tasks WHERE state IN ('queued','running') ORDER BY created_at, rowid",
@@ -94,9 +103,21 @@ export class TaskStore {
       unfinishedOfAccount: db.prepare(
         "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
       ),
+      unfinishedOfWorkspace: db.prepare(
+        "SELECT * FROM tasks WHERE workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+      ),
+      unfinishedOfAccountInWorkspace: db.prepare(
+        "SELECT * FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+      ),
       countUnfinished: db.prepare("SELECT count(*) AS n FROM tasks WHERE state IN ('queued','running')"),
       countUnfinishedOfAccount: db.prepare(
         "SELECT count(*) AS n FROM tasks WHERE account = ? AND state IN ('queued','running')",
+      ),
+      countUnfinishedOfWorkspace: db.prepare(
+        "SELECT count(*) AS n FROM tasks WHERE workspace = ? AND state IN ('queued','running')",
+      ),
+      countUnfinishedOfAccountInWorkspace: db.prepare(
+        "SELECT count(*) AS n FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running')",
       ),
       setState: db.prepare("UPDATE tasks SET state = @state, updated_at = @now WHERE id = @id"),
       start: db.prepare(
@@ -125,6 +146,16 @@ export class TaskStore {
       recentOfAccount: db.prepare(
         "SELECT * FROM tasks WHERE account = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
       ),
+      recentOfAccountInWorkspace: db.prepare(
+        "SELECT * FROM tasks WHERE account = ? AND workspace = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+      ),
+      idsOfWorkspace: db.prepare("SELECT id FROM tasks WHERE workspace = ? ORDER BY created_at, rowid"),
+      // The journal goes with its task (task_steps' foreign key cascades; said here as well, so
+      // the purge does not rest on the connection's foreign_keys setting).
+      deleteStepsOfWorkspace: db.prepare(
+        "DELETE FROM task_steps WHERE task_id IN (SELECT id FROM tasks WHERE workspace = ?)",
+      ),
+      deleteOfWorkspace: db.prepare("DELETE FROM tasks WHERE workspace = ?"),
       purge: db.prepare("DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?"),
       // The marker keeps the size; SQLite compresses nothing, so bulk is plain JSON above the threshold.
       dropDeliveredBulk: db.prepare(
@@ -140,9 +171,10 @@ export class TaskStore {
    * submission runs once). `created` says which.
    */
   create(task: NewTask): { task: TaskRecord; created: boolean } {
+    const workspace = task.workspace ?? ONLY_WORKSPACE;
     const run = this.db.transaction((): { task: TaskRecord; created: boolean } => {
       if (task.dedupeKey) {
-        const existing = this.statements.pendingByDedupe.get(task.dedupeKey);
+        const existing = this.statements.pendingByDedupe.get(workspace, task.dedupeKey);
         if (existing) return { task: fromRow(existing), created: false };
       }
       const id = randomUUID();
@@ -154,6 +186,7 @@ export class TaskStore {
         kind: task.kind,
         params,
         account: task.account,
+        workspace,
         slack_user: task.slackUser ?? null,
         reply,
         priority: task.priority,
@@ -167,6 +200,7 @@ export class TaskStore {
         kind: task.kind,
         params: JSON.parse(params),
         account: task.account,
+        workspace,
         reply: JSON.parse(reply),
         // "alert" is a gate priority, never a task's: refused here as a read would refuse it.
         priority: taskRecordSchema.shape.priority.parse(task.priority),
@@ -189,18 +223,38 @@ export class TaskStore {
     return row ? fromRow(row) : undefined;
   }
 
-  /** Unfinished tasks, oldest first; of one account, at most `limit` of them. */
-  unfinished(account?: string, limit = -1): TaskRecord[] {
-    const rows = account
-      ? this.statements.unfinishedOfAccount.all(account, limit)
-      : this.statements.unfinished.all();
+  /**
+   * Unfinished tasks, oldest first; of one account and/or one workspace, at most `limit` of them.
+   * Without a workspace, every workspace's (the runner resumes them all at start); with one, only
+   * that workspace's: one workspace's queue never shows another's tasks, even of the same account.
+   */
+  unfinished(account?: string, limit = -1, workspace?: WorkspaceKey): TaskRecord[] {
+    const s = this.statements;
+    const rows =
+      workspace === undefined
+        ? account
+          ? s.unfinishedOfAccount.all(account, limit)
+          : s.unfinished.all()
+        : account
+          ? s.unfinishedOfAccountInWorkspace.all(account, workspace, limit)
+          : s.unfinishedOfWorkspace.all(workspace, limit);
     return rows.map(fromRow);
   }
 
-  /** How many tasks are queued or running (counted by SQL: /healthz must not parse 20,000 rows). */
-  countUnfinished(account?: string): number {
+  /**
+   * How many tasks are queued or running, of one account and/or one workspace when given
+   * (counted by SQL: /healthz must not parse 20,000 rows).
+   */
+  countUnfinished(account?: string, workspace?: WorkspaceKey): number {
+    const s = this.statements;
     const row = (
-      account ? this.statements.countUnfinishedOfAccount.get(account) : this.statements.countUnfinished.get()
+      workspace === undefined
+        ? account
+          ? s.countUnfinishedOfAccount.get(account)
+          : s.countUnfinished.get()
+        : account
+          ? s.countUnfinishedOfAccountInWorkspace.get(account, workspace)
+          : s.countUnfinishedOfWorkspace.get(workspace)
     ) as { n: number };
     return row.n;
   }
@@ -286,8 +340,29 @@ export class TaskStore {
     this.statements.delivered.run({ id, now: this.now() });
   }
 
-  recent(account: string, limit: number): TaskRecord[] {
-    return this.statements.recentOfAccount.all(account, limit).map(fromRow);
+  /** The account's tasks, newest first, finished ones included; of one workspace when given. */
+  recent(account: string, limit: number, workspace?: WorkspaceKey): TaskRecord[] {
+    const rows =
+      workspace === undefined
+        ? this.statements.recentOfAccount.all(account, limit)
+        : this.statements.recentOfAccountInWorkspace.all(account, workspace, limit);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Deletes every task of an uninstalled workspace, whatever its state, with its journal; returns
+   * how many and their ids (the caller removes their queue jobs). The single workspace ("") is
+   * never purged this way.
+   */
+  deleteWorkspace(workspace: WorkspaceKey): { tasks: number; ids: string[] } {
+    assertPurgeable(workspace);
+    const run = this.db.transaction((): { tasks: number; ids: string[] } => {
+      const ids = (this.statements.idsOfWorkspace.all(workspace) as { id: string }[]).map((row) => row.id);
+      this.statements.deleteStepsOfWorkspace.run(workspace);
+      const tasks = this.statements.deleteOfWorkspace.run(workspace).changes;
+      return { tasks, ids };
+    });
+    return run.immediate();
   }
 
   /** Replaces the bulk results of tasks delivered before the instant by an "expired" marker; returns how many. */

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { CallContext } from "../fleet/seam.js";
+import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 import { type CachedVehicles, VehicleCache } from "./vehicleCache.js";
 
 export interface FleetCredentials {
@@ -11,30 +12,44 @@ export interface FleetCredentials {
 
 /** What FleetAccounts needs of the linked-account store (passwords are decrypted on read). */
 export interface LinkedCredentials {
-  get(slackUser: string): Promise<{ username: string; password: string } | undefined>;
+  /** A Slack user's link in a workspace (WORKSPACE_ACCOUNT_USER: the workspace's own account). */
+  get(workspace: WorkspaceKey, slackUser: string): Promise<FleetCredentials | undefined>;
+  /** Any readable link of that fleet account, in any workspace. */
+  credentialsOf(username: string): Promise<FleetCredentials | undefined>;
+  /** Whether anyone, in any workspace, has that fleet account linked. */
   isLinked(username: string): Promise<boolean>;
 }
 
 export interface FleetAccountsOptions {
   client: FleetClient;
   linked: LinkedCredentials;
-  /** FLEET_USERNAME/FLEET_PASSWORD (or the simulator's demo login): used by users who linked none. */
+  /**
+   * FLEET_USERNAME/FLEET_PASSWORD (or the simulator's demo login): used by users who linked none
+   * in single-workspace mode (workspace ""). An installed workspace's users fall back to that
+   * workspace's own link (WORKSPACE_ACCOUNT_USER) instead.
+   */
   workspaceAccount?: FleetCredentials;
   vehicleCacheTtlMs: number;
   logger?: Pick<Logger, "warn">;
 }
 
-/** Who acts: the fleet account a task or click runs as, and the Slack user behind it. */
+/**
+ * Who acts: the fleet account a task or click runs as, the Slack user behind it (none for an
+ * alert sweep) and the workspace they act in (default "", single-workspace mode). A TaskRecord fits.
+ */
 export interface Actor {
   account: string;
   slackUser?: string;
+  workspace?: WorkspaceKey;
 }
 
 /**
  * The fleet accounts fleetbot acts as: a session per account (credentials from the user's own
  * link, else the workspace account), their vehicle lists, and letting go of an account nobody
  * uses any more. Every read of a vehicle list names whose session fetches it, so nothing
- * depends on a session having been opened earlier by someone else.
+ * depends on a session having been opened earlier by someone else. Sessions are per fleet
+ * account, whichever workspace asks: two workspaces linking one username share its session
+ * (and its gate).
  */
 export class FleetAccounts {
   readonly vehicles: VehicleCache<Vehicle>;
@@ -50,18 +65,35 @@ export class FleetAccounts {
 
   /** The session `actor` runs as; throws when fleetbot holds no credentials for that account. */
   async sessionFor(actor: Actor): Promise<FleetSession> {
-    const linked = actor.slackUser ? await this.options.linked.get(actor.slackUser) : undefined;
-    const workspace = this.options.workspaceAccount;
-    const credentials =
-      linked && linked.username === actor.account
-        ? { username: linked.username, password: linked.password }
-        : workspace?.username === actor.account
-          ? workspace
-          : undefined;
+    const credentials = await this.credentialsFor(actor);
     if (!credentials) throw new Error(`No credentials for fleet account ${actor.account}`);
     const session = this.options.client.session(credentials);
     this.open.set(session.account, session);
     return session;
+  }
+
+  /**
+   * The actor's own link in their workspace, else their workspace's account (single mode: the
+   * configured one; an installed workspace: its WORKSPACE_ACCOUNT_USER link), when it is the
+   * account asked for. An actor with no Slack user (an alert sweep of a subscribed account)
+   * may also use any readable link of that account.
+   */
+  private async credentialsFor(actor: Actor): Promise<FleetCredentials | undefined> {
+    const { linked, workspaceAccount } = this.options;
+    const workspace = actor.workspace ?? ONLY_WORKSPACE;
+    const fits = (found: FleetCredentials | undefined) =>
+      found && found.username === actor.account
+        ? { username: found.username, password: found.password }
+        : undefined;
+    const own = actor.slackUser ? fits(await linked.get(workspace, actor.slackUser)) : undefined;
+    if (own) return own;
+    if (workspace === ONLY_WORKSPACE) {
+      if (workspaceAccount?.username === actor.account) return workspaceAccount;
+    } else {
+      const ofWorkspace = fits(await linked.get(workspace, WORKSPACE_ACCOUNT_USER));
+      if (ofWorkspace) return ofWorkspace;
+    }
+    return actor.slackUser === undefined ? await linked.credentialsOf(actor.account) : undefined;
   }
 
   /** Sessions of the accounts in use since start (upkeep renews their tokens and lists). */

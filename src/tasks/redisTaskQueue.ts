@@ -139,6 +139,25 @@ export class RedisTaskQueue implements TaskDispatch {
     return false;
   }
 
+  /**
+   * Removes the task's job in any state but running (waiting, delayed for a retry, kept after
+   * failing): true when no job of the task is left; false when a replica holds it now (BullMQ
+   * refuses to remove a locked job; it ends with that run).
+   */
+  async remove(taskId: string): Promise<boolean> {
+    for (const queue of Object.values(this.queues)) {
+      const job = await queue.getJob(taskId);
+      if (!job) continue;
+      try {
+        await job.remove();
+      } catch {
+        return false;
+      }
+    }
+    await this.options.connection.del(`${this.options.prefix}:delivery:${taskId}`);
+    return true;
+  }
+
   async holds(taskId: string): Promise<boolean> {
     const held = this.held.get(taskId);
     if (!held) return false;

@@ -5,6 +5,7 @@ import type { AccountGate, GateSchedule } from "../gate/gate.js";
 import { CallCancelledError, PRIORITY_RANK } from "../gate/gate.js";
 import type { AuditEntry } from "../store/auditStore.js";
 import type { AuditRepository, TaskRepository } from "../store/repositories.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import { auditEntries, FOUND_AFTER_INTERRUPTION, type MutationAudit, outcomeOfError } from "./audit.js";
 import type { TaskOverhead } from "./callDurations.js";
 import { type NewTask, parseParams, type TaskError, type TaskProgress, type TaskRecord } from "./task.js";
@@ -119,6 +120,11 @@ export interface TaskDispatch {
   enqueue(task: TaskRecord): Promise<void>;
   /** Removes the task's job when it has not started anywhere; false when it runs (or ran). */
   removeQueued(taskId: string): Promise<boolean>;
+  /**
+   * Removes the task's job whatever its state (waiting, delayed, kept after failing): true when
+   * no job of the task is left, false when a replica runs it now (the job ends with that run).
+   */
+  remove(taskId: string): Promise<boolean>;
   /** Asks the replica running the task to cancel it. */
   cancelElsewhere(taskId: string): Promise<void>;
   /**
@@ -174,6 +180,11 @@ export class TaskRunner<S> {
   private readonly running = new Set<Promise<void>>();
   /** Redis mode: the execution of each task running here (a job taken again joins it, see runJob). */
   private readonly jobRuns = new Map<string, Promise<void>>();
+  /**
+   * Tasks of an uninstalled workspace still running here while they stop (forgetWorkspace):
+   * nothing of theirs reaches the listeners, so nothing goes to the workspace.
+   */
+  private readonly forgotten = new Set<string>();
   private readonly now: () => number;
   private readonly maxActive: number;
   private readonly maxAttempts: number;
@@ -275,6 +286,36 @@ export class TaskRunner<S> {
     return false;
   }
 
+  /**
+   * A workspace uninstalled fleetbot: every task of it stops and goes, answering nothing (no
+   * progress, no ending: the workspace is gone). Waiting tasks leave the queue; tasks running
+   * here are aborted; the store then deletes every task of the workspace with its journal; in
+   * Redis mode their jobs are removed, and a replica running one is asked to stop it (its ending
+   * finds no task, so it announces nothing). Returns how many tasks the store deleted. The single
+   * workspace ("") is refused: its tasks are never forgotten this way.
+   */
+  async forgetWorkspace(workspace: WorkspaceKey): Promise<number> {
+    if (workspace === ONLY_WORKSPACE) throw new Error("the single workspace's tasks are never forgotten");
+    for (const [account, queue] of this.waiting) {
+      const kept = queue.filter((task) => task.workspace !== workspace);
+      if (kept.length !== queue.length) this.waiting.set(account, kept);
+    }
+    for (const [taskId, active] of this.active) {
+      if (active.record.workspace !== workspace) continue;
+      this.forgotten.add(taskId);
+      active.controller.abort();
+    }
+    const { tasks, ids } = await this.options.store.deleteWorkspace(workspace);
+    const dispatch = this.options.dispatch;
+    if (dispatch) {
+      for (const taskId of ids) {
+        if (!(await dispatch.remove(taskId))) await dispatch.cancelElsewhere(taskId);
+      }
+    }
+    this.options.logger?.info({ workspace, tasks }, "forgot the tasks of an uninstalled workspace");
+    return tasks;
+  }
+
   /** Redis mode: this replica lost the task's job (lock renewal failed): its run stops without ending the task. */
   yieldLocal(taskId: string): void {
     const active = this.active.get(taskId);
@@ -320,7 +361,9 @@ export class TaskRunner<S> {
         });
       }
       record = await this.options.store.get(taskId);
-      if (!record || record.state === "queued" || record.state === "running")
+      // Gone while it ran: its workspace was forgotten, nothing is left to settle.
+      if (!record) return;
+      if (record.state === "queued" || record.state === "running")
         throw new TaskNotSettledError(taskId, "is unfinished");
     } else if (
       await this.options.dispatch?.claimDelivery(taskId, this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS)
@@ -331,7 +374,10 @@ export class TaskRunner<S> {
     // The job ends once the store records the answer as delivered, by this replica or the one
     // holding the delivery (checked every 200 ms: a job's end is not on the user's path).
     const deadline = this.now() + (this.options.deliveryWaitMs ?? DELIVERY_WAIT_MS);
-    while ((await this.options.store.get(taskId))?.deliveredAt === undefined) {
+    for (;;) {
+      const current = await this.options.store.get(taskId);
+      // Delivered; or gone (its workspace forgotten): nothing is waited for.
+      if (!current || current.deliveredAt !== undefined) break;
       if (this.now() >= deadline) throw new TaskNotSettledError(taskId, "was not delivered in time");
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -427,7 +473,13 @@ export class TaskRunner<S> {
       let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
       for (let attempt = initial.attempts; attempt < this.maxAttempts; attempt++) {
         await store.markRunning(initial.id);
-        active.record = (await store.get(initial.id)) ?? initial;
+        const current = await store.get(initial.id);
+        if (!current) {
+          // Deleted with its workspace (forgetWorkspace): it neither runs nor answers.
+          this.options.logger?.info({ taskId: initial.id }, "task forgotten with its workspace; not run");
+          return;
+        }
+        active.record = current;
         void this.emitProgress(active);
         if (active.callsFrom === undefined) {
           active.callsFrom = this.now();
@@ -479,6 +531,7 @@ export class TaskRunner<S> {
       this.options.logger?.error({ taskId: initial.id, err: error }, "task could not be recorded");
     } finally {
       this.active.delete(initial.id);
+      this.forgotten.delete(initial.id);
     }
   }
 
@@ -731,12 +784,13 @@ export class TaskRunner<S> {
   }
 
   private async emitProgress(active: ActiveTask): Promise<void> {
-    if (this.listeners.size === 0) return;
+    if (this.listeners.size === 0 || this.forgotten.has(active.record.id)) return;
     const progress = await this.estimate(active.record);
     for (const listener of this.listeners) listener.progress?.(progress, active.record);
   }
 
   private emitFinished(task: TaskRecord): void {
+    if (this.forgotten.has(task.id)) return;
     for (const listener of this.listeners) {
       try {
         listener.finished?.(task);

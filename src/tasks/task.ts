@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Priority } from "../fleet/seam.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
 
 /** Where the answer to a task goes: whatever Slack gave us when it was asked. */
 export const replyTargetSchema = z.object({
@@ -70,6 +71,11 @@ export const taskRecordSchema = z.object({
   kind: z.string(),
   params: z.unknown(),
   account: z.string(),
+  /**
+   * The workspace the task was asked in (its Slack ids mean nothing elsewhere): "" in
+   * single-workspace mode and for every task stored before multi-workspace mode.
+   */
+  workspace: z.string().default(""),
   slackUser: z.string().optional(),
   reply: replyTargetSchema,
   priority: z.enum(["interactive", "report", "background"]),
@@ -93,6 +99,8 @@ export interface NewTask {
   kind: string;
   params: unknown;
   account: string;
+  /** The workspace it was asked in; absent: the single workspace (ONLY_WORKSPACE). */
+  workspace?: WorkspaceKey;
   slackUser?: string;
   reply: ReplyTarget;
   priority: Priority;

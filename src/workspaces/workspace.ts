@@ -14,6 +14,9 @@ export type WorkspaceKey = string;
 
 export const ONLY_WORKSPACE: WorkspaceKey = "";
 
+/** Which Web API client: answers and lookups (retried by the SDK), or alert posts (see Workspace.client). */
+export type ClientKind = "default" | "alerts";
+
 /** The ids Slack puts on a request or an installation. */
 export interface WorkspaceIds {
   teamId?: string | null | undefined;
@@ -46,9 +49,11 @@ export interface Workspace {
   installerUserId?: string;
   /**
    * A Web API client with this workspace's bot token, renewed before it expires (token rotation).
-   * Rejects with WorkspaceGoneError when the workspace has uninstalled fleetbot.
+   * Rejects with WorkspaceGoneError when the workspace has uninstalled fleetbot. `alerts`: the
+   * alert publisher's kind, which hands 429s back at once and never retries (a post must never be
+   * repeated; the publisher waits out Retry-After itself).
    */
-  client(): Promise<WebClient>;
+  client(kind?: ClientKind): Promise<WebClient>;
 }
 
 /** The workspace uninstalled fleetbot, or Slack refused its token for good. */

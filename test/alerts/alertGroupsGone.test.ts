@@ -4,7 +4,7 @@
  * again every sweep.
  */
 import { describe, expect, it } from "vitest";
-import { AlertGroups, type GroupRun } from "../../src/alerts/alertGroups.js";
+import { AlertGroups, type GroupRun, groupKey } from "../../src/alerts/alertGroups.js";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
 import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
 import { AlertStore } from "../../src/store/alertStore.js";
@@ -42,7 +42,7 @@ describe("a grouped alert whose message was deleted", () => {
         updates++;
         throw new AlertPublishError("message_gone", "The alert message was deleted.");
       },
-      postInThread: async (_channel, _ts, incident) => {
+      postInThread: async (_target, _ts, incident) => {
         replies.push(incident.codeUit);
         return { ts: `${200 + replies.length}.0` };
       },
@@ -58,16 +58,17 @@ describe("a grouped alert whose message was deleted", () => {
     });
     const first = await store.applyChanges([open(1), open(2), open(3)]);
     const storm = run();
-    await groups.deliver(new Map([["C1", first]]), new Set(), storm);
+    const target = { workspace: "", channel: "C1" };
+    await groups.deliver([{ target, incidents: first }], new Set(), storm);
     expect(replies).toHaveLength(3);
     // A later page of the same sweep joins the group; its message is gone by now.
     const later = await store.applyChanges([open(4)]);
-    await groups.deliver(new Map([["C1", later]]), new Set(), storm);
+    await groups.deliver([{ target, incidents: later }], new Set(), storm);
     expect(replies).toHaveLength(4);
     // The next sweep edits the gone message no more.
     const seen = updates;
-    const groupId = storm.groupOf.get("demo\u0000C1")!;
-    await groups.deliver(new Map(), new Set([groupId]), run());
+    const groupId = storm.groupOf.get(groupKey("demo", target))!;
+    await groups.deliver([], new Set([groupId]), run());
     expect(updates).toBe(seen);
   });
 });

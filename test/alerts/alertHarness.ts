@@ -33,7 +33,7 @@ export async function startAlertHarness(
   const now = () => fleet.clock.now();
   const web = createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl });
   const slackPublisher = new SlackAlertPublisher({
-    client: web,
+    clientFor: async () => web,
     now,
     timeZone: "Europe/Bucharest",
     // Retry-After is waited out at once: the fake's rate limits here count calls, not time.
@@ -52,19 +52,18 @@ export async function startAlertHarness(
     }
   };
   const publisher: AlertPublisher = {
-    post: (channel, incident) =>
+    post: (target, incident) =>
       watched(async () => {
-        const answer = await slackPublisher.post(channel, incident);
+        const answer = await slackPublisher.post(target, incident);
         posted.push({ codeUit: incident.codeUit, at: now() });
         return answer;
       }),
-    markResolved: (channel, ts, incident) =>
-      watched(() => slackPublisher.markResolved(channel, ts, incident)),
-    replyResolved: (channel, ts, incident) =>
-      watched(() => slackPublisher.replyResolved(channel, ts, incident)),
-    postDigest: (channel, digest) => watched(() => slackPublisher.postDigest(channel, digest)),
+    markResolved: (target, ts, incident) => watched(() => slackPublisher.markResolved(target, ts, incident)),
+    replyResolved: (target, ts, incident) =>
+      watched(() => slackPublisher.replyResolved(target, ts, incident)),
+    postDigest: (target, digest) => watched(() => slackPublisher.postDigest(target, digest)),
   };
-  const sessions: { account: string; slackUser?: string }[] = [];
+  const sessions: { account: string; slackUser?: string; workspace: string }[] = [];
 
   const open = () => {
     const db: Db = openDatabase(dataDir);

@@ -92,6 +92,53 @@ describe("migration 3 (alerts)", () => {
   });
 });
 
+describe("migration 11 (alerts by workspace)", () => {
+  it("keeps a version-10 store's subscriptions, posts (in order, with their groups) and mutes, in workspace ''", () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    for (const migration of MIGRATIONS.slice(0, 10)) old.exec(migration);
+    old.pragma("user_version = 10");
+    old.exec(`
+      INSERT INTO alert_subscriptions (id, channel, account, created_by, codes, created_at, stale_minutes)
+        VALUES ('s1', 'C1', 'demo', 'U1', '["Error"]', 5, 0), ('s2', 'C2', 'demo', NULL, '[]', 4, 30);
+      INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, state, last_seen_at, facts)
+        VALUES ('i1', 'demo', 't-1', 'UIT1', 'transmission', 'Error', 1, 'open', 1, '{"uId":"t-1","codeUit":"UIT1","statusId":2}'),
+               ('i2', 'demo', 't-2', 'UIT2', 'transmission', 'Error', 1, 'open', 1, '{"uId":"t-2","codeUit":"UIT2","statusId":2}');
+      INSERT INTO alert_groups (id, account, channel, created_at, ts, shown) VALUES ('g1', 'demo', 'C2', 1, '9.9', 2);
+      INSERT INTO alert_posts (incident_id, channel, ts, attempts, last_error) VALUES ('i2', 'C1', NULL, 1, 'late');
+      INSERT INTO alert_posts (incident_id, channel, ts, attempts, last_error) VALUES ('i1', 'C1', NULL, 2, 'early');
+      INSERT INTO alert_posts (incident_id, channel, ts, attempts, group_id) VALUES ('i1', 'C2', '1.1', 1, 'g1');
+      INSERT INTO alert_posts (incident_id, channel, ts, attempts, group_id) VALUES ('i2', 'C2', '1.2', 1, 'g1');
+      INSERT INTO alert_mutes (channel, code_uit, until) VALUES ('C1', 'UIT1', 99);
+    `);
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const store = new AlertStore(db, () => 50);
+    expect(store.subscriptions().map((x) => [x.id, x.workspace, x.channel, x.staleMinutes])).toEqual([
+      ["s2", "", "C2", 30],
+      ["s1", "", "C1", 0],
+    ]);
+    expect(store.subscription("C1", "demo")).toMatchObject({ createdBy: "U1", codes: ["Error"] });
+    // Rows keep their order: the channel's latest failure is still the later row.
+    expect(store.lastFailure("C1")).toEqual({ codeUit: "UIT1", error: "early", attempts: 2 });
+    expect(store.group("g1")).toMatchObject({ workspace: "", channel: "C2", ts: "9.9" });
+    expect(store.groupMembers("g1").map((m) => m.post)).toEqual([
+      { incidentId: "i1", workspace: "", channel: "C2", ts: "1.1", attempts: 1, groupId: "g1" },
+      { incidentId: "i2", workspace: "", channel: "C2", ts: "1.2", attempts: 1, groupId: "g1" },
+    ]);
+    expect(store.mutedUntil("C1", "UIT1")).toBe(99);
+    // The new keys hold: the same channel and account again, in another workspace.
+    expect(store.upsertSubscription({ workspace: "T:1", channel: "C1", account: "demo" }).created).toBe(true);
+    expect(store.ensurePost("i1", "C1", "T:1")).toMatchObject({ workspace: "T:1", attempts: 0 });
+    expect(store.mute("C1", "UIT1", 100, "T:1")).toMatchObject({ workspace: "T:1" });
+    expect(db.pragma("foreign_key_check")).toEqual([]);
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    db.close();
+  });
+});
+
 describe("AlertStore", () => {
   it("stores incidents with their facts and applies changes in one transaction", () => {
     const db = openDatabase(":memory:");

@@ -21,7 +21,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     const first = await h.poll();
     // The demo fleet's standing problems open incidents too; the vehicle filter keeps them out.
     expect(first.accounts[0]).toMatchObject({ account: "demo", opened: 4, posted: 0 });
-    expect(h.sessions[0]).toEqual({ account: "demo", slackUser: "U0DISPATCH" });
+    expect(h.sessions[0]).toEqual({ account: "demo", slackUser: "U0DISPATCH", workspace: "" });
     expect(h.alerts(GENERAL)).toHaveLength(0);
 
     await h.control(t.codeUit, { transmissionStatusCode: "NoGPSCoordinates" });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
-import { type AlertDigest, AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
+import {
+  type AlertDigest,
+  AlertPublishError,
+  type AlertPublisher,
+  type AlertTarget,
+} from "../../src/alerts/publisher.js";
 import { toPublishError } from "../../src/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
 import type { LoadTransportsParams } from "../../src/fleet/client.js";
@@ -50,6 +55,10 @@ class FakeSource implements TransportSource {
   }
 }
 
+/** A target as the recording shows it: the channel, after its workspace when that is not the single one. */
+const label = (target: AlertTarget) =>
+  target.workspace === "" ? target.channel : `${target.workspace}/${target.channel}`;
+
 class RecordingPublisher implements AlertPublisher {
   posts: string[] = [];
   updates: string[] = [];
@@ -61,24 +70,24 @@ class RecordingPublisher implements AlertPublisher {
     this.nextError = undefined;
     if (e) throw e;
   }
-  async post(channel: string, incident: { codeUit: string }) {
+  async post(target: AlertTarget, incident: { codeUit: string }) {
     this.take();
-    this.posts.push(`${channel}:${incident.codeUit}`);
+    this.posts.push(`${label(target)}:${incident.codeUit}`);
     return { ts: `${++this.n}.000` };
   }
-  async markResolved(channel: string, ts: string) {
+  async markResolved(target: AlertTarget, ts: string) {
     this.take();
-    this.updates.push(`${channel}:${ts}`);
+    this.updates.push(`${label(target)}:${ts}`);
   }
-  async replyResolved(channel: string, ts: string) {
+  async replyResolved(target: AlertTarget, ts: string) {
     this.take();
-    this.replies.push(`${channel}:${ts}`);
+    this.replies.push(`${label(target)}:${ts}`);
     return { ts: `${++this.n}.000` };
   }
-  digests: { channel: string; digest: AlertDigest }[] = [];
-  async postDigest(channel: string, digest: AlertDigest) {
+  digests: { channel: string; workspace: string; digest: AlertDigest }[] = [];
+  async postDigest(target: AlertTarget, digest: AlertDigest) {
     this.take();
-    this.digests.push({ channel, digest });
+    this.digests.push({ channel: target.channel, workspace: target.workspace, digest });
     return { ts: `${++this.n}.000` };
   }
 }
@@ -225,17 +234,17 @@ describe("AlertPoller.runOnce", () => {
     // First resolution: the message is gone. Second: update works, reply fails.
     let calls = 0;
     const original = s.publisher.markResolved.bind(s.publisher);
-    s.publisher.markResolved = async (channel: string, ts: string) => {
+    s.publisher.markResolved = async (target: AlertTarget, ts: string) => {
       calls++;
       if (calls === 1) throw new AlertPublishError("message_gone", "The alert message was deleted.");
-      return original(channel, ts);
+      return original(target, ts);
     };
     const originalReply = s.publisher.replyResolved.bind(s.publisher);
     let replies = 0;
-    s.publisher.replyResolved = async (channel: string, ts: string) => {
+    s.publisher.replyResolved = async (target: AlertTarget, ts: string) => {
       replies++;
       if (replies === 1) throw new AlertPublishError("other", "network");
-      return originalReply(channel, ts);
+      return originalReply(target, ts);
     };
     const run = await s.poller.runOnce();
     expect(run.accounts[0]).toMatchObject({ resolved: 2, resolutionsSent: 0, failed: 1 });
@@ -248,6 +257,49 @@ describe("AlertPoller.runOnce", () => {
     await s.poller.runOnce();
     expect(s.store.unresolvedPosts("demo")).toEqual([]);
     expect(s.publisher.replies).toHaveLength(1);
+  });
+
+  it("posts to each workspace's channel of the same id, mutes per workspace, and resolves each post in its own workspace", async () => {
+    const s = setup([transport(1, "Error")]);
+    await s.subs.subscribe("C1", "demo", "U1", {}, "T:ALPHA");
+    await s.subs.subscribe("C1", "demo", "U1", {}, "T:BRAVO");
+    await s.subs.subscribe("C1", "demo", "U1");
+    await s.subs.mute("C1", "UIT0000000000001", 3_600_000, "T:BRAVO");
+    const first = await s.poller.runOnce();
+    // One sweep of the account for the three subscriptions.
+    expect(s.source.calls).toHaveLength(1);
+    expect(first.accounts[0]).toMatchObject({ posted: 2, muted: 1 });
+    expect([...s.publisher.posts].sort()).toEqual(["C1:UIT0000000000001", "T:ALPHA/C1:UIT0000000000001"]);
+    const [incident] = s.store.activeIncidents("demo");
+    expect(s.store.post(incident!.id, "C1", "T:ALPHA")?.ts).toBeDefined();
+    expect(s.store.post(incident!.id, "C1", "T:BRAVO")).toMatchObject({ mutedUntil: NOW + 3_600_000 });
+    expect(s.store.post(incident!.id, "C1", "T:BRAVO")?.ts).toBeUndefined();
+    expect(await s.subs.canMute("C1", "UIT0000000000001", "demo", "T:ALPHA")).toBe(true);
+    expect(await s.subs.canMute("C1", "UIT0000000000001", "demo", "T:OTHER")).toBe(false);
+
+    s.source.finished = s.source.list.map((t) => ({ ...t, statusId: 3 }));
+    s.source.list = [];
+    s.advance(60_000);
+    await s.poller.runOnce();
+    const tsIn = (workspace: string) => s.store.post(incident!.id, "C1", workspace)?.ts;
+    expect([...s.publisher.updates].sort()).toEqual(
+      [`C1:${tsIn("")}`, `T:ALPHA/C1:${tsIn("T:ALPHA")}`].sort(),
+    );
+    expect(s.publisher.replies).toHaveLength(2);
+    expect(s.store.unresolvedPosts("demo")).toEqual([]);
+  });
+
+  it("unsubscribes and lists one workspace's channel; the configured subscription is the single workspace's", async () => {
+    const s = setup([]);
+    await s.subs.ensureWorkspaceSubscription("C1", "demo");
+    await s.subs.subscribe("C1", "demo", "U1", {}, "T:ALPHA");
+    expect(s.subs.isConfigured("C1", "demo")).toBe(true);
+    expect(s.subs.isConfigured("C1", "demo", "T:ALPHA")).toBe(false);
+    expect((await s.subs.list({ workspace: "T:ALPHA" })).map((x) => x.channel)).toEqual(["C1"]);
+    expect(await s.subs.list({ channel: "C1" })).toHaveLength(2);
+    expect(await s.subs.unsubscribe("C1", undefined, "T:ALPHA")).toBe(1);
+    expect(await s.subs.unsubscribe("C1")).toBe(0);
+    expect((await s.subs.list()).map((x) => x.workspace)).toEqual([""]);
   });
 
   it("holds posts back while the UIT is muted in the channel, and posts after the mute", async () => {
@@ -313,10 +365,10 @@ describe("AlertPoller.runOnce", () => {
     // acme: its first subscriber is not linked any more, the second is; demo: the workspace account.
     const of = (account: string) => asked.filter((w) => (w as { account: string }).account === account);
     expect(of("acme")).toEqual([
-      { account: "acme", slackUser: "U-unlinked" },
-      { account: "acme", slackUser: "U-linked" },
+      { account: "acme", slackUser: "U-unlinked", workspace: "" },
+      { account: "acme", slackUser: "U-linked", workspace: "" },
     ]);
-    expect(of("demo")).toEqual([{ account: "demo" }]);
+    expect(of("demo")).toEqual([{ account: "demo", workspace: "" }]);
   });
 
   it("starts on a cron expression and stops", async () => {

@@ -432,6 +432,7 @@ describe("digest and subscription views", () => {
   it("lists subscriptions with their filters and the last failure", () => {
     const sub: AlertSubscription = {
       id: "s1",
+      workspace: "",
       channel: "G0PRIVATE",
       account: "demo",
       createdBy: "U0DISPATCH",

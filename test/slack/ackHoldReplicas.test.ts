@@ -53,7 +53,7 @@ type Listeners = { finished?: (task: TaskRecord) => void };
 function replica(ackMarks: SharedState | undefined) {
   const listeners: Listeners = {};
   const delivery = new TaskDelivery({
-    client: {} as WebClient,
+    clientFor: async () => ({}) as WebClient,
     store,
     runner: {
       on: (l) => {

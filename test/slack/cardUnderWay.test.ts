@@ -108,7 +108,7 @@ describe("the delivery keeps a waiting card current", () => {
   it("each new place of the card's action shows the list again with that card's wait", async () => {
     let emitProgress: ((p: TaskProgress, t: TaskRecord) => void) | undefined;
     const delivery = new TaskDelivery({
-      client: {} as WebClient,
+      clientFor: async () => ({}) as WebClient,
       store,
       runner: {
         on: (l) => {

@@ -4,6 +4,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REGISTERED } from "../../src/slack/listeners/index.js";
+import { BOT_SCOPES } from "../../src/slack/scopes.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as {
@@ -69,5 +70,9 @@ describe("manifest.yml", () => {
         "users:read",
       ].sort(),
     );
+  });
+
+  it("asks for the same scopes at install (Add to Slack) as it declares", () => {
+    expect([...BOT_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
   });
 });

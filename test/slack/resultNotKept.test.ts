@@ -9,6 +9,7 @@ const report = (resultNotKept: TaskRecord["resultNotKept"]): TaskRecord => ({
   kind: "vehicle-report",
   params: { report: "stops", refs: [{ raw: "B-123-ABC" }] },
   account: "demo",
+  workspace: "",
   reply: { channel: "C1" },
   priority: "report",
   state: "done",

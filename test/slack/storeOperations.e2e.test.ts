@@ -33,7 +33,7 @@ describe("a changed CREDENTIALS_KEY", () => {
   it("is told at start in one line, and the affected user is asked to link again", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-key-"));
     const db = openDatabase(dataDir);
-    new AccountStore(db, KEY_A).link(USER, "demo", "demo");
+    new AccountStore(db, KEY_A).link("", USER, "demo", "demo");
     db.close();
 
     const { logger, lines } = capturingLogger();

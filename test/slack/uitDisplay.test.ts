@@ -13,6 +13,7 @@ function task(kind: string, params: unknown, extra: Partial<TaskRecord> = {}): T
     kind,
     params,
     account: "demo",
+    workspace: "",
     slackUser: "U0DANA",
     reply: {},
     priority: "interactive",

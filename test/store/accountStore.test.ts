@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   AccountStore,
@@ -9,7 +10,7 @@ import {
   decryptSecret,
   encryptSecret,
 } from "../../src/store/accountStore.js";
-import { openDatabase } from "../../src/store/database.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,22 +28,59 @@ describe("AccountStore", () => {
   it("keeps the password encrypted at rest and gives it back to its user", () => {
     const key = randomBytes(32);
     const { dir, db, accounts } = store(key);
-    accounts.link("U1", "dispatcher@example.ro", "Parola-Secreta-42");
-    expect(accounts.get("U1")).toMatchObject({
+    accounts.link("", "U1", "dispatcher@example.ro", "Parola-Secreta-42");
+    expect(accounts.get("", "U1")).toMatchObject({
       username: "dispatcher@example.ro",
       password: "Parola-Secreta-42",
     });
     db.pragma("wal_checkpoint(TRUNCATE)");
     const raw = readFileSync(join(dir, "fleetbot.sqlite"));
     expect(raw.includes(Buffer.from("Parola-Secreta-42"))).toBe(false);
-    expect(accounts.unlink("U1")).toBe(true);
-    expect(accounts.get("U1")).toBeUndefined();
+    expect(accounts.unlink("", "U1")).toBe(true);
+    expect(accounts.get("", "U1")).toBeUndefined();
+    db.close();
+  });
+
+  it("migration 12 keys the links by workspace, keeping every older link readable as the single workspace's", () => {
+    const key = randomBytes(32);
+    const dir = mkdtempSync(join(tmpdir(), "fleetbot-accounts-"));
+    dirs.push(dir);
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    for (const migration of MIGRATIONS.slice(0, 11)) old.exec(migration);
+    old.pragma("user_version = 11");
+    const insert = old.prepare(
+      "INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)",
+    );
+    insert.run("U2", "two@example.ro", encryptSecret(key, "pw-two", "U2"), 2);
+    insert.run("U1", "one@example.ro", encryptSecret(key, "pw-one", "U1"), 1);
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const accounts = new AccountStore(db, key);
+    expect(accounts.get("", "U1")).toEqual({
+      workspace: "",
+      slackUser: "U1",
+      username: "one@example.ro",
+      password: "pw-one",
+      linkedAt: 1,
+    });
+    // Their order is kept (unreadable() and the Redis copy list them as linked).
+    expect(db.prepare("SELECT slack_user FROM linked_accounts ORDER BY rowid").pluck().all()).toEqual([
+      "U2",
+      "U1",
+    ]);
+    expect(accounts.unreadable()).toEqual([]);
+    // The same user may now link in an installed workspace too.
+    accounts.link("T:T123", "U1", "alpha@example.ro", "pw-alpha");
+    expect(accounts.usernameOf("", "U1")).toBe("one@example.ro");
+    expect(accounts.usernameOf("T:T123", "U1")).toBe("alpha@example.ro");
     db.close();
   });
 
   it("refuses to link without CREDENTIALS_KEY", () => {
     const { db, accounts } = store(undefined);
-    expect(() => accounts.link("U1", "x", "y")).toThrow(CredentialsKeyMissingError);
+    expect(() => accounts.link("", "U1", "x", "y")).toThrow(CredentialsKeyMissingError);
     db.close();
   });
 

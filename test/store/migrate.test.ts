@@ -79,8 +79,8 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     };
 
     // Accounts open with the key, as they did in SQLite; the sealed text is the same.
-    expect(await target.accounts.get("U1")).toEqual(sqlite.accounts.get("U1"));
-    expect((await target.accounts.get("U2"))?.password).toBe(PASSWORDS.U2);
+    expect(await target.accounts.get("", "U1")).toEqual(sqlite.accounts.get("", "U1"));
+    expect((await target.accounts.get("", "U2"))?.password).toBe(PASSWORDS.U2);
     expect(await target.accounts.isLinked("two@example.ro")).toBe(true);
     const sealedInSqlite = db.prepare("SELECT secret FROM linked_accounts ORDER BY rowid").pluck().all();
     expect((await target.accounts.sealedAccounts()).map((a) => a.secret)).toEqual(sealedInSqlite);
@@ -179,7 +179,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     const options = { prefix, now: () => NOW + 60_000 };
     const accounts = new RedisAccountStore(redis, { ...options, key: fixture.key });
     const alerts = new RedisAlertStore(redis, options);
-    await accounts.link("U1", "relinked@example.ro", "Newer-Password");
+    await accounts.link("", "U1", "relinked@example.ro", "Newer-Password");
     await alerts.applyChanges([
       {
         type: "open",
@@ -200,7 +200,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     });
     expect(report.outcomes.find((o) => o.kind === "incidents")).toMatchObject({ copied: 2, skipped: 1 });
     expect(formatMigrationReport(report)[2]).toMatch(/1 skipped \(Redis already has another active incident/);
-    expect(await accounts.get("U1")).toMatchObject({
+    expect(await accounts.get("", "U1")).toMatchObject({
       username: "relinked@example.ro",
       password: "Newer-Password",
     });
@@ -223,7 +223,30 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     expect(lines).not.toMatch(/U1|one@example|Parola/);
     // Copied all the same: the right key opens them in Redis.
     const accounts = new RedisAccountStore(redis, { prefix, key: fixture.key });
-    expect((await accounts.get("U1"))?.password).toBe(PASSWORDS.U1);
+    expect((await accounts.get("", "U1"))?.password).toBe(PASSWORDS.U1);
+  });
+
+  it("copies each link with its workspace: it opens in Redis under the same (workspace, user)", async () => {
+    const { fixture, prefix } = setup();
+    const source = openDatabase(fixture.dataDir);
+    new AccountStore(source, fixture.key, clock).link("T:T123", "U1", "alpha@example.ro", "Parola-Alfa");
+    source.close();
+    const report = await migrateToRedis({
+      source: { dataDir: fixture.dataDir },
+      redis,
+      prefix,
+      now: clock,
+      key: fixture.key,
+    });
+    expect(report.outcomes[0]).toMatchObject({ kind: "linked accounts", copied: 3 });
+    expect(report.unreadableAccounts).toBe(0);
+    const accounts = new RedisAccountStore(redis, { prefix, key: fixture.key });
+    expect(await accounts.get("T:T123", "U1")).toMatchObject({
+      workspace: "T:T123",
+      username: "alpha@example.ro",
+      password: "Parola-Alfa",
+    });
+    expect((await accounts.get("", "U1"))?.password).toBe(PASSWORDS.U1);
   });
 
   it("refuses a DATA_DIR without a store instead of copying nothing", async () => {

@@ -3,6 +3,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AccountStore } from "../../src/store/accountStore.js";
+import { openDatabase } from "../../src/store/database.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
@@ -41,7 +43,7 @@ describe("the migrate script", () => {
     const missing = await migrate([], { REDIS_URL: "redis://127.0.0.1:1", DATA_DIR: "/tmp" });
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toMatch(
-      /^migrate: say where to: --to-redis is the only migration\. usage:/,
+      /^migrate: say what to do: --to-redis or --adopt-workspace T:<team id>\. usage:/,
     );
     const unknown = await migrate(["--to-redis", "--to-sqlite"], { REDIS_URL: "redis://127.0.0.1:1" });
     expect(unknown.code).toBe(1);
@@ -82,6 +84,59 @@ describe("the migrate script", () => {
       `migrate: cannot reach Redis at redis://127.0.0.1:${server}: connect ECONNREFUSED 127.0.0.1:${server}`,
     );
     expect(result.stderr + result.stdout).not.toContain("S3cret-Redis-Pw");
+  });
+});
+
+describe("the migrate script's --adopt-workspace", () => {
+  it("exits 1 with one clear line on a missing or malformed workspace, a missing key or store", async () => {
+    const none = await migrate(["--adopt-workspace"], { DATA_DIR: "/tmp" });
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toMatch(
+      /^migrate: --adopt-workspace needs the installed workspace's key, T:<team id>/,
+    );
+    const bad = await migrate(["--adopt-workspace", "T123"], { DATA_DIR: "/tmp" });
+    expect(bad.stderr.trim()).toMatch(/needs the installed workspace's key.*not "T123"/);
+    const both = await migrate(["--to-redis", "--adopt-workspace=T:T123"], { DATA_DIR: "/tmp" });
+    expect(both.code).toBe(1);
+    expect(both.stderr.trim()).toMatch(/^migrate: --to-redis and --adopt-workspace run one at a time/);
+    const noKey = await migrate(["--adopt-workspace", "T:T123"], { DATA_DIR: "/tmp" });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr.trim()).toMatch(/^migrate: CREDENTIALS_KEY: is required to adopt a workspace/);
+    const noStore = await migrate(["--adopt-workspace", "T:T123"], {
+      DATA_DIR: "/nonexistent/data",
+      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString("base64"),
+    });
+    expect(noStore.code).toBe(1);
+    expect(noStore.stderr.trim()).toMatch(
+      /^migrate: No fleetbot store at \/nonexistent\/data\/fleetbot\.sqlite/,
+    );
+  });
+
+  it("re-seals DATA_DIR's single-workspace links as the workspace's (no REDIS_URL); a second run moves nothing", async () => {
+    const fixture = makeDataDir();
+    try {
+      const env = { DATA_DIR: fixture.dataDir, CREDENTIALS_KEY: fixture.key.toString("base64") };
+      const first = await migrate(["--adopt-workspace", "T:T123"], env);
+      expect(first.stderr).toBe("");
+      expect(first.code).toBe(0);
+      expect(first.stdout.trim().split("\n")).toEqual([
+        `migrate: adopting the single workspace's links as T:T123 in ${fixture.dataDir}/fleetbot.sqlite`,
+        "linked accounts: 2 moved from the single workspace to T:T123 (re-sealed), 0 dropped (the user had already linked in T:T123)",
+      ]);
+      for (const secret of [...Object.values(PASSWORDS), env.CREDENTIALS_KEY])
+        expect(first.stdout).not.toContain(secret);
+      const second = await migrate(["--adopt-workspace=T:T123"], env);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/0 moved/);
+      const db = openDatabase(fixture.dataDir);
+      const accounts = new AccountStore(db, fixture.key);
+      expect(accounts.get("T:T123", "U1")?.password).toBe(PASSWORDS.U1);
+      expect(accounts.get("T:T123", "U2")?.password).toBe(PASSWORDS.U2);
+      expect(accounts.get("", "U1")).toBeUndefined();
+      db.close();
+    } finally {
+      rmSync(fixture.dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -127,7 +182,7 @@ describe.skipIf(redisSkipReason !== undefined)("the migrate script on a real red
     }
     // The default prefix is the one the bot reads.
     const accounts = new RedisAccountStore(redis, { key: fixture.key });
-    expect((await accounts.get("U2"))?.password).toBe(PASSWORDS.U2);
+    expect((await accounts.get("", "U2"))?.password).toBe(PASSWORDS.U2);
     expect(await new RedisTaskStore(redis).countUnfinished()).toBe(2);
 
     const second = await migrate(["--to-redis"], env);
@@ -136,6 +191,24 @@ describe.skipIf(redisSkipReason !== undefined)("the migrate script on a real red
     expect(second.stdout).toMatch(/tasks: 0 copied, 3 already in Redis/);
     expect(second.stdout).not.toMatch(/[1-9]\d* copied/);
     expect(await dumpRedis(redis, "fleetbot:")).toEqual(after);
+  });
+
+  it("--adopt-workspace with REDIS_URL re-seals the links in Redis", async () => {
+    const env = {
+      DATA_DIR: "/nonexistent/data",
+      REDIS_URL: server.url,
+      CREDENTIALS_KEY: fixture.key.toString("base64"),
+    };
+    const accounts = new RedisAccountStore(redis, { key: fixture.key });
+    // The copy above (or this one) put the fixture's two links in Redis.
+    await migrate(["--to-redis"], { ...env, DATA_DIR: fixture.dataDir });
+    const result = await migrate(["--adopt-workspace", "E:E0RG"], env);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`in ${server.url}`);
+    expect(result.stdout).toMatch(/2 moved from the single workspace to E:E0RG/);
+    expect((await accounts.get("E:E0RG", "U2"))?.password).toBe(PASSWORDS.U2);
+    expect(await accounts.get("", "U2")).toBeUndefined();
   });
 
   it("exits 1 naming the file when DATA_DIR holds no store", async () => {

@@ -68,8 +68,8 @@ export function makeDataDir(start = NOW): Fixture {
   const limits = new LearnedLimitsStore(db, clock);
   const audit = new AuditStore(db);
 
-  accounts.link("U1", "one@example.ro", PASSWORDS.U1);
-  accounts.link("U2", "two@example.ro", PASSWORDS.U2);
+  accounts.link("", "U1", "one@example.ro", PASSWORDS.U1);
+  accounts.link("", "U2", "two@example.ro", PASSWORDS.U2);
 
   alerts.upsertSubscription({ channel: "C1", account: "demo", createdBy: "U1", codes: ["Error"] });
   now += 1;

@@ -108,7 +108,7 @@ describe("AccountUpkeep", () => {
     const stored = { username: "demo", password: "demo" };
     const fleet = new FleetAccounts({
       client,
-      linked: { get: async () => stored, isLinked: async () => true },
+      linked: { get: async () => stored, credentialsOf: async () => stored, isLinked: async () => true },
       vehicleCacheTtlMs: 15 * 60_000,
     });
     const actor = { account: "demo", slackUser: "U1" };

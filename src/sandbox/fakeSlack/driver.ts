@@ -9,7 +9,7 @@ import { formatProblem, isRecord, primaryError, validateOptionsResponse } from "
 import type { FakeSlack } from "./server.js";
 import { signedHeaders } from "./signing.js";
 import type { FakeChannel, FakeMessage, FakeUser, Json, JsonObject } from "./types.js";
-import { dmIdFor, SlackApiError } from "./workspace.js";
+import { dmIdFor, type FakeWorkspace, SlackApiError } from "./workspace.js";
 
 export interface SlackDriverOptions {
   fake: FakeSlack;
@@ -30,6 +30,61 @@ export interface SlackDriverOptions {
     body: string;
     headers: Record<string, string>;
   };
+  /**
+   * The team every request comes from (another team of the fake, `fake.team(id)`): its ids,
+   * domain and enterprise in every team field, its users and channels, its messages and views.
+   * Default: the fake's default team, with the fields sent as they always were.
+   */
+  teamId?: string;
+  /**
+   * Whether the receiving installation is an org-wide one (`is_enterprise_install`). Default:
+   * what the fake knows — an org-wide install of the team's enterprise reaching it, and no
+   * install of the team itself.
+   */
+  enterpriseInstall?: boolean;
+}
+
+/** The team fields of a request: whose ids, domain and org Slack puts in it. */
+interface TeamIdentity {
+  teamId: string;
+  teamDomain: string;
+  botUserId: string;
+  enterprise: { id: string; name: string } | undefined;
+  /** The receiving installation is org-wide. */
+  enterpriseInstall: boolean;
+}
+
+export interface AppUninstalledInput {
+  /** The workspace the app was removed from. Default: the driver's team. */
+  teamId?: string;
+  /** With `orgWide`: the org whose org-wide install was removed (default: the team's enterprise). */
+  enterpriseId?: string;
+  /** The org-wide install was removed (team_id null, is_enterprise_install true). */
+  orgWide?: boolean;
+  /** event_time, in seconds. Default: now. */
+  eventTime?: number;
+}
+
+export interface TokensRevokedInput {
+  /** The workspace whose tokens went. Default: the driver's team. */
+  teamId?: string;
+  /** User ids whose bot tokens were revoked (Slack sends ids, never the tokens). */
+  bot: string[];
+  /** User ids whose user (OAuth) tokens were revoked. */
+  oauth?: string[];
+  /** The tokens were the org-wide install's: team_id null, is_enterprise_install true. */
+  orgWide?: boolean;
+  /** With `orgWide`. Default: the team's enterprise. */
+  enterpriseId?: string;
+  /** event_time, in seconds. Default: now. */
+  eventTime?: number;
+}
+
+export interface TeamAccessRevokedInput {
+  enterpriseId: string;
+  teamIds: string[];
+  /** event_time, in seconds. Default: now. */
+  eventTime?: number;
 }
 
 export interface DriverResult<P = JsonObject> {
@@ -99,6 +154,14 @@ export interface BlockSuggestionInput {
   messageTs?: string;
 }
 
+/** Who an Events API delivery is for: its team (null: org-level), org and bot authorization. */
+interface EventSource {
+  teamId: string | null;
+  enterpriseId: string | undefined;
+  enterpriseInstall: boolean;
+  botUserId: string;
+}
+
 interface Located {
   blockId: string;
   element: Record<string, unknown>;
@@ -112,10 +175,16 @@ export class SlackDriver {
   private readonly transport: "http" | "socket";
   private readonly ackTimeoutMs: number;
   private readonly alterRequest: SlackDriverOptions["alterRequest"];
-  private eventCounter = 0;
+  private readonly options: SlackDriverOptions;
+  private readonly teamId: string | undefined;
+  /** Shared with the drivers `asTeam` makes, so event ids stay unique across them. */
+  private readonly events: { counter: number };
 
-  constructor(options: SlackDriverOptions) {
+  constructor(options: SlackDriverOptions, events: { counter: number } = { counter: 0 }) {
+    this.options = options;
+    this.events = events;
     this.fake = options.fake;
+    this.teamId = options.teamId;
     this.botUrl = options.botUrl;
     this.signingSecret = options.signingSecret ?? options.fake.options.signingSecret;
     this.now = options.now ?? Date.now;
@@ -124,10 +193,86 @@ export class SlackDriver {
     this.alterRequest = options.alterRequest;
     if (this.transport === "http" && !this.botUrl)
       throw new Error("SlackDriver: botUrl is required for HTTP");
+    if (this.teamId !== undefined && !this.fake.team(this.teamId))
+      throw new Error(`SlackDriver: the fake has no team ${this.teamId}`);
   }
 
-  private get ws() {
-    return this.fake.workspace;
+  /**
+   * The same driver acting in another team of the fake: its requests carry that team's ids
+   * (and enterprise), use its users and channels, and read its messages and views.
+   */
+  asTeam(teamId: string, options: { enterpriseInstall?: boolean } = {}): SlackDriver {
+    const { enterpriseInstall: _inherited, ...rest } = this.options;
+    return new SlackDriver(
+      {
+        ...rest,
+        teamId,
+        ...(options.enterpriseInstall !== undefined ? { enterpriseInstall: options.enterpriseInstall } : {}),
+      },
+      this.events,
+    );
+  }
+
+  /** The workspace the driver acts in: the team's (asTeam) or the fake's default one. */
+  get workspace(): FakeWorkspace {
+    return this.ws;
+  }
+
+  private get ws(): FakeWorkspace {
+    if (this.teamId === undefined) return this.fake.workspace;
+    const workspace = this.fake.team(this.teamId);
+    if (!workspace) throw new Error(`SlackDriver: the fake has no team ${this.teamId}`);
+    return workspace;
+  }
+
+  /**
+   * Whose request this is. Without asTeam, the default team exactly as the driver always sent
+   * it (no enterprise fields, even when the default team has one configured).
+   */
+  private identity(): TeamIdentity {
+    const o = this.fake.options;
+    if (this.teamId === undefined) {
+      return {
+        teamId: o.teamId,
+        teamDomain: o.teamDomain,
+        botUserId: o.botUserId,
+        enterprise: undefined,
+        enterpriseInstall: false,
+      };
+    }
+    const ws = this.ws;
+    const enterprise = this.fake.oauth.enterpriseOf(this.teamId);
+    const enterpriseInstall =
+      enterprise !== undefined &&
+      (this.options.enterpriseInstall ?? this.fake.oauth.installationIn(this.teamId) === "org");
+    return {
+      teamId: this.teamId,
+      teamDomain: ws.options.teamDomain,
+      botUserId: enterpriseInstall ? this.orgBotUserId(enterprise.id) : ws.options.botUserId,
+      enterprise,
+      enterpriseInstall,
+    };
+  }
+
+  /** An org-wide install's bot user: the one oauth.v2.access named (the org's first team's). */
+  private orgBotUserId(enterpriseId: string): string {
+    const first = this.fake.oauth.teamsOf(enterpriseId)[0];
+    const workspace = first ? this.fake.team(first) : undefined;
+    if (!workspace) throw new Error(`SlackDriver: the fake has no enterprise ${enterpriseId}`);
+    return workspace.options.botUserId;
+  }
+
+  /** `team` of an interaction payload: with enterprise_id and enterprise_name inside an org. */
+  private teamJson(id: TeamIdentity): JsonObject {
+    return {
+      id: id.teamId,
+      domain: id.teamDomain,
+      ...(id.enterprise ? { enterprise_id: id.enterprise.id, enterprise_name: id.enterprise.name } : {}),
+    };
+  }
+
+  private enterpriseJson(id: TeamIdentity): Json {
+    return id.enterprise ? { id: id.enterprise.id, name: id.enterprise.name } : null;
   }
 
   // ---------------------------------------------------------------- requests
@@ -136,10 +281,12 @@ export class SlackDriver {
     const user = this.user(input.userId);
     const channel = this.channel(input.channelId);
     const o = this.fake.options;
+    const id = this.identity();
     const fields: Record<string, string> = {
       token: o.verificationToken,
-      team_id: o.teamId,
-      team_domain: o.teamDomain,
+      team_id: id.teamId,
+      team_domain: id.teamDomain,
+      ...(id.enterprise ? { enterprise_id: id.enterprise.id, enterprise_name: id.enterprise.name } : {}),
       channel_id: channel.id,
       channel_name: channelName(channel),
       user_id: user.id,
@@ -147,7 +294,7 @@ export class SlackDriver {
       command: input.command ?? "/fleet",
       text: input.text ?? "",
       api_app_id: o.appId,
-      is_enterprise_install: "false",
+      is_enterprise_install: String(id.enterpriseInstall),
       response_url: this.ws.issueResponseUrl(channel.id, user.id),
       trigger_id: this.ws.issueTriggerId(user.id),
     };
@@ -174,6 +321,7 @@ export class SlackDriver {
   async blockAction(input: BlockActionInput): Promise<DriverResult> {
     const user = this.user(input.userId);
     const o = this.fake.options;
+    const id = this.identity();
     const actionTs = this.actionTs();
     const given =
       input.value ??
@@ -184,12 +332,12 @@ export class SlackDriver {
       input.selectedDateTime;
     const payload: JsonObject = {
       type: "block_actions",
-      user: this.userJson(user),
+      user: this.userJson(user, id),
       api_app_id: o.appId,
       token: o.verificationToken,
-      team: { id: o.teamId, domain: o.teamDomain },
-      enterprise: null,
-      is_enterprise_install: false,
+      team: this.teamJson(id),
+      enterprise: this.enterpriseJson(id),
+      is_enterprise_install: id.enterpriseInstall,
     };
     let blocks: unknown;
     if (input.viewId) {
@@ -254,7 +402,7 @@ export class SlackDriver {
     if (!entry?.record.open || entry.record.type !== "modal") {
       throw new Error(`SlackDriver: no open modal ${input.viewId}`);
     }
-    const top = this.fake.views.get(input.viewId)?.stack.at(-1);
+    const top = this.ws.viewsSnapshot().get(input.viewId)?.stack.at(-1);
     if (top !== input.viewId)
       throw new Error(`SlackDriver: view ${input.viewId} is not the visible one (${top})`);
     const user = this.user(input.userId ?? entry.record.user);
@@ -271,17 +419,18 @@ export class SlackDriver {
     this.ws.setViewState(input.viewId, { ...inputDefaults(blocks, entry.state), ...values });
     const view = this.ws.viewEntry(input.viewId)?.record.view ?? {};
     const o = this.fake.options;
+    const id = this.identity();
     const payload: JsonObject = {
       type: "view_submission",
-      team: { id: o.teamId, domain: o.teamDomain },
-      user: this.userJson(user),
+      team: this.teamJson(id),
+      user: this.userJson(user, id),
       api_app_id: o.appId,
       token: o.verificationToken,
       trigger_id: this.ws.issueTriggerId(user.id, input.viewId),
       view,
       response_urls: this.responseUrlsFor(view, user.id),
-      enterprise: null,
-      is_enterprise_install: false,
+      enterprise: this.enterpriseJson(id),
+      is_enterprise_install: id.enterpriseInstall,
     };
     const result = await this.deliverInteraction(payload);
     if (result.timedOut) return result;
@@ -303,16 +452,17 @@ export class SlackDriver {
     const cleared = view.clear_on_close === true;
     const user = this.user(input.userId ?? entry.record.user);
     const o = this.fake.options;
+    const id = this.identity();
     const payload: JsonObject = {
       type: "view_closed",
-      team: { id: o.teamId, domain: o.teamDomain },
-      user: this.userJson(user),
+      team: this.teamJson(id),
+      user: this.userJson(user, id),
       api_app_id: o.appId,
       token: o.verificationToken,
       view,
       is_cleared: cleared,
-      enterprise: null,
-      is_enterprise_install: false,
+      enterprise: this.enterpriseJson(id),
+      is_enterprise_install: id.enterpriseInstall,
     };
     if (cleared) this.ws.closeStack(entry.rootId);
     else this.ws.closeView(input.viewId);
@@ -325,17 +475,18 @@ export class SlackDriver {
   async blockSuggestion(input: BlockSuggestionInput): Promise<DriverResult> {
     const user = this.user(input.userId);
     const o = this.fake.options;
+    const id = this.identity();
     const payload: JsonObject = {
       type: "block_suggestion",
-      user: this.userJson(user),
-      team: { id: o.teamId, domain: o.teamDomain },
+      user: this.userJson(user, id),
+      team: this.teamJson(id),
       api_app_id: o.appId,
       token: o.verificationToken,
       action_id: input.actionId,
       block_id: input.blockId ?? "",
       value: input.value,
-      enterprise: null,
-      is_enterprise_install: false,
+      enterprise: this.enterpriseJson(id),
+      is_enterprise_install: id.enterpriseInstall,
     };
     if (input.viewId) {
       const entry = this.ws.viewEntry(input.viewId);
@@ -377,9 +528,8 @@ export class SlackDriver {
    */
   async appHomeOpened(input: AppHomeOpenedInput): Promise<DriverResult> {
     const user = this.user(input.userId);
-    const o = this.fake.options;
     const tab = input.tab ?? "home";
-    const home = [...this.fake.views.values()].find((v) => v.type === "home" && v.user === user.id);
+    const home = [...this.ws.viewsSnapshot().values()].find((v) => v.type === "home" && v.user === user.id);
     const event: JsonObject = {
       type: "app_home_opened",
       user: user.id,
@@ -388,22 +538,110 @@ export class SlackDriver {
       event_ts: this.actionTs(),
       ...(tab === "home" && home ? { view: home.view } : {}),
     };
-    this.eventCounter += 1;
+    const id = this.identity();
+    return this.deliverEvent(
+      event,
+      {
+        teamId: id.teamId,
+        enterpriseId: id.enterprise?.id,
+        enterpriseInstall: id.enterpriseInstall,
+        botUserId: id.botUserId,
+      },
+      undefined,
+    );
+  }
+
+  /**
+   * The app was removed (Events API `app_uninstalled`): from a workspace (its team_id), or with
+   * `orgWide` the org-wide install of an enterprise (team_id null, enterprise_id, and an
+   * authorization with is_enterprise_install true). Call `fake.oauth.uninstall(id)` first to
+   * have Slack revoke the tokens, as it does before sending this.
+   */
+  async appUninstalled(input: AppUninstalledInput = {}): Promise<DriverResult> {
+    const source = this.eventSource(input);
+    return this.deliverEvent({ type: "app_uninstalled" }, source, input.eventTime);
+  }
+
+  /**
+   * Tokens of the app were revoked (Events API `tokens_revoked`): `tokens.oauth` and
+   * `tokens.bot` list the user ids whose tokens went, never the tokens themselves.
+   */
+  async tokensRevoked(input: TokensRevokedInput): Promise<DriverResult> {
+    const source = this.eventSource(input);
+    const tokens: JsonObject = {
+      ...(input.oauth !== undefined ? { oauth: [...input.oauth] } : {}),
+      bot: [...input.bot],
+    };
+    return this.deliverEvent({ type: "tokens_revoked", tokens }, source, input.eventTime);
+  }
+
+  /**
+   * An org-wide install no longer reaches some of its org's workspaces (Events API
+   * `team_access_revoked`). Call `fake.oauth.revokeTeamAccess(enterpriseId, teamIds)` first.
+   */
+  async teamAccessRevoked(input: TeamAccessRevokedInput): Promise<DriverResult> {
+    if (this.fake.oauth.teamsOf(input.enterpriseId).length === 0)
+      throw new Error(`SlackDriver: the fake has no enterprise ${input.enterpriseId}`);
+    return this.deliverEvent(
+      { type: "team_access_revoked", team_ids: [...input.teamIds], event_ts: this.actionTs() },
+      {
+        teamId: null,
+        enterpriseId: input.enterpriseId,
+        enterpriseInstall: true,
+        botUserId: this.orgBotUserId(input.enterpriseId),
+      },
+      input.eventTime,
+    );
+  }
+
+  /** Whom an uninstall event is about: a workspace install, or an org-wide one. */
+  private eventSource(input: { teamId?: string; enterpriseId?: string; orgWide?: boolean }): EventSource {
+    const teamId = input.teamId ?? this.identity().teamId;
+    const workspace = this.fake.team(teamId);
+    if (input.orgWide) {
+      const enterpriseId = input.enterpriseId ?? this.fake.oauth.enterpriseOf(teamId)?.id;
+      if (!enterpriseId) throw new Error(`SlackDriver: ${teamId} belongs to no enterprise`);
+      return {
+        teamId: null,
+        enterpriseId,
+        enterpriseInstall: true,
+        botUserId: this.orgBotUserId(enterpriseId),
+      };
+    }
+    if (!workspace) throw new Error(`SlackDriver: the fake has no team ${teamId}`);
+    return {
+      teamId,
+      enterpriseId: this.fake.oauth.enterpriseOf(teamId)?.id,
+      enterpriseInstall: false,
+      botUserId: workspace.options.botUserId,
+    };
+  }
+
+  /**
+   * A signed JSON `event_callback` (HTTP) or an `events_api` envelope (Socket Mode), shaped as
+   * Slack's Events API: token, team_id (null for an org-level event), enterprise_id inside an
+   * org, api_app_id, event, type, event_id, event_time (seconds), one authorization, and
+   * is_ext_shared_channel.
+   */
+  private deliverEvent(event: JsonObject, source: EventSource, eventTime: number | undefined) {
+    const o = this.fake.options;
+    this.events.counter += 1;
     const payload: JsonObject = {
       token: o.verificationToken,
-      team_id: o.teamId,
+      team_id: source.teamId,
+      ...(source.enterpriseId !== undefined ? { enterprise_id: source.enterpriseId } : {}),
       api_app_id: o.appId,
       event,
       type: "event_callback",
-      event_id: `Ev${String(this.eventCounter).padStart(8, "0")}`,
-      event_time: Math.floor(this.now() / 1000),
+      event_id: `Ev${String(this.events.counter).padStart(8, "0")}`,
+      event_time: eventTime ?? Math.floor(this.now() / 1000),
       authorizations: [
         {
-          enterprise_id: null,
-          team_id: o.teamId,
-          user_id: o.botUserId,
+          enterprise_id: source.enterpriseId ?? null,
+          team_id: source.enterpriseInstall ? null : source.teamId,
+          user_id: source.botUserId,
           is_bot: true,
-          is_enterprise_install: false,
+          is_enterprise_install: source.enterpriseInstall,
         },
       ],
       is_ext_shared_channel: false,
@@ -514,8 +752,9 @@ export class SlackDriver {
     return channel;
   }
 
-  private userJson(user: FakeUser): JsonObject {
-    return { id: user.id, username: user.name, name: user.name, team_id: this.fake.options.teamId };
+  /** Inside an Enterprise org, Slack reports the org's id (E…) as the user's team_id. */
+  private userJson(user: FakeUser, id: TeamIdentity): JsonObject {
+    return { id: user.id, username: user.name, name: user.name, team_id: id.enterprise?.id ?? id.teamId };
   }
 
   private actionTs(): string {

@@ -2,9 +2,12 @@
 
 export type {
   AppHomeOpenedInput,
+  AppUninstalledInput,
   BlockActionInput,
   BlockSuggestionInput,
   SlashCommandInput,
+  TeamAccessRevokedInput,
+  TokensRevokedInput,
   ViewSubmissionInput,
 } from "./driver.js";
 export { type DriverResult, type ElementInput, SlackDriver, type SlackDriverOptions } from "./driver.js";

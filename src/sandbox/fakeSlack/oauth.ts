@@ -121,6 +121,8 @@ export class FakeOAuth {
   readonly installs: FakeInstall[] = [];
   private readonly codes = new Map<string, PendingCode>();
   private readonly tokens = new Map<string, IssuedToken>();
+  /** Teams an org-wide install no longer reaches (team_access_revoked), as `enterprise/team`. */
+  private readonly accessRevoked = new Set<string>();
 
   constructor(
     readonly options: ResolvedFakeOAuthOptions,
@@ -133,18 +135,44 @@ export class FakeOAuth {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * The app's Redirect URL as configured on Slack's side (the manifest's `redirect_urls`): used
+   * when the authorize page is opened without `redirect_uri`, as Slack does. Set once the app's
+   * address is known.
+   */
+  configuredRedirectUri: string | undefined;
+
   // ---------------------------------------------------------------- teams
 
   workspace(teamId: string): FakeWorkspace | undefined {
     return this.teams.get(teamId)?.workspace;
   }
 
-  private enterpriseOf(teamId: string): { id: string; name: string } | undefined {
+  /** The Enterprise Grid org a team belongs to, if any. */
+  enterpriseOf(teamId: string): { id: string; name: string } | undefined {
     return this.teams.get(teamId)?.enterprise;
   }
 
-  private teamsOf(enterpriseId: string): string[] {
+  /** The teams of an enterprise, in configuration order. */
+  teamsOf(enterpriseId: string): string[] {
     return [...this.teams].filter(([, team]) => team.enterprise?.id === enterpriseId).map(([id]) => id);
+  }
+
+  /**
+   * How the app is installed in a team right now, judged by the live (unrevoked) bot tokens:
+   * "team" (its own install), "org" (an org-wide install of its enterprise that still reaches
+   * it), or undefined. What the driver puts in `is_enterprise_install`.
+   */
+  installationIn(teamId: string): "team" | "org" | undefined {
+    const enterpriseId = this.enterpriseOf(teamId)?.id;
+    let org = false;
+    for (const token of this.tokens.values()) {
+      if (token.kind !== "bot" || token.revoked) continue;
+      if (token.teamId === teamId) return "team";
+      if (token.teamId === undefined && enterpriseId !== undefined && token.enterpriseId === enterpriseId)
+        org = true;
+    }
+    return org && !this.accessRevoked.has(accessKey(enterpriseId ?? "", teamId)) ? "org" : undefined;
   }
 
   private enterpriseName(enterpriseId: string): string {
@@ -162,7 +190,8 @@ export class FakeOAuth {
    */
   authorize(query: URLSearchParams, pageUrl: string): OAuthAnswer {
     const clientId = query.get("client_id") ?? "";
-    const redirectUri = query.get("redirect_uri") ?? undefined;
+    // Without redirect_uri Slack sends the user to the app's configured Redirect URL.
+    const redirectUri = query.get("redirect_uri") ?? this.configuredRedirectUri;
     const state = query.get("state");
     if (clientId !== this.options.clientId) return errorPage(400, "invalid_client_id");
     if (!redirectUri || !/^https?:\/\//.test(redirectUri)) return errorPage(400, "bad_redirect_uri");
@@ -190,7 +219,9 @@ export class FakeOAuth {
     const grant = this.grantFor(choice, scopes, userScopes);
     if (typeof grant === "string") return errorPage(400, grant);
     const code = `${randomBytes(4).toString("hex")}.${randomBytes(16).toString("hex")}`;
-    this.codes.set(code, { ...grant, clientId, redirectUri, issuedAt: this.now(), used: false });
+    // oauth.v2.access must repeat redirect_uri only when the authorize request named one.
+    const named = query.get("redirect_uri") ?? undefined;
+    this.codes.set(code, { ...grant, clientId, redirectUri: named, issuedAt: this.now(), used: false });
     target.searchParams.set("code", code);
     return redirect(target.toString());
   }
@@ -381,8 +412,13 @@ ${items.join("\n")}
         ? { workspace, orgWide: false, enterpriseId: issued.enterpriseId }
         : { error: "account_inactive" };
     }
-    const members = this.teamsOf(issued.enterpriseId ?? "");
+    const enterpriseId = issued.enterpriseId ?? "";
     const named = stringArg(args, "team_id");
+    if (named && this.accessRevoked.has(accessKey(enterpriseId, named)))
+      return { error: "team_access_not_granted" };
+    const members = this.teamsOf(enterpriseId).filter(
+      (id) => !this.accessRevoked.has(accessKey(enterpriseId, id)),
+    );
     const channel = stringArg(args, "channel");
     const user = stringArg(args, "user");
     const teamId =
@@ -412,15 +448,28 @@ ${items.join("\n")}
     return revoked;
   }
 
+  /**
+   * An org admin removes the org-wide install from some of the org's workspaces: its tokens stop
+   * reaching them (as Slack does before it sends team_access_revoked); its other teams keep working.
+   */
+  revokeTeamAccess(enterpriseId: string, teamIds: readonly string[]): void {
+    for (const teamId of teamIds) this.accessRevoked.add(accessKey(enterpriseId, teamId));
+  }
+
   reset(): void {
     this.codes.clear();
     this.tokens.clear();
+    this.accessRevoked.clear();
     this.installs.length = 0;
     this.autoApprove = undefined;
   }
 }
 
 // -------------------------------------------------------------------- helpers
+
+function accessKey(enterpriseId: string, teamId: string): string {
+  return `${enterpriseId}/${teamId}`;
+}
 
 function splitScopes(text: string | null): string[] {
   return (text ?? "")

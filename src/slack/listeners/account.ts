@@ -9,6 +9,7 @@ import type {
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import type { SharedState, WindowTake } from "../../store/sharedState.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { INPUTS } from "../actionIds.js";
 import type { AccountDeps } from "../context.js";
 import { loginModal, noticeMessage, statusModal } from "../views/common.js";
@@ -36,7 +37,7 @@ const LINKING_DISABLED =
 const modalMetadata = z.object({ channel: z.string().optional() });
 
 /**
- * Link attempts per Slack user: at most `limit` in any `windowMs`. Each attempt logs in as
+ * Link attempts per Slack user of a workspace: at most `limit` in any `windowMs`. Each attempt logs in as
  * the named account through that account's gate, so without a limit a user could spend
  * another account's rate budget with wrong passwords. Counted in a SharedState: this process'
  * memory for one replica (a restart forgets at most one window), Redis for several, so a
@@ -49,9 +50,13 @@ export class LinkAttempts {
     readonly windowMs = 10 * 60_000,
   ) {}
 
-  /** Counts an attempt now, or says when the next one is allowed (the oldest counted one leaves the window). */
-  take(slackUser: string): Promise<WindowTake> {
-    return this.counted.takeInWindow(`link-attempts:${slackUser}`, this.limit, this.windowMs);
+  /**
+   * Counts an attempt now, or says when the next one is allowed (the oldest counted one leaves
+   * the window). The single workspace ("") keeps the key it always had.
+   */
+  take(workspace: WorkspaceKey, slackUser: string): Promise<WindowTake> {
+    const who = workspace === ONLY_WORKSPACE ? slackUser : `${workspace}/${slackUser}`;
+    return this.counted.takeInWindow(`link-attempts:${who}`, this.limit, this.windowMs);
   }
 }
 
@@ -136,7 +141,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     await ack({ response_action: "errors", errors });
     return;
   }
-  const allowed = await deps.linking.attempts.take(body.user.id);
+  const allowed = await deps.linking.attempts.take("", body.user.id);
   if (!allowed.ok) {
     await ack({
       response_action: "update",
@@ -152,7 +157,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     deps,
     {
       kind: "account-link",
-      params: { username, sealedPassword: deps.linking.seal(password, body.user.id) },
+      params: { username, sealedPassword: deps.linking.seal("", body.user.id, password) },
       account: username,
       slackUser: body.user.id,
       reply: { viewId: view.id, channel: metadata?.channel },

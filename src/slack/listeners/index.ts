@@ -15,10 +15,12 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from "@slack/bolt";
-import { encryptSecret } from "../../store/accountStore.js";
+import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
+import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
-import type { CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
+import type { AlertDeps, CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
 import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
 import { alertMute, alertUnmute } from "./alerts.js";
 import {
@@ -34,6 +36,7 @@ import {
 } from "./etransport.js";
 import { fleetCommand } from "./fleetCommand.js";
 import { homeOpened } from "./home.js";
+import { appUninstalled, teamAccessRevoked, tokensRevoked } from "./installation.js";
 import { cancelTask, refreshQueue } from "./queue.js";
 import { taskOwnership } from "./shared.js";
 import { answerStoreFailure } from "./storeFailure.js";
@@ -101,42 +104,85 @@ export const REGISTERED = {
   selectOptions: Object.keys(SELECT_OPTIONS).length > 0,
 };
 
-/** Registers every listener with its family's deps. */
-export function registerListeners(app: App, ctx: SlackContext): void {
-  const deps = listenerDeps(ctx);
+/** A Bolt listener's args: its context names the workspace the request comes from. */
+type WithContext = { context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean } };
+
+/**
+ * Registers every listener with its family's deps. The deps are the workspace's own (built once
+ * per workspace): every store read and write a listener makes is scoped to the workspace of the
+ * request, so ids from another workspace reach nothing. Returns how to forget a workspace.
+ */
+export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspace(key: WorkspaceKey): void } {
+  const built = new Map<WorkspaceKey, ListenerDeps>();
+  const depsOf = (args: WithContext): ListenerDeps | undefined => {
+    const { teamId, enterpriseId, isEnterpriseInstall } = args.context;
+    const key = ctx.workspaces.keyOf({ teamId, enterpriseId, isEnterpriseInstall });
+    if (key === undefined) return undefined;
+    let deps = built.get(key);
+    if (!deps) {
+      deps = listenerDeps(ctx, key);
+      built.set(key, deps);
+    }
+    return deps;
+  };
+  /** A request Slack sent without a workspace fleetbot can name is acknowledged and left alone. */
+  const run =
+    <A extends WithContext>(listener: Listener<A>) =>
+    async (args: A): Promise<void> => {
+      const deps = depsOf(args);
+      if (deps) return listener(args, deps);
+      ctx.logger.warn("Slack request without a workspace fleetbot knows: ignored");
+      const ack = (args as { ack?: () => Promise<void> }).ack;
+      if (ack) await ack();
+    };
   app.use(answerStoreFailure(ctx.storeHealth));
-  for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, (args) => listener(args, deps));
+  for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, run(listener));
   for (const [id, listener] of Object.entries(BUTTONS))
-    app.action<BlockAction<ButtonAction>>(id, (args) => listener(args, deps));
+    app.action<BlockAction<ButtonAction>>(id, run(listener));
   for (const [id, listener] of Object.entries(VIEW_SUBMISSIONS))
-    app.view<ViewSubmitAction>(id, (args) => listener(args, deps));
+    app.view<ViewSubmitAction>(id, run(listener));
   for (const [block, listener] of Object.entries(SELECT_OPTIONS))
-    app.options<"block_suggestion">({ block_id: block }, (args) => listener(args, deps));
-  app.event("app_home_opened", (args) => EVENTS.app_home_opened(args, deps));
+    app.options<"block_suggestion">({ block_id: block }, run(listener));
+  app.event("app_home_opened", run(EVENTS.app_home_opened));
+  const installation = ctx.installation;
+  if (installation) {
+    // Multi-workspace mode: uninstalls, from the Events API (Bolt runs the first two without authorizing).
+    app.event("app_uninstalled", (args) => appUninstalled(args, installation));
+    app.event("tokens_revoked", (args) => tokensRevoked(args, installation));
+    app.event("team_access_revoked", (args) => teamAccessRevoked(args, installation));
+  }
+  return { forgetWorkspace: (key) => built.delete(key) };
 }
 
-/** The families' narrow deps, built once from the app's parts. */
-export function listenerDeps(ctx: SlackContext): ListenerDeps {
+/** The families' narrow deps for one workspace: every id they read or write is that workspace's. */
+export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_WORKSPACE): ListenerDeps {
   const users: Users = {
-    timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId),
-    zoneAtAck: (userId) => ctx.people.zoneAtAck(userId),
-    accountOf: (userId) => ctx.people.accountOf(userId),
+    timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId, workspace),
+    zoneAtAck: (userId) => ctx.people.zoneAtAck(userId, workspace),
+    accountOf: (userId) => ctx.people.accountOf(userId, workspace),
   };
   const tasks: TaskDesk = {
     // A write the store refuses is told to the user within the ack (answerStoreFailure) and to /healthz.
-    submit: (task) => ctx.runner.submit(task),
+    submit: (task) => ctx.runner.submit({ ...task, workspace }),
     progressOf: (taskId) => ctx.runner.progressOf(taskId),
     holdUntilAck: (reply) => ctx.delivery.holdUntilAck(reply),
     cancel: async (taskId, byUser) => {
       const task = await ctx.tasks.get(taskId);
+      // Another workspace's task id cancels nothing.
+      if (!task || task.workspace !== workspace) return false;
       // Written before cancelling: a queued task's answer goes out at once.
-      if (task && byUser) await ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
+      if (byUser) await ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
       return await ctx.runner.cancel(taskId);
     },
     owned: async (taskId, userId) =>
-      taskOwnership(await ctx.tasks.get(taskId), userId, await ctx.people.accountOf(userId)),
-    unfinished: (account, limit) => ctx.tasks.unfinished(account, limit),
-    countUnfinished: (account) => ctx.tasks.countUnfinished(account),
+      taskOwnership(
+        await ctx.tasks.get(taskId),
+        userId,
+        await ctx.people.accountOf(userId, workspace),
+        workspace,
+      ),
+    unfinished: (account, limit) => ctx.tasks.unfinished(account, limit, workspace),
+    countUnfinished: (account) => ctx.tasks.countUnfinished(account, workspace),
     progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
   };
   const vehicles: CachedVehicles = {
@@ -172,27 +218,45 @@ export function listenerDeps(ctx: SlackContext): ListenerDeps {
     alerts: {
       users,
       now,
-      subscriptions: ctx.alerts.subscriptions,
-      lastFailure: (channel) => ctx.alerts.store.lastFailure(channel),
-      checkChannel: (channel) => ctx.alerts.checkChannel(channel),
-      isMember: (channel, userId) => ctx.alerts.isMember(channel, userId),
+      subscriptions: workspaceSubscriptions(ctx.alerts.subscriptions, workspace),
+      lastFailure: (channel) => ctx.alerts.store.lastFailure(channel, workspace),
+      checkChannel: (channel) => ctx.alerts.checkChannel(channel, workspace),
+      isMember: (channel, userId) => ctx.alerts.isMember(channel, userId, workspace),
     },
     account: {
       ...queue,
       linking:
         ctx.accounts.canStore && key
           ? {
-              seal: (password, slackUser) => encryptSecret(key, password, slackUser),
+              seal: (workspace, slackUser, password) =>
+                encryptSecret(key, password, linkAssociatedData(workspace, slackUser)),
               attempts: new LinkAttempts(ctx.sharedState ?? new MemorySharedState({ now })),
             }
           : null,
       unlink: async (slackUser) => {
-        const linkedAs = await ctx.accounts.usernameOf(slackUser);
-        const had = await ctx.accounts.unlink(slackUser);
+        const linkedAs = await ctx.accounts.usernameOf("", slackUser);
+        const had = await ctx.accounts.unlink("", slackUser);
         if (linkedAs) await ctx.releaseAccount(linkedAs);
         return had;
       },
     },
+  };
+}
+
+/** The alert subscriptions as one workspace's listeners see them: its channels only, whatever they pass. */
+function workspaceSubscriptions(
+  subscriptions: AlertSubscriptions,
+  workspace: WorkspaceKey,
+): AlertDeps["subscriptions"] {
+  return {
+    list: (filter = {}) => subscriptions.list({ ...filter, workspace }),
+    subscribe: (channel, account, createdBy, filters) =>
+      subscriptions.subscribe(channel, account, createdBy, filters, workspace),
+    unsubscribe: (channel, account) => subscriptions.unsubscribe(channel, account, workspace),
+    mute: (channel, codeUit, ms) => subscriptions.mute(channel, codeUit, ms, workspace),
+    unmute: (channel, codeUit) => subscriptions.unmute(channel, codeUit, workspace),
+    isConfigured: (channel, account) => subscriptions.isConfigured(channel, account, workspace),
+    canMute: (channel, codeUit, account) => subscriptions.canMute(channel, codeUit, account, workspace),
   };
 }
 

@@ -2,6 +2,7 @@ import type { RespondArguments, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { z } from "zod";
 import type { ReplyTarget, TaskRecord } from "../../tasks/task.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { noticeMessage } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
 
@@ -38,8 +39,11 @@ export function taskOwnership(
   task: TaskRecord | undefined,
   userId: string,
   account: { username: string } | undefined,
+  workspace: WorkspaceKey = ONLY_WORKSPACE,
 ): TaskOwnership {
   if (!task) return { owned: false, reason: "missing" };
+  // A task of another workspace: its user and account ids mean nothing here, whatever they say.
+  if (task.workspace !== workspace) return { owned: false, reason: "foreign" };
   if (task.slackUser === userId || (account !== undefined && task.account === account.username))
     return { owned: true, task };
   return { owned: false, reason: "foreign" };

@@ -1,29 +1,38 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import {
+  assertInstalledWorkspace,
   CredentialsKeyMissingError,
   decryptSecret,
   encryptSecret,
   type LinkedAccount,
   LinkedAccountUnreadableError,
+  linkAssociatedData,
 } from "../accountStore.js";
 import type { AccountRepository } from "../repositories.js";
 import { LuaScript, RedisStore, type RedisStoreOptions, rangeHashes, storedNumber } from "./lua.js";
 
 /**
  * Linked fleet accounts in Redis, sealed exactly as in SQLite (AES-256-GCM under
- * CREDENTIALS_KEY, the Slack user bound as associated data), so the migration copies the
- * sealed text as it is and never needs the key.
+ * CREDENTIALS_KEY, the link's identity bound as associated data: linkAssociatedData), so the
+ * migration copies the sealed text as it is and never needs the key.
+ *
+ * A link is named by its id: the Slack user in the single workspace ("", so the keys written
+ * before workspaces existed stay as they are), else `<workspace>/<slackUser>`.
  *
  * Keys (after the prefix):
- *   account:<slackUser>          hash: slackUser, username, secret (sealed), linkedAt
- *   accounts                     zset seq → slackUser: every linked user, in the order linked
+ *   account:<id>                 hash: workspace, slackUser, username, secret (sealed), linkedAt
+ *                                (no workspace field: written before workspaces, so "")
+ *   accounts                     zset seq → id: every link, in the order linked
  *   accounts:seq                 counter
- *   accounts:of:<username>       set of the Slack users who linked that fleet account
+ *   accounts:of:<username>       set of the ids of the links to that fleet account (any workspace)
+ *   accounts:in:<workspace>      set of the ids of an installed workspace's links (not kept for "")
  */
 
 /** A linked account as stored: the password still sealed. */
 export interface SealedAccount {
+  workspace: WorkspaceKey;
   slackUser: string;
   username: string;
   secret: string;
@@ -31,37 +40,94 @@ export interface SealedAccount {
 }
 
 const accountHashSchema = z.object({
+  workspace: z.string().default(ONLY_WORKSPACE),
   slackUser: z.string(),
   username: z.string(),
   secret: z.string(),
   linkedAt: storedNumber,
 });
 
-/** ARGV: prefix, slackUser, username, secret, linkedAt, '1' to keep an existing row → 1 written, 0 kept. */
+/** The id a link is kept under (the same text as its associated data, by construction). */
+export function linkId(workspace: WorkspaceKey, slackUser: string): string {
+  return workspace === ONLY_WORKSPACE ? slackUser : `${workspace}/${slackUser}`;
+}
+
+/**
+ * ARGV: prefix, id, username, secret, linkedAt, '1' to keep an existing row, workspace, slackUser
+ * → 1 written, 0 kept.
+ */
 const LINK = new LuaScript(`
-local p, user, username = ARGV[1], ARGV[2], ARGV[3]
-local key = p .. 'account:' .. user
+local p, id, username, workspace = ARGV[1], ARGV[2], ARGV[3], ARGV[7]
+local key = p .. 'account:' .. id
 local previous = redis.call('HGET', key, 'username')
 if previous and ARGV[6] == '1' then return 0 end
-if previous and previous ~= username then redis.call('SREM', p .. 'accounts:of:' .. previous, user) end
-redis.call('HSET', key, 'slackUser', user, 'username', username, 'secret', ARGV[4], 'linkedAt', ARGV[5])
-redis.call('SADD', p .. 'accounts:of:' .. username, user)
-if not redis.call('ZSCORE', p .. 'accounts', user) then
-  redis.call('ZADD', p .. 'accounts', redis.call('INCR', p .. 'accounts:seq'), user)
+if previous and previous ~= username then redis.call('SREM', p .. 'accounts:of:' .. previous, id) end
+redis.call('HSET', key, 'workspace', workspace, 'slackUser', ARGV[8], 'username', username,
+  'secret', ARGV[4], 'linkedAt', ARGV[5])
+redis.call('SADD', p .. 'accounts:of:' .. username, id)
+if workspace ~= '' then redis.call('SADD', p .. 'accounts:in:' .. workspace, id) end
+if not redis.call('ZSCORE', p .. 'accounts', id) then
+  redis.call('ZADD', p .. 'accounts', redis.call('INCR', p .. 'accounts:seq'), id)
 end
 return 1
 `);
 
-/** ARGV: prefix, slackUser → 1 removed, 0 none. */
+/** ARGV: prefix, id, workspace → 1 removed, 0 none. */
 const UNLINK = new LuaScript(`
-local p, user = ARGV[1], ARGV[2]
-local key = p .. 'account:' .. user
+local p, id, workspace = ARGV[1], ARGV[2], ARGV[3]
+local key = p .. 'account:' .. id
 local username = redis.call('HGET', key, 'username')
 if not username then return 0 end
 redis.call('DEL', key)
-redis.call('ZREM', p .. 'accounts', user)
-redis.call('SREM', p .. 'accounts:of:' .. username, user)
+redis.call('ZREM', p .. 'accounts', id)
+redis.call('SREM', p .. 'accounts:of:' .. username, id)
+if workspace ~= '' then redis.call('SREM', p .. 'accounts:in:' .. workspace, id) end
 return 1
+`);
+
+/** ARGV: prefix, workspace (never '') → how many links were removed. */
+const DELETE_WORKSPACE = new LuaScript(`
+local p, workspace = ARGV[1], ARGV[2]
+local index = p .. 'accounts:in:' .. workspace
+local removed = 0
+for _, id in ipairs(redis.call('SMEMBERS', index)) do
+  local key = p .. 'account:' .. id
+  local username = redis.call('HGET', key, 'username')
+  if username then
+    redis.call('DEL', key)
+    redis.call('ZREM', p .. 'accounts', id)
+    redis.call('SREM', p .. 'accounts:of:' .. username, id)
+    removed = removed + 1
+  end
+end
+redis.call('DEL', index)
+return removed
+`);
+
+/**
+ * Moves one link to another workspace with its password sealed anew (adoptWorkspace), only if
+ * the source still holds the sealed text that was read (a re-link meanwhile wins).
+ * ARGV: prefix, from id, expected secret, to id, to workspace, slackUser, new secret
+ * → 'moved', 'kept' (the target already had a link: it stays, the source goes), 'changed'.
+ */
+const MOVE = new LuaScript(`
+local p, fromId, toId, toWorkspace = ARGV[1], ARGV[2], ARGV[4], ARGV[5]
+local fromKey = p .. 'account:' .. fromId
+local row = redis.call('HMGET', fromKey, 'username', 'secret', 'linkedAt', 'workspace')
+local username, secret, linkedAt, fromWorkspace = row[1], row[2], row[3], row[4] or ''
+if not username or secret ~= ARGV[3] then return 'changed' end
+redis.call('DEL', fromKey)
+redis.call('ZREM', p .. 'accounts', fromId)
+redis.call('SREM', p .. 'accounts:of:' .. username, fromId)
+if fromWorkspace ~= '' then redis.call('SREM', p .. 'accounts:in:' .. fromWorkspace, fromId) end
+local toKey = p .. 'account:' .. toId
+if redis.call('EXISTS', toKey) == 1 then return 'kept' end
+redis.call('HSET', toKey, 'workspace', toWorkspace, 'slackUser', ARGV[6], 'username', username,
+  'secret', ARGV[7], 'linkedAt', linkedAt)
+redis.call('SADD', p .. 'accounts:of:' .. username, toId)
+if toWorkspace ~= '' then redis.call('SADD', p .. 'accounts:in:' .. toWorkspace, toId) end
+redis.call('ZADD', p .. 'accounts', redis.call('INCR', p .. 'accounts:seq'), toId)
+return 'moved'
 `);
 
 export class RedisAccountStore extends RedisStore implements AccountRepository {
@@ -82,64 +148,91 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
       [],
       [
         this.prefix,
-        account.slackUser,
+        linkId(account.workspace, account.slackUser),
         account.username,
         account.secret,
         String(account.linkedAt),
         keepExisting ? "1" : "0",
+        account.workspace,
+        account.slackUser,
       ],
     );
     return written === 1;
   }
 
-  async link(slackUser: string, username: string, password: string): Promise<void> {
+  async link(workspace: WorkspaceKey, slackUser: string, username: string, password: string): Promise<void> {
     if (!this.key) throw new CredentialsKeyMissingError();
-    const secret = encryptSecret(this.key, password, slackUser);
-    await this.write({ slackUser, username, secret, linkedAt: this.now() }, false);
+    const secret = encryptSecret(this.key, password, linkAssociatedData(workspace, slackUser));
+    await this.write({ workspace, slackUser, username, secret, linkedAt: this.now() }, false);
   }
 
-  async unlink(slackUser: string): Promise<boolean> {
-    return (await UNLINK.run(this.redis, [], [this.prefix, slackUser])) === 1;
+  async unlink(workspace: WorkspaceKey, slackUser: string): Promise<boolean> {
+    return (await UNLINK.run(this.redis, [], [this.prefix, linkId(workspace, slackUser), workspace])) === 1;
   }
 
-  private async sealed(slackUser: string): Promise<SealedAccount | undefined> {
-    const hash = await this.redis.hgetall(`${this.prefix}account:${slackUser}`);
+  private async sealed(id: string): Promise<SealedAccount | undefined> {
+    const hash = await this.redis.hgetall(`${this.prefix}account:${id}`);
     return Object.keys(hash).length === 0 ? undefined : accountHashSchema.parse(hash);
   }
 
-  async get(slackUser: string): Promise<LinkedAccount | undefined> {
-    const row = await this.sealed(slackUser);
-    if (!row) return undefined;
-    if (!this.key) throw new LinkedAccountUnreadableError(row.slackUser, row.username);
-    let password: string;
+  /** The password of a row, or undefined when this key (or no key) cannot open it. */
+  private open(row: SealedAccount): string | undefined {
+    if (!this.key) return undefined;
     try {
-      password = decryptSecret(this.key, row.secret, row.slackUser);
+      return decryptSecret(this.key, row.secret, linkAssociatedData(row.workspace, row.slackUser));
     } catch {
-      throw new LinkedAccountUnreadableError(row.slackUser, row.username);
+      return undefined;
     }
-    return { slackUser: row.slackUser, username: row.username, password, linkedAt: row.linkedAt };
   }
 
-  async unreadable(): Promise<{ slackUser: string; username: string }[]> {
+  async get(workspace: WorkspaceKey, slackUser: string): Promise<LinkedAccount | undefined> {
+    const row = await this.sealed(linkId(workspace, slackUser));
+    if (!row) return undefined;
+    const password = this.open(row);
+    if (password === undefined)
+      throw new LinkedAccountUnreadableError(row.slackUser, row.username, row.workspace);
+    return {
+      workspace: row.workspace,
+      slackUser: row.slackUser,
+      username: row.username,
+      password,
+      linkedAt: row.linkedAt,
+    };
+  }
+
+  async credentialsOf(username: string): Promise<{ username: string; password: string } | undefined> {
+    const ids = await this.redis.smembers(`${this.prefix}accounts:of:${username}`);
+    const rows = (await Promise.all(ids.map((id) => this.sealed(id))))
+      .filter((row): row is SealedAccount => row !== undefined && row.username === username)
+      // The most recently linked first, as in SQLite.
+      .sort((a, b) => b.linkedAt - a.linkedAt);
+    for (const row of rows) {
+      const password = this.open(row);
+      if (password !== undefined) return { username: row.username, password };
+    }
+    return undefined;
+  }
+
+  async unreadable(): Promise<{ workspace: WorkspaceKey; slackUser: string; username: string }[]> {
     return (await this.sealedAccounts())
-      .filter((row) => {
-        if (!this.key) return true;
-        try {
-          decryptSecret(this.key, row.secret, row.slackUser);
-          return false;
-        } catch {
-          return true;
-        }
-      })
-      .map((row) => ({ slackUser: row.slackUser, username: row.username }));
+      .filter((row) => this.open(row) === undefined)
+      .map((row) => ({ workspace: row.workspace, slackUser: row.slackUser, username: row.username }));
   }
 
   async isLinked(username: string): Promise<boolean> {
     return (await this.redis.scard(`${this.prefix}accounts:of:${username}`)) > 0;
   }
 
-  async usernameOf(slackUser: string): Promise<string | undefined> {
-    return (await this.redis.hget(`${this.prefix}account:${slackUser}`, "username")) ?? undefined;
+  async usernameOf(workspace: WorkspaceKey, slackUser: string): Promise<string | undefined> {
+    return (
+      (await this.redis.hget(`${this.prefix}account:${linkId(workspace, slackUser)}`, "username")) ??
+      undefined
+    );
+  }
+
+  async deleteWorkspace(workspace: WorkspaceKey): Promise<number> {
+    assertInstalledWorkspace(workspace);
+    return Number(await DELETE_WORKSPACE.run(this.redis, [], [this.prefix, workspace]));
   }
 
   /** Every linked account, password still sealed, in the order linked. */
@@ -153,5 +246,31 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
   /** Copies a sealed account as it is (the migration: no key needed). A user already linked here keeps theirs: false. */
   async importSealed(account: SealedAccount): Promise<boolean> {
     return await this.write(account, true);
+  }
+
+  /**
+   * adoptWorkspace's step: moves a link read by sealedAccounts() to workspace `to`, its password
+   * sealed anew (`secret`). 'kept': `to` already had a link of that user (it stays; the old one
+   * goes); 'changed': the link was re-linked or unlinked meanwhile (nothing done).
+   */
+  async moveSealed(
+    from: SealedAccount,
+    to: WorkspaceKey,
+    secret: string,
+  ): Promise<"moved" | "kept" | "changed"> {
+    const outcome = await MOVE.run(
+      this.redis,
+      [],
+      [
+        this.prefix,
+        linkId(from.workspace, from.slackUser),
+        from.secret,
+        linkId(to, from.slackUser),
+        to,
+        from.slackUser,
+        secret,
+      ],
+    );
+    return z.enum(["moved", "kept", "changed"]).parse(outcome);
   }
 }

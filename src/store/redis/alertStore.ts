@@ -8,13 +8,16 @@ import {
   storedAlertCodes,
 } from "../../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../../etransport/types.js";
-import type {
-  AlertGroup,
-  AlertGroupMember,
-  AlertMute,
-  AlertPost,
-  AlertSubscription,
-  NewAlertSubscription,
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
+import {
+  type AlertGroup,
+  type AlertGroupMember,
+  type AlertMute,
+  type AlertPost,
+  type AlertSubscription,
+  assertDeletableWorkspace,
+  type DeletedWorkspaceAlerts,
+  type NewAlertSubscription,
 } from "../alertStore.js";
 import type { AlertRepository } from "../repositories.js";
 import {
@@ -35,34 +38,43 @@ import {
 
 /**
  * Alert subscriptions, incidents, their posts per channel and mutes in Redis, with the SQLite
- * AlertStore's answers. Keys (after the prefix; an ord is "<16-digit seq>|<id>", a pord is
- * "<16-digit seq><incidentId>:<channel>", both ordering members of equal score by insertion):
+ * AlertStore's answers. A channel id means something only in its workspace: keys that hold one
+ * hold its slot, the channel id itself in workspace "" (so keys written before workspaces
+ * existed are read as they are), else "<bytes of workspace>:<workspace><channel>" (a Slack
+ * channel id never holds a ':'). Keys (after the prefix; an ord is "<16-digit seq>|<id>", a
+ * pord is "<16-digit seq><incidentId>:<slot>", both ordering members of equal score by insertion):
  *   alert:seq                          counter shared by subscriptions, incidents and posts
  *   alert:sub:<id>                     hash: a subscription (codes, excludeCodes, vehicles as JSON)
  *   alert:subs                         zset createdAt → ord
- *   alert:subs:of:<channel>            hash account → subscription id (one per channel and account)
+ *   alert:subs:of:<slot>               hash account → subscription id (one per workspace, channel and account)
  *   alert:incident:<id>                hash: an incident (facts as JSON)
  *   alert:incidents:<account>          zset firstSeenAt → ord, every incident of the account
  *   alert:active:<account>             zset firstSeenAt → ord, pending and open ones
  *   alert:active-key:<account>         hash "<kind>:<transportUId>" → id: one active per transport and kind
  *   alert:open                         zset firstSeenAt → ord, open incidents of every account
  *   alert:resolved                     zset resolvedAt → id (retention)
- *   alert:post:<incidentId>:<channel>  hash: one incident's message in one channel
- *   alert:posts:<incidentId>           zset 0 → channel (binary order, as SQLite's ORDER BY channel)
+ *   alert:post:<incidentId>:<slot>     hash: one incident's message in one channel of one workspace
+ *   alert:posts:<incidentId>           zset 0 → slot
  *   alert:unresolved:<account>         zset resolvedAt → pord: posts whose resolution is not done
- *   alert:failed:<channel>             zset seq → pord: posts with a last error (latest = highest)
- *   alert:posted-for:<channel>         hash "<bytes of UIT>:<UIT><account>" → number of post rows
- *   alert:mutes                        hash "<bytes of channel>:<channel><UIT>" → until
+ *   alert:failed:<slot>                zset seq → pord: posts with a last error (latest = highest)
+ *   alert:posted-for:<slot>            hash "<bytes of UIT>:<UIT><account>" → number of post rows
+ *   alert:mutes                        hash "<bytes of slot>:<slot><UIT>" → until
  *   alert:mutes:until                  zset until → the same field (expiry)
+ *   alert:mute-ws                      hash mute field → its workspace (workspaces other than "")
  *   alert:group:<id>                   hash: a grouped alert (one message for a storm in a channel)
  *   alert:group-members:<id>           zset seq → incidentId, in the order they joined
  *   alert:listed:<account>             hash transportUId → facts (JSON): the last complete sweep's transports
+ *   alert:ws:<workspace>:posts         set "<incidentId>:<slot>" of the workspace's posts (not for "")
+ *   alert:ws:<workspace>:mutes         set of the workspace's mute fields (not for "")
+ *   alert:ws:<workspace>:groups        set of the workspace's group ids (not for "")
  */
 
 const jsonStringList = storedJson.pipe(z.array(z.string()));
 
 const subscriptionHash = z.object({
   id: z.string(),
+  // Absent on rows stored before workspaces existed: the single workspace's.
+  workspace: z.string().optional(),
   channel: z.string(),
   account: z.string(),
   createdBy: z.string().optional(),
@@ -94,6 +106,7 @@ const incidentHash = z.object({
 
 const postHash = z.object({
   incidentId: z.string(),
+  workspace: z.string().optional(),
   channel: z.string(),
   ts: z.string().optional(),
   postedAt: storedNumber.optional(),
@@ -109,6 +122,7 @@ const postHash = z.object({
 const groupHash = z.object({
   id: z.string(),
   account: z.string(),
+  workspace: z.string().optional(),
   channel: z.string(),
   createdAt: storedNumber,
   ts: z.string().optional(),
@@ -124,6 +138,7 @@ function toGroup(hash: Record<string, string>): AlertGroup {
   const group: AlertGroup = {
     id: row.id,
     account: row.account,
+    workspace: row.workspace ?? ONLY_WORKSPACE,
     channel: row.channel,
     createdAt: row.createdAt,
     shown: row.shown,
@@ -140,6 +155,7 @@ function toSubscription(hash: Record<string, string>): AlertSubscription {
   const row = subscriptionHash.parse(hash);
   const subscription: AlertSubscription = {
     id: row.id,
+    workspace: row.workspace ?? ONLY_WORKSPACE,
     channel: row.channel,
     account: row.account,
     codes: storedAlertCodes(row.codes),
@@ -181,7 +197,12 @@ function toIncident(hash: Record<string, string>): IncidentRecord {
 
 function toPost(hash: Record<string, string>): AlertPost {
   const row = postHash.parse(hash);
-  const post: AlertPost = { incidentId: row.incidentId, channel: row.channel, attempts: row.attempts };
+  const post: AlertPost = {
+    incidentId: row.incidentId,
+    workspace: row.workspace ?? ONLY_WORKSPACE,
+    channel: row.channel,
+    attempts: row.attempts,
+  };
   if (row.ts !== undefined) post.ts = row.ts;
   if (row.postedAt !== undefined) post.postedAt = row.postedAt;
   if (row.resolvedUpdatedAt !== undefined) post.resolvedUpdatedAt = row.resolvedUpdatedAt;
@@ -215,6 +236,7 @@ function incidentFields(incident: IncidentRecord): Record<string, string | undef
 function postFields(post: AlertPost): Record<string, string | undefined> {
   return {
     incidentId: post.incidentId,
+    workspace: post.workspace,
     channel: post.channel,
     ts: post.ts,
     postedAt: numberText(post.postedAt),
@@ -224,6 +246,23 @@ function postFields(post: AlertPost): Record<string, string | undefined> {
     attempts: String(post.attempts),
     lastError: post.lastError,
     mutedUntil: numberText(post.mutedUntil),
+    groupId: post.groupId,
+  };
+}
+
+function groupFields(group: AlertGroup): Record<string, string | undefined> {
+  return {
+    id: group.id,
+    account: group.account,
+    workspace: group.workspace,
+    channel: group.channel,
+    createdAt: String(group.createdAt),
+    ts: group.ts,
+    postedAt: numberText(group.postedAt),
+    shown: String(group.shown),
+    resolvedAt: numberText(group.resolvedAt),
+    attempts: String(group.attempts),
+    lastError: group.lastError,
   };
 }
 
@@ -234,11 +273,29 @@ const uniq = (list: readonly string[] | undefined) => [
 /** A length-prefixed pair, unambiguous whatever the two strings hold (lengths in UTF-8 bytes, as Lua counts). */
 const pairField = (first: string, second: string) => `${Buffer.byteLength(first, "utf8")}:${first}${second}`;
 
+/** What keys holding a channel id hold instead: the channel of one workspace (the Lua slot_of). */
+const slotOf = (workspace: WorkspaceKey, channel: string) =>
+  workspace === ONLY_WORKSPACE ? channel : pairField(workspace, channel);
+
+/** The alert:mutes field of a UIT muted in a workspace's channel. */
+const muteField = (workspace: WorkspaceKey, channel: string, codeUit: string) =>
+  pairField(slotOf(workspace, channel), codeUit);
+
+/** Posts by workspace, then channel (SQLite's ORDER BY workspace, channel). */
+const byWorkspaceAndChannel = (a: AlertPost, b: AlertPost) =>
+  binaryCompare(a.workspace, b.workspace) || binaryCompare(a.channel, b.channel);
+
 const ALERT_LUA = `${LUA_PRELUDE}
 local function incident_key(p, id) return p .. 'alert:incident:' .. id end
-local function post_key(p, id, channel) return p .. 'alert:post:' .. id .. ':' .. channel end
+local function post_key(p, id, slot) return p .. 'alert:post:' .. id .. ':' .. slot end
 local function pair_field(a, b) return string.len(a) .. ':' .. a .. b end
 local function seq_of(pord) return tonumber(string.sub(pord, 1, 16)) end
+-- A channel of one workspace, as keys name it (slotOf in TypeScript).
+local function slot_of(w, channel)
+  if w == '' then return channel end
+  return pair_field(w, channel)
+end
+local function ws_key(p, w, what) return p .. 'alert:ws:' .. w .. ':' .. what end
 
 -- Adds a stored incident to the indexes its fields call for.
 local function index_incident(p, id)
@@ -255,46 +312,69 @@ local function index_incident(p, id)
 end
 
 -- Adds a stored post to the indexes its fields (and its incident's) call for.
-local function index_post(p, id, channel)
-  local f = redis.call('HMGET', post_key(p, id, channel), 'pord', 'lastError', 'resolvedPostedAt')
-  local pord, last_error, resolution_done = f[1], f[2], f[3]
+local function index_post(p, id, slot)
+  local f = redis.call('HMGET', post_key(p, id, slot), 'pord', 'lastError', 'resolvedPostedAt', 'workspace')
+  local pord, last_error, resolution_done, w = f[1], f[2], f[3], f[4]
   local i = redis.call('HMGET', incident_key(p, id), 'account', 'codeUit', 'state', 'resolvedAt')
-  redis.call('ZADD', p .. 'alert:posts:' .. id, 0, channel)
-  redis.call('HINCRBY', p .. 'alert:posted-for:' .. channel, pair_field(i[2], i[1]), 1)
-  if last_error then redis.call('ZADD', p .. 'alert:failed:' .. channel, seq_of(pord), pord) end
+  redis.call('ZADD', p .. 'alert:posts:' .. id, 0, slot)
+  redis.call('HINCRBY', p .. 'alert:posted-for:' .. slot, pair_field(i[2], i[1]), 1)
+  if last_error then redis.call('ZADD', p .. 'alert:failed:' .. slot, seq_of(pord), pord) end
   if i[3] == 'resolved' and not resolution_done then
     redis.call('ZADD', p .. 'alert:unresolved:' .. i[1], i[4] or '-inf', pord)
   end
+  if w and w ~= '' then redis.call('SADD', ws_key(p, w, 'posts'), id .. ':' .. slot) end
 end
 
-local function new_post(p, id, channel, fields)
-  local pord = string.format('%016d', redis.call('INCR', p .. 'alert:seq')) .. id .. ':' .. channel
-  redis.call('HSET', post_key(p, id, channel), 'pord', pord, unpack(fields))
-  index_post(p, id, channel)
+-- fields: the post's fields, workspace and channel among them.
+local function new_post(p, id, slot, fields)
+  local pord = string.format('%016d', redis.call('INCR', p .. 'alert:seq')) .. id .. ':' .. slot
+  redis.call('HSET', post_key(p, id, slot), 'pord', pord, unpack(fields))
+  index_post(p, id, slot)
+end
+
+local function empty_post(id, w, channel)
+  return {'incidentId', id, 'workspace', w, 'channel', channel, 'attempts', '0'}
+end
+
+local function delete_group(p, gid)
+  local gkey = p .. 'alert:group:' .. gid
+  local w = redis.call('HGET', gkey, 'workspace')
+  if w and w ~= '' then redis.call('SREM', ws_key(p, w, 'groups'), gid) end
+  redis.call('DEL', gkey, p .. 'alert:group-members:' .. gid)
+end
+
+-- Deletes one post and its index entries. keep_groups: a group its last member leaves stays
+-- (deleteWorkspace deletes the workspace's groups itself, and counts them).
+local function delete_post(p, id, slot, keep_groups)
+  local pkey = post_key(p, id, slot)
+  local f = redis.call('HMGET', pkey, 'pord', 'groupId', 'workspace')
+  local pord, group, w = f[1], f[2], f[3]
+  local i = redis.call('HMGET', incident_key(p, id), 'account', 'codeUit')
+  local account, code_uit = i[1], i[2]
+  if account then
+    local counts = p .. 'alert:posted-for:' .. slot
+    local field = pair_field(code_uit, account)
+    if redis.call('HINCRBY', counts, field, -1) <= 0 then redis.call('HDEL', counts, field) end
+    if pord then redis.call('ZREM', p .. 'alert:unresolved:' .. account, pord) end
+  end
+  if pord then redis.call('ZREM', p .. 'alert:failed:' .. slot, pord) end
+  if group then
+    local members = p .. 'alert:group-members:' .. group
+    redis.call('ZREM', members, id)
+    -- A group goes with its last member.
+    if not keep_groups and redis.call('ZCARD', members) == 0 then delete_group(p, group) end
+  end
+  if w and w ~= '' then redis.call('SREM', ws_key(p, w, 'posts'), id .. ':' .. slot) end
+  redis.call('ZREM', p .. 'alert:posts:' .. id, slot)
+  redis.call('DEL', pkey)
 end
 
 local function delete_incident(p, id)
   local key = incident_key(p, id)
   local f = redis.call('HMGET', key, 'ord', 'account', 'codeUit', 'kind', 'transportUId')
-  local ord, account, code_uit = f[1], f[2], f[3]
-  for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
-    local pkey = post_key(p, id, channel)
-    local pord = redis.call('HGET', pkey, 'pord')
-    local counts = p .. 'alert:posted-for:' .. channel
-    local field = pair_field(code_uit, account)
-    if redis.call('HINCRBY', counts, field, -1) <= 0 then redis.call('HDEL', counts, field) end
-    if pord then
-      redis.call('ZREM', p .. 'alert:failed:' .. channel, pord)
-      redis.call('ZREM', p .. 'alert:unresolved:' .. account, pord)
-    end
-    local group = redis.call('HGET', pkey, 'groupId')
-    if group then
-      local members = p .. 'alert:group-members:' .. group
-      redis.call('ZREM', members, id)
-      -- A group goes with its last member.
-      if redis.call('ZCARD', members) == 0 then redis.call('DEL', p .. 'alert:group:' .. group) end
-    end
-    redis.call('DEL', pkey)
+  local ord, account = f[1], f[2]
+  for _, slot in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
+    delete_post(p, id, slot, false)
   end
   redis.call('DEL', p .. 'alert:posts:' .. id)
   redis.call('ZREM', p .. 'alert:incidents:' .. account, ord)
@@ -305,32 +385,56 @@ local function delete_incident(p, id)
   if redis.call('HGET', active, f[4] .. ':' .. f[5]) == id then redis.call('HDEL', active, f[4] .. ':' .. f[5]) end
   redis.call('DEL', key)
 end
+
+-- A mute's field stored (or moved) for a workspace.
+local function set_mute(p, field, till, w)
+  redis.call('HSET', p .. 'alert:mutes', field, till)
+  redis.call('ZADD', p .. 'alert:mutes:until', till, field)
+  if w ~= '' then
+    redis.call('HSET', p .. 'alert:mute-ws', field, w)
+    redis.call('SADD', ws_key(p, w, 'mutes'), field)
+  end
+end
+
+-- Deletes a mute; 1 when there was one.
+local function delete_mute(p, field)
+  local w = redis.call('HGET', p .. 'alert:mute-ws', field)
+  if w then
+    redis.call('SREM', ws_key(p, w, 'mutes'), field)
+    redis.call('HDEL', p .. 'alert:mute-ws', field)
+  end
+  redis.call('ZREM', p .. 'alert:mutes:until', field)
+  return redis.call('HDEL', p .. 'alert:mutes', field)
+end
 `;
 
-/** ARGV: prefix, channel, account, new id, now, '1' createdBy or '0', createdBy, codes, exclude, vehicles, min, stale. */
+/**
+ * ARGV: prefix, workspace, channel, account, new id, now, '1' createdBy or '0', createdBy, codes,
+ * exclude, vehicles, min, stale.
+ */
 const UPSERT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
-local p, channel, account = ARGV[1], ARGV[2], ARGV[3]
-local index = p .. 'alert:subs:of:' .. channel
+local p, w, channel, account = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local index = p .. 'alert:subs:of:' .. slot_of(w, channel)
 local id = redis.call('HGET', index, account)
 local created = 0
 if not id then
-  id = ARGV[4]
+  id = ARGV[5]
   created = 1
   local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), id)
-  redis.call('HSET', p .. 'alert:sub:' .. id, 'id', id, 'channel', channel, 'account', account, 'createdAt', ARGV[5], 'ord', ord)
-  redis.call('ZADD', p .. 'alert:subs', ARGV[5], ord)
+  redis.call('HSET', p .. 'alert:sub:' .. id, 'id', id, 'workspace', w, 'channel', channel, 'account', account, 'createdAt', ARGV[6], 'ord', ord)
+  redis.call('ZADD', p .. 'alert:subs', ARGV[6], ord)
   redis.call('HSET', index, account, id)
 end
 local key = p .. 'alert:sub:' .. id
-redis.call('HSET', key, 'codes', ARGV[8], 'excludeCodes', ARGV[9], 'vehicles', ARGV[10], 'minDurationMinutes', ARGV[11], 'staleMinutes', ARGV[12])
-if ARGV[6] == '1' then redis.call('HSET', key, 'createdBy', ARGV[7]) else redis.call('HDEL', key, 'createdBy') end
+redis.call('HSET', key, 'codes', ARGV[9], 'excludeCodes', ARGV[10], 'vehicles', ARGV[11], 'minDurationMinutes', ARGV[12], 'staleMinutes', ARGV[13])
+if ARGV[7] == '1' then redis.call('HSET', key, 'createdBy', ARGV[8]) else redis.call('HDEL', key, 'createdBy') end
 return {created, redis.call('HGETALL', key)}
 `);
 
-/** ARGV: prefix, channel, account, id, fields… → 1 copied, 0 already there. */
+/** ARGV: prefix, slot, account, id, fields… → 1 copied, 0 already there. */
 const IMPORT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
-local p, channel, account, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local index = p .. 'alert:subs:of:' .. channel
+local p, slot, account, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local index = p .. 'alert:subs:of:' .. slot
 if redis.call('HEXISTS', index, account) == 1 or redis.call('EXISTS', p .. 'alert:sub:' .. id) == 1 then return 0 end
 local fields = read_pairs(5)
 local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), id)
@@ -340,17 +444,17 @@ redis.call('HSET', index, account, id)
 return 1
 `);
 
-/** ARGV: prefix, channel, account → the subscription's hash or {}. */
+/** ARGV: prefix, slot, account → the subscription's hash or {}. */
 const GET_SUBSCRIPTION = new LuaScript(`
 local id = redis.call('HGET', ARGV[1] .. 'alert:subs:of:' .. ARGV[2], ARGV[3])
 if not id then return {} end
 return redis.call('HGETALL', ARGV[1] .. 'alert:sub:' .. id)
 `);
 
-/** ARGV: prefix, channel, '1' and account or '0' (all of the channel's) → how many removed. */
+/** ARGV: prefix, slot, '1' and account or '0' (all of the channel's) → how many removed. */
 const REMOVE_SUBSCRIPTION = new LuaScript(`
-local p, channel = ARGV[1], ARGV[2]
-local index = p .. 'alert:subs:of:' .. channel
+local p, slot = ARGV[1], ARGV[2]
+local index = p .. 'alert:subs:of:' .. slot
 local ids = {}
 if ARGV[3] == '1' then
   local id = redis.call('HGET', index, ARGV[4])
@@ -512,8 +616,8 @@ for _, c in ipairs(changes) do
       local active = p .. 'alert:active-key:' .. account
       if redis.call('HGET', active, f[4] .. ':' .. f[5]) == c.id then redis.call('HDEL', active, f[4] .. ':' .. f[5]) end
       redis.call('ZADD', p .. 'alert:resolved', c.at, c.id)
-      for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. c.id, 0, -1)) do
-        local post = redis.call('HMGET', post_key(p, c.id, channel), 'pord', 'resolvedPostedAt')
+      for _, slot in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. c.id, 0, -1)) do
+        local post = redis.call('HMGET', post_key(p, c.id, slot), 'pord', 'resolvedPostedAt')
         if not post[2] then redis.call('ZADD', p .. 'alert:unresolved:' .. account, c.at, post[1]) end
       end
     end
@@ -527,8 +631,10 @@ return out
 
 /**
  * ARGV: prefix, id, account, kind, transportUId, state, incident fields…, post count, then per post:
- * channel and its fields… → 1 copied, 0 already there, 2 refused (another active incident of the
- * same transport and kind is here already).
+ * its slot and its fields… (workspace and channel among them) → 1 copied, 0 already there, 2
+ * refused (another active incident of the same transport and kind is here already). A post
+ * naming a group joins it when the group was copied before (importGroup); else it is a single
+ * alert (a group that is not there would hold its post back for ever).
  */
 const IMPORT_INCIDENT = new LuaScript(`${ALERT_LUA}
 local p, id, account, kind, uid, state = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -543,35 +649,64 @@ index_incident(p, id)
 local posts = tonumber(ARGV[i])
 i = i + 1
 for _ = 1, posts do
-  local channel = ARGV[i]
+  local slot = ARGV[i]
   local post_fields, next_index = read_pairs(i + 1)
-  new_post(p, id, channel, post_fields)
+  new_post(p, id, slot, post_fields)
+  local pkey = post_key(p, id, slot)
+  local gid = redis.call('HGET', pkey, 'groupId')
+  if gid then
+    if redis.call('EXISTS', p .. 'alert:group:' .. gid) == 1 then
+      redis.call('ZADD', p .. 'alert:group-members:' .. gid, redis.call('INCR', p .. 'alert:seq'), id)
+    else
+      redis.call('HDEL', pkey, 'groupId')
+    end
+  end
   i = next_index
 end
 return 1
 `);
 
-/** ARGV: prefix, incident id, channel → the post's hash (created empty when missing). */
+/** ARGV: prefix, group id, workspace, fields… → 1 copied, 0 already there. Members join as their posts are copied. */
+const IMPORT_GROUP = new LuaScript(`${ALERT_LUA}
+local p, gid, w = ARGV[1], ARGV[2], ARGV[3]
+local gkey = p .. 'alert:group:' .. gid
+if redis.call('EXISTS', gkey) == 1 then return 0 end
+local fields = read_pairs(4)
+redis.call('HSET', gkey, unpack(fields))
+if w ~= '' then redis.call('SADD', ws_key(p, w, 'groups'), gid) end
+return 1
+`);
+
+/** ARGV: prefix, account, then transportUId and facts pairs → 1 copied, 0 the account has a list already. */
+const IMPORT_LISTED = new LuaScript(`
+local key = ARGV[1] .. 'alert:listed:' .. ARGV[2]
+if redis.call('EXISTS', key) == 1 or #ARGV < 4 then return 0 end
+for i = 3, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
+return 1
+`);
+
+/** ARGV: prefix, incident id, workspace, channel → the post's hash (created empty when missing). */
 const ENSURE_POST = new LuaScript(`${ALERT_LUA}
-local p, id, channel = ARGV[1], ARGV[2], ARGV[3]
+local p, id, w, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('EXISTS', incident_key(p, id)) == 0 then
   return redis.error_reply('FOREIGN KEY constraint failed: no incident ' .. id)
 end
-local key = post_key(p, id, channel)
-if redis.call('EXISTS', key) == 0 then new_post(p, id, channel, {'incidentId', id, 'channel', channel, 'attempts', '0'}) end
+local slot = slot_of(w, channel)
+local key = post_key(p, id, slot)
+if redis.call('EXISTS', key) == 0 then new_post(p, id, slot, empty_post(id, w, channel)) end
 return redis.call('HGETALL', key)
 `);
 
 /**
- * ARGV: prefix, incident id, channel, operation, value. One post step, with the SQLite
+ * ARGV: prefix, incident id, slot, operation, value, extra. One post step, with the SQLite
  * statement's guard; a missing post is left missing (an UPDATE that matches nothing).
  */
 const POST_STEP = new LuaScript(`${ALERT_LUA}
-local p, id, channel, op, value = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local key = post_key(p, id, channel)
+local p, id, slot, op, value = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local key = post_key(p, id, slot)
 local pord = redis.call('HGET', key, 'pord')
 if not pord then return 0 end
-local failed = p .. 'alert:failed:' .. channel
+local failed = p .. 'alert:failed:' .. slot
 if op == 'posted' then
   if redis.call('HEXISTS', key, 'ts') == 1 then return 0 end
   redis.call('HSET', key, 'ts', value, 'postedAt', ARGV[6])
@@ -604,28 +739,33 @@ return 1
 `);
 
 /**
- * ARGV: prefix, group id, '1' create (then account, channel, now) or '0' join, incident ids…
- * (from ARGV[7]). Each incident's post row in the group's channel is created when missing and
- * names the group unless it was posted or grouped already. Returns the group's hash, or {}.
+ * ARGV: prefix, group id, '1' create (then account, workspace, channel, now) or '0' join,
+ * incident ids… (from ARGV[8]). Each incident's post row in the group's channel (of the group's
+ * workspace) is created when missing and names the group unless it was posted or grouped
+ * already. Returns the group's hash, or {}.
  */
 const GROUP_POSTS = new LuaScript(`${ALERT_LUA}
 local p, gid = ARGV[1], ARGV[2]
 local gkey = p .. 'alert:group:' .. gid
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   if redis.call('EXISTS', incident_key(p, ARGV[i])) == 0 then
     return redis.error_reply('FOREIGN KEY constraint failed: no incident ' .. ARGV[i])
   end
 end
 if ARGV[3] == '1' then
-  redis.call('HSET', gkey, 'id', gid, 'account', ARGV[4], 'channel', ARGV[5], 'createdAt', ARGV[6], 'shown', '0', 'attempts', '0')
+  local w = ARGV[5]
+  redis.call('HSET', gkey, 'id', gid, 'account', ARGV[4], 'workspace', w, 'channel', ARGV[6], 'createdAt', ARGV[7], 'shown', '0', 'attempts', '0')
+  if w ~= '' then redis.call('SADD', ws_key(p, w, 'groups'), gid) end
 elseif redis.call('EXISTS', gkey) == 0 then
   return {}
 end
-local channel = redis.call('HGET', gkey, 'channel')
-for i = 7, #ARGV do
+local g = redis.call('HMGET', gkey, 'workspace', 'channel')
+local w, channel = g[1] or '', g[2]
+local slot = slot_of(w, channel)
+for i = 8, #ARGV do
   local id = ARGV[i]
-  local key = post_key(p, id, channel)
-  if redis.call('EXISTS', key) == 0 then new_post(p, id, channel, {'incidentId', id, 'channel', channel, 'attempts', '0'}) end
+  local key = post_key(p, id, slot)
+  if redis.call('EXISTS', key) == 0 then new_post(p, id, slot, empty_post(id, w, channel)) end
   if redis.call('HEXISTS', key, 'ts') == 0 and redis.call('HEXISTS', key, 'groupId') == 0 then
     redis.call('HSET', key, 'groupId', gid)
     redis.call('ZADD', p .. 'alert:group-members:' .. gid, redis.call('INCR', p .. 'alert:seq'), id)
@@ -658,10 +798,10 @@ end
 return 1
 `);
 
-/** ARGV: prefix, channel → {lastError, attempts, codeUit} of the latest failed post, or {}. */
+/** ARGV: prefix, slot → {lastError, attempts, codeUit} of the latest failed post, or {}. */
 const LAST_FAILURE = new LuaScript(`${ALERT_LUA}
-local p, channel = ARGV[1], ARGV[2]
-local latest = redis.call('ZREVRANGE', p .. 'alert:failed:' .. channel, 0, 0)
+local p, slot = ARGV[1], ARGV[2]
+local latest = redis.call('ZREVRANGE', p .. 'alert:failed:' .. slot, 0, 0)
 if #latest == 0 then return {} end
 local post = redis.call('HMGET', p .. 'alert:post:' .. string.sub(latest[1], 17), 'lastError', 'attempts', 'incidentId')
 if not post[1] then return {} end
@@ -670,25 +810,22 @@ if not code_uit then return {} end
 return {post[1], post[2], code_uit}
 `);
 
-/** ARGV: prefix, field, until. */
-const MUTE = new LuaScript(`
-redis.call('HSET', ARGV[1] .. 'alert:mutes', ARGV[2], ARGV[3])
-redis.call('ZADD', ARGV[1] .. 'alert:mutes:until', ARGV[3], ARGV[2])
+/** ARGV: prefix, field, until, workspace. */
+const MUTE = new LuaScript(`${ALERT_LUA}
+set_mute(ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 return 1
 `);
 
-/** ARGV: prefix, field, until → 1 copied, 0 already there. */
-const IMPORT_MUTE = new LuaScript(`
+/** ARGV: prefix, field, until, workspace → 1 copied, 0 already there. */
+const IMPORT_MUTE = new LuaScript(`${ALERT_LUA}
 if redis.call('HEXISTS', ARGV[1] .. 'alert:mutes', ARGV[2]) == 1 then return 0 end
-redis.call('HSET', ARGV[1] .. 'alert:mutes', ARGV[2], ARGV[3])
-redis.call('ZADD', ARGV[1] .. 'alert:mutes:until', ARGV[3], ARGV[2])
+set_mute(ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 return 1
 `);
 
 /** ARGV: prefix, field → 1 removed, 0 none. */
-const UNMUTE = new LuaScript(`
-redis.call('ZREM', ARGV[1] .. 'alert:mutes:until', ARGV[2])
-return redis.call('HDEL', ARGV[1] .. 'alert:mutes', ARGV[2])
+const UNMUTE = new LuaScript(`${ALERT_LUA}
+return delete_mute(ARGV[1], ARGV[2])
 `);
 
 /**
@@ -698,13 +835,12 @@ return redis.call('HDEL', ARGV[1] .. 'alert:mutes', ARGV[2])
 const PURGE = new LuaScript(`${ALERT_LUA}
 local p, now, older_than = ARGV[1], ARGV[2], ARGV[3]
 local ended = redis.call('ZRANGEBYSCORE', p .. 'alert:mutes:until', '-inf', now)
-for _, field in ipairs(ended) do redis.call('HDEL', p .. 'alert:mutes', field) end
-redis.call('ZREMRANGEBYSCORE', p .. 'alert:mutes:until', '-inf', now)
+for _, field in ipairs(ended) do delete_mute(p, field) end
 local deleted = 0
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'alert:resolved', '-inf', '(' .. older_than)) do
   local owed = false
-  for _, channel in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
-    local post = redis.call('HMGET', post_key(p, id, channel), 'ts', 'resolvedPostedAt')
+  for _, slot in ipairs(redis.call('ZRANGE', p .. 'alert:posts:' .. id, 0, -1)) do
+    local post = redis.call('HMGET', post_key(p, id, slot), 'ts', 'resolvedPostedAt')
     if post[1] and not post[2] then owed = true end
   end
   if not owed then
@@ -715,8 +851,71 @@ end
 return {#ended, deleted}
 `);
 
+/**
+ * ARGV: prefix, workspace (not "") → {subscriptions, posts, mutes, groups, incidents} deleted:
+ * the workspace's subscriptions, posts, mutes and groups; then every incident (and the last
+ * sweep's list) of the fleet accounts those named that no subscription of any workspace uses
+ * any more. One script: no replica sees half of it.
+ */
+const DELETE_WORKSPACE = new LuaScript(`${ALERT_LUA}
+local p, w = ARGV[1], ARGV[2]
+local named, still_subscribed = {}, {}
+local subs = 0
+for _, ord in ipairs(redis.call('ZRANGE', p .. 'alert:subs', 0, -1)) do
+  local key = p .. 'alert:sub:' .. id_of_ord(ord)
+  local f = redis.call('HMGET', key, 'workspace', 'channel', 'account')
+  if (f[1] or '') == w then
+    redis.call('HDEL', p .. 'alert:subs:of:' .. slot_of(w, f[2]), f[3])
+    redis.call('ZREM', p .. 'alert:subs', ord)
+    redis.call('DEL', key)
+    named[f[3]] = true
+    subs = subs + 1
+  elseif f[3] then
+    still_subscribed[f[3]] = true
+  end
+end
+local posts = 0
+for _, tail in ipairs(redis.call('SMEMBERS', ws_key(p, w, 'posts'))) do
+  local f = redis.call('HMGET', p .. 'alert:post:' .. tail, 'incidentId', 'channel')
+  if f[1] then
+    local account = redis.call('HGET', incident_key(p, f[1]), 'account')
+    if account then named[account] = true end
+    delete_post(p, f[1], slot_of(w, f[2]), true)
+    posts = posts + 1
+  end
+end
+redis.call('DEL', ws_key(p, w, 'posts'))
+local groups = 0
+for _, gid in ipairs(redis.call('SMEMBERS', ws_key(p, w, 'groups'))) do
+  local account = redis.call('HGET', p .. 'alert:group:' .. gid, 'account')
+  if account then
+    named[account] = true
+    delete_group(p, gid)
+    groups = groups + 1
+  end
+end
+redis.call('DEL', ws_key(p, w, 'groups'))
+local mutes = 0
+for _, field in ipairs(redis.call('SMEMBERS', ws_key(p, w, 'mutes'))) do
+  mutes = mutes + delete_mute(p, field)
+end
+redis.call('DEL', ws_key(p, w, 'mutes'))
+local incidents = 0
+for account in pairs(named) do
+  if not still_subscribed[account] then
+    for _, ord in ipairs(redis.call('ZRANGE', p .. 'alert:incidents:' .. account, 0, -1)) do
+      delete_incident(p, id_of_ord(ord))
+      incidents = incidents + 1
+    end
+    redis.call('DEL', p .. 'alert:listed:' .. account)
+  end
+end
+return {subs, posts, mutes, groups, incidents}
+`);
+
 const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
+const deleteReply = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]);
 
 export type IncidentImport = "copied" | "present" | "conflict";
 
@@ -736,6 +935,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
         [],
         [
           this.prefix,
+          input.workspace ?? ONLY_WORKSPACE,
           input.channel,
           input.account,
           randomUUID(),
@@ -753,28 +953,41 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     return { subscription: toSubscription(pairsToRecord(reply[1])), created: reply[0] === 1 };
   }
 
-  async subscription(channel: string, account: string): Promise<AlertSubscription | undefined> {
-    const hash = pairsToRecord(await GET_SUBSCRIPTION.run(this.redis, [], [this.prefix, channel, account]));
+  async subscription(
+    channel: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertSubscription | undefined> {
+    const hash = pairsToRecord(
+      await GET_SUBSCRIPTION.run(this.redis, [], [this.prefix, slotOf(workspace, channel), account]),
+    );
     return Object.keys(hash).length === 0 ? undefined : toSubscription(hash);
   }
 
-  async subscriptions(filter: { account?: string; channel?: string } = {}): Promise<AlertSubscription[]> {
-    // Subscriptions are few (one per channel and account): read them all, in creation order.
+  async subscriptions(
+    filter: { account?: string; channel?: string; workspace?: WorkspaceKey } = {},
+  ): Promise<AlertSubscription[]> {
+    // Subscriptions are few (one per workspace, channel and account): read them all, in creation order.
     const all = (await rangeHashes(this.redis, this.key("alert:subs"), this.key("alert:sub:"))).map(
       toSubscription,
     );
     return all.filter(
       (s) =>
         (filter.account === undefined || s.account === filter.account) &&
-        (filter.channel === undefined || s.channel === filter.channel),
+        (filter.channel === undefined || s.channel === filter.channel) &&
+        (filter.workspace === undefined || s.workspace === filter.workspace),
     );
   }
 
-  async removeSubscription(channel: string, account?: string): Promise<number> {
+  async removeSubscription(
+    channel: string,
+    account?: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<number> {
     const removed = await REMOVE_SUBSCRIPTION.run(
       this.redis,
       [],
-      [this.prefix, channel, account === undefined ? "0" : "1", account ?? ""],
+      [this.prefix, slotOf(workspace, channel), account === undefined ? "0" : "1", account ?? ""],
     );
     return z.number().parse(removed);
   }
@@ -815,13 +1028,25 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
 
   // ---------- posts ----------
 
-  async hasPostFor(channel: string, codeUit: string, account: string): Promise<boolean> {
-    const count = await this.redis.hget(this.key(`alert:posted-for:${channel}`), pairField(codeUit, account));
+  async hasPostFor(
+    channel: string,
+    codeUit: string,
+    account: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<boolean> {
+    const count = await this.redis.hget(
+      this.key(`alert:posted-for:${slotOf(workspace, channel)}`),
+      pairField(codeUit, account),
+    );
     return count !== null && Number(count) > 0;
   }
 
-  async post(incidentId: string, channel: string): Promise<AlertPost | undefined> {
-    const hash = await this.redis.hgetall(this.key(`alert:post:${incidentId}:${channel}`));
+  async post(
+    incidentId: string,
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertPost | undefined> {
+    const hash = await this.redis.hgetall(this.key(`alert:post:${incidentId}:${slotOf(workspace, channel)}`));
     return Object.keys(hash).length === 0 ? undefined : toPost(hash);
   }
 
@@ -835,11 +1060,19 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
           member: "raw",
         },
       )
-    ).map(toPost);
+    )
+      .map(toPost)
+      .sort(byWorkspaceAndChannel);
   }
 
-  async ensurePost(incidentId: string, channel: string): Promise<AlertPost> {
-    return toPost(pairsToRecord(await ENSURE_POST.run(this.redis, [], [this.prefix, incidentId, channel])));
+  async ensurePost(
+    incidentId: string,
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertPost> {
+    return toPost(
+      pairsToRecord(await ENSURE_POST.run(this.redis, [], [this.prefix, incidentId, workspace, channel])),
+    );
   }
 
   async unresolvedPosts(account: string): Promise<AlertPost[]> {
@@ -852,42 +1085,78 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
 
   private async postStep(
     incidentId: string,
+    workspace: WorkspaceKey,
     channel: string,
     op: string,
     value: string,
     extra = "",
   ): Promise<void> {
-    await POST_STEP.run(this.redis, [], [this.prefix, incidentId, channel, op, value, extra]);
+    await POST_STEP.run(
+      this.redis,
+      [],
+      [this.prefix, incidentId, slotOf(workspace, channel), op, value, extra],
+    );
   }
 
-  async recordPosted(incidentId: string, channel: string, ts: string): Promise<void> {
-    await this.postStep(incidentId, channel, "posted", ts, String(this.now()));
+  async recordPosted(
+    incidentId: string,
+    channel: string,
+    ts: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "posted", ts, String(this.now()));
   }
 
-  async recordFailure(incidentId: string, channel: string, error: string): Promise<void> {
-    await this.postStep(incidentId, channel, "failed", error.slice(0, 500));
+  async recordFailure(
+    incidentId: string,
+    channel: string,
+    error: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "failed", error.slice(0, 500));
   }
 
-  async recordMuted(incidentId: string, channel: string, until: number): Promise<void> {
-    await this.postStep(incidentId, channel, "muted", String(until));
+  async recordMuted(
+    incidentId: string,
+    channel: string,
+    until: number,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "muted", String(until));
   }
 
-  async recordResolvedUpdate(incidentId: string, channel: string): Promise<void> {
-    await this.postStep(incidentId, channel, "resolvedUpdate", String(this.now()));
+  async recordResolvedUpdate(
+    incidentId: string,
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "resolvedUpdate", String(this.now()));
   }
 
-  async recordResolvedReply(incidentId: string, channel: string, ts: string): Promise<void> {
-    await this.postStep(incidentId, channel, "resolvedReply", ts);
+  async recordResolvedReply(
+    incidentId: string,
+    channel: string,
+    ts: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "resolvedReply", ts);
   }
 
-  async recordResolutionDone(incidentId: string, channel: string): Promise<void> {
-    await this.postStep(incidentId, channel, "resolutionDone", String(this.now()));
+  async recordResolutionDone(
+    incidentId: string,
+    channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<void> {
+    await this.postStep(incidentId, workspace, channel, "resolutionDone", String(this.now()));
   }
 
   async lastFailure(
     channel: string,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
   ): Promise<{ codeUit: string; error: string; attempts: number } | undefined> {
-    const reply = flatStrings.parse(await LAST_FAILURE.run(this.redis, [], [this.prefix, channel]));
+    const reply = flatStrings.parse(
+      await LAST_FAILURE.run(this.redis, [], [this.prefix, slotOf(workspace, channel)]),
+    );
     const [error, attempts, codeUit] = reply;
     if (error === undefined || attempts === undefined || codeUit === undefined) return undefined;
     return { codeUit, error, attempts: storedNumber.parse(attempts) };
@@ -895,18 +1164,23 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
 
   // ---------- grouped alerts ----------
 
-  async createGroup(account: string, channel: string, incidentIds: readonly string[]): Promise<AlertGroup> {
+  async createGroup(
+    account: string,
+    channel: string,
+    incidentIds: readonly string[],
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertGroup> {
     const reply = await GROUP_POSTS.run(
       this.redis,
       [],
-      [this.prefix, randomUUID(), "1", account, channel, String(this.now()), ...incidentIds],
+      [this.prefix, randomUUID(), "1", account, workspace, channel, String(this.now()), ...incidentIds],
     );
     return toGroup(pairsToRecord(reply));
   }
 
   async addToGroup(groupId: string, incidentIds: readonly string[]): Promise<AlertGroup | undefined> {
     const hash = pairsToRecord(
-      await GROUP_POSTS.run(this.redis, [], [this.prefix, groupId, "0", "", "", "", ...incidentIds]),
+      await GROUP_POSTS.run(this.redis, [], [this.prefix, groupId, "0", "", "", "", "", ...incidentIds]),
     );
     return Object.keys(hash).length === 0 ? undefined : toGroup(hash);
   }
@@ -923,7 +1197,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     const pipeline = this.redis.pipeline();
     for (const id of ids) {
       pipeline.hgetall(this.key(`alert:incident:${id}`));
-      pipeline.hgetall(this.key(`alert:post:${id}:${group.channel}`));
+      pipeline.hgetall(this.key(`alert:post:${id}:${slotOf(group.workspace, group.channel)}`));
     }
     const replies = (await pipeline.exec()) ?? [];
     const members: AlertGroupMember[] = [];
@@ -962,17 +1236,31 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
 
   // ---------- mutes ----------
 
-  async mute(channel: string, codeUit: string, until: number): Promise<AlertMute> {
-    await MUTE.run(this.redis, [], [this.prefix, pairField(channel, codeUit), String(until)]);
-    return { channel, codeUit, until };
+  async mute(
+    channel: string,
+    codeUit: string,
+    until: number,
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<AlertMute> {
+    await MUTE.run(
+      this.redis,
+      [],
+      [this.prefix, muteField(workspace, channel, codeUit), String(until), workspace],
+    );
+    return { workspace, channel, codeUit, until };
   }
 
-  async unmute(channel: string, codeUit: string): Promise<boolean> {
-    return (await UNMUTE.run(this.redis, [], [this.prefix, pairField(channel, codeUit)])) === 1;
+  async unmute(channel: string, codeUit: string, workspace: WorkspaceKey = ONLY_WORKSPACE): Promise<boolean> {
+    return (await UNMUTE.run(this.redis, [], [this.prefix, muteField(workspace, channel, codeUit)])) === 1;
   }
 
-  async mutedUntil(channel: string, codeUit: string, at: number = this.now()): Promise<number | undefined> {
-    const until = await this.redis.hget(this.key("alert:mutes"), pairField(channel, codeUit));
+  async mutedUntil(
+    channel: string,
+    codeUit: string,
+    at: number = this.now(),
+    workspace: WorkspaceKey = ONLY_WORKSPACE,
+  ): Promise<number | undefined> {
+    const until = await this.redis.hget(this.key("alert:mutes"), muteField(workspace, channel, codeUit));
     if (until === null) return undefined;
     const value = storedNumber.parse(until);
     return value > at ? value : undefined;
@@ -1002,12 +1290,23 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     await tx.exec();
   }
 
+  // ---------- an uninstalled workspace ----------
+
+  async deleteWorkspace(workspace: WorkspaceKey): Promise<DeletedWorkspaceAlerts> {
+    assertDeletableWorkspace(workspace);
+    const [subscriptions, posts, mutes, groups, incidents] = deleteReply.parse(
+      await DELETE_WORKSPACE.run(this.redis, [], [this.prefix, workspace]),
+    );
+    return { subscriptions, posts, mutes, groups, incidents };
+  }
+
   // ---------- migration ----------
 
   /** Copies a subscription as it is (id, creation time); one already there for its channel and account stays. */
   async importSubscription(subscription: AlertSubscription): Promise<boolean> {
     const fields: Record<string, string | undefined> = {
       id: subscription.id,
+      workspace: subscription.workspace,
       channel: subscription.channel,
       account: subscription.account,
       createdBy: subscription.createdBy,
@@ -1022,7 +1321,13 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     const copied = await IMPORT_SUBSCRIPTION.run(
       this.redis,
       [],
-      [this.prefix, subscription.channel, subscription.account, subscription.id, ...encodePairs(fields)],
+      [
+        this.prefix,
+        slotOf(subscription.workspace, subscription.channel),
+        subscription.account,
+        subscription.id,
+        ...encodePairs(fields),
+      ],
     );
     return copied === 1;
   }
@@ -1033,7 +1338,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     for (const post of posts) {
       if (post.incidentId !== incident.id)
         throw new Error(`post of ${post.incidentId} given with ${incident.id}`);
-      postArgs.push(post.channel, ...encodePairs(postFields(post)));
+      postArgs.push(slotOf(post.workspace, post.channel), ...encodePairs(postFields(post)));
     }
     const outcome = await IMPORT_INCIDENT.run(
       this.redis,
@@ -1052,13 +1357,39 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     return outcome === 1 ? "copied" : outcome === 2 ? "conflict" : "present";
   }
 
-  /** Copies a mute; one already there for the channel and UIT stays. */
+  /**
+   * Copies a grouped alert without its members (before the incidents: each post that names it
+   * joins it as it is copied); one already there stays.
+   */
+  async importGroup(group: AlertGroup): Promise<boolean> {
+    const fields = groupFields(group);
+    toGroup(presentFields(fields));
+    const copied = await IMPORT_GROUP.run(
+      this.redis,
+      [],
+      [this.prefix, group.id, group.workspace, ...encodePairs(fields)],
+    );
+    return copied === 1;
+  }
+
+  /** Copies the last complete sweep's transports of an account; a list already there stays. */
+  async importListed(account: string, transports: readonly TransportView[]): Promise<boolean> {
+    const pairs = transports.flatMap((t) => [t.uId, JSON.stringify(t)]);
+    return (await IMPORT_LISTED.run(this.redis, [], [this.prefix, account, ...pairs])) === 1;
+  }
+
+  /** Copies a mute; one already there for the workspace, channel and UIT stays. */
   async importMute(mute: AlertMute): Promise<boolean> {
     return (
       (await IMPORT_MUTE.run(
         this.redis,
         [],
-        [this.prefix, pairField(mute.channel, mute.codeUit), String(mute.until)],
+        [
+          this.prefix,
+          muteField(mute.workspace, mute.channel, mute.codeUit),
+          String(mute.until),
+          mute.workspace,
+        ],
       )) === 1
     );
   }

@@ -10,6 +10,7 @@ import {
   taskErrorSchema,
   taskRecordSchema,
 } from "../../tasks/task.js";
+import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import type { TaskRepository } from "../repositories.js";
 import {
   DEFAULT_RESULT_LIMITS,
@@ -20,13 +21,14 @@ import {
   notKeptText,
   type ResultLimits,
 } from "../resultCodec.js";
-import type { StepState } from "../taskStore.js";
+import { assertPurgeable, type StepState } from "../taskStore.js";
 import {
   encodePairs,
   jsonText,
   LUA_PRELUDE,
   LuaScript,
   numberText,
+  pairsListToRecords,
   pairsToRecord,
   presentFields,
   RedisStore,
@@ -50,6 +52,17 @@ import {
  *   tasks:dedupe                 hash dedupeKey → id of the pending task holding it
  *   tasks:bulk-delivered         zset deliveredAt → ord of delivered tasks whose result is bulk
  *                                (compressed, with a `resultMeta` field): dropped a day later
+ * A task of an installed workspace (`workspace` field T:… or E:…, never "") is also in:
+ *   tasks:workspace:<ws>                set of the ids of every task of the workspace (its uninstall)
+ *   tasks:ws:<ws>:unfinished            zset createdAt → ord of its queued/running tasks
+ *   tasks:ws:<ws>:unfinished:<account>  the same, per account
+ *   tasks:ws:<ws>:of:<account>          zset createdAt → ord of every task of the account there
+ *   tasks:ws:<ws>:dedupe                hash dedupeKey → id (tasks:dedupe is the single workspace's)
+ *   tasks:scoped-unfinished[:<account>] zset: the unfinished tasks of every such workspace, so the
+ *                                single workspace's count is the account-wide one minus these
+ * The single workspace's tasks (no or an empty `workspace` field: every task stored before
+ * workspaces existed) have no index of their own: its reads take the account-wide ones and skip
+ * the tasks of other workspaces (none, in single-workspace mode).
  * An ord is the 16-digit insertion number, "|", the id: members of equal score sort by it, so
  * "created_at, rowid" orders come straight from a range.
  */
@@ -59,6 +72,7 @@ const taskHashSchema = z.object({
   kind: z.string(),
   params: storedJson,
   account: z.string(),
+  workspace: z.string().optional(),
   slackUser: z.string().optional(),
   reply: storedJson,
   priority: z.string(),
@@ -94,6 +108,7 @@ function toHash(task: TaskRecord, result: EncodedResult | undefined): Record<str
     kind: task.kind,
     params: JSON.stringify(task.params ?? null),
     account: task.account,
+    workspace: task.workspace,
     slackUser: task.slackUser,
     reply: JSON.stringify(task.reply),
     priority: task.priority,
@@ -130,9 +145,30 @@ function stepText(state: StepState, updatedAt: number): string {
   );
 }
 
-const TASK_LUA = `${LUA_PRELUDE}
-local function pending_key(p, dk)
-  local id = redis.call('HGET', p .. 'tasks:dedupe', dk)
+/** Where a workspace's tasks are indexed (a missing `workspace` field reads false: the single workspace). */
+const WORKSPACE_LUA = `
+local function scoped(ws)
+  return ws and ws ~= ''
+end
+local function dedupe_hash(p, ws)
+  if scoped(ws) then return p .. 'tasks:ws:' .. ws .. ':dedupe' end
+  return p .. 'tasks:dedupe'
+end
+-- The workspace's own indexes of unfinished tasks (none for the single workspace).
+local function unfinished_indexes(p, ws, account)
+  if not scoped(ws) then return {} end
+  return {
+    p .. 'tasks:ws:' .. ws .. ':unfinished',
+    p .. 'tasks:ws:' .. ws .. ':unfinished:' .. account,
+    p .. 'tasks:scoped-unfinished',
+    p .. 'tasks:scoped-unfinished:' .. account,
+  }
+end
+`;
+
+const TASK_LUA = `${LUA_PRELUDE}${WORKSPACE_LUA}
+local function pending_key(p, ws, dk)
+  local id = redis.call('HGET', dedupe_hash(p, ws), dk)
   if not id then return nil end
   local key = p .. 'task:' .. id
   local state = redis.call('HGET', key, 'state')
@@ -141,13 +177,18 @@ local function pending_key(p, dk)
 end
 -- Adds a stored task to the indexes its fields call for.
 local function index_task(p, key)
-  local f = redis.call('HMGET', key, 'ord', 'account', 'state', 'createdAt', 'finishedAt', 'deliveredAt', 'dedupeKey', 'id', 'resultMeta')
-  local ord, account, state, created, finished, delivered, dk, id, bulk = f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]
+  local f = redis.call('HMGET', key, 'ord', 'account', 'state', 'createdAt', 'finishedAt', 'deliveredAt', 'dedupeKey', 'id', 'resultMeta', 'workspace')
+  local ord, account, state, created, finished, delivered, dk, id, bulk, ws = f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
   redis.call('ZADD', p .. 'tasks:of:' .. account, created, ord)
+  if scoped(ws) then
+    redis.call('SADD', p .. 'tasks:workspace:' .. ws, id)
+    redis.call('ZADD', p .. 'tasks:ws:' .. ws .. ':of:' .. account, created, ord)
+  end
   if state == 'queued' or state == 'running' then
     redis.call('ZADD', p .. 'tasks:unfinished', created, ord)
     redis.call('ZADD', p .. 'tasks:unfinished:' .. account, created, ord)
-    if dk and dk ~= '' and not pending_key(p, dk) then redis.call('HSET', p .. 'tasks:dedupe', dk, id) end
+    for _, index in ipairs(unfinished_indexes(p, ws, account)) do redis.call('ZADD', index, created, ord) end
+    if dk and dk ~= '' and not pending_key(p, ws, dk) then redis.call('HSET', dedupe_hash(p, ws), dk, id) end
   end
   if finished then
     redis.call('ZADD', p .. 'tasks:finished', finished, ord)
@@ -157,14 +198,14 @@ local function index_task(p, key)
 end
 `;
 
-/** KEYS: task. ARGV: prefix, dedupe key or '', id, fields… → {created 0/1, hash}. */
+/** KEYS: task. ARGV: prefix, dedupe key or '', id, workspace, fields… → {created 0/1, hash}. */
 const CREATE = new LuaScript(`${TASK_LUA}
 local p = ARGV[1]
 if ARGV[2] ~= '' then
-  local existing = pending_key(p, ARGV[2])
+  local existing = pending_key(p, ARGV[4], ARGV[2])
   if existing then return {0, redis.call('HGETALL', existing)} end
 end
-local fields = read_pairs(4)
+local fields = read_pairs(5)
 local ord = ord_of(redis.call('INCR', p .. 'tasks:seq'), ARGV[3])
 redis.call('HSET', KEYS[1], 'ord', ord, unpack(fields))
 index_task(p, KEYS[1])
@@ -195,12 +236,12 @@ return 0
 `);
 
 /** KEYS: task. ARGV: prefix, state, now, result?, error?, params?, result's bulk meta? (each: '1' and the value, or '0' ''). */
-const FINISH = new LuaScript(`
+const FINISH = new LuaScript(`${WORKSPACE_LUA}
 local key = KEYS[1]
 local state = redis.call('HGET', key, 'state')
 if state ~= 'queued' and state ~= 'running' then return 0 end
 local p = ARGV[1]
-local f = redis.call('HMGET', key, 'ord', 'account', 'dedupeKey', 'id', 'deliveredAt')
+local f = redis.call('HMGET', key, 'ord', 'account', 'dedupeKey', 'id', 'deliveredAt', 'workspace')
 redis.call('HSET', key, 'state', ARGV[2], 'updatedAt', ARGV[3], 'finishedAt', ARGV[3])
 if ARGV[4] == '1' then redis.call('HSET', key, 'result', ARGV[5]) else redis.call('HDEL', key, 'result') end
 if ARGV[6] == '1' then redis.call('HSET', key, 'error', ARGV[7]) else redis.call('HDEL', key, 'error') end
@@ -208,7 +249,9 @@ if ARGV[8] == '1' then redis.call('HSET', key, 'params', ARGV[9]) end
 if ARGV[10] == '1' then redis.call('HSET', key, 'resultMeta', ARGV[11]) else redis.call('HDEL', key, 'resultMeta') end
 redis.call('ZREM', p .. 'tasks:unfinished', f[1])
 redis.call('ZREM', p .. 'tasks:unfinished:' .. f[2], f[1])
-if f[3] and redis.call('HGET', p .. 'tasks:dedupe', f[3]) == f[4] then redis.call('HDEL', p .. 'tasks:dedupe', f[3]) end
+for _, index in ipairs(unfinished_indexes(p, f[6], f[2])) do redis.call('ZREM', index, f[1]) end
+local dedupe = dedupe_hash(p, f[6])
+if f[3] and redis.call('HGET', dedupe, f[3]) == f[4] then redis.call('HDEL', dedupe, f[3]) end
 redis.call('ZADD', p .. 'tasks:finished', ARGV[3], f[1])
 if not f[5] then redis.call('ZADD', p .. 'tasks:undelivered', ARGV[3], f[1]) end
 return 1
@@ -284,15 +327,20 @@ return {dropped, #ords}
 `);
 
 /** ARGV: prefix, instant (exclusive), batch size → {deleted, examined}. */
-const PURGE = new LuaScript(`${LUA_PRELUDE}
+const PURGE = new LuaScript(`${LUA_PRELUDE}${WORKSPACE_LUA}
 local p = ARGV[1]
 local ords = redis.call('ZRANGEBYSCORE', p .. 'tasks:finished', '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 local deleted = 0
 for _, ord in ipairs(ords) do
   local key = p .. 'task:' .. id_of_ord(ord)
-  local account = redis.call('HGET', key, 'account')
+  local f = redis.call('HMGET', key, 'account', 'workspace')
+  local account, ws = f[1], f[2]
   if account then
     redis.call('ZREM', p .. 'tasks:of:' .. account, ord)
+    if scoped(ws) then
+      redis.call('ZREM', p .. 'tasks:ws:' .. ws .. ':of:' .. account, ord)
+      redis.call('SREM', p .. 'tasks:workspace:' .. ws, id_of_ord(ord))
+    end
     deleted = deleted + 1
   end
   redis.call('DEL', key, p .. 'task-steps:' .. id_of_ord(ord))
@@ -301,6 +349,80 @@ for _, ord in ipairs(ords) do
   redis.call('ZREM', p .. 'tasks:bulk-delivered', ord)
 end
 return {deleted, #ords}
+`);
+
+/**
+ * ARGV: prefix, workspace (never ''), batch size → {examined, {ids deleted}}. Takes up to a batch
+ * of the workspace's tasks, whatever their state, off every index and deletes them with their
+ * journal; once the workspace has none left, its own keys go too.
+ */
+const DELETE_WORKSPACE = new LuaScript(`${LUA_PRELUDE}${WORKSPACE_LUA}
+local p, ws, batch = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local members = p .. 'tasks:workspace:' .. ws
+local ids = redis.call('SPOP', members, batch)
+local deleted = {}
+local dedupe = dedupe_hash(p, ws)
+for _, id in ipairs(ids) do
+  local key = p .. 'task:' .. id
+  local f = redis.call('HMGET', key, 'ord', 'account', 'dedupeKey')
+  local ord, account, dk = f[1], f[2], f[3]
+  if ord and account then
+    redis.call('ZREM', p .. 'tasks:of:' .. account, ord)
+    redis.call('ZREM', p .. 'tasks:ws:' .. ws .. ':of:' .. account, ord)
+    redis.call('ZREM', p .. 'tasks:unfinished', ord)
+    redis.call('ZREM', p .. 'tasks:unfinished:' .. account, ord)
+    for _, index in ipairs(unfinished_indexes(p, ws, account)) do redis.call('ZREM', index, ord) end
+    redis.call('ZREM', p .. 'tasks:finished', ord)
+    redis.call('ZREM', p .. 'tasks:undelivered', ord)
+    redis.call('ZREM', p .. 'tasks:bulk-delivered', ord)
+    if dk and redis.call('HGET', dedupe, dk) == id then redis.call('HDEL', dedupe, dk) end
+    deleted[#deleted + 1] = id
+  end
+  redis.call('DEL', key, p .. 'task-steps:' .. id)
+end
+if #ids < batch then
+  redis.call('DEL', dedupe, p .. 'tasks:ws:' .. ws .. ':unfinished')
+end
+return {#ids, deleted}
+`);
+
+/**
+ * KEYS: an index zset of ords. ARGV: the task hashes' key prefix, '1' for reverse, limit (negative:
+ * none) → the hashes of the single workspace's tasks in the index (other workspaces' skipped), in
+ * order, read in one snapshot.
+ */
+const RANGE_SINGLE_WORKSPACE = new LuaScript(`${LUA_PRELUDE}
+local limit = tonumber(ARGV[3])
+local out = {}
+local start = 0
+local chunk = 200
+while limit < 0 or #out < limit do
+  local members
+  if ARGV[2] == '1' then
+    members = redis.call('ZREVRANGE', KEYS[1], start, start + chunk - 1)
+  else
+    members = redis.call('ZRANGE', KEYS[1], start, start + chunk - 1)
+  end
+  if #members == 0 then break end
+  for _, member in ipairs(members) do
+    local key = ARGV[1] .. id_of_ord(member)
+    local ws = redis.call('HGET', key, 'workspace')
+    if not ws or ws == '' then
+      local hash = redis.call('HGETALL', key)
+      if #hash > 0 then
+        out[#out + 1] = hash
+        if limit >= 0 and #out >= limit then break end
+      end
+    end
+  end
+  start = start + chunk
+end
+return out
+`);
+
+/** KEYS: an index, the part of it that belongs to installed workspaces → the single workspace's count. */
+const COUNT_DIFFERENCE = new LuaScript(`
+return redis.call('ZCARD', KEYS[1]) - redis.call('ZCARD', KEYS[2])
 `);
 
 const PURGE_BATCH = 500;
@@ -312,6 +434,7 @@ export interface RedisTaskStoreOptions extends RedisStoreOptions {
 
 const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
+const deleteWorkspaceReply = z.tuple([z.number(), z.array(z.string())]);
 
 /** Tasks and their mutation journal in Redis: the same operations and answers as the SQLite TaskStore. */
 export class RedisTaskStore extends RedisStore implements TaskRepository {
@@ -333,11 +456,13 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
   async create(task: NewTask): Promise<{ task: TaskRecord; created: boolean }> {
     const id = randomUUID();
     const now = this.now();
+    const workspace = task.workspace ?? ONLY_WORKSPACE;
     const fields = {
       id,
       kind: task.kind,
       params: JSON.stringify(task.params ?? null),
       account: task.account,
+      workspace,
       slackUser: task.slackUser,
       reply: JSON.stringify(task.reply),
       priority: task.priority,
@@ -355,7 +480,7 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
       await CREATE.run(
         this.redis,
         [this.taskKey(id)],
-        [this.prefix, task.dedupeKey ?? "", id, ...encodePairs(fields)],
+        [this.prefix, task.dedupeKey ?? "", id, workspace, ...encodePairs(fields)],
       ),
     );
     return { task: fromHash(pairsToRecord(reply[1])), created: reply[0] === 1 };
@@ -381,14 +506,41 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
     return await this.range(index, 0, limit < 0 ? -1 : limit - 1, reverse);
   }
 
-  async unfinished(account?: string, limit = -1): Promise<TaskRecord[]> {
-    return account
-      ? await this.limited(`tasks:unfinished:${account}`, limit)
-      : await this.range("tasks:unfinished", 0, -1);
+  /** The single workspace's tasks of an account-wide index, in order (other workspaces' skipped). */
+  private async singleWorkspace(index: string, limit: number, reverse = false): Promise<TaskRecord[]> {
+    const reply = await RANGE_SINGLE_WORKSPACE.run(
+      this.redis,
+      [`${this.prefix}${index}`],
+      [`${this.prefix}task:`, reverse ? "1" : "0", String(limit)],
+    );
+    return pairsListToRecords(reply).map(fromHash);
   }
 
-  async countUnfinished(account?: string): Promise<number> {
-    return await this.redis.zcard(`${this.prefix}tasks:unfinished${account ? `:${account}` : ""}`);
+  async unfinished(account?: string, limit = -1, workspace?: WorkspaceKey): Promise<TaskRecord[]> {
+    if (workspace === undefined) {
+      return account
+        ? await this.limited(`tasks:unfinished:${account}`, limit)
+        : await this.range("tasks:unfinished", 0, -1);
+    }
+    const suffix = account ? `:${account}` : "";
+    if (workspace === ONLY_WORKSPACE) return await this.singleWorkspace(`tasks:unfinished${suffix}`, limit);
+    return await this.limited(`tasks:ws:${workspace}:unfinished${suffix}`, limit);
+  }
+
+  async countUnfinished(account?: string, workspace?: WorkspaceKey): Promise<number> {
+    const suffix = account ? `:${account}` : "";
+    if (workspace === undefined) return await this.redis.zcard(`${this.prefix}tasks:unfinished${suffix}`);
+    if (workspace !== ONLY_WORKSPACE)
+      return await this.redis.zcard(`${this.prefix}tasks:ws:${workspace}:unfinished${suffix}`);
+    return z
+      .number()
+      .parse(
+        await COUNT_DIFFERENCE.run(
+          this.redis,
+          [`${this.prefix}tasks:unfinished${suffix}`, `${this.prefix}tasks:scoped-unfinished${suffix}`],
+          [],
+        ),
+      );
   }
 
   async markRunning(id: string): Promise<void> {
@@ -488,8 +640,27 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
     await MARK_DELIVERED.run(this.redis, [this.taskKey(id)], [this.prefix, String(this.now())]);
   }
 
-  async recent(account: string, limit: number): Promise<TaskRecord[]> {
-    return await this.limited(`tasks:of:${account}`, limit, true);
+  async recent(account: string, limit: number, workspace?: WorkspaceKey): Promise<TaskRecord[]> {
+    if (workspace === undefined) return await this.limited(`tasks:of:${account}`, limit, true);
+    if (workspace === ONLY_WORKSPACE) return await this.singleWorkspace(`tasks:of:${account}`, limit, true);
+    return await this.limited(`tasks:ws:${workspace}:of:${account}`, limit, true);
+  }
+
+  /**
+   * Deletes every task of an uninstalled workspace, whatever its state, with its journal; returns
+   * how many and their ids (the caller removes their queue jobs). Refuses the single workspace.
+   */
+  async deleteWorkspace(workspace: WorkspaceKey): Promise<{ tasks: number; ids: string[] }> {
+    assertPurgeable(workspace);
+    const ids: string[] = [];
+    // In batches, so one script never blocks Redis for long; each batch is atomic.
+    for (;;) {
+      const [examined, deleted] = deleteWorkspaceReply.parse(
+        await DELETE_WORKSPACE.run(this.redis, [], [this.prefix, workspace, String(PURGE_BATCH)]),
+      );
+      ids.push(...deleted);
+      if (examined < PURGE_BATCH) return { tasks: ids.length, ids };
+    }
   }
 
   /** Replaces the bulk results of tasks delivered before the instant by an "expired" marker; returns how many. */

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
-import { decryptSecret } from "../../store/accountStore.js";
+import { decryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import type { AccountRepository } from "../../store/repositories.js";
 import type { KindHandler } from "../kinds.js";
 
 export const accountLinkParams = z.object({
   username: z.string().min(1),
   /**
-   * The password sealed with CREDENTIALS_KEY for this Slack user: task rows never hold it in
-   * clear, and it is deleted from the row as soon as the attempt ends (absent afterwards).
+   * The password sealed with CREDENTIALS_KEY for this Slack user in the task's workspace
+   * (linkAssociatedData): task rows never hold it in clear, and it is deleted from the row as
+   * soon as the attempt ends (absent afterwards).
    */
   sealedPassword: z.string().min(1).optional(),
 });
@@ -37,10 +38,14 @@ export function accountLinkHandler(deps: {
     // Whatever the outcome, the attempt's password does not outlive it.
     scrubParams: ({ username }) => ({ username }),
     async run(ctx) {
-      const slackUser = ctx.task.slackUser;
+      const { slackUser, workspace } = ctx.task;
       if (!slackUser || !deps.key) throw new Error("Linking needs a Slack user and CREDENTIALS_KEY");
       if (!ctx.params.sealedPassword) throw new Error("The link attempt's password was already deleted");
-      const password = decryptSecret(deps.key, ctx.params.sealedPassword, slackUser);
+      const password = decryptSecret(
+        deps.key,
+        ctx.params.sealedPassword,
+        linkAssociatedData(workspace, slackUser),
+      );
       ctx.progress(0, 1);
       const probe = deps.client.detachedSession({ username: ctx.params.username, password });
       try {
@@ -55,7 +60,7 @@ export function accountLinkHandler(deps: {
         }
         throw error;
       }
-      await deps.accounts.link(slackUser, ctx.params.username, password);
+      await deps.accounts.link(workspace, slackUser, ctx.params.username, password);
       deps.client.adopt(probe);
       ctx.progress(1, 1);
       return { linked: true, username: ctx.params.username };

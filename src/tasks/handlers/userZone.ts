@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { WorkspaceKey } from "../../workspaces/workspace.js";
 import type { TaskHandler } from "../runner.js";
 
 /**
@@ -23,7 +24,7 @@ export interface SettledZone {
 
 export interface UserZoneDeps {
   /** The user's zone, from the cache or Slack (never throws: falls back with a note). */
-  settle(slackUser: string): Promise<SettledZone>;
+  settle(slackUser: string, workspace: WorkspaceKey): Promise<SettledZone>;
   /** Stores a task's settled parameters. */
   saveParams(taskId: string, params: unknown): void;
 }
@@ -78,7 +79,7 @@ export function settlingUserZone<P extends ZoneParams, R, S, K extends string>(
     async run(ctx) {
       const user = ctx.task.slackUser;
       if (!user) return handler.run(ctx);
-      const zone = await deps.settle(user);
+      const zone = await deps.settle(user, ctx.task.workspace);
       if (zone.zone === ctx.params.timeZone && zone.note === ctx.params.zoneNote) return handler.run(ctx);
       const params = rezone(ctx.params, zone, ctx.task.createdAt);
       deps.saveParams(ctx.task.id, params);

@@ -223,6 +223,7 @@ describe("queue: asked at a time (point 9)", () => {
       kind: "vehicle-report",
       params: {},
       account: "demo",
+      workspace: "",
       slackUser: "U0DANA",
       reply: {},
       priority: "report",

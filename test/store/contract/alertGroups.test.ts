@@ -29,6 +29,7 @@ describeContract("AlertRepository: grouped alerts", (backend) => {
       expect(group).toEqual({
         id: expect.any(String),
         account: "demo",
+        workspace: "",
         channel: "C1",
         createdAt: NOW,
         shown: 0,
@@ -38,7 +39,13 @@ describeContract("AlertRepository: grouped alerts", (backend) => {
       const members = await s.alerts.groupMembers(group.id);
       expect(members.map((m) => m.incident.id)).toEqual(ids);
       expect(members.map((m) => m.post)).toEqual(
-        ids.map((incidentId) => ({ incidentId, channel: "C1", attempts: 0, groupId: group.id })),
+        ids.map((incidentId) => ({
+          incidentId,
+          workspace: "",
+          channel: "C1",
+          attempts: 0,
+          groupId: group.id,
+        })),
       );
       expect(await s.alerts.post(ids[0]!, "C1")).toMatchObject({ groupId: group.id });
     });
@@ -95,6 +102,33 @@ describeContract("AlertRepository: grouped alerts", (backend) => {
       await s.alerts.purge(NOW + 2);
       expect(await s.alerts.group(group.id)).toBeUndefined();
       expect(await s.alerts.groupMembers(group.id)).toEqual([]);
+    });
+
+    it("a group belongs to one workspace's channel: the same channel id in another workspace has its own group and posts", async () => {
+      const s = await backend.open();
+      const ids = await storm(s, 4);
+      const a = await s.alerts.createGroup("demo", "C1", ids.slice(0, 3), "T:ALPHA");
+      const b = await s.alerts.createGroup("demo", "C1", ids.slice(0, 2), "T:BRAVO");
+      expect(a).toMatchObject({ workspace: "T:ALPHA", channel: "C1", account: "demo" });
+      expect(await s.alerts.group(b.id)).toMatchObject({ workspace: "T:BRAVO", channel: "C1" });
+      // Grouped in A does not keep an incident out of B's group: they are different posts.
+      expect((await s.alerts.groupMembers(b.id)).map((m) => m.incident.id)).toEqual(ids.slice(0, 2));
+      expect((await s.alerts.groupMembers(b.id)).map((m) => m.post.workspace)).toEqual([
+        "T:BRAVO",
+        "T:BRAVO",
+      ]);
+      // A later page joins in the group's own workspace.
+      await s.alerts.addToGroup(a.id, [ids[3]!]);
+      expect(await s.alerts.post(ids[3]!, "C1", "T:ALPHA")).toMatchObject({ groupId: a.id });
+      expect(await s.alerts.post(ids[3]!, "C1", "T:BRAVO")).toBeUndefined();
+      expect(await s.alerts.post(ids[0]!, "C1")).toBeUndefined();
+      expect(await s.alerts.post(ids[0]!, "C1", "T:BRAVO")).toMatchObject({ groupId: b.id });
+      // An uninstalled workspace's groups go; the other's stay (B still subscribes to the account).
+      await s.alerts.upsertSubscription({ workspace: "T:BRAVO", channel: "C1", account: "demo" });
+      expect(await s.alerts.deleteWorkspace("T:ALPHA")).toMatchObject({ groups: 1, posts: 4 });
+      expect(await s.alerts.group(a.id)).toBeUndefined();
+      expect(await s.alerts.groupMembers(a.id)).toEqual([]);
+      expect((await s.alerts.groupMembers(b.id)).map((m) => m.incident.id)).toEqual(ids.slice(0, 2));
     });
   });
 });

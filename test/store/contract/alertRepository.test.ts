@@ -35,7 +35,7 @@ async function openOne(s: StoreSet, overrides: Partial<OpenChange> = {}): Promis
   return incident!.id;
 }
 
-describeContract("AlertRepository", (backend) => {
+describeContract("AlertRepository", (backend, name) => {
   describe("subscriptions", () => {
     it("keeps stale= (default 30, 0 for off) and reads the old 'every code' list as no filter", async () => {
       const s = await backend.open();
@@ -86,6 +86,7 @@ describeContract("AlertRepository", (backend) => {
         created: true,
         subscription: {
           id: expect.any(String),
+          workspace: "",
           channel: "C1",
           account: "demo",
           createdBy: "U1",
@@ -110,6 +111,7 @@ describeContract("AlertRepository", (backend) => {
         created: false,
         subscription: {
           id: a.subscription.id,
+          workspace: "",
           channel: "C1",
           account: "demo",
           codes: [],
@@ -321,7 +323,12 @@ describeContract("AlertRepository", (backend) => {
       const s = await backend.open();
       const id = await openOne(s);
       expect(await s.alerts.post(id, "C1")).toBeUndefined();
-      expect(await s.alerts.ensurePost(id, "C1")).toEqual({ incidentId: id, channel: "C1", attempts: 0 });
+      expect(await s.alerts.ensurePost(id, "C1")).toEqual({
+        incidentId: id,
+        workspace: "",
+        channel: "C1",
+        attempts: 0,
+      });
       await s.alerts.recordFailure(id, "C1", `ratelimited ${"x".repeat(600)}`);
       const failed = await s.alerts.post(id, "C1");
       expect(failed).toMatchObject({ attempts: 1 });
@@ -338,6 +345,7 @@ describeContract("AlertRepository", (backend) => {
       await s.alerts.recordPosted(id, "C1", "2.0002");
       expect(await s.alerts.post(id, "C1")).toEqual({
         incidentId: id,
+        workspace: "",
         channel: "C1",
         ts: "1.0001",
         postedAt: NOW + 1000,
@@ -357,6 +365,7 @@ describeContract("AlertRepository", (backend) => {
       expect(await s.alerts.unresolvedPosts("demo")).toEqual([]);
       expect(await s.alerts.post(id, "C1")).toEqual({
         incidentId: id,
+        workspace: "",
         channel: "C1",
         ts: "1.0001",
         postedAt: NOW + 1000,
@@ -451,6 +460,7 @@ describeContract("AlertRepository", (backend) => {
     it("mutes a UIT in a channel until a time; muting again moves it; unmute says whether there was one", async () => {
       const s = await backend.open();
       expect(await s.alerts.mute("C1", "UIT1", NOW + 1000)).toEqual({
+        workspace: "",
         channel: "C1",
         codeUit: "UIT1",
         until: NOW + 1000,
@@ -514,6 +524,232 @@ describeContract("AlertRepository", (backend) => {
       expect(await s.alerts.purge(NOW + 10 * 86_400_000)).toEqual({ mutes: 0, incidents: 0 });
       // The transport can have a new active incident of the purged kind.
       await s.alerts.applyChanges([open({ transportUId: "t-done" })]);
+    });
+  });
+  describe("workspaces", () => {
+    // The same channel id in two workspaces: a Slack Connect channel, or two workspaces' ids that happen to match.
+    const A = "T:ALPHA";
+    const B = "T:BRAVO";
+
+    it("the same channel and account in two workspaces are two subscriptions; the poller's accounts are one list", async () => {
+      const s = await backend.open();
+      const single = await s.alerts.upsertSubscription({ channel: "C1", account: "demo" });
+      s.clock.now = NOW + 1;
+      const a = await s.alerts.upsertSubscription({
+        workspace: A,
+        channel: "C1",
+        account: "demo",
+        createdBy: "U1",
+      });
+      s.clock.now = NOW + 2;
+      const b = await s.alerts.upsertSubscription({
+        workspace: B,
+        channel: "C1",
+        account: "demo",
+        createdBy: "U1",
+        codes: ["Error"],
+      });
+      expect([single.created, a.created, b.created]).toEqual([true, true, true]);
+      expect(new Set([single, a, b].map((x) => x.subscription.id)).size).toBe(3);
+      expect(single.subscription.workspace).toBe("");
+      expect(a.subscription).toMatchObject({ workspace: A, channel: "C1", account: "demo", codes: [] });
+      expect(b.subscription).toMatchObject({ workspace: B, codes: ["Error"] });
+      // Replacing one leaves the others as they are.
+      const again = await s.alerts.upsertSubscription({
+        workspace: A,
+        channel: "C1",
+        account: "demo",
+        vehicles: ["B-1"],
+      });
+      expect(again).toMatchObject({
+        created: false,
+        subscription: { id: a.subscription.id, vehicles: ["B-1"] },
+      });
+      expect((await s.alerts.subscription("C1", "demo", B))?.vehicles).toEqual([]);
+      expect((await s.alerts.subscription("C1", "demo"))?.id).toBe(single.subscription.id);
+      expect(await s.alerts.subscription("C1", "demo", "T:OTHER")).toBeUndefined();
+
+      const key = (list: { workspace: string; channel: string }[]) =>
+        list.map((x) => `${x.workspace}/${x.channel}`);
+      expect(key(await s.alerts.subscriptions())).toEqual(["/C1", `${A}/C1`, `${B}/C1`]);
+      expect(key(await s.alerts.subscriptions({ channel: "C1" }))).toEqual(["/C1", `${A}/C1`, `${B}/C1`]);
+      expect(key(await s.alerts.subscriptions({ workspace: A }))).toEqual([`${A}/C1`]);
+      expect(key(await s.alerts.subscriptions({ workspace: "" }))).toEqual(["/C1"]);
+      expect(key(await s.alerts.subscriptions({ account: "demo", channel: "C1", workspace: B }))).toEqual([
+        `${B}/C1`,
+      ]);
+      // One sweep of the account, whatever number of workspaces subscribe to it.
+      expect(await s.alerts.subscribedAccounts()).toEqual(["demo"]);
+
+      expect(await s.alerts.removeSubscription("C1", "demo", A)).toBe(1);
+      expect(await s.alerts.removeSubscription("C1", "demo", A)).toBe(0);
+      expect(await s.alerts.removeSubscription("C1", undefined, "T:OTHER")).toBe(0);
+      expect(key(await s.alerts.subscriptions())).toEqual(["/C1", `${B}/C1`]);
+      expect(await s.alerts.removeSubscription("C1")).toBe(1);
+      expect(key(await s.alerts.subscriptions())).toEqual([`${B}/C1`]);
+    });
+
+    it("one incident has a post per workspace and channel, each with its own steps, failures and mutes", async () => {
+      const s = await backend.open();
+      const id = await openOne(s);
+      expect(await s.alerts.ensurePost(id, "C1", B)).toEqual({
+        incidentId: id,
+        workspace: B,
+        channel: "C1",
+        attempts: 0,
+      });
+      await s.alerts.ensurePost(id, "C1", A);
+      await s.alerts.ensurePost(id, "C1");
+      await s.alerts.ensurePost(id, "C0", B);
+      expect((await s.alerts.posts(id)).map((p) => `${p.workspace}/${p.channel}`)).toEqual([
+        "/C1",
+        `${A}/C1`,
+        `${B}/C0`,
+        `${B}/C1`,
+      ]);
+      await s.alerts.recordPosted(id, "C1", "1.0001", A);
+      await s.alerts.recordFailure(id, "C1", "not_in_channel", B);
+      await s.alerts.recordMuted(id, "C0", NOW + 60_000, B);
+      expect(await s.alerts.post(id, "C1", A)).toMatchObject({ ts: "1.0001", attempts: 1 });
+      expect(await s.alerts.post(id, "C1", B)).toMatchObject({ attempts: 1, lastError: "not_in_channel" });
+      expect((await s.alerts.post(id, "C1", B))?.ts).toBeUndefined();
+      expect(await s.alerts.post(id, "C1")).toEqual({
+        incidentId: id,
+        workspace: "",
+        channel: "C1",
+        attempts: 0,
+      });
+      expect((await s.alerts.post(id, "C0", B))?.mutedUntil).toBe(NOW + 60_000);
+      expect(await s.alerts.post(id, "C0", A)).toBeUndefined();
+      expect(await s.alerts.lastFailure("C1", B)).toMatchObject({
+        error: "not_in_channel",
+        codeUit: facts.codeUit,
+      });
+      expect(await s.alerts.lastFailure("C1", A)).toBeUndefined();
+      expect(await s.alerts.lastFailure("C1")).toBeUndefined();
+      expect(await s.alerts.hasPostFor("C0", facts.codeUit, "demo", B)).toBe(true);
+      expect(await s.alerts.hasPostFor("C0", facts.codeUit, "demo", A)).toBe(false);
+      expect(await s.alerts.hasPostFor("C0", facts.codeUit, "demo")).toBe(false);
+
+      // Resolved: every workspace's post owes its resolution, done one by one.
+      await s.alerts.applyChanges([resolve(id, NOW + 10)]);
+      const owed = async () =>
+        (await s.alerts.unresolvedPosts("demo")).map((p) => `${p.workspace}/${p.channel}`);
+      expect((await owed()).sort()).toEqual(["/C1", `${A}/C1`, `${B}/C0`, `${B}/C1`]);
+      await s.alerts.recordResolvedUpdate(id, "C1", A);
+      await s.alerts.recordResolvedReply(id, "C1", "2.0001", A);
+      await s.alerts.recordResolutionDone(id, "C1", A);
+      expect(await s.alerts.post(id, "C1", A)).toMatchObject({ replyTs: "2.0001", resolvedPostedAt: NOW });
+      expect((await s.alerts.post(id, "C1", B))?.resolvedPostedAt).toBeUndefined();
+      expect((await owed()).sort()).toEqual(["/C1", `${B}/C0`, `${B}/C1`]);
+
+      // Mutes: (workspace, channel, UIT).
+      expect(await s.alerts.mute("C1", "UIT1", NOW + 1000, A)).toEqual({
+        workspace: A,
+        channel: "C1",
+        codeUit: "UIT1",
+        until: NOW + 1000,
+      });
+      expect(await s.alerts.mutedUntil("C1", "UIT1", undefined, A)).toBe(NOW + 1000);
+      expect(await s.alerts.mutedUntil("C1", "UIT1", undefined, B)).toBeUndefined();
+      expect(await s.alerts.mutedUntil("C1", "UIT1")).toBeUndefined();
+      await s.alerts.mute("C1", "UIT1", NOW + 2000, B);
+      await s.alerts.mute("C1", "UIT1", NOW + 3000);
+      expect(await s.alerts.unmute("C1", "UIT1", A)).toBe(true);
+      expect(await s.alerts.unmute("C1", "UIT1", A)).toBe(false);
+      expect(await s.alerts.mutedUntil("C1", "UIT1", undefined, B)).toBe(NOW + 2000);
+      expect(await s.alerts.mutedUntil("C1", "UIT1")).toBe(NOW + 3000);
+    });
+
+    it("deleteWorkspace removes that workspace's rows only, and the incidents only it still needed", async () => {
+      const s = await backend.open();
+      // demo: subscribed in A and B. solo: only in A. kept: only in "" (A posted about it once).
+      await s.alerts.upsertSubscription({ workspace: A, channel: "C1", account: "demo" });
+      await s.alerts.upsertSubscription({ workspace: A, channel: "C2", account: "solo" });
+      await s.alerts.upsertSubscription({ workspace: B, channel: "C1", account: "demo" });
+      await s.alerts.upsertSubscription({ channel: "C1", account: "kept" });
+      const demo = await openOne(s);
+      const solo = await openOne(s, { account: "solo" });
+      const soloResolved = await openOne(s, { account: "solo", transportUId: "t-2" });
+      await s.alerts.applyChanges([resolve(soloResolved)]);
+      const kept = await openOne(s, { account: "kept" });
+      await s.alerts.replaceListed("solo", [facts]);
+      await s.alerts.replaceListed("demo", [facts]);
+      for (const w of [A, B]) {
+        await s.alerts.ensurePost(demo, "C1", w);
+        await s.alerts.recordPosted(demo, "C1", `1.${w}`, w);
+      }
+      await s.alerts.ensurePost(solo, "C2", A);
+      await s.alerts.recordFailure(solo, "C2", "not_in_channel", A);
+      await s.alerts.ensurePost(kept, "C1", A);
+      await s.alerts.ensurePost(kept, "C1");
+      await s.alerts.mute("C1", "UIT1", NOW + 1000, A);
+      await s.alerts.mute("C1", "UIT2", NOW + 1000, A);
+      await s.alerts.mute("C1", "UIT1", NOW + 1000, B);
+      const groupA = await s.alerts.createGroup("demo", "C3", [demo], A);
+      const groupB = await s.alerts.createGroup("demo", "C3", [demo], B);
+
+      await expect(s.alerts.deleteWorkspace("")).rejects.toThrow();
+      expect(await s.alerts.deleteWorkspace(A)).toEqual({
+        subscriptions: 2,
+        // demo in C1 and C3 (the group's), solo in C2, kept in C1.
+        posts: 4,
+        mutes: 2,
+        groups: 1,
+        // solo's two: no workspace subscribes to it any more.
+        incidents: 2,
+      });
+      expect(
+        (await s.alerts.subscriptions()).map((x) => `${x.workspace}/${x.channel}/${x.account}`).sort(),
+      ).toEqual(["/C1/kept", `${B}/C1/demo`]);
+      expect(await s.alerts.subscribedAccounts()).toEqual(["demo", "kept"]);
+      // demo is still B's: its incident and B's posts stay; A's are gone.
+      expect(await s.alerts.incident(demo)).toBeDefined();
+      expect((await s.alerts.posts(demo)).map((p) => `${p.workspace}/${p.channel}`)).toEqual([
+        `${B}/C1`,
+        `${B}/C3`,
+      ]);
+      expect(await s.alerts.hasPostFor("C1", facts.codeUit, "demo", A)).toBe(false);
+      expect(await s.alerts.hasPostFor("C1", facts.codeUit, "demo", B)).toBe(true);
+      expect(await s.alerts.group(groupA.id)).toBeUndefined();
+      expect((await s.alerts.groupMembers(groupB.id)).map((m) => m.incident.id)).toEqual([demo]);
+      expect(await s.alerts.listedTransports("demo")).toHaveLength(1);
+      // solo: nobody subscribes any more: its incidents and last sweep go.
+      expect(await s.alerts.incidents("solo")).toEqual([]);
+      expect(await s.alerts.incident(solo)).toBeUndefined();
+      expect(await s.alerts.listedTransports("solo")).toEqual([]);
+      expect(await s.alerts.lastFailure("C2", A)).toBeUndefined();
+      // kept: the single workspace still subscribes.
+      expect((await s.alerts.posts(kept)).map((p) => `${p.workspace}/${p.channel}`)).toEqual(["/C1"]);
+      expect(await s.alerts.mutedUntil("C1", "UIT1", undefined, A)).toBeUndefined();
+      expect(await s.alerts.mutedUntil("C1", "UIT1", undefined, B)).toBe(NOW + 1000);
+      expect(await s.alerts.activeIncidents("demo")).toHaveLength(1);
+      expect(await s.alerts.activeIncidents("kept")).toHaveLength(1);
+      if (name === "redis") expect(await s.rawContains(A)).toBe(false);
+
+      // Idempotent: nothing left to delete.
+      expect(await s.alerts.deleteWorkspace(A)).toEqual({
+        subscriptions: 0,
+        posts: 0,
+        mutes: 0,
+        groups: 0,
+        incidents: 0,
+      });
+      // The last workspace of demo goes: demo's incident goes with its posts and group.
+      await s.alerts.mute("C1", "UIT9", NOW + 10, B);
+      s.clock.now = NOW + 20;
+      expect((await s.alerts.purge(0)).mutes).toBe(1);
+      expect(await s.alerts.deleteWorkspace(B)).toEqual({
+        subscriptions: 1,
+        posts: 2,
+        mutes: 1,
+        groups: 1,
+        incidents: 1,
+      });
+      expect(await s.alerts.incidents("demo")).toEqual([]);
+      expect(await s.alerts.listedTransports("demo")).toEqual([]);
+      expect(await s.alerts.incidents("kept")).toHaveLength(1);
+      if (name === "redis") expect(await s.rawContains(B)).toBe(false);
     });
   });
 });

@@ -53,7 +53,7 @@ describe.skipIf(redisSkipReason !== undefined)(
       });
       await tasks.markRunning(started.task.id);
       await tasks.markStepSending(started.task.id, "start:U9");
-      await accounts.link("U1", "dispatcher@example.ro", "Parola-42");
+      await accounts.link("", "U1", "dispatcher@example.ro", "Parola-42");
       await alerts.upsertSubscription({ channel: "C1", account: "demo", createdBy: "U1" });
       const [incident] = await alerts.applyChanges([
         {
@@ -91,7 +91,7 @@ describe.skipIf(redisSkipReason !== undefined)(
           dedupeKey: "stops:U1",
         }),
       ).toMatchObject({ created: false, task: { id: queued.task.id } });
-      expect(await accounts.get("U1")).toMatchObject({ password: "Parola-42" });
+      expect(await accounts.get("", "U1")).toMatchObject({ password: "Parola-42" });
       expect(await alerts.subscription("C1", "demo")).toMatchObject({ createdBy: "U1" });
       expect(await alerts.post(incident!.id, "C1")).toMatchObject({ ts: "1.0001", attempts: 1 });
       expect(await alerts.hasPostFor("C1", "Y45R577UN544GY4S", "demo")).toBe(true);

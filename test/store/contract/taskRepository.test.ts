@@ -1,7 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { Redis } from "ioredis";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS, openDatabase } from "../../../src/store/database.js";
+import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
+import { promised, type TaskRepository } from "../../../src/store/repositories.js";
+import { TaskStore } from "../../../src/store/taskStore.js";
 import type { NewTask } from "../../../src/tasks/task.js";
-import { describeContract, NOW } from "./backends.js";
+import { type BackendName, describeContract, NOW } from "./backends.js";
 
 const task = (overrides: Partial<NewTask> = {}): NewTask => ({
   kind: "vehicle-report",
@@ -27,6 +36,7 @@ describeContract("TaskRepository", (backend) => {
         // Parameters are stored as JSON: a Date comes back as its ISO text.
         params: { when: new Date(NOW).toISOString(), nested: { list: [1, 2.5, "x"], none: null } },
         account: "demo",
+        workspace: "",
         slackUser: "U1",
         reply: { responseUrl: "https://hooks.slack.test/r/1", channel: "C1" },
         priority: "report",
@@ -354,6 +364,181 @@ describeContract("TaskRepository", (backend) => {
       expect((await s.tasks.recent("demo", 1000)).map((t) => t.id)).toEqual([kept]);
     });
   });
+
+  describe("workspaces", () => {
+    it("a task keeps its workspace; without one it is the single workspace's", async () => {
+      const s = await backend.open();
+      const { task: single } = await s.tasks.create(task());
+      const { task: mine } = await s.tasks.create(task({ workspace: "T:A" }));
+      const { task: org } = await s.tasks.create(task({ workspace: "E:ORG" }));
+      expect(single.workspace).toBe("");
+      expect(mine.workspace).toBe("T:A");
+      expect(org.workspace).toBe("E:ORG");
+      expect(await s.tasks.get(single.id)).toEqual(single);
+      expect(await s.tasks.get(mine.id)).toEqual(mine);
+      expect(await s.replica().tasks.get(org.id)).toEqual(org);
+      await s.tasks.finish(mine.id, "done", { result: { ok: true } });
+      expect((await s.tasks.get(mine.id))?.workspace).toBe("T:A");
+    });
+
+    it("unfinished, countUnfinished and recent of one workspace: never another's, even of the same account", async () => {
+      const s = await backend.open();
+      const at = async (now: number, overrides: Partial<NewTask>) => {
+        s.clock.now = now;
+        return (await s.tasks.create(task(overrides))).task.id;
+      };
+      const a1 = await at(NOW + 30, { workspace: "T:A" });
+      const b1 = await at(NOW + 10, { workspace: "T:B" });
+      const a2 = await at(NOW + 20, { workspace: "T:A" });
+      const single = await at(NOW + 5, {});
+      const aOther = await at(NOW + 15, { workspace: "T:A", account: "other" });
+      const aDone = await at(NOW + 1, { workspace: "T:A" });
+      await s.tasks.finish(aDone, "done", {});
+      await s.tasks.markRunning(a2);
+
+      // Without a workspace: every workspace's (the runner's resume at start).
+      expect((await s.tasks.unfinished()).map((t) => t.id)).toEqual([single, b1, aOther, a2, a1]);
+      expect((await s.tasks.unfinished("demo")).map((t) => t.id)).toEqual([single, b1, a2, a1]);
+      expect(await s.tasks.countUnfinished()).toBe(5);
+      expect(await s.tasks.countUnfinished("demo")).toBe(4);
+
+      const ids = (list: { id: string }[]) => list.map((t) => t.id);
+      expect(ids(await s.tasks.unfinished(undefined, -1, "T:A"))).toEqual([aOther, a2, a1]);
+      expect(ids(await s.tasks.unfinished(undefined, 2, "T:A"))).toEqual([aOther, a2]);
+      expect(ids(await s.tasks.unfinished("demo", -1, "T:A"))).toEqual([a2, a1]);
+      expect(ids(await s.tasks.unfinished("demo", 1, "T:A"))).toEqual([a2]);
+      expect(await s.tasks.unfinished("demo", 0, "T:A")).toEqual([]);
+      expect(ids(await s.tasks.unfinished("demo", 10, "T:B"))).toEqual([b1]);
+      expect(ids(await s.tasks.unfinished("demo", 10, ""))).toEqual([single]);
+      expect(ids(await s.tasks.unfinished(undefined, -1, ""))).toEqual([single]);
+      expect(await s.tasks.unfinished("other", 10, "T:B")).toEqual([]);
+      expect(await s.tasks.unfinished("demo", 10, "T:NONE")).toEqual([]);
+
+      expect(await s.tasks.countUnfinished(undefined, "T:A")).toBe(3);
+      expect(await s.tasks.countUnfinished("demo", "T:A")).toBe(2);
+      expect(await s.tasks.countUnfinished("other", "T:A")).toBe(1);
+      expect(await s.tasks.countUnfinished("demo", "T:B")).toBe(1);
+      expect(await s.tasks.countUnfinished("other", "T:B")).toBe(0);
+      expect(await s.tasks.countUnfinished("demo", "")).toBe(1);
+      expect(await s.tasks.countUnfinished(undefined, "")).toBe(1);
+
+      expect(ids(await s.tasks.recent("demo", 10))).toEqual([a1, a2, b1, single, aDone]);
+      expect(ids(await s.tasks.recent("demo", 10, "T:A"))).toEqual([a1, a2, aDone]);
+      expect(ids(await s.tasks.recent("demo", 2, "T:A"))).toEqual([a1, a2]);
+      expect(ids(await s.tasks.recent("demo", 10, "T:B"))).toEqual([b1]);
+      expect(ids(await s.tasks.recent("demo", 10, ""))).toEqual([single]);
+      expect(await s.tasks.recent("demo", 0, "")).toEqual([]);
+
+      await s.tasks.finish(a1, "failed", { error: { kind: "x", message: "y" } });
+      await s.tasks.finish(single, "done", {});
+      expect(await s.tasks.countUnfinished("demo", "T:A")).toBe(1);
+      expect(await s.tasks.countUnfinished(undefined, "T:A")).toBe(2);
+      expect(await s.tasks.countUnfinished("demo", "")).toBe(0);
+      expect(ids(await s.tasks.unfinished("demo", -1, "T:A"))).toEqual([a2]);
+      expect(await s.tasks.unfinished("demo", -1, "")).toEqual([]);
+      expect(ids(await s.tasks.recent("demo", 10, ""))).toEqual([single]);
+    });
+
+    it("the same dedupe key in two workspaces makes two tasks; within one it still runs once", async () => {
+      const s = await backend.open();
+      const a = await s.tasks.create(task({ workspace: "T:A", dedupeKey: "end:UIT42" }));
+      const b = await s.tasks.create(task({ workspace: "T:B", dedupeKey: "end:UIT42" }));
+      const single = await s.tasks.create(task({ dedupeKey: "end:UIT42" }));
+      expect([a.created, b.created, single.created]).toEqual([true, true, true]);
+      expect(new Set([a.task.id, b.task.id, single.task.id]).size).toBe(3);
+      expect(await s.tasks.create(task({ workspace: "T:A", dedupeKey: "end:UIT42" }))).toEqual({
+        task: a.task,
+        created: false,
+      });
+      const again = await s.replica().tasks.create(task({ workspace: "T:B", dedupeKey: "end:UIT42" }));
+      expect(again).toEqual({ task: b.task, created: false });
+      expect((await s.tasks.create(task({ dedupeKey: "end:UIT42" }))).task.id).toBe(single.task.id);
+
+      await s.tasks.finish(a.task.id, "done", {});
+      const later = await s.tasks.create(task({ workspace: "T:A", dedupeKey: "end:UIT42" }));
+      expect(later.created).toBe(true);
+      expect((await s.tasks.create(task({ workspace: "T:B", dedupeKey: "end:UIT42" }))).created).toBe(false);
+    });
+
+    it("deleteWorkspace deletes every task of that workspace with its journal, and nothing else", async () => {
+      const s = await backend.open();
+      const create = async (overrides: Partial<NewTask>) => (await s.tasks.create(task(overrides))).task.id;
+      const queued = await create({ workspace: "T:A", dedupeKey: "start:U1" });
+      const running = await create({ workspace: "T:A", account: "other" });
+      await s.tasks.markRunning(running);
+      await s.tasks.markStepSending(running, "start:UIT1");
+      const undelivered = await create({ workspace: "T:A" });
+      await s.tasks.markStepDone(undelivered, "end:UIT1", { ended: true });
+      await s.tasks.finish(undelivered, "done", { result: { rows: 1 } });
+      const delivered = await create({ workspace: "T:A" });
+      await s.tasks.finish(delivered, "done", { result: { rows: 2 } });
+      await s.tasks.markDelivered(delivered);
+      const theirs = await create({ workspace: "T:B", dedupeKey: "start:U1" });
+      await s.tasks.markStepSending(theirs, "start:UIT1");
+      const single = await create({ dedupeKey: "start:U1" });
+      const org = await create({ workspace: "E:A" });
+
+      const outcome = await s.tasks.deleteWorkspace("T:A");
+      expect(outcome.tasks).toBe(4);
+      expect([...outcome.ids].sort()).toEqual([queued, running, undelivered, delivered].sort());
+      for (const id of outcome.ids) expect(await s.tasks.get(id)).toBeUndefined();
+      expect(await s.tasks.step(running, "start:UIT1")).toBeUndefined();
+      expect(await s.tasks.step(undelivered, "end:UIT1")).toBeUndefined();
+
+      expect((await s.tasks.unfinished()).map((t) => t.id)).toEqual([theirs, single, org]);
+      expect(await s.tasks.countUnfinished()).toBe(3);
+      expect(await s.tasks.countUnfinished("other")).toBe(0);
+      expect(await s.tasks.countUnfinished(undefined, "T:A")).toBe(0);
+      expect(await s.tasks.unfinished(undefined, -1, "T:A")).toEqual([]);
+      expect(await s.tasks.recent("demo", 10, "T:A")).toEqual([]);
+      expect(await s.tasks.recent("other", 10)).toEqual([]);
+      expect(await s.tasks.undelivered()).toEqual([]);
+      expect(await s.tasks.step(theirs, "start:UIT1")).toEqual({ state: "sending" });
+      expect((await s.tasks.get(theirs))?.workspace).toBe("T:B");
+      expect((await s.tasks.get(single))?.workspace).toBe("");
+      expect(await s.tasks.countUnfinished("demo", "")).toBe(1);
+
+      // The deleted pending task no longer holds its dedupe key; the other workspaces' still do.
+      const reinstalled = await s.tasks.create(task({ workspace: "T:A", dedupeKey: "start:U1" }));
+      expect(reinstalled.created).toBe(true);
+      expect((await s.tasks.create(task({ workspace: "T:B", dedupeKey: "start:U1" }))).task.id).toBe(theirs);
+      expect((await s.tasks.create(task({ dedupeKey: "start:U1" }))).task.id).toBe(single);
+      expect((await s.tasks.unfinished("demo", -1, "T:A")).map((t) => t.id)).toEqual([reinstalled.task.id]);
+
+      expect(await s.tasks.deleteWorkspace("T:A")).toEqual({ tasks: 1, ids: [reinstalled.task.id] });
+      // Idempotent: nothing left to delete.
+      expect(await s.tasks.deleteWorkspace("T:A")).toEqual({ tasks: 0, ids: [] });
+      expect(await s.tasks.deleteWorkspace("T:NEVER")).toEqual({ tasks: 0, ids: [] });
+      expect(await s.tasks.countUnfinished()).toBe(3);
+    });
+
+    it("deleteWorkspace refuses the single workspace and deletes nothing", async () => {
+      const s = await backend.open();
+      const { task: single } = await s.tasks.create(task());
+      await expect(s.tasks.deleteWorkspace("")).rejects.toThrow(/single workspace/);
+      expect(await s.tasks.get(single.id)).toEqual(single);
+    });
+
+    it("deleteWorkspace deletes any number of tasks in one call; a purged task is not counted", async () => {
+      const s = await backend.open();
+      const count = 520;
+      const created = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          s.tasks.create(task({ workspace: "T:A", dedupeKey: `k${i}` })),
+        ),
+      );
+      const purged = created[0]!.task.id;
+      await s.tasks.finish(purged, "done", {});
+      s.clock.now = NOW + 1;
+      expect(await s.tasks.purgeFinishedBefore(NOW + 1)).toBe(1);
+      const kept = (await s.tasks.create(task({ workspace: "T:B" }))).task.id;
+      const outcome = await s.tasks.deleteWorkspace("T:A");
+      expect(outcome.tasks).toBe(count - 1);
+      expect(new Set(outcome.ids)).toEqual(new Set(created.slice(1).map((c) => c.task.id)));
+      expect((await s.tasks.unfinished()).map((t) => t.id)).toEqual([kept]);
+      expect((await s.tasks.recent("demo", 1000)).map((t) => t.id)).toEqual([kept]);
+    });
+  });
 });
 
 describeContract("TaskRepository results (issue 23: a full Redis refuses every write)", (backend) => {
@@ -413,5 +598,92 @@ describeContract("TaskRepository results (issue 23: a full Redis refuses every w
     // Once dropped, nothing more to drop; the row still goes with retention.
     expect(await s.tasks.dropResultsDeliveredBefore(s.clock.now)).toBe(0);
     expect(await s.tasks.purgeFinishedBefore(s.clock.now)).toBe(3);
+  });
+});
+
+/**
+ * Tasks stored before workspaces existed: a SQLite row from schema 9 (no workspace column), a Redis
+ * hash without a `workspace` field. The tests above write through the stores; these two are built
+ * as the earlier fleetbot left them.
+ */
+describeContract("TaskRepository: tasks stored before workspaces", (backend, name: BackendName) => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => {
+    for (const done of cleanup.splice(0)) done();
+  });
+
+  /** A store holding one pending task (dedupe key "start:U1") and one finished task of "demo", both legacy. */
+  async function legacyStore(): Promise<{ tasks: TaskRepository; pending: string; finished: string }> {
+    if (name === "sqlite") {
+      const dir = mkdtempSync(join(tmpdir(), "fleetbot-legacy-"));
+      const old = new Database(join(dir, "fleetbot.sqlite"));
+      old.exec(MIGRATIONS.slice(0, 9).join(";\n"));
+      old.pragma("user_version = 9");
+      old
+        .prepare(
+          `INSERT INTO tasks (id, kind, params, account, reply, priority, state, dedupe_key, created_at, updated_at, finished_at)
+           VALUES ('old-pending', 'transport-start', '{}', 'demo', '{}', 'interactive', 'queued', 'start:U1', ?, ?, NULL),
+                  ('old-done', 'vehicle-report', '{}', 'demo', '{}', 'report', 'done', NULL, ?, ?, ?)`,
+        )
+        .run(NOW, NOW, NOW + 1, NOW + 1, NOW + 2);
+      old.close();
+      const db = openDatabase(dir);
+      cleanup.push(() => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      });
+      return {
+        tasks: promised(new TaskStore(db, () => NOW + 10)),
+        pending: "old-pending",
+        finished: "old-done",
+      };
+    }
+    const server = backend.server();
+    if (!server) throw new Error("redis-server not started");
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 3 });
+    cleanup.push(() => redis.disconnect());
+    const prefix = `legacy:${randomBytes(4).toString("hex")}:`;
+    let now = NOW;
+    const store = new RedisTaskStore(redis, { prefix, now: () => now });
+    const pending = (await store.create(task({ kind: "transport-start", dedupeKey: "start:U1" }))).task.id;
+    now = NOW + 1;
+    const finished = (await store.create(task())).task.id;
+    now = NOW + 2;
+    await store.finish(finished, "done", {});
+    now = NOW + 10;
+    // The single workspace's tasks have no index of their own: without the field, a hash is as an
+    // earlier fleetbot wrote it.
+    for (const id of [pending, finished]) await redis.hdel(`${prefix}task:${id}`, "workspace");
+    expect(await redis.hexists(`${prefix}task:${pending}`, "workspace")).toBe(0);
+    return { tasks: store, pending, finished };
+  }
+
+  it("reads as the single workspace's: listed, counted, deduped and finished there, never in an installed one", async () => {
+    const { tasks, pending, finished } = await legacyStore();
+    expect((await tasks.get(pending))?.workspace).toBe("");
+    expect((await tasks.get(finished))?.workspace).toBe("");
+    expect((await tasks.unfinished("demo", 10, "")).map((t) => t.id)).toEqual([pending]);
+    expect((await tasks.unfinished(undefined, -1, "")).map((t) => t.id)).toEqual([pending]);
+    expect(await tasks.countUnfinished("demo", "")).toBe(1);
+    expect(await tasks.countUnfinished(undefined, "")).toBe(1);
+    expect((await tasks.recent("demo", 10, "")).map((t) => t.id)).toEqual([finished, pending]);
+    expect(await tasks.unfinished("demo", 10, "T:A")).toEqual([]);
+    expect(await tasks.countUnfinished("demo", "T:A")).toBe(0);
+    expect(await tasks.recent("demo", 10, "T:A")).toEqual([]);
+
+    // Its dedupe key still holds in the single workspace, and only there.
+    const again = await tasks.create(task({ kind: "transport-start", dedupeKey: "start:U1" }));
+    expect(again).toMatchObject({ created: false, task: { id: pending, workspace: "" } });
+    const installed = await tasks.create(task({ workspace: "T:A", dedupeKey: "start:U1" }));
+    expect(installed.created).toBe(true);
+    expect(await tasks.countUnfinished("demo", "")).toBe(1);
+    expect(await tasks.countUnfinished("demo", "T:A")).toBe(1);
+
+    // Uninstalling a workspace leaves them alone; they finish as before.
+    expect(await tasks.deleteWorkspace("T:A")).toEqual({ tasks: 1, ids: [installed.task.id] });
+    expect(await tasks.finish(pending, "done", {})).toBe(true);
+    expect(await tasks.countUnfinished("demo", "")).toBe(0);
+    expect(await tasks.countUnfinished()).toBe(0);
+    expect((await tasks.create(task({ dedupeKey: "start:U1" }))).created).toBe(true);
   });
 });
