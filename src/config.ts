@@ -166,8 +166,6 @@ function multiWorkspaceProblems(isSet: (name: string) => boolean): string[] {
   for (const [name, why] of Object.entries(perWorkspace))
     if (isSet(name))
       problems.push(`${name}: is a single-workspace setting, refused in multi-workspace mode: ${why}`);
-  if (isSet("SANDBOX"))
-    problems.push("SANDBOX: the sandbox never runs in multi-workspace mode: unset SANDBOX");
   return problems;
 }
 

@@ -1080,11 +1080,12 @@ function slackContext(
         isChannelMember(await workspaceClient(workspaces, workspace), channel, userId),
     },
     workspaces,
+    ...(config.slack.supportUrl ? { supportUrl: config.slack.supportUrl } : {}),
     ...(removal
       ? { installation: { uninstalled: (ids, eventTimeMs) => removal.uninstalled(ids, eventTimeMs) } }
       : {}),
     releaseAccount: (username) => fleet.release(username),
-    warmVehicles: (account, slackUser) => fleet.warmVehicles({ account, slackUser }),
+    warmVehicles: (account, slackUser, workspace) => fleet.warmVehicles({ account, slackUser, workspace }),
     storeHealth: stores.health,
     ...(stores.sharedState ? { sharedState: stores.sharedState } : {}),
     logger: logger.child({ module: "slack" }),

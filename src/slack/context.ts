@@ -43,6 +43,8 @@ export interface SlackContext {
     /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
     isMember(channel: string, userId: string, workspace: WorkspaceKey): Promise<boolean | undefined>;
   };
+  /** SUPPORT_URL, when the operator set one. */
+  supportUrl?: string;
   /** The workspaces served: a request's workspace, and each one's Web API client. */
   workspaces: Workspaces;
   /** Multi-workspace mode: uninstall events delete the workspace's installation and data. */
@@ -53,7 +55,7 @@ export interface SlackContext {
    * Starts a background fetch of the account's vehicle list (modals need it for their selects);
    * resolves once it is stored or failed.
    */
-  warmVehicles(account: string, slackUser: string): Promise<void>;
+  warmVehicles(account: string, slackUser: string, workspace: WorkspaceKey): Promise<void>;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
   storeHealth: Pick<StoreHealth, "failed"> & { readonly backend: "sqlite" | "redis" };
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
@@ -109,6 +111,8 @@ export interface CachedVehicles {
 interface Common {
   users: Users;
   now(): number;
+  /** SUPPORT_URL: where people get help (the App Home says it). */
+  supportUrl?: string;
 }
 
 export interface QueueDeps extends Common {
@@ -143,16 +147,21 @@ export interface AlertDeps extends Common {
 export interface AccountDeps extends QueueDeps {
   /** Null when linking is not enabled (no CREDENTIALS_KEY). */
   linking: {
-    /**
-     * Seals the password for the user's link in that workspace (linkAssociatedData): the
-     * account-link task opens it with its own workspace, which must be the same one.
-     */
-    seal(workspace: WorkspaceKey, slackUser: string, password: string): string;
-    /** Link attempts per Slack user of a workspace (see LinkAttempts). */
-    attempts: { take(workspace: WorkspaceKey, slackUser: string): Promise<WindowTake> };
+    /** Seals the password for the user's link in this workspace (the account-link task opens it). */
+    seal(slackUser: string, password: string): string;
+    /** Link attempts per Slack user of this workspace (see LinkAttempts). */
+    attempts: { take(slackUser: string): Promise<WindowTake> };
   } | null;
   /** Unlinks the user's own account (and releases its session); false when none was linked. */
   unlink(slackUser: string): Promise<boolean>;
+  /**
+   * Multi-workspace mode: the workspace's own fleet account is set in Slack, by whoever installed
+   * fleetbot or a workspace admin. Undefined in single-workspace mode (the operator sets it).
+   */
+  workspaceAccount?: {
+    /** The installer, or users.info says admin or owner; undefined when Slack did not answer. */
+    mayManage(client: WebClient, userId: string): Promise<boolean | undefined>;
+  };
 }
 
 export interface ListenerDeps {

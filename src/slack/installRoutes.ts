@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type CallbackOptions, ClearStateStore, ErrorCode, type Installation } from "@slack/oauth";
+import oauth, { type CallbackOptions, ErrorCode, type Installation } from "@slack/oauth";
 import type { SharedState } from "../store/sharedState.js";
 import type { HttpRoute, SlackInstallOptions } from "./app.js";
 import { OneTimeStateStore } from "./installState.js";
@@ -75,7 +75,8 @@ export function installOptions(options: {
     stateSecret: options.stateSecret,
     scopes: BOT_SCOPES,
     installationStore: options.installationStore,
-    stateStore: new OneTimeStateStore(new ClearStateStore(options.stateSecret), options.usedStates),
+    // ClearStateStore is re-exported in a way Node's ESM loader cannot see by name: read off the default export.
+    stateStore: new OneTimeStateStore(new oauth.ClearStateStore(options.stateSecret), options.usedStates),
     authorizationUrl: new URL("/oauth/v2/authorize", options.slackApiUrl).toString(),
     callbackOptions,
   };

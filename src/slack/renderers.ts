@@ -118,17 +118,28 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
         result.linked
           ? {
               message: noticeMessage(
-                `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
+                t.params.linkAs === "workspace"
+                  ? `:white_check_mark: Linked: everyone in this workspace who has not linked their own account now acts as the fleet account *${userText(result.username, ECHO_MAX)}*.`
+                  : `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
               ),
             }
           : {
               // The form comes back with the refusal on its password field; the message is for a closed form.
               view: loginModal(
-                JSON.stringify(t.reply.channel ? { channel: t.reply.channel } : {}),
+                JSON.stringify({
+                  ...(t.reply.channel ? { channel: t.reply.channel } : {}),
+                  ...(t.params.linkAs === "workspace" ? { workspace: true } : {}),
+                }),
                 undefined,
                 { username: result.username, reason: result.reason },
+                t.params.linkAs === "workspace",
               ),
-              message: noticeMessage(`:x: ${userText(result.reason, 1000)}`, "Try again with /fleet login."),
+              message: noticeMessage(
+                `:x: ${userText(result.reason, 1000)}`,
+                t.params.linkAs === "workspace"
+                  ? "Try again with /fleet login workspace."
+                  : "Try again with /fleet login.",
+              ),
             },
       );
     case "transport-list":

@@ -1,5 +1,5 @@
 import type { Installation, InstallationQuery, InstallationStore } from "@slack/oauth";
-import { WebClient, type WebClientOptions } from "@slack/web-api";
+import { type WebAPICallResult, WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Logger } from "pino";
 import {
   InstallationNotFoundError,
@@ -31,6 +31,30 @@ export interface Workspaces {
   get(key: WorkspaceKey): Promise<Workspace | undefined>;
   /** Drops what is cached of a workspace (after an uninstall). */
   forget(key: WorkspaceKey): void;
+}
+
+/**
+ * A workspace's client that notices when Slack refuses its token for good (invalid_auth,
+ * token_revoked, …): every Web API method, files included, goes through apiCall.
+ */
+class WatchedWebClient extends WebClient {
+  constructor(
+    token: string,
+    options: WebClientOptions,
+    private readonly tokenDead: () => void,
+  ) {
+    super(token, options);
+  }
+
+  override async apiCall(method: string, options?: Record<string, unknown>): Promise<WebAPICallResult> {
+    try {
+      return await super.apiCall(method, options);
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code && DEAD_TOKEN_ERRORS.has(code)) this.tokenDead();
+      throw error;
+    }
+  }
 }
 
 /** The one workspace of single-workspace mode and the sandbox. */

@@ -46,16 +46,60 @@ describe("loadConfig", () => {
     ]);
   });
 
-  it("refuses the contract's multi-workspace settings in one line (not in this version), never echoing the secret", () => {
-    const problems = problemsOf({
+  it("chooses multi-workspace mode with the OAuth settings, the signing secret and CREDENTIALS_KEY", () => {
+    const config = loadConfig({
+      SLACK_CLIENT_ID: "123.456",
+      SLACK_CLIENT_SECRET: "client-secret-value",
+      SLACK_STATE_SECRET: "state-secret-value",
+      SLACK_SIGNING_SECRET: "s",
+      CREDENTIALS_KEY: Buffer.alloc(32, 1).toString("base64"),
+      SUPPORT_URL: "https://support.example.ro/fleetbot",
+    });
+    expect(config.slack.mode).toBe("multi");
+    expect(config.slack.oauth?.clientId).toBe("123.456");
+    expect(config.slack.supportUrl).toBe("https://support.example.ro/fleetbot");
+    expect(config.slack.botToken).toBeUndefined();
+  });
+
+  it("refuses a bot token beside a client id, a missing multi-workspace setting, and the single-workspace settings, one line each, never echoing a secret", () => {
+    const both = problemsOf({
       SLACK_BOT_TOKEN: "xoxb-1",
       SLACK_SIGNING_SECRET: "s",
       SLACK_CLIENT_ID: "123.456",
       SLACK_CLIENT_SECRET: "client-secret-value",
+      SLACK_STATE_SECRET: "state-secret-value",
+      CREDENTIALS_KEY: Buffer.alloc(32, 1).toString("base64"),
     });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^SLACK_CLIENT_ID, SLACK_CLIENT_SECRET: multi-workspace mode/);
-    expect(problems.join("\n")).not.toContain("client-secret-value");
+    expect(both).toEqual([
+      'SLACK_BOT_TOKEN: set together with SLACK_CLIENT_ID: choose one mode, a bot token for one workspace or the client id for "Add to Slack" installs',
+    ]);
+    const missing = problemsOf({ SLACK_CLIENT_ID: "123.456", SLACK_CLIENT_SECRET: "client-secret-value" });
+    expect(missing).toEqual([
+      "SLACK_STATE_SECRET: is required in multi-workspace mode (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET go together)",
+      "SLACK_SIGNING_SECRET: is required in multi-workspace mode (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET go together)",
+      "CREDENTIALS_KEY: is required in multi-workspace mode (SLACK_CLIENT_ID set): installations' tokens and fleet passwords are sealed with it",
+    ]);
+    const single = problemsOf({
+      SLACK_CLIENT_ID: "123.456",
+      SLACK_CLIENT_SECRET: "client-secret-value",
+      SLACK_STATE_SECRET: "state-secret-value",
+      SLACK_SIGNING_SECRET: "s",
+      CREDENTIALS_KEY: Buffer.alloc(32, 1).toString("base64"),
+      FLEET_USERNAME: "demo",
+      FLEET_PASSWORD: "fleet-password-value",
+      ALERTS_CHANNEL: "C0ALERTS",
+      SANDBOX: "1",
+    });
+    expect(single.map((p) => p.split(":")[0])).toEqual([
+      "FLEET_USERNAME",
+      "FLEET_PASSWORD",
+      "ALERTS_CHANNEL",
+      "SANDBOX",
+    ]);
+    expect(single[0]).toContain("/fleet login workspace");
+    const all = [...both, ...missing, ...single].join("\n");
+    for (const secret of ["client-secret-value", "state-secret-value", "fleet-password-value"])
+      expect(all).not.toContain(secret);
   });
 
   it("reads DEFAULT_LANGUAGE as en (default) or ro, one clear line otherwise", () => {

@@ -554,7 +554,7 @@ function noArguments(sub: Subcommand, args: string): GrammarError | undefined {
   if (args === "") return undefined;
   if (sub === "login") {
     return fail(
-      `${code("/fleet login")} takes nothing after it: it opens a private form for your user name and password. Never type a password in a message.`,
+      `${code("/fleet login")} takes nothing after it (or ${code("workspace")}, for the workspace's own account): it opens a private form for the user name and password. Never type a password in a message.`,
       "/fleet login",
     );
   }
@@ -644,6 +644,9 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
       return topic ? { ok: true, kind: "help", topic } : { ok: true, kind: "help" };
     }
     case "login":
+      // `login workspace`: the workspace's own fleet account (multi-workspace mode).
+      if (foldWord(args) === "workspace") return { ok: true, kind: "login", workspace: true };
+      return noArguments(sub, args) ?? { ok: true, kind: sub };
     case "logout":
     case "whoami":
     case "queue":

@@ -49,6 +49,11 @@ export const ALERT_OPTIONS_EXAMPLE =
 export const fleetUsage: readonly UsageLine[] = [
   { syntax: "/fleet help", does: "this list", example: "/fleet help", ...fleetRo("help") },
   { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
+  {
+    syntax: "/fleet login workspace",
+    does: "the workspace's fleet account, for everyone who linked none (installed with Add to Slack: the installer or an admin)",
+    example: "/fleet login workspace",
+  },
   { syntax: "/fleet logout", does: "unlink your fleet account", example: "/fleet logout" },
   { syntax: "/fleet whoami", does: "the fleet account your commands use", example: "/fleet whoami" },
   ...REPORT_ENTRIES.map(reportUsage),

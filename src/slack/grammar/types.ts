@@ -87,7 +87,7 @@ export interface ReportPrefill {
 
 export type FleetCommand =
   | { ok: true; kind: "help"; topic?: string }
-  | { ok: true; kind: "login" }
+  | { ok: true; kind: "login"; workspace?: true }
   | { ok: true; kind: "logout" }
   | { ok: true; kind: "whoami" }
   | { ok: true; kind: "queue" }

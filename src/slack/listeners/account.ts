@@ -34,7 +34,12 @@ export interface AccountCommandArgs {
 const LINKING_DISABLED =
   "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY (the key that encrypts stored passwords).";
 
-const modalMetadata = z.object({ channel: z.string().optional() });
+const modalMetadata = z.object({ channel: z.string().optional(), workspace: z.boolean().optional() });
+
+const WORKSPACE_ACCOUNT_BY_OPERATOR =
+  "This fleetbot serves one workspace: its workspace account is set by whoever runs it (FLEET_USERNAME and FLEET_PASSWORD).";
+const WORKSPACE_ACCOUNT_REFUSED =
+  "Only whoever installed fleetbot here, or a workspace admin or owner, can set the workspace's fleet account.";
 
 /**
  * Link attempts per Slack user of a workspace: at most `limit` in any `windowMs`. Each attempt logs in as
@@ -79,6 +84,47 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
   await args.client.views.open({
     trigger_id: args.triggerId,
     view: loginModal(JSON.stringify({ channel: args.channelId })),
+  });
+}
+
+/**
+ * `/fleet login workspace` (multi-workspace mode): the form for the workspace's own fleet
+ * account, which everyone who linked none acts as. Only the installer or an admin may open it.
+ */
+export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  if (!deps.workspaceAccount) {
+    await args.ack(
+      ephemeral(noticeMessage(WORKSPACE_ACCOUNT_BY_OPERATOR, "Link your own with /fleet login.")),
+    );
+    return;
+  }
+  if (!deps.linking) {
+    await args.ack(ephemeral(noticeMessage(LINKING_DISABLED)));
+    return;
+  }
+  const allowed = await deps.workspaceAccount.mayManage(args.client, args.userId);
+  if (!allowed) {
+    await args.ack(
+      ephemeral(
+        noticeMessage(
+          allowed === undefined
+            ? "Slack did not say in time whether you are a workspace admin: try `/fleet login workspace` again in a moment."
+            : WORKSPACE_ACCOUNT_REFUSED,
+          "Link your own account with /fleet login.",
+        ),
+      ),
+    );
+    return;
+  }
+  await args.ack();
+  await args.client.views.open({
+    trigger_id: args.triggerId,
+    view: loginModal(
+      JSON.stringify({ channel: args.channelId, workspace: true }),
+      undefined,
+      undefined,
+      true,
+    ),
   });
 }
 
@@ -129,7 +175,10 @@ export async function homeLogout({ ack, body, client }: ButtonArgs, deps: Accoun
 }
 
 /** The login form: the password is sealed for this user at once, then checked by a task. */
-export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: AccountDeps): Promise<void> {
+export async function loginSubmitted(
+  { ack, view, body, client }: ViewArgs,
+  deps: AccountDeps,
+): Promise<void> {
   const values = view.state.values;
   const username = values[INPUTS.loginUsername.block]?.[INPUTS.loginUsername.action]?.value?.trim() ?? "";
   const password = values[INPUTS.loginPassword.block]?.[INPUTS.loginPassword.action]?.value ?? "";
@@ -141,7 +190,7 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     await ack({ response_action: "errors", errors });
     return;
   }
-  const allowed = await deps.linking.attempts.take("", body.user.id);
+  const allowed = await deps.linking.attempts.take(body.user.id);
   if (!allowed.ok) {
     await ack({
       response_action: "update",
@@ -153,11 +202,27 @@ export async function loginSubmitted({ ack, view, body }: ViewArgs, deps: Accoun
     return;
   }
   const metadata = parseJson(modalMetadata, view.private_metadata);
+  // The workspace account's form: who submits it is checked again (an admin may have lost the role).
+  const forWorkspace = metadata?.workspace === true;
+  if (
+    forWorkspace &&
+    !(deps.workspaceAccount && (await deps.workspaceAccount.mayManage(client, body.user.id)))
+  ) {
+    await ack({
+      response_action: "update",
+      view: statusModal("Workspace account", WORKSPACE_ACCOUNT_REFUSED),
+    });
+    return;
+  }
   await submitAndAcknowledge(
     deps,
     {
       kind: "account-link",
-      params: { username, sealedPassword: deps.linking.seal("", body.user.id, password) },
+      params: {
+        username,
+        sealedPassword: deps.linking.seal(body.user.id, password),
+        ...(forWorkspace ? { linkAs: "workspace" as const } : {}),
+      },
       account: username,
       slackUser: body.user.id,
       reply: { viewId: view.id, channel: metadata?.channel },

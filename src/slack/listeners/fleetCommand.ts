@@ -5,7 +5,7 @@ import { helpText, withVehicles } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand } from "../grammar/types.js";
 import { grammarErrorMessage, helpMessage, noticeMessage } from "../views/common.js";
-import { login, logout, whoami } from "./account.js";
+import { login, loginWorkspace, logout, whoami } from "./account.js";
 import {
   type AlertFilterOptions,
   alertOptions,
@@ -87,7 +87,7 @@ async function dispatchFleetCommand(
       await args.ack(ephemeral(helpMessage(helpText("fleet", await examplesFor(deps.reports, args.userId)))));
       return;
     case "login":
-      return login(args, deps.account);
+      return parsed.workspace ? loginWorkspace(args, deps.account) : login(args, deps.account);
     case "logout":
       return logout(args, deps.account);
     case "whoami":

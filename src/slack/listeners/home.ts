@@ -3,6 +3,7 @@ import type { WebClient } from "@slack/web-api";
 import type { CachedVehicles, QueueDeps } from "../context.js";
 import { helpText, vehicleExamples } from "../grammar/help.js";
 import { homeView } from "../views/common.js";
+import { supportLine } from "../views/installation.js";
 import { userText } from "../views/text.js";
 import { queueEntries } from "./queue.js";
 
@@ -27,7 +28,13 @@ export async function publishHome(
   await client.views.publish({
     user_id: userId,
     view: homeView(
-      { accountLine, linked: account?.linked ?? false, queue, help: helpText("all", examples) },
+      {
+        accountLine,
+        linked: account?.linked ?? false,
+        queue,
+        help: helpText("all", examples),
+        support: supportLine(deps.supportUrl),
+      },
       deps.now(),
     ),
   });

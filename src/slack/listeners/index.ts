@@ -15,6 +15,7 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
 import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
 import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
@@ -92,6 +93,9 @@ export const SELECT_OPTIONS: Readonly<Record<string, Listener<OptionsArgs>>> = {
 };
 
 /** Events (manifest.yml `settings.event_subscriptions.bot_events`). */
+/** Multi-workspace mode: the Events API's uninstalls (listeners/installation.ts). */
+export const INSTALLATION_EVENTS = ["app_uninstalled", "tokens_revoked", "team_access_revoked"] as const;
+
 export const EVENTS: Readonly<Record<"app_home_opened", Listener<HomeOpenedArgs>>> = {
   app_home_opened: (args, deps) => homeOpened(args, deps.reports),
 };
@@ -99,7 +103,7 @@ export const EVENTS: Readonly<Record<"app_home_opened", Listener<HomeOpenedArgs>
 /** What the app registers, for manifest.yml to declare. */
 export const REGISTERED = {
   slashCommands: Object.keys(COMMANDS),
-  botEvents: Object.keys(EVENTS),
+  botEvents: [...Object.keys(EVENTS), ...INSTALLATION_EVENTS],
   interactive: Object.keys(BUTTONS).length + Object.keys(VIEW_SUBMISSIONS).length > 0,
   selectOptions: Object.keys(SELECT_OPTIONS).length > 0,
 };
@@ -191,16 +195,17 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       ctx.vehicles.noteUse(account);
       return ctx.vehicles.peek(account)?.vehicles;
     },
-    warm: (account, slackUser) => void ctx.warmVehicles(account, slackUser),
+    warm: (account, slackUser) => void ctx.warmVehicles(account, slackUser, workspace),
     within: async (account, slackUser, waitMs) => {
       const cached = vehicles.peek(account);
       if (cached) return cached;
-      await settledWithin(ctx.warmVehicles(account, slackUser), waitMs);
+      await settledWithin(ctx.warmVehicles(account, slackUser, workspace), waitMs);
       return ctx.vehicles.peek(account)?.vehicles;
     },
   };
   const now = () => ctx.now();
-  const queue = { users, tasks, now };
+  const queue = { users, tasks, now, ...(ctx.supportUrl ? { supportUrl: ctx.supportUrl } : {}) };
+  const attempts = new LinkAttempts(ctx.sharedState ?? new MemorySharedState({ now }));
   const key = ctx.credentialsKey;
   return {
     queue,
@@ -228,19 +233,60 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       linking:
         ctx.accounts.canStore && key
           ? {
-              seal: (workspace, slackUser, password) =>
+              seal: (slackUser, password) =>
                 encryptSecret(key, password, linkAssociatedData(workspace, slackUser)),
-              attempts: new LinkAttempts(ctx.sharedState ?? new MemorySharedState({ now })),
+              attempts: {
+                take: (slackUser) => attempts.take(workspace, slackUser),
+              },
             }
           : null,
       unlink: async (slackUser) => {
-        const linkedAs = await ctx.accounts.usernameOf("", slackUser);
-        const had = await ctx.accounts.unlink("", slackUser);
+        const linkedAs = await ctx.accounts.usernameOf(workspace, slackUser);
+        const had = await ctx.accounts.unlink(workspace, slackUser);
         if (linkedAs) await ctx.releaseAccount(linkedAs);
         return had;
       },
+      ...(ctx.workspaces.multi
+        ? {
+            workspaceAccount: {
+              mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
+            },
+          }
+        : {}),
     },
   };
+}
+
+/**
+ * Who may set a workspace's own fleet account: whoever installed fleetbot there, or a workspace
+ * admin or owner (users.info). Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
+ */
+async function mayManageWorkspace(
+  ctx: SlackContext,
+  workspace: WorkspaceKey,
+  client: WebClient,
+  userId: string,
+): Promise<boolean | undefined> {
+  const installed = await ctx.workspaces.get(workspace);
+  if (installed?.installerUserId === userId) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), 2_000);
+  });
+  const asked = client.users
+    .info({ user: userId })
+    .then(
+      (answer) =>
+        answer.user?.is_admin === true ||
+        answer.user?.is_owner === true ||
+        answer.user?.is_primary_owner === true,
+    )
+    .catch(() => undefined);
+  try {
+    return await Promise.race([asked, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The alert subscriptions as one workspace's listeners see them: its channels only, whatever they pass. */

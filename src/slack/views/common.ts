@@ -224,18 +224,22 @@ export function loginModal(
   privateMetadata: string,
   error?: string,
   refused?: { username: string; reason: string },
+  forWorkspace = false,
 ): ModalView {
   return {
     type: "modal",
     callback_id: VIEWS.login,
     private_metadata: privateMetadata,
-    title: plain("Link fleet account"),
+    title: plain(forWorkspace ? "Workspace account" : "Link fleet account"),
     submit: plain("Link"),
     close: plain("Cancel"),
     blocks: [
       section(
-        "Link your own fleet-service account: fleetbot then acts with your rights. " +
-          "The password is checked with a real login, then stored encrypted.",
+        forWorkspace
+          ? "The workspace's fleet-service account: everyone here who has not linked their own acts with its rights. " +
+              "The password is checked with a real login, then stored encrypted."
+          : "Link your own fleet-service account: fleetbot then acts with your rights. " +
+              "The password is checked with a real login, then stored encrypted.",
       ),
       ...(error ? [section(`:warning: ${error}`)] : []),
       {
@@ -378,6 +382,8 @@ export interface HomeFacts {
   linked: boolean;
   queue: QueueEntry[];
   help: string;
+  /** Where to get help, and what uninstalling deletes (the App Home's last line). */
+  support?: string;
 }
 
 export function homeView(facts: HomeFacts, nowMs: number): View {
@@ -420,6 +426,7 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
     ),
     { type: "divider" },
     ...sectionsOf(facts.help).slice(0, 20),
+    ...(facts.support ? [{ type: "divider" } as const, context(facts.support)] : []),
   ];
   return { type: "home", blocks };
 }

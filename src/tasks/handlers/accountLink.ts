@@ -3,6 +3,7 @@ import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
 import { decryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import type { AccountRepository } from "../../store/repositories.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../workspaces/workspace.js";
 import type { KindHandler } from "../kinds.js";
 
 export const accountLinkParams = z.object({
@@ -13,6 +14,11 @@ export const accountLinkParams = z.object({
    * soon as the attempt ends (absent afterwards).
    */
   sealedPassword: z.string().min(1).optional(),
+  /**
+   * `workspace`: the workspace's own fleet account (`/fleet login workspace`, multi-workspace
+   * mode), used by everyone there who linked none; the task's Slack user is who set it.
+   */
+  linkAs: z.enum(["user", "workspace"]).optional(),
 });
 export type AccountLinkParams = z.infer<typeof accountLinkParams>;
 
@@ -36,7 +42,7 @@ export function accountLinkHandler(deps: {
     params: accountLinkParams,
     ownSession: true,
     // Whatever the outcome, the attempt's password does not outlive it.
-    scrubParams: ({ username }) => ({ username }),
+    scrubParams: ({ username, linkAs }) => ({ username, ...(linkAs ? { linkAs } : {}) }),
     async run(ctx) {
       const { slackUser, workspace } = ctx.task;
       if (!slackUser || !deps.key) throw new Error("Linking needs a Slack user and CREDENTIALS_KEY");
@@ -60,7 +66,8 @@ export function accountLinkHandler(deps: {
         }
         throw error;
       }
-      await deps.accounts.link(workspace, slackUser, ctx.params.username, password);
+      const linkedUser = ctx.params.linkAs === "workspace" ? WORKSPACE_ACCOUNT_USER : slackUser;
+      await deps.accounts.link(workspace, linkedUser, ctx.params.username, password);
       deps.client.adopt(probe);
       ctx.progress(1, 1);
       return { linked: true, username: ctx.params.username };
