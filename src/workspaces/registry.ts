@@ -274,13 +274,18 @@ export class InstalledWorkspaces implements Workspaces {
     }
     const token = installation.bot?.token;
     if (!token) throw new WorkspaceGoneError(key);
-    const cached = this.clients.get(key);
+    const cached = this.clients.get(`${kind}|${key}`);
     if (cached?.token === token) return cached.client;
-    const client = new WebClient(token, {
-      ...this.options.clientOptions,
-      slackApiUrl: this.options.slackApiUrl,
-    });
-    this.clients.set(key, { token, client });
+    // One client per workspace and kind: Slack's rate limits are per workspace, and so is the SDK's queue.
+    const client = new WatchedWebClient(
+      token,
+      { ...this.options.clientOptions?.[kind], slackApiUrl: this.options.slackApiUrl },
+      () => {
+        this.forget(key);
+        this.options.onTokenDead(key);
+      },
+    );
+    this.clients.set(`${kind}|${key}`, { token, client });
     return client;
   }
 }
