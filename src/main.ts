@@ -26,6 +26,7 @@ import type { SlackContext } from "./slack/context.js";
 import { TaskDelivery } from "./slack/delivery.js";
 import { parsePeriodCore } from "./slack/grammar/period.js";
 import { installOptions, type PublicSite, publicRoutes } from "./slack/installRoutes.js";
+import { LinkAttempts } from "./slack/listeners/account.js";
 import { isChannelMember } from "./slack/listeners/shared.js";
 import { PendingAcks } from "./slack/pendingAcks.js";
 import { People } from "./slack/people.js";
@@ -132,20 +133,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   // Removal is wired once the runner and the people cache exist; a dead token found earlier waits for it.
   const removal = lateRemoval();
   const workspaces = slackWorkspaces(config, slackSide, stores, logger, removal);
-  const people = new People({
-    accounts: stores.accounts,
-    workspaceAccount: fleet.workspaceAccount,
-    companyTimeZone: config.companyTimeZone,
-  });
-  // The user's zone is settled in each task, after the ack (users.info never delays an ack).
-  const zones: UserZoneDeps = {
-    settle: async (slackUser, workspace) => {
-      const client = await workspaceClient(workspaces, workspace).catch(() => undefined);
-      // An uninstalled workspace's task ends unanswered anyway; its times need no zone from Slack.
-      return client ? people.settleZone(client, slackUser, workspace) : { zone: config.companyTimeZone };
-    },
-    saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
-  };
+  const { people, zones } = peopleParts(config, { stores, fleet, workspaces });
   // HTTP mode: tasks let the acks of the Slack requests being read go out first.
   const pendingAcks = new PendingAcks();
   const { runner, queue } = taskRunner(config, {
@@ -190,13 +178,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ? removal.set(
         new WorkspaceRemoval({
           installations: stores.installations,
-          data: workspaceData({
-            stores,
-            runner,
-            people,
-            workspaces,
-            forgetListeners: (key) => slack?.forgetWorkspace(key),
-          }),
+          data: workspaceData({ stores, runner, people, workspaces, slack: () => slack }),
           logger: logger.child({ module: "workspaces" }),
         }),
       )
@@ -224,8 +206,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     usedStates: stores.sharedState ?? new MemorySharedState(),
     logger,
   });
-  // Multi-workspace mode: /healthz depends on no one workspace's token.
-  health.slack = workspaces.multi ? "multi-workspace" : await checkSlackToken(slack, logger);
+  health.slack = await checkSlackToken(slack, workspaces, logger);
 
   const background = await startBackground(config, {
     stores,
@@ -255,24 +236,56 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     alerts: alerts.poller,
     delivery,
     url: slack.url,
-    async close() {
-      health.ready = false;
-      upkeep.stop();
-      background.stop();
-      await alerts.poller.stop();
-      await runner.stop();
-      delivery.stop();
-      // Open event streams of the sandbox page would keep the HTTP server from closing.
-      sandbox?.close();
-      await slack.stop();
-      await queue?.close();
-      await alerts.schedule?.close();
-      await gate.close();
-      await slackSide.fake?.close();
-      await service.simulator?.close();
-      await stores.close();
-    },
+    close: () =>
+      shutdown({
+        health,
+        upkeep,
+        background,
+        alerts,
+        runner,
+        delivery,
+        sandbox,
+        slack,
+        queue,
+        gate,
+        slackSide,
+        service,
+        stores,
+      }),
   };
+}
+
+/** Stops everything startFleetbot started, the work first and the stores last. */
+async function shutdown(parts: {
+  health: HealthState;
+  upkeep: { stop(): void };
+  background: { stop(): void };
+  alerts: ReturnType<typeof alertParts>;
+  runner: TaskRunner<FleetSession>;
+  delivery: TaskDelivery;
+  sandbox: { close(): void } | undefined;
+  slack: RunningSlackApp;
+  queue: { close(): Promise<void> } | undefined;
+  gate: { close(): Promise<void> };
+  slackSide: SlackSettings;
+  service: { simulator?: RunningSimulator };
+  stores: Stores;
+}): Promise<void> {
+  parts.health.ready = false;
+  parts.upkeep.stop();
+  parts.background.stop();
+  await parts.alerts.poller.stop();
+  await parts.runner.stop();
+  parts.delivery.stop();
+  // Open event streams of the sandbox page would keep the HTTP server from closing.
+  parts.sandbox?.close();
+  await parts.slack.stop();
+  await parts.queue?.close();
+  await parts.alerts.schedule?.close();
+  await parts.gate.close();
+  await parts.slackSide.fake?.close();
+  await parts.service.simulator?.close();
+  await parts.stores.close();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -870,13 +883,37 @@ async function welcomeInstaller(
   await client.chat.postMessage({ channel: opened.channel.id, text: message.text, blocks: message.blocks });
 }
 
+/** Who Slack users are (zones, the account they act as), and how a task settles its user's zone. */
+function peopleParts(
+  config: Config,
+  parts: { stores: Stores; fleet: FleetAccounts; workspaces: Workspaces },
+) {
+  const { stores, fleet, workspaces } = parts;
+  const people = new People({
+    accounts: stores.accounts,
+    workspaceAccount: fleet.workspaceAccount,
+    companyTimeZone: config.companyTimeZone,
+  });
+  // The user's zone is settled in each task, after the ack (users.info never delays an ack).
+  const zones: UserZoneDeps = {
+    settle: async (slackUser, workspace) => {
+      const client = await workspaceClient(workspaces, workspace).catch(() => undefined);
+      // An uninstalled workspace's task ends unanswered anyway; its times need no zone from Slack.
+      return client ? people.settleZone(client, slackUser, workspace) : { zone: config.companyTimeZone };
+    },
+    saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
+  };
+  return { people, zones };
+}
+
 /** Every kind of a workspace's data, in the order an uninstall deletes it (workspaces/removal.ts). */
 function workspaceData(parts: {
   stores: Stores;
   runner: TaskRunner<FleetSession>;
   people: People;
   workspaces: Workspaces;
-  forgetListeners(key: WorkspaceKey): void;
+  /** The Slack app, once started (its listeners keep per-workspace deps). */
+  slack(): RunningSlackApp | undefined;
 }): WorkspaceData[] {
   return [
     // Queued and running tasks first (nothing more is answered), then what they would have read.
@@ -885,10 +922,18 @@ function workspaceData(parts: {
     { name: "alerts", deleteWorkspace: (key) => parts.stores.alerts.deleteWorkspace(key) },
     { name: "cached users", deleteWorkspace: (key) => parts.people.forgetWorkspace(key) },
     {
+      // In Redis; in one process they live in the workspace's listener deps, dropped below.
+      name: "link attempts",
+      deleteWorkspace: (key) => {
+        const shared = parts.stores.sharedState;
+        return shared ? new LinkAttempts(shared).forgetWorkspace(key) : 0;
+      },
+    },
+    {
       name: "clients",
       deleteWorkspace: (key) => {
         parts.workspaces.forget(key);
-        parts.forgetListeners(key);
+        parts.slack()?.forgetWorkspace(key);
       },
     },
   ];
@@ -1191,7 +1236,13 @@ async function startBackground(
   };
 }
 
-async function checkSlackToken(slack: RunningSlackApp, logger: Logger): Promise<string> {
+async function checkSlackToken(
+  slack: RunningSlackApp,
+  workspaces: Workspaces,
+  logger: Logger,
+): Promise<string> {
+  // Multi-workspace mode: /healthz depends on no one workspace's token.
+  if (workspaces.multi) return "multi-workspace";
   try {
     await slack.client.auth.test();
     return "ok";

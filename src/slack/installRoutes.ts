@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import oauth, { type CallbackOptions, ErrorCode, type Installation } from "@slack/oauth";
 import type { SharedState } from "../store/sharedState.js";
+import { installErrorPage, installSuccessPage, landingPage, privacyPage } from "../web/publicPages.js";
 import type { HttpRoute, SlackInstallOptions } from "./app.js";
 import { OneTimeStateStore } from "./installState.js";
-import { installErrorPage, installSuccessPage, landingPage, privacyPage } from "./publicPages.js";
 import { BOT_SCOPES } from "./scopes.js";
 
 export interface PublicSite {
@@ -34,6 +34,14 @@ export function publicRoutes(site: PublicSite): HttpRoute[] {
   ];
 }
 
+/** `https://slack.com/app_redirect?app=…&team=…`, on SLACK_API_URL's host. */
+function appRedirect(slackApiUrl: string, appId: string, teamId: string | undefined): string {
+  const url = new URL("/app_redirect", slackApiUrl);
+  url.searchParams.set("app", appId);
+  if (teamId) url.searchParams.set("team", teamId);
+  return url.toString();
+}
+
 /** Which page an install that did not finish gets: the user said no, the state was bad, or something failed. */
 function failureReason(code: string): "denied" | "state" | "failed" {
   if (code === ErrorCode.AuthorizationError) return "denied";
@@ -58,7 +66,19 @@ export function installOptions(options: {
   const callbackOptions: CallbackOptions = {
     success: (installation: Installation, _options, _req, res) => {
       const teamName = installation.team?.name ?? installation.enterprise?.name;
-      sendHtml(res, 200, installSuccessPage(teamName ? { teamName } : {}));
+      // Slack's own link that opens the app in the workspace just installed.
+      const appUrl = installation.appId
+        ? appRedirect(
+            options.slackApiUrl,
+            installation.appId,
+            installation.team?.id ?? installation.enterprise?.id,
+          )
+        : undefined;
+      sendHtml(
+        res,
+        200,
+        installSuccessPage({ ...(teamName ? { teamName } : {}), ...(appUrl ? { appUrl } : {}) }),
+      );
     },
     failure: (error, _options, _req, res) => {
       const reason = failureReason(error.code);

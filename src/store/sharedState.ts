@@ -25,6 +25,11 @@ export interface SharedState {
    * otherwise counts nothing and says when the oldest counted use leaves the window.
    */
   takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake>;
+  /**
+   * Forgets every counted window whose key starts with `prefix` (an uninstalled workspace's link
+   * attempts); how many. Rare: it may scan.
+   */
+  forgetWindows(prefix: string): Promise<number>;
 }
 
 export type WindowTake = { ok: true } | { ok: false; retryAt: number };
@@ -65,6 +70,17 @@ class ExpiringMap<V> {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Deletes every entry whose key starts with `prefix`; how many. */
+  deleteStartingWith(prefix: string): number {
+    let deleted = 0;
+    for (const key of [...this.entries.keys()])
+      if (key.startsWith(prefix)) {
+        this.entries.delete(key);
+        deleted++;
+      }
+    return deleted;
   }
 
   get(key: string, now: number): V | undefined {
@@ -141,6 +157,10 @@ export class MemorySharedState implements SharedState {
 
   async isMarked(key: string): Promise<boolean> {
     return this.marks.get(key, this.now()) === true;
+  }
+
+  async forgetWindows(prefix: string): Promise<number> {
+    return this.windows.deleteStartingWith(prefix);
   }
 
   async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {

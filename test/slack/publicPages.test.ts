@@ -11,7 +11,7 @@ import {
   installSuccessPage,
   landingPage,
   privacyPage,
-} from "../../src/slack/publicPages.js";
+} from "../../src/web/publicPages.js";
 
 const SUPPORT = "https://support.example.com/fleetbot";
 

@@ -160,6 +160,18 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
       expect(await s.state.takeInWindow("u2", 3, 10 * MIN)).toEqual({ ok: true });
     });
 
+    it("forgetWindows: every window under the prefix is forgotten on every replica, others stay (glob characters are literal)", async () => {
+      const s = await backend.open();
+      for (const key of ["ws:T:A/u1", "ws:T:A/u2", "ws:T:AB/u1", "ws:T:*/u1"])
+        for (let i = 0; i < 3; i++) await s.state.takeInWindow(key, 3, 10 * MIN);
+      expect(await s.replica.forgetWindows("ws:T:A/")).toBe(2);
+      expect(await s.state.takeInWindow("ws:T:A/u1", 3, 10 * MIN)).toEqual({ ok: true });
+      expect((await s.state.takeInWindow("ws:T:AB/u1", 3, 10 * MIN)).ok).toBe(false);
+      expect(await s.state.forgetWindows("ws:T:*/")).toBe(1);
+      expect((await s.state.takeInWindow("ws:T:AB/u1", 3, 10 * MIN)).ok).toBe(false);
+      expect(await s.state.forgetWindows("ws:T:A/")).toBe(1);
+    });
+
     it("takeInWindow: each use leaves the window windowMs after it was counted; a refusal is not counted", async () => {
       const s = await backend.open();
       expect(await s.state.takeInWindow("u", 2, SHORT)).toEqual({ ok: true });

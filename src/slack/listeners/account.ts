@@ -63,6 +63,12 @@ export class LinkAttempts {
     const who = workspace === ONLY_WORKSPACE ? slackUser : `${workspace}/${slackUser}`;
     return this.counted.takeInWindow(`link-attempts:${who}`, this.limit, this.windowMs);
   }
+
+  /** An uninstalled workspace's counted attempts go with the rest of its data. */
+  forgetWorkspace(workspace: WorkspaceKey): Promise<number> {
+    if (workspace === ONLY_WORKSPACE) return Promise.resolve(0);
+    return this.counted.forgetWindows(`link-attempts:${workspace}/`);
+  }
 }
 
 /** `/fleet login`: the private form for a user name and password (never typed in a message). */

@@ -70,6 +70,19 @@ export class RedisSharedState extends RedisStore implements SharedState {
     return (await this.redis.exists(`${this.prefix}shared:mark:${key}`)) === 1;
   }
 
+  async forgetWindows(prefix: string): Promise<number> {
+    // Glob characters in the prefix are taken literally.
+    const pattern = `${this.prefix}shared:window:${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+    let cursor = "0";
+    let deleted = 0;
+    do {
+      const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 500);
+      cursor = next;
+      if (keys.length > 0) deleted += await this.redis.del(...keys);
+    } while (cursor !== "0");
+    return deleted;
+  }
+
   async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
     checkPositiveInteger("limit", limit);
     checkPositiveInteger("windowMs", windowMs);
