@@ -44,9 +44,11 @@ import {
   type AlertRepository,
   type AuditRepository,
   promised,
+  type SettingsRepository,
   type TaskRepository,
 } from "./store/repositories.js";
 import { StoreRetention } from "./store/retention.js";
+import { SettingsStore } from "./store/settingsStore.js";
 import { MemorySharedState, type SharedState } from "./store/sharedState.js";
 import { TaskStore } from "./store/taskStore.js";
 import { AccountUpkeep } from "./tasks/accountUpkeep.js";
@@ -345,6 +347,8 @@ interface Stores {
   alerts: AlertRepository;
   /** The audit trail of transport changes (AUDIT_RETENTION_DAYS). */
   audit: AuditRepository;
+  /** Each user's language and each installed workspace's default language. */
+  settings: SettingsRepository;
   /** Slack installations (multi-workspace mode), tokens sealed with CREDENTIALS_KEY. */
   installations: InstallationRepository;
   /** One token renewal per workspace at a time (across replicas in Redis mode). */
@@ -403,6 +407,7 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
   const accounts = promised(new AccountStore(db, config.credentialsKey));
   const alerts = promised(new AlertStore(db));
   const audit = promised(new AuditStore(db));
+  const settings = promised(new SettingsStore(db));
   void warnUnreadable(config, accounts, logger);
   const limits = new LearnedLimitsStore(db);
   return {
@@ -410,6 +415,7 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
     accounts,
     alerts,
     audit,
+    settings,
     installations: new SqliteInstallationStore(db, config.credentialsKey),
     renewalLock: new LocalRenewalLock(),
     learnedLimits: async () => limits,
@@ -450,12 +456,13 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
   for (const warning of redis.unsafe) logger.warn({ redis: "config" }, `Redis is not durable: ${warning}`);
   const repositories = createRedisRepositories(store, { prefix: REDIS_PREFIX, key: config.credentialsKey });
   await warnUnreadable(config, repositories.accounts, logger);
-  const { tasks, accounts, alerts, audit, limits, installations } = repositories;
+  const { tasks, accounts, alerts, audit, settings, limits, installations } = repositories;
   return {
     tasks,
     accounts,
     alerts,
     audit,
+    settings,
     installations,
     renewalLock: new modules.RedisRenewalLock(store, { prefix: REDIS_PREFIX }),
     learnedLimits: async (service) => {
@@ -920,6 +927,7 @@ function workspaceData(parts: {
     { name: "tasks", deleteWorkspace: (key) => parts.runner.forgetWorkspace(key) },
     { name: "linked accounts", deleteWorkspace: (key) => parts.stores.accounts.deleteWorkspace(key) },
     { name: "alerts", deleteWorkspace: (key) => parts.stores.alerts.deleteWorkspace(key) },
+    { name: "settings", deleteWorkspace: (key) => parts.stores.settings.deleteWorkspace(key) },
     { name: "cached users", deleteWorkspace: (key) => parts.people.forgetWorkspace(key) },
     {
       // In Redis; in one process they live in the workspace's listener deps, dropped below.
@@ -1006,7 +1014,8 @@ function healthRoutes(
       handler: async (_req, res) => {
         const store = stores.health.check();
         const unfinished = await stores.tasks.countUnfinished().catch(() => undefined);
-        const ok = health.ready && health.slack === "ok" && store.ok;
+        // Multi-workspace mode depends on no one workspace's token: nothing to be refused.
+        const ok = health.ready && (health.slack === "ok" || health.slack === "multi-workspace") && store.ok;
         const sweeps = await alertsHealth();
         const degraded = [
           ...(sweeps?.state === "late" ? ["alerts"] : []),
