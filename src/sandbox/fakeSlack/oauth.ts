@@ -65,7 +65,7 @@ export const SECOND_TEAM: FakeTeamInput = {
   botId: "B0SECONDBOT",
   users: [
     { id: "U0SECDISP", name: "dispecer", realName: "Sorina Secund", tz: "Europe/Bucharest" },
-    { id: "U0SECADMIN", name: "admin", realName: "Andrei Admin", tz: "Europe/Bucharest" },
+    { id: "U0SECADMIN", name: "admin", realName: "Andrei Admin", tz: "Europe/Bucharest", isAdmin: true },
   ],
   channels: [
     { id: "C0SECGENERAL", name: "general", isPrivate: false, botIsMember: true },
@@ -396,7 +396,8 @@ ${items.join("\n")}
 
   /**
    * The workspace an issued token acts in, or Slack's error for it. An org-wide token acts in the
-   * team named by `team_id`, else the team owning the call's channel or user, else the org's first.
+   * team named by `team_id`, else the team owning the call's channel or user (a user id given as
+   * `channel` or first in `users` included: the user's DM), else the org's first.
    */
   resolveToken(
     token: string,
@@ -421,10 +422,17 @@ ${items.join("\n")}
     );
     const channel = stringArg(args, "channel");
     const user = stringArg(args, "user");
+    // A user id names that user's DM (chat.postMessage channel=U…, conversations.open users=U…):
+    // user ids are org-wide on Enterprise Grid, so the team is the one the user belongs to.
+    const firstOfUsers = stringArg(args, "users")?.split(",")[0]?.trim();
+    const hasUser = (id: string, userId: string | undefined) =>
+      userId !== undefined && this.workspace(id)?.users.has(userId) === true;
     const teamId =
       (named && members.includes(named) ? named : undefined) ??
       members.find((id) => channel !== undefined && this.workspace(id)?.channels.has(channel)) ??
-      members.find((id) => user !== undefined && this.workspace(id)?.users.has(user)) ??
+      members.find((id) => hasUser(id, channel)) ??
+      members.find((id) => hasUser(id, user)) ??
+      members.find((id) => hasUser(id, firstOfUsers)) ??
       members[0];
     const workspace = teamId ? this.workspace(teamId) : undefined;
     return workspace

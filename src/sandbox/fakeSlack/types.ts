@@ -9,6 +9,10 @@ export interface FakeUserInput {
   realName?: string;
   /** IANA zone, e.g. Europe/Bucharest. */
   tz?: string;
+  /** A workspace admin (users.info `is_admin`). */
+  isAdmin?: boolean;
+  /** The workspace's owner (users.info `is_owner`). */
+  isOwner?: boolean;
 }
 
 export interface FakeUser {
@@ -17,6 +21,8 @@ export interface FakeUser {
   realName: string;
   tz: string;
   isBot: boolean;
+  isAdmin?: boolean;
+  isOwner?: boolean;
 }
 
 export interface FakeChannelInput {

@@ -205,6 +205,8 @@ export class FakeWorkspace {
         realName: u.realName ?? u.name,
         tz: u.tz ?? "UTC",
         isBot: false,
+        ...(u.isAdmin ? { isAdmin: true } : {}),
+        ...(u.isOwner ? { isOwner: true } : {}),
       });
     }
     const humanIds = users.map((u) => u.id);
@@ -906,8 +908,8 @@ export class FakeWorkspace {
         tz_label: zone.label,
         tz_offset: zone.offsetSeconds,
         profile: { real_name: user.realName, display_name: user.name, team: this.options.teamId },
-        is_admin: false,
-        is_owner: false,
+        is_admin: user.isAdmin === true || user.isOwner === true,
+        is_owner: user.isOwner === true,
         is_bot: user.isBot,
         is_app_user: false,
         updated: Math.floor(this.now / 1000),
