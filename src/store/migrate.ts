@@ -15,9 +15,11 @@ import {
 } from "./alertStore.js";
 import { type AuditEntry, AuditStore } from "./auditStore.js";
 import { type Db, openDatabase, StoreError } from "./database.js";
+import { isReadable, readSealedInstallations, type SealedInstallation } from "./installationStore.js";
 import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
 import { RedisAlertStore } from "./redis/alertStore.js";
 import { RedisAuditStore } from "./redis/auditStore.js";
+import { RedisInstallationStore } from "./redis/installationStore.js";
 import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learnedLimits.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
 import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
@@ -28,7 +30,10 @@ import { TaskStore } from "./taskStore.js";
  * so a team moves to replicas without anyone linking again and without losing queued work:
  * linked accounts (sealed as they are: no key needed), alert subscriptions, live incidents
  * with their posts, mutes still in force, unfinished tasks with their journal, learned limits,
- * the audit trail of transport changes (all of it: it outlives the tasks that made the changes).
+ * the audit trail of transport changes (all of it: it outlives the tasks that made the changes),
+ * and the Slack installations of multi-workspace mode (sealed as they are, like the accounts: both
+ * stores seal them the same way, bound to the installation key, so Redis opens them with the same
+ * CREDENTIALS_KEY; their line shows only when there are any).
  *
  * Also copied, because dropping them would lose something a user sees: resolved incidents whose
  * resolution post is still owed (else the alert stays "open" in Slack for ever; the same rule
@@ -49,7 +54,7 @@ export interface MigrateOptions {
   source: MigrationSource;
   redis: Redis;
   prefix?: string;
-  /** CREDENTIALS_KEY, when known: only to count the accounts it cannot open (nothing is decrypted into Redis). */
+  /** CREDENTIALS_KEY, when known: only to count the accounts and installations it cannot open (nothing is decrypted into Redis). */
   key?: Buffer;
   now?: () => number;
 }
@@ -71,6 +76,8 @@ export interface MigrationReport {
   outcomes: KindOutcome[];
   /** Linked accounts the given key cannot open (counted only when a key is given). */
   unreadableAccounts?: number;
+  /** Slack installations the given key cannot open (counted only when a key is given). */
+  unreadableInstallations?: number;
 }
 
 const accountRow = z.object({
@@ -104,6 +111,8 @@ const limitRow = z.object({
 
 /** Everything the migration copies, read in one SQLite transaction (one consistent snapshot). */
 export interface SqliteSnapshot {
+  /** Slack installations (multi-workspace mode), tokens sealed. */
+  installations: SealedInstallation[];
   accounts: SealedAccount[];
   subscriptions: AlertSubscription[];
   /** The groups the copied incidents' posts name. */
@@ -231,6 +240,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       });
 
     return {
+      installations: readSealedInstallations(db),
       accounts,
       subscriptions: alerts.subscriptions(),
       groups,
@@ -288,6 +298,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   } finally {
     close();
   }
+  const installations = new RedisInstallationStore(options.redis, { ...storeOptions, key: options.key });
   const accounts = new RedisAccountStore(options.redis, { ...storeOptions, key: options.key });
   const alerts = new RedisAlertStore(options.redis, storeOptions);
   const tasks = new RedisTaskStore(options.redis, storeOptions);
@@ -295,6 +306,14 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   const audit = new RedisAuditStore(options.redis, storeOptions);
 
   const outcomes: KindOutcome[] = [];
+  // An installation already in Redis (a replica's install, reinstall or token rotation) is the
+  // live one: it is kept, whatever its times.
+  if (snapshot.installations.length > 0)
+    outcomes.push(
+      await copyEach("Slack installations", snapshot.installations, async (i) =>
+        copiedOrPresent(await installations.importSealed(i)),
+      ),
+    );
   outcomes.push(
     await copyEach("linked accounts", snapshot.accounts, async (a) =>
       copiedOrPresent(await accounts.importSealed(a)),
@@ -359,6 +378,8 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
         return true;
       }
     }).length;
+    if (snapshot.installations.length > 0)
+      report.unreadableInstallations = snapshot.installations.filter((i) => !isReadable(key, i)).length;
   }
   return report;
 }
@@ -374,6 +395,12 @@ export function formatMigrationReport(report: MigrationReport): string[] {
     lines.push(
       `warning: ${report.unreadableAccounts} linked account(s) do not open with this CREDENTIALS_KEY; ` +
         "they were copied as they are, and their users must link again unless the old key is restored",
+    );
+  }
+  if (report.unreadableInstallations !== undefined && report.unreadableInstallations > 0) {
+    lines.push(
+      `warning: ${report.unreadableInstallations} Slack installation(s) do not open with this CREDENTIALS_KEY; ` +
+        "they were copied as they are, and their workspaces must install fleetbot again unless the old key is restored",
     );
   }
   return lines;

@@ -6,16 +6,28 @@ import { AccountStore } from "../../src/store/accountStore.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { AuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
+import { readSealedInstallations, SqliteInstallationStore } from "../../src/store/installationStore.js";
 import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../src/store/redis/auditStore.js";
+import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
-import { dumpRedis, type Fixture, makeDataDir, NOW, PASSWORDS } from "./migrateFixture.js";
+import {
+  addInstallations,
+  dumpRedis,
+  type Fixture,
+  INSTALL_SECRETS,
+  makeDataDir,
+  NOW,
+  northInstall,
+  orgInstall,
+  PASSWORDS,
+} from "./migrateFixture.js";
 
 describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
   let server: RedisServer;
@@ -247,6 +259,123 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
       password: "Parola-Alfa",
     });
     expect((await accounts.get("", "U1"))?.password).toBe(PASSWORDS.U1);
+  });
+
+  describe("Slack installations (multi-workspace mode)", () => {
+    const teamQuery = (teamId: string, enterpriseId?: string) => ({
+      teamId,
+      enterpriseId,
+      isEnterpriseInstall: false,
+    });
+    const orgQuery = (enterpriseId: string) => ({
+      teamId: undefined,
+      enterpriseId,
+      isEnterpriseInstall: true,
+    });
+
+    it("copies them sealed as they are: the Redis store opens them with the same key", async () => {
+      const { fixture, prefix } = setup();
+      await addInstallations(fixture, NOW - 1000);
+      const report = await migrateToRedis({
+        source: { dataDir: fixture.dataDir },
+        redis,
+        prefix,
+        now: clock,
+        key: fixture.key,
+      });
+      expect(report.outcomes.map((o) => [o.kind, o.copied, o.present, o.skipped])).toEqual([
+        ["Slack installations", 2, 0, 0],
+        ["linked accounts", 2, 0, 0],
+        ["alert subscriptions", 2, 0, 0],
+        ["incidents", 3, 0, 0],
+        ["mutes", 1, 0, 0],
+        ["tasks", 3, 0, 0],
+        ["learned limits", 2, 0, 0],
+        ["audit entries", 2, 0, 0],
+      ]);
+      expect(report.unreadableInstallations).toBe(0);
+      expect(formatMigrationReport(report)[0]).toBe("Slack installations: 2 copied, 0 already in Redis");
+
+      const target = new RedisInstallationStore(redis, { prefix, key: fixture.key });
+      const db = openDatabase(fixture.dataDir);
+      const sqlite = new SqliteInstallationStore(db, fixture.key);
+      try {
+        // The same bot token, and the whole installation as SQLite gives it.
+        const north = await target.fetchInstallation(teamQuery("T0NORTH"));
+        expect(north.bot?.token).toBe(INSTALL_SECRETS.north);
+        expect(north).toEqual(northInstall);
+        expect(north).toEqual(await sqlite.fetchInstallation(teamQuery("T0NORTH")));
+        const org = await target.fetchInstallation(orgQuery("E0CARRIER"));
+        expect(org.bot?.token).toBe(INSTALL_SECRETS.org);
+        expect(org).toEqual(orgInstall);
+        // The org-wide install serves a workspace of the org that has no install of its own.
+        expect((await target.fetchInstallation(teamQuery("T0ORGTWO", "E0CARRIER"))).bot?.token).toBe(
+          INSTALL_SECRETS.org,
+        );
+        // Installed when SQLite says, not when the migration ran (a late uninstall event still compares right).
+        expect(await target.installedAt(orgQuery("E0CARRIER"))).toBe(NOW - 1000);
+        expect(await target.all()).toEqual(await sqlite.all());
+        expect((await target.all()).map((r) => r.key)).toEqual(["E:E0CARRIER", "T:T0NORTH"]);
+        // Sealed text copied byte for byte; no token in clear anywhere in Redis.
+        for (const sealed of readSealedInstallations(db))
+          expect(await redis.hget(`${prefix}installation:${sealed.key}`, "secrets")).toBe(sealed.secrets);
+        const dump = JSON.stringify(await dumpRedis(redis, prefix));
+        for (const secret of Object.values(INSTALL_SECRETS)) expect(dump).not.toContain(secret);
+      } finally {
+        db.close();
+      }
+    });
+
+    it("a second run copies nothing; an installation already in Redis (a newer install) is kept", async () => {
+      const { fixture, prefix } = setup();
+      await addInstallations(fixture, NOW - 1000);
+      // A replica already serves T0NORTH, reinstalled after the single instance stopped.
+      const reinstalled = new RedisInstallationStore(redis, {
+        prefix,
+        key: fixture.key,
+        now: () => NOW + 60_000,
+      });
+      const newerToken = "bot:T0NORTH-reinstalled-0002";
+      await reinstalled.storeInstallation({
+        ...northInstall,
+        bot: { ...northInstall.bot!, token: newerToken },
+      });
+
+      const source = { dataDir: fixture.dataDir };
+      const first = await migrateToRedis({ source, redis, prefix, now: clock, key: fixture.key });
+      expect(first.outcomes[0]).toMatchObject({ kind: "Slack installations", copied: 1, present: 1 });
+      const target = new RedisInstallationStore(redis, { prefix, key: fixture.key });
+      expect((await target.fetchInstallation(teamQuery("T0NORTH"))).bot?.token).toBe(newerToken);
+      expect(await target.installedAt(teamQuery("T0NORTH"))).toBe(NOW + 60_000);
+      expect((await target.fetchInstallation(orgQuery("E0CARRIER"))).bot?.token).toBe(INSTALL_SECRETS.org);
+
+      const before = await dumpRedis(redis, prefix);
+      const second = await migrateToRedis({ source, redis, prefix, now: clock, key: fixture.key });
+      expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(formatMigrationReport(second)[0]).toBe("Slack installations: 0 copied, 2 already in Redis");
+      expect(await dumpRedis(redis, prefix)).toEqual(before);
+    });
+
+    it("counts the installations a given CREDENTIALS_KEY cannot open, copied all the same", async () => {
+      const { fixture, prefix } = setup();
+      await addInstallations(fixture);
+      const report = await migrateToRedis({
+        source: { dataDir: fixture.dataDir },
+        redis,
+        prefix,
+        now: clock,
+        key: randomBytes(32),
+      });
+      expect(report.unreadableInstallations).toBe(2);
+      const lines = formatMigrationReport(report);
+      expect(lines).toContain(
+        "warning: 2 Slack installation(s) do not open with this CREDENTIALS_KEY; they were copied as they are, " +
+          "and their workspaces must install fleetbot again unless the old key is restored",
+      );
+      for (const secret of Object.values(INSTALL_SECRETS)) expect(lines.join("\n")).not.toContain(secret);
+      const target = new RedisInstallationStore(redis, { prefix, key: fixture.key });
+      expect((await target.fetchInstallation(orgQuery("E0CARRIER"))).bot?.token).toBe(INSTALL_SECRETS.org);
+    });
   });
 
   it("refuses a DATA_DIR without a store instead of copying nothing", async () => {

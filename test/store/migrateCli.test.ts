@@ -6,9 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountStore } from "../../src/store/accountStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
+import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
-import { dumpRedis, type Fixture, makeDataDir, PASSWORDS } from "./migrateFixture.js";
+import {
+  addInstallations,
+  dumpRedis,
+  type Fixture,
+  INSTALL_SECRETS,
+  makeDataDir,
+  PASSWORDS,
+} from "./migrateFixture.js";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -217,5 +225,57 @@ describe.skipIf(redisSkipReason !== undefined)("the migrate script on a real red
     expect(result.stderr.trim()).toBe(
       "migrate: No fleetbot store at /nonexistent/data/fleetbot.sqlite: set DATA_DIR to the directory the single instance used.",
     );
+  });
+});
+
+describe.skipIf(redisSkipReason !== undefined)("the migrate script with Slack installations", () => {
+  let server: RedisServer;
+  let redis: Redis;
+  let fixture: Fixture;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = new Redis(server.url);
+    fixture = makeDataDir(Date.now());
+    await addInstallations(fixture, Date.now());
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await server.stop();
+    rmSync(fixture.dataDir, { recursive: true, force: true });
+  });
+
+  it("copies them first, with a line of their own; a second run copies none", async () => {
+    const env = {
+      DATA_DIR: fixture.dataDir,
+      REDIS_URL: server.url,
+      CREDENTIALS_KEY: fixture.key.toString("base64"),
+    };
+    const first = await migrate(["--to-redis"], env);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout.trim().split("\n").slice(0, 3)).toEqual([
+      `migrate: ${fixture.dataDir} → ${server.url}`,
+      "Slack installations: 2 copied, 0 already in Redis",
+      "linked accounts: 2 copied, 0 already in Redis",
+    ]);
+    for (const secret of Object.values(INSTALL_SECRETS)) expect(first.stdout).not.toContain(secret);
+    // The default prefix is the one the bot reads.
+    const installations = new RedisInstallationStore(redis, { key: fixture.key });
+    expect(
+      (
+        await installations.fetchInstallation({
+          teamId: "T0ORGTWO",
+          enterpriseId: "E0CARRIER",
+          isEnterpriseInstall: false,
+        })
+      ).bot?.token,
+    ).toBe(INSTALL_SECRETS.org);
+    const after = await dumpRedis(redis, "fleetbot:");
+
+    const second = await migrate(["--to-redis"], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Slack installations: 0 copied, 2 already in Redis$/m);
+    expect(second.stdout).not.toMatch(/[1-9]\d* copied/);
+    expect(await dumpRedis(redis, "fleetbot:")).toEqual(after);
   });
 });

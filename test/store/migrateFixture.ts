@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Installation } from "@slack/bolt";
 import type { Redis } from "ioredis";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
 import { AccountStore } from "../../src/store/accountStore.js";
 import { AlertStore } from "../../src/store/alertStore.js";
 import { AuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
+import { SqliteInstallationStore } from "../../src/store/installationStore.js";
 import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import type { NewTask } from "../../src/tasks/task.js";
@@ -172,6 +174,65 @@ export function makeDataDir(start = NOW): Fixture {
       finishedUndelivered,
     },
   };
+}
+
+/** The fixture's installations' secrets (not token-shaped: the fake Slack accepts any string). */
+export const INSTALL_SECRETS = {
+  north: "bot:T0NORTH-bot-token-0001",
+  northRefresh: "refresh:T0NORTH-refresh-0001",
+  northWebhook: "https://hooks.slack.test/services/T0NORTH/B0HOOK/webhook-secret-0001",
+  org: "bot:E0CARRIER-org-token-0001",
+  orgUser: "user:E0CARRIER-user-token-0001",
+} as const;
+
+/** A workspace install (with token rotation and an incoming webhook), as InstallProvider stores it. */
+export const northInstall: Installation<"v2", false> = {
+  team: { id: "T0NORTH", name: "Carrier North" },
+  enterprise: undefined,
+  user: { id: "U0INSTALLER", token: undefined, scopes: undefined },
+  bot: {
+    id: "B0NORTH",
+    userId: "U0NORTHBOT",
+    scopes: ["commands", "chat:write"],
+    token: INSTALL_SECRETS.north,
+    refreshToken: INSTALL_SECRETS.northRefresh,
+    expiresAt: 1_800_000_000,
+  },
+  incomingWebhook: {
+    url: INSTALL_SECRETS.northWebhook,
+    channel: "#fleet",
+    channelId: "C0FLEET",
+    configurationUrl: "https://carrier-north.slack.test/services/B0HOOK",
+  },
+  tokenType: "bot",
+  isEnterpriseInstall: false,
+  appId: "A0FLEETBOT",
+  authVersion: "v2",
+};
+
+/** An org-wide (Enterprise Grid) install: it serves every workspace of E0CARRIER. */
+export const orgInstall: Installation<"v2", true> = {
+  team: undefined,
+  enterprise: { id: "E0CARRIER", name: "Carrier Group" },
+  user: { id: "U0ORGADMIN", token: INSTALL_SECRETS.orgUser, scopes: ["identify"] },
+  bot: { id: "B0CARRIER", userId: "U0CARRIERBOT", scopes: ["commands"], token: INSTALL_SECRETS.org },
+  tokenType: "bot",
+  isEnterpriseInstall: true,
+  enterpriseUrl: "https://carrier-group.enterprise.slack.test/",
+  appId: "A0FLEETBOT",
+  authVersion: "v2",
+};
+
+/** Adds multi-workspace mode's installations to a fixture's store: T:T0NORTH and the org-wide E:E0CARRIER. */
+export async function addInstallations(fixture: Fixture, at = NOW): Promise<void> {
+  const db = openDatabase(fixture.dataDir);
+  try {
+    const store = new SqliteInstallationStore(db, fixture.key, () => at);
+    await store.storeInstallation(northInstall);
+    await store.storeInstallation(orgInstall);
+  } finally {
+    db.close();
+  }
 }
 
 /** Every key of a prefix with its type and content, sorted: two equal dumps are equal Redis contents. */
