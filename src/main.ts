@@ -1126,6 +1126,8 @@ function slackContext(
     delivery,
     credentialsKey: config.credentialsKey,
     companyTimeZone: config.companyTimeZone,
+    defaultLanguage: config.defaultLanguage,
+    settings: stores.settings,
     alerts: {
       subscriptions: alerts.subscriptions,
       store: stores.alerts,

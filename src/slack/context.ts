@@ -3,9 +3,16 @@ import type { Logger } from "pino";
 import type { AlertSubscriptions } from "../alerts/subscriptions.js";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
+import type { Language } from "../i18n/language.js";
+import type { ResolvedLanguage } from "../i18n/resolve.js";
 import type { AuditHistory } from "../store/auditStore.js";
 import type { StoreHealth } from "../store/health.js";
-import type { AccountRepository, AlertRepository, TaskRepository } from "../store/repositories.js";
+import type {
+  AccountRepository,
+  AlertRepository,
+  SettingsRepository,
+  TaskRepository,
+} from "../store/repositories.js";
 import type { SharedState, WindowTake } from "../store/sharedState.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
@@ -32,6 +39,10 @@ export interface SlackContext {
   delivery: TaskDelivery;
   credentialsKey?: Buffer;
   companyTimeZone: string;
+  /** DEFAULT_LANGUAGE: whoever has no choice of their own nor a workspace default gets it. */
+  defaultLanguage: Language;
+  /** Users' languages and installed workspaces' default languages. */
+  settings: SettingsRepository;
   alerts: {
     subscriptions: AlertSubscriptions;
     store: AlertRepository;
@@ -74,6 +85,11 @@ export interface Users {
   /** Before an ack: the cached zone, else the company's (no Web API call; the task settles it). */
   zoneAtAck(userId: string): string;
   accountOf(userId: string): Promise<{ username: string; linked: boolean } | undefined>;
+  /**
+   * The language to answer the user in (src/i18n/resolve.ts): read once per request and passed
+   * to the views. `slackLocale` only when the caller has it (a slash command carries none).
+   */
+  languageOf(userId: string, slackLocale?: string): Promise<Language>;
 }
 
 /** Submitting tasks and following them (the queue, cancel, the answer held until the ack). */
@@ -164,10 +180,30 @@ export interface AccountDeps extends QueueDeps {
   };
 }
 
+/** `/fleet language`: the user's language, where it comes from, and choosing it. */
+export interface LanguageDeps extends Common {
+  /** DEFAULT_LANGUAGE (what single-workspace mode has instead of a workspace default set in Slack). */
+  defaultLanguage: Language;
+  /** The user's language as a request resolves it, and where it comes from. */
+  current(userId: string): Promise<ResolvedLanguage>;
+  /** Stores the user's own language in this workspace. */
+  choose(userId: string, language: Language): Promise<void>;
+  /**
+   * Multi-workspace mode: the workspace's default language, set by whoever installed fleetbot or
+   * a workspace admin. Undefined in single-workspace mode (DEFAULT_LANGUAGE, the operator's).
+   */
+  workspaceDefault?: {
+    /** The installer, or users.info says admin or owner; undefined when Slack did not answer. */
+    mayManage(client: WebClient, userId: string): Promise<boolean | undefined>;
+    set(language: Language): Promise<void>;
+  };
+}
+
 export interface ListenerDeps {
   queue: QueueDeps;
   reports: ReportDeps;
   etransport: EtransportDeps;
   alerts: AlertDeps;
   account: AccountDeps;
+  language: LanguageDeps;
 }

@@ -281,6 +281,20 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE linked_accounts;
    ALTER TABLE linked_accounts_v12 RENAME TO linked_accounts;
    CREATE INDEX linked_accounts_username ON linked_accounts (username);`,
+  // 13: settings (settingsStore.ts): each user's language per (workspace, Slack user), and an
+  // installed workspace's default language (the single workspace's is DEFAULT_LANGUAGE).
+  `CREATE TABLE user_settings (
+     workspace TEXT NOT NULL,
+     slack_user TEXT NOT NULL,
+     language TEXT NOT NULL CHECK (language IN ('en','ro')),
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (workspace, slack_user)
+   );
+   CREATE TABLE workspace_settings (
+     workspace TEXT PRIMARY KEY,
+     language TEXT NOT NULL CHECK (language IN ('en','ro')),
+     updated_at INTEGER NOT NULL
+   );`,
 ];
 
 export class StoreError extends Error {

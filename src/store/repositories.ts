@@ -2,6 +2,7 @@ import type { AccountStore } from "./accountStore.js";
 import type { AlertStore } from "./alertStore.js";
 import type { AuditStore } from "./auditStore.js";
 import type { LearnedLimitsStore } from "./learnedLimits.js";
+import type { SettingsStore } from "./settingsStore.js";
 import type { TaskStore } from "./taskStore.js";
 
 /**
@@ -23,6 +24,8 @@ export type AlertRepository = Promised<AlertStore>;
 export type LearnedLimitsRepo = Promised<LearnedLimitsStore>;
 /** The audit trail of transport changes (kept AUDIT_RETENTION_DAYS). */
 export type AuditRepository = Promised<AuditStore>;
+/** Each user's settings (their language) and each installed workspace's default language. */
+export type SettingsRepository = Promised<SettingsStore>;
 /** Slack installations (multi-workspace mode): SqliteInstallationStore or RedisInstallationStore. */
 export type { InstallationRepository } from "./installationStore.js";
 
@@ -32,6 +35,7 @@ export interface Repositories {
   accounts: AccountRepository;
   alerts: AlertRepository;
   audit: AuditRepository;
+  settings: SettingsRepository;
 }
 
 /**

@@ -52,7 +52,9 @@ export class WorkspaceRemoval {
     const key = workspaceKeyOf(ids);
     if (!key) return "already-removed";
     const query = queryOf(key);
-    const deleted = await this.options.installations.deleteIfInstalledBefore(query, eventTimeMs);
+    // Slack's event_time is whole seconds: the uninstall happened within the second after it, so an
+    // installation stored in that same second is not taken for a later reinstall.
+    const deleted = await this.options.installations.deleteIfInstalledBefore(query, eventTimeMs + 999);
     if (!deleted && (await this.options.installations.installedAt(query)) !== undefined) {
       this.options.logger.info(
         { workspace: key },

@@ -43,14 +43,22 @@ describe("/fleet", () => {
     expect(textOf(seen)).toContain("/fleet where");
   });
 
-  it("limba/language says, to the user alone, that choosing a language is not available yet", async () => {
-    for (const text of ["limba", "language ro", "limbă română"]) {
-      const result = await fleet(text);
+  it("limba/language shows and sets the user's language, to the user alone (test/slack/language.e2e.test.ts has the rest)", async () => {
+    // Another user than the other tests': their answers stay in the default language.
+    const user = "U0VIEWER";
+    const answers = {
+      limba: "Your language is *English* (fleetbot's default",
+      "language ro": "Limba ta este acum româna.",
+      "limbă română": "Limba ta este acum româna.",
+      "language en": "Your language is now English.",
+    };
+    for (const [text, expected] of Object.entries(answers)) {
+      const result = await fleet(text, user);
       expect(result.status).toBe(200);
-      const seen = lastSeen();
+      const seen = lastSeen(user);
       expect(seen?.ephemeral, text).toBe(true);
-      expect(textOf(seen)).toContain("Choosing a language is not available in this version yet");
-      expect(textOf(seen)).toContain("/fleet help");
+      expect(seen?.visibleTo, text).toBe(user);
+      expect(textOf(seen), text).toContain(expected);
     }
   });
 

@@ -102,8 +102,7 @@ export type FleetCommand =
   | { ok: true; kind: "alerts-list" }
   /**
    * `/fleet language [ro|en]`, `/fleet language workspace ro|en` (`limba`): the user's language, or
-   * the workspace default; no `language` = show the one in use. Not available yet: the listener
-   * says so and answers stay English.
+   * the workspace default; no `language` = show the one in use (answered by listeners/language.ts).
    */
   | { ok: true; kind: "language"; scope: "user" | "workspace"; language?: Language }
   /**

@@ -15,15 +15,12 @@ import {
   subscribeAlerts,
   unsubscribeAlerts,
 } from "./alerts.js";
+import { languageCommand } from "./language.js";
 import { showQueue } from "./queue.js";
 import { type Ack, ephemeral, replyFromCommand } from "./shared.js";
 import { examplesFor, openReportModal, type ReportCommandArgs, runReport } from "./vehicleReports.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
-
-/** The answer to `/fleet language` (`limba`) until choosing a language exists. */
-export const LANGUAGE_NOT_AVAILABLE =
-  "Choosing a language is not available in this version yet: fleetbot answers in English.";
 
 /** /fleet: parse, then the command's family acknowledges at once and leaves the work to a task. */
 export async function fleetCommand(
@@ -105,9 +102,7 @@ async function dispatchFleetCommand(
     case "alerts-subscribe":
       return subscribeAlerts({ ...alertArgs, channel: parsed.channel, codes: parsed.codes }, deps.alerts);
     case "language":
-      // Read by the grammar (`language`, `limba`), not available yet: said to the user alone.
-      await args.ack(ephemeral(noticeMessage(LANGUAGE_NOT_AVAILABLE, "Example: /fleet help")));
-      return;
+      return languageCommand(args, parsed, deps.language);
     default:
       return unknownCommand(parsed, args.ack);
   }

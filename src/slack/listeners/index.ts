@@ -17,6 +17,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
+import { resolveLanguageWithSource } from "../../i18n/resolve.js";
 import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
@@ -160,10 +161,24 @@ export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspac
 
 /** The families' narrow deps for one workspace: every id they read or write is that workspace's. */
 export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_WORKSPACE): ListenerDeps {
+  // The user's choice, the workspace's default (none stored for the single workspace), DEFAULT_LANGUAGE.
+  const language = async (userId: string, slackLocale?: string) => {
+    const [user, ofWorkspace] = await Promise.all([
+      ctx.settings.userLanguage(workspace, userId),
+      workspace === ONLY_WORKSPACE ? undefined : ctx.settings.workspaceLanguage(workspace),
+    ]);
+    return resolveLanguageWithSource({
+      user,
+      workspace: ofWorkspace,
+      configured: ctx.defaultLanguage,
+      slackLocale,
+    });
+  };
   const users: Users = {
     timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId, workspace),
     zoneAtAck: (userId) => ctx.people.zoneAtAck(userId, workspace),
     accountOf: (userId) => ctx.people.accountOf(userId, workspace),
+    languageOf: async (userId, slackLocale) => (await language(userId, slackLocale)).language,
   };
   const tasks: TaskDesk = {
     // A write the store refuses is told to the user within the ack (answerStoreFailure) and to /healthz.
@@ -254,12 +269,27 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
           }
         : {}),
     },
+    language: {
+      users,
+      now,
+      defaultLanguage: ctx.defaultLanguage,
+      current: (userId) => language(userId),
+      choose: (userId, chosen) => ctx.settings.setUserLanguage(workspace, userId, chosen),
+      ...(ctx.workspaces.multi
+        ? {
+            workspaceDefault: {
+              mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
+              set: (chosen) => ctx.settings.setWorkspaceLanguage(workspace, chosen),
+            },
+          }
+        : {}),
+    },
   };
 }
 
 /**
- * Who may set a workspace's own fleet account: whoever installed fleetbot there, or a workspace
- * admin or owner (users.info). Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
+ * Who may set a workspace's own fleet account or default language: whoever installed fleetbot
+ * there, or a workspace admin or owner (users.info). Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
  */
 async function mayManageWorkspace(
   ctx: SlackContext,

@@ -7,6 +7,7 @@ import { RedisAuditStore } from "./auditStore.js";
 import { RedisInstallationStore } from "./installationStore.js";
 import { RedisLearnedLimitsStore } from "./learnedLimits.js";
 import type { RedisStoreOptions } from "./lua.js";
+import { RedisSettingsStore } from "./settingsStore.js";
 import { RedisTaskStore } from "./taskStore.js";
 
 export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
@@ -15,6 +16,7 @@ export { RedisAuditStore } from "./auditStore.js";
 export { RedisInstallationStore } from "./installationStore.js";
 export { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
+export { RedisSettingsStore } from "./settingsStore.js";
 export { RedisTaskStore, type StepRecord } from "./taskStore.js";
 
 /** Every store of the Redis mode over one client (without keyPrefix) and one key prefix. */
@@ -27,6 +29,7 @@ export function createRedisRepositories(
     accounts: new RedisAccountStore(redis, options),
     alerts: new RedisAlertStore(redis, options),
     audit: new RedisAuditStore(redis, options),
+    settings: new RedisSettingsStore(redis, options),
     limits: new RedisLearnedLimitsStore(redis, options),
     installations: new RedisInstallationStore(redis, options),
   };

@@ -18,6 +18,7 @@ import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../../src/store/redis/auditStore.js";
 import { RedisInstallationStore } from "../../../src/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
+import { RedisSettingsStore } from "../../../src/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
 import {
   type AccountRepository,
@@ -25,8 +26,10 @@ import {
   type AuditRepository,
   type LearnedLimitsRepo,
   promised,
+  type SettingsRepository,
   type TaskRepository,
 } from "../../../src/store/repositories.js";
+import { SettingsStore } from "../../../src/store/settingsStore.js";
 import { TaskStore } from "../../../src/store/taskStore.js";
 import { type RedisServer, redisForTests, redisSkipReason } from "../../helpers/redisServer.js";
 
@@ -44,6 +47,7 @@ export interface Stores {
   alerts: AlertRepository;
   limits: LearnedLimitsRepo;
   audit: AuditRepository;
+  settings: SettingsRepository;
   installations: InstallationRepository;
 }
 
@@ -94,6 +98,7 @@ function sqliteBackend(): Backend {
         alerts: promised(new AlertStore(db, now)),
         limits: promised(new LearnedLimitsStore(db, now)),
         audit: promised(new AuditStore(db)),
+        settings: promised(new SettingsStore(db, now)),
         installations: new SqliteInstallationStore(db, key, now),
       });
       const db = openDatabase(dir);
@@ -132,6 +137,7 @@ function redisBackend(): Backend {
         alerts: new RedisAlertStore(redis, { prefix, now }),
         limits: new RedisLearnedLimitsStore(redis, { prefix, now }),
         audit: new RedisAuditStore(redis, { prefix, now }),
+        settings: new RedisSettingsStore(redis, { prefix, now }),
         installations: new RedisInstallationStore(redis, { prefix, now, key }),
       });
       const redis = connect();

@@ -1,0 +1,19 @@
+/**
+ * English, shared words. English is the reference catalogue: its parameter types are the ones
+ * Romanian must take (src/i18n/section.ts). Values are inserted as given: escape user text for
+ * mrkdwn before passing it. Plurals go through `count("en", …)` / `plural("en", …)`, never
+ * a hand-written test of `n` against 1.
+ */
+import type { Language } from "../language.js";
+import { count } from "../plural.js";
+import type { Section } from "../section.js";
+
+export const common = {
+  /** A language's name, in this language: "English", "Romanian". */
+  languageName: (language: Language) => (language === "ro" ? "Romanian" : "English"),
+  transports: (n: number) => count("en", n, { one: "transport", other: "transports" }),
+  vehicles: (n: number) => count("en", n, { one: "vehicle", other: "vehicles" }),
+  minutes: (n: number) => count("en", n, { one: "minute", other: "minutes" }),
+  /** How long ago, for the places where Slack's `{ago}` cannot be used: `duration` from format.ts. */
+  ago: ({ duration }: { duration: string }) => `${duration} ago`,
+} satisfies Section;

@@ -1,0 +1,20 @@
+/**
+ * Romanian, shared words. Register: the informal second person ("tu": „alege”, „îți”), as in a
+ * Slack conversation, the same in every section. Diacritics with the comma below (ș, ț), never
+ * the cedilla (U+015F, U+0163): test/i18n/catalogue.test.ts checks it. Plurals go through
+ * `count("ro", …)` / `plural("ro", …)`, which demand the `few` form; the `other` form carries its
+ * "de" ("20 de transporturi").
+ */
+
+import type { common as en } from "../en/common.js";
+import { count } from "../plural.js";
+import type { SameParameters, Translation } from "../section.js";
+
+export const common = {
+  languageName: (language) => (language === "ro" ? "română" : "engleză"),
+  transports: (n) => count("ro", n, { one: "transport", few: "transporturi", other: "de transporturi" }),
+  vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
+  minutes: (n) => count("ro", n, { one: "minut", few: "minute", other: "de minute" }),
+  ago: ({ duration }) => `acum ${duration}`,
+} satisfies Translation<typeof en>;
+true satisfies SameParameters<typeof en, typeof common>;
