@@ -21,34 +21,17 @@ import {
   lastSeen,
   link,
   mentions,
+  rowsOf,
   type Side,
   seenBy,
   splitFleet,
+  ZERO,
 } from "./sides.js";
 
 const ENTERPRISE = "E0CARRIER";
 const ORG_KEY = `E:${ENTERPRISE}`;
 const ORG_ONE = "T0ORGONE";
 const ORG_TWO = "T0ORGTWO";
-
-/** Every row of a workspace key in the SQLite store, read from the file (read-only). */
-function rowsOf(h: MultiWorkspaceHarness, key: string) {
-  const db = new Database(join(h.dataDir, "fleetbot.sqlite"), { readonly: true, fileMustExist: true });
-  try {
-    const count = (sql: string) => (db.prepare(sql).get(key) as { n: number }).n;
-    return {
-      tasks: count("SELECT count(*) AS n FROM tasks WHERE workspace = ?"),
-      linked_accounts: count("SELECT count(*) AS n FROM linked_accounts WHERE workspace = ?"),
-      alert_subscriptions: count("SELECT count(*) AS n FROM alert_subscriptions WHERE workspace = ?"),
-      alert_posts: count("SELECT count(*) AS n FROM alert_posts WHERE workspace = ?"),
-      alert_mutes: count("SELECT count(*) AS n FROM alert_mutes WHERE workspace = ?"),
-      alert_groups: count("SELECT count(*) AS n FROM alert_groups WHERE workspace = ?"),
-      slack_installations: count("SELECT count(*) AS n FROM slack_installations WHERE key = ?"),
-    };
-  } finally {
-    db.close();
-  }
-}
 
 function installationRows(h: MultiWorkspaceHarness) {
   const db = new Database(join(h.dataDir, "fleetbot.sqlite"), { readonly: true, fileMustExist: true });
@@ -77,16 +60,6 @@ function taskWorkspaces(h: MultiWorkspaceHarness): string[] {
     db.close();
   }
 }
-
-const ZERO = {
-  tasks: 0,
-  linked_accounts: 0,
-  alert_subscriptions: 0,
-  alert_posts: 0,
-  alert_mutes: 0,
-  alert_groups: 0,
-  slack_installations: 0,
-};
 
 describe("an org-wide install on Enterprise Grid", () => {
   let h: MultiWorkspaceHarness;

@@ -2,6 +2,8 @@
  * Shared by the multi-workspace e2e tests (SQLite and Redis): the two teams of the fake Slack as a
  * test acts in them, through the signed driver of each, and what each team's users see.
  */
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { expect, vi } from "vitest";
 import type { FakeMessage, SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
@@ -204,3 +206,37 @@ export function runningOn(h: MultiWorkspaceHarness, vehicles: readonly SimVehicl
     .simulator!.control.transports()
     .find((t) => t.statusId === 2 && !t.pinnedTransmission && uids.has(t.vehicleUId));
 }
+
+/** Row counts of one workspace key in the SQLite store, read from the file (read-only). */
+export function rowsOf(h: MultiWorkspaceHarness, key: string) {
+  const db = new Database(join(h.dataDir, "fleetbot.sqlite"), { readonly: true, fileMustExist: true });
+  try {
+    const count = (sql: string) => (db.prepare(sql).get(key) as { n: number }).n;
+    return {
+      tasks: count("SELECT count(*) AS n FROM tasks WHERE workspace = ?"),
+      linked_accounts: count("SELECT count(*) AS n FROM linked_accounts WHERE workspace = ?"),
+      alert_subscriptions: count("SELECT count(*) AS n FROM alert_subscriptions WHERE workspace = ?"),
+      alert_posts: count("SELECT count(*) AS n FROM alert_posts WHERE workspace = ?"),
+      alert_mutes: count("SELECT count(*) AS n FROM alert_mutes WHERE workspace = ?"),
+      alert_groups: count("SELECT count(*) AS n FROM alert_groups WHERE workspace = ?"),
+      user_settings: count("SELECT count(*) AS n FROM user_settings WHERE workspace = ?"),
+      workspace_settings: count("SELECT count(*) AS n FROM workspace_settings WHERE workspace = ?"),
+      slack_installations: count("SELECT count(*) AS n FROM slack_installations WHERE key = ?"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** No row of a workspace left (after its uninstall). */
+export const ZERO: ReturnType<typeof rowsOf> = {
+  tasks: 0,
+  linked_accounts: 0,
+  alert_subscriptions: 0,
+  alert_posts: 0,
+  alert_mutes: 0,
+  alert_groups: 0,
+  user_settings: 0,
+  workspace_settings: 0,
+  slack_installations: 0,
+};
