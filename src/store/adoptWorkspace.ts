@@ -4,6 +4,7 @@ import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import { decryptSecret, encryptSecret, linkAssociatedData } from "./accountStore.js";
 import type { Db } from "./database.js";
 import { RedisAccountStore } from "./redis/accountStore.js";
+import { RedisSettingsStore } from "./redis/settingsStore.js";
 
 /**
  * `npm run migrate -- --adopt-workspace T:<team>`: an operator moving from single- to
@@ -15,6 +16,11 @@ import { RedisAccountStore } from "./redis/accountStore.js";
  * - A link this CREDENTIALS_KEY cannot open stays where it was (counted): run again with the
  *   right key, or its user links again.
  * - A second run finds nothing left to move.
+ *
+ * The single workspace's users' language settings go along (nothing sealed: moved as they are,
+ * with their times); a user who already has one in the target workspace keeps it, and the old one
+ * is dropped. The single workspace has no stored default (DEFAULT_LANGUAGE is its default), so
+ * none moves. SQLite: in the same transaction as the links. Redis: each user's in one script.
  */
 
 export type AdoptTarget = { db: Db } | { redis: Redis; prefix?: string };
@@ -30,6 +36,10 @@ export interface AdoptReport {
   unreadable: number;
   /** Re-linked or unlinked while the adoption ran (Redis: left alone; a second run takes them). */
   changed: number;
+  /** Users' language settings moved to the target workspace. */
+  settingsMoved: number;
+  /** Users' language settings dropped: the user already had one in the target workspace (it stays). */
+  settingsKept: number;
 }
 
 /** What an installed workspace's key looks like (workspaceKeyOf): T:<team> or E:<enterprise>. */
@@ -47,6 +57,8 @@ function tryOpen(
     return undefined;
   }
 }
+
+const settingRow = z.object({ slack_user: z.string(), language: z.string(), updated_at: z.number() });
 
 const linkRow = z.object({
   slack_user: z.string(),
@@ -69,7 +81,16 @@ export async function adoptWorkspace(
 }
 
 function adoptInSqlite(db: Db, key: Buffer, from: WorkspaceKey, to: WorkspaceKey): AdoptReport {
-  const report: AdoptReport = { from, to, moved: 0, replaced: 0, unreadable: 0, changed: 0 };
+  const report: AdoptReport = {
+    from,
+    to,
+    moved: 0,
+    replaced: 0,
+    unreadable: 0,
+    changed: 0,
+    settingsMoved: 0,
+    settingsKept: 0,
+  };
   const rows = db.prepare(
     "SELECT slack_user, username, secret, linked_at FROM linked_accounts WHERE workspace = ? ORDER BY rowid",
   );
@@ -78,7 +99,15 @@ function adoptInSqlite(db: Db, key: Buffer, from: WorkspaceKey, to: WorkspaceKey
   const insert = db.prepare(
     "INSERT INTO linked_accounts (workspace, slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?, ?)",
   );
-  // One transaction: a crash leaves every link where it was, or every link moved.
+  const settings = db.prepare(
+    "SELECT slack_user, language, updated_at FROM user_settings WHERE workspace = ? ORDER BY rowid",
+  );
+  const hasSetting = db.prepare("SELECT 1 FROM user_settings WHERE workspace = ? AND slack_user = ?");
+  const removeSetting = db.prepare("DELETE FROM user_settings WHERE workspace = ? AND slack_user = ?");
+  const insertSetting = db.prepare(
+    "INSERT INTO user_settings (workspace, slack_user, language, updated_at) VALUES (?, ?, ?, ?)",
+  );
+  // One transaction: a crash leaves every link and setting where it was, or every one moved.
   db.transaction(() => {
     for (const raw of rows.all(from)) {
       const row = linkRow.parse(raw);
@@ -96,6 +125,16 @@ function adoptInSqlite(db: Db, key: Buffer, from: WorkspaceKey, to: WorkspaceKey
       insert.run(to, row.slack_user, row.username, secret, row.linked_at);
       report.moved++;
     }
+    for (const raw of settings.all(from)) {
+      const row = settingRow.parse(raw);
+      removeSetting.run(from, row.slack_user);
+      if (hasSetting.get(to, row.slack_user) !== undefined) {
+        report.settingsKept++;
+        continue;
+      }
+      insertSetting.run(to, row.slack_user, row.language, row.updated_at);
+      report.settingsMoved++;
+    }
   })();
   return report;
 }
@@ -106,11 +145,18 @@ async function adoptInRedis(
   from: WorkspaceKey,
   to: WorkspaceKey,
 ): Promise<AdoptReport> {
-  const report: AdoptReport = { from, to, moved: 0, replaced: 0, unreadable: 0, changed: 0 };
-  const store = new RedisAccountStore(target.redis, {
-    ...(target.prefix !== undefined ? { prefix: target.prefix } : {}),
-    key,
-  });
+  const report: AdoptReport = {
+    from,
+    to,
+    moved: 0,
+    replaced: 0,
+    unreadable: 0,
+    changed: 0,
+    settingsMoved: 0,
+    settingsKept: 0,
+  };
+  const prefix = target.prefix !== undefined ? { prefix: target.prefix } : {};
+  const store = new RedisAccountStore(target.redis, { ...prefix, key });
   for (const row of await store.sealedAccounts()) {
     if (row.workspace !== from) continue;
     const password = tryOpen(key, row.secret, from, row.slackUser);
@@ -128,6 +174,13 @@ async function adoptInRedis(
     else if (outcome === "kept") report.replaced++;
     else report.changed++;
   }
+  const settings = new RedisSettingsStore(target.redis, prefix);
+  for (const slackUser of await settings.usersWithSettings(from)) {
+    // Each user's setting moves in one script; 'gone': no longer there (another run took it).
+    const outcome = await settings.moveUserSetting(from, to, slackUser);
+    if (outcome === "moved") report.settingsMoved++;
+    else if (outcome === "kept") report.settingsKept++;
+  }
   return report;
 }
 
@@ -138,6 +191,11 @@ export function formatAdoptReport(report: AdoptReport): string[] {
     `linked accounts: ${report.moved} moved from ${from} to ${report.to} (re-sealed), ` +
       `${report.replaced} dropped (the user had already linked in ${report.to})`,
   ];
+  if (report.settingsMoved + report.settingsKept > 0)
+    lines.push(
+      `language settings: ${report.settingsMoved} moved from ${from} to ${report.to}, ` +
+        `${report.settingsKept} dropped (the user already had one in ${report.to})`,
+    );
   if (report.changed > 0)
     lines.push(
       `${report.changed} linked account(s) changed while this ran and were left alone: run it again`,

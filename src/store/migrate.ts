@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { IncidentRecord } from "../alerts/incidents.js";
 import type { TransportView } from "../etransport/types.js";
+import { LANGUAGES } from "../i18n/language.js";
 import type { TaskRecord } from "../tasks/task.js";
 import { decryptSecret, linkAssociatedData } from "./accountStore.js";
 import {
@@ -22,6 +23,7 @@ import { RedisAuditStore } from "./redis/auditStore.js";
 import { RedisInstallationStore } from "./redis/installationStore.js";
 import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learnedLimits.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
+import { RedisSettingsStore, type SettingRecord } from "./redis/settingsStore.js";
 import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
 import { TaskStore } from "./taskStore.js";
 
@@ -33,7 +35,9 @@ import { TaskStore } from "./taskStore.js";
  * the audit trail of transport changes (all of it: it outlives the tasks that made the changes),
  * and the Slack installations of multi-workspace mode (sealed as they are, like the accounts: both
  * stores seal them the same way, bound to the installation key, so Redis opens them with the same
- * CREDENTIALS_KEY; their line shows only when there are any).
+ * CREDENTIALS_KEY; their line shows only when there are any), and the language settings (each
+ * user's, per workspace, and each installed workspace's default; their line shows only when there
+ * are any; one already in Redis is the live one and is kept).
  *
  * Also copied, because dropping them would lose something a user sees: resolved incidents whose
  * resolution post is still owed (else the alert stays "open" in Slack for ever; the same rule
@@ -101,6 +105,12 @@ const muteRow = z.object({
   code_uit: z.string(),
   until: z.number(),
 });
+const settingRow = z.object({
+  workspace: z.string(),
+  slack_user: z.string().nullable(),
+  language: z.enum(LANGUAGES),
+  updated_at: z.number(),
+});
 const limitRow = z.object({
   service: z.string(),
   endpoint: z.string(),
@@ -114,6 +124,8 @@ export interface SqliteSnapshot {
   /** Slack installations (multi-workspace mode), tokens sealed. */
   installations: SealedInstallation[];
   accounts: SealedAccount[];
+  /** Language settings: the users' (per workspace), then the installed workspaces' defaults. */
+  settings: SettingRecord[];
   subscriptions: AlertSubscription[];
   /** The groups the copied incidents' posts name. */
   groups: AlertGroup[];
@@ -144,6 +156,26 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
           secret: row.secret,
           linkedAt: row.linked_at,
         };
+      });
+
+    const settings = db
+      .prepare(
+        `SELECT workspace, slack_user, language, updated_at FROM
+           (SELECT 0 AS part, rowid AS n, workspace, slack_user, language, updated_at FROM user_settings
+            UNION ALL
+            SELECT 1, rowid, workspace, NULL, language, updated_at FROM workspace_settings)
+         ORDER BY part, n`,
+      )
+      .all()
+      .map((raw): SettingRecord => {
+        const row = settingRow.parse(raw);
+        const record: SettingRecord = {
+          workspace: row.workspace,
+          language: row.language,
+          updatedAt: row.updated_at,
+        };
+        if (row.slack_user !== null) record.slackUser = row.slack_user;
+        return record;
       });
 
     const liveIncidentIds = db
@@ -242,6 +274,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
     return {
       installations: readSealedInstallations(db),
       accounts,
+      settings,
       subscriptions: alerts.subscriptions(),
       groups,
       incidents,
@@ -304,6 +337,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   const tasks = new RedisTaskStore(options.redis, storeOptions);
   const limits = new RedisLearnedLimitsStore(options.redis, storeOptions);
   const audit = new RedisAuditStore(options.redis, storeOptions);
+  const settings = new RedisSettingsStore(options.redis, storeOptions);
 
   const outcomes: KindOutcome[] = [];
   // An installation already in Redis (a replica's install, reinstall or token rotation) is the
@@ -319,6 +353,13 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
       copiedOrPresent(await accounts.importSealed(a)),
     ),
   );
+  // A setting already in Redis (chosen on a replica since) is the live one: it is kept.
+  if (snapshot.settings.length > 0)
+    outcomes.push(
+      await copyEach("language settings", snapshot.settings, async (s) =>
+        copiedOrPresent(await settings.importSetting(s)),
+      ),
+    );
   outcomes.push(
     await copyEach("alert subscriptions", snapshot.subscriptions, async (s) =>
       copiedOrPresent(await alerts.importSubscription(s)),

@@ -13,14 +13,15 @@ import { formatMigrationReport, migrateToRedis } from "./migrate.js";
  * line per kind; exits 1 with one clear line on a bad or missing argument, a missing store or an
  * unreachable Redis. Never prints a secret (REDIS_URL's password included).
  *
- * `npm run migrate -- --adopt-workspace T:<team>`: the single workspace's linked accounts become
- * that installed workspace's (moving to multi-workspace mode), their passwords sealed anew with
- * CREDENTIALS_KEY (required). In Redis when REDIS_URL is set, else in DATA_DIR's store.
+ * `npm run migrate -- --adopt-workspace T:<team>`: the single workspace's linked accounts (and
+ * its users' language settings) become that installed workspace's (moving to multi-workspace
+ * mode), their passwords sealed anew with CREDENTIALS_KEY (required). In Redis when REDIS_URL
+ * is set, else in DATA_DIR's store.
  */
 
 const USAGE =
   "usage: npm run migrate -- --to-redis   (in the Docker image: node dist/store/migrateCli.js --to-redis; reads DATA_DIR, default ./data, and REDIS_URL; CREDENTIALS_KEY optional)" +
-  " | npm run migrate -- --adopt-workspace T:<team id>   (the single workspace's linked accounts become that workspace's; reads CREDENTIALS_KEY, and REDIS_URL if set, else DATA_DIR)";
+  " | npm run migrate -- --adopt-workspace T:<team id>   (the single workspace's linked accounts and language settings become that workspace's; reads CREDENTIALS_KEY, and REDIS_URL if set, else DATA_DIR)";
 
 const envSchema = z.object({
   DATA_DIR: z.preprocess(

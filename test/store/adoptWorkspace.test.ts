@@ -4,6 +4,8 @@ import { AccountStore, encryptSecret, LinkedAccountUnreadableError } from "../..
 import { adoptWorkspace, formatAdoptReport } from "../../src/store/adoptWorkspace.js";
 import { openDatabase } from "../../src/store/database.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
+import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
+import { SettingsStore } from "../../src/store/settingsStore.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
@@ -13,6 +15,7 @@ const TEAM = "T:TADOPT01";
 /** The same steps on either backend: seed single-workspace links, adopt, look. */
 interface Side {
   accounts: AccountStore | RedisAccountStore;
+  settings: SettingsStore | RedisSettingsStore;
   adopt(key: Buffer, from: string, to: string): ReturnType<typeof adoptWorkspace>;
 }
 
@@ -25,7 +28,16 @@ function adoptionCases(open: (key: Buffer) => Promise<Side>) {
     await side.accounts.link("T:TOTHER01", "U1", "other@example.ro", "pw-other");
 
     const report = await side.adopt(key, "", TEAM);
-    expect(report).toEqual({ from: "", to: TEAM, moved: 2, replaced: 0, unreadable: 0, changed: 0 });
+    expect(report).toEqual({
+      from: "",
+      to: TEAM,
+      moved: 2,
+      replaced: 0,
+      unreadable: 0,
+      changed: 0,
+      settingsMoved: 0,
+      settingsKept: 0,
+    });
     expect(await side.accounts.get(TEAM, "U1")).toEqual({
       workspace: TEAM,
       slackUser: "U1",
@@ -78,6 +90,41 @@ function adoptionCases(open: (key: Buffer) => Promise<Side>) {
     expect(lines).not.toMatch(/U1|U3|example\.ro|pw-/);
   });
 
+  it("moves the single workspace's language settings too; a user's own setting in the workspace is kept", async () => {
+    const key = randomBytes(32);
+    const side = await open(key);
+    await side.accounts.link("", "U1", "one@example.ro", "pw-one");
+    await side.settings.setUserLanguage("", "U1", "ro");
+    // U2 chose a language without linking; U3 already chose one in the installed workspace.
+    await side.settings.setUserLanguage("", "U2", "ro");
+    await side.settings.setUserLanguage("", "U3", "ro");
+    await side.settings.setUserLanguage(TEAM, "U3", "en");
+    await side.settings.setUserLanguage("T:TOTHER01", "U1", "en");
+    await side.settings.setWorkspaceLanguage(TEAM, "en");
+
+    const report = await side.adopt(key, "", TEAM);
+    expect(report).toMatchObject({ moved: 1, replaced: 0, settingsMoved: 2, settingsKept: 1 });
+    expect(await side.settings.userLanguage(TEAM, "U1")).toBe("ro");
+    expect(await side.settings.userLanguage(TEAM, "U2")).toBe("ro");
+    expect(await side.settings.userLanguage(TEAM, "U3")).toBe("en");
+    for (const user of ["U1", "U2", "U3"]) expect(await side.settings.userLanguage("", user)).toBeUndefined();
+    // Other workspaces, and the workspace's own default, are not touched.
+    expect(await side.settings.userLanguage("T:TOTHER01", "U1")).toBe("en");
+    expect(await side.settings.workspaceLanguage(TEAM)).toBe("en");
+    expect(formatAdoptReport(report)).toEqual([
+      `linked accounts: 1 moved from the single workspace to ${TEAM} (re-sealed), 0 dropped (the user had already linked in ${TEAM})`,
+      `language settings: 2 moved from the single workspace to ${TEAM}, 1 dropped (the user already had one in ${TEAM})`,
+    ]);
+
+    // A second run finds nothing to move, and says nothing about settings.
+    const again = await side.adopt(key, "", TEAM);
+    expect(again).toMatchObject({ moved: 0, settingsMoved: 0, settingsKept: 0 });
+    expect(formatAdoptReport(again)).toHaveLength(1);
+    expect(await side.settings.userLanguage(TEAM, "U2")).toBe("ro");
+    // The moved settings belong to the workspace now: they go when it uninstalls (3 users and its default).
+    expect(await side.settings.deleteWorkspace(TEAM)).toBe(4);
+  });
+
   it("refuses a target that is not an installed workspace's key, or the source itself", async () => {
     const key = randomBytes(32);
     const side = await open(key);
@@ -104,6 +151,7 @@ describe("adoptWorkspace on SQLite", () => {
     const db = store();
     return {
       accounts: new AccountStore(db, key, () => NOW),
+      settings: new SettingsStore(db, () => NOW),
       adopt: async (k, from, to) => await adoptWorkspace({ db }, k, from, to),
     };
   });
@@ -128,6 +176,33 @@ describe("adoptWorkspace on SQLite", () => {
     );
   });
 
+  it("a setting that cannot move undoes the links moved with it (one transaction)", async () => {
+    const key = randomBytes(32);
+    const db = openDatabase(":memory:");
+    const accounts = new AccountStore(db, key, () => NOW);
+    const settings = new SettingsStore(db, () => NOW);
+    accounts.link("", "U1", "one@example.ro", "pw-one");
+    settings.setUserLanguage("", "U1", "ro");
+    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON user_settings WHEN NEW.workspace = '${TEAM}'
+             BEGIN SELECT RAISE(ABORT, 'disk full'); END;`);
+    await expect(adoptWorkspace({ db }, key, "", TEAM)).rejects.toThrow(/disk full/);
+    expect(accounts.get("", "U1")).toMatchObject({ password: "pw-one" });
+    expect(accounts.usernameOf(TEAM, "U1")).toBeUndefined();
+    expect(settings.userLanguage("", "U1")).toBe("ro");
+    expect(settings.userLanguage(TEAM, "U1")).toBeUndefined();
+    db.close();
+  });
+
+  it("keeps each setting's time", async () => {
+    const db = openDatabase(":memory:");
+    new SettingsStore(db, () => NOW - 5000).setUserLanguage("", "U1", "ro");
+    await adoptWorkspace({ db }, randomBytes(32), "", TEAM);
+    expect(db.prepare("SELECT workspace, slack_user, language, updated_at FROM user_settings").all()).toEqual(
+      [{ workspace: TEAM, slack_user: "U1", language: "ro", updated_at: NOW - 5000 }],
+    );
+    db.close();
+  });
+
   it("a moved row only opens under its new workspace", async () => {
     const key = randomBytes(32);
     const db = openDatabase(":memory:");
@@ -148,6 +223,7 @@ describe.skipIf(redisSkipReason !== undefined)("adoptWorkspace on Redis", () => 
     const target = store();
     return {
       accounts: new RedisAccountStore(target.redis, { prefix: target.prefix, key, now: () => NOW }),
+      settings: new RedisSettingsStore(target.redis, { prefix: target.prefix, now: () => NOW }),
       adopt: async (k, from, to) => await adoptWorkspace(target, k, from, to),
     };
   });
@@ -176,5 +252,19 @@ describe.skipIf(redisSkipReason !== undefined)("adoptWorkspace on Redis", () => 
     // The workspace's links go with it when it uninstalls.
     expect(await accounts.deleteWorkspace(TEAM)).toBe(1);
     expect(await client.keys(`${prefix}account*`)).toEqual([`${prefix}accounts:seq`]);
+  });
+
+  it("moves a setting with its time, in one hash write; the single workspace's hash is gone once empty", async () => {
+    const client = redis.connect();
+    const prefix = `settings${++sets}:`;
+    await new RedisSettingsStore(client, { prefix, now: () => NOW - 5000 }).setUserLanguage("", "U1", "ro");
+    expect(await adoptWorkspace({ redis: client, prefix }, randomBytes(32), "", TEAM)).toMatchObject({
+      settingsMoved: 1,
+    });
+    expect(await client.hgetall(`${prefix}settings:${TEAM}`)).toEqual({
+      "user:U1": "ro",
+      "user:U1:at": String(NOW - 5000),
+    });
+    expect(await client.exists(`${prefix}settings:`)).toBe(0);
   });
 });

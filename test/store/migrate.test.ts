@@ -14,7 +14,9 @@ import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../src/store/redis/auditStore.js";
 import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
+import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
+import { SettingsStore } from "../../src/store/settingsStore.js";
 import { TaskStore } from "../../src/store/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 import {
@@ -259,6 +261,57 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
       password: "Parola-Alfa",
     });
     expect((await accounts.get("", "U1"))?.password).toBe(PASSWORDS.U1);
+  });
+
+  it("copies the language settings with their times; a setting already in Redis is kept; a second run copies none", async () => {
+    const { fixture, prefix } = setup();
+    const db = openDatabase(fixture.dataDir);
+    const sqlite = new SettingsStore(db, () => NOW - 5000);
+    sqlite.setUserLanguage("", "U1", "ro");
+    sqlite.setUserLanguage("", "U2", "en");
+    sqlite.setUserLanguage("T:T123", "U1", "ro");
+    sqlite.setWorkspaceLanguage("T:T123", "ro");
+    db.close();
+    // A replica already has U2's newer choice.
+    const target = new RedisSettingsStore(redis, { prefix, now: () => NOW + 60_000 });
+    await target.setUserLanguage("", "U2", "ro");
+
+    const source = { dataDir: fixture.dataDir };
+    const first = await migrateToRedis({ source, redis, prefix, now: clock });
+    expect(first.outcomes.map((o) => [o.kind, o.copied, o.present, o.skipped])).toEqual([
+      ["linked accounts", 2, 0, 0],
+      ["language settings", 3, 1, 0],
+      ["alert subscriptions", 2, 0, 0],
+      ["incidents", 3, 0, 0],
+      ["mutes", 1, 0, 0],
+      ["tasks", 3, 0, 0],
+      ["learned limits", 2, 0, 0],
+      ["audit entries", 2, 0, 0],
+    ]);
+    expect(formatMigrationReport(first)[1]).toBe("language settings: 3 copied, 1 already in Redis");
+    expect(await target.userLanguage("", "U1")).toBe("ro");
+    expect(await target.userLanguage("", "U2")).toBe("ro");
+    expect(await target.userLanguage("T:T123", "U1")).toBe("ro");
+    expect(await target.workspaceLanguage("T:T123")).toBe("ro");
+    // Each with the time it was chosen, not the migration's; U2's stays the replica's.
+    expect(await redis.hgetall(`${prefix}settings:`)).toEqual({
+      "user:U1": "ro",
+      "user:U1:at": String(NOW - 5000),
+      "user:U2": "ro",
+      "user:U2:at": String(NOW + 60_000),
+    });
+    expect(await redis.hgetall(`${prefix}settings:T:T123`)).toEqual({
+      "user:U1": "ro",
+      "user:U1:at": String(NOW - 5000),
+      workspace: "ro",
+      "workspace:at": String(NOW - 5000),
+    });
+
+    const before = await dumpRedis(redis, prefix);
+    const second = await migrateToRedis({ source, redis, prefix, now: clock });
+    expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(formatMigrationReport(second)[1]).toBe("language settings: 0 copied, 4 already in Redis");
+    expect(await dumpRedis(redis, prefix)).toEqual(before);
   });
 
   describe("Slack installations (multi-workspace mode)", () => {
