@@ -670,6 +670,11 @@ function alertParts(
   const publisher = new SlackAlertPublisher({
     clientFor: (key) => workspaceClient(parts.workspaces, key, "alerts"),
     timeZone: config.companyTimeZone,
+    // An alert's language: its subscription's lang=, else the workspace's default, else DEFAULT_LANGUAGE.
+    languageFor: async ({ workspace, channel, account }) =>
+      (await stores.alerts.subscription(channel, account, workspace))?.language ??
+      (await stores.settings.workspaceLanguage(workspace)) ??
+      config.defaultLanguage,
     ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
   const poller = new AlertPoller({

@@ -6,6 +6,7 @@ import {
   AlertPublishError,
   type AlertPublisher,
   type AlertTarget,
+  storedFailure,
   targetKey,
 } from "./publisher.js";
 
@@ -138,8 +139,7 @@ export class AlertGroups {
       }
     } catch (error) {
       run.tried.add(groupAttempt(groupId));
-      const message = error instanceof Error ? error.message : String(error);
-      await this.store.recordGroupFailure(groupId, message);
+      await this.store.recordGroupFailure(groupId, storedFailure(error));
       // Also on a member's post: `/fleet alerts list` shows the channel's last failure.
       await run.failed(first.incident, target, error);
       return;
@@ -211,7 +211,7 @@ export class AlertGroups {
           return true;
         }
         // The reply was deleted: the group message still shows the line resolved.
-        await this.store.recordFailure(post.incidentId, post.channel, error.message, post.workspace);
+        await this.store.recordFailure(post.incidentId, post.channel, storedFailure(error), post.workspace);
       }
     }
     const list = pending.get(group.id) ?? [];

@@ -26,6 +26,7 @@ import {
   AlertPublishError,
   type AlertPublisher,
   type AlertTarget,
+  storedFailure,
   targetKey,
 } from "./publisher.js";
 
@@ -473,7 +474,7 @@ export class AlertPoller {
         result.resolutionsSent++;
       } catch (error) {
         if (error instanceof AlertPublishError && error.failure === "message_gone") {
-          await this.store.recordFailure(post.incidentId, channel, error.message, workspace);
+          await this.store.recordFailure(post.incidentId, channel, storedFailure(error), workspace);
           await this.store.recordResolutionDone(post.incidentId, channel, workspace);
           continue;
         }
@@ -560,7 +561,8 @@ export class AlertPoller {
     state: { rateLimited: boolean },
   ): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    await this.store.recordFailure(incident.id, target.channel, message, target.workspace);
+    // A code, not the words: the list says it in its reader's language (publisher.ts storedFailure).
+    await this.store.recordFailure(incident.id, target.channel, storedFailure(error), target.workspace);
     result.failed++;
     if (error instanceof AlertPublishError && error.failure === "ratelimited") state.rateLimited = true;
     this.log.warn(

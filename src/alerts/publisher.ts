@@ -69,6 +69,20 @@ export type AlertPublishFailure =
   /** Anything else (network, server): retried on the next run. */
   | "other";
 
+/**
+ * What is stored as a post's last error (`/fleet alerts list` shows it, in the reader's
+ * language): a code, never words. `<failure>` or `<failure>:<Slack error code>`, e.g.
+ * "channel:not_in_channel", "ratelimited", "other:invalid_blocks", "other". The words (and a
+ * network error's own message) go to the log.
+ */
+export function storedFailure(error: unknown): string {
+  if (!(error instanceof AlertPublishError)) return "other";
+  const code = error.code?.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 60);
+  return code && error.failure !== "ratelimited" && error.failure !== "message_gone"
+    ? `${error.failure}:${code}`
+    : error.failure;
+}
+
 export class AlertPublishError extends Error {
   constructor(
     readonly failure: AlertPublishFailure,

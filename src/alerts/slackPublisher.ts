@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { LogLevel, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import type { Language } from "../i18n/language.js";
 import { groupedAlertMessage } from "../slack/views/alertGroups.js";
 import {
   type AlertViewOptions,
@@ -27,6 +28,12 @@ export interface SlackAlertPublisherOptions {
   clientFor(workspace: WorkspaceKey): Promise<WebClient>;
   /** Zone of the date fallbacks in messages and digests (COMPANY_TIMEZONE); readers see their own. */
   timeZone?: string;
+  /**
+   * The language of a channel's alerts of a fleet account: the subscription's `lang=`, else the
+   * workspace's default, else DEFAULT_LANGUAGE (main.ts). Asked once per post, edit or digest.
+   * Default: English.
+   */
+  languageFor?: (post: AlertLanguageKey) => Language | Promise<Language>;
   now?: () => number;
   /** How a Retry-After is waited out (tests advance a virtual clock instead). */
   sleep?: (ms: number) => Promise<void>;
@@ -34,6 +41,14 @@ export interface SlackAlertPublisherOptions {
   rateLimitTries?: number;
   /** The longest Retry-After waited out (default 60 s); a longer one is left to the next poll. */
   maxRetryAfterMs?: number;
+}
+
+/** What names the subscription whose language a post is in. */
+export interface AlertLanguageKey {
+  workspace: WorkspaceKey;
+  channel: string;
+  /** The fleet account of the incident (or digest): a channel has one subscription per account. */
+  account: string;
 }
 
 /**
@@ -113,9 +128,11 @@ export class SlackAlertPublisher implements AlertPublisher {
   private readonly maxRetryAfterMs: number;
 
   private readonly clientFor: (workspace: WorkspaceKey) => Promise<WebClient>;
+  private readonly languageFor: (post: AlertLanguageKey) => Language | Promise<Language>;
 
   constructor(options: SlackAlertPublisherOptions) {
     this.clientFor = options.clientFor;
+    this.languageFor = options.languageFor ?? (() => "en");
     this.timeZone = options.timeZone;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -145,9 +162,17 @@ export class SlackAlertPublisher implements AlertPublisher {
     }
   }
 
-  private viewOptions(): AlertViewOptions {
+  /** The options of one post's views: its language resolved once, here. */
+  private async viewOptions(target: AlertTarget, account: string | undefined): Promise<AlertViewOptions> {
     const opts: AlertViewOptions = { nowMs: this.now() };
     if (this.timeZone !== undefined) opts.timeZone = this.timeZone;
+    if (account !== undefined) {
+      opts.language = await this.languageFor({
+        workspace: target.workspace,
+        channel: target.channel,
+        account,
+      });
+    }
     return opts;
   }
 
@@ -160,21 +185,23 @@ export class SlackAlertPublisher implements AlertPublisher {
   }
 
   async post(target: AlertTarget, incident: IncidentRecord): Promise<{ ts: string }> {
-    const message = alertMessage(incident, target.channel, this.viewOptions());
+    const message = alertMessage(incident, target.channel, await this.viewOptions(target, incident.account));
     return this.postMessage(target, message);
   }
 
   async markResolved(target: AlertTarget, ts: string, incident: IncidentRecord): Promise<void> {
-    const message = resolvedAlertMessage(incident, this.viewOptions());
+    const message = resolvedAlertMessage(incident, await this.viewOptions(target, incident.account));
     await this.update(target, ts, message);
   }
 
   async postGroup(target: AlertTarget, group: AlertGroupView): Promise<{ ts: string }> {
-    return this.postMessage(target, groupedAlertMessage(group, this.viewOptions()));
+    const opts = await this.viewOptions(target, group.incidents[0]?.account);
+    return this.postMessage(target, groupedAlertMessage(group, opts));
   }
 
   async updateGroup(target: AlertTarget, ts: string, group: AlertGroupView): Promise<void> {
-    await this.update(target, ts, groupedAlertMessage(group, this.viewOptions()));
+    const opts = await this.viewOptions(target, group.incidents[0]?.account);
+    await this.update(target, ts, groupedAlertMessage(group, opts));
   }
 
   /** A member's alert, buttons and all, as a reply in the group's thread. */
@@ -183,7 +210,8 @@ export class SlackAlertPublisher implements AlertPublisher {
     threadTs: string,
     incident: IncidentRecord,
   ): Promise<{ ts: string }> {
-    return this.postMessage(target, alertMessage(incident, target.channel, this.viewOptions()), threadTs);
+    const opts = await this.viewOptions(target, incident.account);
+    return this.postMessage(target, alertMessage(incident, target.channel, opts), threadTs);
   }
 
   private async update(
@@ -207,14 +235,19 @@ export class SlackAlertPublisher implements AlertPublisher {
     threadTs: string,
     incident: IncidentRecord,
   ): Promise<{ ts: string }> {
-    const message = resolvedThreadReply(incident, this.viewOptions());
+    const message = resolvedThreadReply(incident, await this.viewOptions(target, incident.account));
     return this.postMessage(target, message, threadTs);
   }
 
   async postDigest(target: AlertTarget, digest: AlertDigest): Promise<{ ts: string }> {
+    const opts = await this.viewOptions(target, digest.account);
     return this.postMessage(
       target,
-      digestMessage(this.timeZone === undefined ? digest : { ...digest, timeZone: this.timeZone }),
+      digestMessage({
+        ...digest,
+        ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }),
+        ...(opts.language === undefined ? {} : { language: opts.language }),
+      }),
     );
   }
 

@@ -1,3 +1,4 @@
+import type { Language } from "../i18n/language.js";
 import type { AlertMute, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
@@ -14,6 +15,8 @@ export interface SubscriptionFilters {
   minDurationMinutes?: number;
   /** Minutes without a position sent before a stalled alert; 0 off; default DEFAULT_STALE_MINUTES. */
   staleMinutes?: number;
+  /** Language of the channel's alerts (`lang=`); absent: the workspace default when rendered. */
+  language?: Language;
 }
 
 export class InvalidAlertFilterError extends Error {
@@ -92,6 +95,7 @@ export class AlertSubscriptions {
       staleMinutes: staleMinutesOf(filters),
     };
     if (createdBy !== undefined) input.createdBy = createdBy;
+    if (filters.language !== undefined) input.language = filters.language;
     return await this.store.upsertSubscription(input);
   }
 

@@ -12,12 +12,14 @@ import { account as enAccount } from "./en/account.js";
 import { alerts as enAlerts } from "./en/alerts.js";
 import { common as enCommon } from "./en/common.js";
 import { etransport as enEtransport } from "./en/etransport.js";
+import { help as enHelp } from "./en/help.js";
 import { reports as enReports } from "./en/reports.js";
 import type { Language } from "./language.js";
 import { account as roAccount } from "./ro/account.js";
 import { alerts as roAlerts } from "./ro/alerts.js";
 import { common as roCommon } from "./ro/common.js";
 import { etransport as roEtransport } from "./ro/etransport.js";
+import { help as roHelp } from "./ro/help.js";
 import { reports as roReports } from "./ro/reports.js";
 import type { ParameterMismatch, Section, Translation } from "./section.js";
 
@@ -26,6 +28,7 @@ export const en = {
   alerts: enAlerts,
   common: enCommon,
   etransport: enEtransport,
+  help: enHelp,
   reports: enReports,
 } satisfies Readonly<Record<string, Section>>;
 
@@ -40,6 +43,7 @@ const roSections = {
   alerts: roAlerts,
   common: roCommon,
   etransport: roEtransport,
+  help: roHelp,
   reports: roReports,
 };
 

@@ -1,7 +1,9 @@
 /**
  * The vehicle reports, one entry each: what the command grammar, the help, the report
- * modal, the task handler and the renderer read. Adding a report = one entry here, one
- * builder in src/reports and one view (src/slack/views/vehicleData.ts, REPORT_VIEWS).
+ * modal, the task handler and the renderer read (the help's words are the `help` section of
+ * src/i18n, keyed by report name). Adding a report = one entry here, one
+ * builder in src/reports, one view (src/slack/views/vehicleData.ts, REPORT_VIEWS) and its help
+ * line (src/i18n/{en,ro}/help.ts, its examples in src/slack/grammar/help.ts).
  * No Slack here: the Slack side (modal label, view) is keyed by the same names.
  */
 import type { FleetClient, FleetSession } from "../fleet/client.js";
@@ -46,9 +48,6 @@ export interface ReportEntry<N extends string, R> {
   romanian: readonly string[];
   /** Heading of the answer and of its progress line ("Stops report for …"). */
   title: string;
-  /** Help line: what it gives, and an example of its arguments (the help text's example). */
-  does: string;
-  helpExample: string;
   /** The shortest arguments that show its use (examples of error messages). */
   example: string;
   /** `one`: exactly one vehicle, not `all`; `several`: a list or `all`; `filter`: every vehicle, filtered by text. */
@@ -137,8 +136,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["list"],
     romanian: ["vehicule"],
     title: "Vehicle list",
-    does: "vehicles with their last position",
-    helpExample: "volvo",
     example: "",
     vehicles: "filter",
     period: "none",
@@ -152,8 +149,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["position", "location", "locate"],
     romanian: ["unde"],
     title: "Last position",
-    does: "last position with a map link",
-    helpExample: "B-123-ABC",
     example: "B-123-ABC",
     vehicles: "one",
     period: "none",
@@ -167,8 +162,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["track", "way", "trip"],
     romanian: ["traseu"],
     title: "Route",
-    does: "track summary with GPX and CSV files",
-    helpExample: "B-123-ABC yesterday",
     example: "B-123-ABC yesterday",
     vehicles: "one",
     period: "required",
@@ -187,8 +180,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["stop"],
     romanian: ["opriri"],
     title: "Stops report",
-    does: "stops of at least `min` minutes (default 5), CSV file",
-    helpExample: "B-123-ABC, CJ-07-XYZ last 3d min=10",
     example: "B-123-ABC last 3d min=10",
     vehicles: "several",
     period: "required",
@@ -210,8 +201,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["consumption"],
     romanian: ["combustibil", "consum"],
     title: "Fuel report",
-    does: "fuel consumption with totals",
-    helpExample: "all last week",
     example: "all last week",
     vehicles: "several",
     period: "required",
@@ -233,8 +222,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["refuel", "refuels", "refueling", "refuelling", "theft"],
     romanian: ["alimentări"],
     title: "Refills report",
-    does: "refuelling and possible fuel theft",
-    helpExample: "B-123-ABC last 7d",
     example: "B-123-ABC last 7d",
     vehicles: "one",
     period: "required",
@@ -261,8 +248,6 @@ export const REPORT_CATALOGUE = {
     synonyms: ["temp", "temperature", "temperatures", "humidity"],
     romanian: ["temperaturi"],
     title: "Temperature report",
-    does: "temperature and humidity summary with a chart",
-    helpExample: "#1234 last 12h",
     example: "B-123-ABC today",
     vehicles: "several",
     period: "required",

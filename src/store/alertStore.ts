@@ -9,6 +9,7 @@ import {
   storedAlertCodes,
 } from "../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
+import { LANGUAGES, type Language } from "../i18n/language.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { Db } from "./database.js";
 
@@ -39,6 +40,8 @@ export interface AlertSubscription {
   minDurationMinutes: number;
   /** Minutes without a position sent before a stalled alert (`stale=`); 0: never. */
   staleMinutes: number;
+  /** Language of the channel's alerts and digests (`lang=`); undefined: the workspace default. */
+  language?: Language;
   createdAt: number;
 }
 
@@ -54,6 +57,8 @@ export interface NewAlertSubscription {
   minDurationMinutes?: number;
   /** Default DEFAULT_STALE_MINUTES (30). */
   staleMinutes?: number;
+  /** Default none: the workspace default when rendered. */
+  language?: Language;
 }
 
 /** One incident's message in one channel of one workspace. */
@@ -147,6 +152,7 @@ const subscriptionRow = z.object({
   vehicles: jsonList,
   min_duration_minutes: z.number().int().min(0),
   stale_minutes: z.number().int().min(0),
+  language: z.enum(LANGUAGES).nullable().optional(),
   created_at: z.number(),
 });
 
@@ -220,6 +226,7 @@ function toSubscription(raw: unknown): AlertSubscription {
     createdAt: row.created_at,
   };
   if (row.created_by !== null) sub.createdBy = row.created_by;
+  if (row.language != null) sub.language = row.language;
   return sub;
 }
 
@@ -299,11 +306,11 @@ export class AlertStore {
   ) {
     this.s = {
       upsertSub: db.prepare(
-        `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, created_at)
-         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @now)
+        `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, language, created_at)
+         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @language, @now)
          ON CONFLICT (workspace, channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
            exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
-           stale_minutes = excluded.stale_minutes`,
+           stale_minutes = excluded.stale_minutes, language = excluded.language`,
       ),
       listed: db.prepare("SELECT facts FROM alert_listed WHERE account = ? ORDER BY rowid"),
       clearListed: db.prepare("DELETE FROM alert_listed WHERE account = ?"),
@@ -465,6 +472,7 @@ export class AlertStore {
         vehicles: JSON.stringify(uniq(input.vehicles)),
         min: Math.max(0, Math.floor(input.minDurationMinutes ?? 0)),
         stale: Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES)),
+        language: input.language ?? null,
         now: this.now(),
       });
       return {

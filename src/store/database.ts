@@ -295,6 +295,9 @@ export const MIGRATIONS: readonly string[] = [
      language TEXT NOT NULL CHECK (language IN ('en','ro')),
      updated_at INTEGER NOT NULL
    );`,
+  // 14: an alert subscription's language (`lang=` of `/fleet alerts subscribe`); NULL: the
+  // workspace default when the alert is rendered.
+  "ALTER TABLE alert_subscriptions ADD COLUMN language TEXT CHECK (language IN ('en','ro'))",
 ];
 
 export class StoreError extends Error {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { postFailureText } from "../../src/slack/views/alerts.js";
 import { textOf } from "../helpers/botHarness.js";
 import { type AlertHarness, startAlertHarness } from "./alertHarness.js";
 
@@ -173,8 +174,10 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     const incident = h.store.activeIncidents("demo").find((i) => i.transportUId === t.uId);
     expect(h.store.post(incident!.id, GENERAL)).toMatchObject({
       attempts: 1,
-      lastError: expect.stringMatching(/rate limit/),
+      // Stored as a code; the list says it in words (postFailureText).
+      lastError: "ratelimited",
     });
+    expect(postFailureText("en", "ratelimited")).toMatch(/rate limit/);
 
     await h.advance(5 * MIN);
     const retried = await h.poll();
@@ -200,10 +203,11 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     await h.poll();
     await h.advance(5 * MIN);
     await h.poll();
-    expect(h.store.lastFailure("G0PRIVATE")).toMatchObject({
-      attempts: 2,
-      error: expect.stringContaining("invite fleetbot to the private channel"),
-    });
+    expect(h.store.lastFailure("G0PRIVATE")).toMatchObject({ attempts: 2, error: "channel:not_in_channel" });
+    expect(postFailureText("en", "channel:not_in_channel")).toContain(
+      "invite fleetbot to the private channel",
+    );
+    expect(postFailureText("ro", "channel:not_in_channel")).toContain("invită fleetbot în canalul privat");
     // Invited: the next poll posts it.
     const g = h.fake.workspace.channels.get("G0PRIVATE")!;
     g.botIsMember = true;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { INCIDENT_KINDS, type ResolveReason } from "../../src/alerts/incidents.js";
 import {
   CHANGE_REQUEST_STATUS_CODES,
   TRANSMISSION_STATUS_CODES,
@@ -10,6 +11,7 @@ import {
 import { en, messages, ro } from "../../src/i18n/catalogue.js";
 import { LANGUAGES } from "../../src/i18n/language.js";
 import type { Message } from "../../src/i18n/section.js";
+import { TASK_STATES } from "../../src/tasks/task.js";
 
 /**
  * The two catalogues say the same things: the same sections and keys, and every message takes
@@ -27,6 +29,15 @@ type Sections = Readonly<Record<string, Readonly<Record<string, Message>>>>;
 const EN = en as Sections;
 const RO = ro as Sections;
 
+const RESOLVE_REASONS: readonly ResolveReason[] = [
+  "recovered",
+  "changed",
+  "status",
+  "gone",
+  "completed",
+  "removed",
+];
+
 const TRANSMISSION_WITH_ADVICE = TRANSMISSION_STATUS_CODES.filter((c) => c !== "Active" && c !== "Finalized");
 
 /**
@@ -41,6 +52,9 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
   "etransport.transmissionStatus": TRANSMISSION_STATUS_CODES.map((code) => [code]),
   "etransport.transmissionAdvice": TRANSMISSION_WITH_ADVICE.map((code) => [code]),
   "etransport.changeRequestStatus": CHANGE_REQUEST_STATUS_CODES.map((code) => [code]),
+  "alerts.title": INCIDENT_KINDS.map((kind) => [kind]),
+  "alerts.resolveReason": INCIDENT_KINDS.flatMap((kind) => RESOLVE_REASONS.map((reason) => [kind, reason])),
+  "help.homeTaskState": TASK_STATES.map((state) => [state]),
 };
 
 /** Messages whose Romanian is rightly the same text as the English. */

@@ -1,5 +1,40 @@
-/** English, transport alerts (src/alerts codes and kinds → words). */
+/**
+ * English, transport alerts (src/alerts codes and kinds → words): the channel alert, its
+ * resolved edit and thread reply, the grouped alert and the daily digest (src/slack/views/
+ * alerts.ts, alertGroups.ts). Values are inserted as given: escape user text for mrkdwn before
+ * passing it; dates are `slackDate` and durations `duration` of format.ts, in this language.
+ */
+import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
+import { number } from "../format.js";
+import { count } from "../plural.js";
 import type { Section } from "../section.js";
+
+const TITLES: Readonly<Record<IncidentKind, string>> = {
+  transmission: "Transmission problem",
+  changerequest: "Vehicle change request failed",
+  expiry: "UIT validity ends soon",
+  notstarted: "Transport not started",
+  vanished: "No longer listed by the service",
+  stalled: "Transmission stalled",
+};
+
+/** Why an incident of a kind ended when nothing more particular is known ("recovered"). */
+const RECOVERED: Readonly<Record<IncidentKind, string>> = {
+  transmission: "the transmission is back to normal",
+  changerequest: "the change request no longer shows an error",
+  expiry: "the UIT validity was extended",
+  notstarted: "the transport was started",
+  vanished: "the service lists the transport again",
+  stalled: "positions reach the platform again",
+};
+
+const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
+  status: "the transport is no longer In Progress",
+  gone: "the transport is no longer listed (ended, completed or removed)",
+  completed: "the service shows the transport completed",
+  removed: "the transport was removed through fleetbot",
+  changed: "the problem changed: a new alert follows",
+};
 
 export const alerts = {
   /**
@@ -7,4 +42,140 @@ export const alerts = {
    * Transmission Interruption to ANAF" (docs.trackgps.ro/en/etransport/managment/transmissionstatus).
    */
   transmissionInterrupted: () => "GPS transmission interrupted",
+  /** The title of an alert of a kind. */
+  title: (kind: IncidentKind) => TITLES[kind],
+  /** The title of a transmission alert of a vehicle abroad on an international route (not a fault). */
+  titleOutsideRomania: () => "Vehicle outside Romania",
+  vehicleNotNamed: () => "vehicle not named",
+  /** `status`: etransport.transmissionStatus, or the code itself when unknown. */
+  transmissionLine: ({ code, status }: { code: string; status: string }) =>
+    `*Transmission:* ${code} — ${status}`,
+  domesticRouteAbroad: () =>
+    "The route is within Romania, so the vehicle should not be abroad: positions are not reaching the platform. Check the vehicle's position and the tracking device; use the ANAF app as fallback.",
+  /** `status`: etransport.changeRequestStatus, or changeRequestFailed when unknown. */
+  changeRequestLine: ({ code, status }: { code: string; status: string }) =>
+    `*Vehicle change request:* ${code} — ${status}`,
+  changeRequestFailed: () => "failed",
+  plateMustBeUpdated: () => "The plate on the UIT must be updated before the vehicle is back on the road.",
+  validityEnds: ({ when }: { when: string }) => `*UIT validity ends* ${when}`,
+  validityEnded: ({ when }: { when: string }) => `*UIT validity ends* ${when} (ended)`,
+  expiredUitProhibited: () => "Using an expired UIT is prohibited: end the transport or request a new UIT.",
+  /** `status`: etransport.transportStatus(1), "Pending". */
+  plannedStart: ({ when, status }: { when: string; status: string }) =>
+    `*Planned transmission start* ${when} — still ${status}`,
+  startBeforeLeaving: () => "Start the transport before the vehicle leaves.",
+  vanishedLine: ({ status }: { status: string }) =>
+    `*No longer listed by the service:* it was ${status}, and it is not completed either.`,
+  vanishedAdvice: () =>
+    "It may be in Error, which the service hides: check it in TrackGPS now. Until it is fixed, positions may not reach ANAF.",
+  stalledSince: ({ when, code }: { when: string; code: string }) =>
+    `*No position sent since* ${when}, though the code says ${code}.`,
+  /** What stalledSince says when the service gave no transmission code. */
+  noCode: () => "nothing",
+  stalledLimit: ({ when }: { when: string }) =>
+    `*The 6-hour limit is* ${when}: positions older than that can no longer be sent (OldData).`,
+  stalledLimitPassed: () => "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
+  stalledAdvice: () => "Check the vehicle's tracking device and its power; use the ANAF app as fallback.",
+  since: ({ when }: { when: string }) => `*Since* ${when}`,
+  factStatus: ({ status }: { status: string }) => `Status ${status}`,
+  factLastGps: ({ when }: { when: string }) => `last GPS ${when}`,
+  factLastSent: ({ when }: { when: string }) => `last sent to the platform ${when}`,
+  /** The notification text of an alert; `vehicle` is " (plate)" or "". */
+  alertText: ({
+    mark,
+    title,
+    uit,
+    vehicle,
+    code,
+  }: {
+    mark: string;
+    title: string;
+    uit: string;
+    vehicle: string;
+    code: string;
+  }) => `${mark} ${title}: UIT ${uit}${vehicle} — ${code}`,
+  // ---------- buttons ----------
+  buttonPause: () => "Pause",
+  buttonEnd: () => "End",
+  buttonShow: () => "Show transport",
+  buttonMute: () => "Mute 24 h",
+  buttonUnmute: () => "Unmute",
+  endConfirmTitle: () => "End transport?",
+  /** `vehicle` is " (plate)" or "". */
+  endConfirmText: ({ uit, vehicle }: { uit: string; vehicle: string }) =>
+    `End UIT ${uit}${vehicle}? It can no longer be modified.`,
+  endConfirm: () => "End transport",
+  endDeny: () => "Cancel",
+  // ---------- resolved ----------
+  /** Why an incident ended, in words. */
+  resolveReason: (kind: IncidentKind, reason: ResolveReason) =>
+    reason === "recovered" ? RECOVERED[kind] : REASONS[reason],
+  resolved: () => "Resolved",
+  /** `lasted`: a duration or a span of two ("2–6 min"). */
+  resolvedSpan: ({ code, from, to, lasted }: { code: string; from: string; to: string; lasted: string }) =>
+    `*${code}* from ${from} to ${to} — lasted *${lasted}*`,
+  /** Said beside a span of durations: why it is not one figure. */
+  betweenChecks: () => " (it ended between two alert checks)",
+  resolvedText: ({ title, uit, lasted }: { title: string; uit: string; lasted: string }) =>
+    `✅ Resolved: ${title}, UIT ${uit} — lasted ${lasted}`,
+  resolvedReply: ({ when, reason, lasted }: { when: string; reason: string; lasted: string }) =>
+    `✅ Resolved ${when}: ${reason}. It lasted ${lasted}`,
+  resolvedReplyText: ({ reason, lasted }: { reason: string; lasted: string }) =>
+    `✅ Resolved: ${reason}. It lasted ${lasted}`,
+  // ---------- grouped ----------
+  /** The title of a group of alerts of different kinds. */
+  groupMixedTitle: () => "Transport alerts",
+  transports: (n: number) => count("en", n, { one: "transport", other: "transports" }),
+  groupResolvedPrefix: () => "Resolved · ",
+  groupAllResolved: ({ n, longest }: { n: number; longest: string }) =>
+    `*All ${n} resolved.* The longest lasted *${longest}*.`,
+  groupOpen: (n: number) => `*${number("en", n)} open*`,
+  groupResolvedCount: (n: number) => ` · ${number("en", n)} resolved`,
+  groupSince: ({ when }: { when: string }) => ` · since ${when}`,
+  groupButtonsInThread: () => "Buttons for each transport (Pause, End, Show, Mute) are in the thread.",
+  groupMore: (n: number) => `…and ${n} more: each has its own reply in the thread.`,
+  /** `transports`: the transports message. */
+  groupContext: ({ transports }: { transports: string }) => `Grouped: ${transports} went wrong in one sweep.`,
+  groupResolvedText: ({ title, transports }: { title: string; transports: string }) =>
+    `✅ Resolved: ${title}, ${transports}`,
+  // ---------- mute, on the alert in the channel (the alert's language) ----------
+  mutedLine: ({ when, user }: { when: string; user: string }) => `🔕 Muted until ${when} by ${user}`,
+  unmutedLine: ({ user }: { user: string }) => `🔔 Unmuted by ${user}`,
+  // ---------- the subscription list ----------
+  /** `language`: common.languageName. */
+  subscriptionLanguage: ({ language }: { language: string }) => `alerts in ${language}`,
+  subscriptionWorkspaceLanguage: () => "alerts in the workspace's language",
+  // ---------- a post's last failure (stored as a code: publisher.ts storedFailure) ----------
+  failureNotInChannel: () =>
+    "fleetbot is not in this private channel: invite fleetbot to the private channel (/invite @fleetbot).",
+  failureChannelNotFound: () =>
+    "fleetbot cannot see this channel: if it is private, invite fleetbot to the private channel (/invite @fleetbot); otherwise check the channel still exists.",
+  failureArchived: () => "The channel is archived: unarchive it or subscribe another channel.",
+  failureRestricted: () => "Posting in this channel is restricted for apps: ask a workspace admin.",
+  failureMissingScope: () =>
+    "fleetbot lacks the chat:write.public permission: reinstall the app with the manifest's scopes.",
+  failureRateLimited: () => "Slack rate limit: retried on the next poll.",
+  failureMessageGone: () => "The alert message was deleted.",
+  /** `code`: Slack's error code. */
+  failureSlackRefused: ({ code }: { code: string }) => `Slack refused the message (${code}).`,
+  failureOther: () =>
+    "Posting failed (Slack could not be reached, or answered an error): retried on the next poll.",
+  // ---------- daily digest ----------
+  digestHeader: ({ account }: { account: string }) => `e-Transport digest · ${account}`,
+  digestTransports: ({ counts }: { counts: string }) => `*Transports:* ${counts}`,
+  digestNoTransports: () => "no transport Pending, In Progress or Paused",
+  digestMore: (n: number) => `…and ${n} more`,
+  digestVanished: (n: number) => `${n} no longer listed`,
+  digestStalled: (n: number) => `${number("en", n)} stalled`,
+  /** `apart`: digestVanished and digestStalled joined, or "". */
+  digestOpenTitle: ({ n, apart }: { n: number; apart: string }) =>
+    `Open alerts (${n}${apart ? `: ${apart}` : ""})`,
+  digestOpenLine: ({ title, code, when }: { title: string; code: string; when: string }) =>
+    `${title}: ${code} since ${when}`,
+  digestNoOpen: () => "no open alerts",
+  digestExpiringTitle: (n: number) => `UIT validity ending within a day (${n})`,
+  digestEnds: ({ when }: { when: string }) => `ends ${when}`,
+  digestNone: () => "none",
+  digestText: ({ open, apart, expiring }: { open: number; apart: string; expiring: number }) =>
+    `e-Transport digest: ${count("en", open, { one: "open alert", other: "open alerts" })}${apart ? ` (${apart})` : ""}, ${count("en", expiring, { one: "UIT", other: "UITs" })} ending within a day`,
 } satisfies Section;

@@ -1,6 +1,38 @@
-/** Romanian, transport alerts. */
+/**
+ * Romanian, transport alerts. The status names come from ro/etransport.ts (TrackGPS's tables);
+ * "aplicația ANAF" is TrackGPS's fallback advice, as there. Informal second person throughout.
+ */
+import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
 import type { alerts as en } from "../en/alerts.js";
+import { count, plural } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
+
+const TITLES: Readonly<Record<IncidentKind, string>> = {
+  // The dispatchers' words for it (the issue): "transmisie GPS întreruptă".
+  transmission: "Transmisie GPS întreruptă",
+  changerequest: "Cererea de modificare a vehiculului a eșuat",
+  expiry: "Valabilitatea codului UIT expiră curând",
+  notstarted: "Transport nepornit",
+  vanished: "Nu mai apare la serviciul de monitorizare",
+  stalled: "Transmisie GPS blocată",
+};
+
+const RECOVERED: Readonly<Record<IncidentKind, string>> = {
+  transmission: "transmisia a revenit la normal",
+  changerequest: "cererea de modificare nu mai arată o eroare",
+  expiry: "valabilitatea codului UIT a fost prelungită",
+  notstarted: "transportul a fost pornit",
+  vanished: "serviciul afișează din nou transportul",
+  stalled: "pozițiile ajung din nou la ANAF",
+};
+
+const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
+  status: "transportul nu mai este În desfășurare",
+  gone: "transportul nu mai apare în listă (încheiat, finalizat sau șters)",
+  completed: "serviciul arată transportul finalizat",
+  removed: "transportul a fost șters prin fleetbot",
+  changed: "problema s-a schimbat: urmează o alertă nouă",
+};
 
 export const alerts = {
   /**
@@ -9,5 +41,101 @@ export const alerts = {
    * managment/transmissionstatus, the recommendation under the table).
    */
   transmissionInterrupted: () => "Transmisie GPS întreruptă",
+  title: (kind) => TITLES[kind],
+  titleOutsideRomania: () => "Vehicul în afara României",
+  vehicleNotNamed: () => "vehicul fără nume",
+  transmissionLine: ({ code, status }) => `*Transmisie:* ${code} — ${status}`,
+  domesticRouteAbroad: () =>
+    "Traseul este în România, deci vehiculul n-ar trebui să fie în afara țării: pozițiile nu ajung la ANAF. Verifică poziția vehiculului și echipamentul GPS; între timp transmite pozițiile din aplicația ANAF.",
+  changeRequestLine: ({ code, status }) => `*Cerere de modificare a vehiculului:* ${code} — ${status}`,
+  changeRequestFailed: () => "eșuată",
+  plateMustBeUpdated: () =>
+    "Numărul de înmatriculare de pe codul UIT trebuie actualizat înainte ca vehiculul să plece din nou la drum.",
+  validityEnds: ({ when }) => `*Valabilitatea codului UIT expiră* ${when}`,
+  validityEnded: ({ when }) => `*Valabilitatea codului UIT a expirat* ${when}`,
+  expiredUitProhibited: () =>
+    "Folosirea unui cod UIT expirat este interzisă: încheie transportul sau cere un cod UIT nou.",
+  plannedStart: ({ when, status }) => `*Începutul planificat al transmisiei* ${when} — încă ${status}`,
+  startBeforeLeaving: () => "Pornește transportul înainte de plecarea vehiculului.",
+  vanishedLine: ({ status }) =>
+    `*Nu mai apare la serviciul de monitorizare:* era ${status} și nici nu este finalizat.`,
+  vanishedAdvice: () =>
+    "Poate fi în Eroare, pe care serviciul o ascunde: verifică-l acum în TrackGPS. Până se rezolvă, pozițiile s-ar putea să nu ajungă la ANAF.",
+  stalledSince: ({ when, code }) => `*Nicio poziție trimisă din* ${when}, deși codul spune ${code}.`,
+  noCode: () => "nimic",
+  stalledLimit: ({ when }) =>
+    `*Limita de 6 ore este* ${when}: pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
+  stalledLimitPassed: () => "*Limita de 6 ore a trecut:* aceste poziții nu mai pot fi transmise (OldData).",
+  stalledAdvice: () =>
+    "Verifică echipamentul GPS al vehiculului și alimentarea lui; între timp transmite pozițiile din aplicația ANAF.",
+  since: ({ when }) => `*Din* ${when}`,
+  factStatus: ({ status }) => `Stare: ${status}`,
+  factLastGps: ({ when }) => `ultima poziție GPS ${when}`,
+  factLastSent: ({ when }) => `ultima transmisie către ANAF ${when}`,
+  alertText: ({ mark, title, uit, vehicle, code }) => `${mark} ${title}: cod UIT ${uit}${vehicle} — ${code}`,
+  buttonPause: () => "Pauză",
+  buttonEnd: () => "Încheie",
+  buttonShow: () => "Arată transportul",
+  buttonMute: () => "Fără alerte 24 h",
+  buttonUnmute: () => "Reactivează alertele",
+  endConfirmTitle: () => "Închei transportul?",
+  endConfirmText: ({ uit, vehicle }) => `Închei codul UIT ${uit}${vehicle}? Nu va mai putea fi modificat.`,
+  endConfirm: () => "Încheie transportul",
+  endDeny: () => "Renunță",
+  resolveReason: (kind, reason) => (reason === "recovered" ? RECOVERED[kind] : REASONS[reason]),
+  resolved: () => "Rezolvat",
+  resolvedSpan: ({ code, from, to, lasted }) => `*${code}* de la ${from} până la ${to} — a durat *${lasted}*`,
+  betweenChecks: () => " (s-a încheiat între două verificări)",
+  resolvedText: ({ title, uit, lasted }) => `✅ Rezolvat: ${title}, cod UIT ${uit} — a durat ${lasted}`,
+  resolvedReply: ({ when, reason, lasted }) => `✅ Rezolvat ${when}: ${reason}. A durat ${lasted}`,
+  resolvedReplyText: ({ reason, lasted }) => `✅ Rezolvat: ${reason}. A durat ${lasted}`,
+  groupMixedTitle: () => "Alerte de transport",
+  transports: (n) => count("ro", n, { one: "transport", few: "transporturi", other: "de transporturi" }),
+  groupResolvedPrefix: () => "Rezolvat · ",
+  groupAllResolved: ({ n, longest }) =>
+    `*${plural("ro", n, { one: "Alerta a fost rezolvată", few: `Toate cele ${n} alerte au fost rezolvate`, other: `Toate cele ${n} de alerte au fost rezolvate` })}.* Cea mai lungă a durat *${longest}*.`,
+  groupOpen: (n) =>
+    `*${count("ro", n, { one: "alertă deschisă", few: "alerte deschise", other: "de alerte deschise" })}*`,
+  groupResolvedCount: (n) =>
+    ` · ${count("ro", n, { one: "alertă rezolvată", few: "alerte rezolvate", other: "de alerte rezolvate" })}`,
+  groupSince: ({ when }) => ` · din ${when}`,
+  groupButtonsInThread: () =>
+    "Butoanele fiecărui transport (Pauză, Încheie, Arată, Fără alerte) sunt în fir.",
+  groupMore: (n) => `…și încă ${n}: fiecare are răspunsul lui în fir.`,
+  groupContext: ({ transports }) => `Grupate: ${transports} cu probleme la aceeași verificare.`,
+  groupResolvedText: ({ title, transports }) => `✅ Rezolvat: ${title}, ${transports}`,
+  mutedLine: ({ when, user }) => `🔕 Fără alerte până ${when}, de la ${user}`,
+  unmutedLine: ({ user }) => `🔔 Alerte reactivate de ${user}`,
+  subscriptionLanguage: ({ language }) => `alerte în ${language}`,
+  subscriptionWorkspaceLanguage: () => "alerte în limba spațiului de lucru",
+  failureNotInChannel: () =>
+    "fleetbot nu este în acest canal privat: invită fleetbot în canalul privat (/invite @fleetbot).",
+  failureChannelNotFound: () =>
+    "fleetbot nu vede acest canal: dacă e privat, invită fleetbot în el (/invite @fleetbot); altfel verifică dacă mai există canalul.",
+  failureArchived: () => "Canalul este arhivat: dezarhivează-l sau abonează alt canal.",
+  failureRestricted: () =>
+    "Aplicațiile nu au voie să scrie în acest canal: cere ajutorul unui administrator al spațiului de lucru.",
+  failureMissingScope: () =>
+    "fleetbot nu are permisiunea chat:write.public: reinstalează aplicația cu permisiunile din manifest.",
+  failureRateLimited: () => "Limita de mesaje a Slack: se reîncearcă la următoarea verificare.",
+  failureMessageGone: () => "Mesajul alertei a fost șters.",
+  failureSlackRefused: ({ code }) => `Slack a refuzat mesajul (${code}).`,
+  failureOther: () =>
+    "Trimiterea a eșuat (Slack nu a răspuns sau a răspuns cu o eroare): se reîncearcă la următoarea verificare.",
+  digestHeader: ({ account }) => `Rezumat e-Transport · ${account}`,
+  digestTransports: ({ counts }) => `*Transporturi:* ${counts}`,
+  digestNoTransports: () => "niciun transport În așteptare, În desfășurare sau În pauză",
+  digestMore: (n) => `…și încă ${n}`,
+  digestVanished: (n) => `${n} care nu mai apar în listă`,
+  digestStalled: (n) =>
+    count("ro", n, { one: "transmisie blocată", few: "transmisii blocate", other: "de transmisii blocate" }),
+  digestOpenTitle: ({ n, apart }) => `Alerte deschise (${n}${apart ? `: ${apart}` : ""})`,
+  digestOpenLine: ({ title, code, when }) => `${title}: ${code} din ${when}`,
+  digestNoOpen: () => "nicio alertă deschisă",
+  digestExpiringTitle: (n) => `Valabilitatea codului UIT expiră în mai puțin de o zi (${n})`,
+  digestEnds: ({ when }) => `expiră ${when}`,
+  digestNone: () => "niciunul",
+  digestText: ({ open, apart, expiring }) =>
+    `Rezumat e-Transport: ${count("ro", open, { one: "alertă deschisă", few: "alerte deschise", other: "de alerte deschise" })}${apart ? ` (${apart})` : ""}, ${count("ro", expiring, { one: "cod UIT expiră", few: "coduri UIT expiră", other: "de coduri UIT expiră" })} în mai puțin de o zi`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof alerts>;

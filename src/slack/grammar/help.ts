@@ -1,153 +1,217 @@
 import type { Vehicle } from "../../fleet/schemas.js";
-import { type AnyReportEntry, REPORT_ENTRIES } from "../../reports/catalogue.js";
+import { type Catalogue, type Language, messages } from "../../i18n/index.js";
+import {
+  type AnyReportEntry,
+  DEFAULT_MIN_MINUTES,
+  REPORT_ENTRIES,
+  type VehicleReportName,
+} from "../../reports/catalogue.js";
 import { userCode } from "../views/text.js";
 import { ETRANSPORT_ROMANIAN_WORDS } from "./etransport.js";
 import { FLEET_ROMANIAN_WORDS } from "./fleet.js";
 import { EXAMPLE_UIT } from "./uit.js";
 
 /**
- * Usage lines and examples. Every example parses OK whatever the date (they use relative periods),
- * which the tests check.
+ * Usage lines and examples, in the reader's language: the reader's own command words first, the
+ * other language's in brackets (both always work). Every example parses OK whatever the date
+ * (they use relative periods), in both languages, which the tests check.
  */
 
 export interface UsageLine {
   syntax: string;
   does: string;
   example: string;
-  /** The Romanian words of the command (with diacritics), shown beside the English one. */
+  /** The Romanian words of the command (with diacritics). */
   romanian?: readonly string[];
+  /** The words shown in brackets beside the syntax's: the other language's (also without diacritics). */
+  others?: readonly string[];
+  /** Set when the command's words are alternatives (`start|pause|end`): so are the bracketed ones. */
+  alternatives?: boolean;
 }
 
-/** The Romanian words of the subcommands `subs`, in the order of `subs`. */
-function romanianOf(words: ReadonlyMap<string, string>, ...subs: string[]): { romanian: readonly string[] } {
-  return { romanian: subs.flatMap((sub) => [...words].filter(([, s]) => s === sub).map(([word]) => word)) };
-}
-const fleetRo = (sub: string) => romanianOf(FLEET_ROMANIAN_WORDS, sub);
-const etransportRo = (...subs: string[]) => romanianOf(ETRANSPORT_ROMANIAN_WORDS, ...subs);
+type HelpWords = Catalogue["help"];
+type Command = "fleet" | "etransport";
 
-/** A report's usage line, from its catalogue entry: `/fleet stops <vehicles|all> [period] [min=<minutes>]`. */
-function reportUsage(report: AnyReportEntry): UsageLine {
-  const vehicles = { one: " <vehicle>", several: " <vehicles|all>", filter: " [filter]" }[report.vehicles];
-  const period = report.period === "required" ? " [period]" : "";
-  const min = report.minStop ? " [min=<minutes>]" : "";
+/** A command's line before it is written in a language. */
+interface LineSpec {
+  /** Its English subcommand words; several are alternatives (`start|pause|end`). */
+  subs: readonly string[];
+  /** The syntax after the subcommand word. */
+  rest?: (t: HelpWords) => string;
+  does: (t: HelpWords) => string;
+  /** The example's arguments after the subcommand word, by language, or the same in both. */
+  args?: string | Readonly<Record<Language, string>>;
+}
+
+const ROMANIAN_WORDS: Readonly<Record<Command, ReadonlyMap<string, string>>> = {
+  fleet: FLEET_ROMANIAN_WORDS,
+  etransport: ETRANSPORT_ROMANIAN_WORDS,
+};
+
+/** The Romanian words of the subcommand `sub`, the help's first. */
+function romanianOf(command: Command, sub: string): string[] {
+  return [...ROMANIAN_WORDS[command]].filter(([, s]) => s === sub).map(([word]) => word);
+}
+
+/** A line in `language`: the subcommand in the reader's words, the other language's in brackets. */
+function write(command: Command, spec: LineSpec, language: Language): UsageLine {
+  const t = messages(language).help;
+  const romanianBySub = spec.subs.map((sub) => romanianOf(command, sub));
+  const romanian = romanianBySub.flat();
+  const shown = language === "ro" ? spec.subs.map((sub, i) => romanianBySub[i]?.[0] ?? sub) : [...spec.subs];
+  const others =
+    language === "ro"
+      ? [
+          ...romanianBySub.flatMap((words) => words.slice(1)),
+          ...spec.subs.filter((_, i) => (romanianBySub[i]?.length ?? 0) > 0),
+        ]
+      : romanian;
+  const args = typeof spec.args === "string" ? spec.args : spec.args?.[language];
   return {
-    syntax: `/fleet ${report.name}${vehicles}${period}${min}`,
-    does: report.does,
-    example: `/fleet ${report.name} ${report.helpExample}`,
-    romanian: report.romanian,
+    syntax: `/${command} ${shown.join("|")}${spec.rest?.(t) ?? ""}`,
+    does: spec.does(t),
+    example: `/${command} ${shown[0]}${args ? ` ${args}` : ""}`,
+    ...(romanian.length > 0 ? { romanian } : {}),
+    ...(others.length > 0 ? { others } : {}),
+    ...(spec.subs.length > 1 ? { alternatives: true } : {}),
   };
 }
 
-/** The filters only `alerts subscribe` takes (read by the alerts listener, not the grammar). */
-const ALERT_OPTIONS =
-  "`min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles, `stale=45` warns when no position was sent for 45 minutes (default 30, `stale=0` off)";
+/** Each report's help line, by name (the stops line names the default `min`). */
+const REPORT_DOES: Readonly<Record<VehicleReportName, (t: HelpWords) => string>> = {
+  vehicles: (t) => t.vehicles(),
+  where: (t) => t.where(),
+  route: (t) => t.route(),
+  stops: (t) => t.stops({ defaultMinutes: DEFAULT_MIN_MINUTES }),
+  fuel: (t) => t.fuel(),
+  refills: (t) => t.refills(),
+  temps: (t) => t.temps(),
+};
+
+/** Each report's example arguments: Romanian ones use the Romanian period words. */
+const REPORT_EXAMPLES: Readonly<Record<VehicleReportName, string | Readonly<Record<Language, string>>>> = {
+  vehicles: "volvo",
+  where: "B-123-ABC",
+  route: { en: "B-123-ABC yesterday", ro: "B-123-ABC ieri" },
+  stops: {
+    en: "B-123-ABC, CJ-07-XYZ last 3d min=10",
+    ro: "B-123-ABC, CJ-07-XYZ ultimele 3 zile min=10",
+  },
+  fuel: { en: "all last week", ro: "all săptămâna trecută" },
+  refills: { en: "B-123-ABC last 7d", ro: "B-123-ABC ultimele 7 zile" },
+  temps: { en: "#1234 last 12h", ro: "#1234 ultimele 12 ore" },
+};
+
+/** A report's usage line, from its catalogue entry: `/fleet stops <vehicles|all> [period] [min=<minutes>]`. */
+function reportLine(report: AnyReportEntry): LineSpec {
+  return {
+    subs: [report.name],
+    rest: (t) => {
+      const vehicles = {
+        one: ` <${t.argVehicle()}>`,
+        several: ` <${t.argVehicles()}|all>`,
+        filter: ` [${t.argFilter()}]`,
+      }[report.vehicles];
+      const period = report.period === "required" ? ` [${t.argPeriod()}]` : "";
+      const min = report.minStop ? ` [min=<${t.argMinutes()}>]` : "";
+      return `${vehicles}${period}${min}`;
+    },
+    does: REPORT_DOES[report.name],
+    args: REPORT_EXAMPLES[report.name],
+  };
+}
 
 /** An example of the alert filters, for the tests: the listener takes them out before the grammar. */
 export const ALERT_OPTIONS_EXAMPLE =
   "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
 
-export const fleetUsage: readonly UsageLine[] = [
-  { syntax: "/fleet help", does: "this list", example: "/fleet help", ...fleetRo("help") },
-  { syntax: "/fleet login", does: "link your fleet account (opens a form)", example: "/fleet login" },
+const FLEET_LINES: readonly LineSpec[] = [
+  { subs: ["help"], does: (t) => t.help() },
+  { subs: ["login"], does: (t) => t.login() },
+  { subs: ["login"], rest: () => " workspace", does: (t) => t.loginWorkspace(), args: "workspace" },
+  { subs: ["logout"], does: (t) => t.logout() },
+  { subs: ["whoami"], does: (t) => t.whoami() },
+  ...REPORT_ENTRIES.map(reportLine),
+  { subs: ["report"], does: (t) => t.report() },
   {
-    syntax: "/fleet login workspace",
-    does: "the workspace's fleet account, for everyone who linked none (installed with Add to Slack: the installer or an admin)",
-    example: "/fleet login workspace",
-  },
-  { syntax: "/fleet logout", does: "unlink your fleet account", example: "/fleet logout" },
-  { syntax: "/fleet whoami", does: "the fleet account your commands use", example: "/fleet whoami" },
-  ...REPORT_ENTRIES.map(reportUsage),
-  {
-    syntax: "/fleet report",
-    does: "a form to build any report above",
-    example: "/fleet report",
-    ...fleetRo("report"),
+    subs: ["alerts"],
+    rest: (t) =>
+      ` subscribe [#${t.argChannel()}] [${t.argCodes()}…] [min=<${t.argMinutes()}>] [exclude=<${t.argCodes()}>] [vehicles=<${t.argPlates()}>] [stale=<${t.argMinutes()}>]`,
+    does: (t) => t.alertsSubscribe(),
+    args: "subscribe Error OldData NoGPSCoordinates",
   },
   {
-    syntax:
-      "/fleet alerts subscribe [#channel] [codes…] [min=<minutes>] [exclude=<codes>] [vehicles=<plates>] [stale=<minutes>]",
-    does: `post transport alerts in a channel (all codes when none given); ${ALERT_OPTIONS}`,
-    example: "/fleet alerts subscribe Error OldData NoGPSCoordinates",
+    subs: ["alerts"],
+    rest: (t) => ` unsubscribe [#${t.argChannel()}]`,
+    does: (t) => t.alertsUnsubscribe(),
+    args: "unsubscribe",
   },
-  {
-    syntax: "/fleet alerts unsubscribe [#channel]",
-    does: "stop alerts in a channel",
-    example: "/fleet alerts unsubscribe",
-  },
-  { syntax: "/fleet alerts list", does: "channels that receive alerts", example: "/fleet alerts list" },
-  {
-    syntax: "/fleet queue",
-    does: "your queued and running requests",
-    example: "/fleet queue",
-    ...fleetRo("queue"),
-  },
+  { subs: ["alerts"], rest: () => " list", does: (t) => t.alertsList(), args: "list" },
+  { subs: ["queue"], does: (t) => t.queue() },
+  { subs: ["language"], rest: () => " [ro|en]", does: (t) => t.language(), args: "ro" },
 ];
 
-export const etransportUsage: readonly UsageLine[] = [
+const ETRANSPORT_LINES: readonly LineSpec[] = [
+  { subs: ["new"], does: (t) => t.etransportNew() },
   {
-    syntax: "/etransport new",
-    does: "create a transport (opens a form)",
-    example: "/etransport new",
-    ...etransportRo("new"),
+    subs: ["list"],
+    rest: (t) => ` [pending|active|paused|completed|all] [${t.argSearch()}]`,
+    does: (t) => t.etransportList(),
+    args: "active B-123-ABC",
   },
   {
-    syntax: "/etransport list [pending|active|paused|completed|all] [search]",
-    does: "transports with buttons (default: pending, active and paused)",
-    example: "/etransport list active B-123-ABC",
-    ...etransportRo("list"),
+    subs: ["start", "pause", "end"],
+    rest: () => " <UIT> [<UIT>…]",
+    does: (t) => t.etransportStartPauseEnd(),
+    args: EXAMPLE_UIT,
   },
-  {
-    syntax: "/etransport start|pause|end <UIT> [<UIT>…]",
-    does: "start, pause or end transports",
-    example: `/etransport start ${EXAMPLE_UIT}`,
-    ...etransportRo("start", "pause", "end"),
-  },
-  {
-    syntax: "/etransport edit <UIT>",
-    does: "change a transport (opens a form)",
-    example: `/etransport edit ${EXAMPLE_UIT}`,
-    ...etransportRo("edit"),
-  },
-  {
-    syntax: "/etransport remove <UIT>",
-    does: "delete a transport, after you confirm",
-    example: `/etransport remove ${EXAMPLE_UIT}`,
-    ...etransportRo("remove"),
-  },
-  {
-    syntax: "/etransport history <UIT>",
-    does: "who created, changed, started, paused, ended or removed a transport, when, and the service's answer",
-    example: `/etransport history ${EXAMPLE_UIT}`,
-  },
+  { subs: ["edit"], rest: () => " <UIT>", does: (t) => t.etransportEdit(), args: EXAMPLE_UIT },
+  { subs: ["remove"], rest: () => " <UIT>", does: (t) => t.etransportRemove(), args: EXAMPLE_UIT },
+  { subs: ["history"], rest: () => " <UIT>", does: (t) => t.etransportHistory(), args: EXAMPLE_UIT },
 ];
+
+const USAGE: Readonly<Record<Command, Readonly<Record<Language, readonly UsageLine[]>>>> = {
+  fleet: {
+    en: FLEET_LINES.map((l) => write("fleet", l, "en")),
+    ro: FLEET_LINES.map((l) => write("fleet", l, "ro")),
+  },
+  etransport: {
+    en: ETRANSPORT_LINES.map((l) => write("etransport", l, "en")),
+    ro: ETRANSPORT_LINES.map((l) => write("etransport", l, "ro")),
+  },
+};
+
+/** The usage lines of `/fleet` or `/etransport` in `language`. */
+export function usageLines(command: Command, language: Language): readonly UsageLine[] {
+  return USAGE[command][language];
+}
+
+/** Every example of the help in `language`, both commands. */
+export function usageExamples(language: Language): readonly string[] {
+  return [...USAGE.fleet[language], ...USAGE.etransport[language]].map((l) => l.example);
+}
+
+export const fleetUsage: readonly UsageLine[] = USAGE.fleet.en;
+export const etransportUsage: readonly UsageLine[] = USAGE.etransport.en;
 
 export const fleetUsageExamples: readonly string[] = fleetUsage.map((l) => l.example);
 export const etransportUsageExamples: readonly string[] = etransportUsage.map((l) => l.example);
 
-const PERIODS =
-  "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; in Romanian too: `azi`, `ieri`, `alaltăieri`, `săptămâna trecută`, `luna trecută`, `ultimele 3 zile`, `ultimele 12 ore`";
-const VEHICLES =
-  "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#&lt;id&gt;`; several separated by commas; `all` for every vehicle";
-const ALERT_CODES =
-  "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), `notstarted` (Pending past its start), `Vanished` (no longer listed, not completed: maybe in Error, which the service hides), `Stalled` (no position sent for `stale=` minutes, default 30; `stale=0` off), or `all` (the default)";
-
-function lines(usage: readonly UsageLine[]): string[] {
+function lines(usage: readonly UsageLine[], language: Language): string[] {
   // Escaped, or Slack would read the syntax's placeholders (`<vehicle>`) as links; fleetbot's own
   // text, so never cut.
   const whole = (text: string) => userCode(text, text.length * 5);
-  return usage.map((l) => `• ${whole(l.syntax)}${romanianWords(l)} – ${l.does}. e.g. ${whole(l.example)}`);
+  const eg = messages(language).help.example();
+  return usage.map((l) => `• ${whole(l.syntax)}${bracketed(l)} – ${l.does}. ${eg} ${whole(l.example)}`);
 }
 
 /** ` (`unde`)`, ` (`pornește`|`pauză`|`termină`)` as the syntax writes alternatives; empty when none. */
-function romanianWords(line: UsageLine): string {
-  const words = line.romanian ?? [];
+function bracketed(line: UsageLine): string {
+  const words = line.others ?? [];
   // `start|pause|end`: the words of alternative subcommands are alternatives too.
-  const between = line.syntax.split(" ")[1]?.includes("|") ? "|" : ", ";
+  const between = line.alternatives ? "|" : ", ";
   return words.length > 0 ? ` (${words.map((w) => userCode(w)).join(between)})` : "";
 }
-
-/** The headings say what the bracketed words are. */
-const ROMANIAN_NOTE = "_(in brackets: the Romanian word, also without diacritics)_";
 
 /**
  * Vehicles of the reader's account for the examples: made-up plates answer "No vehicle…" to
@@ -185,14 +249,22 @@ export function withVehicles(text: string, examples: VehicleExamples | undefined
 }
 
 /**
- * The command list as Slack mrkdwn, one line per command. `which` narrows it to one slash command;
- * `examples`: the reader's vehicles, used in the examples when their account's list is known.
+ * The command list as Slack mrkdwn, one line per command, in the reader's `language`. `which`
+ * narrows it to one slash command; `examples`: the reader's vehicles, used in the examples when
+ * their account's list is known.
  */
-export function helpText(which: "fleet" | "etransport" | "all" = "all", examples?: VehicleExamples): string {
+export function helpText(
+  which: "fleet" | "etransport" | "all" = "all",
+  examples?: VehicleExamples,
+  language: Language = "en",
+): string {
+  const t = messages(language).help;
   const out: string[] = [];
-  if (which !== "etransport") out.push(`*/fleet* ${ROMANIAN_NOTE}`, ...lines(fleetUsage));
-  if (which !== "fleet") out.push(`*/etransport* ${ROMANIAN_NOTE}`, ...lines(etransportUsage));
-  if (which !== "etransport") out.push(VEHICLES, PERIODS, ALERT_CODES);
-  if (which !== "fleet") out.push("*UIT*: 16 letters and digits; dashes and spaces do not matter");
+  if (which !== "etransport")
+    out.push(t.heading({ command: "/fleet" }), ...lines(USAGE.fleet[language], language));
+  if (which !== "fleet")
+    out.push(t.heading({ command: "/etransport" }), ...lines(USAGE.etransport[language], language));
+  if (which !== "etransport") out.push(t.vehiclesNote(), t.periodsNote(), t.alertCodesNote());
+  if (which !== "fleet") out.push(t.uitNote());
   return withVehicles(out.join("\n"), examples);
 }

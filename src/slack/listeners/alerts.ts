@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { Block } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
+import { isLanguage, type Language } from "../../i18n/language.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
 import {
@@ -26,20 +27,23 @@ export interface AlertFilterOptions {
   staleMinutes?: number;
   exclude?: string[];
   vehicles?: string[];
+  /** `lang=ro|en`: the language of the channel's alerts; absent, the workspace default. */
+  language?: Language;
 }
 
 /**
  * `/fleet alerts subscribe` takes filters the other commands do not: `min=<minutes>` (how long
  * a problem must last before it is posted), `stale=<minutes>` (how long without a position sent
- * before a stalled alert; 0: none), `exclude=<codes>` and `vehicles=<plates>` (comma-separated).
- * They are taken out here; the rest goes to the grammar.
+ * before a stalled alert; 0: none), `exclude=<codes>` and `vehicles=<plates>` (comma-separated),
+ * `lang=ro|en` (the language of the channel's alerts). They are taken out here; the rest goes
+ * to the grammar.
  */
 export function alertOptions(text: string): { text: string; options?: AlertFilterOptions; problem?: string } {
   if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
   const options: AlertFilterOptions = {};
   let problem: string | undefined;
   const rest = text.replace(
-    /\b(min|stale|exclude|vehicles)\s*=\s*(\S+)/gi,
+    /\b(min|stale|exclude|vehicles|lang)\s*=\s*(\S+)/gi,
     (_m, key: string, value: string) => {
       const name = key.toLowerCase();
       if (name === "min") {
@@ -53,6 +57,11 @@ export function alertOptions(text: string): { text: string; options?: AlertFilte
         if (!Number.isInteger(minutes) || minutes < 0 || minutes > 360)
           problem = `${userCode(`stale=${value}`)} must be whole minutes from 0 (off) to 360, for example ${userCode("stale=45")}.`;
         else options.staleMinutes = minutes;
+      } else if (name === "lang") {
+        const language = value.toLowerCase();
+        if (isLanguage(language)) options.language = language;
+        else
+          problem = `${userCode(`lang=${value}`)} is not a language fleetbot speaks: use ${userCode("lang=ro")} (Romanian) or ${userCode("lang=en")} (English), for example ${userCode("/fleet alerts subscribe Error OldData lang=ro")}.`;
       } else {
         const list = value
           .split(",")
@@ -210,7 +219,7 @@ export async function unsubscribeAlerts(
   );
 }
 
-/** `/fleet alerts subscribe [#channel] [codes…] [min=…] [exclude=…] [vehicles=…]`. */
+/** `/fleet alerts subscribe [#channel] [codes…] [min=…] [exclude=…] [vehicles=…] [stale=…] [lang=…]`. */
 export async function subscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
   deps: AlertDeps,

@@ -114,16 +114,13 @@ export async function etransportCommand(
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
-  if (!parsed.ok) {
-    await ack(
-      ephemeral(
-        grammarErrorMessage(parsed, helpText("etransport", await examplesFor(deps, command.user_id))),
-      ),
+  if (!parsed.ok || parsed.kind === "help") {
+    const help = helpText(
+      "etransport",
+      await examplesFor(deps, command.user_id),
+      await deps.users.languageOf(command.user_id),
     );
-    return;
-  }
-  if (parsed.kind === "help") {
-    await ack(ephemeral(helpMessage(helpText("etransport", await examplesFor(deps, command.user_id)))));
+    await ack(ephemeral(parsed.ok ? helpMessage(help) : grammarErrorMessage(parsed, help)));
     return;
   }
   const account = await deps.users.accountOf(command.user_id);

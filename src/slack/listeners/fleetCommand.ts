@@ -56,7 +56,8 @@ export async function fleetCommand(
     const examples = await examplesFor(deps.reports, command.user_id);
     // The example that works names one of the user's own vehicles, not a made-up plate.
     const error = { ...parsed, example: withVehicles(parsed.example, examples) };
-    await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples))));
+    const language = await deps.reports.users.languageOf(command.user_id);
+    await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples, language))));
     return;
   }
   const args: ReportCommandArgs = {
@@ -80,9 +81,12 @@ async function dispatchFleetCommand(
 ): Promise<void> {
   const alertArgs = { ack: args.ack, userId: args.userId, channelId: args.channelId, filters };
   switch (parsed.kind) {
-    case "help":
-      await args.ack(ephemeral(helpMessage(helpText("fleet", await examplesFor(deps.reports, args.userId)))));
+    case "help": {
+      const language = await deps.reports.users.languageOf(args.userId);
+      const examples = await examplesFor(deps.reports, args.userId);
+      await args.ack(ephemeral(helpMessage(helpText("fleet", examples, language))));
       return;
+    }
     case "login":
       return parsed.workspace ? loginWorkspace(args, deps.account) : login(args, deps.account);
     case "logout":

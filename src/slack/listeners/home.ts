@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { messages } from "../../i18n/index.js";
 import type { CachedVehicles, QueueDeps } from "../context.js";
 import { helpText, vehicleExamples } from "../grammar/help.js";
 import { homeView } from "../views/common.js";
@@ -8,8 +9,8 @@ import { userText } from "../views/text.js";
 import { queueEntries } from "./queue.js";
 
 /**
- * The Home tab: the account the user acts as, their requests under way, the command list (its
- * examples with the account's own plates when `deps.vehicles` has its list).
+ * The Home tab, in the user's language: the account the user acts as, their requests under way,
+ * the command list (its examples with the account's own plates when `deps.vehicles` has its list).
  */
 export async function publishHome(
   deps: QueueDeps & { vehicles?: CachedVehicles },
@@ -22,18 +23,23 @@ export async function publishHome(
     : [];
   const cached = account ? deps.vehicles?.peek(account.username) : undefined;
   const examples = cached ? vehicleExamples(cached) : undefined;
+  const language = await deps.users.languageOf(userId);
+  const t = messages(language).help;
   const accountLine = account
-    ? `You act as the fleet account *${userText(account.username, 100)}* (${account.linked ? "linked by you" : "the workspace account"}).`
-    : "You have no fleet account: link yours to use fleetbot.";
+    ? (account.linked ? t.homeAccountLinked : t.homeAccountWorkspace)({
+        account: userText(account.username, 100),
+      })
+    : t.homeNoAccount();
   await client.views.publish({
     user_id: userId,
     view: homeView(
       {
+        language,
         accountLine,
         linked: account?.linked ?? false,
         queue,
-        help: helpText("all", examples),
-        support: supportLine(deps.supportUrl),
+        help: helpText("all", examples, language),
+        support: supportLine(deps.supportUrl, language),
       },
       deps.now(),
     ),

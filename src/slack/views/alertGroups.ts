@@ -2,9 +2,16 @@ import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from "@slack
 import { faultDurationMs, faultStartedAt } from "../../alerts/duration.js";
 import type { IncidentRecord } from "../../alerts/incidents.js";
 import { alertSeverity } from "../../alerts/severity.js";
-import { formatSpan } from "../../etransport/form.js";
-import { type AlertIncident, type AlertViewOptions, markOf, SEVERITY_MARKS, titleOf } from "./alerts.js";
-import { cut, dateToken, formatUit, idPart } from "./etransportText.js";
+import { duration, type Language, messages } from "../../i18n/index.js";
+import {
+  type AlertIncident,
+  type AlertViewOptions,
+  alertDate,
+  markOf,
+  SEVERITY_MARKS,
+  titleOf,
+} from "./alerts.js";
+import { cut, formatUit, idPart } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { fitMrkdwn, userText } from "./text.js";
 
@@ -34,10 +41,10 @@ const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 const isOpen = (i: AlertGroupIncident) => i.state !== "resolved";
 
 /** The members' common title ("Transmission problem"), or a neutral one for a mix of kinds. */
-function groupTitle(incidents: readonly AlertGroupIncident[]): string {
-  const titles = new Set(incidents.map(titleOf));
+function groupTitle(incidents: readonly AlertGroupIncident[], lang: Language): string {
+  const titles = new Set(incidents.map((i) => titleOf(i, lang)));
   const [only] = titles;
-  return titles.size === 1 && only !== undefined ? only : "Transport alerts";
+  return titles.size === 1 && only !== undefined ? only : messages(lang).alerts.groupMixedTitle();
 }
 
 /** The most severe mark among the open members (red before amber before grey). */
@@ -48,10 +55,10 @@ function groupMark(incidents: readonly AlertGroupIncident[]): string {
   return SEVERITY_MARKS.info;
 }
 
-function memberLine(incident: AlertGroupIncident): string {
+function memberLine(incident: AlertGroupIncident, lang: Language): string {
   const t = incident.facts;
   const uit = userText(formatUit(t.codeUit), 40);
-  const plate = t.carrierCode ? userText(t.carrierCode, 30) : "vehicle not named";
+  const plate = t.carrierCode ? userText(t.carrierCode, 30) : messages(lang).alerts.vehicleNotNamed();
   const code = userText(incident.code, 60);
   // Struck through once resolved: the line stays, so the channel sees the storm ebb.
   return isOpen(incident)
@@ -70,30 +77,33 @@ function codeSummary(incidents: readonly AlertGroupIncident[]): string {
     .join(", ");
 }
 
-const transportsWord = (n: number) => `${n} transport${n === 1 ? "" : "s"}`;
-
 /**
  * The group message: a header (🔴 while any member is open, ✅ once all are resolved), a summary,
  * and one line per member (UIT, vehicle, code; struck through with ✅ when resolved), cut to
  * Slack's limits with "…and N more" (every member still has its thread reply).
  */
 export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptions = {}): SlackMessage {
+  const lang = opts.language ?? "en";
+  const m = messages(lang).alerts;
+  const transportsWord = (n: number) => m.transports(n);
   const id = idPart(group.id);
   const all = group.incidents;
   const open = all.filter(isOpen);
   const resolved = all.length - open.length;
-  const title = groupTitle(all);
+  const title = groupTitle(all, lang);
   const done = open.length === 0;
   const mark = done ? "✅" : groupMark(all);
   const header: HeaderBlock = {
     type: "header",
     block_id: `alert.group.header.${id}`,
-    text: plain(cut(`${mark} ${done ? "Resolved · " : ""}${title} · ${transportsWord(all.length)}`, 150)),
+    text: plain(
+      cut(`${mark} ${done ? m.groupResolvedPrefix() : ""}${title} · ${transportsWord(all.length)}`, 150),
+    ),
   };
   const since = all.length > 0 ? Math.min(...all.map(faultStartedAt)) : undefined;
   const summary = done
-    ? `*All ${all.length} resolved.* The longest lasted *${formatSpan(Math.max(0, ...all.map(faultDurationMs)))}*.`
-    : `*${open.length} open*${resolved > 0 ? ` · ${resolved} resolved` : ""}${since !== undefined ? ` · since ${dateToken(since, opts.timeZone)}` : ""}\n_Buttons for each transport (Pause, End, Show, Mute) are in the thread._`;
+    ? m.groupAllResolved({ n: all.length, longest: duration(lang, Math.max(0, ...all.map(faultDurationMs))) })
+    : `${m.groupOpen(open.length)}${resolved > 0 ? m.groupResolvedCount(resolved) : ""}${since !== undefined ? m.groupSince({ when: alertDate(since, opts) }) : ""}\n_${m.groupButtonsInThread()}_`;
   const blocks: KnownBlock[] = [
     header,
     { type: "section", block_id: `alert.group.summary.${id}`, text: mrkdwn(summary) } satisfies SectionBlock,
@@ -103,13 +113,13 @@ export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptio
   const lines: string[] = [];
   let used = 0;
   for (const incident of ordered) {
-    const line = memberLine(incident);
+    const line = memberLine(incident, lang);
     if (used + line.length + 1 > LINES_BUDGET) break;
     lines.push(line);
     used += line.length + 1;
   }
   const left = ordered.length - lines.length;
-  if (left > 0) lines.push(`…and ${left} more: each has its own reply in the thread.`);
+  if (left > 0) lines.push(m.groupMore(left));
   let chunk = "";
   const sections: string[] = [];
   for (const line of lines) {
@@ -126,11 +136,11 @@ export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptio
   const context: ContextBlock = {
     type: "context",
     block_id: `alert.group.context.${id}`,
-    elements: [mrkdwn(`Grouped: ${transportsWord(all.length)} went wrong in one sweep.`)],
+    elements: [mrkdwn(m.groupContext({ transports: transportsWord(all.length) }))],
   };
   blocks.push(context);
   const text = done
-    ? `✅ Resolved: ${title}, ${transportsWord(all.length)}`
+    ? m.groupResolvedText({ title, transports: transportsWord(all.length) })
     : `${mark} ${title}: ${transportsWord(open.length)} (${codeSummary(open)})`;
   return { text: fitMrkdwn(userText(text, 300), 300), blocks };
 }

@@ -8,9 +8,24 @@ import {
   stalledSinceMs,
 } from "../../alerts/incidents.js";
 import { type AlertSeverity, alertSeverity, isDomesticRoute } from "../../alerts/severity.js";
-import { formatSpan } from "../../etransport/form.js";
 import { transportStateInfo, transportStatusName } from "../../etransport/state.js";
 import type { TransportView } from "../../etransport/types.js";
+import {
+  CHANGE_REQUEST_STATUS_CODES,
+  TRANSMISSION_STATUS_CODES,
+  TRANSPORT_STATUS,
+  type TransportStatusId,
+} from "../../fleet/schemas.js";
+import {
+  type AdvisedTransmissionCode,
+  type ChangeRequestCode,
+  duration,
+  LANGUAGES,
+  type Language,
+  messages,
+  slackDate,
+  type TransmissionCode,
+} from "../../i18n/index.js";
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
 import { transportButtonValue } from "./etransport.js";
@@ -46,6 +61,41 @@ export interface AlertViewOptions {
   timeZone?: string;
   /** With it, an expiry alert says "in 7 h". */
   nowMs?: number;
+  /**
+   * The language of the post: its subscription's, else the workspace's default, else
+   * DEFAULT_LANGUAGE, resolved once per post by the publisher. English when absent.
+   */
+  language?: Language;
+}
+
+const langOf = (opts: Pick<AlertViewOptions, "language">): Language => opts.language ?? "en";
+
+/** A date token in the post's language (`{date_num}` in Romanian), its fallback in `timeZone`. */
+export function alertDate(ms: number, opts: AlertViewOptions): string {
+  const options = opts.nowMs === undefined ? {} : { nowMs: opts.nowMs };
+  return slackDate(langOf(opts), ms, opts.timeZone ?? "UTC", options);
+}
+
+const isTransmissionCode = (code: string): code is TransmissionCode =>
+  (TRANSMISSION_STATUS_CODES as readonly string[]).includes(code);
+const isChangeRequestCode = (code: string): code is ChangeRequestCode =>
+  (CHANGE_REQUEST_STATUS_CODES as readonly string[]).includes(code);
+const isAdvised = (code: TransmissionCode): code is AdvisedTransmissionCode =>
+  code !== "Active" && code !== "Finalized";
+const STATUS_IDS: readonly number[] = Object.values(TRANSPORT_STATUS);
+const isTransportStatusId = (id: number): id is TransportStatusId => STATUS_IDS.includes(id);
+
+/**
+ * A status name after the code and a dash ("Error — transmission error"): TrackGPS's table names
+ * are capitalised as headings; inside a line they read as the rest of the sentence.
+ */
+function lowerFirst(lang: Language, name: string): string {
+  return name.charAt(0).toLocaleLowerCase(lang) + name.slice(1);
+}
+
+/** A transport status's name in `lang` (an unknown id as the English view says it). */
+export function statusName(lang: Language, id: number): string {
+  return isTransportStatusId(id) ? messages(lang).etransport.transportStatus(id) : transportStatusName(id);
 }
 
 /** Value of the Mute button: `{"u": codeUit, "c": channel}`. */
@@ -76,64 +126,65 @@ export const ALERT_MUTE_MS = 24 * 3600_000;
 const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
 const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 
-const TITLES: Readonly<Record<IncidentKind, string>> = {
-  transmission: "Transmission problem",
-  changerequest: "Vehicle change request failed",
-  expiry: "UIT validity ends soon",
-  notstarted: "Transport not started",
-  vanished: "No longer listed by the service",
-  stalled: "Transmission stalled",
-};
-
 /** Red for a fault, amber for a warning, grey for information: the cards' marks too. */
 export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = TRANSPORT_SEVERITY_MARKS;
 
 /** The title of an alert: a vehicle abroad on an international route is not a problem. */
-export function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
-  if (incident.kind === "transmission" && alertSeverity(incident) === "info")
-    return "Vehicle outside Romania";
-  return TITLES[incident.kind];
+export function titleOf(
+  incident: Pick<AlertIncident, "kind" | "code" | "facts">,
+  lang: Language = "en",
+): string {
+  const m = messages(lang).alerts;
+  if (incident.kind === "transmission" && alertSeverity(incident) === "info") return m.titleOutsideRomania();
+  return m.title(incident.kind);
 }
 
 export function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
   return SEVERITY_MARKS[alertSeverity(incident)];
 }
 
-function vehicleText(t: TransportView): string {
+function vehicleText(t: TransportView, lang: Language): string {
   const plate = t.carrierCode ? `*${userText(t.carrierCode, 30)}*` : "";
   const name = t.carrierName && t.carrierName !== t.carrierCode ? userText(t.carrierName, 80) : "";
-  return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
+  return [plate, name].filter((s) => s !== "").join(" · ") || `_${messages(lang).alerts.vehicleNotNamed()}_`;
 }
 
 function vehiclePlain(t: TransportView): string {
   return cut(t.carrierCode ?? t.carrierName ?? "", 30);
 }
 
-/** "Error — data transmission error" and the advice, by kind. */
+/** "Error — Transmission error" and the advice, by kind, in the post's language. */
 function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[] {
   const t = incident.facts;
+  const lang = langOf(opts);
+  const m = messages(lang).alerts;
+  const e = messages(lang).etransport;
+  const when = (ms: number) => alertDate(ms, opts);
   const lines: string[] = [];
   switch (incident.kind) {
     case "transmission": {
+      const known = isTransmissionCode(incident.code) ? incident.code : undefined;
       const tx = transportStateInfo({ ...t, transmissionStatusCode: incident.code }).transmission;
-      lines.push(`*Transmission:* ${userText(incident.code, 60)} — ${tx.meaning}`);
+      const status = known ? lowerFirst(lang, e.transmissionStatus(known)) : tx.meaning;
+      lines.push(m.transmissionLine({ code: userText(incident.code, 60), status }));
       if (incident.code === "NotInRomania" && isDomesticRoute(t)) {
         // "Expected abroad" would be wrong here: both ends of the route are in Romania.
-        lines.push(
-          "_The route is within Romania, so the vehicle should not be abroad: positions are not reaching the platform. Check the vehicle's position and the tracking device; use the ANAF app as fallback._",
-        );
-      } else if (tx.advice) lines.push(`_${userText(tx.advice, 300)}_`);
+        lines.push(`_${m.domesticRouteAbroad()}_`);
+      } else if (known && isAdvised(known)) lines.push(`_${e.transmissionAdvice(known)}_`);
+      else if (!known && tx.advice) lines.push(`_${userText(tx.advice, 300)}_`);
       if (t.transmissionStatusErrorDescription) {
         lines.push(`“${userText(t.transmissionStatusErrorDescription, 300)}”`);
       }
       break;
     }
     case "changerequest": {
-      const cr = transportStateInfo({ ...t, changeRequestStatusCode: incident.code }).changeRequest;
-      lines.push(`*Vehicle change request:* ${userText(incident.code, 60)} — ${cr?.meaning ?? "failed"}`);
+      const status = isChangeRequestCode(incident.code)
+        ? lowerFirst(lang, e.changeRequestStatus(incident.code))
+        : m.changeRequestFailed();
+      lines.push(m.changeRequestLine({ code: userText(incident.code, 60), status }));
       const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
       if (message) lines.push(`“${userText(message, 300)}”`);
-      lines.push("_The plate on the UIT must be updated before the vehicle is back on the road._");
+      lines.push(`_${m.plateMustBeUpdated()}_`);
       break;
     }
     case "expiry": {
@@ -141,26 +192,24 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
       if (end !== undefined) {
         // An alert lives for days: no "in 8 h" that freezes when posted. The date token reads
         // "today" / "tomorrow" in the reader's zone whenever it is read.
-        const ended = opts.nowMs !== undefined && opts.nowMs >= end ? " (ended)" : "";
-        lines.push(`*UIT validity ends* ${dateToken(end, opts.timeZone)}${ended}`);
+        const ended = opts.nowMs !== undefined && opts.nowMs >= end;
+        lines.push(ended ? m.validityEnded({ when: when(end) }) : m.validityEnds({ when: when(end) }));
       }
-      lines.push("_Using an expired UIT is prohibited: end the transport or request a new UIT._");
+      lines.push(`_${m.expiredUitProhibited()}_`);
       break;
     }
     case "notstarted": {
       if (t.startMs !== undefined) {
-        lines.push(`*Planned transmission start* ${dateToken(t.startMs, opts.timeZone)} — still Pending`);
+        lines.push(
+          m.plannedStart({ when: when(t.startMs), status: e.transportStatus(TRANSPORT_STATUS.pending) }),
+        );
       }
-      lines.push("_Start the transport before the vehicle leaves._");
+      lines.push(`_${m.startBeforeLeaving()}_`);
       break;
     }
     case "vanished": {
-      lines.push(
-        `*No longer listed by the service:* it was ${transportStatusName(t.statusId)}, and it is not completed either.`,
-      );
-      lines.push(
-        "_It may be in Error, which the service hides: check it in TrackGPS now. Until it is fixed, positions may not reach ANAF._",
-      );
+      lines.push(m.vanishedLine({ status: statusName(lang, t.statusId) }));
+      lines.push(`_${m.vanishedAdvice()}_`);
       break;
     }
     case "stalled": {
@@ -168,17 +217,18 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
       if (since !== undefined) {
         const now = opts.nowMs;
         lines.push(
-          `*No position sent since* ${dateToken(since, opts.timeZone)}, though the code says ${userText(t.transmissionStatusCode ?? "nothing", 40)}.`,
+          m.stalledSince({
+            when: when(since),
+            code: t.transmissionStatusCode ? userText(t.transmissionStatusCode, 40) : m.noCode(),
+          }),
         );
         // The limit as a time, not "4 h left", which would be wrong an hour after the post.
         const limit = since + SEND_LIMIT_MS;
         lines.push(
-          now === undefined || now < limit
-            ? `*The 6-hour limit is* ${dateToken(limit, opts.timeZone)}: positions older than that can no longer be sent (OldData).`
-            : "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
+          now === undefined || now < limit ? m.stalledLimit({ when: when(limit) }) : m.stalledLimitPassed(),
         );
       }
-      lines.push("_Check the vehicle's tracking device and its power; use the ANAF app as fallback._");
+      lines.push(`_${m.stalledAdvice()}_`);
       break;
     }
   }
@@ -187,10 +237,12 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
 
 function factsContext(incident: AlertIncident, opts: AlertViewOptions, blockId: string): ContextBlock {
   const t = incident.facts;
-  const facts: string[] = [`Status ${transportStatusName(t.statusId)}`];
-  if (t.lastGpsMs !== undefined) facts.push(`last GPS ${dateToken(t.lastGpsMs, opts.timeZone)}`);
+  const lang = langOf(opts);
+  const m = messages(lang).alerts;
+  const facts: string[] = [m.factStatus({ status: statusName(lang, t.statusId) })];
+  if (t.lastGpsMs !== undefined) facts.push(m.factLastGps({ when: alertDate(t.lastGpsMs, opts) }));
   if (t.lastTransmissionMs !== undefined) {
-    facts.push(`last sent to the platform ${dateToken(t.lastTransmissionMs, opts.timeZone)}`);
+    facts.push(m.factLastSent({ when: alertDate(t.lastTransmissionMs, opts) }));
   }
   if (t.startLocation || t.endLocation) {
     facts.push(`${userText(t.startLocation ?? "?", 80)} → ${userText(t.endLocation ?? "?", 80)}`);
@@ -198,7 +250,8 @@ function factsContext(incident: AlertIncident, opts: AlertViewOptions, blockId: 
   return { type: "context", block_id: blockId, elements: [mrkdwn(facts.join(" · "))] };
 }
 
-function alertButtons(incident: AlertIncident, channel: string): Button[] {
+function alertButtons(incident: AlertIncident, channel: string, lang: Language): Button[] {
+  const m = messages(lang).alerts;
   const t = incident.facts;
   const allowed = transportStateInfo(t).actions;
   const value = transportButtonValue(t);
@@ -206,29 +259,27 @@ function alertButtons(incident: AlertIncident, channel: string): Button[] {
   const vehicle = vehiclePlain(t);
   const buttons: Button[] = [];
   if (allowed.includes("pause")) {
-    buttons.push({ type: "button", action_id: ACTIONS.transportPause, text: plain("Pause"), value });
+    buttons.push({ type: "button", action_id: ACTIONS.transportPause, text: plain(m.buttonPause()), value });
   }
   if (allowed.includes("end")) {
     buttons.push({
       type: "button",
       action_id: ACTIONS.transportEnd,
-      text: plain("End"),
+      text: plain(m.buttonEnd()),
       value,
       confirm: {
-        title: plain("End transport?"),
-        text: plain(
-          cut(`End UIT ${uit}${vehicle ? ` (${vehicle})` : ""}? It can no longer be modified.`, 300),
-        ),
-        confirm: plain("End transport"),
-        deny: plain("Cancel"),
+        title: plain(m.endConfirmTitle()),
+        text: plain(cut(m.endConfirmText({ uit, vehicle: vehicle ? ` (${vehicle})` : "" }), 300)),
+        confirm: plain(m.endConfirm()),
+        deny: plain(m.endDeny()),
       },
     });
   }
-  buttons.push({ type: "button", action_id: ACTIONS.transportShow, text: plain("Show transport"), value });
+  buttons.push({ type: "button", action_id: ACTIONS.transportShow, text: plain(m.buttonShow()), value });
   buttons.push({
     type: "button",
     action_id: ACTIONS.alertMute,
-    text: plain("Mute 24 h"),
+    text: plain(m.buttonMute()),
     value: alertMuteValue(t.codeUit, channel),
   });
   return buttons;
@@ -241,15 +292,17 @@ export function alertMessage(
   opts: AlertViewOptions = {},
 ): SlackMessage {
   const t = incident.facts;
+  const lang = langOf(opts);
+  const m = messages(lang).alerts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
-  const title = titleOf(incident);
+  const title = titleOf(incident, lang);
   const mark = markOf(incident);
   const lines = [
     `${mark} *${title}* · \`${userText(uit, 40)}\``,
-    `:truck: ${vehicleText(t)}`,
+    `:truck: ${vehicleText(t, lang)}`,
     ...problemLines(incident, opts),
-    `*Since* ${dateToken(faultStartedAt(incident), opts.timeZone)}`,
+    m.since({ when: alertDate(faultStartedAt(incident), opts) }),
   ];
   const blocks: KnownBlock[] = [
     {
@@ -261,7 +314,7 @@ export function alertMessage(
     {
       type: "actions",
       block_id: `alert.actions.${id}`,
-      elements: alertButtons(incident, channel),
+      elements: alertButtons(incident, channel, lang),
     } satisfies ActionsBlock,
   ];
   // The fallback text is what notifications show, read as mrkdwn: outside words are escaped
@@ -269,38 +322,20 @@ export function alertMessage(
   const vehicle = t.carrierCode ? ` (${userText(t.carrierCode, 30)})` : "";
   return {
     text: fitMrkdwn(
-      `${mark} ${title}: UIT ${userText(uit, 40)}${vehicle} — ${userText(incident.code, 60)}`,
+      m.alertText({ mark, title, uit: userText(uit, 40), vehicle, code: userText(incident.code, 60) }),
       300,
     ),
     blocks,
   };
 }
 
-const REASONS: Readonly<Record<IncidentKind, string>> = {
-  transmission: "the transmission is back to normal",
-  changerequest: "the change request no longer shows an error",
-  expiry: "the UIT validity was extended",
-  notstarted: "the transport was started",
-  vanished: "the service lists the transport again",
-  stalled: "positions reach the platform again",
-};
-
 /** Why an incident ended, in words. */
-export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | undefined): string {
-  switch (reason) {
-    case "status":
-      return "the transport is no longer In Progress";
-    case "gone":
-      return "the transport is no longer listed (ended, completed or removed)";
-    case "completed":
-      return "the service shows the transport completed";
-    case "removed":
-      return "the transport was removed through fleetbot";
-    case "changed":
-      return "the problem changed: a new alert follows";
-    default:
-      return REASONS[kind];
-  }
+export function resolveReasonText(
+  kind: IncidentKind,
+  reason: ResolveReason | undefined,
+  lang: Language = "en",
+): string {
+  return messages(lang).alerts.resolveReason(kind, reason ?? "recovered");
 }
 
 /**
@@ -308,10 +343,10 @@ export function resolveReasonText(kind: IncidentKind, reason: ResolveReason | un
  * one figure when the service's dates pin the end, else the span the alert checks allow
  * ("2–6 min": it ended between the last check that saw it and the first that did not).
  */
-function lasted(incident: AlertIncident): string {
+function lasted(incident: AlertIncident, lang: Language): string {
   const { shortestMs, longestMs } = faultDurationSpan(incident);
-  const shortest = formatSpan(shortestMs);
-  const longest = formatSpan(longestMs);
+  const shortest = duration(lang, shortestMs);
+  const longest = duration(lang, longestMs);
   if (shortest === longest) return longest;
   return /^\d+ min$/.test(shortest) && /^\d+ min$/.test(longest)
     ? `${shortest.replace(" min", "")}–${longest}`
@@ -319,43 +354,55 @@ function lasted(incident: AlertIncident): string {
 }
 
 /** Said beside a span of durations: why it is not one figure. */
-function lastedNote(incident: AlertIncident): string {
+function lastedNote(incident: AlertIncident, lang: Language): string {
   const { shortestMs, longestMs } = faultDurationSpan(incident);
-  return formatSpan(shortestMs) === formatSpan(longestMs) ? "" : " (it ended between two alert checks)";
+  return duration(lang, shortestMs) === duration(lang, longestMs)
+    ? ""
+    : messages(lang).alerts.betweenChecks();
 }
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
 export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
   const t = incident.facts;
+  const lang = langOf(opts);
+  const m = messages(lang).alerts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
-  const title = titleOf(incident);
+  const title = titleOf(incident, lang);
   const resolvedAt = faultEnd(incident)?.latestMs ?? incident.resolvedAt ?? incident.firstSeenAt;
+  const took = lasted(incident, lang);
   const lines = [
-    `✅ *Resolved* · ~${title}~ · \`${userText(uit, 40)}\``,
-    `:truck: ${vehicleText(t)}`,
-    `*${userText(incident.code, 60)}* from ${dateToken(faultStartedAt(incident), opts.timeZone)} to ${dateToken(resolvedAt, opts.timeZone)} — lasted *${lasted(incident)}*${lastedNote(incident)}`,
-    `_${resolveReasonText(incident.kind, incident.resolveReason)}_`,
+    `✅ *${m.resolved()}* · ~${title}~ · \`${userText(uit, 40)}\``,
+    `:truck: ${vehicleText(t, lang)}`,
+    `${m.resolvedSpan({
+      code: userText(incident.code, 60),
+      from: alertDate(faultStartedAt(incident), opts),
+      to: alertDate(resolvedAt, opts),
+      lasted: took,
+    })}${lastedNote(incident, lang)}`,
+    `_${resolveReasonText(incident.kind, incident.resolveReason, lang)}_`,
   ];
   const blocks: KnownBlock[] = [
     { type: "section", block_id: `alert.resolved.${id}`, text: mrkdwn(cut(lines.join("\n"), 2900)) },
     factsContext(incident, opts, `alert.resolved.facts.${id}`),
   ];
   return {
-    text: fitMrkdwn(`✅ Resolved: ${title}, UIT ${userText(uit, 40)} — lasted ${lasted(incident)}`, 300),
+    text: fitMrkdwn(m.resolvedText({ title, uit: userText(uit, 40), lasted: took }), 300),
     blocks,
   };
 }
 
 /** The thread reply under the alert: when it was resolved and how long it lasted. */
 export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
+  const lang = langOf(opts);
+  const m = messages(lang).alerts;
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
-  const text = `✅ Resolved ${dateToken(resolvedAt, opts.timeZone)}: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}${lastedNote(incident)}.`;
+  const reason = resolveReasonText(incident.kind, incident.resolveReason, lang);
+  const took = lasted(incident, lang);
+  const note = lastedNote(incident, lang);
+  const text = `${m.resolvedReply({ when: alertDate(resolvedAt, opts), reason, lasted: took })}${note}.`;
   return {
-    text: cut(
-      `✅ Resolved: ${resolveReasonText(incident.kind, incident.resolveReason)}. It lasted ${lasted(incident)}${lastedNote(incident)}.`,
-      300,
-    ),
+    text: cut(`${m.resolvedReplyText({ reason, lasted: took })}${note}.`, 300),
     blocks: [{ type: "section", block_id: `alert.reply.${idPart(incident.id)}`, text: mrkdwn(text) }],
   };
 }
@@ -372,6 +419,8 @@ export interface DigestInput {
   account: string;
   nowMs: number;
   timeZone?: string;
+  /** The subscription's language (resolved by the publisher); English when absent. */
+  language?: Language;
 }
 
 const DIGEST_BUDGET = 10_000;
@@ -381,18 +430,25 @@ const DIGEST_MAX_LINES = 40;
 export function digestMessage(input: DigestInput): SlackMessage {
   const opts: AlertViewOptions = { nowMs: input.nowMs };
   if (input.timeZone !== undefined) opts.timeZone = input.timeZone;
+  const lang = input.language ?? "en";
+  opts.language = lang;
+  const m = messages(lang).alerts;
   const statusLine =
     Object.entries(input.countsByStatus)
       .filter(([, n]) => n > 0)
-      .map(([id, n]) => `${transportStatusName(Number(id))}: *${n}*`)
-      .join(" · ") || "no transport Pending, In Progress or Paused";
+      .map(([id, n]) => `${statusName(lang, Number(id))}: *${n}*`)
+      .join(" · ") || m.digestNoTransports();
   const blocks: KnownBlock[] = [
     {
       type: "header",
       block_id: "alert.digest.header",
-      text: plain(cut(`e-Transport digest · ${input.account}`, 150)),
+      text: plain(cut(m.digestHeader({ account: input.account }), 150)),
     },
-    { type: "section", block_id: "alert.digest.status", text: mrkdwn(`*Transports:* ${statusLine}`) },
+    {
+      type: "section",
+      block_id: "alert.digest.status",
+      text: mrkdwn(m.digestTransports({ counts: statusLine })),
+    },
   ];
   const section = (blockId: string, title: string, items: string[], none: string) => {
     const shown: string[] = [];
@@ -403,7 +459,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
       used += item.length + 1;
     }
     let body = shown.length > 0 ? shown.join("\n") : `_${none}_`;
-    if (shown.length < items.length) body += `\n…and ${items.length - shown.length} more`;
+    if (shown.length < items.length) body += `\n${m.digestMore(items.length - shown.length)}`;
     // Sections hold at most 3000 characters: split long bodies.
     const chunks: string[] = [];
     let chunk = `*${title}*`;
@@ -421,30 +477,34 @@ export function digestMessage(input: DigestInput): SlackMessage {
   // The two kinds that say "look now" are counted apart: hidden transports and stalled ones.
   const count = (kind: IncidentKind) => input.incidents.filter((i) => i.kind === kind).length;
   const apart = [
-    count("vanished") > 0 ? `${count("vanished")} no longer listed` : "",
-    count("stalled") > 0 ? `${count("stalled")} stalled` : "",
+    count("vanished") > 0 ? m.digestVanished(count("vanished")) : "",
+    count("stalled") > 0 ? m.digestStalled(count("stalled")) : "",
   ].filter((p) => p !== "");
   section(
     "alert.digest.open",
-    `Open alerts (${input.incidents.length}${apart.length > 0 ? `: ${apart.join(", ")}` : ""})`,
+    m.digestOpenTitle({ n: input.incidents.length, apart: apart.join(", ") }),
     input.incidents.map(
       (i) =>
-        `${markOf(i)} \`${userText(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${titleOf(i)}: ${userText(i.code, 60)} since ${dateToken(faultStartedAt(i), opts.timeZone)}`,
+        `${markOf(i)} \`${userText(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${m.digestOpenLine({ title: titleOf(i, lang), code: userText(i.code, 60), when: alertDate(faultStartedAt(i), opts) })}`,
     ),
-    "no open alerts",
+    m.digestNoOpen(),
   );
   section(
     "alert.digest.expiring",
-    `UIT validity ending within a day (${input.expiring.length})`,
+    m.digestExpiringTitle(input.expiring.length),
     input.expiring.map(
       (t) =>
-        `⏳ \`${userText(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${userText(t.carrierCode, 30)}* ` : ""}ends ${t.validityEndMs === undefined ? "?" : dateToken(t.validityEndMs, opts.timeZone)}`,
+        `⏳ \`${userText(formatUit(t.codeUit), 40)}\` ${t.carrierCode ? `*${userText(t.carrierCode, 30)}* ` : ""}${m.digestEnds({ when: t.validityEndMs === undefined ? "?" : alertDate(t.validityEndMs, opts) })}`,
     ),
-    "none",
+    m.digestNone(),
   );
   return {
     text: cut(
-      `e-Transport digest: ${input.incidents.length} open alert${input.incidents.length === 1 ? "" : "s"}${apart.length > 0 ? ` (${apart.join(", ")})` : ""}, ${input.expiring.length} UIT${input.expiring.length === 1 ? "" : "s"} ending within a day`,
+      m.digestText({
+        open: input.incidents.length,
+        apart: apart.join(", "),
+        expiring: input.expiring.length,
+      }),
       300,
     ),
     blocks,
@@ -475,8 +535,52 @@ function describeSubscription(s: AlertSubscription): string {
   parts.push(
     s.staleMinutes > 0 ? `stalled after ${s.staleMinutes} min without a position` : "no stalled alerts",
   );
+  // The list is English today (its reader's language is another change's); the name is the list's.
+  parts.push(
+    s.language === undefined
+      ? messages("en").alerts.subscriptionWorkspaceLanguage()
+      : messages("en").alerts.subscriptionLanguage({
+          language: messages("en").common.languageName(s.language),
+        }),
+  );
   parts.push(s.createdBy ? `by <@${s.createdBy}>` : "workspace account");
   return parts.join(" · ");
+}
+
+/**
+ * A post's last failure in words: stored as a code (publisher.ts storedFailure). A row stored
+ * before codes holds its English words, shown as they are.
+ */
+export function postFailureText(lang: Language, stored: string): string {
+  const m = messages(lang).alerts;
+  const [failure, code] = stored.split(":", 2);
+  switch (failure) {
+    case "ratelimited":
+      return m.failureRateLimited();
+    case "message_gone":
+      return m.failureMessageGone();
+    case "channel":
+      switch (code) {
+        case "not_in_channel":
+          return m.failureNotInChannel();
+        case "channel_not_found":
+          return m.failureChannelNotFound();
+        case "is_archived":
+          return m.failureArchived();
+        case "restricted_action":
+          return m.failureRestricted();
+        case "missing_scope":
+          return m.failureMissingScope();
+        default:
+          return m.failureSlackRefused({ code: code ?? failure });
+      }
+    case "other":
+      return code === undefined || code.startsWith("slack_webapi_")
+        ? m.failureOther()
+        : m.failureSlackRefused({ code });
+    default:
+      return stored;
+  }
 }
 
 /** `/fleet alerts list`: the subscriptions, their filters, and a channel's last failure. */
@@ -492,7 +596,9 @@ export function subscriptionListMessage(
   for (const s of subscriptions.slice(0, 40)) {
     let line = `• ${describeSubscription(s)}`;
     const failure = opts.failures?.[s.channel];
-    if (failure) line += `\n   ⚠️ last post failed (${failure.attempts}×): ${userText(failure.error, 200)}`;
+    if (failure) {
+      line += `\n   ⚠️ last post failed (${failure.attempts}×): ${userText(postFailureText("en", failure.error), 200)}`;
+    }
     lines.push(line);
   }
   if (subscriptions.length > 40) lines.push(`…and ${subscriptions.length - 40} more`);
@@ -567,12 +673,13 @@ export function alertUnmutedMessage(codeUit: string, channel: string): SlackMess
 const MUTED_LINE_ID = "alert.muted.line";
 
 /** The alert's blocks with `line` above its buttons (replacing an earlier one) and its Mute/Unmute button swapped. */
-function withMuteLine(blocks: readonly Block[], line: string, muted: boolean): Block[] {
+function withMuteLine(blocks: readonly Block[], line: string, muted: boolean, lang: Language): Block[] {
+  const m = messages(lang).alerts;
   const lineBlock: ContextBlock = { type: "context", block_id: MUTED_LINE_ID, elements: [mrkdwn(line)] };
   const from = muted ? ACTIONS.alertMute : ACTIONS.alertUnmute;
   const swapped: Button = muted
-    ? { type: "button", action_id: ACTIONS.alertUnmute, text: plain("Unmute") }
-    : { type: "button", action_id: ACTIONS.alertMute, text: plain("Mute 24 h") };
+    ? { type: "button", action_id: ACTIONS.alertUnmute, text: plain(m.buttonUnmute()) }
+    : { type: "button", action_id: ACTIONS.alertMute, text: plain(m.buttonMute()) };
   const kept = blocks
     .filter((b) => b.block_id !== MUTED_LINE_ID)
     .map((b): Block => {
@@ -601,14 +708,39 @@ export function alertBlocksWithMute(
   blocks: readonly Block[],
   mute: { userId: string; until: number; timeZone?: string },
 ): Block[] {
-  return withMuteLine(
-    blocks,
-    `🔕 Muted until ${dateToken(mute.until, mute.timeZone)} by <@${cut(mute.userId, 40)}>`,
-    true,
-  );
+  const lang = alertLanguageOf(blocks);
+  const opts: AlertViewOptions = { language: lang };
+  if (mute.timeZone !== undefined) opts.timeZone = mute.timeZone;
+  const line = messages(lang).alerts.mutedLine({
+    when: alertDate(mute.until, opts),
+    user: `<@${cut(mute.userId, 40)}>`,
+  });
+  return withMuteLine(blocks, line, true, lang);
 }
 
 /** The alert once someone unmuted it: "🔔 Unmuted by @bob" and the Mute button back. */
 export function alertBlocksWithoutMute(blocks: readonly Block[], unmute: { userId: string }): Block[] {
-  return withMuteLine(blocks, `🔔 Unmuted by <@${cut(unmute.userId, 40)}>`, false);
+  const lang = alertLanguageOf(blocks);
+  const line = messages(lang).alerts.unmutedLine({ user: `<@${cut(unmute.userId, 40)}>` });
+  return withMuteLine(blocks, line, false, lang);
+}
+
+/**
+ * The language an alert was posted in, read from its own Show / Mute / Unmute button (nothing
+ * stored says it, and the channel's subscription may have changed since): the line a mute adds
+ * is in the alert's language, not the clicker's. English when no button says otherwise.
+ */
+export function alertLanguageOf(blocks: readonly Block[]): Language {
+  for (const block of blocks) {
+    if (block.type !== "actions") continue;
+    for (const e of (block as ActionsBlock).elements) {
+      if (e.type !== "button") continue;
+      const label = e.text.text;
+      for (const lang of LANGUAGES) {
+        const m = messages(lang).alerts;
+        if (label === m.buttonShow() || label === m.buttonMute() || label === m.buttonUnmute()) return lang;
+      }
+    }
+  }
+  return "en";
 }

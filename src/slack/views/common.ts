@@ -1,4 +1,5 @@
 import type { KnownBlock, ModalView, PlainTextOption, View } from "@slack/types";
+import { duration, type Language, messages } from "../../i18n/index.js";
 import type { TaskError, TaskProgress, TaskRecord } from "../../tasks/task.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { GrammarError } from "../grammar/types.js";
@@ -378,6 +379,9 @@ export function reportModal(
 }
 
 export interface HomeFacts {
+  /** The reader's language: every word of the tab is in it. */
+  language: Language;
+  /** mrkdwn: which fleet account the reader acts as (the `help` section's `homeAccount…`). */
   accountLine: string;
   linked: boolean;
   queue: QueueEntry[];
@@ -387,6 +391,7 @@ export interface HomeFacts {
 }
 
 export function homeView(facts: HomeFacts, nowMs: number): View {
+  const t = messages(facts.language).help;
   const blocks: KnownBlock[] = [
     { type: "header", text: plain("fleetbot") },
     section(facts.accountLine),
@@ -397,13 +402,13 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
           ? {
               type: "button",
               action_id: ACTIONS.homeLogout,
-              text: plain("Unlink my account"),
+              text: plain(t.homeUnlink()),
               value: "logout",
             }
           : {
               type: "button",
               action_id: ACTIONS.homeLogin,
-              text: plain("Link my fleet account"),
+              text: plain(t.homeLink()),
               value: "login",
               style: "primary",
             },
@@ -412,15 +417,17 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
     { type: "divider" },
     section(
       facts.queue.length === 0
-        ? "*Your requests*: nothing waiting."
-        : `*Your requests*\n${facts.queue
+        ? t.homeNoRequests()
+        : `${t.homeRequests()}\n${facts.queue
             .slice(0, 10)
             .map((e) => {
+              const left =
+                e.progress?.expectedFinishAt === undefined ? undefined : e.progress.expectedFinishAt - nowMs;
               const eta =
-                e.progress?.expectedFinishAt === undefined
+                left === undefined
                   ? ""
-                  : `, ${formatWait(Math.max(0, e.progress.expectedFinishAt - nowMs))}`;
-              return `• ${e.description} (${e.task.state}${eta})`;
+                  : `, ${left < 1000 ? t.homeEtaNow() : t.homeEta({ duration: duration(facts.language, left) })}`;
+              return `• ${e.description} (${t.homeTaskState(e.task.state)}${eta})`;
             })
             .join("\n")}`,
     ),

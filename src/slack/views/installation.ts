@@ -1,4 +1,5 @@
 import type { KnownBlock } from "@slack/types";
+import { type Language, messages } from "../../i18n/index.js";
 import type { SlackMessage } from "./message.js";
 import { userText } from "./text.js";
 
@@ -7,10 +8,11 @@ function section(text: string): KnownBlock {
 }
 
 /** Where people get help with this fleetbot: the operator's support page, or what to do without one. */
-export function supportLine(supportUrl: string | undefined): string {
+export function supportLine(supportUrl: string | undefined, language: Language = "en"): string {
+  const t = messages(language).help;
   return supportUrl
-    ? `Help and support: <${supportUrl}|${userText(new URL(supportUrl).host, 80)}> · what fleetbot stores and how it is deleted: /privacy on the same site.`
-    : "Help and support: ask whoever added fleetbot to this workspace. Uninstalling fleetbot deletes everything it stored for the workspace within a minute.";
+    ? t.supportAt({ link: `<${supportUrl}|${userText(new URL(supportUrl).host, 80)}>` })
+    : t.supportAsk();
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   storedAlertCodes,
 } from "../../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../../etransport/types.js";
+import { LANGUAGES } from "../../i18n/language.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import {
   type AlertGroup,
@@ -84,6 +85,8 @@ const subscriptionHash = z.object({
   minDurationMinutes: storedNumber.pipe(z.number().int().min(0)),
   // Absent on subscriptions stored before stale= existed: the default applies.
   staleMinutes: storedNumber.pipe(z.number().int().min(0)).optional(),
+  // Absent: no lang= (the workspace default when rendered).
+  language: z.enum(LANGUAGES).optional(),
   createdAt: storedNumber,
 });
 
@@ -166,6 +169,7 @@ function toSubscription(hash: Record<string, string>): AlertSubscription {
     createdAt: row.createdAt,
   };
   if (row.createdBy !== undefined) subscription.createdBy = row.createdBy;
+  if (row.language !== undefined) subscription.language = row.language;
   return subscription;
 }
 
@@ -428,6 +432,7 @@ end
 local key = p .. 'alert:sub:' .. id
 redis.call('HSET', key, 'codes', ARGV[9], 'excludeCodes', ARGV[10], 'vehicles', ARGV[11], 'minDurationMinutes', ARGV[12], 'staleMinutes', ARGV[13])
 if ARGV[7] == '1' then redis.call('HSET', key, 'createdBy', ARGV[8]) else redis.call('HDEL', key, 'createdBy') end
+if ARGV[14] ~= '' then redis.call('HSET', key, 'language', ARGV[14]) else redis.call('HDEL', key, 'language') end
 return {created, redis.call('HGETALL', key)}
 `);
 
@@ -947,6 +952,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
           JSON.stringify(uniq(input.vehicles)),
           String(Math.max(0, Math.floor(input.minDurationMinutes ?? 0))),
           String(Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES))),
+          input.language ?? "",
         ],
       ),
     );
@@ -1315,6 +1321,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
       vehicles: JSON.stringify(subscription.vehicles),
       minDurationMinutes: String(subscription.minDurationMinutes),
       staleMinutes: String(subscription.staleMinutes),
+      language: subscription.language,
       createdAt: String(subscription.createdAt),
     };
     toSubscription(presentFields(fields));

@@ -1,17 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ALERT_OPTIONS_EXAMPLE } from "../../../src/slack/grammar/help.js";
+import { LANGUAGES } from "../../../src/i18n/index.js";
+import { ALERT_OPTIONS_EXAMPLE, usageExamples } from "../../../src/slack/grammar/help.js";
 import {
   etransportUsageExamples,
   fleetUsage,
-  fleetUsageExamples,
   helpText,
   parseCommandLine,
 } from "../../../src/slack/grammar/index.js";
 import { alertOptions } from "../../../src/slack/listeners/alerts.js";
 
 describe("help", () => {
-  it("every usage example parses into the command it documents, at any date and zone", () => {
+  it("every usage example, in both languages, parses into the command it documents, at any date and zone", () => {
     fc.assert(
       fc.property(
         fc.date({
@@ -21,11 +21,11 @@ describe("help", () => {
         }),
         fc.constantFrom("Europe/Bucharest", "America/New_York", "Pacific/Kiritimati"),
         (now, timeZone) => {
-          for (const example of [...fleetUsageExamples, ...etransportUsageExamples]) {
+          for (const example of LANGUAGES.flatMap(usageExamples)) {
             const r = parseCommandLine(example, { timeZone, now }).result;
             expect(r.ok, example).toBe(true);
             if (!r.ok) continue;
-            if (example === "/fleet report") expect(r.kind).toBe("modal");
+            if (example === "/fleet report" || example === "/fleet raport") expect(r.kind).toBe("modal");
             else expect(r.kind, example).not.toBe("modal");
           }
         },

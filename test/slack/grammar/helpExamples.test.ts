@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Vehicle } from "../../../src/fleet/schemas.js";
+import { LANGUAGES } from "../../../src/i18n/index.js";
 import { resolvableVehicles } from "../../../src/reports/catalogue.js";
 import { resolveVehicles } from "../../../src/reports/vehicleRefs.js";
 import { helpText, vehicleExamples } from "../../../src/slack/grammar/help.js";
@@ -12,7 +13,7 @@ const ACCOUNT = [
   { vehicleId: 43, vehicleRegistrationNumber: "CJ-19-RTX", vehicleName: "Reefer 1" },
 ] as unknown as Vehicle[];
 
-const examplesIn = (text: string) => [...text.matchAll(/e\.g\. `([^`]+)`/g)].map((m) => m[1]!);
+const examplesIn = (text: string) => [...text.matchAll(/(?:e\.g\.|ex\.) `([^`]+)`/g)].map((m) => m[1]!);
 
 describe("help examples with the account's vehicles", () => {
   it("uses the account's first plates and a real id, each written as one word", () => {
@@ -20,21 +21,24 @@ describe("help examples with the account's vehicles", () => {
     expect(vehicleExamples([])).toBeUndefined();
   });
 
-  it("names no made-up vehicle, and every example parses and finds its vehicles in the account's list", () => {
-    const text = helpText("all", vehicleExamples(ACCOUNT));
-    expect(text).not.toMatch(/B-123-ABC|CJ-07-XYZ|CJ-10-XYZ|#1234\b|b 123 abc/);
-    expect(text).toContain("`b 77 kmt` = `B-77-KMT`");
-    expect(text).toContain("vehicles=B-77-KMT,CJ-19-RTX");
-    const examples = examplesIn(text);
-    expect(examples.length).toBeGreaterThan(10);
-    const list = resolvableVehicles(ACCOUNT);
-    for (const example of examples) {
-      const parsed = parseCommandLine(example, { timeZone: "Europe/Bucharest", now: new Date() }).result;
-      expect(parsed.ok, example).toBe(true);
-      if (!parsed.ok || parsed.kind !== "report") continue;
-      expect(resolveVehicles(parsed.vehicles, list).ok, example).toBe(true);
-    }
-  });
+  it.each(LANGUAGES)(
+    "%s: names no made-up vehicle, and every example parses and finds its vehicles in the account's list",
+    (language) => {
+      const text = helpText("all", vehicleExamples(ACCOUNT), language);
+      expect(text).not.toMatch(/B-123-ABC|CJ-07-XYZ|CJ-10-XYZ|#1234\b|b 123 abc/);
+      expect(text).toContain("`b 77 kmt` = `B-77-KMT`");
+      expect(text).toContain("vehicles=B-77-KMT,CJ-19-RTX");
+      const examples = examplesIn(text);
+      expect(examples.length).toBeGreaterThan(10);
+      const list = resolvableVehicles(ACCOUNT);
+      for (const example of examples) {
+        const parsed = parseCommandLine(example, { timeZone: "Europe/Bucharest", now: new Date() }).result;
+        expect(parsed.ok, example).toBe(true);
+        if (!parsed.ok || parsed.kind !== "report") continue;
+        expect(resolveVehicles(parsed.vehicles, list).ok, example).toBe(true);
+      }
+    },
+  );
 
   it("with a single vehicle, lists it once where the help shows two", () => {
     const text = helpText("fleet", vehicleExamples(ACCOUNT.slice(0, 1)));

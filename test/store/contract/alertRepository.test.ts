@@ -56,6 +56,21 @@ describeContract("AlertRepository", (backend, name) => {
       expect((await s.alerts.subscription("C7", "demo"))?.staleMinutes).toBe(0);
     });
 
+    it("keeps lang= (none: the workspace default); an upsert sets or clears it like the other filters", async () => {
+      const s = await backend.open();
+      const none = await s.alerts.upsertSubscription({ channel: "C7", account: "demo" });
+      expect(none.subscription.language).toBeUndefined();
+      expect("language" in none.subscription).toBe(false);
+      const ro = await s.alerts.upsertSubscription({ channel: "C7", account: "demo", language: "ro" });
+      expect(ro).toMatchObject({ created: false, subscription: { language: "ro" } });
+      expect((await s.alerts.subscription("C7", "demo"))?.language).toBe("ro");
+      expect((await s.alerts.subscriptions({ channel: "C7" }))[0]?.language).toBe("ro");
+      const en = await s.alerts.upsertSubscription({ channel: "C7", account: "demo", language: "en" });
+      expect(en.subscription.language).toBe("en");
+      const cleared = await s.alerts.upsertSubscription({ channel: "C7", account: "demo" });
+      expect(cleared.subscription.language).toBeUndefined();
+    });
+
     it("remembers the transports of the last complete sweep per account, replaced whole", async () => {
       const s = await backend.open();
       const t = (uId: string) => ({ uId, codeUit: `UIT-${uId}`, statusId: 2, carrierCode: "B-1-ABC" });

@@ -1,0 +1,87 @@
+/**
+ * English, the help (`/fleet help`, `/etransport help`, the App Home's command list) and the App
+ * Home. Each command's description is keyed by its subcommand; a report's by the report's name
+ * (src/reports/catalogue.ts keeps only its codes and data). The command words themselves are the
+ * grammar's (src/slack/grammar): both languages' words always work.
+ */
+import type { Section } from "../section.js";
+
+export const help = {
+  /** A command list's heading: `command` is "/fleet" or "/etransport". */
+  heading: ({ command }: { command: string }) =>
+    `*${command}* _(in brackets: the Romanian word, also without diacritics)_`,
+  /** Before a line's example. */
+  example: () => "e.g.",
+  // The placeholders of a command's syntax (written inside `<…>` or `[…]`).
+  argVehicle: () => "vehicle",
+  argVehicles: () => "vehicles",
+  argPeriod: () => "period",
+  argMinutes: () => "minutes",
+  argChannel: () => "channel",
+  argCodes: () => "codes",
+  argPlates: () => "plates",
+  argSearch: () => "search",
+  argFilter: () => "filter",
+
+  help: () => "this list",
+  login: () => "link your fleet account (opens a form)",
+  loginWorkspace: () =>
+    "the workspace's fleet account, for everyone who linked none (installed with Add to Slack: the installer or an admin)",
+  logout: () => "unlink your fleet account",
+  whoami: () => "the fleet account your commands use",
+  language: () => "the language fleetbot speaks to you: `ro` (română) or `en` (English)",
+  report: () => "a form to build any report above",
+  alertsSubscribe: () =>
+    "post transport alerts in a channel (all codes when none given); `min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles, `stale=45` warns when no position was sent for 45 minutes (default 30, `stale=0` off)",
+  alertsUnsubscribe: () => "stop alerts in a channel",
+  alertsList: () => "channels that receive alerts",
+  queue: () => "your queued and running requests",
+
+  // The reports, by name.
+  vehicles: () => "vehicles with their last position",
+  where: () => "last position with a map link",
+  route: () => "track summary with GPX and CSV files",
+  stops: ({ defaultMinutes }: { defaultMinutes: number }) =>
+    `stops of at least \`min\` minutes (default ${defaultMinutes}), CSV file`,
+  fuel: () => "fuel consumption with totals",
+  refills: () => "refuelling and possible fuel theft",
+  temps: () => "temperature and humidity summary with a chart",
+
+  etransportNew: () => "create a transport (opens a form)",
+  etransportList: () => "transports with buttons (default: pending, active and paused)",
+  etransportStartPauseEnd: () => "start, pause or end transports",
+  etransportEdit: () => "change a transport (opens a form)",
+  etransportRemove: () => "delete a transport, after you confirm",
+  etransportHistory: () =>
+    "who created, changed, started, paused, ended or removed a transport, when, and the service's answer",
+
+  vehiclesNote: () =>
+    "*Vehicles*: registration number (`b 123 abc` = `B-123-ABC`), name, or `#&lt;id&gt;`; several separated by commas; `all` for every vehicle",
+  periodsNote: () =>
+    "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; in Romanian too: `azi`, `ieri`, `alaltăieri`, `săptămâna trecută`, `luna trecută`, `ultimele 3 zile`, `ultimele 12 ore`",
+  alertCodesNote: () =>
+    "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), `notstarted` (Pending past its start), `Vanished` (no longer listed, not completed: maybe in Error, which the service hides), `Stalled` (no position sent for `stale=` minutes, default 30; `stale=0` off), or `all` (the default)",
+  uitNote: () => "*UIT*: 16 letters and digits; dashes and spaces do not matter",
+
+  // The App Home.
+  /** `account`: the fleet account's name, escaped for mrkdwn. */
+  homeAccountLinked: ({ account }: { account: string }) =>
+    `You act as the fleet account *${account}* (linked by you).`,
+  homeAccountWorkspace: ({ account }: { account: string }) =>
+    `You act as the fleet account *${account}* (the workspace account).`,
+  homeNoAccount: () => "You have no fleet account: link yours to use fleetbot.",
+  homeLink: () => "Link my fleet account",
+  homeUnlink: () => "Unlink my account",
+  homeRequests: () => "*Your requests*",
+  homeNoRequests: () => "*Your requests*: nothing waiting.",
+  /** A request's state in the App Home's list. */
+  homeTaskState: (state: "queued" | "running" | "done" | "failed" | "cancelled") => state,
+  /** How long a request may still take (`duration` from format.ts, or "under a second"). */
+  homeEta: ({ duration }: { duration: string }) => `about ${duration}`,
+  homeEtaNow: () => "under a second",
+  /** `link`: the support page as an mrkdwn link. */
+  supportAt: ({ link }: { link: string }) =>
+    `Help and support: ${link} · what fleetbot stores and how it is deleted: /privacy on the same site.`,
+  supportAsk: () =>
+    "Help and support: ask whoever added fleetbot to this workspace. Uninstalling fleetbot deletes everything it stored for the workspace within a minute.",
+} satisfies Section;

@@ -1,0 +1,86 @@
+/**
+ * Romanian, the help (`/fleet ajutor`, `/etransport ajutor`, the App Home's command list) and the
+ * App Home. The Romanian help shows the Romanian command words first and the English ones in
+ * brackets (src/slack/grammar/help.ts); both always work.
+ */
+import type { help as en } from "../en/help.js";
+import type { SameParameters, Translation } from "../section.js";
+
+const TASK_STATES = {
+  queued: "în așteptare",
+  running: "în lucru",
+  done: "gata",
+  failed: "eșuată",
+  cancelled: "anulată",
+} as const;
+
+export const help = {
+  heading: ({ command }) =>
+    `*${command}* _(în paranteze: celelalte cuvinte ale comenzii, și cel în engleză; toate merg și fără diacritice)_`,
+  example: () => "ex.",
+  argVehicle: () => "vehicul",
+  argVehicles: () => "vehicule",
+  argPeriod: () => "perioadă",
+  argMinutes: () => "minute",
+  argChannel: () => "canal",
+  argCodes: () => "coduri",
+  argPlates: () => "numere",
+  argSearch: () => "căutare",
+  argFilter: () => "filtru",
+
+  help: () => "lista aceasta",
+  login: () => "leagă-ți contul de flotă (deschide un formular)",
+  loginWorkspace: () =>
+    "contul de flotă al spațiului de lucru, pentru toți cei care nu și-au legat unul (instalat cu Add to Slack: cine l-a instalat sau un administrator)",
+  logout: () => "dezleagă-ți contul de flotă",
+  whoami: () => "contul de flotă pe care îl folosesc comenzile tale",
+  language: () => "limba în care îți vorbește fleetbot: `ro` (română) sau `en` (English)",
+  report: () => "un formular pentru oricare dintre rapoartele de mai sus",
+  alertsSubscribe: () =>
+    "publică alertele transporturilor într-un canal (toate codurile, când nu dai niciunul); `min=15` publică o problemă doar după ce a durat 15 minute, `exclude=OldData,Error` lasă coduri deoparte, `vehicles=B-123-ABC,CJ-10-XYZ` se limitează la acele vehicule, `stale=45` te avertizează când nu s-a trimis nicio poziție timp de 45 de minute (implicit 30, `stale=0` oprit)",
+  alertsUnsubscribe: () => "oprește alertele într-un canal",
+  alertsList: () => "canalele care primesc alerte",
+  queue: () => "cererile tale în așteptare și în lucru",
+
+  vehicles: () => "vehiculele, cu ultima lor poziție",
+  where: () => "ultima poziție, cu un link spre hartă",
+  route: () => "rezumatul traseului, cu fișiere GPX și CSV",
+  stops: ({ defaultMinutes }) =>
+    `opririle de cel puțin \`min\` minute (implicit ${defaultMinutes}), fișier CSV`,
+  fuel: () => "consumul de combustibil, cu totaluri",
+  refills: () => "alimentările și posibilele furturi de combustibil",
+  temps: () => "rezumatul temperaturii și umidității, cu un grafic",
+
+  etransportNew: () => "creează un transport (deschide un formular)",
+  etransportList: () => "transporturile, cu butoane (implicit: `pending`, `active` și `paused`)",
+  etransportStartPauseEnd: () => "pornește, pune pe pauză sau termină transporturi",
+  etransportEdit: () => "modifică un transport (deschide un formular)",
+  etransportRemove: () => "șterge un transport, după ce confirmi",
+  etransportHistory: () =>
+    "cine a creat, modificat, pornit, pus pe pauză, terminat sau șters un transport, când, și răspunsul serviciului",
+
+  vehiclesNote: () =>
+    "*Vehicule*: numărul de înmatriculare (`b 123 abc` = `B-123-ABC`), numele sau `#&lt;id&gt;`; mai multe, despărțite prin virgule; `all` pentru toate vehiculele",
+  periodsNote: () =>
+    "*Perioade* (în fusul tău orar): `azi` (implicit), `ieri`, `alaltăieri`, `ultimele 12 ore`, `ultimele 3 zile`, `săptămâna aceasta`, `săptămâna trecută`, `luna trecută`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; și în engleză: `today`, `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`",
+  alertCodesNote: () =>
+    "*Coduri de alertă*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (valabilitatea codului UIT se apropie de sfârșit), `changerequest` (cererea de modificare a vehiculului a eșuat), `notstarted` (Pending după ora de începere), `Vanished` (nu mai apare în listă și nu e finalizat: poate e în Error, pe care serviciul îl ascunde), `Stalled` (nicio poziție trimisă timp de `stale=` minute, implicit 30; `stale=0` oprit) sau `all` (implicit)",
+  uitNote: () => "*Cod UIT*: 16 litere și cifre; liniuțele și spațiile nu contează",
+
+  homeAccountLinked: ({ account }) => `Acționezi ca contul de flotă *${account}* (legat de tine).`,
+  homeAccountWorkspace: ({ account }) =>
+    `Acționezi ca contul de flotă *${account}* (contul spațiului de lucru).`,
+  homeNoAccount: () => "Nu ai niciun cont de flotă: leagă-l pe al tău ca să folosești fleetbot.",
+  homeLink: () => "Leagă contul meu",
+  homeUnlink: () => "Dezleagă contul meu",
+  homeRequests: () => "*Cererile tale*",
+  homeNoRequests: () => "*Cererile tale*: nimic în așteptare.",
+  homeTaskState: (state) => TASK_STATES[state],
+  homeEta: ({ duration }) => `aproximativ ${duration}`,
+  homeEtaNow: () => "sub o secundă",
+  supportAt: ({ link }) =>
+    `Ajutor și asistență: ${link} · ce păstrează fleetbot și cum se șterge: /privacy, pe același site.`,
+  supportAsk: () =>
+    "Ajutor și asistență: întreabă persoana care a adăugat fleetbot în acest spațiu de lucru. Dezinstalarea fleetbot șterge într-un minut tot ce a păstrat pentru spațiul de lucru.",
+} satisfies Translation<typeof en>;
+true satisfies SameParameters<typeof en, typeof help>;

@@ -1,0 +1,116 @@
+/**
+ * The help in the reader's language: English as it always was (the English words first, the
+ * Romanian in brackets); Romanian with the Romanian words first, the English in brackets, every
+ * description in Romanian, and every example a command that parses, the same command as the
+ * English line's.
+ */
+import { describe, expect, it } from "vitest";
+import { messages } from "../../src/i18n/index.js";
+import { helpText, usageExamples, usageLines } from "../../src/slack/grammar/help.js";
+import { parseCommandLine } from "../../src/slack/grammar/index.js";
+import { helpMessage } from "../../src/slack/views/common.js";
+
+const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
+const parse = (text: string) => parseCommandLine(text, ctx).result;
+/** What a command does: its parse without the period as typed (`ieri` or `yesterday`). */
+const meaning = (text: string) => {
+  const parsed = parse(text);
+  if (!parsed.ok || !("period" in parsed) || !parsed.period) return parsed;
+  const { text: _typed, ...period } = parsed.period;
+  return { ...parsed, period };
+};
+const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+describe("the help in Romanian", () => {
+  const text = helpText("all", undefined, "ro");
+
+  it("has one line per command: the Romanian words first, the English in brackets, `ex.`", () => {
+    for (const command of ["fleet", "etransport"] as const)
+      for (const line of usageLines(command, "ro")) {
+        const others = line.others ?? [];
+        const bracketed =
+          others.length > 0 ? ` (${others.map((w) => `\`${w}\``).join(line.alternatives ? "|" : ", ")})` : "";
+        expect(text).toContain(
+          `• \`${escaped(line.syntax)}\`${bracketed} – ${line.does}. ex. \`${line.example}\``,
+        );
+      }
+    expect(text.split("\n").length).toBe(
+      usageLines("fleet", "ro").length + usageLines("etransport", "ro").length + 6,
+    );
+    expect(text).not.toMatch(/<[a-z]/i);
+    expect(text).not.toContain("e.g.");
+  });
+
+  it("shows the examples the issue names", () => {
+    expect(text).toContain("• `/fleet ajutor` (`help`) – lista aceasta. ex. `/fleet ajutor`");
+    expect(text).toContain("`/fleet unde &lt;vehicul&gt;` (`where`) – ");
+    expect(text).toContain("`/fleet combustibil &lt;vehicule|all&gt; [perioadă]` (`consum`, `fuel`) – ");
+    expect(text).toContain("`/fleet coadă` (`queue`) – ");
+    expect(text).toContain("`/fleet raport` (`report`) – ");
+    expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune pe pauză sau termină transporturi");
+    expect(text).toContain("ex. `/fleet traseu B-123-ABC ieri`");
+    expect(text).toContain("ex. `/fleet combustibil all săptămâna trecută`");
+    // A command with no Romanian word keeps its English one, without brackets.
+    expect(text).toContain("• `/fleet login` – leagă-ți contul de flotă");
+  });
+
+  it("writes every description, heading and note in Romanian", () => {
+    const ro = messages("ro").help;
+    const en = messages("en").help;
+    for (const command of ["fleet", "etransport"] as const) {
+      const roLines = usageLines(command, "ro");
+      const enLines = usageLines(command, "en");
+      expect(roLines.length).toBe(enLines.length);
+      for (const [i, line] of roLines.entries()) expect(line.does, line.syntax).not.toBe(enLines[i]?.does);
+    }
+    for (const note of [ro.vehiclesNote(), ro.periodsNote(), ro.alertCodesNote(), ro.uitNote()])
+      expect(text).toContain(note);
+    expect(text).toContain(ro.heading({ command: "/fleet" }));
+    expect(text).not.toContain(en.heading({ command: "/fleet" }));
+    for (const english of ["this list", "*Periods*", "*Vehicles*", "transports with buttons"])
+      expect(text).not.toContain(english);
+  });
+
+  it("every Romanian example parses, as the same command as its English line's", () => {
+    for (const command of ["fleet", "etransport"] as const) {
+      const enLines = usageLines(command, "en");
+      usageLines(command, "ro").forEach((line, i) => {
+        const english = enLines[i]?.example ?? "";
+        const parsed = parse(line.example);
+        expect(parsed.ok, line.example).toBe(true);
+        expect(meaning(line.example), `${line.example} ≡ ${english}`).toEqual(meaning(english));
+      });
+    }
+    expect(usageExamples("ro").length).toBe(usageExamples("en").length);
+  });
+
+  it("narrows to one command, and fits Slack's limits", () => {
+    expect(helpText("fleet", undefined, "ro")).not.toContain("/etransport");
+    expect(helpText("etransport", undefined, "ro")).not.toContain("/fleet ");
+    expect(helpText("etransport", undefined, "ro")).toContain("`/etransport nou` (`new`)");
+    for (const which of ["all", "fleet", "etransport"] as const) {
+      const message = helpMessage(helpText(which, undefined, "ro"));
+      expect(message.blocks.length).toBeLessThanOrEqual(50);
+      for (const block of message.blocks)
+        if (block.type === "section") expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
+    }
+  });
+
+  it("uses the reader's own vehicles in Romanian examples too", () => {
+    const own = helpText("fleet", { plates: ["B-77-KMT"], vehicleId: 41 }, "ro");
+    expect(own).toContain("ex. `/fleet opriri B-77-KMT ultimele 3 zile min=10`");
+    expect(own).toContain("ex. `/fleet temperaturi #41 ultimele 12 ore`");
+    expect(own).not.toMatch(/B-123-ABC|CJ-07-XYZ|#1234\b/);
+  });
+});
+
+describe("the help in English", () => {
+  it("is as before: the English words first, the Romanian in brackets, `e.g.`", () => {
+    const text = helpText("all", undefined, "en");
+    expect(text).toBe(helpText());
+    expect(text).toContain("• `/fleet help` (`ajutor`) – this list. e.g. `/fleet help`");
+    expect(text).toContain("*/fleet* _(in brackets: the Romanian word, also without diacritics)_");
+    expect(text).toContain("e.g. `/fleet route B-123-ABC yesterday`");
+    expect(text).not.toContain("ex. `");
+  });
+});
