@@ -963,7 +963,7 @@ function lateRemoval() {
     },
     /** A fresh install's leftovers (installs are served only once the removal is wired). */
     async purge(key: WorkspaceKey): Promise<void> {
-      await removal?.purge(key);
+      await removal?.purge(key, "installed anew");
     },
     set(value: WorkspaceRemoval): WorkspaceRemoval {
       removal = value;

@@ -3,6 +3,7 @@
  * by row on `node dist/main.js` (see rows.ts). Returns the table as markdown rows.
  */
 import { spawnSync } from "node:child_process";
+import { WORKSPACES_READING, workspaceRows } from "../workspaces.js";
 import { INTERVAL_MS, MARGIN_MS, REPO, SLOT_MS } from "./harness.js";
 import {
   ackLatency,
@@ -32,6 +33,7 @@ export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRo
   stops40: fortyDayStops,
   estimate: estimateAccuracy,
   renewal: renewalUnderLoad,
+  workspaces: workspaceRows,
 };
 
 export interface RealtimeResult {
@@ -133,5 +135,6 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   times of the account's requests over three token lifetimes: the largest gap between two of them,
   against one slot plus one login's answer time (a login as another user, timed before the bot
   starts); and the logins among them, and the requests the service refused.
+${WORKSPACES_READING}
 - The machine is shared (the load average at the start of the run is given above the tables):
   timings, rows 5 and 7 above all, vary from run to run.`;

@@ -113,6 +113,11 @@ export const VANISHED_RECHECK_MS = 30 * MINUTE;
 interface RunState {
   rateLimited: boolean;
   signal: AbortSignal;
+  /**
+   * Every subscription, read once per run and grouped by account: with hundreds of workspaces a
+   * query per account (a full read each in Redis) made the setup of a tick grow with their square.
+   */
+  subscriptionsOf: ReadonlyMap<string, AlertSubscription[]>;
 }
 const MAX_PAGES = 1000;
 
@@ -197,8 +202,14 @@ export class AlertPoller {
   }
 
   private async run(signal: AbortSignal): Promise<PollResult> {
-    const state = { rateLimited: false, signal };
-    const accounts = await this.store.subscribedAccounts();
+    const subscriptionsOf = new Map<string, AlertSubscription[]>();
+    for (const sub of await this.store.subscriptions()) {
+      const of = subscriptionsOf.get(sub.account);
+      if (of) of.push(sub);
+      else subscriptionsOf.set(sub.account, [sub]);
+    }
+    const state: RunState = { rateLimited: false, signal, subscriptionsOf };
+    const accounts = [...subscriptionsOf.keys()].sort();
     const results = await Promise.all(accounts.map((account) => this.runAccount(account, state)));
     return { skipped: false, accounts: results, rateLimited: state.rateLimited };
   }
@@ -284,7 +295,7 @@ export class AlertPoller {
       failed: 0,
       muted: 0,
     };
-    const subs = await this.store.subscriptions({ account });
+    const subs = state.subscriptionsOf.get(account) ?? [];
     // (incident, target) pairs whose post was tried in this run (postAttempt): a failure waits for the next run.
     const tried = new Set<string>();
     // A new run: a storm of this account starts a new group.

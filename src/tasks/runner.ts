@@ -312,7 +312,8 @@ export class TaskRunner<S> {
         if (!(await dispatch.remove(taskId))) await dispatch.cancelElsewhere(taskId);
       }
     }
-    this.options.logger?.info({ workspace, tasks }, "forgot the tasks of an uninstalled workspace");
+    if (tasks > 0)
+      this.options.logger?.info({ workspace, tasks }, "deleted the tasks of a workspace whose data goes");
     return tasks;
   }
 

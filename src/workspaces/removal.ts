@@ -74,7 +74,7 @@ export class WorkspaceRemoval {
   }
 
   /** Deletes every kind of the workspace's data; a kind that fails is tried again, the others go on. */
-  async purge(key: WorkspaceKey): Promise<void> {
+  async purge(key: WorkspaceKey, why: "uninstalled" | "installed anew" = "uninstalled"): Promise<void> {
     if (key === ONLY_WORKSPACE) throw new Error("the single workspace's data is never purged");
     const counts: Record<string, unknown> = {};
     let failed: WorkspaceData[] = [];
@@ -91,7 +91,9 @@ export class WorkspaceRemoval {
     }
     this.options.logger.info(
       { workspace: key, deleted: counts },
-      "workspace uninstalled: its data is deleted",
+      why === "uninstalled"
+        ? "workspace uninstalled: its data is deleted"
+        : "workspace installed anew: anything left from an earlier install is deleted",
     );
     const tries = this.options.tries ?? 5;
     for (let attempt = 1; failed.length > 0 && attempt < tries; attempt++) {

@@ -356,10 +356,10 @@ describe("AlertPoller.runOnce", () => {
       },
       logger: silent,
     });
-    s.subs.subscribe("C1", "acme", "U-unlinked");
-    s.subs.subscribe("C2", "acme", "U-linked");
-    s.subs.ensureWorkspaceSubscription("C3", "demo");
-    s.subs.subscribe("C4", "demo", "U9");
+    await s.subs.subscribe("C1", "acme", "U-unlinked");
+    await s.subs.subscribe("C2", "acme", "U-linked");
+    await s.subs.ensureWorkspaceSubscription("C3", "demo");
+    await s.subs.subscribe("C4", "demo", "U9");
     const run = await poller.runOnce();
     expect(run.accounts.map((a) => a.error)).toEqual([undefined, undefined]);
     // acme: its first subscriber is not linked any more, the second is; demo: the workspace account.
