@@ -755,7 +755,7 @@ function warnLanguageNotAvailable(config: Config, logger: Logger): void {
   if (config.defaultLanguage === "en") return;
   logger.warn(
     { defaultLanguage: config.defaultLanguage },
-    "DEFAULT_LANGUAGE=ro: this version of fleetbot answers in English only; Romanian words are understood in commands",
+    "DEFAULT_LANGUAGE=ro: the help, the App Home, language answers and channel alerts are in Romanian; other answers are still English in this version",
   );
 }
 

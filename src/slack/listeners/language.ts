@@ -91,7 +91,7 @@ export const LANGUAGE_TEXTS: Readonly<Record<Language, LanguageTexts>> = {
     chosen: (language) => `Limba ta este acum ${LANGUAGE_TEXTS.ro.name[language]}.`,
     // Said plainly until the catalogue covers every answer: a dispatcher must not be surprised.
     chosenDetail:
-      "În această versiune doar răspunsurile despre limbă sunt în română; celelalte vin încă în engleză. Pentru engleză: `/fleet limba en`.",
+      "În această versiune ajutorul, pagina Home, alertele din canale și răspunsurile despre limbă sunt în română; celelalte răspunsuri vin încă în engleză. Pentru engleză: `/fleet limba en`.",
     workspaceSet: (language) =>
       `Limba implicită a acestui workspace este acum ${LANGUAGE_TEXTS.ro.name[language]}: o primesc toți cei de aici care nu și-au ales una.`,
     workspaceSetYours: (yours, source) =>
