@@ -130,5 +130,37 @@ describe.skipIf(skip !== undefined)(skip ?? "RedisSharedTokens", () => {
       );
       expect(logins()).toBe(3);
     });
+
+    it("a link's proving login (a detached session) shares its token: another replica needs no login", async () => {
+      harness = await startFleetHarness();
+      const { clock, gate, run, sim } = harness;
+      const prefix = `t${Date.now()}d:`;
+      const replicaClient = () =>
+        new FleetClient({
+          baseUrl: sim.url,
+          apiVersion: "2.0",
+          timeZone: COMPANY_ZONE,
+          gate,
+          now: () => clock.now(),
+          sharedTokens: new RedisSharedTokens(redis.connect(), key, { prefix, now: () => clock.now() }),
+        });
+      const logins = () => sim.control.stats().requests.demo?.login ?? 0;
+      const linking = replicaClient();
+      const probe = linking.detachedSession({ username: "demo", password: "demo" });
+      await run(probe.login());
+      linking.adopt(probe);
+      expect(logins()).toBe(1);
+      await vi.waitFor(async () => expect(await redis.connect().exists(`${prefix}fleet-token:demo`)).toBe(1));
+      // The replica that sweeps the account's alerts takes that token instead of logging in.
+      const other = replicaClient().session({ username: "demo", password: "demo" });
+      expect((await run(other.tokens.token())).authorization()).toBe(
+        (await run(probe.tokens.token())).authorization(),
+      );
+      expect(logins()).toBe(1);
+      // A refused probe (someone else's user name, a wrong password) shares nothing.
+      const refused = replicaClient().detachedSession({ username: "viewer", password: "wrong" });
+      await expect(run(refused.login())).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(await redis.connect().exists(`${prefix}fleet-token:viewer`)).toBe(0);
+    });
   });
 });
