@@ -175,40 +175,10 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     slackSide,
   });
 
-  let slack: RunningSlackApp | undefined;
-  const workspaceRemoval = workspaces.multi
-    ? removal.set(
-        new WorkspaceRemoval({
-          installations: stores.installations,
-          data: workspaceData({ stores, runner, people, workspaces, slack: () => slack }),
-          logger: logger.child({ module: "workspaces" }),
-        }),
-      )
-    : undefined;
-  const context = slackContext(config, {
-    stores,
-    client,
-    fleet,
-    runner,
-    delivery,
-    alerts,
-    people,
-    workspaces,
-    ...(workspaceRemoval ? { removal: workspaceRemoval } : {}),
-    logger,
+  const slack = await startSlack(config, {
+    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, lateRemoval: removal },
+    ...{ slackSide, routes, pendingAcks, sandbox, health, logger },
   });
-  slack = await startSlackSide(config, {
-    slackSide,
-    routes,
-    pendingAcks,
-    context,
-    sandbox,
-    fleet,
-    workspaces,
-    usedStates: stores.sharedState ?? new MemorySharedState(),
-    logger,
-  });
-  health.slack = await checkSlackToken(slack, workspaces, logger);
 
   const background = await startBackground(config, {
     stores,
@@ -1050,6 +1020,40 @@ function healthRoutes(
       },
     },
   ];
+}
+
+/**
+ * The Slack side, started: in multi-workspace mode the workspace removal (it needs the runner
+ * and the people cache), the listeners' context, the Bolt app with its routes, and Slack's
+ * health for /healthz.
+ */
+async function startSlack(
+  config: Config,
+  parts: Omit<Parameters<typeof slackContext>[1], "removal"> &
+    Omit<Parameters<typeof startSlackSide>[1], "context" | "usedStates"> & {
+      lateRemoval: ReturnType<typeof lateRemoval>;
+      health: HealthState;
+    },
+): Promise<RunningSlackApp> {
+  const { stores, runner, people, workspaces, logger } = parts;
+  let slack: RunningSlackApp | undefined;
+  const removal = workspaces.multi
+    ? parts.lateRemoval.set(
+        new WorkspaceRemoval({
+          installations: stores.installations,
+          data: workspaceData({ stores, runner, people, workspaces, slack: () => slack }),
+          logger: logger.child({ module: "workspaces" }),
+        }),
+      )
+    : undefined;
+  const context = slackContext(config, { ...parts, ...(removal ? { removal } : {}) });
+  slack = await startSlackSide(config, {
+    ...parts,
+    context,
+    usedStates: stores.sharedState ?? new MemorySharedState(),
+  });
+  parts.health.slack = await checkSlackToken(slack, workspaces, logger);
+  return slack;
 }
 
 /** What the listeners are built from (listeners/index.ts narrows it per command family). */
