@@ -126,6 +126,13 @@ export function exactKey(query: InstallationQuery<boolean>): string | undefined 
  * the team's own install, else its org's org-wide install (a workspace of an org where the app
  * is installed org-wide).
  */
+/** The query a key stands for (the inverse of exactKey). */
+export function queryOfKey(key: string): InstallationQuery<boolean> {
+  if (key.startsWith("E:"))
+    return { enterpriseId: key.slice(2), isEnterpriseInstall: true, teamId: undefined };
+  return { teamId: key.slice(2), isEnterpriseInstall: false, enterpriseId: undefined };
+}
+
 export function candidateKeys(query: InstallationQuery<boolean>): string[] {
   if (query.isEnterpriseInstall) return query.enterpriseId ? [enterpriseKey(query.enterpriseId)] : [];
   return [

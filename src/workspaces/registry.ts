@@ -5,6 +5,7 @@ import {
   InstallationNotFoundError,
   type InstallationRepository,
   installationKey,
+  queryOfKey,
 } from "../store/installationStore.js";
 import {
   type ClientKind,
@@ -122,13 +123,6 @@ export interface InstalledWorkspacesOptions {
   onInstalled?(installation: Installation, key: WorkspaceKey, fresh: boolean): Promise<void>;
 }
 
-/** The query an installation key stands for. */
-function queryOf(key: WorkspaceKey): InstallationQuery<boolean> {
-  if (key.startsWith("E:"))
-    return { enterpriseId: key.slice(2), isEnterpriseInstall: true, teamId: undefined };
-  return { teamId: key.slice(2), isEnterpriseInstall: false, enterpriseId: undefined };
-}
-
 /**
  * Multi-workspace mode: workspaces installed through "Add to Slack".
  *
@@ -155,7 +149,7 @@ export class InstalledWorkspaces implements Workspaces {
     if (key === ONLY_WORKSPACE) return undefined;
     let installation: Installation;
     try {
-      installation = await this.fresh(queryOf(key));
+      installation = await this.fresh(queryOfKey(key));
     } catch (error) {
       if (error instanceof InstallationNotFoundError) return undefined;
       if (error instanceof WorkspaceGoneError) return undefined;
@@ -174,7 +168,7 @@ export class InstalledWorkspaces implements Workspaces {
     return {
       storeInstallation: async (installation) => {
         const key = installationKey(installation);
-        const fresh = (await this.options.installations.installedAt(queryOf(key))) === undefined;
+        const fresh = (await this.options.installations.installedAt(queryOfKey(key))) === undefined;
         await this.options.installations.storeInstallation(installation);
         this.forget(key);
         await this.options.onInstalled?.(installation, key, fresh);
@@ -211,7 +205,7 @@ export class InstalledWorkspaces implements Workspaces {
   private async renew(key: WorkspaceKey, installation: Installation): Promise<Installation> {
     const bot = installation.bot;
     if (!bot?.refreshToken) return installation;
-    const installedAt = await this.options.installations.installedAt(queryOf(key));
+    const installedAt = await this.options.installations.installedAt(queryOfKey(key));
     const oauth = new WebClient(undefined, {
       slackApiUrl: this.options.slackApiUrl,
       retryConfig: { retries: 2 },
@@ -259,15 +253,16 @@ export class InstalledWorkspaces implements Workspaces {
       ...(enterpriseId ? { enterpriseId } : {}),
       isEnterpriseInstall: installation.isEnterpriseInstall === true,
       ...(installation.user?.id ? { installerUserId: installation.user.id } : {}),
-      client: (kind = "default") => this.clientFor(key, kind),
+      // The installation just read serves the client while its token is not about to expire.
+      client: (kind = "default") => this.clientFor(key, kind, installation),
     };
   }
 
   /** The workspace's client with its current token (a renewed token gets a new client). */
-  private async clientFor(key: WorkspaceKey, kind: ClientKind): Promise<WebClient> {
-    let installation: Installation;
+  private async clientFor(key: WorkspaceKey, kind: ClientKind, read: Installation): Promise<WebClient> {
+    let installation = read;
     try {
-      installation = await this.fresh(queryOf(key));
+      if (this.expiring(installation)) installation = await this.fresh(queryOfKey(key));
     } catch (error) {
       if (error instanceof InstallationNotFoundError) throw new WorkspaceGoneError(key);
       throw error;

@@ -1,6 +1,5 @@
-import type { InstallationQuery } from "@slack/oauth";
 import type { Logger } from "pino";
-import type { InstallationRepository } from "../store/installationStore.js";
+import { type InstallationRepository, queryOfKey } from "../store/installationStore.js";
 import { ONLY_WORKSPACE, type WorkspaceKey, workspaceKeyOf } from "./workspace.js";
 
 /** One kind of a workspace's data, and how to delete all of it (idempotent). */
@@ -25,12 +24,6 @@ export interface WorkspaceRemovalOptions {
 /** What an uninstall event said. */
 export type RemovalOutcome = "removed" | "already-removed" | "older-than-install";
 
-function queryOf(key: WorkspaceKey): InstallationQuery<boolean> {
-  if (key.startsWith("E:"))
-    return { enterpriseId: key.slice(2), isEnterpriseInstall: true, teamId: undefined };
-  return { teamId: key.slice(2), isEnterpriseInstall: false, enterpriseId: undefined };
-}
-
 /**
  * Uninstalls: the installation and every piece of the workspace's data go, and nothing of any
  * other workspace. Slack's events may come in any order, more than once, and late: an uninstall
@@ -51,7 +44,7 @@ export class WorkspaceRemoval {
   ): Promise<RemovalOutcome> {
     const key = workspaceKeyOf(ids);
     if (!key) return "already-removed";
-    const query = queryOf(key);
+    const query = queryOfKey(key);
     // Slack's event_time is whole seconds: the uninstall happened within the second after it, so an
     // installation stored in that same second is not taken for a later reinstall.
     const deleted = await this.options.installations.deleteIfInstalledBefore(query, eventTimeMs + 999);
@@ -69,7 +62,7 @@ export class WorkspaceRemoval {
   /** Slack refused the workspace's token for good (invalid_auth, token_revoked, …): as an uninstall. */
   async tokenDead(key: WorkspaceKey): Promise<void> {
     if (key === ONLY_WORKSPACE) return;
-    await this.options.installations.deleteInstallation(queryOf(key));
+    await this.options.installations.deleteInstallation(queryOfKey(key));
     await this.purge(key);
   }
 
