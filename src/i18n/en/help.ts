@@ -7,6 +7,8 @@
 import type { Section } from "../section.js";
 
 export const help = {
+  /** The help message's notification text. */
+  title: () => "fleetbot commands",
   /** A command list's heading: `command` is "/fleet" or "/etransport". */
   heading: ({ command }: { command: string }) =>
     `*${command}* _(in brackets: the Romanian word, also without diacritics)_`,

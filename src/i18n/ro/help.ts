@@ -15,6 +15,7 @@ const TASK_STATES = {
 } as const;
 
 export const help = {
+  title: () => "comenzile fleetbot",
   heading: ({ command }) =>
     `*${command}* _(în paranteze: celelalte cuvinte ale comenzii, și cel în engleză; toate merg și fără diacritice)_`,
   example: () => "ex.",

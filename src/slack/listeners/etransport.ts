@@ -13,6 +13,7 @@ import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import { assertNever } from "../../assertNever.js";
 import type { TransportFormInput } from "../../etransport/form.js";
+import { messages } from "../../i18n/catalogue.js";
 import type { TransportAction } from "../../tasks/handlers/transportActions.js";
 import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { ReplyTarget } from "../../tasks/task.js";
@@ -115,12 +116,15 @@ export async function etransportCommand(
   const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
   if (!parsed.ok || parsed.kind === "help") {
-    const help = helpText(
-      "etransport",
-      await examplesFor(deps, command.user_id),
-      await deps.users.languageOf(command.user_id),
+    const language = await deps.users.languageOf(command.user_id);
+    const help = helpText("etransport", await examplesFor(deps, command.user_id), language);
+    await ack(
+      ephemeral(
+        parsed.ok
+          ? helpMessage(help, undefined, messages(language).help.title())
+          : grammarErrorMessage(parsed, help),
+      ),
     );
-    await ack(ephemeral(parsed.ok ? helpMessage(help) : grammarErrorMessage(parsed, help)));
     return;
   }
   const account = await deps.users.accountOf(command.user_id);

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { assertNever } from "../../assertNever.js";
+import { messages } from "../../i18n/catalogue.js";
 import type { ListenerDeps } from "../context.js";
 import { helpText, withVehicles } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
@@ -84,7 +85,11 @@ async function dispatchFleetCommand(
     case "help": {
       const language = await deps.reports.users.languageOf(args.userId);
       const examples = await examplesFor(deps.reports, args.userId);
-      await args.ack(ephemeral(helpMessage(helpText("fleet", examples, language))));
+      await args.ack(
+        ephemeral(
+          helpMessage(helpText("fleet", examples, language), undefined, messages(language).help.title()),
+        ),
+      );
       return;
     }
     case "login":

@@ -33,9 +33,9 @@ function sectionsOf(text: string, limit = 2900): KnownBlock[] {
   return blocks;
 }
 
-export function helpMessage(help: string, intro?: string): SlackMessage {
+export function helpMessage(help: string, intro?: string, title = "fleetbot commands"): SlackMessage {
   return {
-    text: "fleetbot commands",
+    text: title,
     blocks: [...(intro ? [section(intro)] : []), ...sectionsOf(help)],
   };
 }
