@@ -610,6 +610,7 @@ async function renderContext(
   return {
     now: () => Date.now(),
     companyTimeZone: config.companyTimeZone,
+    defaultLanguage: config.defaultLanguage,
     task: (id: string) => related.get(id),
   };
 }

@@ -12,15 +12,19 @@ import { account as enAccount } from "./en/account.js";
 import { alerts as enAlerts } from "./en/alerts.js";
 import { common as enCommon } from "./en/common.js";
 import { etransport as enEtransport } from "./en/etransport.js";
+import { grammar as enGrammar } from "./en/grammar.js";
 import { help as enHelp } from "./en/help.js";
 import { reports as enReports } from "./en/reports.js";
+import { tasks as enTasks } from "./en/tasks.js";
 import type { Language } from "./language.js";
 import { account as roAccount } from "./ro/account.js";
 import { alerts as roAlerts } from "./ro/alerts.js";
 import { common as roCommon } from "./ro/common.js";
 import { etransport as roEtransport } from "./ro/etransport.js";
+import { grammar as roGrammar } from "./ro/grammar.js";
 import { help as roHelp } from "./ro/help.js";
 import { reports as roReports } from "./ro/reports.js";
+import { tasks as roTasks } from "./ro/tasks.js";
 import type { ParameterMismatch, Section, Translation } from "./section.js";
 
 export const en = {
@@ -28,8 +32,10 @@ export const en = {
   alerts: enAlerts,
   common: enCommon,
   etransport: enEtransport,
+  grammar: enGrammar,
   help: enHelp,
   reports: enReports,
+  tasks: enTasks,
 } satisfies Readonly<Record<string, Section>>;
 
 /**
@@ -43,8 +49,10 @@ const roSections = {
   alerts: roAlerts,
   common: roCommon,
   etransport: roEtransport,
+  grammar: roGrammar,
   help: roHelp,
   reports: roReports,
+  tasks: roTasks,
 };
 
 /** `true` when R has E's sections, and each message E's parameters; else names "section.key". */

@@ -1,4 +1,5 @@
 import { assertNever } from "../assertNever.js";
+import type { Language } from "../i18n/language.js";
 import { transportStatusName } from "../etransport/state.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
 import { TRANSPORT_STATUS } from "../fleet/schemas.js";
@@ -91,6 +92,13 @@ export interface RenderContext {
   task?(id: string): TaskRecord | undefined;
   /** Zone of the fleet service's local dates, named in reports built from them. */
   companyTimeZone: string;
+  /** DEFAULT_LANGUAGE: the language of a task stored before languages (its reply names none). */
+  defaultLanguage: Language;
+}
+
+/** The language a task is rendered in: the asking user's, resolved when it was asked. */
+export function taskLanguage(task: TaskRecord, defaultLanguage: Language): Language {
+  return task.reply.language ?? defaultLanguage;
 }
 
 /** The message (and files) that answer a finished task; `page` for paginated answers. Pure: writes nothing. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Priority } from "../fleet/seam.js";
+import { LANGUAGES } from "../i18n/language.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 
 /** Where the answer to a task goes: whatever Slack gave us when it was asked. */
@@ -38,6 +39,12 @@ export const replyTargetSchema = z.object({
   cancelledBy: z.string().optional(),
   /** Times the answer was tried (counted before each try): a task is not re-sent for ever. */
   deliveryTries: z.number().int().nonnegative().optional(),
+  /**
+   * The language the asking user reads, resolved once when the task was asked: its progress,
+   * answer and failure are rendered in it, even after a restart. Absent on tasks stored before
+   * languages: the deployment's DEFAULT_LANGUAGE (RenderContext.defaultLanguage).
+   */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type ReplyTarget = z.infer<typeof replyTargetSchema>;
 

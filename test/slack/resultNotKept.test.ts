@@ -21,7 +21,7 @@ const report = (resultNotKept: TaskRecord["resultNotKept"]): TaskRecord => ({
   finishedAt: NOW,
   ...(resultNotKept ? { resultNotKept } : {}),
 });
-const context = { now: () => NOW, companyTimeZone: "Europe/Bucharest" };
+const context = { now: () => NOW, companyTimeZone: "Europe/Bucharest", defaultLanguage: "en" as const };
 
 describe("a result no longer kept", () => {
   it("says it was too large to keep, with its size", async () => {

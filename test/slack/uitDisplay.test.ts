@@ -42,7 +42,7 @@ describe("a UIT has one display form: dashed in fours (point 9)", () => {
   });
 
   it("in the answers: a removal and an unknown UIT", async () => {
-    const context = { now: () => 0, companyTimeZone: "UTC" };
+    const context = { now: () => 0, companyTimeZone: "UTC", defaultLanguage: "en" as const };
     const removed = await renderTask(
       task(
         "transport-remove",

@@ -227,7 +227,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
     reports: {
       ...queue,
       vehicles,
-      render: { now, companyTimeZone: ctx.companyTimeZone },
+      render: { now, companyTimeZone: ctx.companyTimeZone, defaultLanguage: ctx.defaultLanguage },
     },
     etransport: {
       ...queue,

@@ -1,6 +1,7 @@
 import type { RespondArguments, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { z } from "zod";
+import type { Language } from "../../i18n/language.js";
 import type { ReplyTarget, TaskRecord } from "../../tasks/task.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { noticeMessage } from "../views/common.js";
@@ -88,13 +89,15 @@ function slackErrorCode(data: unknown): string | undefined {
     : undefined;
 }
 
-export function replyFromCommand(command: SlashCommand, now: number): ReplyTarget {
+/** `language`: the asking user's, resolved once for the request (the task is rendered in it). */
+export function replyFromCommand(command: SlashCommand, now: number, language?: Language): ReplyTarget {
   return {
     responseUrl: command.response_url,
     responseUrlIssuedAt: now,
     responseUrlUses: 0,
     channel: command.channel_id,
     teamId: command.team_id,
+    ...(language ? { language } : {}),
   };
 }
 
@@ -102,15 +105,18 @@ export function replyFromCommand(command: SlashCommand, now: number): ReplyTarge
 export function replyFromAction(
   body: { response_url?: string; channel?: { id: string } },
   now: number,
+  language?: Language,
 ): ReplyTarget {
+  const inLanguage = language ? { language } : {};
   return body.response_url
     ? {
         responseUrl: body.response_url,
         responseUrlIssuedAt: now,
         responseUrlUses: 0,
         channel: body.channel?.id,
+        ...inLanguage,
       }
-    : { channel: body.channel?.id };
+    : { channel: body.channel?.id, ...inLanguage };
 }
 
 /** A JSON value (a button's value, a modal's private_metadata) read with its schema; undefined when it does not fit. */
