@@ -1,8 +1,8 @@
 import { assertNever } from "../assertNever.js";
-import type { Language } from "../i18n/language.js";
 import { transportStatusName } from "../etransport/state.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
 import { TRANSPORT_STATUS } from "../fleet/schemas.js";
+import type { Language } from "../i18n/language.js";
 import {
   REPORT_CATALOGUE,
   type ReportOf,
