@@ -11,6 +11,7 @@ import {
 import { en, messages, ro } from "../../src/i18n/catalogue.js";
 import { LANGUAGES } from "../../src/i18n/language.js";
 import type { Message } from "../../src/i18n/section.js";
+import { VEHICLE_REPORTS } from "../../src/reports/catalogue.js";
 import { TASK_STATES } from "../../src/tasks/task.js";
 
 /**
@@ -55,6 +56,7 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
   "alerts.title": INCIDENT_KINDS.map((kind) => [kind]),
   "alerts.resolveReason": INCIDENT_KINDS.flatMap((kind) => RESOLVE_REASONS.map((reason) => [kind, reason])),
   "help.homeTaskState": TASK_STATES.map((state) => [state]),
+  "reports.title": VEHICLE_REPORTS.map((name) => [name]),
 };
 
 /** Messages whose Romanian is rightly the same text as the English. */
