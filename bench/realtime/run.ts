@@ -7,6 +7,7 @@ import { WORKSPACES_READING, workspaceRows } from "../workspaces.js";
 import { INTERVAL_MS, MARGIN_MS, REPO, SLOT_MS } from "./harness.js";
 import {
   ackLatency,
+  ackLatencyRomanian,
   alertDuringReport,
   alertFourPages,
   bigQueue,
@@ -28,6 +29,7 @@ export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRo
   "alert-pages": alertFourPages,
   margin: marginAfter429,
   ack: ackLatency,
+  "ack-ro": ackLatencyRomanian,
   memory,
   queue: bigQueue,
   stops40: fortyDayStops,
