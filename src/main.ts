@@ -17,6 +17,7 @@ import type { Vehicle } from "./fleet/schemas.js";
 import type { SharedTokens } from "./fleet/tokens.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
+import type { Language } from "./i18n/language.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import type { FakeSlack } from "./sandbox/fakeSlack/index.js";
@@ -798,6 +799,7 @@ function taskDelivery(
     runner,
     render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
     describe: describeTask,
+    defaultLanguage: config.defaultLanguage,
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: parts.options.progressEveryMs,
     // Redis mode: each use of a response_url is also counted across the replicas.
@@ -838,7 +840,14 @@ function slackWorkspaces(
     onInstalled: async (installation, key, fresh) => {
       // A workspace that installs anew starts clean, even when its uninstall event was lost.
       if (fresh) await removal.purge(key);
-      await welcomeInstaller(registry, installation, key, config.slack.supportUrl).catch((error: unknown) =>
+      // Just installed: nobody there has chosen a language, nor the workspace a default.
+      await welcomeInstaller(
+        registry,
+        installation,
+        key,
+        config.slack.supportUrl,
+        config.defaultLanguage,
+      ).catch((error: unknown) =>
         logger.warn({ err: error, workspace: key }, "could not send the installer the first steps"),
       );
     },
@@ -852,6 +861,7 @@ async function welcomeInstaller(
   installation: Installation,
   key: WorkspaceKey,
   supportUrl: string | undefined,
+  language: Language,
 ): Promise<void> {
   const installer = installation.user?.id;
   if (!installer) return;
@@ -862,6 +872,7 @@ async function welcomeInstaller(
   const message = installWelcomeMessage({
     ...(teamName ? { teamName } : {}),
     ...(supportUrl ? { supportUrl } : {}),
+    language,
   });
   await client.chat.postMessage({ channel: opened.channel.id, text: message.text, blocks: message.blocks });
 }

@@ -43,6 +43,13 @@ export interface SlackAlertPublisherOptions {
   maxRetryAfterMs?: number;
 }
 
+/**
+ * Whether alerts can be posted in a channel; when not, Slack's error code (not_in_channel,
+ * is_archived, channel_not_found, restricted_action, missing_scope): the Slack side words it
+ * in the reader's language (views/alerts.ts postFailureText).
+ */
+export type ChannelCheck = { ok: true } | { ok: false; code: string };
+
 /** What names the subscription whose language a post is in. */
 export interface AlertLanguageKey {
   workspace: WorkspaceKey;
@@ -70,18 +77,22 @@ export function createAlertWebClient(
 /** What makes a Web API client an alert client (createAlertWebClient; each workspace's alerts client). */
 export const ALERT_CLIENT_OPTIONS = { rejectRateLimitedCalls: true, retryConfig: { retries: 0 } } as const;
 
-const CHANNEL_ERRORS: Readonly<Record<string, string>> = {
-  not_in_channel:
-    "fleetbot is not in this private channel: invite fleetbot to the private channel (/invite @fleetbot).",
-  channel_not_found:
-    "fleetbot cannot see this channel: if it is private, invite fleetbot to the private channel (/invite @fleetbot); otherwise check the channel still exists.",
-  is_archived: "The channel is archived: unarchive it or subscribe another channel.",
-  restricted_action: "Posting in this channel is restricted for apps: ask a workspace admin.",
-  missing_scope:
-    "fleetbot lacks the chat:write.public permission: reinstall the app with the manifest's scopes.",
-};
+/**
+ * Slack's refusals that are the channel's (the bot not in it, archived, restricted): stored as
+ * `channel:<code>` and worded for the reader by the Slack side (views/alerts.ts postFailureText).
+ */
+const CHANNEL_ERRORS: ReadonlySet<string> = new Set([
+  "not_in_channel",
+  "channel_not_found",
+  "is_archived",
+  "restricted_action",
+  "missing_scope",
+]);
 
-/** A Slack Web API error as an AlertPublishError with a message that says what to do. */
+/**
+ * A Slack Web API error as an AlertPublishError: its failure and Slack's code are what is stored
+ * (publisher.ts storedFailure); its message is for the log, never shown to a user.
+ */
 export function toPublishError(error: unknown): AlertPublishError {
   if (error instanceof AlertPublishError) return error;
   const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; message?: string };
@@ -100,8 +111,9 @@ export function toPublishError(error: unknown): AlertPublishError {
         cause: error,
       });
     }
-    const channel = CHANNEL_ERRORS[code];
-    if (channel) return new AlertPublishError("channel", channel, code, { cause: error });
+    if (CHANNEL_ERRORS.has(code)) {
+      return new AlertPublishError("channel", `Slack refused the channel (${code}).`, code, { cause: error });
+    }
     if (code === "message_not_found" || code === "cant_update_message") {
       return new AlertPublishError("message_gone", "The alert message was deleted.", code, { cause: error });
     }
@@ -276,22 +288,17 @@ export class SlackAlertPublisher implements AlertPublisher {
    * Whether alerts can be posted in a channel (for `/fleet alerts subscribe`): public
    * channels work without joining (chat:write.public); private ones need an invitation.
    */
-  async checkChannel(
-    channel: string,
-    workspace: WorkspaceKey = ONLY_WORKSPACE,
-  ): Promise<{ ok: true } | { ok: false; reason: string }> {
+  async checkChannel(channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): Promise<ChannelCheck> {
     try {
       const client = await this.clientOf(workspace);
       const info = await client.conversations.info({ channel });
       const c = info.channel;
-      if (c?.is_archived) return { ok: false, reason: CHANNEL_ERRORS.is_archived ?? "archived" };
-      if (c?.is_private && !c.is_member) {
-        return { ok: false, reason: CHANNEL_ERRORS.not_in_channel ?? "not in channel" };
-      }
+      if (c?.is_archived) return { ok: false, code: "is_archived" };
+      if (c?.is_private && !c.is_member) return { ok: false, code: "not_in_channel" };
       return { ok: true };
     } catch (error) {
       const e = toPublishError(error);
-      if (e.failure === "channel") return { ok: false, reason: e.message };
+      if (e.failure === "channel") return { ok: false, code: e.code ?? "channel_not_found" };
       // Cannot tell (rate limit, network): let the subscription through; failures show in `list`.
       return { ok: true };
     }

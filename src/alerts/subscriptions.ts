@@ -19,13 +19,29 @@ export interface SubscriptionFilters {
   language?: Language;
 }
 
+/**
+ * What is wrong with a subscription's filters, as a code and its data (the Slack side words it):
+ * codes or kinds it does not know, a minimum duration or a stalled delay out of range.
+ */
+export type AlertFilterProblem =
+  | { problem: "unknown-codes"; unknownCodes: readonly string[] }
+  | { problem: "min-range"; min: 0; max: 1440 }
+  | { problem: "stale-range"; min: 0; max: 360 };
+
 export class InvalidAlertFilterError extends Error {
-  constructor(
-    readonly unknownCodes: readonly string[],
-    message: string,
-  ) {
-    super(message);
+  constructor(readonly detail: AlertFilterProblem) {
+    // For logs only: users read the Slack side's words for `detail`.
+    super(
+      detail.problem === "unknown-codes"
+        ? `invalid alert filter: unknown codes ${detail.unknownCodes.join(", ")}`
+        : `invalid alert filter: ${detail.problem}`,
+    );
     this.name = "InvalidAlertFilterError";
+  }
+
+  /** The codes or kinds not known (empty for a range problem). */
+  get unknownCodes(): readonly string[] {
+    return this.detail.problem === "unknown-codes" ? this.detail.unknownCodes : [];
   }
 }
 
@@ -39,19 +55,15 @@ export function normalizeAlertCodes(words: readonly string[] | undefined): strin
     if (code === undefined) unknown.push(word);
     else if (!out.includes(code)) out.push(code);
   }
-  if (unknown.length > 0) {
-    throw new InvalidAlertFilterError(
-      unknown,
-      `Unknown alert code${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")}. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, Vanished, Stalled, or a kind (transmission, changerequest, expiry, notstarted, vanished, stalled).`,
-    );
-  }
+  if (unknown.length > 0)
+    throw new InvalidAlertFilterError({ problem: "unknown-codes", unknownCodes: unknown });
   return out;
 }
 
 function staleMinutesOf(filters: SubscriptionFilters): number {
   const stale = filters.staleMinutes ?? DEFAULT_STALE_MINUTES;
   if (!Number.isInteger(stale) || stale < 0 || stale > 360) {
-    throw new InvalidAlertFilterError([], "stale= must be whole minutes from 0 (off) to 360.");
+    throw new InvalidAlertFilterError({ problem: "stale-range", min: 0, max: 360 });
   }
   return stale;
 }
@@ -82,7 +94,7 @@ export class AlertSubscriptions {
   ): Promise<{ subscription: AlertSubscription; created: boolean }> {
     const minutes = filters.minDurationMinutes ?? 0;
     if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
-      throw new InvalidAlertFilterError([], "The minimum duration must be between 0 and 1440 minutes.");
+      throw new InvalidAlertFilterError({ problem: "min-range", min: 0, max: 1440 });
     }
     const input: Parameters<AlertRepository["upsertSubscription"]>[0] = {
       workspace,

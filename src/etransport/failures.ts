@@ -1,9 +1,52 @@
 /**
- * Service failures ({errorCode, errorParameters} of the envelope, or an item's error code)
- * in a dispatcher's words. The real catalogue of codes is "not shown" in fleet-api.md; the
- * known ones are the simulator's vocabulary. Unknown codes are shown verbatim with their
- * parameters. The correlation id is always given "for support".
+ * Service failures ({errorCode, errorParameters} of the envelope, or an item's error code), as
+ * codes and data: the words (what happened, what to do) are the catalogue's
+ * (`messages(lang).etransport.failure(errorCode, parameters)`, src/i18n/<lang>/etransport.ts),
+ * so a failure stored with a task is read in its reader's language. The real catalogue of codes
+ * is "not shown" in fleet-api.md; the known ones are the simulator's vocabulary. An unknown code
+ * is shown verbatim with its parameters. The correlation id is always given "for support".
  */
+import { messages } from "../i18n/catalogue.js";
+
+/** The codes fleetbot explains (any other is shown as the service sent it). */
+export const KNOWN_TRANSPORT_FAILURES = [
+  "TransportNotFound",
+  "TransportAlreadyExists",
+  "VehicleNotFound",
+  "InvalidTransportState",
+  "TransportFinalized",
+  "UitValidityNotStarted",
+  "UitValidityEnded",
+  "AccessDenied",
+] as const;
+export type KnownTransportFailure = (typeof KNOWN_TRANSPORT_FAILURES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(KNOWN_TRANSPORT_FAILURES);
+
+export function isKnownTransportFailure(code: string): code is KnownTransportFailure {
+  return KNOWN.has(code);
+}
+
+/** A failure as data: what the catalogue's `failure` and `failureSupport` messages word. */
+export interface TransportFailure {
+  code: string;
+  known: boolean;
+  parameters: readonly string[];
+  correlationId?: string;
+}
+
+export function transportFailure(
+  errorCode: string,
+  errorParameters: readonly string[] = [],
+  correlationId?: string,
+): TransportFailure {
+  return {
+    code: errorCode,
+    known: isKnownTransportFailure(errorCode),
+    parameters: errorParameters,
+    ...(correlationId ? { correlationId } : {}),
+  };
+}
 
 export interface TransportFailureDescription {
   code: string;
@@ -17,78 +60,26 @@ export interface TransportFailureDescription {
   text: string;
 }
 
-type Describer = (params: readonly string[]) => { summary: string; advice: string };
-
-const list = (params: readonly string[], fallback: string): string =>
-  params.length === 0 ? fallback : params.join(", ");
-/** " Y45R…" with a leading space, or "" when no parameter names it. */
-const named = (params: readonly string[]): string => (params.length === 0 ? "" : ` ${params.join(", ")}`);
-
-const KNOWN: Readonly<Record<string, Describer>> = {
-  TransportNotFound: (p) => ({
-    summary: `The fleet service does not know the transport ${list(p, "asked for")}.`,
-    advice: "Check the UIT (see `/etransport list all`); it may have been removed.",
-  }),
-  TransportAlreadyExists: (p) => ({
-    summary: `A transport with UIT ${list(p, "this UIT")} already exists.`,
-    advice: "Edit the existing one with `/etransport edit <UIT>` instead of adding it again.",
-  }),
-  VehicleNotFound: (p) => ({
-    summary: `The fleet service does not know the vehicle ${list(p, "chosen")}.`,
-    advice: "Choose the vehicle again from the list; it may have been removed from the account.",
-  }),
-  InvalidTransportState: (p) => ({
-    summary:
-      p.length >= 2
-        ? `Transport ${p[0]} is ${p[1]}: that action is not possible in this state.`
-        : `Transport${named(p)} is not in a state that allows this action.`,
-    advice: "Start works on Pending or Paused, Pause on In Progress, End on In Progress or Paused.",
-  }),
-  TransportFinalized: (p) => ({
-    summary: `Transport${named(p)} has ended (Completed or Auto Completed) and can no longer be modified.`,
-    advice: "For a new journey, request a new UIT and add it with `/etransport new`.",
-  }),
-  UitValidityNotStarted: (p) => ({
-    summary: `The validity of UIT${named(p)} has not started yet.`,
-    advice: "Start the transport once its validity has begun, or correct the validity start with Edit.",
-  }),
-  UitValidityEnded: (p) => ({
-    summary: `The validity of UIT${named(p)} has ended.`,
-    advice: "An expired UIT may not be used: request a new UIT on the e-Transport platform.",
-  }),
-  AccessDenied: (p) => ({
-    summary: `The linked fleet account has no rights to ${list(p, "this transport or vehicle")}.`,
-    advice: "Ask the fleet administrator for access, or use an account that has it.",
-  }),
-};
-
-export function isKnownTransportFailure(code: string): boolean {
-  return Object.hasOwn(KNOWN, code);
-}
-
+/**
+ * The failure in English words. Kept for src/tasks/failures.ts until a task's failure is stored as
+ * its code and parameters and rendered with `messages(lang).etransport.failure(code, parameters)`
+ * in the reader's language; new code calls the catalogue.
+ * @deprecated use `transportFailure` and `messages(lang).etransport.failure`.
+ */
 export function describeTransportFailure(
   errorCode: string,
   errorParameters: readonly string[] = [],
   correlationId?: string,
 ): TransportFailureDescription {
-  const describe = Object.hasOwn(KNOWN, errorCode) ? KNOWN[errorCode] : undefined;
-  const { summary, advice } = describe
-    ? describe(errorParameters)
-    : {
-        summary: `The fleet service answered ${errorCode || "an unnamed error"}${
-          errorParameters.length > 0 ? ` (${errorParameters.join(", ")})` : ""
-        }.`,
-        advice: "Check the transport with `/etransport list all`; if it persists, contact support.",
-      };
-  const support = correlationId
-    ? `For support: correlation id ${correlationId}.`
-    : "For support: the service gave no correlation id.";
+  const m = messages("en").etransport;
+  const summary = m.failureSummary(errorCode, errorParameters);
+  const advice = m.failureAdvice(errorCode, errorParameters);
   const description: TransportFailureDescription = {
     code: errorCode,
-    known: describe !== undefined,
+    known: isKnownTransportFailure(errorCode),
     summary,
     advice,
-    text: `${summary} ${advice} ${support}`,
+    text: `${summary} ${advice} ${m.failureSupport({ correlationId: correlationId ?? "" })}`,
   };
   if (correlationId) description.correlationId = correlationId;
   return description;

@@ -1,12 +1,13 @@
 import type { AddTransportParams, UpdateTransportParams } from "../fleet/client.js";
-import { EXAMPLE_PLATE, isPlausiblePlate, normalisePlate, PLATE_SHAPE_HINT } from "./plates.js";
+import { EXAMPLE_PLATE, isPlausiblePlate, normalisePlate } from "./plates.js";
 import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "./uit.js";
-import { checkVatNumber } from "./vat.js";
+import { checkVatNumber, type VatProblem } from "./vat.js";
 
 /**
  * Validation of a transport form (pure). Errors are keyed by field name (the keys of
- * TransportFormInput); the Slack modal maps them to its block ids. Warnings (legal spans,
- * dates far ahead or past) never block.
+ * TransportFormInput) and are data, not words: `{ uit: { problem: "length", length: 12, … } }`.
+ * The Slack modal maps them to its block ids and words them in the reader's language
+ * (src/slack/views/etransportModal.ts). Warnings (legal spans, dates far ahead or past) never block.
  */
 
 export type TransportFormMode = "create" | "edit";
@@ -31,8 +32,6 @@ export interface TransportFormInput {
 export interface TransportFormContext {
   mode: TransportFormMode;
   nowMs: number;
-  /** Zone for dates inside messages (the submitting user's); UTC when absent. */
-  timeZone?: string;
   /** Plate of the chosen vehicle when known: a trailer may not carry the same plate. */
   vehiclePlate?: string;
   /** Edit mode: the instants the service holds, which the pickers showed to the minute. */
@@ -88,11 +87,47 @@ export interface CreateTransportDraft extends TransportDraft {
 /** A field of the form, named as in TransportFormInput. */
 export type TransportFormField = keyof TransportFormInput;
 
-/** At most one message per field, saying what to enter instead. */
-export type TransportFormErrors = Partial<Record<TransportFormField, string>>;
+/**
+ * What is wrong with one field, as data: the problem and what the words need (instants are
+ * epoch ms, shown in the reader's zone; `example` is a value of the right shape to show).
+ */
+export type TransportFormError =
+  | { problem: "vehicleMissing"; example: string }
+  | { problem: "uitMissing"; example: string }
+  | { problem: "uitLength"; expected: number; length: number; example: string }
+  | { problem: "uitCharacters"; example: string }
+  | { problem: "vat"; vat: VatProblem }
+  /** A required validity picker left empty. */
+  | { problem: "validityMissing"; end: "start" | "end" }
+  /** A picker value that is no instant; `hint` says what to pick instead. */
+  | { problem: "notADate"; hint: "today" | "afterStart" | "orEmpty" }
+  | { problem: "validityEndBeforeStart"; startMs: number; exampleMs: number }
+  | { problem: "validityExpired"; endMs: number }
+  /** A transmission instant outside the validity: before its start, or after its end. */
+  | { problem: "outsideValidity"; which: "start" | "end"; side: "before" | "after"; boundMs: number }
+  | { problem: "transmissionEndBeforeStart"; startMs: number }
+  | { problem: "tooLong"; what: "startLocation" | "endLocation" | "notes"; length: number; max: number }
+  | { problem: "notAPlate"; trailer: 1 | 2; text: string }
+  | { problem: "vehiclePlate"; trailer: 1 | 2; example: string }
+  | { problem: "sameTrailer" };
+
+/** At most one error per field, saying what to enter instead. */
+export type TransportFormErrors = Partial<Record<TransportFormField, TransportFormError>>;
+
+/** Something to confirm before saving, as data (the modal words it). */
+export type TransportFormWarning =
+  /** The validity is longer than the legal maximum. */
+  | { warning: "overMaxSpan"; spanMs: number; maxDays: number }
+  /** Longer than the span allowed for high-fiscal-risk goods. */
+  | { warning: "overHighRiskSpan"; spanMs: number; days: number }
+  /** The validity starts more than `maxDays` ahead. */
+  | { warning: "farAhead"; inMs: number; startMs: number; maxDays: number }
+  | { warning: "startInPast"; startMs: number }
+  /** Edit: the validity has ended. */
+  | { warning: "expired"; endMs: number };
 
 export type TransportFormResult<D extends TransportDraft = TransportDraft> =
-  | { ok: true; value: D; warnings: string[] }
+  | { ok: true; value: D; warnings: TransportFormWarning[] }
   | { ok: false; errors: TransportFormErrors };
 
 export const NOTES_MAX_LENGTH = 500;
@@ -120,13 +155,12 @@ export function validateTransportForm(
   ctx: TransportFormContext,
 ): TransportFormResult<TransportDraft> {
   const errors: TransportFormErrors = {};
-  const when = (ms: number): string => formatInstant(ms, ctx.timeZone);
 
   const vehicleUId = checkVehicle(input, errors);
   const codeUit = ctx.mode === "create" ? checkUit(input, errors) : undefined;
   const vatNumber = checkVat(input, errors);
-  const { window: validity, bounds } = checkValidity(input, ctx, when, errors);
-  const transmission = checkTransmission(input, bounds, ctx.saved, when, errors);
+  const { window: validity, bounds } = checkValidity(input, ctx, errors);
+  const transmission = checkTransmission(input, bounds, ctx.saved, errors);
   const texts = checkTexts(input, errors);
   const trailers = checkTrailers(input, ctx.vehiclePlate, errors);
 
@@ -147,12 +181,10 @@ export function validateTransportForm(
   if (trailers.trailer1Code !== undefined) value.trailer1Code = trailers.trailer1Code;
   if (trailers.trailer2Code !== undefined) value.trailer2Code = trailers.trailer2Code;
   if (texts.notes !== undefined) value.notes = texts.notes;
-  return { ok: true, value, warnings: validityWarnings(validity, ctx, when) };
+  return { ok: true, value, warnings: validityWarnings(validity, ctx) };
 }
 
 // ---------- field validators: each writes at most one error per field it owns ----------
-
-type When = (ms: number) => string;
 
 /** A validity window whose end is after its start (it may still be expired: that is an error of its own). */
 interface ValidityWindow {
@@ -169,7 +201,7 @@ type ValidityBounds = Partial<ValidityWindow>;
 function checkVehicle(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const vehicleUId = clean(input.vehicleUId);
   if (vehicleUId === undefined) {
-    errors.vehicleUId = "Choose the vehicle: type part of its plate or name, e.g. B 123.";
+    errors.vehicleUId = { problem: "vehicleMissing", example: "B 123" };
   }
   return vehicleUId;
 }
@@ -177,15 +209,15 @@ function checkVehicle(input: TransportFormInput, errors: TransportFormErrors): s
 function checkUit(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const raw = clean(input.uit);
   if (raw === undefined) {
-    errors.uit = `Enter the UIT issued by the e-Transport platform, e.g. ${EXAMPLE_UIT}.`;
+    errors.uit = { problem: "uitMissing", example: EXAMPLE_UIT };
     return undefined;
   }
   const codeUit = normaliseUit(raw);
   if (codeUit === undefined) {
     const joined = raw.replace(/[\s\-–—_]/g, "");
     errors.uit = /^[A-Za-z0-9]*$/.test(joined)
-      ? `A UIT has ${UIT_LENGTH} letters and digits; this has ${joined.length}. Example: ${EXAMPLE_UIT}.`
-      : `A UIT has only letters and digits (dashes and spaces are ignored), e.g. ${EXAMPLE_UIT}.`;
+      ? { problem: "uitLength", expected: UIT_LENGTH, length: joined.length, example: EXAMPLE_UIT }
+      : { problem: "uitCharacters", example: EXAMPLE_UIT };
   }
   return codeUit;
 }
@@ -193,7 +225,7 @@ function checkUit(input: TransportFormInput, errors: TransportFormErrors): strin
 function checkVat(input: TransportFormInput, errors: TransportFormErrors): string | undefined {
   const vat = checkVatNumber(clean(input.vat) ?? "");
   if (vat.ok) return vat.vat;
-  errors.vat = vat.message;
+  errors.vat = { problem: "vat", vat: vat.error };
   return undefined;
 }
 
@@ -204,31 +236,34 @@ function checkVat(input: TransportFormInput, errors: TransportFormErrors): strin
 function checkValidity(
   input: TransportFormInput,
   ctx: TransportFormContext,
-  when: When,
   errors: TransportFormErrors,
 ): { window?: ValidityWindow; bounds: ValidityBounds } {
   const start = unlessUntouched(instant(input.validityStart), ctx.saved?.validityStartMs);
   const end = unlessUntouched(instant(input.validityEnd), ctx.saved?.validityEndMs);
   if (start === "missing") {
-    errors.validityStart = "Pick the start of the UIT validity, as issued with the UIT.";
+    errors.validityStart = { problem: "validityMissing", end: "start" };
   } else if (start === "invalid") {
-    errors.validityStart = "Not a date and time: pick one, e.g. today 08:00.";
+    errors.validityStart = { problem: "notADate", hint: "today" };
   }
   if (end === "missing") {
-    errors.validityEnd = "Pick the end of the UIT validity, as issued with the UIT.";
+    errors.validityEnd = { problem: "validityMissing", end: "end" };
   } else if (end === "invalid") {
-    errors.validityEnd = "Not a date and time: pick one, e.g. 5 days after the start.";
+    errors.validityEnd = { problem: "notADate", hint: "afterStart" };
   }
   if (typeof start !== "number" || typeof end !== "number") {
     if (typeof start === "number") return { bounds: { startMs: start } };
     return { bounds: typeof end === "number" ? { endMs: end } : {} };
   }
   if (end <= start) {
-    errors.validityEnd = `The validity must end after it starts (${when(start)}), e.g. ${when(start + HIGH_RISK_VALIDITY_DAYS * DAY_MS)}.`;
+    errors.validityEnd = {
+      problem: "validityEndBeforeStart",
+      startMs: start,
+      exampleMs: start + HIGH_RISK_VALIDITY_DAYS * DAY_MS,
+    };
     return { bounds: { startMs: start } };
   }
   if (ctx.mode === "create" && end < ctx.nowMs) {
-    errors.validityEnd = `This UIT expired on ${when(end)}: an expired UIT cannot be used. Request a new UIT.`;
+    errors.validityEnd = { problem: "validityExpired", endMs: end };
   }
   const window = { startMs: start, endMs: end };
   return { window, bounds: window };
@@ -239,34 +274,33 @@ function checkTransmission(
   input: TransportFormInput,
   validity: ValidityBounds,
   saved: SavedTimes | undefined,
-  when: When,
   errors: TransportFormErrors,
 ): { startMs?: number; endMs?: number } {
   const start = unlessUntouched(instant(input.transmissionStart), saved?.startMs);
   const end = unlessUntouched(instant(input.transmissionEnd), saved?.endMs);
-  if (start === "invalid") errors.transmissionStart = "Not a date and time: pick one, or leave it empty.";
-  if (end === "invalid") errors.transmissionEnd = "Not a date and time: pick one, or leave it empty.";
-  const outside = (ms: number, what: string): string | undefined => {
+  if (start === "invalid") errors.transmissionStart = { problem: "notADate", hint: "orEmpty" };
+  if (end === "invalid") errors.transmissionEnd = { problem: "notADate", hint: "orEmpty" };
+  const outside = (ms: number, which: "start" | "end"): TransportFormError | undefined => {
     if (validity.startMs !== undefined && ms < validity.startMs) {
-      return `${what} must be within the UIT validity: on or after ${when(validity.startMs)}.`;
+      return { problem: "outsideValidity", which, side: "before", boundMs: validity.startMs };
     }
     if (validity.endMs !== undefined && ms > validity.endMs) {
-      return `${what} must be within the UIT validity: by ${when(validity.endMs)}.`;
+      return { problem: "outsideValidity", which, side: "after", boundMs: validity.endMs };
     }
     return undefined;
   };
   const startMs = typeof start === "number" ? start : undefined;
   const endMs = typeof end === "number" ? end : undefined;
   if (startMs !== undefined) {
-    const problem = outside(startMs, "The transmission start");
+    const problem = outside(startMs, "start");
     if (problem) errors.transmissionStart = problem;
   }
   if (endMs !== undefined) {
-    const problem = outside(endMs, "The transmission end");
+    const problem = outside(endMs, "end");
     if (problem) errors.transmissionEnd = problem;
   }
   if (startMs !== undefined && endMs !== undefined && endMs <= startMs && !errors.transmissionEnd) {
-    errors.transmissionEnd = `The transmission must end after it starts (${when(startMs)}), or leave the end empty.`;
+    errors.transmissionEnd = { problem: "transmissionEndBeforeStart", startMs };
   }
   return { ...(startMs !== undefined ? { startMs } : {}), ...(endMs !== undefined ? { endMs } : {}) };
 }
@@ -279,14 +313,18 @@ function checkTexts(
   const startLocation = squeezed(input.startLocation);
   const endLocation = squeezed(input.endLocation);
   const notes = clean(input.notes);
-  const tooLong = (value: string | undefined, max: number, field: TransportFormField, what: string): void => {
+  const tooLong = (
+    value: string | undefined,
+    max: number,
+    what: "startLocation" | "endLocation" | "notes",
+  ): void => {
     if (value !== undefined && value.length > max) {
-      errors[field] = `${what} ${value.length} characters; at most ${max}. Shorten it.`;
+      errors[what] = { problem: "tooLong", what, length: value.length, max };
     }
   };
-  tooLong(startLocation, LOCATION_MAX_LENGTH, "startLocation", "The start location has");
-  tooLong(endLocation, LOCATION_MAX_LENGTH, "endLocation", "The end location has");
-  tooLong(notes, NOTES_MAX_LENGTH, "notes", "The notes have");
+  tooLong(startLocation, LOCATION_MAX_LENGTH, "startLocation");
+  tooLong(endLocation, LOCATION_MAX_LENGTH, "endLocation");
+  tooLong(notes, NOTES_MAX_LENGTH, "notes");
   return {
     ...(startLocation !== undefined ? { startLocation } : {}),
     ...(endLocation !== undefined ? { endLocation } : {}),
@@ -301,22 +339,21 @@ function checkTrailers(
   errors: TransportFormErrors,
 ): { trailer1Code?: string; trailer2Code?: string } {
   const vehiclePlate = vehiclePlateRaw ? normalisePlate(vehiclePlateRaw) : undefined;
-  const trailer = (field: "trailer1" | "trailer2", name: string): string | undefined => {
+  const trailer = (field: "trailer1" | "trailer2", n: 1 | 2): string | undefined => {
     const text = clean(input[field]);
     if (text === undefined) return undefined;
     const plate = normalisePlate(text);
     if (!isPlausiblePlate(plate)) {
-      errors[field] = `${name}: “${text.slice(0, 20)}” is not a plate. ${PLATE_SHAPE_HINT}.`;
+      errors[field] = { problem: "notAPlate", trailer: n, text: text.slice(0, 20) };
     } else if (vehiclePlate !== undefined && plate === vehiclePlate) {
-      errors[field] =
-        `${name} has the vehicle's own plate. Enter the trailer's plate, e.g. ${EXAMPLE_PLATE}.`;
+      errors[field] = { problem: "vehiclePlate", trailer: n, example: EXAMPLE_PLATE };
     }
     return plate;
   };
-  const trailer1Code = trailer("trailer1", "Trailer 1");
-  const trailer2Code = trailer("trailer2", "Trailer 2");
+  const trailer1Code = trailer("trailer1", 1);
+  const trailer2Code = trailer("trailer2", 2);
   if (trailer1Code !== undefined && trailer1Code === trailer2Code && !errors.trailer2) {
-    errors.trailer2 = "Trailer 2 has the same plate as trailer 1. Leave it empty when there is one trailer.";
+    errors.trailer2 = { problem: "sameTrailer" };
   }
   return {
     ...(trailer1Code !== undefined ? { trailer1Code } : {}),
@@ -325,8 +362,8 @@ function checkTrailers(
 }
 
 /** Warnings of a valid window: longer than the legal spans, too far ahead, in the past, expired (edit). */
-function validityWarnings(validity: ValidityWindow, ctx: TransportFormContext, when: When): string[] {
-  const warnings: string[] = [];
+function validityWarnings(validity: ValidityWindow, ctx: TransportFormContext): TransportFormWarning[] {
+  const warnings: TransportFormWarning[] = [];
   const { startMs: start, endMs: end } = validity;
   const span = end - start;
   // An edit that leaves the validity as the service holds it is not asked to confirm it again
@@ -334,26 +371,18 @@ function validityWarnings(validity: ValidityWindow, ctx: TransportFormContext, w
   const validityAsSaved =
     ctx.mode === "edit" && start === ctx.saved?.validityStartMs && end === ctx.saved?.validityEndMs;
   if (!validityAsSaved && span > MAX_VALIDITY_DAYS * DAY_MS) {
-    warnings.push(
-      `The UIT validity is ${formatSpan(span)} long: more than the legal ${MAX_VALIDITY_DAYS} days. Check the dates on the UIT.`,
-    );
+    warnings.push({ warning: "overMaxSpan", spanMs: span, maxDays: MAX_VALIDITY_DAYS });
   } else if (!validityAsSaved && span > HIGH_RISK_VALIDITY_DAYS * DAY_MS) {
-    warnings.push(
-      `The UIT validity is ${formatSpan(span)} long: over ${HIGH_RISK_VALIDITY_DAYS} days is legal only for intra-community and other operations, not for national transport of high-fiscal-risk goods.`,
-    );
+    warnings.push({ warning: "overHighRiskSpan", spanMs: span, days: HIGH_RISK_VALIDITY_DAYS });
   }
   if (!validityAsSaved && start - ctx.nowMs > MAX_DAYS_AHEAD * DAY_MS) {
-    warnings.push(
-      `The validity starts in ${formatSpan(start - ctx.nowMs)} (${when(start)}): a UIT may be requested at most ${MAX_DAYS_AHEAD} days before the transport. Check the start date.`,
-    );
+    warnings.push({ warning: "farAhead", inMs: start - ctx.nowMs, startMs: start, maxDays: MAX_DAYS_AHEAD });
   }
   if (ctx.mode === "create" && start < ctx.nowMs - PAST_GRACE_MS) {
-    warnings.push(
-      `The validity start (${when(start)}) is in the past. Check it is the start declared on the UIT.`,
-    );
+    warnings.push({ warning: "startInPast", startMs: start });
   }
   if (ctx.mode === "edit" && end < ctx.nowMs) {
-    warnings.push(`The UIT validity ended on ${when(end)}: an expired UIT may not be used.`);
+    warnings.push({ warning: "expired", endMs: end });
   }
   return warnings;
 }
@@ -409,32 +438,4 @@ function instant(value: number | string | null | undefined): number | "missing" 
   const seconds = typeof value === "number" ? value : Number(value.trim());
   if (!Number.isFinite(seconds) || seconds <= 0) return "invalid";
   return Math.round(seconds) * 1000;
-}
-
-/** "12 Mar 2025, 10:00 EET" in the given zone (UTC when absent or unknown). */
-export function formatInstant(ms: number, timeZone?: string): string {
-  const options: Intl.DateTimeFormatOptions = {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  };
-  try {
-    return new Intl.DateTimeFormat("en-GB", { ...options, timeZone: timeZone ?? "UTC" }).format(ms);
-  } catch {
-    return new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" }).format(ms);
-  }
-}
-
-/** "6 days 2 h", "3 h", "45 min". */
-export function formatSpan(ms: number): string {
-  const minutes = Math.round(Math.abs(ms) / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days > 0) return `${days} day${days === 1 ? "" : "s"}${hours > 0 ? ` ${hours} h` : ""}`;
-  if (hours > 0) return `${hours} h${minutes % 60 > 0 ? ` ${minutes % 60} min` : ""}`;
-  return `${minutes} min`;
 }

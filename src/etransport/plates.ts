@@ -32,6 +32,5 @@ export function isPlausiblePlate(normalised: string): boolean {
 
 const FOREIGN_PLATE = /^(?=.*\p{Lu})(?=.*[0-9])[\p{Lu}0-9]{3,10}$/u;
 
-/** What the form says a plate looks like: examples that pass, Romanian and foreign. */
-export const PLATE_SHAPE_HINT =
-  "A plate is letters and digits, e.g. B-123-ABC or CJ-06-BDX; a foreign one 3–10 letters and digits, e.g. M-AB-1234";
+/** Plates a form shows as examples of what passes: Romanian, and foreign (German). */
+export const PLATE_EXAMPLES = { romanian: ["B-123-ABC", "CJ-06-BDX"], foreign: "M-AB-1234" } as const;

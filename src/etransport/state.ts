@@ -26,55 +26,33 @@ const FROM_ALERT_SEVERITY: Readonly<Record<AlertSeverity, Severity>> = {
 /** The worst first. */
 const SEVERITY_ORDER: readonly Severity[] = ["bad", "warning", "info", "ok"];
 
-export const TRANSPORT_STATUS_NAMES: Readonly<Record<number, string>> = {
-  [TRANSPORT_STATUS.pending]: "Pending",
-  [TRANSPORT_STATUS.inProgress]: "In Progress",
-  [TRANSPORT_STATUS.completed]: "Completed",
-  [TRANSPORT_STATUS.autoCompleted]: "Auto Completed",
-  [TRANSPORT_STATUS.error]: "Error",
-  [TRANSPORT_STATUS.paused]: "Paused",
-};
+/** The status ids fleet-api.md lists (an unknown one allows only Remove, and warns). */
+const KNOWN_STATUS: ReadonlySet<number> = new Set(Object.values(TRANSPORT_STATUS));
 
+/**
+ * A transmission status as data: its code, whether fleet-api.md lists it, and how serious it is
+ * here. Its meaning and advice are words: the catalogue's (etransport.transmissionMeaning,
+ * transmissionStatus, transmissionAdvice).
+ */
 export interface TransmissionInfo {
+  /** Undefined when the service reported none. */
   code: string | undefined;
-  /** The service's meaning of the code. */
-  meaning: string;
-  /** Usual cause and what to do (etransport-notes.md), when there is something to do. */
-  advice?: string;
+  /** fleet-api.md lists the code. */
+  known: boolean;
   severity: Severity;
 }
 
-const TRANSMISSION: Readonly<Record<string, { meaning: string; advice?: string }>> = {
-  Active: { meaning: "positions are being sent" },
-  NotStarted: { meaning: "waiting for transmission", advice: "start the transport before departure" },
-  WithoutTransmission: {
-    meaning: "no active GPS transmission",
-    advice: "vehicle parked with the engine off, or a tracking device fault",
-  },
-  Error: {
-    meaning: "data transmission error",
-    advice:
-      "wrong plate on a manually entered transport, or the platform not receiving; check the plate, contact support",
-  },
-  NotInRomania: {
-    meaning: "not on Romanian territory",
-    advice: "expected abroad; positions are not sent outside Romania",
-  },
-  MissingETransportConfiguration: {
-    meaning: "e-Transport configuration error",
-    advice: "the company's e-Transport setup at the tracking service is incomplete; contact support",
-  },
-  OldData: {
-    meaning: "data older than 6 hours",
-    advice:
-      "no GSM signal for over 6 hours: the data can no longer be sent to the platform; use the ANAF app as fallback",
-  },
-  NoGPSCoordinates: {
-    meaning: "no GPS signal",
-    advice: "check the device and its antenna; use the ANAF app as fallback",
-  },
-  Finalized: { meaning: "transmission finalized" },
-};
+const TRANSMISSION_CODES: ReadonlySet<string> = new Set([
+  "Active",
+  "NotStarted",
+  "WithoutTransmission",
+  "Error",
+  "NotInRomania",
+  "MissingETransportConfiguration",
+  "OldData",
+  "NoGPSCoordinates",
+  "Finalized",
+]);
 
 /** Codes that are a problem in any state; how serious, `alertSeverity` says. */
 const PROBLEM_TRANSMISSION: ReadonlySet<string> = new Set([
@@ -85,25 +63,26 @@ const PROBLEM_TRANSMISSION: ReadonlySet<string> = new Set([
   "MissingETransportConfiguration",
 ]);
 
-export const CHANGE_REQUEST_MEANINGS: Readonly<Record<string, string>> = {
-  RequestCreated: "request created",
-  RequestSent: "request sent successfully",
-  RequestErrorSent: "error sending request",
-  ResponseSuccess: "completed successfully",
-  ResponseError: "completed with error",
-};
+const CHANGE_REQUEST_CODES: ReadonlySet<string> = new Set([
+  "RequestCreated",
+  "RequestSent",
+  "RequestErrorSent",
+  "ResponseSuccess",
+  "ResponseError",
+]);
 const BAD_CHANGE_REQUEST: ReadonlySet<string> = new Set(["RequestErrorSent", "ResponseError"]);
 
 export interface TransportStateInfo {
   statusId: number;
-  statusName: string;
+  /** fleet-api.md lists the status id (its name: the catalogue's etransport.transportStatus). */
+  knownStatus: boolean;
   /** Completed or Auto Completed: can no longer be modified. */
   finished: boolean;
   /** Allowed actions, in button order (start, pause, end, edit, remove). */
   actions: TransportAction[];
   transmission: TransmissionInfo;
   /** Set when a change request (vehicle change) status is present. */
-  changeRequest?: { code: string; meaning: string; severity: Severity };
+  changeRequest?: { code: string; known: boolean; severity: Severity };
   /** The worst of status (Error is bad), transmission and change request. */
   severity: Severity;
 }
@@ -118,13 +97,9 @@ export interface TransportStateInput extends Partial<TransportRoute> {
   changeRequestStatusCode?: string | undefined;
 }
 
-export function transportStatusName(statusId: number): string {
-  return TRANSPORT_STATUS_NAMES[statusId] ?? `Unknown status (${statusId})`;
-}
-
 export function allowedTransportActions(statusId: number): TransportAction[] {
   const S = TRANSPORT_STATUS;
-  if (!(statusId in TRANSPORT_STATUS_NAMES)) return ["remove"];
+  if (!KNOWN_STATUS.has(statusId)) return ["remove"];
   const finished = statusId === S.completed || statusId === S.autoCompleted;
   const actions: TransportAction[] = [];
   if (statusId === S.pending || statusId === S.paused) actions.push("start");
@@ -140,17 +115,14 @@ export function transmissionInfo(
   statusId: number,
   route: TransportRoute = {},
 ): TransmissionInfo {
-  if (code === undefined || code === "") {
-    return { code: undefined, meaning: "no transmission status reported", severity: "ok" };
-  }
-  const known = TRANSMISSION[code];
-  if (!known) return { code, meaning: `unknown transmission status “${code}”`, severity: "warning" };
+  if (code === undefined || code === "") return { code: undefined, known: false, severity: "ok" };
+  if (!TRANSMISSION_CODES.has(code)) return { code, known: false, severity: "warning" };
   const inProgress = statusId === TRANSPORT_STATUS.inProgress;
   let severity: Severity = "ok";
   if (PROBLEM_TRANSMISSION.has(code) || (code === "WithoutTransmission" && inProgress)) {
     severity = FROM_ALERT_SEVERITY[alertSeverity({ kind: "transmission", code, facts: route })];
   } else if (code === "NotStarted" && inProgress) severity = "warning";
-  return { code, ...known, severity };
+  return { code, known: true, severity };
 }
 
 export function transportStateInfo(transport: TransportStateInput): TransportStateInfo {
@@ -162,7 +134,7 @@ export function transportStateInfo(transport: TransportStateInput): TransportSta
   });
   const info: TransportStateInfo = {
     statusId,
-    statusName: transportStatusName(statusId),
+    knownStatus: KNOWN_STATUS.has(statusId),
     finished,
     actions: allowedTransportActions(statusId),
     transmission,
@@ -170,14 +142,15 @@ export function transportStateInfo(transport: TransportStateInput): TransportSta
   };
   const cr = transport.changeRequestStatusCode;
   if (cr !== undefined && cr !== "") {
+    const known = CHANGE_REQUEST_CODES.has(cr);
     info.changeRequest = {
       code: cr,
-      meaning: CHANGE_REQUEST_MEANINGS[cr] ?? `unknown change request status “${cr}”`,
-      severity: BAD_CHANGE_REQUEST.has(cr) ? "bad" : cr in CHANGE_REQUEST_MEANINGS ? "ok" : "warning",
+      known,
+      severity: BAD_CHANGE_REQUEST.has(cr) ? "bad" : known ? "ok" : "warning",
     };
   }
   const severities: Severity[] = [
-    statusId === TRANSPORT_STATUS.error ? "bad" : statusId in TRANSPORT_STATUS_NAMES ? "ok" : "warning",
+    statusId === TRANSPORT_STATUS.error ? "bad" : info.knownStatus ? "ok" : "warning",
     transmission.severity,
     info.changeRequest?.severity ?? "ok",
   ];

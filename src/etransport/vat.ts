@@ -94,7 +94,21 @@ const EU_VAT_EXAMPLES: Readonly<Record<string, string>> = {
 
 export const EXAMPLE_RO_VAT = "RO16341004";
 
-export type VatCheck = { ok: true; vat: string; country: string } | { ok: false; message: string };
+/**
+ * Why a VAT number was refused, as data (the Slack side words it, src/i18n/<lang>/etransport.ts):
+ * `example` is a number of the expected shape to show.
+ */
+export type VatProblem =
+  | { problem: "missing"; example: string }
+  | { problem: "cifLength"; length: number; example: string }
+  | { problem: "cifChecksum"; vat: string; example: string }
+  | { problem: "prefix"; example: string; euExample: string }
+  | { problem: "shape"; vat: string; prefix: string; example: string };
+
+export type VatCheck = { ok: true; vat: string; country: string } | { ok: false; error: VatProblem };
+
+/** An EU VAT number shown with the Romanian example when a prefix is unknown. */
+export const EXAMPLE_EU_VAT = "DE123456789";
 
 /**
  * Checks a VAT number as typed: spaces, dots and dashes are ignored, letters upper-cased.
@@ -103,22 +117,14 @@ export type VatCheck = { ok: true; vat: string; country: string } | { ok: false;
  */
 export function checkVatNumber(raw: string): VatCheck {
   const vat = raw.replace(/[\s.\-–—_/]/g, "").toUpperCase();
-  if (vat === "") {
-    return { ok: false, message: `Enter the carrier's VAT number, e.g. ${EXAMPLE_RO_VAT}.` };
-  }
+  if (vat === "") return { ok: false, error: { problem: "missing", example: EXAMPLE_RO_VAT } };
   if (/^(RO)?\d+$/.test(vat)) {
     const digits = vat.startsWith("RO") ? vat.slice(2) : vat;
     if (digits.length < 2 || digits.length > 10) {
-      return {
-        ok: false,
-        message: `A Romanian CIF has 2 to 10 digits; ${digits.length} given. Example: ${EXAMPLE_RO_VAT}.`,
-      };
+      return { ok: false, error: { problem: "cifLength", length: digits.length, example: EXAMPLE_RO_VAT } };
     }
     if (!isValidRomanianCif(digits)) {
-      return {
-        ok: false,
-        message: `${vat} is not a valid Romanian CIF: its check digit is wrong. Example: ${EXAMPLE_RO_VAT}.`,
-      };
+      return { ok: false, error: { problem: "cifChecksum", vat, example: EXAMPLE_RO_VAT } };
     }
     return { ok: true, vat, country: "RO" };
   }
@@ -126,15 +132,12 @@ export function checkVatNumber(raw: string): VatCheck {
   const rest = vat.slice(2);
   const shape = EU_VAT_SHAPES[prefix];
   if (!shape) {
-    return {
-      ok: false,
-      message: `Use a Romanian CIF (${EXAMPLE_RO_VAT}) or an EU VAT number with its country prefix (DE123456789).`,
-    };
+    return { ok: false, error: { problem: "prefix", example: EXAMPLE_RO_VAT, euExample: EXAMPLE_EU_VAT } };
   }
   if (!shape.test(rest)) {
     return {
       ok: false,
-      message: `${vat} does not look like a ${prefix} VAT number. Example: ${EU_VAT_EXAMPLES[prefix] ?? `${prefix}…`}.`,
+      error: { problem: "shape", vat, prefix, example: EU_VAT_EXAMPLES[prefix] ?? `${prefix}…` },
     };
   }
   return { ok: true, vat: `${prefix}${rest}`, country: prefix };

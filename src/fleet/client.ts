@@ -455,8 +455,9 @@ class Rules {
     private readonly enforce: boolean,
   ) {}
 
-  check(ok: boolean, rule: string, message: string): void {
-    if (this.enforce && !ok) throw new RequestRuleError(this.endpoint, rule, message);
+  /** `params`: the rule's numbers, for the dispatcher's words (RequestRuleError.userFailure). */
+  check(ok: boolean, rule: string, message: string, params?: Readonly<Record<string, number>>): void {
+    if (this.enforce && !ok) throw new RequestRuleError(this.endpoint, rule, message, params);
   }
 
   validDate(date: Date, label: string): void {
@@ -479,6 +480,7 @@ class Rules {
       periodWithinDays(from, to, maxDays, timeZone),
       "max-period",
       `A ${this.endpoint} request covers at most ${maxDays} days; split the period.`,
+      { days: maxDays },
     );
   }
 
@@ -494,6 +496,7 @@ class Rules {
         ids.length <= max,
         "max-vehicles",
         `A ${this.endpoint} request takes at most ${max} vehicles; ${ids.length} were given.`,
+        { max, given: ids.length },
       );
     }
   }

@@ -2,8 +2,10 @@ import type { FleetEndpoint } from "./seam.js";
 
 /**
  * Errors of the fleet client. Every failure a caller can meet is one of these, so a
- * task can decide (retry, tell the user, alert support) from `kind` alone and show
- * `userMessage` to a dispatcher without knowing HTTP.
+ * task can decide (retry, tell the user, alert support) from `kind` alone, and tell a
+ * dispatcher what happened without knowing HTTP: `userFailure()` gives a code and its parameters,
+ * which the Slack side words in the reader's language (the `tasks` catalogue). `userMessage`
+ * is English, for logs and support only.
  */
 
 export type FleetErrorKind =
@@ -13,6 +15,34 @@ export type FleetErrorKind =
   | "rate-limited"
   | "application"
   | "transport";
+
+/**
+ * What a dispatcher is told of a fleet error, as a code and its parameters (no words): see
+ * TASK_ERROR_CODES in src/tasks/task.ts for each code's parameters.
+ */
+export type FleetFailureCode =
+  | "rule-max-vehicles"
+  | "rule-max-period"
+  | "rule-period-order"
+  | "rule-empty-list"
+  | "rule-min-stationary-margin"
+  | "rule"
+  | "bad-request"
+  | "unauthorized-login"
+  | "unauthorized-expired"
+  | "unauthorized-vehicles"
+  | "unauthorized-access"
+  | "rate-limited"
+  | "application"
+  | "transport-timeout"
+  | "transport-network"
+  | "transport-http"
+  | "transport-malformed";
+
+export interface FleetFailure {
+  code: FleetFailureCode;
+  params?: Readonly<Record<string, string | number>>;
+}
 
 /** One entry of the envelope's failureReasons. */
 export interface FailureReason {
@@ -31,7 +61,10 @@ interface FleetErrorDetails {
 export abstract class FleetError extends Error {
   abstract readonly kind: FleetErrorKind;
   readonly endpoint: FleetEndpoint;
-  /** Plain sentence for a dispatcher: what went wrong and, where possible, what to do. */
+  /**
+   * Plain English sentence: what went wrong and, where possible, what to do. For logs and
+   * support: a dispatcher reads `userFailure()` through the catalogue, in their language.
+   */
   readonly userMessage: string;
   /** Envelope correlationId, when the service sent one: what support asks for. */
   readonly correlationId: string | undefined;
@@ -61,7 +94,16 @@ export abstract class FleetError extends Error {
   protected supportDetail(): string | undefined {
     return undefined;
   }
+
+  /** What a dispatcher is told, as a code and parameters (worded by the Slack side). */
+  abstract userFailure(): FleetFailure;
 }
+
+/** The envelope's reasons as the service sent them (codes and parameters, no words), or none. */
+const reasonsParams = (reasons: readonly FailureReason[]): FleetFailure["params"] => {
+  const text = describeFailureReasons(reasons);
+  return text ? { reasons: text } : undefined;
+};
 
 export function describeFailureReasons(reasons: readonly FailureReason[]): string {
   return reasons
@@ -71,15 +113,45 @@ export function describeFailureReasons(reasons: readonly FailureReason[]): strin
     .join("; ");
 }
 
+/** Endpoints of one or more vehicles and a period: their rules' words name vehicles and periods. */
+const VEHICLE_PERIOD: ReadonlySet<FleetEndpoint> = new Set([
+  "way",
+  "stops",
+  "consumption",
+  "refills",
+  "temperatures",
+]);
+
 /** A request rule of fleet-api.md (vehicle count, period, margin) broken: the request was never sent. */
 export class RequestRuleError extends FleetError {
   readonly kind = "rule" as const;
   /** Which rule, e.g. "max-vehicles", "max-period", "min-stationary-margin", "period-order", "empty-list". */
   readonly rule: string;
+  /** The rule's numbers: `max` and `given` (max-vehicles), `days` (max-period). */
+  readonly ruleParams: Readonly<Record<string, number>>;
 
-  constructor(endpoint: FleetEndpoint, rule: string, userMessage: string) {
+  constructor(
+    endpoint: FleetEndpoint,
+    rule: string,
+    userMessage: string,
+    ruleParams: Readonly<Record<string, number>> = {},
+  ) {
     super(`request rule "${rule}" broken: ${userMessage}`, { endpoint, userMessage });
     this.rule = rule;
+    this.ruleParams = ruleParams;
+  }
+
+  userFailure(): FleetFailure {
+    const endpoint = this.endpoint;
+    const { max, given, days } = this.ruleParams;
+    if (this.rule === "max-vehicles" && max !== undefined && given !== undefined)
+      return { code: "rule-max-vehicles", params: { endpoint, max, given } };
+    if (this.rule === "max-period" && days !== undefined)
+      return { code: "rule-max-period", params: { endpoint, days } };
+    if (this.rule === "min-stationary-margin") return { code: "rule-min-stationary-margin" };
+    if (VEHICLE_PERIOD.has(endpoint) && this.rule === "period-order") return { code: "rule-period-order" };
+    if (VEHICLE_PERIOD.has(endpoint) && this.rule === "empty-list") return { code: "rule-empty-list" };
+    return { code: "rule", params: { rule: this.rule, endpoint } };
   }
 }
 
@@ -97,6 +169,11 @@ export class BadRequestError extends FleetError {
       userMessage: `The fleet service refused the request as invalid${reasons ? ` (${reasons})` : ""}.`,
     });
     this.failureReasons = failureReasons;
+  }
+
+  userFailure(): FleetFailure {
+    const params = reasonsParams(this.failureReasons);
+    return { code: "bad-request", ...(params ? { params } : {}) };
   }
 }
 
@@ -147,6 +224,17 @@ export class UnauthorizedError extends FleetError {
     const reasons = describeFailureReasons(this.failureReasons);
     return `reason ${this.reason}${reasons ? `, ${reasons}` : ""}`;
   }
+
+  userFailure(): FleetFailure {
+    switch (this.reason) {
+      case "login":
+        return { code: "unauthorized-login" };
+      case "expired":
+        return { code: "unauthorized-expired" };
+      case "access":
+        return { code: VEHICLE_SCOPED.has(this.endpoint) ? "unauthorized-vehicles" : "unauthorized-access" };
+    }
+  }
 }
 
 /** HTTP 429. The gate catches this from `send` and retries after `retryAfterMs` (or one interval). */
@@ -165,6 +253,10 @@ export class RateLimitedError extends FleetError {
       },
     );
     this.retryAfterMs = retryAfterMs;
+  }
+
+  userFailure(): FleetFailure {
+    return { code: "rate-limited" };
   }
 }
 
@@ -196,6 +288,11 @@ export class ApplicationFailureError extends FleetError {
 
   get errorParameters(): string[] {
     return this.failureReasons[0]?.errorParameters ?? [];
+  }
+
+  userFailure(): FleetFailure {
+    const params = reasonsParams(this.failureReasons);
+    return { code: "application", ...(params ? { params } : {}) };
   }
 }
 
@@ -234,6 +331,10 @@ export class UpstreamTransportError extends FleetError {
     });
     this.failure = failure;
     this.detail = detail;
+  }
+
+  userFailure(): FleetFailure {
+    return { code: `transport-${this.failure}` };
   }
 }
 

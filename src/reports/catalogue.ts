@@ -3,8 +3,9 @@
  * modal, the task handler and the renderer read (the help's words are the `help` section of
  * src/i18n, keyed by report name). Adding a report = one entry here, one
  * builder in src/reports, one view (src/slack/views/vehicleData.ts, REPORT_VIEWS) and its help
- * line (src/i18n/{en,ro}/help.ts, its examples in src/slack/grammar/help.ts).
- * No Slack here: the Slack side (modal label, view) is keyed by the same names.
+ * line (src/i18n/{en,ro}/help.ts, its examples in src/slack/grammar/help.ts), and its title and
+ * modal label (src/i18n/{en,ro}/reports.ts, `title` and `modalLabel`).
+ * No Slack and no words here: the Slack side (modal label, view) is keyed by the same names.
  */
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
@@ -17,6 +18,7 @@ import { routeReport } from "./route.js";
 import { stopsReport } from "./stops.js";
 import { temperatureReport } from "./temperatures.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
+import type { VehicleLike, VehicleResolution } from "./vehicleRefs.js";
 
 /** Shortest stop, in minutes, when none is given (`min=`). */
 export const DEFAULT_MIN_MINUTES = 5;
@@ -46,8 +48,6 @@ export interface ReportEntry<N extends string, R> {
    * setting, with or without diacritics (`ș`/`ş`, `ț`/`ţ` alike). The first is the help's.
    */
   romanian: readonly string[];
-  /** Heading of the answer and of its progress line ("Stops report for …"). */
-  title: string;
   /** The shortest arguments that show its use (examples of error messages). */
   example: string;
   /** `one`: exactly one vehicle, not `all`; `several`: a list or `all`; `filter`: every vehicle, filtered by text. */
@@ -135,7 +135,6 @@ export const REPORT_CATALOGUE = {
     name: "vehicles",
     synonyms: ["list"],
     romanian: ["vehicule"],
-    title: "Vehicle list",
     example: "",
     vehicles: "filter",
     period: "none",
@@ -148,7 +147,6 @@ export const REPORT_CATALOGUE = {
     name: "where",
     synonyms: ["position", "location", "locate"],
     romanian: ["unde"],
-    title: "Last position",
     example: "B-123-ABC",
     vehicles: "one",
     period: "none",
@@ -161,7 +159,6 @@ export const REPORT_CATALOGUE = {
     name: "route",
     synonyms: ["track", "way", "trip"],
     romanian: ["traseu"],
-    title: "Route",
     example: "B-123-ABC yesterday",
     vehicles: "one",
     period: "required",
@@ -179,7 +176,6 @@ export const REPORT_CATALOGUE = {
     name: "stops",
     synonyms: ["stop"],
     romanian: ["opriri"],
-    title: "Stops report",
     example: "B-123-ABC last 3d min=10",
     vehicles: "several",
     period: "required",
@@ -200,7 +196,6 @@ export const REPORT_CATALOGUE = {
     name: "fuel",
     synonyms: ["consumption"],
     romanian: ["combustibil", "consum"],
-    title: "Fuel report",
     example: "all last week",
     vehicles: "several",
     period: "required",
@@ -221,7 +216,6 @@ export const REPORT_CATALOGUE = {
     name: "refills",
     synonyms: ["refuel", "refuels", "refueling", "refuelling", "theft"],
     romanian: ["alimentări"],
-    title: "Refills report",
     example: "B-123-ABC last 7d",
     vehicles: "one",
     period: "required",
@@ -247,7 +241,6 @@ export const REPORT_CATALOGUE = {
     name: "temps",
     synonyms: ["temp", "temperature", "temperatures", "humidity"],
     romanian: ["temperaturi"],
-    title: "Temperature report",
     example: "B-123-ABC today",
     vehicles: "several",
     period: "required",
@@ -284,9 +277,35 @@ export function isVehicleReportName(word: string): word is VehicleReportName {
 /** What each report's builder returns, by name. */
 export type ReportOf<N extends VehicleReportName> = Awaited<ReturnType<Catalogue[N]["build"]>>;
 
+/**
+ * Why a report found no vehicles to run on, as data (the Slack side writes it in the reader's
+ * language): a reference that did not resolve (its candidates and suggestions slimmed to plate
+ * and name), or `no-vehicle` when a one-vehicle report was given none. A string is the English
+ * sentence a task stored before problems were data, shown as it is.
+ */
+export type StoredResolutionProblem =
+  | Exclude<VehicleResolution<VehicleLike>, { kind: "found" | "all" }>
+  | { kind: "no-vehicle" }
+  | string;
+
+/** A resolution problem to store: the vehicles it names slimmed to id, plate and name. */
+export function storedResolutionProblem(
+  r: Exclude<VehicleResolution<VehicleLike>, { kind: "found" | "all" }>,
+): StoredResolutionProblem {
+  const slim = (v: VehicleLike): VehicleLike => ({ vehicleId: v.vehicleId, plate: v.plate, name: v.name });
+  switch (r.kind) {
+    case "ambiguous":
+      return { kind: "ambiguous", ref: r.ref, candidates: r.candidates.map(slim) };
+    case "unknown":
+      return { kind: "unknown", ref: r.ref, suggestions: r.suggestions.map(slim) };
+    case "not-visible":
+      return { kind: "not-visible", ref: r.ref, vehicleId: r.vehicleId };
+  }
+}
+
 /** What a vehicle-report task leaves for the Slack side to render (JSON-safe: stored in SQLite). */
 export type VehicleReportResult =
-  | { kind: "resolution"; problems: string[] }
+  | { kind: "resolution"; problems: StoredResolutionProblem[] }
   | Awaited<ReturnType<AnyReportEntry["run"]>>;
 
 /** Fleet calls a report needs after the vehicle list, from its endpoint's split plan. */

@@ -10,11 +10,14 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { isLanguage, type Language } from "../i18n/language.js";
 import { renderTemperatureChart, type TemperatureReport } from "./temperatures.js";
 
 interface ChartJob {
   report: TemperatureReport;
   vehicleId: number;
+  /** The reader's language: the chart's words, numbers and month and day names. */
+  language: Language;
 }
 
 /**
@@ -27,6 +30,8 @@ function isChartJob(value: unknown): value is ChartJob {
     value !== null &&
     "vehicleId" in value &&
     typeof value.vehicleId === "number" &&
+    "language" in value &&
+    isLanguage(value.language) &&
     "report" in value &&
     typeof value.report === "object" &&
     value.report !== null
@@ -85,7 +90,7 @@ if (process.env[CHILD_PROCESS] === "1") {
       process.send?.({ error: "the chart process got no chart job" }, () => process.exit(1));
       return;
     }
-    renderTemperatureChart(job.report, job.vehicleId).then(
+    renderTemperatureChart(job.report, job.vehicleId, job.language).then(
       (png) => process.send?.({ png }, () => process.exit(0)),
       (error: unknown) =>
         process.send?.({ error: error instanceof Error ? error.message : String(error) }, () =>

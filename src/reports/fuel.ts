@@ -2,7 +2,9 @@
 import { consumptionTotals, vehicleConsumptionTotals } from "../fleet/consumption.js";
 import type { ConsumptionRecord, ConsumptionSource } from "../fleet/schemas.js";
 import { formatDurationHours } from "../fleet/time.js";
-import { toCsv } from "./csv.js";
+import { messages } from "../i18n/catalogue.js";
+import type { Language } from "../i18n/language.js";
+import { csvHeader, toCsv } from "./csv.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
@@ -108,7 +110,8 @@ export function fuelReport(
   };
 }
 
-export function fuelCsv(report: FuelReport): string {
+/** One row per vehicle and the fleet's total, in the reader's language. Hours as h:mm:ss, which spreadsheets read as a duration. */
+export function fuelCsv(report: FuelReport, language: Language): string {
   const cols = (f: FuelFigures | undefined) =>
     f ? [f.distanceKm, f.hoursText, f.litres, f.l100] : [undefined, undefined, undefined, undefined];
   const rows = report.rows.map((r) => [
@@ -118,24 +121,29 @@ export function fuelCsv(report: FuelReport): string {
     ...cols(r.secondary),
     ...cols(r.total),
   ]);
-  rows.push(["TOTAL", "fleet", ...cols(undefined), ...cols(undefined), ...cols(report.fleet)]);
+  const word = messages(language).reports.csvWord;
+  rows.push([word("total"), word("fleet"), ...cols(undefined), ...cols(undefined), ...cols(report.fleet)]);
   return toCsv(
-    [
-      "plate",
-      "vehicle",
-      "primary_km",
-      "primary_hours",
-      "primary_litres",
-      "primary_l_per_100km",
-      "secondary_km",
-      "secondary_hours",
-      "secondary_litres",
-      "secondary_l_per_100km",
-      "total_km",
-      "total_hours",
-      "total_litres",
-      "total_l_per_100km",
-    ],
+    csvHeader(
+      [
+        "plate",
+        "vehicle",
+        "primaryKm",
+        "primaryHours",
+        "primaryLitres",
+        "primaryL100",
+        "secondaryKm",
+        "secondaryHours",
+        "secondaryLitres",
+        "secondaryL100",
+        "totalKm",
+        "totalHours",
+        "totalLitres",
+        "totalL100",
+      ],
+      language,
+    ),
     rows,
+    language,
   );
 }

@@ -3,7 +3,8 @@ import type { Vehicle } from "../fleet/schemas.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import { type ReportVehicle, toReportVehicle } from "./types.js";
 
-export type EngineState = "on" | "off" | "unknown";
+export const ENGINE_STATES = ["on", "off", "unknown"] as const;
+export type EngineState = (typeof ENGINE_STATES)[number];
 
 export interface PositionReport {
   vehicle: ReportVehicle;

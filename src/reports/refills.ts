@@ -1,6 +1,8 @@
 /** Refuelling and possible fuel theft events of one vehicle, with the service's totals. */
 import { isKnownRefillEventKind, type RefillEvent } from "../fleet/schemas.js";
-import { toCsv } from "./csv.js";
+import { messages } from "../i18n/catalogue.js";
+import type { Language } from "../i18n/language.js";
+import { csvHeader, toCsv } from "./csv.js";
 import { isoWithOffset, round } from "./format.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
@@ -108,13 +110,18 @@ export function refillsReport(
   return report;
 }
 
-export function refillsCsv(report: RefillsReport): string {
+/**
+ * Every event and the service's totals, in the reader's language. The event column keeps the
+ * service's own codes (Fueling, PossibleFuelTheft, TotalRefill …), as its documents name them.
+ */
+export function refillsCsv(report: RefillsReport, language: Language): string {
   const tz = report.period.timeZone;
+  const word = messages(language).reports.csvWord;
   const rows = report.events.map((e) => [
     report.vehicle.plate,
     e.atMs === undefined ? e.dateText : isoWithOffset(e.atMs, tz),
     e.kind,
-    e.secondary ? "secondary" : "primary",
+    word(e.secondary ? "secondary" : "primary"),
     e.theft,
     e.litres,
     e.location,
@@ -132,11 +139,18 @@ export function refillsCsv(report: RefillsReport): string {
           ] as const
         )
           .filter(([, v]) => v !== undefined)
-          .map(([kind, v]) => [report.vehicle.plate, "", kind, source, false, v, "", false])
+          .map(([kind, v]) => [report.vehicle.plate, "", kind, word(source), false, v, "", false])
       : [];
   rows.push(
     ...totalRows("primary", report.totals.primary),
     ...totalRows("secondary", report.totals.secondary),
   );
-  return toCsv(["plate", "time", "event", "source", "possible_theft", "litres", "location", "private"], rows);
+  return toCsv(
+    csvHeader(
+      ["plate", "time", "event", "source", "possibleTheft", "litres", "location", "private"],
+      language,
+    ),
+    rows,
+    language,
+  );
 }

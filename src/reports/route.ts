@@ -1,6 +1,8 @@
 /** The track of one vehicle over a period, with its GPX and CSV files. */
 import type { LocationPoint } from "../fleet/schemas.js";
-import { toCsv } from "./csv.js";
+import type { Language } from "../i18n/language.js";
+import { periodText } from "../i18n/periodText.js";
+import { csvHeader, toCsv } from "./csv.js";
 import { haversineKm, isoWithOffset, round } from "./format.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
@@ -103,16 +105,17 @@ function trackName(report: RouteReport): string {
 
 /**
  * GPX 1.1: one trk with one trkseg, a trkpt per point with its UTC time. GPX 1.1 has no
- * speed element (1.0 had), so speed is left to the CSV.
+ * speed element (1.0 had), so speed is left to the CSV. The description is the period's label
+ * in the reader's language.
  */
-export function routeGpx(report: RouteReport): string {
+export function routeGpx(report: RouteReport, language: Language): string {
   const name = xmlEscape(trackName(report));
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<gpx version="1.1" creator="fleetbot" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">',
     "  <metadata>",
     `    <name>${name}</name>`,
-    `    <desc>${xmlEscape(report.period.label)}</desc>`,
+    `    <desc>${xmlEscape(periodText(report.period.label, language))}</desc>`,
     `    <time>${utcIso(report.period.toMs)}</time>`,
     "  </metadata>",
     "  <trk>",
@@ -129,11 +132,12 @@ export function routeGpx(report: RouteReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** One row per point; times ISO 8601 with the offset of the reader's zone. */
-export function routeCsv(report: RouteReport): string {
+/** One row per point in the reader's language; times ISO 8601 with the offset of the reader's zone. */
+export function routeCsv(report: RouteReport, language: Language): string {
   const tz = report.period.timeZone;
   return toCsv(
-    ["plate", "time", "latitude", "longitude", "speed_kmh"],
+    csvHeader(["plate", "time", "latitude", "longitude", "speedKmh"], language),
     report.points.map((p) => [report.vehicle.plate, isoWithOffset(p.atMs, tz), p.lat, p.lon, p.speed]),
+    language,
   );
 }

@@ -1,6 +1,7 @@
 /** Stops of one or more vehicles over a period. */
 import type { StopRecord } from "../fleet/schemas.js";
-import { toCsv } from "./csv.js";
+import type { Language } from "../i18n/language.js";
+import { csvHeader, toCsv } from "./csv.js";
 import { isoWithOffset, round } from "./format.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
 
@@ -204,7 +205,8 @@ export function stopsReport(
   };
 }
 
-export function stopsCsv(report: StopsReport): string {
+/** Every stop, one row each, in the reader's language (headers, separator, decimals). */
+export function stopsCsv(report: StopsReport, language: Language): string {
   const tz = report.period.timeZone;
   const rows = report.vehicles.flatMap((g) =>
     g.stops.map((s) => [
@@ -227,24 +229,28 @@ export function stopsCsv(report: StopsReport): string {
     ]),
   );
   return toCsv(
-    [
-      "plate",
-      "vehicle",
-      "start",
-      "end",
-      "duration_min",
-      "engine_on_min",
-      "address",
-      "hotspot",
-      "latitude",
-      "longitude",
-      "drivers",
-      "fuel_consumption",
-      "private",
-      "stop_duration_raw",
-      "began_before_period",
-      "lasted_to_period_end",
-    ],
+    csvHeader(
+      [
+        "plate",
+        "vehicle",
+        "start",
+        "end",
+        "durationMin",
+        "engineOnMin",
+        "address",
+        "hotspot",
+        "latitude",
+        "longitude",
+        "drivers",
+        "fuelConsumption",
+        "private",
+        "stopDurationRaw",
+        "beganBeforePeriod",
+        "lastedToPeriodEnd",
+      ],
+      language,
+    ),
     rows,
+    language,
   );
 }

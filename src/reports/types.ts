@@ -4,6 +4,7 @@
  * report in SQLite and a view renders it later, perhaps after a restart.
  */
 import type { Vehicle } from "../fleet/schemas.js";
+import type { PeriodLabel } from "./periodLabel.js";
 
 /** Which vehicle a report is about, as a reader knows it. */
 export interface ReportVehicle {
@@ -16,8 +17,8 @@ export interface ReportVehicle {
 export interface ReportPeriod {
   fromMs: number;
   toMs: number;
-  /** What the reader asked for ("yesterday", "1–7 Nov"), shown as-is. */
-  label: string;
+  /** What the reader asked for, as data (src/reports/periodLabel.ts; a legacy string shown as-is). */
+  label: PeriodLabel;
   /** reader's IANA zone, for text */
   timeZone: string;
 }

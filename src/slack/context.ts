@@ -50,7 +50,7 @@ export interface SlackContext {
     checkChannel(
       channel: string,
       workspace: WorkspaceKey,
-    ): Promise<{ ok: true } | { ok: false; reason: string }>;
+    ): Promise<{ ok: true } | { ok: false; code: string }>;
     /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
     isMember(channel: string, userId: string, workspace: WorkspaceKey): Promise<boolean | undefined>;
   };
@@ -155,7 +155,7 @@ export interface AlertDeps extends Common {
   >;
   lastFailure: AlertRepository["lastFailure"];
   /** Can the bot post in this channel of the request's workspace? */
-  checkChannel(channel: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  checkChannel(channel: string): Promise<{ ok: true } | { ok: false; code: string }>;
   /** Is the user a member of the channel? undefined when Slack could not tell. */
   isMember(channel: string, userId: string): Promise<boolean | undefined>;
 }

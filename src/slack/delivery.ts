@@ -4,6 +4,8 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import { request } from "undici";
 import type { TransportView } from "../etransport/types.js";
+import { messages } from "../i18n/catalogue.js";
+import type { Language } from "../i18n/language.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { SharedState } from "../store/sharedState.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
@@ -11,7 +13,7 @@ import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { WorkspaceGoneError, type WorkspaceKey } from "../workspaces/workspace.js";
-import { mergeTransports } from "./renderers.js";
+import { mergeTransports, taskLanguage } from "./renderers.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
 import { progressMessage, progressPhrase, statusModal } from "./views/common.js";
@@ -152,7 +154,13 @@ export interface TaskDeliveryOptions {
   store: TaskRepository;
   runner: Pick<TaskRunner<unknown>, "on" | "markDelivered">;
   render(task: TaskRecord): Promise<Rendered>;
-  describe(task: TaskRecord): string;
+  /** A task's one-line description in `language` (describeTask). */
+  describe(task: TaskRecord, language: Language): string;
+  /**
+   * DEFAULT_LANGUAGE: the language of a task stored before languages (its reply names none).
+   * Progress, refusal notices and the status modal are in the task's language (taskLanguage).
+   */
+  defaultLanguage: Language;
   logger: Pick<Logger, "warn" | "info" | "debug" | "error">;
   now?: () => number;
   /** Least time between two progress updates of one message. */
@@ -478,7 +486,7 @@ export class TaskDelivery {
     )) {
       if (earlier.id === task.id || earlier.state !== "done") continue;
       try {
-        const place = await this.refreshCard(earlier, edited);
+        const place = await this.refreshCard(earlier, edited, this.languageOf(task));
         if (place) places.push(place);
       } catch (error) {
         this.options.logger.debug({ err: error, taskId: earlier.id }, "earlier card not updated");
@@ -488,7 +496,11 @@ export class TaskDelivery {
   }
 
   /** One earlier answer showing the edited transport, re-rendered in place; where, or undefined. */
-  private async refreshCard(earlier: TaskRecord, edited: TransportView): Promise<string | undefined> {
+  private async refreshCard(
+    earlier: TaskRecord,
+    edited: TransportView,
+    language: Language,
+  ): Promise<string | undefined> {
     const saved = taskOf(earlier, "transport-save");
     const posted = earlier.reply.posted;
     if (saved?.result?.transport?.uId === edited.uId && posted) {
@@ -502,7 +514,7 @@ export class TaskDelivery {
         text: message.text,
         blocks: message.blocks,
       });
-      return posted.channel.startsWith("D") ? "your direct messages" : `<#${posted.channel}>`;
+      return posted.channel.startsWith("D") ? messages(language).tasks.placeDm() : `<#${posted.channel}>`;
     }
     const list = taskOf(earlier, "transport-list");
     if (!list?.result?.transports.some((t) => t.uId === edited.uId) || !this.canUseResponseUrl(earlier.reply))
@@ -520,7 +532,7 @@ export class TaskDelivery {
       { ...message, replace_original: true, response_type: "ephemeral" },
       RESPONSE_URL_USES,
     );
-    return sent ? "your transport list" : undefined;
+    return sent ? messages(language).tasks.placeList() : undefined;
   }
 
   private async onProgress(progress: TaskProgress, task: TaskRecord): Promise<void> {
@@ -535,9 +547,10 @@ export class TaskDelivery {
     if (!underWay && (reply.keepOriginal || reply.listStays || reply.sharedCard || reply.cancelledBy)) return;
     const key = `${progress.position}:${progress.done}/${progress.total}`;
     if (!(await this.progressDue(task, reply, key))) return;
+    const language = this.languageOf(task);
     const message = underWay
       ? await this.listWithCardUnderWay(task, underWay, progress)
-      : progressMessage(this.options.describe(task), progress, this.now());
+      : progressMessage(this.options.describe(task, language), progress, this.now(), language);
     if (!message) return;
     this.rememberProgress(task.id, { at: this.now(), key });
     await this.postResponseUrl(
@@ -571,7 +584,18 @@ export class TaskDelivery {
     const list = listTaskId ? await this.options.store.get(listTaskId) : undefined;
     if (!list) return undefined;
     const { message } = await this.options.render(list);
-    return withCardUnderWay(message, underWay.blockId, underWay.action, progressPhrase(progress, this.now()));
+    return withCardUnderWay(
+      message,
+      underWay.blockId,
+      underWay.action,
+      progressPhrase(progress, this.now(), this.languageOf(task)),
+      this.languageOf(task),
+    );
+  }
+
+  /** The language the task's user reads (resolved when it was asked). */
+  private languageOf(task: TaskRecord): Language {
+    return taskLanguage(task, this.options.defaultLanguage);
   }
 
   private async onFinished(task: TaskRecord): Promise<void> {
@@ -643,11 +667,11 @@ export class TaskDelivery {
    * what happened, with the task id. If Slack refuses even that, the answer is given up.
    */
   private async sendRefusalNotice(task: TaskRecord, refusal: PermanentDeliveryError): Promise<void> {
-    const what = this.options.describe(task).slice(0, 200);
-    const text =
-      refusal.stage === "files"
-        ? `:warning: The files of ${what} could not be sent: Slack refused them (${refusal.code}). Task ${task.id}.`
-        : `:warning: fleetbot could not show ${what}: Slack refused the answer (${refusal.code}). Try a shorter request; support can look it up by task ${task.id}.`;
+    const language = this.languageOf(task);
+    const t = messages(language).tasks;
+    const what = this.options.describe(task, language).slice(0, 200);
+    const facts = { what, code: refusal.code, id: task.id };
+    const text = refusal.stage === "files" ? t.refusedFiles(facts) : t.refusedAnswer(facts);
     try {
       await this.sendDirect({ ...task, state: "failed" }, { text, blocks: [] });
     } catch (error) {
@@ -677,22 +701,26 @@ export class TaskDelivery {
     channel: string | undefined,
     refreshed: readonly string[] = [],
   ): Promise<void> {
+    const language = this.languageOf(task);
+    const t = messages(language).tasks;
     const where =
       sentTo === "dm"
-        ? "in your direct messages with fleetbot"
+        ? t.answerInDm()
         : channel && sentTo === "channel"
-          ? `in <#${channel}>`
-          : "in the channel";
+          ? t.answerInChannel({ channel: `<#${channel}>` })
+          : t.answerInTheChannel();
     const updated =
       refreshed.length > 0
-        ? ` Updated in place: ${refreshed.length} earlier card${refreshed.length === 1 ? "" : "s"} (${[...new Set(refreshed)].join(", ")}).`
+        ? ` ${t.cardsUpdated({ count: refreshed.length, places: [...new Set(refreshed)].join(", ") })}`
         : "";
     try {
       await (await this.clientOf(task)).views.update({
         view_id: viewId,
         view: statusModal(
           "fleetbot",
-          `${message.text.slice(0, 2500)}\n\n_The full answer is ${where}.${updated}_`.slice(0, 2900),
+          `${message.text.slice(0, 2500)}\n\n_${t.fullAnswerIn({ where })}${updated}_`.slice(0, 2900),
+          undefined,
+          language,
         ),
       });
     } catch (error) {

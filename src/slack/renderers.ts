@@ -1,28 +1,22 @@
 import { assertNever } from "../assertNever.js";
-import { transportStatusName } from "../etransport/state.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
 import { TRANSPORT_STATUS } from "../fleet/schemas.js";
+import { messages } from "../i18n/catalogue.js";
+import { number } from "../i18n/format.js";
 import type { Language } from "../i18n/language.js";
 import {
-  REPORT_CATALOGUE,
   type ReportOf,
   type TaggedReport,
   type VehicleReportName,
   type VehicleReportResult,
 } from "../reports/catalogue.js";
+import type { AccountLinkResult } from "../tasks/handlers/accountLink.js";
 import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { ResultNotKept, TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
 import type { Rendered } from "./delivery.js";
-import {
-  cancelledMessage,
-  failureMessage,
-  loginModal,
-  noticeMessage,
-  statusModal,
-  vehicleProblemsMrkdwn,
-} from "./views/common.js";
+import { cancelledMessage, failureMessage, loginModal, noticeMessage, statusModal } from "./views/common.js";
 import {
   removeConfirmationMessage,
   transportActionResultMessage,
@@ -30,56 +24,77 @@ import {
   transportListMessage,
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
-import { formatUit } from "./views/etransportText.js";
+import { formatUit, transportStatusText } from "./views/etransportText.js";
 import type { SlackMessage } from "./views/message.js";
+import { periodText } from "./views/periodText.js";
 import { ECHO_MAX, userText } from "./views/text.js";
-import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
+import { REPORT_VIEWS, type ReportViewContext, resolutionMessage } from "./views/vehicleData.js";
 
 /**
- * One line saying what a task is, for progress messages and the queue, as mrkdwn: what the user
- * typed (vehicles, UITs, a user name) is escaped and cut, so the line stays short and echoes no
- * mention whatever was typed.
+ * One line saying what a task is, for progress messages and the queue, as mrkdwn, in `language`
+ * (the task's: taskLanguage): what the user typed (vehicles, UITs, a user name) is escaped and
+ * cut, so the line stays short and echoes no mention whatever was typed.
  */
-export function describeTask(task: TaskRecord): string {
+export function describeTask(task: TaskRecord, language: Language): string {
   if (!isTaskKind(task.kind)) return userText(task.kind, ECHO_MAX);
+  const m = messages(language);
+  const t = m.tasks;
   switch (task.kind) {
     case "vehicle-report": {
       const p = taskOf(task, "vehicle-report")?.params;
-      if (!p) return "Report";
+      if (!p) return t.reportAny();
       const vehicles = userText(p.refs.map((r) => r.raw).join(", "), VEHICLES_MAX);
-      const period = p.period ? `, ${userText(p.period.label, ECHO_MAX)}` : "";
-      return `${REPORT_CATALOGUE[p.report].title}${vehicles ? ` for ${vehicles}` : ""}${period}`;
+      const period = p.period ? `, ${userText(periodText(p.period.label, language), ECHO_MAX)}` : "";
+      const title = m.reports.title(p.report);
+      return `${vehicles ? t.reportFor({ title, vehicles }) : title}${period}`;
     }
     case "transport-action": {
       const p = taskOf(task, "transport-action")?.params;
-      return `${capitalise(p?.action ?? "act on")} ${userText((p?.uits ?? []).map(formatUit).join(", "), VEHICLES_MAX)}`;
+      const uits = userText((p?.uits ?? []).map(formatUit).join(", "), VEHICLES_MAX);
+      switch (p?.action) {
+        case "start":
+          return t.actionStart({ uits });
+        case "pause":
+          return t.actionPause({ uits });
+        case "end":
+          return t.actionEnd({ uits });
+        default:
+          return t.actionAny({ uits });
+      }
     }
     case "account-link":
-      return `Checking the fleet account ${userText(taskOf(task, "account-link")?.params.username ?? "", ECHO_MAX)}`.trim();
+      return t
+        .accountCheck({ username: userText(taskOf(task, "account-link")?.params.username ?? "", ECHO_MAX) })
+        .trim();
     case "transport-list":
-      return "Transport list";
-    case "transport-find":
-      return `Looking up ${userText(uitOr(taskOf(task, "transport-find")?.params.uit, "the transport"), ECHO_MAX)}`;
+      return t.transportList();
+    case "transport-find": {
+      const uit = taskOf(task, "transport-find")?.params.uit;
+      return uit ? t.transportFind({ uit: userText(formatUit(uit), ECHO_MAX) }) : t.transportFindAny();
+    }
     case "transport-save": {
       const save = taskOf(task, "transport-save")?.params;
-      return `${save?.transportUId ? "Updating" : "Creating"} transport ${userText(uitOr(save?.draft.codeUit, ""), ECHO_MAX)}`.trim();
+      const uit = userText(uitOr(save?.draft.codeUit, ""), ECHO_MAX);
+      return (save?.transportUId ? t.transportUpdate({ uit }) : t.transportCreate({ uit })).trim();
     }
-    case "transport-remove":
-      return `Removing ${userText(uitOr(taskOf(task, "transport-remove")?.params.uit, "the transport"), ECHO_MAX)}`;
+    case "transport-remove": {
+      const uit = taskOf(task, "transport-remove")?.params.uit;
+      return uit ? t.transportRemove({ uit: userText(formatUit(uit), ECHO_MAX) }) : t.transportRemoveAny();
+    }
     default:
       return assertNever(task.kind, "task kind");
   }
 }
 
-/** What a task whose result the store no longer keeps says instead of its answer. */
-export function resultNotKeptText(what: string, notKept: ResultNotKept): string {
-  const size = `${(notKept.bytes / 1_048_576).toFixed(1)} MB`;
+/** What a task whose result the store no longer keeps says instead of its answer, in `language`. */
+export function resultNotKeptText(what: string, notKept: ResultNotKept, language: Language): string {
+  const t = messages(language).tasks;
+  const size = `${number(language, notKept.bytes / 1_048_576, { minFractionDigits: 1, maxFractionDigits: 1 })} MB`;
   return notKept.reason === "too-large"
-    ? `:warning: ${what}: done, but its result (${size}) is too large to keep. Ask again for a shorter period or fewer vehicles.`
-    : `:hourglass: ${what}: this result is no longer kept (large results are kept a day after their answer). Run the command again to see it.`;
+    ? `:warning: ${t.resultTooLarge({ what, size })}`
+    : `:hourglass: ${t.resultExpired({ what })}`;
 }
 
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** A UIT in its one display form (dashed in fours), or `fallback` when there is none. */
 const uitOr = (uit: string | undefined, fallback: string) => (uit ? formatUit(uit) : fallback);
 
@@ -103,18 +118,20 @@ export function taskLanguage(task: TaskRecord, defaultLanguage: Language): Langu
 
 /** The message (and files) that answer a finished task; `page` for paginated answers. Pure: writes nothing. */
 export async function renderTask(task: TaskRecord, context: RenderContext, page = 0): Promise<Rendered> {
-  const what = describeTask(task);
+  const language = taskLanguage(task, context.defaultLanguage);
+  const what = describeTask(task, language);
   if (task.state === "cancelled" || task.state === "failed") {
     const ending =
       task.state === "cancelled"
-        ? cancelledMessage(what, task.reply.cancelledBy)
-        : failureMessage(what, task.error);
+        ? cancelledMessage(what, language, task.reply.cancelledBy)
+        : failureMessage(what, task.error, language);
     // Clicked in the user's list: the list stays, its card no longer "⏳ Starting…", the ending above it.
     const list = task.reply.listStays ? listOfAction(task, context) : undefined;
     return { message: list ? aboveList(ending, list.message) : ending };
   }
-  const done = `${what}: done.`;
-  if (task.resultNotKept) return { message: noticeMessage(resultNotKeptText(what, task.resultNotKept)) };
+  const done = messages(language).tasks.done({ what });
+  if (task.resultNotKept)
+    return { message: noticeMessage(resultNotKeptText(what, task.resultNotKept, language)) };
   if (!isTaskKind(task.kind)) return { message: noticeMessage(done) };
   switch (task.kind) {
     case "vehicle-report":
@@ -123,64 +140,86 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
       );
     case "account-link":
       return withResult(taskOf(task, "account-link"), done, (t, result) =>
-        result.linked
-          ? {
-              message: noticeMessage(
-                t.params.linkAs === "workspace"
-                  ? `:white_check_mark: Linked: everyone in this workspace who has not linked their own account now acts as the fleet account *${userText(result.username, ECHO_MAX)}*.`
-                  : `:white_check_mark: Linked: your commands now run as the fleet account *${userText(result.username, ECHO_MAX)}*.`,
-              ),
-            }
-          : {
-              // The form comes back with the refusal on its password field; the message is for a closed form.
-              view: loginModal(
-                JSON.stringify({
-                  ...(t.reply.channel ? { channel: t.reply.channel } : {}),
-                  ...(t.params.linkAs === "workspace" ? { workspace: true } : {}),
-                }),
-                undefined,
-                { username: result.username, reason: result.reason },
-                t.params.linkAs === "workspace",
-              ),
-              message: noticeMessage(
-                `:x: ${userText(result.reason, 1000)}`,
-                t.params.linkAs === "workspace"
-                  ? "Try again with /fleet login workspace."
-                  : "Try again with /fleet login.",
-              ),
-            },
+        renderAccountLink(t, result, language),
       );
     case "transport-list":
       return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
-        message: listMessage(t.id, t.params, result.transports, result.totalRecords),
+        message: listMessage(t.id, t.params, result.transports, result.totalRecords, language),
       }));
     case "transport-action":
       return withResult(taskOf(task, "transport-action"), done, (t) => renderTransportAction(t, context));
     case "transport-find":
-      return withResult(taskOf(task, "transport-find"), done, (t, result) => renderTransportFind(t, result));
+      return withResult(taskOf(task, "transport-find"), done, (t, result) =>
+        renderTransportFind(t, result, language),
+      );
     case "transport-save":
       return withResult(taskOf(task, "transport-save"), done, (t, result) => {
         const p = t.params;
-        const verb = p.transportUId ? "updated" : "created";
-        if (!result.saved)
-          return {
-            message: noticeMessage(`:x: The fleet service did not confirm that the transport was ${verb}.`),
-          };
-        const card = result.transport ? transportCard(result.transport, { timeZone: p.timeZone }) : [];
-        const text = `:white_check_mark: Transport ${userText(uitOr(p.draft.codeUit, ""), ECHO_MAX)} ${verb}${result.alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`;
+        const e = messages(language).etransport;
+        const created = !p.transportUId;
+        if (!result.saved) return { message: noticeMessage(e.notSaved({ created })) };
+        const card = result.transport
+          ? transportCard(result.transport, { timeZone: p.timeZone, language })
+          : [];
+        const text = e.saved({
+          uit: userText(uitOr(p.draft.codeUit, ""), ECHO_MAX),
+          created,
+          alreadyThere: result.alreadyThere === true,
+        });
         return { message: { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card] } };
       });
     case "transport-remove":
       return withResult(taskOf(task, "transport-remove"), done, (_t, result) => ({
         message: noticeMessage(
           result.removed
-            ? `:wastebasket: Transport ${userText(formatUit(result.uit), ECHO_MAX)} removed. Its GPS transmission to the tax authority stopped.`
-            : `:x: The fleet service did not confirm the removal of ${userText(formatUit(result.uit), ECHO_MAX)}.`,
+            ? messages(language).etransport.removed({ uit: userText(formatUit(result.uit), ECHO_MAX) })
+            : messages(language).etransport.notRemovedByService({
+                uit: userText(formatUit(result.uit), ECHO_MAX),
+              }),
         ),
       }));
     default:
       return assertNever(task.kind, "task kind");
   }
+}
+
+/** The link's answer: linked, or the form back with the refusal under its password. */
+function renderAccountLink(
+  task: TaskOf<"account-link">,
+  result: AccountLinkResult,
+  language: Language,
+): Rendered {
+  const t = messages(language).account;
+  const forWorkspace = task.params.linkAs === "workspace";
+  if (result.linked) {
+    const username = userText(result.username, ECHO_MAX);
+    return {
+      message: noticeMessage(forWorkspace ? t.linkedWorkspace({ username }) : t.linkedUser({ username })),
+    };
+  }
+  const reason = linkRefusalText(result, language);
+  return {
+    // The form comes back with the refusal on its password field; the message is for a closed form.
+    view: loginModal(
+      JSON.stringify({
+        ...(task.reply.channel ? { channel: task.reply.channel } : {}),
+        ...(forWorkspace ? { workspace: true } : {}),
+      }),
+      language,
+      { refused: { username: result.username, reason }, forWorkspace },
+    ),
+    message: noticeMessage(
+      `:x: ${userText(reason, 1000)}`,
+      forWorkspace ? t.linkTryAgainWorkspace() : t.linkTryAgain(),
+    ),
+  };
+}
+
+/** Why a link was refused, in words: from its code; a row stored before codes keeps its English. */
+function linkRefusalText(result: Extract<AccountLinkResult, { linked: false }>, language: Language): string {
+  if (result.code === "login" || result.reason === undefined)
+    return messages(language).account.linkRefusedLogin();
+  return result.reason;
 }
 
 /** Renders a typed task that has its result; a row that no longer fits its kind only says it is done. */
@@ -198,8 +237,10 @@ function listMessage(
   p: TransportListParams,
   transports: TransportView[],
   totalRecords: number,
+  language: Language,
 ) {
   return transportListMessage({
+    language,
     transports,
     totalRecords,
     pageIndex: p.pageIndex,
@@ -212,11 +253,17 @@ function listMessage(
   });
 }
 
-/** A finished list task's message as it was last stored (an action's "⏳" marks it before the answer). */
-export function storedTransportList(task: TaskRecord | undefined): SlackMessage | undefined {
+/**
+ * A finished list task's message as it was last stored (an action's "⏳" marks it before the
+ * answer), in `language`: the reader's (the clicking user's, or the list task's own).
+ */
+export function storedTransportList(
+  task: TaskRecord | undefined,
+  language: Language,
+): SlackMessage | undefined {
   const list = task?.state === "done" ? taskOf(task, "transport-list") : undefined;
   if (!list?.result) return undefined;
-  return listMessage(list.id, list.params, list.result.transports, list.result.totalRecords);
+  return listMessage(list.id, list.params, list.result.transports, list.result.totalRecords, language);
 }
 
 /** Stored tasks a task's answer may show (RenderContext.task is asked only for these). */
@@ -236,7 +283,12 @@ function listOfAction(task: TaskRecord, context: RenderContext) {
       ? taskOf(stored, "transport-list")
       : undefined;
   if (!list?.result) return undefined;
-  return { list, result: list.result, message: storedTransportList(stored) ?? { text: "", blocks: [] } };
+  const language = taskLanguage(task, context.defaultLanguage);
+  return {
+    list,
+    result: list.result,
+    message: storedTransportList(stored, language) ?? { text: "", blocks: [] },
+  };
 }
 
 /** A short message above a list, within Slack's 50 blocks. */
@@ -261,6 +313,7 @@ const FINISHED: ReadonlySet<number> = new Set([TRANSPORT_STATUS.completed, TRANS
 
 function renderTransportAction(task: TaskOf<"transport-action">, context: RenderContext): Rendered {
   const p = task.params;
+  const language = taskLanguage(task, context.defaultLanguage);
   const outcome = task.result ?? { results: [], after: [] };
   const after = outcome.after
     .map((t) => parseTransportView(t))
@@ -270,8 +323,11 @@ function renderTransportAction(task: TaskOf<"transport-action">, context: Render
     // The click came from a list: show that list again, the acted-on cards in their new state.
     const { list, result } = clicked;
     const merged = mergeTransports(result.transports, after);
-    const message = listMessage(list.id, list.params, merged, result.totalRecords);
-    const summary = transportActionResultMessage(p.action, outcome.results, [], { timeZone: p.timeZone });
+    const message = listMessage(list.id, list.params, merged, result.totalRecords, language);
+    const summary = transportActionResultMessage(p.action, outcome.results, [], {
+      timeZone: p.timeZone,
+      language,
+    });
     return {
       message: aboveList(summary, message),
       // Delivery stores it once the answer is out, so the list's next click starts from it.
@@ -279,41 +335,45 @@ function renderTransportAction(task: TaskOf<"transport-action">, context: Render
     };
   }
   return {
-    message: transportActionResultMessage(p.action, outcome.results, after, { timeZone: p.timeZone }),
+    message: transportActionResultMessage(p.action, outcome.results, after, {
+      timeZone: p.timeZone,
+      language,
+    }),
   };
 }
 
-function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFindResult): Rendered {
+function renderTransportFind(
+  task: TaskOf<"transport-find">,
+  result: TransportFindResult,
+  language: Language,
+): Rendered {
   const p = task.params;
+  const e = messages(language).etransport;
   const transport = result.transport;
   if (!transport) {
-    const text = userText(
-      `No transport with UIT ${formatUit(p.uit)} is visible to your fleet account. Check the code, or list them: /etransport list all ${p.uit.slice(0, 4)}`,
-      1000,
-    );
+    const text = userText(e.notFound({ uit: formatUit(p.uit), search: p.uit.slice(0, 4) }), 1000);
     return {
       message: noticeMessage(`:warning: ${text}`),
-      view: statusModal("Transport not found", text, VIEWS.transportEdit),
+      view: statusModal(e.notFoundTitle(), text, VIEWS.transportEdit, language),
     };
   }
   if (p.purpose === "edit") {
     if (FINISHED.has(transport.statusId)) {
-      const text = userText(
-        `Transport ${formatUit(p.uit)} is finished (${transportStatusName(transport.statusId).toLowerCase()}): it can no longer be modified.`,
-        1000,
-      );
+      const status = transportStatusText(language, transport.statusId).toLocaleLowerCase(language);
+      const text = userText(e.finished({ uit: formatUit(p.uit), status }), 1000);
       return {
         message: noticeMessage(`:no_entry: ${text}`),
-        view: statusModal("Cannot edit", text, VIEWS.transportEdit),
+        view: statusModal(e.cannotEditTitle(), text, VIEWS.transportEdit, language),
       };
     }
     return {
-      message: noticeMessage(`Editing transport ${userText(formatUit(p.uit), ECHO_MAX)}.`),
+      message: noticeMessage(e.editing({ uit: userText(formatUit(p.uit), ECHO_MAX) })),
       view: transportModal({
         mode: "edit",
         vehicles: undefined,
         initial: transport,
         userTimeZone: p.timeZone,
+        language,
         // The channel it was asked in: the edited card is posted there, as the form says.
         // `saved`: the instants as held, which the pickers show to the minute (kept when untouched).
         privateMetadata: {
@@ -331,11 +391,11 @@ function renderTransportFind(task: TaskOf<"transport-find">, result: TransportFi
     };
   }
   if (p.purpose === "remove")
-    return { message: removeConfirmationMessage(transport, { timeZone: p.timeZone }) };
+    return { message: removeConfirmationMessage(transport, { timeZone: p.timeZone, language }) };
   return {
     message: {
-      text: `Transport ${userText(formatUit(p.uit), ECHO_MAX)}`,
-      blocks: transportCard(transport, { timeZone: p.timeZone }),
+      text: e.transportTitle({ uit: userText(formatUit(p.uit), ECHO_MAX) }),
+      blocks: transportCard(transport, { timeZone: p.timeZone, language }),
     },
   };
 }
@@ -347,18 +407,15 @@ async function renderVehicleReport(
   page: number,
 ): Promise<Rendered> {
   if (result.kind === "resolution") {
-    return {
-      message: noticeMessage(
-        `:warning: ${vehicleProblemsMrkdwn(result.problems)}`,
-        "Vehicles are named by plate (B-123-ABC), name, or #id. /fleet vehicles lists them.",
-      ),
-    };
+    return { message: resolutionMessage(result.problems, taskLanguage(task, context.defaultLanguage)) };
   }
   return renderReport(result, {
     page,
     pageToken: task.id,
     nowMs: context.now(),
-    options: { companyTimeZone: context.companyTimeZone },
+    language: taskLanguage(task, context.defaultLanguage),
+    // The asking user's zone: the fallback text of the dates of `where` and `vehicles` (no period).
+    options: { companyTimeZone: context.companyTimeZone, timeZone: task.params.timeZone },
   });
 }
 

@@ -1,7 +1,6 @@
-import { describeTransportFailure } from "../etransport/failures.js";
-import { formatUit } from "../etransport/uit.js";
 import { isApplicationFailureError, isFleetError } from "../fleet/errors.js";
 import { LinkedAccountUnreadableError } from "../store/accountStore.js";
+import { WORKSPACE_ACCOUNT_USER } from "../workspaces/workspace.js";
 import type { TaskError } from "./task.js";
 
 const TRANSPORT_ENDPOINTS = new Set([
@@ -13,22 +12,40 @@ const TRANSPORT_ENDPOINTS = new Set([
   "end-transports",
 ]);
 
-/** What a user and support see of a failed task: fleet errors carry both already; anything else is ours. */
+/**
+ * What a user and support see of a failed task, as a code and its parameters (TaskError): no
+ * words are stored, so a task's failure renders in its reader's language whenever it is shown
+ * (src/slack/views/common.ts taskErrorText, from the `tasks` catalogue).
+ */
 export function describeTaskError(error: unknown): TaskError {
   if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {
-    // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them).
-    // UITs among the parameters in the one form a dispatcher sees everywhere (dashed in fours).
-    const parameters = error.errorParameters.map(formatUit);
-    const described = describeTransportFailure(error.errorCode, parameters, error.correlationId);
+    // e-Transport failures in a dispatcher's words, with what to do (codes as the service sent them;
+    // the UITs among the parameters are shown dashed in fours where it is rendered).
     return {
       kind: error.kind,
-      message: `${described.summary} ${described.advice}`.trim(),
-      correlationId: error.correlationId,
+      code: "etransport",
+      params: { errorCode: error.errorCode, parameters: [...error.errorParameters] },
+      ...(error.correlationId ? { correlationId: error.correlationId } : {}),
     };
   }
   if (isFleetError(error)) {
-    return { kind: error.kind, message: error.userMessage, correlationId: error.correlationId };
+    const { code, params } = error.userFailure();
+    return {
+      kind: error.kind,
+      code,
+      ...(params ? { params } : {}),
+      ...(error.correlationId ? { correlationId: error.correlationId } : {}),
+    };
   }
-  if (error instanceof LinkedAccountUnreadableError) return { kind: "credentials", message: error.message };
-  return { kind: "internal", message: "Something went wrong inside fleetbot; the details are in its log." };
+  if (error instanceof LinkedAccountUnreadableError) {
+    return {
+      kind: "credentials",
+      code: "credentials",
+      params: {
+        username: error.username,
+        ...(error.slackUser === WORKSPACE_ACCOUNT_USER ? { workspace: true } : {}),
+      },
+    };
+  }
+  return { kind: "internal", code: "internal" };
 }

@@ -51,9 +51,50 @@ export type ReplyTarget = z.infer<typeof replyTargetSchema>;
 export const TASK_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
+/**
+ * What a failed task's error says, as a code and its parameters (never words: the reader's
+ * language is known only when it is rendered, src/slack/views/common.ts taskErrorText). Each
+ * code's parameters:
+ * - `etransport`: `errorCode` and `parameters` (string[]) of an e-Transport application failure;
+ * - `credentials`: `username`, and `workspace: true` for the workspace's own account;
+ * - `rule-max-vehicles`: `endpoint`, `max`, `given`; `rule-max-period`: `endpoint`, `days`;
+ *   `rule`: `rule` (any other request rule), `endpoint`;
+ * - `bad-request`, `application`: `reasons`, the service's codes and parameters as it sent them;
+ * - the others none.
+ */
+export const TASK_ERROR_CODES = [
+  "etransport",
+  "internal",
+  "credentials",
+  "rule-max-vehicles",
+  "rule-max-period",
+  "rule-period-order",
+  "rule-empty-list",
+  "rule-min-stationary-margin",
+  "rule",
+  "bad-request",
+  "unauthorized-login",
+  "unauthorized-expired",
+  "unauthorized-vehicles",
+  "unauthorized-access",
+  "rate-limited",
+  "application",
+  "transport-timeout",
+  "transport-network",
+  "transport-http",
+  "transport-malformed",
+] as const;
+export type TaskErrorCode = (typeof TASK_ERROR_CODES)[number];
+
+const taskErrorParam = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
 export const taskErrorSchema = z.object({
   kind: z.string(),
-  message: z.string(),
+  /** A TaskErrorCode; a string, so a row written by a later version still reads. */
+  code: z.string().optional(),
+  params: z.record(z.string(), taskErrorParam).optional(),
+  /** The English words of a row stored before codes: shown as they are. */
+  message: z.string().optional(),
   correlationId: z.string().optional(),
   detail: z.unknown().optional(),
 });

@@ -266,12 +266,16 @@ describe("AlertSubscriptions", () => {
     await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).rejects.toThrow(
       InvalidAlertFilterError,
     );
-    await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Bogus"] })).rejects.toThrow(
-      /Unknown alert code: Bogus/,
-    );
-    await expect(subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).rejects.toThrow(
-      /minimum duration/,
-    );
+    // Codes and data, no words: the Slack side words them in the reader's language.
+    await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Bogus", "Error"] })).rejects.toMatchObject({
+      detail: { problem: "unknown-codes", unknownCodes: ["Bogus"] },
+    });
+    await expect(subs.subscribe("C1", "demo", "U1", { minDurationMinutes: -1 })).rejects.toMatchObject({
+      detail: { problem: "min-range", min: 0, max: 1440 },
+    });
+    await expect(subs.subscribe("C1", "demo", "U1", { staleMinutes: 400 })).rejects.toMatchObject({
+      detail: { problem: "stale-range", min: 0, max: 360 },
+    });
     db.close();
   });
 

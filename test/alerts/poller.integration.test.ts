@@ -196,7 +196,7 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     await h.subscriptions.subscribe("G0PRIVATE", "demo", "U0DISPATCH", { vehicles: [t.carrierCode] });
     expect(await h.publisher.checkChannel("G0PRIVATE")).toEqual({
       ok: false,
-      reason: expect.stringContaining("invite fleetbot to the private channel"),
+      code: "channel_not_found",
     });
     expect(await h.publisher.checkChannel(ALERTS)).toEqual({ ok: true });
     await h.control(t.codeUit, { transmissionStatusCode: "Error" });

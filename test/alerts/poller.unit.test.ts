@@ -386,8 +386,8 @@ describe("AlertPoller.runOnce", () => {
 describe("toPublishError", () => {
   const platform = (error: string) => ({ code: "slack_webapi_platform_error", data: { ok: false, error } });
   it.each([
-    [platform("not_in_channel"), "channel", /invite fleetbot to the private channel/],
-    [platform("channel_not_found"), "channel", /invite fleetbot to the private channel/],
+    [platform("not_in_channel"), "channel", /not_in_channel/],
+    [platform("channel_not_found"), "channel", /channel_not_found/],
     [platform("message_not_found"), "message_gone", /deleted/],
     [platform("ratelimited"), "ratelimited", /retried on the next poll/],
     [{ code: "slack_webapi_rate_limited_error", retryAfter: 3 }, "ratelimited", /retry after 3 s/],

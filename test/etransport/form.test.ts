@@ -6,6 +6,7 @@ import {
   toUpdateTransportParams,
   validateTransportForm,
 } from "../../src/etransport/form.js";
+import { transportFormErrorText, transportFormWarningTexts } from "../../src/slack/views/etransportModal.js";
 
 const NOW = Date.parse("2025-03-10T08:00:00Z");
 const HOUR = 3600;
@@ -30,16 +31,26 @@ const valid: TransportFormInput = {
 const create = { mode: "create" as const, nowMs: NOW };
 const edit = { mode: "edit" as const, nowMs: NOW };
 
-function errorsOf(input: TransportFormInput, ctx: Parameters<typeof validateTransportForm>[1] = create) {
+/** The errors (data, from the domain) as the English form words them, dates in `zone`. */
+function errorsOf(
+  input: TransportFormInput,
+  ctx: Parameters<typeof validateTransportForm>[1] = create,
+  zone = "UTC",
+): Partial<Record<TransportFormField, string>> {
   const result = validateTransportForm(input, ctx);
   if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.value)}`);
-  return result.errors;
+  const worded: Partial<Record<TransportFormField, string>> = {};
+  for (const [field, error] of Object.entries(result.errors)) {
+    if (error) worded[field as TransportFormField] = transportFormErrorText(error, "en", zone, ctx.nowMs);
+  }
+  return worded;
 }
 
+/** The warnings as the English form words them. */
 function warningsOf(input: TransportFormInput, ctx: Parameters<typeof validateTransportForm>[1] = create) {
   const result = validateTransportForm(input, ctx);
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.errors)}`);
-  return result.warnings;
+  return transportFormWarningTexts(result.warnings, "en", "UTC", ctx.nowMs);
 }
 
 describe("validateTransportForm: valid forms", () => {
@@ -238,12 +249,24 @@ describe("validateTransportForm: one error per field", () => {
     expect(warnings.join(" ")).toMatch(/ended/);
   });
 
-  it("formats dates in messages in the given zone", () => {
+  it("formats dates in messages in the given zone, in the one date form", () => {
     const errors = errorsOf(
       { ...valid, transmissionStart: (valid.validityStart as number) - 60 },
-      { ...create, timeZone: "Europe/Bucharest" },
+      create,
+      "Europe/Bucharest",
     );
-    expect(errors.transmissionStart).toMatch(/11:00 EET/);
+    expect(errors.transmissionStart).toMatch(/on or after Mon 10 Mar, 11:00\.$/);
+  });
+
+  it("returns codes and data, not words", () => {
+    const result = validateTransportForm({ ...valid, uit: "Y45R-577U", vat: "RO16341005" }, create);
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        uit: { problem: "uitLength", expected: 16, length: 8, example: "Y45R-577U-N544-GY4S" },
+        vat: { problem: "vat", vat: { problem: "cifChecksum", vat: "RO16341005", example: "RO16341004" } },
+      },
+    });
   });
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isPlausiblePlate, isRomanianPlate, normalisePlate } from "../../src/etransport/plates.js";
-import { checkVatNumber, cifControlDigit, isValidRomanianCif } from "../../src/etransport/vat.js";
+import { checkVatNumber, cifControlDigit, isValidRomanianCif, type VatProblem } from "../../src/etransport/vat.js";
+import { messages } from "../../src/i18n/catalogue.js";
+
+/** The refusal as the English form words it (the domain gives codes and data). */
+const english = (problem: VatProblem): string => messages("en").etransport.errorVat(problem);
+const romanian = (problem: VatProblem): string => messages("ro").etransport.errorVat(problem);
 
 describe("Romanian CIF control digit (key 753217532)", () => {
   // Public CIFs of well-known companies; each verified by the algorithm step by step below.
@@ -66,13 +71,30 @@ describe("checkVatNumber", () => {
   it.each(["RO16341005", "16341005", "RO1", "RO12345678901", ""])("rejects %j", (raw) => {
     const result = checkVatNumber(raw);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/RO16341004/);
+    if (!result.ok) expect(english(result.error)).toMatch(/RO16341004/);
   });
 
-  it("says the check digit is wrong", () => {
+  it("says the check digit is wrong, as data and in both languages", () => {
     const result = checkVatNumber("RO16341005");
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/check digit/);
+    expect(result).toEqual({
+      ok: false,
+      error: { problem: "cifChecksum", vat: "RO16341005", example: "RO16341004" },
+    });
+    if (result.ok) return;
+    expect(english(result.error)).toBe(
+      "RO16341005 is not a valid Romanian CIF: its check digit is wrong. Example: RO16341004.",
+    );
+    expect(romanian(result.error)).toBe(
+      "RO16341005 nu este un CIF românesc valid: cifra de control este greșită. Exemplu: RO16341004.",
+    );
+  });
+
+  it("counts the digits of a CIF of the wrong length in Romanian plurals", () => {
+    const one = checkVatNumber("RO1");
+    const eleven = checkVatNumber("12345678901");
+    expect(one.ok || romanian(one.error)).toContain("ai introdus 1 cifră");
+    expect(eleven.ok || romanian(eleven.error)).toContain("ai introdus 11 cifre");
+    expect(eleven.ok || english(eleven.error)).toContain("11 given");
   });
 
   it.each([
@@ -107,7 +129,7 @@ describe("checkVatNumber", () => {
     expect(checkVatNumber(valid)).toEqual({ ok: true, vat: valid, country });
     const bad = checkVatNumber(invalid);
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.message).toContain(country);
+    if (!bad.ok) expect(english(bad.error)).toContain(country);
   });
 
   it("normalises case, spaces and dots, and reads GR as EL", () => {
@@ -118,7 +140,8 @@ describe("checkVatNumber", () => {
   it("refuses unknown prefixes with an example of both kinds", () => {
     const result = checkVatNumber("US123456789");
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/RO16341004.*DE123456789/);
+    if (!result.ok) expect(english(result.error)).toMatch(/RO16341004.*DE123456789/);
+    if (!result.ok) expect(romanian(result.error)).toMatch(/CIF românesc \(RO16341004\).*prefixul țării \(DE123456789\)/);
   });
 });
 

@@ -3,15 +3,19 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { INCIDENT_KINDS, type ResolveReason } from "../../src/alerts/incidents.js";
+import { KNOWN_TRANSPORT_FAILURES } from "../../src/etransport/failures.js";
+import { TRANSPORT_ACTIONS } from "../../src/etransport/types.js";
 import {
   CHANGE_REQUEST_STATUS_CODES,
   TRANSMISSION_STATUS_CODES,
   TRANSPORT_STATUS,
 } from "../../src/fleet/schemas.js";
 import { en, messages, ro } from "../../src/i18n/catalogue.js";
+import { CSV_COLUMNS, CSV_WORDS, REPORT_FILES } from "../../src/i18n/en/reports.js";
 import { LANGUAGES } from "../../src/i18n/language.js";
 import type { Message } from "../../src/i18n/section.js";
 import { VEHICLE_REPORTS } from "../../src/reports/catalogue.js";
+import { ENGINE_STATES } from "../../src/reports/positions.js";
 import { TASK_STATES } from "../../src/tasks/task.js";
 
 /**
@@ -39,7 +43,66 @@ const RESOLVE_REASONS: readonly ResolveReason[] = [
   "removed",
 ];
 
+const LANGUAGE_SOURCES = ["user", "workspace", "slack", "configured"] as const;
+
 const TRANSMISSION_WITH_ADVICE = TRANSMISSION_STATUS_CODES.filter((c) => c !== "Active" && c !== "Finalized");
+
+/** The e-Transport messages whose parameters are codes, filters or lists (etransport helper). */
+const BULK_ACTIONS = ["start", "pause", "end", "remove"] as const;
+const AUDIT_ACTIONS = ["create", "update", "start", "pause", "end", "remove"] as const;
+const FAILURE_SAMPLES = [
+  ...KNOWN_TRANSPORT_FAILURES.flatMap((code) => [
+    [code, []],
+    [code, ["Y45R-577U-N544-GY4S"]],
+    [code, ["Y45R-577U-N544-GY4S", "Paused"]],
+  ]),
+  ["PlatformTimeout", ["ANAF", "30s"]],
+  ["", []],
+];
+const LIST_FILTERS = [
+  { kind: "open" },
+  { kind: "all" },
+  { kind: "label", label: "xyz" },
+  { kind: "states", states: ["completed"] },
+  { kind: "states", states: ["pending", "active", "paused"] },
+];
+const ETRANSPORT_SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
+  "etransport.failure": FAILURE_SAMPLES,
+  "etransport.failureSummary": FAILURE_SAMPLES,
+  "etransport.failureAdvice": FAILURE_SAMPLES,
+  "etransport.transmissionMeaning": TRANSMISSION_STATUS_CODES.map((code) => [code]),
+  "etransport.button": TRANSPORT_ACTIONS.map((action) => [action]),
+  "etransport.listWhat": LIST_FILTERS.flatMap((filter) => [1, 2, 20].map((n) => [filter, n])),
+  "etransport.listEmpty": LIST_FILTERS.flatMap((filter) => [
+    [filter, ""],
+    [filter, "B-12"],
+  ]),
+  "etransport.listEmptyPage": LIST_FILTERS.map((filter) => [filter, "B-12", 2, 9]),
+  "etransport.underWay": BULK_ACTIONS.map((action) => [action]),
+  "etransport.actionHeadline": BULK_ACTIONS.flatMap((action) =>
+    [
+      [0, 0],
+      [1, 1],
+      [3, 3],
+      [1, 0],
+      [3, 1],
+      [25, 2],
+    ].map(([total, succeeded]) => [action, total, succeeded]),
+  ),
+  "etransport.actionDone": BULK_ACTIONS.map((action) => [action]),
+  "etransport.actionNotDone": BULK_ACTIONS.map((action) => [action]),
+  "etransport.historyDone": AUDIT_ACTIONS.map((action) => [action]),
+  "etransport.historyAsked": AUDIT_ACTIONS.map((action) => [action]),
+  "etransport.errorVat": [
+    [{ problem: "missing", example: "RO16341004" }],
+    [{ problem: "cifLength", length: 1, example: "RO16341004" }],
+    [{ problem: "cifChecksum", vat: "RO16341005", example: "RO16341004" }],
+    [{ problem: "prefix", example: "RO16341004", euExample: "DE123456789" }],
+    [{ problem: "shape", vat: "DE1", prefix: "DE", example: "DE123456789" }],
+  ],
+  "etransport.errorNotADate": ["today", "afterStart", "orEmpty"].map((hint) => [hint]),
+  "etransport.errorTooLong": ["startLocation", "endLocation", "notes"].map((field) => [field, 201, 200]),
+};
 
 /**
  * Messages whose parameters are codes (a marker is no code): called with every value they take.
@@ -49,14 +112,30 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
   "common.languageName": LANGUAGES.map((l) => [l]),
   "account.languageShown": LANGUAGES.map((language) => [{ language }]),
   "account.languageWorkspaceSet": LANGUAGES.map((language) => [{ language }]),
+  "account.languageCurrent": LANGUAGES.flatMap((language) =>
+    LANGUAGE_SOURCES.map((source) => [{ language, source }]),
+  ),
+  "account.languageChosen": LANGUAGES.map((language) => [{ language }]),
+  "account.languageWorkspaceDefault": LANGUAGES.map((language) => [{ language }]),
+  "account.languageWorkspaceYours": LANGUAGES.flatMap((yours) =>
+    LANGUAGE_SOURCES.map((source) => [{ yours, source }]),
+  ),
+  "account.languageBySingle": LANGUAGES.map((configured) => [{ configured }]),
   "etransport.transportStatus": Object.values(TRANSPORT_STATUS).map((id) => [id]),
   "etransport.transmissionStatus": TRANSMISSION_STATUS_CODES.map((code) => [code]),
   "etransport.transmissionAdvice": TRANSMISSION_WITH_ADVICE.map((code) => [code]),
   "etransport.changeRequestStatus": CHANGE_REQUEST_STATUS_CODES.map((code) => [code]),
+  ...ETRANSPORT_SAMPLES,
   "alerts.title": INCIDENT_KINDS.map((kind) => [kind]),
   "alerts.resolveReason": INCIDENT_KINDS.flatMap((kind) => RESOLVE_REASONS.map((reason) => [kind, reason])),
   "help.homeTaskState": TASK_STATES.map((state) => [state]),
   "reports.title": VEHICLE_REPORTS.map((name) => [name]),
+  "reports.modalLabel": VEHICLE_REPORTS.map((name) => [name]),
+  "reports.engine": ENGINE_STATES.map((state) => [state]),
+  "reports.csvHeader": CSV_COLUMNS.map((column) => [column]),
+  "reports.csvWord": CSV_WORDS.map((word) => [word]),
+  "reports.fileTitle": REPORT_FILES.map((file) => [file, "B-12-ABC"]),
+  "reports.fileName": REPORT_FILES.map((file) => [file]),
 };
 
 /** Messages whose Romanian is rightly the same text as the English. */

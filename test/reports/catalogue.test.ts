@@ -55,7 +55,7 @@ describe("the report catalogue drives the grammar, the help and the modal", () =
         for (const spelling of [word, word.normalize("NFD").replace(/\p{M}/gu, ""), word.toUpperCase()]) {
           const parsed = parseFleetCommand(`${spelling} ${entry.example}`, ctx);
           expect(parsed, spelling).toEqual(parseFleetCommand(`${name} ${entry.example}`, ctx));
-          if (REPORT_VIEWS[name].modalLabel !== null)
+          if (REPORT_VIEWS[name].inModal)
             expect(parseFleetCommand(`raport ${spelling}`, ctx)).toEqual({
               ok: true,
               kind: "modal",
@@ -80,7 +80,7 @@ describe("the report catalogue drives the grammar, the help and the modal", () =
         ),
       ).toBe(true);
     const offered = JSON.stringify(reportModal("{}").blocks[0]).match(/"value":"[a-z]+"/g) ?? [];
-    const names = VEHICLE_REPORTS.filter((name) => REPORT_VIEWS[name].modalLabel !== null);
+    const names = VEHICLE_REPORTS.filter((name) => REPORT_VIEWS[name].inModal);
     expect(offered).toEqual(names.map((name) => `"value":"${name}"`));
     expect(names).not.toContain("vehicles");
     for (const name of names)

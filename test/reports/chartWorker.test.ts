@@ -39,7 +39,7 @@ describe("the chart process", () => {
   it("renders one chart, answers with the PNG and exits", async () => {
     const child = chartProcess();
     const done = outcome(child);
-    child.send({ report, vehicleId: TRUCK.vehicleId });
+    child.send({ report, vehicleId: TRUCK.vehicleId, language: "ro" });
     const { message, code } = await done;
     expect(code).toBe(0);
     const png = typeof message === "object" && message !== null && "png" in message ? message.png : undefined;
@@ -52,7 +52,7 @@ describe("the chart process", () => {
   it("answers why there is no chart (a vehicle not in the report, or no job at all) and exits", async () => {
     const notInReport = chartProcess();
     const first = outcome(notInReport);
-    notInReport.send({ report, vehicleId: 999 });
+    notInReport.send({ report, vehicleId: 999, language: "en" });
     expect(await first).toEqual({ message: { error: expect.stringMatching(/999/) }, code: 1 });
 
     const noJob = chartProcess();

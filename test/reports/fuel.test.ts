@@ -76,7 +76,7 @@ describe("fuelReport", () => {
   });
 
   it("writes CSV with the three column groups and a fleet line", () => {
-    const lines = fuelCsv(r).split("\r\n");
+    const lines = fuelCsv(r, "en").split("\r\n");
     expect(lines[0]?.split(",")).toHaveLength(14);
     expect(lines[2]).toBe("CJ-07-XYZ,Dacia Dokker LPG,300,5:00:00,18,6,200,3:30:00,20,10,500,8:30:00,38,8");
     expect(lines[4]).toBe("TOTAL,fleet,,,,,,,,,1000,16:15:30,188,19");

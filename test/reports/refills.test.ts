@@ -105,7 +105,7 @@ describe("refillsReport", () => {
   });
 
   it("writes CSV with events then totals", () => {
-    const lines = refillsCsv(r).split("\r\n");
+    const lines = refillsCsv(r, "en").split("\r\n");
     expect(lines[0]).toBe("\uFEFFplate,time,event,source,possible_theft,litres,location,private");
     expect(lines[2]).toBe(
       "CJ-07-XYZ,2026-11-03T13:40:00+02:00,PossibleFuelTheft,primary,true,35,Parcare A1 km 240,false",

@@ -41,11 +41,11 @@ describe("routeReport", () => {
     const empty = routeReport([], TRUCK, PERIOD);
     expect(empty).toMatchObject({ points: [], distanceKm: 0, maxSpeedKmh: 0, movingMinutes: 0 });
     expect(empty.firstAtMs).toBeUndefined();
-    expect(routeGpx(empty)).toContain("<trkseg>\n    </trkseg>");
+    expect(routeGpx(empty, "en")).toContain("<trkseg>\n    </trkseg>");
   });
 
   it("writes GPX 1.1 with escaped names and UTC times", () => {
-    const gpx = routeGpx(r);
+    const gpx = routeGpx(r, "en");
     expect(
       gpx.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="fleetbot"'),
     ).toBe(true);
@@ -72,7 +72,7 @@ describe("routeReport", () => {
   });
 
   it("writes CSV with times in the reader's zone and offset", () => {
-    const lines = routeCsv(r).split("\r\n");
+    const lines = routeCsv(r, "en").split("\r\n");
     expect(lines[0]).toBe("\uFEFFplate,time,latitude,longitude,speed_kmh");
     expect(lines[1]).toBe("B-123-ABC,2026-11-03T08:00:00+02:00,44,26,0");
     expect(lines[3]).toBe("B-123-ABC,2026-11-03T08:04:00+02:00,44.02,26,72.5");

@@ -101,8 +101,8 @@ describe("reports over the simulator", () => {
     expect(route.distanceKm).toBeGreaterThan(10);
     expect(route.movingMinutes).toBeGreaterThan(0);
     expect(route.maxSpeedKmh).toBeLessThan(140);
-    expect(routeGpx(route).match(/<trkpt /g)).toHaveLength(route.points.length);
-    expect(routeCsv(route).split("\r\n")).toHaveLength(route.points.length + 2);
+    expect(routeGpx(route, "en").match(/<trkpt /g)).toHaveLength(route.points.length);
+    expect(routeCsv(route, "en").split("\r\n")).toHaveLength(route.points.length + 2);
     valid(routeMessage(route, OPTIONS));
   });
 
@@ -130,7 +130,7 @@ describe("reports over the simulator", () => {
     }
     for (const g of report.vehicles) expect(g.totalStopMinutes).toBeLessThanOrEqual(periodMinutes);
     expect(all.some((s) => s.drivers.length > 0)).toBe(true);
-    expect(stopsCsv(report).split("\r\n")).toHaveLength(report.totalStops + 2);
+    expect(stopsCsv(report, "en").split("\r\n")).toHaveLength(report.totalStops + 2);
     for (let p = 0; p < 3; p++) valid(stopsMessage(report, p, "task-2", OPTIONS));
   });
 
@@ -153,7 +153,7 @@ describe("reports over the simulator", () => {
       1,
     );
     expect(row?.total.l100).toBeCloseTo(((row?.primary.l100 ?? 0) + (row?.secondary?.l100 ?? 0)) / 2, 1);
-    expect(fuelCsv(report)).toContain(lpg?.plate ?? "?");
+    expect(fuelCsv(report, "en")).toContain(lpg?.plate ?? "?");
     valid(fuelMessage(report, 0, "task-3", OPTIONS));
   });
 
@@ -172,7 +172,7 @@ describe("reports over the simulator", () => {
       0,
     );
     expect(report.events.every((e) => e.atMs !== undefined)).toBe(true);
-    expect(refillsCsv(report).startsWith("\uFEFF")).toBe(true);
+    expect(refillsCsv(report, "en").startsWith("\uFEFF")).toBe(true);
     valid(refillsMessage(report, OPTIONS));
   });
 
@@ -195,12 +195,12 @@ describe("reports over the simulator", () => {
       }
       for (const series of v.series) expect(series.points.length).toBeLessThanOrEqual(300);
       if (i === 0) {
-        const png = await temperatureChartPng(report, v.vehicle.vehicleId);
+        const png = await temperatureChartPng(report, v.vehicle.vehicleId, "en");
         expect([...png.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
         expect(pngSize(png)).toEqual({ width: 900, height: 400 });
       }
     }
-    expect(temperaturesCsv(report).split("\r\n").length).toBeGreaterThan(2);
+    expect(temperaturesCsv(report, "en").split("\r\n").length).toBeGreaterThan(2);
     valid(temperatureMessage(report, 0, "task-4", OPTIONS));
   });
 });

@@ -70,7 +70,7 @@ describe("stopsReport", () => {
   });
 
   it("writes CSV with ISO times, drivers joined and formula injection guarded", () => {
-    const lines = stopsCsv(r).split("\r\n");
+    const lines = stopsCsv(r, "en").split("\r\n");
     expect(lines[0]).toBe(
       "\uFEFFplate,vehicle,start,end,duration_min,engine_on_min,address,hotspot,latitude,longitude,drivers,fuel_consumption,private,stop_duration_raw,began_before_period,lasted_to_period_end",
     );

@@ -91,7 +91,7 @@ describe("stops clipped to the period", () => {
   });
 
   it("writes the clipped durations and which edge was cut in the CSV", () => {
-    const lines = stopsCsv(r).split("\r\n");
+    const lines = stopsCsv(r, "en").split("\r\n");
     const header = lines[0]!.replace("\uFEFF", "").split(",");
     const column = (name: string) => header.indexOf(name);
     const rows = lines.slice(1, -1).map((line) => line.split(","));

@@ -80,7 +80,7 @@ describe("temperatureReport", () => {
   });
 
   it("writes the statistics CSV", () => {
-    const lines = temperaturesCsv(r).split("\r\n");
+    const lines = temperaturesCsv(r, "en").split("\r\n");
     expect(lines[0]).toBe("\uFEFFplate,vehicle,kind,sensor,min,avg,max,readings,first,last,excursions");
     expect(lines[2]).toBe(
       "B-200-FRG,Frigorific <&> ăîșț,temperature,2,3,3,3,144,2026-11-03T00:00:00+02:00,2026-11-03T23:50:00+02:00,0",
@@ -92,16 +92,16 @@ describe("temperatureChartPng", () => {
   const r = temperatureReport(readings(600), [REEFER, TRUCK], PERIOD);
 
   it("renders a PNG of the chart size, the same bytes every time", async () => {
-    const a = await temperatureChartPng(r, 201);
-    const b = await temperatureChartPng(r, 201);
+    const a = await temperatureChartPng(r, 201, "en");
+    const b = await temperatureChartPng(r, 201, "en");
     expect([...a.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
     expect(pngSize(a)).toEqual({ width: CHART_WIDTH, height: CHART_HEIGHT });
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
-  });
+  }, 60_000); // a chart forks a process: slow on a loaded machine
 
   it("renders a vehicle without readings, and refuses one not in the report", async () => {
-    const empty = await temperatureChartPng(r, TRUCK.vehicleId);
+    const empty = await temperatureChartPng(r, TRUCK.vehicleId, "en");
     expect(pngSize(empty)).toEqual({ width: CHART_WIDTH, height: CHART_HEIGHT });
-    await expect(temperatureChartPng(r, 999)).rejects.toThrow(/999/);
-  });
+    await expect(temperatureChartPng(r, 999, "en")).rejects.toThrow(/999/);
+  }, 60_000);
 });

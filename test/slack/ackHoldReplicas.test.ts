@@ -53,6 +53,7 @@ type Listeners = { finished?: (task: TaskRecord) => void };
 function replica(ackMarks: SharedState | undefined) {
   const listeners: Listeners = {};
   const delivery = new TaskDelivery({
+    defaultLanguage: "en",
     clientFor: async () => ({}) as WebClient,
     store,
     runner: {

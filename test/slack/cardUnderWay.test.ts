@@ -52,7 +52,7 @@ describe("the views", () => {
       list,
       "etransport.actions.A",
       "pause",
-      progressPhrase(progress(0, 30_000), NOW),
+      progressPhrase(progress(0, 30_000), NOW, "en"),
     );
     const shown = JSON.stringify(waiting.blocks);
     expect(shown).toContain("Pausing… next in line, about 30 s");
@@ -61,7 +61,7 @@ describe("the views", () => {
       waiting,
       "etransport.actions.A",
       "pause",
-      progressPhrase(progress(2, 95_000), NOW),
+      progressPhrase(progress(2, 95_000), NOW, "en"),
     );
     expect(later.blocks).toHaveLength(4);
     expect(JSON.stringify(later.blocks)).toContain("Pausing… position 3 in the queue");
@@ -108,6 +108,7 @@ describe("the delivery keeps a waiting card current", () => {
   it("each new place of the card's action shows the list again with that card's wait", async () => {
     let emitProgress: ((p: TaskProgress, t: TaskRecord) => void) | undefined;
     const delivery = new TaskDelivery({
+      defaultLanguage: "en",
       clientFor: async () => ({}) as WebClient,
       store,
       runner: {

@@ -8,8 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { type GrammarContext, parseCommandLine } from "../../src/slack/grammar/index.js";
-import { grammarErrorMessage, helpMessage, vehicleProblemsMrkdwn } from "../../src/slack/views/common.js";
+import { helpMessage, vehicleProblemsMrkdwn } from "../../src/slack/views/common.js";
 import { transportCard, transportListMessage } from "../../src/slack/views/etransport.js";
+import { grammarErrorMessage } from "../../src/slack/views/grammarError.js";
 import { userCode, userText } from "../../src/slack/views/text.js";
 import { echoedMentions, HOSTILE } from "./echoCheck.js";
 import { NOW, transport } from "./views/etransportFixtures.js";
@@ -65,9 +66,11 @@ describe("no builder echoes a mention", () => {
         (command, sub, text) => {
           const { result } = parseCommandLine(`${command} ${sub}${text}`, ctx);
           if (result.ok) return;
-          const message = grammarErrorMessage(result, "help");
-          expect(echoedMentions(message)).toEqual([]);
-          expect(validateMessagePayload(message)).toEqual([]);
+          for (const language of ["en", "ro"] as const) {
+            const message = grammarErrorMessage(result, "help", language);
+            expect(echoedMentions(message)).toEqual([]);
+            expect(validateMessagePayload(message)).toEqual([]);
+          }
         },
       ),
       { seed: 1111, numRuns: 1500 },
@@ -110,7 +113,7 @@ describe("no builder echoes a mention", () => {
   it("vehicle problems: any number of them, escaped, in one section", () => {
     fc.assert(
       fc.property(fc.array(hostileText, { maxLength: 40 }), (problems) => {
-        const message = helpMessage(vehicleProblemsMrkdwn(problems));
+        const message = helpMessage(vehicleProblemsMrkdwn(problems, "ro"));
         expect(echoedMentions(message)).toEqual([]);
         expect(validateMessagePayload(message)).toEqual([]);
       }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApplicationFailureError } from "../../src/fleet/errors.js";
 import { describeTask, renderTask } from "../../src/slack/renderers.js";
+import { taskErrorText } from "../../src/slack/views/common.js";
 import { describeTaskError } from "../../src/tasks/failures.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 
@@ -30,9 +31,9 @@ function task(kind: string, params: unknown, extra: Partial<TaskRecord> = {}): T
 describe("a UIT has one display form: dashed in fours (point 9)", () => {
   it("in the task descriptions of every transport kind", () => {
     const described = [
-      describeTask(task("transport-action", { action: "start", uits: [UIT, "ZZ12CD34EF56GH78"] })),
-      describeTask(task("transport-find", { uit: UIT, purpose: "show", timeZone: "UTC" })),
-      describeTask(task("transport-remove", { uit: UIT, transportUId: "t-1" })),
+      describeTask(task("transport-action", { action: "start", uits: [UIT, "ZZ12CD34EF56GH78"] }), "en"),
+      describeTask(task("transport-find", { uit: UIT, purpose: "show", timeZone: "UTC" }), "en"),
+      describeTask(task("transport-remove", { uit: UIT, transportUId: "t-1" }), "en"),
     ];
     expect(described[0]).toBe(`Start ${SHOWN}, ZZ12-CD34-EF56-GH78`);
     for (const text of described) {
@@ -65,8 +66,13 @@ describe("a UIT has one display form: dashed in fours (point 9)", () => {
     const error = new ApplicationFailureError("start-transports", [
       { errorCode: "UitValidityNotStarted", errorParameters: [UIT] },
     ]);
+    // Stored as the service's code and parameters; dashed where a reader sees it, in either language.
     const described = describeTaskError(error);
-    expect(described.message).toContain(SHOWN);
-    expect(described.message).not.toContain(UIT);
+    expect(described).toMatchObject({ code: "etransport", params: { parameters: [UIT] } });
+    for (const language of ["en", "ro"] as const) {
+      const text = taskErrorText(described, language);
+      expect(text).toContain(SHOWN);
+      expect(text).not.toContain(UIT);
+    }
   });
 });

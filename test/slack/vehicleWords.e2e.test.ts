@@ -51,7 +51,7 @@ describe("/fleet with the vehicle list cached", () => {
     expect(params.report).toBe("fuel");
     expect(params.refs.map((r) => r.raw)).toEqual([plate]);
     const yesterday = parsePeriod("yesterday", { timeZone: ZONE, now: new Date(task!.createdAt) });
-    if (!yesterday.ok) throw new Error(yesterday.message);
+    if (!yesterday.ok) throw new Error(yesterday.problem.code);
     expect(params.period).toMatchObject({
       fromMs: yesterday.period.from.getTime(),
       toMs: yesterday.period.to.getTime(),

@@ -189,7 +189,7 @@ describe("estimates end at the answer of the last call", () => {
     const progress = await runner.progressOf((await submit(0)).id);
     expect(progress?.total).toBe(0);
     expect(progress?.expectedFinishAt).toBe(clock.now());
-    const message = progressMessage("Where is B-1-ABC", progress!, clock.now());
+    const message = progressMessage("Where is B-1-ABC", progress!, clock.now(), "en");
     expect(message.text).not.toMatch(/about/);
     expect(message.text).toContain("answering now");
   });
@@ -205,7 +205,7 @@ describe("the wait is explained with the configured interval", () => {
     expectedFinishAt: 64_000,
   };
   const note = (slotMs: number | undefined) =>
-    JSON.stringify(progressMessage("Stops", { ...base, slotMs }, 0).blocks);
+    JSON.stringify(progressMessage("Stops", { ...base, slotMs }, 0, "en").blocks);
   it("says 2 seconds for a 2-s interval, 30 for the default", () => {
     expect(note(2_250)).toContain("one request every 2 seconds per account");
     expect(note(30_250)).toContain("one request every 30 seconds per account");
@@ -213,7 +213,7 @@ describe("the wait is explained with the configured interval", () => {
   });
   it('words a wait below one second as a bound, not as "about 1 s"', () => {
     const wait = (ms: number) =>
-      progressMessage("Where is B-1-ABC", { ...base, expectedFinishAt: ms }, 0).text;
+      progressMessage("Where is B-1-ABC", { ...base, expectedFinishAt: ms }, 0, "en").text;
     expect(wait(40)).toContain("next in line, under a second");
     expect(wait(999)).toContain("under a second");
     expect(wait(1_400)).toContain("next in line, about 1 s");

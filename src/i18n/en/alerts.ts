@@ -6,7 +6,7 @@
  */
 import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
 import { number } from "../format.js";
-import { count } from "../plural.js";
+import { count, plural } from "../plural.js";
 import type { Section } from "../section.js";
 
 const TITLES: Readonly<Record<IncidentKind, string>> = {
@@ -122,6 +122,8 @@ export const alerts = {
     `✅ Resolved ${when}: ${reason}. It lasted ${lasted}`,
   resolvedReplyText: ({ reason, lasted }: { reason: string; lasted: string }) =>
     `✅ Resolved: ${reason}. It lasted ${lasted}`,
+  /** The notification text of an alert whose own text is lost (its blocks edited after a click). */
+  alertFallbackText: () => "Transport alert",
   // ---------- grouped ----------
   /** The title of a group of alerts of different kinds. */
   groupMixedTitle: () => "Transport alerts",
@@ -178,4 +180,85 @@ export const alerts = {
   digestNone: () => "none",
   digestText: ({ open, apart, expiring }: { open: number; apart: string; expiring: number }) =>
     `e-Transport digest: ${count("en", open, { one: "open alert", other: "open alerts" })}${apart ? ` (${apart})` : ""}, ${count("en", expiring, { one: "UIT", other: "UITs" })} ending within a day`,
+  // ---------- /fleet alerts list|subscribe|unsubscribe, to the one who typed it ----------
+  /** `channel`: `<#C…>`; `account`: escaped. */
+  subscriptionChannelAs: ({ channel, account }: { channel: string; account: string }) =>
+    `${channel} as *${account}*`,
+  /** `codes`: escaped and joined with ", ". */
+  subscriptionCodes: ({ codes }: { codes: string }) => `codes ${codes}`,
+  subscriptionEveryKind: () => "every alert kind",
+  subscriptionExcept: ({ codes }: { codes: string }) => `except ${codes}`,
+  /** `vehicles`: the first ones, escaped and joined; `more`: how many are not shown. */
+  subscriptionVehicles: ({ vehicles, more }: { vehicles: string; more: number }) =>
+    `vehicles ${vehicles}${more > 0 ? ` and ${number("en", more)} more` : ""}`,
+  /** `duration`: format.ts duration. */
+  subscriptionAfter: ({ duration }: { duration: string }) => `after ${duration}`,
+  subscriptionStalledAfter: ({ duration }: { duration: string }) =>
+    `stalled after ${duration} without a position`,
+  subscriptionNoStalled: () => "no stalled alerts",
+  /** `user`: `<@U…>`. */
+  subscriptionBy: ({ user }: { user: string }) => `by ${user}`,
+  subscriptionWorkspaceAccount: () => "workspace account",
+  subscriptionsNone: () =>
+    "No alert subscriptions. Subscribe a channel with `/fleet alerts subscribe #channel`.",
+  /** `error`: postFailureText, escaped. */
+  subscriptionLastFailed: ({ attempts, error }: { attempts: number; error: string }) =>
+    `⚠️ last post failed (${number("en", attempts)}×): ${error}`,
+  subscriptionsMore: (n: number) => `…and ${number("en", n)} more`,
+  subscriptionsText: (n: number) =>
+    count("en", n, { one: "alert subscription", other: "alert subscriptions" }),
+  /** `description`: the subscription as the list describes it. */
+  subscribed: ({ channel, description }: { channel: string; description: string }) =>
+    `🔔 ${channel} now gets transport alerts: ${description}.`,
+  subscriptionUpdated: ({ channel, description }: { channel: string; description: string }) =>
+    `🔔 Alerts of ${channel} updated: ${description}.`,
+  unsubscribed: ({ channel }: { channel: string }) => `🔕 ${channel} no longer gets transport alerts.`,
+  unsubscribedOf: ({ channel, account }: { channel: string; account: string }) =>
+    `🔕 ${channel} no longer gets transport alerts of ${account}.`,
+  notSubscribed: ({ channel }: { channel: string }) => `${channel} had no alert subscription.`,
+  notSubscribedFor: ({ channel, account }: { channel: string; account: string }) =>
+    `${channel} had no alert subscription for ${account}.`,
+  notChannelMember: ({ channel }: { channel: string }) =>
+    `:no_entry: You are not a member of ${channel}: only its members can change its alerts.`,
+  notChannelMemberDetail: () => "Run the command in that channel once you have joined it.",
+  membershipUnknown: ({ channel }: { channel: string }) =>
+    `:warning: Slack did not say whether you are a member of ${channel}; nothing was changed.`,
+  membershipUnknownDetail: () => "Try again in a minute.",
+  configuredChannel: ({ channel }: { channel: string }) =>
+    `:lock: ${channel} gets the workspace account's alerts from fleetbot's configuration (ALERTS_CHANNEL): it cannot be changed or removed from chat.`,
+  configuredChannelDetail: () =>
+    "Mute a transport's alerts with the Mute button on the alert; the operator can change ALERTS_CHANNEL.",
+  /** Under a channel fleetbot cannot post in (the reason: a failure* message). */
+  cannotPostDetail: () => "Invite fleetbot with /invite @fleetbot, then subscribe again.",
+  /** `codes`: the unknown ones, escaped; `known`: the codes; `kinds`: the kind names. */
+  filterUnknownCodes: ({
+    n,
+    codes,
+    known,
+    kinds,
+  }: {
+    n: number;
+    codes: string;
+    known: string;
+    kinds: string;
+  }) =>
+    `${plural("en", n, { one: "Unknown alert code", other: "Unknown alert codes" })}: ${codes}. Known: ${known}, or a kind (${kinds}).`,
+  filterMinRange: () => "The minimum duration must be between 0 and 1440 minutes.",
+  filterStaleRange: () => "stale= must be whole minutes from 0 (off) to 360.",
+  filterExample: () => "Example: /fleet alerts subscribe Error OldData min=15",
+  /** `option`: the option as typed, in code (`min=abc`). */
+  optionMin: ({ option }: { option: string }) => `${option} must be whole minutes from 0 to 1440.`,
+  optionStale: ({ option, example }: { option: string; example: string }) =>
+    `${option} must be whole minutes from 0 (off) to 360, for example ${example}.`,
+  optionLang: ({ option, ro, en, example }: { option: string; ro: string; en: string; example: string }) =>
+    `${option} is not a language fleetbot speaks: use ${ro} (Romanian) or ${en} (English), for example ${example}.`,
+  optionExample: () => "Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
+  // ---------- the answer to a click on an alert, in the clicker's language ----------
+  /** `uit`: escaped; `when`: slackDate. */
+  mutedAnswer: ({ uit, channel, when }: { uit: string; channel: string; when: string }) =>
+    `🔕 Alerts of UIT \`${uit}\` are muted in ${channel} until ${when}.`,
+  mutedAnswerText: ({ uit }: { uit: string }) => `Alerts of UIT ${uit} muted for 24 h.`,
+  unmutedAnswer: ({ uit, channel }: { uit: string; channel: string }) =>
+    `🔔 Alerts of UIT \`${uit}\` are no longer muted in ${channel}: a problem still there is posted at the next check.`,
+  unmutedAnswerText: ({ uit }: { uit: string }) => `Alerts of UIT ${uit} no longer muted.`,
 } satisfies Section;

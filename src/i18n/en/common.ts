@@ -4,6 +4,8 @@
  * mrkdwn before passing it. Plurals go through `count("en", …)` / `plural("en", …)`, never
  * a hand-written test of `n` against 1.
  */
+
+import { number } from "../format.js";
 import type { Language } from "../language.js";
 import { count } from "../plural.js";
 import type { Section } from "../section.js";
@@ -16,4 +18,8 @@ export const common = {
   minutes: (n: number) => count("en", n, { one: "minute", other: "minutes" }),
   /** How long ago, for the places where Slack's `{ago}` cannot be used: `duration` from format.ts. */
   ago: ({ duration }: { duration: string }) => `${duration} ago`,
+  /** A modal's close button. */
+  close: () => "Close",
+  /** The rest of a list cut short: "…and 3 more." */
+  andMore: (n: number) => `…and ${number("en", n)} more.`,
 } satisfies Section;

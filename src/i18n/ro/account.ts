@@ -1,7 +1,19 @@
 /** Romanian, the account commands: `/fleet limba` is the Romanian word of `/fleet language` (CONTRACT.md). */
 import type { account as en } from "../en/account.js";
+import type { Language } from "../language.js";
+import type { LanguageSource } from "../resolve.js";
 import type { SameParameters, Translation } from "../section.js";
 import { common } from "./common.js";
+
+/** A language named as the subject of a sentence ("Limba ta este româna"). */
+const NAME: Readonly<Record<Language, string>> = { en: "engleza", ro: "româna" };
+
+const SOURCES: Readonly<Record<LanguageSource, string>> = {
+  user: "aleasă de tine",
+  workspace: "cea implicită a acestui workspace: nu ți-ai ales una",
+  slack: "după limba ta din Slack: nu ți-ai ales una",
+  configured: "cea implicită a fleetbot: nu ți-ai ales una",
+};
 
 export const account = {
   languageShown: ({ language }) =>
@@ -13,5 +25,84 @@ export const account = {
     "Doar un administrator al spațiului de lucru sau persoana care a instalat fleetbot poate schimba limba implicită. Îți poți alege în continuare propria limbă: `/fleet limba ro` sau `/fleet limba en`.",
   languageUnknown: ({ given }) =>
     `fleetbot nu vorbește „${given}”. Alege \`ro\` (română) sau \`en\` (English).`,
+  languageCurrent: ({ language, source }) => `Limba ta este *${NAME[language]}* (${SOURCES[source]}).`,
+  languageHowToChange: () =>
+    "O schimbi cu `/fleet limba ro` (română) sau `/fleet limba en` (engleză); merge și `/fleet language ro`.",
+  languageChosen: ({ language }) => `Limba ta este acum ${NAME[language]}.`,
+  languageChosenDetail: () => "Pentru engleză: `/fleet limba en` (sau `/fleet language en`).",
+  languageWorkspaceDefault: ({ language }) =>
+    `Limba implicită a acestui workspace este acum ${NAME[language]}: o primesc toți cei de aici care nu și-au ales una.`,
+  languageWorkspaceYours: ({ yours, source }) =>
+    `A ta rămâne ${NAME[yours]}${source === "user" ? " (aleasă de tine)" : ""}.`,
+  languageWorkspaceDetail: () =>
+    "Oricine își poate alege în continuare limba cu `/fleet limba ro` sau `/fleet limba en`.",
+  languageBySingle: ({ configured }) =>
+    `Acest fleetbot servește un singur workspace: limba lui implicită o stabilește cine îl administrează (DEFAULT_LANGUAGE, acum ${NAME[configured]}).`,
+  languageWorkspaceRefused: () =>
+    "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili limba implicită a workspace-ului.",
+  languageAdminUnknown: () =>
+    "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet limba workspace` peste câteva momente.",
+  languageChooseYours: () => "Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
+
+  noAccount: () => "Nu ți-ai asociat un cont de flotă, iar acest workspace nu are niciunul configurat.",
+  linkYours: () => "Asociază-ți contul cu /fleet login.",
+  notYours: () => "Mesajul acesta este al altcuiva.",
+
+  linkingDisabled: () =>
+    "Asocierea propriului cont de flotă nu este activată aici: operatorul nu a setat CREDENTIALS_KEY (cheia care criptează parolele salvate).",
+  linkingDisabledMeanwhile: () => "Până atunci, comenzile tale rulează cu contul workspace-ului.",
+  workspaceAccountByOperator: () =>
+    "Acest fleetbot servește un singur workspace: contul lui de flotă îl stabilește cine îl administrează (FLEET_USERNAME și FLEET_PASSWORD).",
+  workspaceAccountRefused: () =>
+    "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili contul de flotă al workspace-ului.",
+  workspaceAdminUnknown: () =>
+    "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet login workspace` peste câteva momente.",
+  linkYourOwn: () => "Asociază-ți propriul cont cu /fleet login.",
+  linkYourOwnAccount: () => "Asociază-ți propriul cont de flotă cu /fleet login.",
+  unlinked: () => "Contul tău de flotă a fost dezasociat, iar parola lui ștearsă.",
+  hadNoLink: () => "Nu aveai niciun cont de flotă asociat.",
+  nowWorkspaceAccount: ({ username }) =>
+    `De acum comenzile tale rulează cu contul workspace-ului, ${username}.`,
+  whoamiLinked: ({ username }) =>
+    `Comenzile tale rulează cu contul de flotă *${username}* (asociat de tine).`,
+  whoamiWorkspace: ({ username }) =>
+    `Comenzile tale rulează cu contul de flotă *${username}* (contul workspace-ului).`,
+  unlinkHint: () => "Îl dezasociezi cu /fleet logout.",
+
+  // Titles: at most 24 characters (Slack's limit for a modal title).
+  loginTitle: () => "Asociază contul de flotă",
+  loginTitleWorkspace: () => "Contul workspace-ului",
+  loginSubmit: () => "Asociază",
+  loginIntro: () =>
+    "Asociază-ți propriul cont din serviciul de flotă: fleetbot lucrează apoi cu drepturile tale. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
+  loginIntroWorkspace: () =>
+    "Contul workspace-ului din serviciul de flotă: toți cei de aici care nu și-au asociat propriul cont lucrează cu drepturile lui. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
+  loginUsername: () => "Nume de utilizator sau e-mail",
+  loginPassword: () => "Parolă",
+  loginPasswordHint: () => "Slack nu are câmp de parolă: fereastra aceasta o vezi doar tu.",
+  loginRefusedHint: ({ reason }) => `⚠️ ${reason} Verifică parola, apoi apasă din nou Asociază.`,
+  loginUsernameMissing: () => "Scrie numele de utilizator sau e-mailul din serviciul de flotă.",
+  loginPasswordMissing: () => "Scrie parola din serviciul de flotă.",
+  loginNotEnabled: () => "Asocierea nu este activată (lipsește CREDENTIALS_KEY).",
+  loginTooMany: ({ time }) =>
+    `:no_entry: Prea multe încercări de asociere: încearcă din nou la ${time}. Nu s-a trimis nimic serviciului de flotă.`,
+  loginChecking: ({ username }) =>
+    `:hourglass_flowing_sand: Verific *${username}* la serviciul de flotă… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
+
+  linkedUser: ({ username }) =>
+    `:white_check_mark: Asociat: de acum comenzile tale rulează cu contul de flotă *${username}*.`,
+  linkedWorkspace: ({ username }) =>
+    `:white_check_mark: Asociat: toți cei din acest workspace care nu și-au asociat propriul cont lucrează de acum cu contul de flotă *${username}*.`,
+  linkRefusedLogin: () =>
+    "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
+  linkTryAgain: () => "Încearcă din nou cu /fleet login.",
+  linkTryAgainWorkspace: () => "Încearcă din nou cu /fleet login workspace.",
+
+  welcomeInstalledIn: ({ team }) =>
+    `:wave: fleetbot este instalat în *${team}*. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie \`/fleet login workspace\` (tu sau un administrator al workspace-ului).`,
+  welcomeInstalled: () =>
+    ":wave: fleetbot este instalat. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie `/fleet login workspace` (tu sau un administrator al workspace-ului).",
+  welcomeNext: () =>
+    "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont în serviciul de flotă îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerts subscribe #canal`.",
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof account>;

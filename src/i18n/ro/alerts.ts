@@ -4,6 +4,7 @@
  */
 import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
 import type { alerts as en } from "../en/alerts.js";
+import { number } from "../format.js";
 import { count, plural } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
 
@@ -89,6 +90,7 @@ export const alerts = {
   resolvedText: ({ title, uit, lasted }) => `✅ Rezolvat: ${title}, cod UIT ${uit} — a durat ${lasted}`,
   resolvedReply: ({ when, reason, lasted }) => `✅ Rezolvat ${when}: ${reason}. A durat ${lasted}`,
   resolvedReplyText: ({ reason, lasted }) => `✅ Rezolvat: ${reason}. A durat ${lasted}`,
+  alertFallbackText: () => "Alertă de transport",
   groupMixedTitle: () => "Alerte de transport",
   transports: (n) => count("ro", n, { one: "transport", few: "transporturi", other: "de transporturi" }),
   groupResolvedPrefix: () => "Rezolvat · ",
@@ -137,5 +139,64 @@ export const alerts = {
   digestNone: () => "niciunul",
   digestText: ({ open, apart, expiring }) =>
     `Rezumat e-Transport: ${count("ro", open, { one: "alertă deschisă", few: "alerte deschise", other: "de alerte deschise" })}${apart ? ` (${apart})` : ""}, ${count("ro", expiring, { one: "cod UIT expiră", few: "coduri UIT expiră", other: "de coduri UIT expiră" })} în mai puțin de o zi`,
+  subscriptionChannelAs: ({ channel, account }) => `${channel} cu contul *${account}*`,
+  subscriptionCodes: ({ codes }) => `coduri ${codes}`,
+  subscriptionEveryKind: () => "toate tipurile de alerte",
+  subscriptionExcept: ({ codes }) => `fără ${codes}`,
+  subscriptionVehicles: ({ vehicles, more }) =>
+    `vehicule ${vehicles}${more > 0 ? ` și încă ${number("ro", more)}` : ""}`,
+  subscriptionAfter: ({ duration }) => `după ${duration}`,
+  subscriptionStalledAfter: ({ duration }) => `transmisie blocată după ${duration} fără nicio poziție`,
+  subscriptionNoStalled: () => "fără alerte de transmisie blocată",
+  subscriptionBy: ({ user }) => `adăugat de ${user}`,
+  subscriptionWorkspaceAccount: () => "contul spațiului de lucru",
+  subscriptionsNone: () =>
+    "Niciun abonament la alerte. Abonează un canal cu `/fleet alerts subscribe #canal`.",
+  subscriptionLastFailed: ({ attempts, error }) =>
+    `⚠️ ultima trimitere a eșuat (${number("ro", attempts)}×): ${error}`,
+  subscriptionsMore: (n) => `…și încă ${number("ro", n)}`,
+  subscriptionsText: (n) =>
+    count("ro", n, {
+      one: "abonament la alerte",
+      few: "abonamente la alerte",
+      other: "de abonamente la alerte",
+    }),
+  subscribed: ({ channel, description }) =>
+    `🔔 ${channel} primește acum alerte de transport: ${description}.`,
+  subscriptionUpdated: ({ channel, description }) =>
+    `🔔 Alertele din ${channel} au fost actualizate: ${description}.`,
+  unsubscribed: ({ channel }) => `🔕 ${channel} nu mai primește alerte de transport.`,
+  unsubscribedOf: ({ channel, account }) =>
+    `🔕 ${channel} nu mai primește alerte de transport pentru ${account}.`,
+  notSubscribed: ({ channel }) => `${channel} nu avea abonament la alerte.`,
+  notSubscribedFor: ({ channel, account }) => `${channel} nu avea abonament la alerte pentru ${account}.`,
+  notChannelMember: ({ channel }) =>
+    `:no_entry: Nu ești membru în ${channel}: doar membrii canalului îi pot schimba alertele.`,
+  notChannelMemberDetail: () => "Rulează comanda în acel canal după ce intri în el.",
+  membershipUnknown: ({ channel }) =>
+    `:warning: Slack nu a spus dacă ești membru în ${channel}; nu s-a schimbat nimic.`,
+  membershipUnknownDetail: () => "Încearcă din nou peste un minut.",
+  configuredChannel: ({ channel }) =>
+    `:lock: ${channel} primește alertele contului spațiului de lucru din configurația fleetbot (ALERTS_CHANNEL): nu poate fi schimbat sau scos din chat.`,
+  configuredChannelDetail: () =>
+    "Oprește alertele unui transport cu butonul „Fără alerte 24 h” de pe alertă; operatorul poate schimba ALERTS_CHANNEL.",
+  cannotPostDetail: () => "Invită fleetbot cu /invite @fleetbot, apoi abonează din nou canalul.",
+  filterUnknownCodes: ({ n, codes, known, kinds }) =>
+    `${plural("ro", n, { one: "Cod de alertă necunoscut", few: "Coduri de alertă necunoscute", other: "Coduri de alertă necunoscute" })}: ${codes}. Coduri cunoscute: ${known} sau un tip (${kinds}).`,
+  filterMinRange: () => "Durata minimă trebuie să fie între 0 și 1440 de minute.",
+  filterStaleRange: () => "stale= trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360.",
+  filterExample: () => "Exemplu: /fleet alerts subscribe Error OldData min=15",
+  optionMin: ({ option }) => `${option} trebuie să fie un număr întreg de minute, de la 0 la 1440.`,
+  optionStale: ({ option, example }) =>
+    `${option} trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360, de exemplu ${example}.`,
+  optionLang: ({ option, ro, en, example }) =>
+    `${option} nu este o limbă pe care o vorbește fleetbot: folosește ${ro} (română) sau ${en} (engleză), de exemplu ${example}.`,
+  optionExample: () => "Exemplu: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
+  mutedAnswer: ({ uit, channel, when }) =>
+    `🔕 Alertele pentru codul UIT \`${uit}\` sunt oprite în ${channel} până la ${when}.`,
+  mutedAnswerText: ({ uit }) => `Alertele pentru codul UIT ${uit} sunt oprite pentru 24 h.`,
+  unmutedAnswer: ({ uit, channel }) =>
+    `🔔 Alertele pentru codul UIT \`${uit}\` nu mai sunt oprite în ${channel}: o problemă care persistă apare la următoarea verificare.`,
+  unmutedAnswerText: ({ uit }) => `Alertele pentru codul UIT ${uit} sunt reactivate.`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof alerts>;

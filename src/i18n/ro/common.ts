@@ -7,6 +7,7 @@
  */
 
 import type { common as en } from "../en/common.js";
+import { number } from "../format.js";
 import { count } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
 
@@ -16,5 +17,7 @@ export const common = {
   vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
   minutes: (n) => count("ro", n, { one: "minut", few: "minute", other: "de minute" }),
   ago: ({ duration }) => `acum ${duration}`,
+  close: () => "Închide",
+  andMore: (n) => `…și încă ${number("ro", n)}.`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof common>;

@@ -1,6 +1,141 @@
-/** Romanian, the command grammar (see en/grammar.ts). */
+/** Romanian, the command grammar (see en/grammar.ts). Informal second person. */
 import type { grammar as en } from "../en/grammar.js";
+import { number } from "../format.js";
+import { count, plural } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
 
-export const grammar = {} satisfies Translation<typeof en>;
+/** "ultima zi", "ultimele 3 zile", "ultimele 20 de zile": the adjective agrees with the number too. */
+function last(n: number, one: string, few: string): string {
+  const digits = number("ro", n, { maxFractionDigits: 0 });
+  return plural("ro", n, { one, few: `ultimele ${digits} ${few}`, other: `ultimele ${digits} de ${few}` });
+}
+
+const MONTHS = [
+  "ianuarie",
+  "februarie",
+  "martie",
+  "aprilie",
+  "mai",
+  "iunie",
+  "iulie",
+  "august",
+  "septembrie",
+  "octombrie",
+  "noiembrie",
+  "decembrie",
+];
+
+const days = (n: number) => count("ro", n, { one: "zi", few: "zile", other: "de zile" });
+const uits = (n: number) => count("ro", n, { one: "cod UIT", few: "coduri UIT", other: "de coduri UIT" });
+
+export const grammar = {
+  periodToday: () => "azi",
+  periodYesterday: ({ date }) => `ieri (${date})`,
+  periodDayBeforeYesterday: ({ date }) => `alaltăieri (${date})`,
+  periodLastHours: (n) => last(n, "ultima oră", "ore"),
+  periodLastDays: (n) => last(n, "ultima zi", "zile"),
+  periodThisWeek: ({ since }) => `săptămâna aceasta (de la ${since})`,
+  periodLastWeek: ({ from, to }) => `săptămâna trecută (${from} – ${to})`,
+  periodLastMonth: ({ from, to }) => `luna trecută (${from} – ${to})`,
+  periodUntilNow: ({ period }) => `${period} (până acum)`,
+
+  tryExample: () => "Încearcă:",
+  or: () => "sau",
+  andMoreShort: (n) => `și încă ${number("ro", n)}`,
+
+  notADate: ({ given, example }) =>
+    `${given} nu este o dată. Datele se scriu AAAA-LL-ZZ, de exemplu ${example}.`,
+  noSuchMonth: ({ given, month }) =>
+    `${given} nu este o dată: nu există luna ${number("ro", month)}. Datele se scriu AAAA-LL-ZZ.`,
+  noSuchDay: ({ given, month, year, days: n }) =>
+    `${given} nu este o dată: ${MONTHS[month - 1] ?? month} ${year} are ${days(n)}.`,
+  tooFarBack: ({ given }) => `${given} este prea departe în trecut.`,
+  notATime: ({ given }) => `${given} nu este o oră. Orele se scriu HH:mm, de la 00:00 la 23:59.`,
+  notAStart: ({ given, example }) =>
+    `${given} nu este un început: scrie o dată, sau o dată și o oră, de exemplu ${example}.`,
+  notAnEnd: ({ given, example }) =>
+    `${given} nu este un sfârșit: scrie o dată, sau o dată și o oră, de exemplu ${example}.`,
+  notStarted: ({ given }) => `${given} nu a început încă: rapoartele acoperă trecutul, până acum.`,
+  skippedByClocks: ({ given }) =>
+    `${given} nu există în fusul tău orar: ceasurile au sărit peste el la schimbarea orei.`,
+  rangeSeparator: ({ given }) =>
+    `${given} nu este o perioadă: un interval are un singur \`..\` între început și sfârșit.`,
+  endsBeforeStart: ({ given, timed }) =>
+    `${given} se termină înainte să înceapă: pune întâi ${timed ? "ora" : "data"} mai devreme.`,
+  tooLong: ({ given, maxDays }) =>
+    `${given} este prea lung: o perioadă poate cuprinde cel mult ${days(maxDays)}.`,
+  lastNeedsUnit: ({ given, count: n }) =>
+    `${given} nu este o perioadă. Adaugă unitatea: \`ultimele ${n} ore\` sau \`ultimele ${n} zile\`.`,
+  lastNotANumber: ({ given }) =>
+    `${given} nu este o perioadă. Scrie \`ultimele 12 ore\` pentru ore sau \`ultimele 3 zile\` pentru zile, cu un număr întreg.`,
+  countOutOfRange: ({ given, hours, max }) =>
+    `${given}: numărul de ${hours ? "ore" : "zile"} trebuie să fie de la 1 la ${number("ro", max)}${hours ? " (sau folosește zile: `ultimele 3 zile`)" : ""}.`,
+  timeNeedsEnd: ({ given, example }) => `${given}: o oră are nevoie și de un sfârșit, de exemplu ${example}.`,
+  notAPeriod: ({ given, yesterday, range }) =>
+    `${given} nu este o perioadă. Folosește \`azi\`, \`ieri\`, \`ultimele 12 ore\`, \`ultimele 3 zile\`, \`săptămâna aceasta\`, \`săptămâna trecută\`, \`luna trecută\`, o dată ca ${yesterday} sau un interval ca ${range}.`,
+
+  optionTwice: ({ option }) => `${option} apare de două ori.`,
+  strayWords: ({ given }) => `${given} nu este nici vehicul, nici perioadă. Scrie vehiculele, apoi perioada.`,
+  periodFirst: ({ given }) => `Pune perioada după vehicule: ${given} a fost citit ca parte dintr-un vehicul.`,
+  minNotWhole: ({ given }) =>
+    `${given}: scrie cea mai scurtă oprire ca număr întreg de minute, de exemplu \`min=10\`.`,
+  minOutOfRange: ({ given, max }) =>
+    `${given}: cea mai scurtă oprire trebuie să fie de la 1 la ${count("ro", max, { one: "minut", few: "minute", other: "de minute" })}.`,
+  minOnlyForStops: ({ command }) => `\`min=\` este doar pentru ${command}.`,
+  unknownOption: ({ option, command, onlyMin }) =>
+    `${command} nu înțelege ${option}.${onlyMin ? " Singura opțiune este `min=<minute>`." : ""}`,
+  oneVehicleNotAll: ({ command, vehiclesCommand }) =>
+    `${command} lucrează cu un singur vehicul odată, nu cu \`all\`.${vehiclesCommand ? ` Pentru toate vehiculele folosește ${vehiclesCommand}.` : ""}`,
+  oneVehicleMany: ({ command, count: n, given }) =>
+    `${command} lucrează cu un singur vehicul odată; ai dat ${number("ro", n)}: ${given}.`,
+  snapshotNoPeriod: ({ command, routeCommand }) =>
+    `${command} arată ultima poziție și nu primește o perioadă. Pentru traseul pe o perioadă folosește ${routeCommand}.`,
+  reportAfterWord: ({ given, word, reports }) =>
+    `${given}: după ${word} nu scrie nimic, sau unul dintre ${reports}.`,
+  vehicleWithoutSubcommand: ({ vehicle }) =>
+    `Spune ce vrei să afli despre ${vehicle}, de exemplu unde se află sau opririle lui.`,
+  notAVehicleId: ({ given }) =>
+    `${given} nu este un id de vehicul: id-urile sunt numere întregi după #, de exemplu \`#1234\`.`,
+  notAVehicle: ({ given }) => `${given} nu este un vehicul: scrie un număr de înmatriculare sau un nume.`,
+  vehicleAmbiguous: ({ given, count: n, candidates }) =>
+    `${given} se potrivește cu ${count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" })}: ${candidates}. Scrie numărul de înmatriculare.`,
+  vehicleUnknownPlate: ({ given, suggestions }) =>
+    `Niciun vehicul cu numărul de înmatriculare ${given} în acest cont.${suggestions ? ` Te-ai gândit la ${suggestions}?` : ""}`,
+  vehicleUnknownName: ({ given, suggestions }) =>
+    `Niciun vehicul numit ${given} în acest cont.${suggestions ? ` Te-ai gândit la ${suggestions}?` : ""}`,
+  vehicleNotVisible: ({ vehicle }) => `Vehiculul ${vehicle} nu este vizibil pentru acest cont de flotă.`,
+
+  notAChannel: ({ given }) =>
+    `${given} nu este un canal pe care îl pot folosi: scrie \`#\` și alege canalul din lista pe care o arată Slack, sau lasă-l deoparte ca să folosești canalul acesta.`,
+  oneChannel: () => "Dă câte un singur canal.",
+  takesNothing: ({ command }) => `După ${command} nu se mai scrie nimic.`,
+  unsubscribeOnlyChannel: ({ given }) =>
+    `\`/fleet alerts unsubscribe\` primește doar un canal; ${given} nu este unul.`,
+  notAnAlertCode: ({ given, suggestion, codes }) =>
+    `${given} nu este un cod de alertă.${suggestion ? ` Te-ai gândit la ${suggestion}?` : ""} Coduri: ${codes} sau \`all\`.`,
+  unknownAlertsSubcommand: ({ given, suggestion }) =>
+    `${given} nu este o comandă.${suggestion ? ` Te-ai gândit la ${suggestion}?` : " Folosește `subscribe`, `unsubscribe` sau `list`."}`,
+  oneLanguage: ({ command }) => `${command} primește o singură limbă: \`ro\` sau \`en\`.`,
+  workspaceLanguageMissing: () => "Spune ce limbă primește spațiul de lucru: `ro` sau `en`.",
+  notALanguage: ({ given }) =>
+    `${given} nu este o limbă în care răspunde fleetbot: \`ro\` (română) sau \`en\` (engleză).`,
+  loginTakesNothing: () =>
+    "După `/fleet login` nu se mai scrie nimic (sau `workspace`, pentru contul spațiului de lucru): comanda deschide un formular privat pentru numele de utilizator și parolă. Nu scrie niciodată o parolă într-un mesaj.",
+
+  unknownCommand: ({ given, root }) => `${given} nu este o comandă. Iată ce poate face ${root}:`,
+  unknownCommandNear: ({ given, suggestion, pauseCommand }) =>
+    `${given} nu este o comandă. Te-ai gândit la ${suggestion}${pauseCommand ? ` (sau ${pauseCommand}, ca să oprești o vreme trimiterea pozițiilor)` : ""}?`,
+  notACommand: () => "Comenzile încep cu `/fleet` sau `/etransport`.",
+
+  uitLength: ({ given, length, uitLength, example }) =>
+    `${given} nu este un cod UIT: are ${count("ro", length, { one: "caracter", few: "caractere", other: "de caractere" })}, un cod UIT are ${number("ro", uitLength)} litere și cifre, de exemplu ${example}.`,
+  uitCharacters: ({ given, example }) =>
+    `${given} nu este un cod UIT: un cod UIT are doar litere și cifre (liniuțele și spațiile nu contează), de exemplu ${example}.`,
+  oneTransport: ({ command, count: n }) =>
+    `${command} lucrează cu un singur transport odată; ai dat ${uits(n)}.`,
+  historyNeedsUit: ({ command }) =>
+    `${command} are nevoie de codul UIT al transportului ale cărui modificări vrei să le vezi.`,
+  historyOne: ({ command, count: n }) => `${command} arată câte un singur transport; ai dat ${uits(n)}.`,
+  uitWithoutVerb: ({ uit, verbs }) => `Spune ce să fac cu ${uit}: ${verbs}.`,
+} satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof grammar>;

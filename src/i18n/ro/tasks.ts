@@ -1,6 +1,126 @@
-/** Romanian, tasks (see en/tasks.ts). */
+/**
+ * Romanian, tasks (see en/tasks.ts). A request is „cerere” (feminine), a call to the service
+ * „apel”; the endings name the request („cererea a eșuat”), so they agree whatever the task is.
+ */
 import type { tasks as en } from "../en/tasks.js";
+import { number } from "../format.js";
+import { count, plural } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
 
-export const tasks = {} satisfies Translation<typeof en>;
+const requests = (n: number) => count("ro", n, { one: "cerere", few: "cereri", other: "de cereri" });
+
+export const tasks = {
+  reportFor: ({ title, vehicles }) => `${title} pentru ${vehicles}`,
+  reportAny: () => "Raport",
+  actionStart: ({ uits }) => `Pornire ${uits}`,
+  actionPause: ({ uits }) => `Pauză ${uits}`,
+  actionEnd: ({ uits }) => `Terminare ${uits}`,
+  actionAny: ({ uits }) => `Acțiune asupra ${uits}`,
+  accountCheck: ({ username }) => `Verificarea contului de flotă ${username}`,
+  transportList: () => "Lista transporturilor",
+  transportFind: ({ uit }) => `Căutare ${uit}`,
+  transportFindAny: () => "Căutarea transportului",
+  transportCreate: ({ uit }) => `Creare transport ${uit}`,
+  transportUpdate: ({ uit }) => `Actualizare transport ${uit}`,
+  transportRemove: ({ uit }) => `Ștergere ${uit}`,
+  transportRemoveAny: () => "Ștergerea transportului",
+
+  answeringNow: () => "răspund acum",
+  requestsDone: ({ done, total }) => `${number("ro", done)}/${requests(total)}`,
+  positionInQueue: ({ position }) => `locul ${number("ro", position)} în coadă`,
+  nextInLine: () => "următoarea la rând",
+  waitAbout: ({ duration }) => `aproximativ ${duration}`,
+  waitUnderSecond: () => "sub o secundă",
+  waitLeft: ({ wait }) => `încă ${wait}`,
+  pacingUnknown: () => "Serviciul de flotă răspunde, pentru un cont, la câte o cerere pe rând.",
+  pacingSeconds: (seconds) =>
+    plural("ro", seconds, {
+      one: "Serviciul de flotă răspunde, pentru un cont, la o cerere pe secundă.",
+      few: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} secunde.`,
+      other: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} de secunde.`,
+    }),
+  pacingMinutes: (minutes) =>
+    plural("ro", minutes, {
+      one: "Serviciul de flotă răspunde, pentru un cont, la o cerere pe minut.",
+      few: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} minute.`,
+      other: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} de minute.`,
+    }),
+  alreadyQueued: ({ what }) => `${what}: deja în coadă; rulează o singură dată.`,
+  queued: ({ what }) => `${what}: în coadă.`,
+  queuedPosition: ({ position }) => `, locul ${number("ro", position)}`,
+  done: ({ what }) => `${what}: gata.`,
+  queueEmpty: ({ account }) => `Nimic nu așteaptă pentru contul de flotă *${account}*.`,
+  queueTitle: ({ account, total }) => `*Coada contului ${account}*: ${requests(total)}`,
+  queueEntryState: ({ state, done, total }) => `${state}, ${number("ro", done)}/${requests(total)}`,
+  queueAskedBy: ({ user, time }) => `cerută de ${user} la ${time}`,
+  queueRefresh: () => "Reîmprospătează",
+  cancel: () => "Anulează",
+  alreadyFinished: () => "Cererea aceasta s-a încheiat deja.",
+
+  cancelledBy: ({ what, user }) => `${what}: ${user} a anulat cererea.`,
+  cancelled: ({ what }) => `${what}: cerere anulată.`,
+  cancelledDetail: () => "Apelurile deja trimise au primit răspuns; nu s-a mai cerut nimic altceva.",
+  failed: ({ what, message }) => `${what} nu a reușit: ${message}`,
+  supportId: ({ id }) => `Pentru asistență: ID de corelare ${id}`,
+  resultTooLarge: ({ what, size }) =>
+    `${what}: gata, dar rezultatul (${size}) este prea mare ca să fie păstrat. Cere din nou pentru o perioadă mai scurtă sau pentru mai puține vehicule.`,
+  resultExpired: ({ what }) =>
+    `${what}: rezultatul nu mai este păstrat (rezultatele mari se păstrează o zi după răspuns). Rulează din nou comanda ca să-l vezi.`,
+
+  failedDefault: () => "Cererea a eșuat.",
+  internal: () => "Ceva nu a mers în fleetbot; detaliile sunt în jurnalul lui.",
+  credentialsUser: ({ username }) =>
+    `Contul tău de flotă asociat, ${username}, nu mai poate fi citit: cheia de criptare a fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
+  credentialsWorkspace: ({ username }) =>
+    `Contul de flotă al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
+  ruleMaxVehicles: ({ endpoint, max, given }) =>
+    `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai dat ${number("ro", given)}.`,
+  ruleMaxPeriod: ({ endpoint, days }) =>
+    `O cerere ${endpoint} acoperă cel mult ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })}; împarte perioada.`,
+  rulePeriodOrder: () => "Perioada trebuie să înceapă înainte să se termine.",
+  ruleEmptyList: () => "Numește cel puțin un vehicul.",
+  ruleStopMargin: () => "Durata minimă a unei opriri trebuie să fie un număr întreg de minute, cel puțin 1.",
+  ruleOther: ({ rule }) =>
+    `fleetbot nu a trimis o cerere pe care serviciul de flotă ar fi refuzat-o (regula ${rule}). Echipa de asistență are detaliile.`,
+  badRequest: ({ reasons }) => `Serviciul de flotă a refuzat cererea ca invalidă (${reasons}).`,
+  badRequestBare: () => "Serviciul de flotă a refuzat cererea ca invalidă.",
+  unauthorizedLogin: () =>
+    "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă, sau utilizatorul este inactiv.",
+  unauthorizedExpired: () =>
+    "Sesiunea de flotă a expirat și nu a putut fi reînnoită. Asociază din nou contul de flotă cu /fleet login.",
+  unauthorizedVehicles: () =>
+    "Cel puțin unul dintre vehiculele cerute nu este accesibil acestui cont de flotă.",
+  unauthorizedAccess: () => "Acest cont de flotă nu are drepturi pentru această cerere.",
+  rateLimited: () =>
+    "Serviciul de flotă limitează cât de des poate întreba acest cont; cererea va fi reluată.",
+  application: ({ reasons }) => `Serviciul de flotă nu a putut face asta: ${reasons}.`,
+  applicationBare: () => "Serviciul de flotă nu a putut face asta.",
+  transportTimeout: () => "Serviciul de flotă nu a răspuns la timp. Încearcă din nou peste câteva minute.",
+  transportNetwork: () => "Serviciul de flotă nu a putut fi contactat. Încearcă din nou peste câteva minute.",
+  transportHttp: () => "Serviciul de flotă a avut o problemă internă. Încearcă din nou peste câteva minute.",
+  transportMalformed: () =>
+    "Serviciul de flotă a trimis un răspuns pe care fleetbot nu îl înțelege. Echipa de asistență are detaliile.",
+
+  cannotSave: () => ":warning: fleetbot nu poate salva cereri acum; nimic nu a fost pus în coadă.",
+  cannotSaveDetail: () =>
+    "Spațiul lui de stocare este plin sau doar pentru citire; operatorul află prin /healthz. Încearcă din nou peste câteva minute.",
+  cannotQueue: () => ":warning: fleetbot nu poate pune cereri în coadă acum; nimic nu a fost pus în coadă.",
+  cannotQueueDetail: () =>
+    "A pierdut legătura cu Redis; operatorul află prin /healthz. Încearcă din nou peste un minut.",
+  notSavedTitle: () => "Nesalvat",
+  refusedFiles: ({ what, code, id }) =>
+    `:warning: Fișierele pentru ${what} nu au putut fi trimise: Slack le-a refuzat (${code}). Sarcina ${id}.`,
+  refusedAnswer: ({ what, code, id }) =>
+    `:warning: fleetbot nu a putut afișa ${what}: Slack a refuzat răspunsul (${code}). Încearcă o cerere mai scurtă; echipa de asistență o poate găsi după sarcina ${id}.`,
+  fullAnswerIn: ({ where }) => `Răspunsul complet este ${where}.`,
+  answerInDm: () => "în mesajele tale directe cu fleetbot",
+  answerInChannel: ({ channel }) => `în ${channel}`,
+  answerInTheChannel: () => "în canal",
+  cardsUpdated: ({ count: n, places }) =>
+    `Actualizate pe loc: ${count("ro", n, { one: "card anterior", few: "carduri anterioare", other: "de carduri anterioare" })} (${places}).`,
+  placeDm: () => "mesajele tale directe",
+  placeList: () => "lista ta de transporturi",
+  commandUnavailable: () => "Comanda aceasta nu este încă disponibilă.",
+  commandUnavailableDetail: () => "/fleet ajutor arată ce este disponibil.",
+} satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof tasks>;

@@ -48,6 +48,11 @@ export class ChangeFeed {
     return () => this.#streams.delete(res);
   }
 
+  /** A change of the page's own state (not the fake Slack's): its language, told like any other. */
+  touch(): void {
+    this.#pending ??= setTimeout(() => this.#notify(), 15);
+  }
+
   /** Ends open streams and wakes long polls, so the HTTP server can stop. */
   close(): void {
     this.#unsubscribe();

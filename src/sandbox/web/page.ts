@@ -1,10 +1,18 @@
+import type { Language } from "../../i18n/language.js";
+
 /**
  * The sandbox page: a static shell that /sandbox/app.js fills from /sandbox/state. It carries the
  * API token (base64url, safe in an attribute): only a page read from this origin learns it.
+ *
+ * The page's own words (`data-t` keys) are written here in English, and app.js writes them in the
+ * chosen language from its own table (WORDS in assets/app.js) as soon as it runs: the sandbox is a
+ * tool around the bot, not the bot, so its words are not in src/i18n. `language`: the one the user
+ * last chose through the page, when the server knows it (the switch starts on it).
  */
-export function pageHtml(token: string): string {
+export function pageHtml(token: string, language?: Language): string {
+  const pressed = (l: Language) => (l === (language ?? "en") ? "true" : "false");
   return `<!doctype html>
-<html lang="en">
+<html lang="${language ?? "en"}"${language ? ` data-language="${language}"` : ""}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -16,10 +24,15 @@ export function pageHtml(token: string): string {
 <body>
 <div class="sandbox-banner" role="note">
   <b>SANDBOX</b>
-  <span>fleetbot against a local fake Slack and the fleet simulator. For a real workspace set
+  <span class="banner-text" data-t="banner">fleetbot against a local fake Slack and the fleet simulator. For a real workspace set
   <code>SLACK_BOT_TOKEN</code> + <code>SLACK_SIGNING_SECRET</code> (or <code>SLACK_APP_TOKEN</code>) — see the README.</span>
   <span class="spacer"></span>
-  <button type="button" id="sim-toggle" title="Show or hide the simulator's panel">Simulator panel</button>
+  <div class="lang-switch" id="lang-switch" role="group" aria-labelledby="lang-label">
+    <span id="lang-label" data-t="languageLabel">fleetbot's language</span>
+    <button type="button" data-language="en" lang="en" aria-pressed="${pressed("en")}">English</button>
+    <button type="button" data-language="ro" lang="ro" aria-pressed="${pressed("ro")}">Română</button>
+  </div>
+  <button type="button" id="sim-toggle" data-t="simToggle" data-t-title="simToggleTitle" title="Show or hide the simulator's panel">Simulator panel</button>
 </div>
 <div class="layout">
   <aside class="sidebar">
@@ -43,8 +56,8 @@ export function pageHtml(token: string): string {
   </main>
   <aside class="simulator" id="simulator" aria-label="Simulator">
     <div class="sim-head">
-      <h2>Simulator</h2>
-      <p>Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status;
+      <h2 data-t="simTitle">Simulator</h2>
+      <p data-t="simIntro">Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status;
       fleetbot notices it at its next alert check and posts in #alerts.</p>
       <p class="sim-next" id="sim-next" hidden></p>
     </div>

@@ -7,11 +7,15 @@
  */
 
 import { randomBytes } from "node:crypto";
+import type { TransportStatusId } from "../../fleet/schemas.js";
+import { messages } from "../../i18n/index.js";
+import { isLanguage, type Language } from "../../i18n/language.js";
 import type { RunningSimulator, TransmissionCode } from "../../simulator/index.js";
 import { STATUS_NAMES, TRANSMISSION_CODES } from "../../simulator/transports.js";
 import type { HttpRoute } from "../../slack/app.js";
 import { vehicleExamples } from "../../slack/grammar/help.js";
 import type { ElementInput, FakeSlack, SlackDriver } from "../fakeSlack/index.js";
+import { dmIdFor } from "../fakeSlack/workspace.js";
 import { loadSandboxAssets, type SandboxAssets } from "./assets.js";
 import { ChangeFeed, versionFrame } from "./feed.js";
 import {
@@ -66,6 +70,9 @@ export interface SandboxTransport {
   /** The code forced from the panel, if any. */
   forced?: string;
   validityEnd: string;
+  /** With `?lang=ro|en`: the status and the transmission as fleetbot's catalogue names them. */
+  statusText?: string;
+  transmissionText?: string;
 }
 
 /** What every route handler works with. */
@@ -79,6 +86,12 @@ interface Sandbox {
   forced: Map<string, TransmissionCode>;
   /** Transports the panel moved to status Error (hidden by load-transports), with the status they had. */
   hidden: Map<string, number>;
+  /**
+   * The language the user last chose through the page (its switch or a typed language command),
+   * once the bot took it: the page's own words follow it. Not the bot's record (the bot keeps
+   * its own, which the sandbox never reads or writes): only what this page sent.
+   */
+  language: Language | undefined;
 }
 
 export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
@@ -93,13 +106,14 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     feed: new ChangeFeed(fake),
     forced: new Map(),
     hidden: new Map(),
+    language: undefined,
   };
   const api = (route: HttpRoute) => guarded(token, route);
   const post = (path: string, run: (body: Record<string, unknown>) => Promise<Answer>) =>
     jsonPost(token, path, run);
 
   const routes: HttpRoute[] = [
-    pageRoute(token),
+    pageRoute(token, () => sandbox.language),
     ...assetRoutes(assets),
     api(stateRoute(sandbox)),
     api(eventsRoute(sandbox.feed)),
@@ -109,6 +123,7 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     post("/sandbox/suggest", (body) => runSuggestion(sandbox, body)),
     post("/sandbox/close", (body) => runViewClosed(sandbox, body)),
     post("/sandbox/home", () => runHomeOpened(sandbox)),
+    post("/sandbox/language", (body) => chooseLanguage(sandbox, body)),
     post("/sandbox/timezone", async (body) => setTimeZone(sandbox, body)),
     api(filesRoute(sandbox.fake)),
     api(transportsRoute(sandbox)),
@@ -120,13 +135,13 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
 
 // -------------------------------------------------------------------- page, assets, state
 
-function pageRoute(token: string): HttpRoute {
+function pageRoute(token: string, language: () => Language | undefined): HttpRoute {
   return {
     path: "/",
     handler: (req, res) => {
       const reason = hostRefusal(req);
       if (reason) send(res, 403, "text/plain; charset=utf-8", reason);
-      else send(res, 200, "text/html; charset=utf-8", pageHtml(token));
+      else send(res, 200, "text/html; charset=utf-8", pageHtml(token, language()));
     },
   };
 }
@@ -145,7 +160,8 @@ function assetRoutes(assets: SandboxAssets): HttpRoute[] {
 }
 
 /** GET /sandbox/state[?since=N]: with `since` = the current version it long-polls. */
-function stateRoute({ fake, userId, feed, simulator }: Sandbox): HttpRoute {
+function stateRoute(sandbox: Sandbox): HttpRoute {
+  const { fake, userId, feed, simulator } = sandbox;
   // The demo account's own vehicles, in every example the page shows (none made up).
   const examples = simulator
     ? vehicleExamples(
@@ -161,7 +177,7 @@ function stateRoute({ fake, userId, feed, simulator }: Sandbox): HttpRoute {
         await feed.waitForChange(LONG_POLL_MS, req);
         if (res.destroyed) return;
       }
-      json(res, 200, buildState(fake, userId, feed.version, examples));
+      json(res, 200, buildState(fake, userId, feed.version, examples, sandbox.language));
     },
   };
 }
@@ -214,7 +230,8 @@ function filesRoute(fake: FakeSlack): HttpRoute {
 
 // -------------------------------------------------------------------- what a Slack client sends
 
-async function runCommand({ driver, userId }: Sandbox, body: Record<string, unknown>): Promise<Answer> {
+async function runCommand(sandbox: Sandbox, body: Record<string, unknown>): Promise<Answer> {
+  const { driver, userId } = sandbox;
   const channel = str(body.channel);
   const raw = str(body.text)?.trim() ?? "";
   const match = /^(\/\S+)\s*([\s\S]*)$/.exec(raw);
@@ -224,7 +241,40 @@ async function runCommand({ driver, userId }: Sandbox, body: Record<string, unkn
     return [400, { ok: false, error: `${command} is not a valid command. Try /fleet or /etransport.` }];
   }
   const result = await driver().slashCommand({ command, text, userId, channelId: channel });
-  return [200, outcome(result)];
+  const answer = outcome(result);
+  // Typed rather than switched: the page's own words follow all the same.
+  const chosen = command === "/fleet" ? LANGUAGE_COMMAND.exec(text.trim())?.[1]?.toLowerCase() : undefined;
+  if (answer.ok && isLanguage(chosen)) remember(sandbox, chosen);
+  return [200, answer];
+}
+
+/** `/fleet language ro`, `/fleet limba en`, `/fleet limbă ro`: the user's own language. */
+const LANGUAGE_COMMAND = /^(?:language|limba|limbă)\s+(ro|en)$/iu;
+
+/**
+ * The page's language switch: the sandbox user types `/fleet language ro|en` (signed like any
+ * command, in the conversation open on the page, else their DM with the bot), and the bot
+ * stores it as it would anyone's; the bot's confirmation lands in that conversation.
+ */
+async function chooseLanguage(sandbox: Sandbox, body: Record<string, unknown>): Promise<Answer> {
+  const language = str(body.language);
+  if (!isLanguage(language)) return [400, { ok: false, error: "language must be en or ro" }];
+  const channel = str(body.channel) ?? dmIdFor(sandbox.userId);
+  const result = await sandbox.driver().slashCommand({
+    command: "/fleet",
+    text: `language ${language}`,
+    userId: sandbox.userId,
+    channelId: channel,
+  });
+  const answer = outcome(result);
+  if (answer.ok) remember(sandbox, language);
+  return [200, { ...answer, language: answer.ok ? language : (sandbox.language ?? null) }];
+}
+
+function remember(sandbox: Sandbox, language: Language): void {
+  if (sandbox.language === language) return;
+  sandbox.language = language;
+  sandbox.feed.touch();
 }
 
 async function runAction({ driver, userId }: Sandbox, body: Record<string, unknown>): Promise<Answer> {
@@ -313,16 +363,18 @@ function setTimeZone({ fake, userId }: Sandbox, body: Record<string, unknown>): 
 
 // -------------------------------------------------------------------- the Simulator panel
 
+/** `?lang=ro|en`: each transport's status and transmission also named as fleetbot's catalogue names them. */
 function transportsRoute({ simulator, forced, hidden }: Sandbox): HttpRoute {
   return {
     path: "/sandbox/transports",
-    handler: (_req, res) => {
+    handler: (req, res) => {
+      const lang = query(req).get("lang");
       if (!simulator) json(res, 200, { ok: true, simulator: false, transports: [] });
       else
         json(res, 200, {
           ok: true,
           simulator: true,
-          transports: listTransports(simulator, forced, hidden),
+          transports: listTransports(simulator, forced, hidden, isLanguage(lang) ? lang : undefined),
         });
     },
   };
@@ -339,6 +391,8 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
   const code = str(body.transmissionStatusCode);
   const status = str(body.status);
   if (!codeUit) return [400, { ok: false, error: "codeUit is required" }];
+  // The list it answers with, named in the page's language (as GET /sandbox/transports?lang=).
+  const lang = isLanguage(body.lang) ? body.lang : undefined;
   let found: boolean;
   if (status !== undefined) {
     const t = simulator.control.transports().find((x) => x.codeUit === codeUit);
@@ -355,7 +409,7 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
     } else {
       return [400, { ok: false, error: "status must be error or restore" }];
     }
-    return [200, { ok: true, transports: listTransports(simulator, forced, hidden) }];
+    return [200, { ok: true, transports: listTransports(simulator, forced, hidden, lang) }];
   }
   if (code === "clear") {
     found = simulator.control.setTransport(codeUit, { clear: true });
@@ -367,7 +421,7 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
     return [400, { ok: false, error: `transmissionStatusCode must be one of ${[...FORCEABLE].join(", ")}` }];
   }
   if (!found) return [404, { ok: false, error: `no transport ${codeUit}` }];
-  return [200, { ok: true, transports: listTransports(simulator, forced, hidden) }];
+  return [200, { ok: true, transports: listTransports(simulator, forced, hidden, lang) }];
 }
 
 /**
@@ -400,7 +454,9 @@ function listTransports(
   simulator: RunningSimulator,
   forced: Map<string, TransmissionCode>,
   hidden: Map<string, number> = new Map(),
+  language?: Language,
 ): SandboxTransport[] {
+  const names = language ? messages(language).etransport : undefined;
   const { control, vehicles } = simulator;
   const now = control.now();
   const plates = new Map(vehicles.map((v) => [v.vehicleUId, v.plate]));
@@ -430,6 +486,12 @@ function listTransports(
           transmission,
           ...(code ? { forced: code } : {}),
           validityEnd: new Date(t.validityEndDate).toISOString(),
+          ...(names
+            ? {
+                statusText: names.transportStatus(t.statusId as TransportStatusId),
+                transmissionText: names.transmissionStatus(transmission),
+              }
+            : {}),
         };
       })
   );

@@ -4,7 +4,8 @@
  * stack and Home tab, and the files shared with them. Plain JSON for the browser.
  */
 
-import { etransportUsage, fleetUsage, type VehicleExamples, withVehicles } from "../../slack/grammar/help.js";
+import type { Language } from "../../i18n/language.js";
+import { type UsageLine, usageLines, type VehicleExamples, withVehicles } from "../../slack/grammar/help.js";
 import type { FakeSlack } from "../fakeSlack/index.js";
 import type { FakeChannel, FakeMessage, Json, JsonObject } from "../fakeSlack/types.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";
@@ -65,7 +66,13 @@ export interface SandboxState {
   /** The user's open modal stack, root first (the last one is visible). */
   modals: SandboxModal[];
   home: JsonObject | null;
-  /** Slash command hints. */
+  /**
+   * The language the sandbox user last chose through this page (its switch, or a
+   * `/fleet language ro|en` typed in its composer): the page's own words follow it. Null while
+   * none was chosen here since the bot started (the page then keeps the one it remembers).
+   */
+  language: Language | null;
+  /** Slash command hints, in `language` (English when none), as the help writes them. */
   commands: { command: string; syntax: string; does: string; example: string }[];
   /** A plate of the demo account, for the page's own examples. */
   examplePlate?: string;
@@ -120,6 +127,8 @@ export function buildState(
   version: number,
   /** The demo account's own vehicles, for examples that work (issue 24: no made-up plates). */
   examples?: VehicleExamples,
+  /** What the sandbox user chose through the page, if anything (see SandboxState.language). */
+  language?: Language,
 ): SandboxState {
   const ws = fake.workspace;
   const user = ws.users.get(userId);
@@ -187,12 +196,16 @@ export function buildState(
     }
   }
 
-  const hint = (command: string) => (l: (typeof fleetUsage)[number]) => ({
+  const hint = (command: string) => (l: UsageLine) => ({
     command,
     ...l,
     example: withVehicles(l.example, examples),
   });
-  const commands = [...fleetUsage.map(hint("/fleet")), ...etransportUsage.map(hint("/etransport"))];
+  const lang = language ?? "en";
+  const commands = [
+    ...usageLines("fleet", lang).map(hint("/fleet")),
+    ...usageLines("etransport", lang).map(hint("/etransport")),
+  ];
 
   return {
     version,
@@ -204,6 +217,7 @@ export function buildState(
     names,
     modals,
     home,
+    language: language ?? null,
     commands,
     ...(examples?.plates[0] ? { examplePlate: examples.plates[0] } : {}),
     violations: fake.violations

@@ -1,8 +1,9 @@
-import { closestWord, code, decodeSlackEntities, firstWord, foldWord, squeeze } from "./text.js";
+import { closestWord, decodeSlackEntities, firstWord, foldWord, squeeze } from "./text.js";
 import type {
   EtransportCommandResult,
   GrammarContext,
   GrammarError,
+  GrammarProblem,
   TransportStatusFilter,
 } from "./types.js";
 import { EXAMPLE_UIT, normaliseUit, parseUitList } from "./uit.js";
@@ -96,8 +97,8 @@ const EXAMPLES: Record<Subcommand, string> = {
   history: `/etransport history ${EXAMPLE_UIT}`,
 };
 
-function fail(message: string, example: string, extra: Partial<GrammarError> = {}): GrammarError {
-  return { ok: false, kind: "error", message, example, ...extra };
+function fail(problem: GrammarProblem, example: string, extra: Partial<GrammarError> = {}): GrammarError {
+  return { ok: false, kind: "error", problem, example, ...extra };
 }
 
 function parseList(args: string): EtransportCommandResult {
@@ -132,7 +133,7 @@ function parseAction(
   args: string,
 ): EtransportCommandResult {
   const parsed = parseUitList(args);
-  if (!parsed.ok) return fail(parsed.message, EXAMPLES[sub]);
+  if (!parsed.ok) return fail(parsed.problem, EXAMPLES[sub]);
   const uits = parsed.uits;
   if (uits.length === 0) {
     return sub === "new" ? { ok: true, kind: "new" } : { ok: true, kind: "modal", form: sub };
@@ -147,7 +148,7 @@ function parseAction(
     case "remove":
       if (uits.length > 1) {
         return fail(
-          `${code(`/etransport ${sub}`)} works on one transport at a time; you gave ${uits.length} UITs.`,
+          { code: "oneTransport", command: `/etransport ${sub}`, count: uits.length },
           `/etransport ${sub} ${uits[0]}`,
         );
       }
@@ -160,19 +161,13 @@ function parseAction(
 /** `history <UIT>`: one transport; a missing or second UIT is said with an example (no form asks for it). */
 function parseHistory(args: string): EtransportCommandResult {
   const parsed = parseUitList(args);
-  if (!parsed.ok) return fail(parsed.message, EXAMPLES.history);
+  if (!parsed.ok) return fail(parsed.problem, EXAMPLES.history);
   const [uit, ...more] = parsed.uits;
   if (!uit) {
-    return fail(
-      `${code("/etransport history")} needs the UIT of the transport whose changes you want to see.`,
-      EXAMPLES.history,
-    );
+    return fail({ code: "historyNeedsUit" }, EXAMPLES.history);
   }
   if (more.length > 0) {
-    return fail(
-      `${code("/etransport history")} shows one transport at a time; you gave ${parsed.uits.length} UITs.`,
-      `/etransport history ${uit}`,
-    );
+    return fail({ code: "historyOne", count: parsed.uits.length }, `/etransport history ${uit}`);
   }
   return { ok: true, kind: "history", uit };
 }
@@ -202,11 +197,9 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
   const asUits = parseUitList(squeeze(text));
   if (asUits.ok && asUits.uits.length > 0) {
     const uit = asUits.uits[0]!;
-    return fail(
-      `Say what to do with ${code(uit)}: ${["start", "pause", "end", "edit", "remove"].map((v) => code(v)).join(", ")}.`,
-      `/etransport start ${asUits.uits.join(" ")}`,
-      { showHelp: true },
-    );
+    return fail({ code: "uitWithoutVerb", uit }, `/etransport start ${asUits.uits.join(" ")}`, {
+      showHelp: true,
+    });
   }
   const near = (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUGGESTIBLE);
   if (near) {
@@ -215,16 +208,20 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
       retried.ok && retried.kind !== "modal"
         ? `/etransport ${near}${args ? ` ${args}` : ""}`
         : EXAMPLES[subcommandOf(near) as Subcommand];
-    const pauseToo =
-      sub === "stop" ? ` (or ${code("/etransport pause")} to stop sending positions for a while)` : "";
     return fail(
-      `${code(`/etransport ${word}`)} is not a command. Did you mean ${code(`/etransport ${near}`)}${pauseToo}?`,
+      {
+        code: "unknownSubcommand",
+        root: "/etransport",
+        given: `/etransport ${word}`,
+        suggestion: `/etransport ${near}`,
+        ...(sub === "stop" ? { pauseToo: true } : {}),
+      },
       example,
       { suggestion: near, showHelp: true },
     );
   }
   return fail(
-    `${code(`/etransport ${word}`)} is not a command. Here is what ${code("/etransport")} can do:`,
+    { code: "unknownSubcommand", root: "/etransport", given: `/etransport ${word}` },
     "/etransport help",
     {
       showHelp: true,

@@ -9,16 +9,7 @@ import {
   type VehicleReportName,
 } from "../../reports/catalogue.js";
 import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
-import {
-  closestWord,
-  code,
-  codeList,
-  decodeSlackEntities,
-  firstWord,
-  foldWord,
-  squeeze,
-  withoutDiacritics,
-} from "./text.js";
+import { closestWord, decodeSlackEntities, firstWord, foldWord, squeeze, withoutDiacritics } from "./text.js";
 import {
   ALERT_CODES,
   type AlertCode,
@@ -26,6 +17,7 @@ import {
   type FleetCommandResult,
   type GrammarContext,
   type GrammarError,
+  type GrammarProblem,
   type Language,
   type Period,
   type VehicleRef,
@@ -130,8 +122,8 @@ function canonicalExample(sub: Subcommand): string {
   return `/fleet ${sub}${example ? ` ${example}` : ""}`;
 }
 
-function fail(message: string, example: string, extra: Partial<GrammarError> = {}): GrammarError {
-  return { ok: false, kind: "error", message, example, ...extra };
+function fail(problem: GrammarProblem, example: string, extra: Partial<GrammarError> = {}): GrammarError {
+  return { ok: false, kind: "error", problem, example, ...extra };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,14 +145,14 @@ function tokenise(text: string): string[] {
   return tight.match(/(?:[^\s,]|(?<=(?:[A-Za-z]=|(?:^|\s)(?:last|ultimele) ?)\d+),(?=\d))+|,/gi) ?? [];
 }
 
-function splitReportArgs(args: string): ReportArgs | { ok: false; message: string; option?: string } {
+function splitReportArgs(args: string): ReportArgs | { ok: false; problem: GrammarProblem } {
   const options = new Map<string, string>();
   const rest: string[] = [];
   for (const token of tokenise(args)) {
     const m = /^([A-Za-z]+)=(.*)$/.exec(token);
     if (m) {
       const key = (m[1] ?? "").toLowerCase();
-      if (options.has(key)) return { ok: false, message: `${code(`${key}=`)} is given twice.`, option: key };
+      if (options.has(key)) return { ok: false, problem: { code: "optionTwice", option: `${key}=` } };
       options.set(key, m[2] ?? "");
     } else {
       rest.push(token);
@@ -244,14 +236,11 @@ function vehiclesText(refs: readonly VehicleRef[]): string {
   return refs.map((r) => r.raw).join(", ");
 }
 
-function readMin(value: string): number | string {
-  if (!/^\d+$/.test(value)) {
-    return `${code(`min=${value}`)}: give the shortest stop as a whole number of minutes, like ${code("min=10")}.`;
-  }
+function readMin(value: string): number | GrammarProblem {
+  if (!/^\d+$/.test(value)) return { code: "minNotWhole", given: `min=${value}` };
   const n = Number(value);
-  if (n < 1 || n > MAX_MIN_MINUTES) {
-    return `${code(`min=${value}`)}: the shortest stop must be from 1 to ${MAX_MIN_MINUTES} minutes.`;
-  }
+  if (n < 1 || n > MAX_MIN_MINUTES)
+    return { code: "minOutOfRange", given: `min=${value}`, max: MAX_MIN_MINUTES };
   return n;
 }
 
@@ -279,15 +268,12 @@ function vehicleWordsProblem(r: ReportReading, vehicleTokens: readonly string[])
       snapshot || stray.periodText === "" ? "" : ` ${workingPeriod(stray.periodText, r.ctx, "yesterday")}`;
     // The vehicles typed before it may themselves be wrong (a period among them): then the example's.
     const vehicles = parseReport(r.report, `${typed}${period}`, r.ctx).ok ? typed : EXAMPLE_PLATE;
-    return fail(
-      `${code(stray.stray)} is neither a vehicle nor a period. Give the vehicles, then the period.`,
-      `${r.cmd} ${vehicles}${period}`,
-    );
+    return fail({ code: "strayWords", given: stray.stray }, `${r.cmd} ${vehicles}${period}`);
   }
   const misplaced = misplacedPeriod(vehicleTokens);
   if (misplaced === undefined) return undefined;
   return fail(
-    `Put the period after the vehicles: ${code(misplaced)} was read as part of a vehicle.`,
+    { code: "periodFirst", given: misplaced },
     snapshot ? r.example : `${r.cmd} ${EXAMPLE_PLATE} ${workingPeriod(misplaced, r.ctx, "yesterday")}`,
   );
 }
@@ -302,13 +288,15 @@ function readOptions(
   for (const [key, value] of options) {
     if (key === "min" && r.report.minStop) {
       const n = readMin(value);
-      if (typeof n === "string") return fail(n, `${withVehiclesAndPeriod} min=10`);
+      if (typeof n !== "number") return fail(n, `${withVehiclesAndPeriod} min=10`);
       minMinutes = n;
     } else if (key === "min") {
-      return fail(`${code("min=")} is only for ${code("/fleet stops")}.`, withVehiclesAndPeriod);
+      return fail({ code: "minOnlyForStops" }, withVehiclesAndPeriod);
     } else {
-      const only = r.report.minStop ? ` The only option is ${code("min=<minutes>")}.` : "";
-      return fail(`${code(`${key}=`)} is not something ${code(r.cmd)} understands.${only}`, r.example);
+      return fail(
+        { code: "unknownOption", option: `${key}=`, command: r.cmd, onlyMin: r.report.minStop },
+        r.example,
+      );
     }
   }
   return minMinutes !== undefined ? { minMinutes } : {};
@@ -323,15 +311,14 @@ function singleVehicleProblem(
   if (r.report.vehicles !== "one") return undefined;
   const sub = r.report.name;
   if (refs.some((ref) => ref.type === "all")) {
-    const instead = sub === "where" ? ` For every vehicle use ${code("/fleet vehicles")}.` : "";
     return fail(
-      `${code(r.cmd)} works on one vehicle at a time, not ${code("all")}.${instead}`,
+      { code: "oneVehicleNotAll", command: r.cmd, where: sub === "where" },
       sub === "where" ? "/fleet vehicles" : withVehiclesAndPeriod,
     );
   }
   if (refs.length > 1) {
     return fail(
-      `${code(r.cmd)} works on one vehicle at a time; you gave ${refs.length}: ${codeList(refs.map((ref) => ref.raw))}.`,
+      { code: "oneVehicleMany", command: r.cmd, given: refs.map((ref) => ref.raw) },
       withVehiclesAndPeriod,
     );
   }
@@ -350,14 +337,14 @@ function parseReport(report: AnyReportEntry, args: string, ctx: GrammarContext):
   const r: ReportReading = { report, cmd: `/fleet ${sub}`, example: canonicalExample(sub), ctx };
   const snapshot = report.period === "none";
   const split = splitReportArgs(args);
-  if ("ok" in split) return fail(split.message, r.example);
+  if ("ok" in split) return fail(split.problem, r.example);
   const { vehicleTokens, periodText, options } = split;
 
   // Vehicles first: the example of any later error reuses them when they are fine.
   const wordsProblem = vehicleWordsProblem(r, vehicleTokens);
   if (wordsProblem) return wordsProblem;
   const list = parseVehicleList(vehicleTokens.join(" "));
-  if (!list.ok) return fail(list.message, r.example);
+  if (!list.ok) return fail(list.problem, r.example);
   const refs = list.refs;
   const withVehicles = `${r.cmd} ${exampleVehicles(report, refs)}`;
   // Examples keep the period only when it is itself fine.
@@ -368,15 +355,12 @@ function parseReport(report: AnyReportEntry, args: string, ctx: GrammarContext):
   if ("ok" in read) return read;
   const { minMinutes } = read;
   if (snapshot && periodText !== "") {
-    return fail(
-      `${code(r.cmd)} shows the latest position and takes no period. For a track over time use ${code("/fleet route")}.`,
-      withVehicles,
-    );
+    return fail({ code: "snapshotNoPeriod", command: r.cmd }, withVehicles);
   }
   let period: Period | undefined;
   if (!snapshot) {
     const parsed = parsePeriodCore(periodText, ctx);
-    if (!parsed.ok) return fail(parsed.message, periodExample(withVehicles, parsed, minMinutes));
+    if (!parsed.ok) return fail(parsed.problem, periodExample(withVehicles, parsed, minMinutes));
     period = parsed.period;
   }
 
@@ -422,8 +406,8 @@ function readChannel(token: string): ChannelRef | undefined {
   return undefined;
 }
 
-function channelProblem(token: string): string {
-  return `${code(token)} is not a channel I can use: type ${code("#")} and pick the channel from the list Slack shows, or leave it out to use this channel.`;
+function channelProblem(token: string): GrammarProblem {
+  return { code: "notAChannel", given: token };
 }
 
 function parseAlerts(args: string): FleetCommandResult {
@@ -441,7 +425,7 @@ function parseAlerts(args: string): FleetCommandResult {
   }
   if (channels.length > 1) {
     return fail(
-      "Give one channel at a time.",
+      { code: "oneChannel" },
       sub === "unsubscribe" ? "/fleet alerts unsubscribe" : "/fleet alerts subscribe Error",
     );
   }
@@ -450,14 +434,11 @@ function parseAlerts(args: string): FleetCommandResult {
     case "":
     case "list":
       if (rest !== "")
-        return fail(`${code("/fleet alerts list")} takes nothing after it.`, "/fleet alerts list");
+        return fail({ code: "takesNothing", command: "/fleet alerts list" }, "/fleet alerts list");
       return { ok: true, kind: "alerts-list" };
     case "unsubscribe":
       if (words.length > 0) {
-        return fail(
-          `${code("/fleet alerts unsubscribe")} takes only a channel; ${code(words.join(" "))} is not one.`,
-          "/fleet alerts unsubscribe",
-        );
+        return fail({ code: "unsubscribeOnlyChannel", given: words.join(" ") }, "/fleet alerts unsubscribe");
       }
       return channel
         ? { ok: true, kind: "alerts-unsubscribe", channel }
@@ -476,9 +457,8 @@ function parseAlerts(args: string): FleetCommandResult {
         if (!found) {
           const near = closestWord(key, [...CODE_BY_KEY.keys()]);
           const nearCode = near ? CODE_BY_KEY.get(near) : undefined;
-          const hint = nearCode ? ` Did you mean ${code(nearCode)}?` : "";
           return fail(
-            `${code(word)} is not an alert code.${hint} Codes: ${ALERT_CODES.map((c) => code(c)).join(", ")}, or ${code("all")}.`,
+            { code: "notAnAlertCode", given: word, ...(nearCode ? { suggestion: nearCode } : {}) },
             `/fleet alerts subscribe ${nearCode ?? "Error OldData"}`,
             nearCode ? { suggestion: nearCode } : {},
           );
@@ -493,7 +473,11 @@ function parseAlerts(args: string): FleetCommandResult {
     default: {
       const near = closestWord(sub, ["subscribe", "unsubscribe", "list"]);
       return fail(
-        `${code(`/fleet alerts ${subRaw}`)} is not a command.${near ? ` Did you mean ${code(`/fleet alerts ${near}`)}?` : ` Use ${code("subscribe")}, ${code("unsubscribe")} or ${code("list")}.`}`,
+        {
+          code: "unknownAlertsSubcommand",
+          given: `/fleet alerts ${subRaw}`,
+          ...(near ? { suggestion: `/fleet alerts ${near}` } : {}),
+        },
         near === "subscribe"
           ? "/fleet alerts subscribe"
           : near === "unsubscribe"
@@ -527,38 +511,32 @@ function parseLanguage(args: string): FleetCommandResult {
   const scope = workspace ? "workspace" : "user";
   const cmd = workspace ? "/fleet language workspace" : "/fleet language";
   if (rest.length > 1) {
-    return fail(`${code(cmd)} takes one language: ${code("ro")} or ${code("en")}.`, `${cmd} en`);
+    return fail({ code: "oneLanguage", command: cmd }, `${cmd} en`);
   }
   const typed = rest[0];
   if (typed === undefined) {
     return workspace
-      ? fail(`Say which language the workspace gets: ${code("ro")} or ${code("en")}.`, `${cmd} en`)
+      ? fail({ code: "workspaceLanguageMissing" }, `${cmd} en`)
       : { ok: true, kind: "language", scope };
   }
   const language = LANGUAGE_WORDS.get(foldWord(typed));
   if (language === undefined) {
-    return fail(
-      `${code(typed)} is not a language fleetbot answers in: ${code("ro")} (română) or ${code("en")} (English).`,
-      `${cmd} en`,
-    );
+    return fail({ code: "notALanguage", given: typed }, `${cmd} en`);
   }
   return { ok: true, kind: "language", scope, language };
 }
 
 /** Reports the report modal builds: those that name vehicles. */
-const MODAL_REPORTS: readonly VehicleReportName[] = REPORT_ENTRIES.filter((e) => e.vehicles !== "filter").map(
-  (e) => e.name,
-);
+export const MODAL_REPORTS: readonly VehicleReportName[] = REPORT_ENTRIES.filter(
+  (e) => e.vehicles !== "filter",
+).map((e) => e.name);
 
 function noArguments(sub: Subcommand, args: string): GrammarError | undefined {
   if (args === "") return undefined;
   if (sub === "login") {
-    return fail(
-      `${code("/fleet login")} takes nothing after it (or ${code("workspace")}, for the workspace's own account): it opens a private form for the user name and password. Never type a password in a message.`,
-      "/fleet login",
-    );
+    return fail({ code: "loginTakesNothing" }, "/fleet login");
   }
-  return fail(`${code(`/fleet ${sub}`)} takes nothing after it.`, `/fleet ${sub}`);
+  return fail({ code: "takesNothing", command: `/fleet ${sub}` }, `/fleet ${sub}`);
 }
 
 function unknownSubcommand(word: string, args: string, ctx: GrammarContext): GrammarError {
@@ -572,11 +550,10 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
   if (vehicle !== undefined) {
     const where = parseFleetCommand(`where ${vehicle}`, ctx);
     if (where.ok && where.kind === "report") {
-      return fail(
-        `Say what you want to know about ${code(vehicle)}, for example where it is or its stops.`,
-        `/fleet where ${vehicle}`,
-        { suggestion: "where", showHelp: true },
-      );
+      return fail({ code: "vehicleWithoutSubcommand", vehicle }, `/fleet where ${vehicle}`, {
+        suggestion: "where",
+        showHelp: true,
+      });
     }
   }
   const lower = word.toLowerCase();
@@ -586,7 +563,7 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
     const retried = parseFleetCommand(`${near} ${args}`, ctx);
     const example = retried.ok && retried.kind !== "modal" ? retry : exampleOfWord(near);
     return fail(
-      `${code(`/fleet ${word}`)} is not a command. Did you mean ${code(`/fleet ${near}`)}?`,
+      { code: "unknownSubcommand", root: "/fleet", given: `/fleet ${word}`, suggestion: `/fleet ${near}` },
       example,
       {
         suggestion: near,
@@ -594,13 +571,9 @@ function unknownSubcommand(word: string, args: string, ctx: GrammarContext): Gra
       },
     );
   }
-  return fail(
-    `${code(`/fleet ${word}`)} is not a command. Here is what ${code("/fleet")} can do:`,
-    "/fleet help",
-    {
-      showHelp: true,
-    },
-  );
+  return fail({ code: "unknownSubcommand", root: "/fleet", given: `/fleet ${word}` }, "/fleet help", {
+    showHelp: true,
+  });
 }
 
 /** The canonical example of a subcommand found by closestWord (one of SUGGESTIBLE). */
@@ -655,10 +628,7 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
       if (args === "") return { ok: true, kind: "modal", report: "report" };
       const which = MODAL_REPORTS.find((name) => name === subcommandOf(args));
       if (which) return { ok: true, kind: "modal", report: which };
-      return fail(
-        `${code(`/fleet report ${args}`)}: after ${code("report")} give nothing, or one of ${MODAL_REPORTS.map((r) => code(r)).join(", ")}.`,
-        "/fleet report",
-      );
+      return fail({ code: "reportAfterWord", given: `/fleet report ${args}` }, "/fleet report");
     }
     case "alerts":
       return parseAlerts(args);

@@ -63,7 +63,7 @@ export function parseCommandLine(line: string, ctx: GrammarContext): CommandLine
     result: {
       ok: false,
       kind: "error",
-      message: "Commands start with `/fleet` or `/etransport`.",
+      problem: { code: "notACommand" },
       example: "/fleet help",
     },
   };

@@ -1,16 +1,15 @@
 import { assertTimeZone, instantToWall, wallToInstant } from "../../time/zone.js";
-import { code, squeeze, withoutDiacritics } from "./text.js";
-import {
-  DAY_MS,
-  formatWallDate,
-  formatWallDateTime,
-  formatWallWeekday,
-  wallDate,
-  wallDayStart,
-  wallMonthStart,
-  wallWeekStart,
-} from "./time.js";
-import type { GrammarContext, GrammarError, Period, PeriodKind, PeriodResult } from "./types.js";
+import { squeeze, withoutDiacritics } from "./text.js";
+import { DAY_MS, formatWallDate, wallDate, wallDayStart, wallMonthStart, wallWeekStart } from "./time.js";
+import type {
+  GrammarContext,
+  GrammarError,
+  GrammarProblem,
+  Period,
+  PeriodKind,
+  PeriodLabelCode,
+  PeriodResult,
+} from "./types.js";
 
 /**
  * Periods, read in the invoking user's zone. Rules where the contract is silent:
@@ -27,7 +26,9 @@ import type { GrammarContext, GrammarError, Period, PeriodKind, PeriodResult } f
  * - Romanian words mean the English periods, with or without diacritics (ș/ş, ț/ţ alike): `azi`/`astăzi`
  *   = today, `ieri` = yesterday, `alaltăieri` = the day before yesterday, `săptămâna aceasta`/`trecută`
  *   = this/last week, `luna trecută` = last month, `ultimele <N> zile`/`ore` (also `ultimele <N> de
- *   zile`, as Romanian writes 20 and up) = last N days/hours. Labels stay English.
+ *   zile`, as Romanian writes 20 and up) = last N days/hours, `ultima zi`/`oră` = the last day/hour.
+ * - A period's label is data (src/reports/periodLabel.ts), written in the reader's language by
+ *   src/slack/views/periodText.ts.
  * - `last month` is the previous calendar month; `day before yesterday` is the day before yesterday.
  * - A period running until now ends at the start of the current minute (never after now), so that
  *   identical asks within one minute are the same request and share one upstream call; a period
@@ -40,7 +41,7 @@ export const MAX_HOURS = 8784;
 /** An error before the command is known: `fix` is period text that parses OK in the same context. */
 export interface PeriodProblem {
   ok: false;
-  message: string;
+  problem: GrammarProblem;
   fix: string;
 }
 
@@ -50,13 +51,20 @@ interface Anchors {
   nowWall: number;
   todayWall: number;
   yesterday: string;
+  /** The current year in the user's zone: a label's date of another year shows its year. */
+  year: number;
 }
 
 function anchors(ctx: GrammarContext): Anchors {
   assertTimeZone(ctx.timeZone);
   const nowWall = instantToWall(ctx.now, ctx.timeZone);
   const todayWall = wallDayStart(nowWall);
-  return { nowWall, todayWall, yesterday: formatWallDate(todayWall - DAY_MS) };
+  return {
+    nowWall,
+    todayWall,
+    yesterday: formatWallDate(todayWall - DAY_MS),
+    year: new Date(nowWall).getUTCFullYear(),
+  };
 }
 
 const RANGE_SEPARATOR = /\s*(?:\.{2,3}|…)\s*/g;
@@ -81,6 +89,11 @@ const ROMANIAN_WORDS: ReadonlyMap<string, string> = new Map([
 ]);
 /** `ultimele 3 zile`, `ultimele 12 ore`, `ultimele 24 de ore` (Romanian puts `de` after 19). */
 const ROMANIAN_LAST_N = /^ultimele ?(\S*?) ?(?:de )?(zile|ore)$/;
+/** `ultima zi`, `ultima oră`: how a Romanian label writes 1 (periodText), read back too. */
+const ROMANIAN_LAST_ONE: ReadonlyMap<string, string> = new Map([
+  ["ultima zi", "last 1d"],
+  ["ultima ora", "last 1h"],
+]);
 
 /**
  * The English form of normalised period text: Romanian words translated, diacritics dropped from
@@ -92,6 +105,8 @@ export function englishPeriodText(normalised: string): string {
   if (word !== undefined) return word;
   const last = ROMANIAN_LAST_N.exec(plain);
   if (last) return `last ${last[1]}${last[2] === "ore" ? "h" : "d"}`;
+  const one = ROMANIAN_LAST_ONE.get(plain);
+  if (one !== undefined) return one;
   return normalised;
 }
 
@@ -110,23 +125,8 @@ const TIME_SHAPE = /^(\d{1,2}):(\d{2})$/;
 export const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
 const TIME_LIKE = /^\d{1,2}[:.h]\d{1,2}$|^\d{1,2}:\d*$|^\d{3,4}$/;
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
-function problem(message: string, fix: string): PeriodProblem {
-  return { ok: false, message, fix };
+function problem(what: GrammarProblem, fix: string): PeriodProblem {
+  return { ok: false, problem: what, fix };
 }
 
 type WallOrProblem = { ok: true; wall: number } | PeriodProblem;
@@ -134,30 +134,21 @@ type WallOrProblem = { ok: true; wall: number } | PeriodProblem;
 function readDate(text: string, a: Anchors): WallOrProblem {
   const m = DATE_SHAPE.exec(text);
   if (!m) {
-    return problem(
-      `${code(text)} is not a date. Dates are written YYYY-MM-DD, like ${code(a.yesterday)}.`,
-      a.yesterday,
-    );
+    return problem({ code: "notADate", given: text, example: a.yesterday }, a.yesterday);
   }
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
   if (month < 1 || month > 12) {
-    return problem(
-      `${code(text)} is not a date: there is no month ${month}. Dates are written YYYY-MM-DD.`,
-      a.yesterday,
-    );
+    return problem({ code: "noSuchMonth", given: text, month }, a.yesterday);
   }
   const wall = wallDate(year, month, day);
   if (wall === undefined) {
     const days = new Date(Date.UTC(2000, month, 0)).getUTCDate();
     const inYear = month === 2 ? new Date(Date.UTC(year, 2, 0)).getUTCDate() : days;
-    return problem(
-      `${code(text)} is not a date: ${MONTHS[month - 1]} ${year} has ${inYear} days.`,
-      a.yesterday,
-    );
+    return problem({ code: "noSuchDay", given: text, month, year, days: inYear }, a.yesterday);
   }
-  if (year < 2000) return problem(`${code(text)} is too far back.`, a.yesterday);
+  if (year < 2000) return problem({ code: "tooFarBack", given: text }, a.yesterday);
   return { ok: true, wall };
 }
 
@@ -166,10 +157,7 @@ function readTime(text: string, y: string): { ok: true; ms: number } | PeriodPro
   const hour = Number(m?.[1]);
   const minute = Number(m?.[2]);
   if (!m || hour > 23 || minute > 59) {
-    return problem(
-      `${code(text)} is not a time. Times are written HH:mm, from 00:00 to 23:59.`,
-      `${y} 08:00..${y} 17:00`,
-    );
+    return problem({ code: "notATime", given: text }, `${y} 08:00..${y} 17:00`);
   }
   return { ok: true, ms: (hour * 60 + minute) * 60_000 };
 }
@@ -199,9 +187,12 @@ function readBound(
     return { ok: true, bound: { wall: sameDayAs + time.ms, timed: true, text } };
   }
   if (parts.length > 2 || parts.length === 0 || text === "") {
-    const which = side === "start" ? "a start" : "an end";
     return problem(
-      `${code(text || "..")} is not ${which}: write a date, or a date and a time, like ${code(`${a.yesterday} 08:00`)}.`,
+      {
+        code: side === "start" ? "notAStart" : "notAnEnd",
+        given: text || "..",
+        example: `${a.yesterday} 08:00`,
+      },
       `${a.yesterday} 08:00..${a.yesterday} 17:00`,
     );
   }
@@ -213,16 +204,12 @@ function readBound(
   return { ok: true, bound: { wall: date.wall + time.ms, timed: true, text } };
 }
 
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
-}
-
 /** Build a period from wall bounds; refuses future starts and cuts the end at now. */
 function finish(
   kind: PeriodKind,
   fromWallMs: number,
   toWallMs: number,
-  label: string,
+  label: PeriodLabelCode,
   text: string,
   ctx: GrammarContext,
   a: Anchors,
@@ -231,13 +218,13 @@ function finish(
   let to = wallToInstant(toWallMs, ctx.timeZone);
   if (from.getTime() >= ctx.now.getTime()) {
     return problem(
-      `${code(text)} has not started yet: reports cover the past, up to now.`,
+      { code: "notStarted", given: text },
       kind === "datetimes" ? `${a.yesterday} 08:00..${a.yesterday} 17:00` : a.yesterday,
     );
   }
   if (to.getTime() <= from.getTime()) {
     // Only when the clocks skipped the whole span (Pacific/Apia skipped 2011-12-30).
-    return problem(`${code(text)} does not exist in your time zone: the clocks skipped it.`, a.yesterday);
+    return problem({ code: "skippedByClocks", given: text }, a.yesterday);
   }
   let clipped = false;
   if (to.getTime() > ctx.now.getTime()) {
@@ -246,17 +233,14 @@ function finish(
   }
   return {
     ok: true,
-    period: { kind, from, to, label: clipped ? `${label} (until now)` : label, text, clipped },
+    period: { kind, from, to, label: clipped ? { ...label, untilNow: true } : label, text, clipped },
   };
 }
 
 function parseRange(text: string, ctx: GrammarContext, a: Anchors): Core {
   const sides = text.split("..");
   if (sides.length !== 2) {
-    return problem(
-      `${code(text)} is not a period: a range has one ${code("..")} between its start and its end.`,
-      exampleRangeFrom(a),
-    );
+    return problem({ code: "rangeSeparator", given: text }, exampleRangeFrom(a));
   }
   const start = readBound(sides[0] ?? "", a, "start");
   if (!start.ok) return start;
@@ -267,22 +251,19 @@ function parseRange(text: string, ctx: GrammarContext, a: Anchors): Core {
   const toWallMs = end.bound.timed ? end.bound.wall : end.bound.wall + DAY_MS;
   if (toWallMs <= fromWallMs) {
     return problem(
-      `${code(text)} ends before it starts: put the earlier ${start.bound.timed || end.bound.timed ? "time" : "date"} first.`,
+      { code: "endsBeforeStart", given: text, timed: start.bound.timed || end.bound.timed },
       start.bound.timed || end.bound.timed
         ? `${a.yesterday} 08:00..${a.yesterday} 17:00`
         : exampleRangeFrom(a),
     );
   }
   if (toWallMs - fromWallMs > MAX_DAYS * DAY_MS) {
-    return problem(
-      `${code(text)} is too long: a period can cover at most ${MAX_DAYS} days.`,
-      exampleRangeFrom(a),
-    );
+    return problem({ code: "tooLong", given: text, maxDays: MAX_DAYS }, exampleRangeFrom(a));
   }
   const timed = start.bound.timed || end.bound.timed;
-  const label = timed
-    ? `${formatWallDateTime(fromWallMs)} – ${formatWallDateTime(toWallMs)}`
-    : `${formatWallDate(fromWallMs)} – ${formatWallDate(toWallMs - DAY_MS)}`;
+  const label: PeriodLabelCode = timed
+    ? { kind: "datetimes", from: fromWallMs, to: toWallMs, year: a.year }
+    : { kind: "dates", first: fromWallMs, last: toWallMs - DAY_MS, year: a.year };
   return finish(timed ? "datetimes" : "dates", fromWallMs, toWallMs, label, text, ctx, a);
 }
 
@@ -299,11 +280,10 @@ function parseLast(key: string, typed: string, ctx: GrammarContext): Core {
   const unit = m?.[2];
   if (!m || !/^\d+$/.test(rawN) || unit === undefined) {
     // `last 3`, `last 1.5h`, `last three days`
-    const hint = /^\d+$/.test(rawN)
-      ? ` Add the unit: ${code(`last ${rawN}h`)} or ${code(`last ${rawN}d`)}.`
-      : "";
     return problem(
-      `${code(typed)} is not a period.${hint || ` Write ${code("last 12h")} for hours or ${code("last 3d")} for days, with a whole number.`}`,
+      /^\d+$/.test(rawN)
+        ? { code: "lastNeedsUnit", given: typed, count: Number(rawN) }
+        : { code: "lastNotANumber", given: typed },
       "last 3d",
     );
   }
@@ -311,11 +291,7 @@ function parseLast(key: string, typed: string, ctx: GrammarContext): Core {
   const hours = unit.startsWith("h");
   const max = hours ? MAX_HOURS : MAX_DAYS;
   if (n < 1 || n > max) {
-    const what = hours ? "hours" : "days";
-    return problem(
-      `${code(typed)}: the number of ${what} must be from 1 to ${max}${hours ? ` (or use days: ${code("last 3d")})` : ""}.`,
-      hours ? "last 12h" : "last 3d",
-    );
+    return problem({ code: "countOutOfRange", given: typed, hours, max }, hours ? "last 12h" : "last 3d");
   }
   // Counted back from the rounded end, so that asks within the same minute are the same period.
   const to = untilNow(new Date(0), ctx.now);
@@ -328,7 +304,7 @@ function parseLast(key: string, typed: string, ctx: GrammarContext): Core {
       kind: hours ? "hours" : "days",
       from,
       to,
-      label: `last ${plural(n, hours ? "hour" : "day")}`,
+      label: { kind: hours ? "lastHours" : "lastDays", count: n },
       text: typed,
       clipped: false,
     },
@@ -339,7 +315,7 @@ function parseLast(key: string, typed: string, ctx: GrammarContext): Core {
 function sinceStart(
   kind: PeriodKind,
   fromWall: number,
-  label: string,
+  label: PeriodLabelCode,
   text: string,
   ctx: GrammarContext,
 ): Core {
@@ -352,31 +328,43 @@ function parseNamed(key: string, text: string, ctx: GrammarContext, a: Anchors):
   switch (key) {
     case "":
     case "today":
-      return sinceStart("today", a.todayWall, "today", text, ctx);
+      return sinceStart("today", a.todayWall, { kind: "today" }, text, ctx);
     case "yesterday": {
       const start = a.todayWall - DAY_MS;
-      return finish("yesterday", start, a.todayWall, `yesterday (${formatWallDate(start)})`, text, ctx, a);
+      return finish(
+        "yesterday",
+        start,
+        a.todayWall,
+        { kind: "yesterday", day: start, year: a.year },
+        text,
+        ctx,
+        a,
+      );
     }
     case "day before yesterday": {
       const start = a.todayWall - 2 * DAY_MS;
-      const label = `day before yesterday (${formatWallDate(start)})`;
+      const label: PeriodLabelCode = { kind: "dayBeforeYesterday", day: start, year: a.year };
       return finish("date", start, start + DAY_MS, label, text, ctx, a);
     }
     case "this week": {
       const monday = wallWeekStart(a.nowWall);
-      return sinceStart("this-week", monday, `this week (since Mon ${formatWallDate(monday)})`, text, ctx);
+      return sinceStart("this-week", monday, { kind: "thisWeek", monday, year: a.year }, text, ctx);
     }
     case "last week": {
       const monday = wallWeekStart(a.nowWall);
       const start = monday - 7 * DAY_MS;
-      const label = `last week (Mon ${formatWallDate(start)} – Sun ${formatWallDate(monday - DAY_MS)})`;
+      const label: PeriodLabelCode = {
+        kind: "lastWeek",
+        monday: start,
+        sunday: monday - DAY_MS,
+        year: a.year,
+      };
       return finish("last-week", start, monday, label, text, ctx, a);
     }
     case "last month": {
       const first = wallMonthStart(a.nowWall);
       const start = wallMonthStart(first - DAY_MS);
-      const month = new Date(start);
-      const label = `last month (${MONTHS[month.getUTCMonth()]} ${month.getUTCFullYear()})`;
+      const label: PeriodLabelCode = { kind: "lastMonth", first: start, last: first - DAY_MS, year: a.year };
       return finish("last-month", start, first, label, text, ctx, a);
     }
     default:
@@ -397,19 +385,19 @@ function parse(textIn: string, ctx: GrammarContext): Core {
   if (parts.length === 1 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first))) {
     const date = readDate(first, a);
     if (!date.ok) return date;
-    const label = `${formatWallDate(date.wall)} (${formatWallWeekday(date.wall)})`;
+    const label: PeriodLabelCode = { kind: "date", day: date.wall, year: a.year };
     return finish("date", date.wall, date.wall + DAY_MS, label, text, ctx, a);
   }
   if (parts.length === 2 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first))) {
     const date = readDate(first, a);
     if (!date.ok) return date;
     return problem(
-      `${code(text)}: a time needs an end too, like ${code(`${first} ${parts[1]}..${first} 17:00`)}.`,
+      { code: "timeNeedsEnd", given: text, example: `${first} ${parts[1]}..${first} 17:00` },
       `${a.yesterday} 08:00..${a.yesterday} 17:00`,
     );
   }
   return problem(
-    `${code(textIn.trim())} is not a period. Use ${code("today")}, ${code("yesterday")}, ${code("last 12h")}, ${code("last 3d")}, ${code("this week")}, ${code("last week")}, ${code("last month")}, a date like ${code(a.yesterday)} or a range like ${code(exampleRangeFrom(a))}.`,
+    { code: "notAPeriod", given: textIn.trim(), yesterday: a.yesterday, range: exampleRangeFrom(a) },
     "yesterday",
   );
 }
@@ -437,7 +425,7 @@ export function parsePeriod(
   const error: GrammarError = {
     ok: false,
     kind: "error",
-    message: result.message,
+    problem: result.problem,
     example: `${exampleCommand} ${result.fix}`,
   };
   return error;
@@ -447,7 +435,7 @@ export function parsePeriod(
 export function looksLikePeriod(textIn: string): boolean {
   const normalised = normalisePeriodText(textIn);
   const plain = withoutDiacritics(normalised);
-  if (ROMANIAN_WORDS.has(plain)) return true;
+  if (ROMANIAN_WORDS.has(plain) || ROMANIAN_LAST_ONE.has(plain)) return true;
   if (/^ultimele ?\d\S*( de)?( (zile|ore))?$|^ultimele \S+ (de )?(zile|ore)$/.test(plain)) return true;
   if (/^luna (aceasta|asta)$|^saptamana asta$/.test(plain)) return true;
   const text = englishPeriodText(normalised);

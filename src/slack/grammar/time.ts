@@ -45,14 +45,3 @@ export function formatWallDate(wall: number): string {
   const d = new Date(wall);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
-
-/** `2026-11-03 14:05` for a wall value. */
-export function formatWallDateTime(wall: number): string {
-  const d = new Date(wall);
-  return `${formatWallDate(wall)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-}
-
-/** `Tue 3 Nov` style short weekday label for a wall value. */
-export function formatWallWeekday(wall: number): string {
-  return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(wall).getUTCDay()] ?? "";
-}

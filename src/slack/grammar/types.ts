@@ -1,8 +1,12 @@
 import { BAD_TRANSMISSION_CODES } from "../../alerts/incidents.js";
 import type { VehicleReportName } from "../../reports/catalogue.js";
+import type { PeriodLabel, PeriodLabelCode } from "../../reports/periodLabel.js";
 import type { VehicleRef } from "../../reports/vehicleRefs.js";
+import type { GrammarProblem } from "./problems.js";
 
-export type { VehicleRef };
+export type { GrammarProblem, GrammarProblemCode, ProblemOf } from "./problems.js";
+
+export type { PeriodLabel, PeriodLabelCode, VehicleRef };
 
 /** Result types of the slash-command grammar. Every union is discriminated by `kind`; `ok` separates errors. */
 
@@ -13,13 +17,14 @@ export interface GrammarContext {
 }
 
 /**
- * A wrong argument. `message` says what is wrong in dispatcher words (mrkdwn); `example` is a full
- * command line (starting with `/fleet` or `/etransport`) that parses OK with the same context.
+ * A wrong argument. `problem` says what is wrong, as a code and its data (grammarErrorMessage of
+ * src/slack/views/grammarError.ts writes it); `example` is a full command line (starting with
+ * `/fleet` or `/etransport`, in English command words) that parses OK with the same context.
  */
 export interface GrammarError {
   ok: false;
   kind: "error";
-  message: string;
+  problem: GrammarProblem;
   example: string;
   /** Closest subcommand or code when the user mistyped one. */
   suggestion?: string;
@@ -48,8 +53,8 @@ export interface Period {
   kind: PeriodKind;
   from: Date;
   to: Date;
-  /** For messages: `yesterday (2026-11-02)`, `last 3 days`, `2026-11-03 08:00 – 2026-11-03 17:00`. */
-  label: string;
+  /** What was asked for, as data (`periodText` of src/slack/views/periodText.ts writes it). */
+  label: PeriodLabelCode;
   /** The period text as typed (squeezed); empty when the default (`today`) was used. */
   text: string;
   /** True when `to` was cut at `now`. */

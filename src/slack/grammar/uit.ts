@@ -1,5 +1,6 @@
 import { EXAMPLE_UIT, normaliseUit, UIT_LENGTH } from "../../etransport/uit.js";
-import { code, squeeze } from "./text.js";
+import type { GrammarProblem } from "./problems.js";
+import { squeeze } from "./text.js";
 
 // What a UIT is belongs to the domain (src/etransport/uit.ts); the grammar reads lists of them.
 export { EXAMPLE_UIT, normaliseUit, UIT_LENGTH };
@@ -10,17 +11,16 @@ export { EXAMPLE_UIT, normaliseUit, UIT_LENGTH };
  * joined until they reach exactly 16; going past 16, or ending short, is an error naming the piece.
  * A comma always ends a UIT. Duplicates are dropped, order kept.
  */
-export function parseUitList(text: string): { ok: true; uits: string[] } | { ok: false; message: string } {
+export function parseUitList(
+  text: string,
+): { ok: true; uits: string[] } | { ok: false; problem: GrammarProblem } {
   const uits: string[] = [];
   const add = (uit: string): void => {
     if (!uits.includes(uit)) uits.push(uit);
   };
-  const incomplete = (piece: string): { ok: false; message: string } => {
+  const incomplete = (piece: string): { ok: false; problem: GrammarProblem } => {
     const length = piece.replace(/[\s\-–—_]/g, "").length;
-    return {
-      ok: false,
-      message: `${code(piece)} is not a UIT: it has ${length} character${length === 1 ? "" : "s"}, a UIT has ${UIT_LENGTH} letters and digits, like ${code(EXAMPLE_UIT)}.`,
-    };
+    return { ok: false, problem: { code: "uitLength", given: piece, length } };
   };
   for (const part of text.split(",")) {
     const words = squeeze(part)
@@ -31,10 +31,7 @@ export function parseUitList(text: string): { ok: true; uits: string[] } | { ok:
     for (const word of words) {
       const clean = word.replace(/[-–—_]/g, "");
       if (!/^[A-Za-z0-9]*$/.test(clean)) {
-        return {
-          ok: false,
-          message: `${code(word)} is not a UIT: a UIT has only letters and digits (dashes and spaces are ignored), like ${code(EXAMPLE_UIT)}.`,
-        };
+        return { ok: false, problem: { code: "uitCharacters", given: word } };
       }
       if (clean === "") continue;
       if (pendingLength + clean.length > UIT_LENGTH) {

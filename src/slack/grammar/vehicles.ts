@@ -1,5 +1,6 @@
 import { normalisePlate, type VehicleRef } from "../../reports/vehicleRefs.js";
-import { code, decodeSlackEntities, squeeze } from "./text.js";
+import type { GrammarProblem } from "./problems.js";
+import { decodeSlackEntities, squeeze } from "./text.js";
 
 export {
   describeResolutionProblem,
@@ -43,7 +44,7 @@ function isPlateShaped(raw: string): boolean {
   );
 }
 
-export type RefProblem = { ok: false; message: string };
+export type RefProblem = { ok: false; problem: GrammarProblem };
 
 /** One reference from its text (already split on commas). */
 export function parseVehicleRef(rawIn: string): { ok: true; ref: VehicleRef } | RefProblem {
@@ -54,14 +55,11 @@ export function parseVehicleRef(rawIn: string): { ok: true; ref: VehicleRef } | 
     if (/^\d{1,15}$/.test(id) && Number(id) > 0) {
       return { ok: true, ref: { type: "id", raw, normalised: String(Number(id)), vehicleId: Number(id) } };
     }
-    return {
-      ok: false,
-      message: `${code(raw)} is not a vehicle id: ids are whole numbers after #, like ${code("#1234")}.`,
-    };
+    return { ok: false, problem: { code: "notAVehicleId", given: raw } };
   }
   const normalised = normalisePlate(raw);
   if (normalised === "") {
-    return { ok: false, message: `${code(raw)} is not a vehicle: give a registration number or a name.` };
+    return { ok: false, problem: { code: "notAVehicle", given: raw } };
   }
   return { ok: true, ref: { type: isPlateShaped(raw) ? "plate" : "name", raw, normalised } };
 }

@@ -8,16 +8,18 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
+import { messages } from "../../i18n/catalogue.js";
+import { time } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
 import type { SharedState, WindowTake } from "../../store/sharedState.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { INPUTS } from "../actionIds.js";
 import type { AccountDeps } from "../context.js";
 import { loginModal, noticeMessage, statusModal } from "../views/common.js";
-import { slackDate } from "../views/message.js";
 import { userText } from "../views/text.js";
 import { submitAndAcknowledge } from "./acknowledge.js";
 import { publishHome } from "./home.js";
-import { type Ack, ephemeral, NO_ACCOUNT, parseJson } from "./shared.js";
+import { type Ack, ephemeral, noAccountMessage, parseJson } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -29,17 +31,11 @@ export interface AccountCommandArgs {
   userId: string;
   channelId: string;
   triggerId: string;
+  /** The user's language when the command resolved it already (once per request); else read here. */
+  language?: Language;
 }
 
-const LINKING_DISABLED =
-  "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY (the key that encrypts stored passwords).";
-
 const modalMetadata = z.object({ channel: z.string().optional(), workspace: z.boolean().optional() });
-
-const WORKSPACE_ACCOUNT_BY_OPERATOR =
-  "This fleetbot serves one workspace: its workspace account is set by whoever runs it (FLEET_USERNAME and FLEET_PASSWORD).";
-const WORKSPACE_ACCOUNT_REFUSED =
-  "Only whoever installed fleetbot here, or a workspace admin or owner, can set the workspace's fleet account.";
 
 /**
  * Link attempts per Slack user of a workspace: at most `limit` in any `windowMs`. Each attempt logs in as
@@ -73,14 +69,14 @@ export class LinkAttempts {
 
 /** `/fleet login`: the private form for a user name and password (never typed in a message). */
 export async function login(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  const language = args.language ?? (await deps.users.languageOf(args.userId));
+  const t = messages(language).account;
   if (!deps.linking) {
     await args.ack(
       ephemeral(
         noticeMessage(
-          LINKING_DISABLED,
-          (await deps.users.accountOf(args.userId))
-            ? "Your commands run as the workspace account meanwhile."
-            : undefined,
+          t.linkingDisabled(),
+          (await deps.users.accountOf(args.userId)) ? t.linkingDisabledMeanwhile() : undefined,
         ),
       ),
     );
@@ -89,7 +85,7 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
   await args.ack();
   await args.client.views.open({
     trigger_id: args.triggerId,
-    view: loginModal(JSON.stringify({ channel: args.channelId })),
+    view: loginModal(JSON.stringify({ channel: args.channelId }), language),
   });
 }
 
@@ -98,14 +94,14 @@ export async function login(args: AccountCommandArgs, deps: AccountDeps): Promis
  * account, which everyone who linked none acts as. Only the installer or an admin may open it.
  */
 export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  const language = args.language ?? (await deps.users.languageOf(args.userId));
+  const t = messages(language).account;
   if (!deps.workspaceAccount) {
-    await args.ack(
-      ephemeral(noticeMessage(WORKSPACE_ACCOUNT_BY_OPERATOR, "Link your own with /fleet login.")),
-    );
+    await args.ack(ephemeral(noticeMessage(t.workspaceAccountByOperator(), t.linkYourOwn())));
     return;
   }
   if (!deps.linking) {
-    await args.ack(ephemeral(noticeMessage(LINKING_DISABLED)));
+    await args.ack(ephemeral(noticeMessage(t.linkingDisabled())));
     return;
   }
   const allowed = await deps.workspaceAccount.mayManage(args.client, args.userId);
@@ -113,10 +109,8 @@ export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps
     await args.ack(
       ephemeral(
         noticeMessage(
-          allowed === undefined
-            ? "Slack did not say in time whether you are a workspace admin: try `/fleet login workspace` again in a moment."
-            : WORKSPACE_ACCOUNT_REFUSED,
-          "Link your own account with /fleet login.",
+          allowed === undefined ? t.workspaceAdminUnknown() : t.workspaceAccountRefused(),
+          t.linkYourOwnAccount(),
         ),
       ),
     );
@@ -125,24 +119,23 @@ export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps
   await args.ack();
   await args.client.views.open({
     trigger_id: args.triggerId,
-    view: loginModal(
-      JSON.stringify({ channel: args.channelId, workspace: true }),
-      undefined,
-      undefined,
-      true,
-    ),
+    view: loginModal(JSON.stringify({ channel: args.channelId, workspace: true }), language, {
+      forWorkspace: true,
+    }),
   });
 }
 
 /** `/fleet logout`: unlink; the workspace account (if any) takes over. */
 export async function logout(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
+  const language = args.language ?? (await deps.users.languageOf(args.userId));
+  const t = messages(language).account;
   const had = await deps.unlink(args.userId);
   const fallback = await deps.users.accountOf(args.userId);
   await args.ack(
     ephemeral(
       noticeMessage(
-        had ? "Your fleet account is unlinked and its password deleted." : "You had no linked fleet account.",
-        fallback ? `Your commands now run as the workspace account ${fallback.username}.` : undefined,
+        had ? t.unlinked() : t.hadNoLink(),
+        fallback ? t.nowWorkspaceAccount({ username: userText(fallback.username, 100) }) : undefined,
       ),
     ),
   );
@@ -150,15 +143,20 @@ export async function logout(args: AccountCommandArgs, deps: AccountDeps): Promi
 
 /** `/fleet whoami`: the fleet account the user's commands run as. */
 export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promise<void> {
-  const account = await deps.users.accountOf(args.userId);
+  const [account, language] = await Promise.all([
+    deps.users.accountOf(args.userId),
+    args.language ?? deps.users.languageOf(args.userId),
+  ]);
+  const t = messages(language).account;
+  const username = account ? userText(account.username, 100) : "";
   await args.ack(
     ephemeral(
       account
         ? noticeMessage(
-            `Your commands run as the fleet account *${userText(account.username, 100)}* (${account.linked ? "linked by you" : "the workspace account"}).`,
-            account.linked ? "Unlink with /fleet logout." : "Link your own with /fleet login.",
+            account.linked ? t.whoamiLinked({ username }) : t.whoamiWorkspace({ username }),
+            account.linked ? t.unlinkHint() : t.linkYourOwn(),
           )
-        : NO_ACCOUNT,
+        : noAccountMessage(language),
     ),
   );
 }
@@ -166,10 +164,12 @@ export async function whoami(args: AccountCommandArgs, deps: AccountDeps): Promi
 /** The Home tab's Link button. */
 export async function homeLogin({ ack, body, client }: ButtonArgs, deps: AccountDeps): Promise<void> {
   await ack();
+  const language = await deps.users.languageOf(body.user.id);
+  const t = messages(language).account;
   // Without a key nothing could store the password: say so instead of a button that does nothing.
   const view = deps.linking
-    ? loginModal(JSON.stringify({}))
-    : statusModal("Link fleet account", LINKING_DISABLED);
+    ? loginModal(JSON.stringify({}), language)
+    : statusModal(t.loginTitle(), t.linkingDisabled(), undefined, language);
   await client.views.open({ trigger_id: body.trigger_id, view });
 }
 
@@ -188,10 +188,13 @@ export async function loginSubmitted(
   const values = view.state.values;
   const username = values[INPUTS.loginUsername.block]?.[INPUTS.loginUsername.action]?.value?.trim() ?? "";
   const password = values[INPUTS.loginPassword.block]?.[INPUTS.loginPassword.action]?.value ?? "";
+  // Resolved once for the submission: the link's answer (a task) is rendered in it too.
+  const language = await deps.users.languageOf(body.user.id);
+  const t = messages(language).account;
   const errors: Record<string, string> = {};
-  if (!username) errors[INPUTS.loginUsername.block] = "Enter your fleet-service user name or e-mail.";
-  if (!password) errors[INPUTS.loginPassword.block] = "Enter your fleet-service password.";
-  if (!deps.linking) errors[INPUTS.loginUsername.block] = "Linking is not enabled (no CREDENTIALS_KEY).";
+  if (!username) errors[INPUTS.loginUsername.block] = t.loginUsernameMissing();
+  if (!password) errors[INPUTS.loginPassword.block] = t.loginPasswordMissing();
+  if (!deps.linking) errors[INPUTS.loginUsername.block] = t.loginNotEnabled();
   if (Object.keys(errors).length > 0 || !deps.linking) {
     await ack({ response_action: "errors", errors });
     return;
@@ -201,8 +204,12 @@ export async function loginSubmitted(
     await ack({
       response_action: "update",
       view: statusModal(
-        "Link fleet account",
-        `:no_entry: Too many link attempts: try again at ${slackDate(allowed.retryAt, "{time}", `${new Date(allowed.retryAt).toISOString().slice(11, 16)} UTC`)}. Nothing was sent to the fleet service.`,
+        t.loginTitle(),
+        t.loginTooMany({
+          time: `<!date^${Math.floor(allowed.retryAt / 1000)}^{time}|${time(language, allowed.retryAt, deps.users.zoneAtAck(body.user.id))}>`,
+        }),
+        undefined,
+        language,
       ),
     });
     return;
@@ -216,7 +223,7 @@ export async function loginSubmitted(
   ) {
     await ack({
       response_action: "update",
-      view: statusModal("Workspace account", WORKSPACE_ACCOUNT_REFUSED),
+      view: statusModal(t.loginTitleWorkspace(), t.workspaceAccountRefused(), undefined, language),
     });
     return;
   }
@@ -231,15 +238,17 @@ export async function loginSubmitted(
       },
       account: username,
       slackUser: body.user.id,
-      reply: { viewId: view.id, channel: metadata?.channel },
+      reply: { viewId: view.id, channel: metadata?.channel, language },
       priority: "interactive",
     },
     () =>
       ack({
         response_action: "update",
         view: statusModal(
-          "Link fleet account",
-          `:hourglass_flowing_sand: Checking *${userText(username, 100)}* with the fleet service… The answer appears here (and, once linked, in a direct message).`,
+          t.loginTitle(),
+          t.loginChecking({ username: userText(username, 100) }),
+          undefined,
+          language,
         ),
       }),
   );

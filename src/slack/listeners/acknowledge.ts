@@ -1,3 +1,5 @@
+import { messages } from "../../i18n/catalogue.js";
+import type { Language } from "../../i18n/language.js";
 import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { TaskProgress, TaskRecord } from "../../tasks/task.js";
 import type { QueueDeps } from "../context.js";
@@ -41,17 +43,35 @@ export async function submitAndAcknowledge<K extends TaskKind>(
   }
 }
 
-/** The ack's message: place in the queue and estimate, or that the same request already runs. */
-export function queuedMessage(deps: Pick<QueueDeps, "now">, queued: Queued): SlackMessage {
-  const what = describeTask(queued.task);
-  if (!queued.created) return noticeMessage(`${what}: already queued; it runs once.`);
-  return queued.progress
-    ? progressMessage(what, queued.progress, deps.now())
-    : noticeMessage(`${what}: queued.`);
+/**
+ * The language of a queued task's answers: the asking user's, resolved once by the listener and
+ * kept in the task's reply (English for a listener that gave none).
+ */
+export function queuedLanguage(queued: Queued): Language {
+  return queued.task.reply.language ?? "en";
 }
 
-/** ", position 3" for a modal's status line (nothing when next in line). */
-export function queuePosition(queued: Queued): string {
+/**
+ * The ack's message: place in the queue and estimate, or that the same request already runs, in
+ * the task's language (`language`: the request's, when the listener has it; else the task's).
+ */
+export function queuedMessage(
+  deps: Pick<QueueDeps, "now">,
+  queued: Queued,
+  language: Language = queuedLanguage(queued),
+): SlackMessage {
+  const t = messages(language).tasks;
+  const what = describeTask(queued.task, language);
+  if (!queued.created) return noticeMessage(t.alreadyQueued({ what }));
+  return queued.progress
+    ? progressMessage(what, queued.progress, deps.now(), language)
+    : noticeMessage(t.queued({ what }));
+}
+
+/** ", position 3" for a modal's status line (nothing when next in line), in `language`. */
+export function queuePosition(queued: Queued, language: Language = queuedLanguage(queued)): string {
   const position = queued.progress?.position;
-  return position !== undefined && position > 0 ? `, position ${position + 1}` : "";
+  return position !== undefined && position > 0
+    ? messages(language).tasks.queuedPosition({ position: position + 1 })
+    : "";
 }

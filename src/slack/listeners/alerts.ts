@@ -2,22 +2,25 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { Block } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
+import { messages } from "../../i18n/catalogue.js";
 import { isLanguage, type Language } from "../../i18n/language.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
 import {
   type AlertMuteValue,
+  type AlertOptionProblem,
   alertBlocksWithMute,
   alertBlocksWithoutMute,
+  alertFilterErrorMessage,
+  alertLanguageOf,
   alertMutedMessage,
   alertUnmutedMessage,
   parseAlertMuteValue,
   subscriptionChangedMessage,
   subscriptionListMessage,
+  subscriptionRefusalMessage,
 } from "../views/alerts.js";
-import { noticeMessage } from "../views/common.js";
-import { userCode } from "../views/text.js";
-import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS } from "./shared.js";
+import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -38,30 +41,32 @@ export interface AlertFilterOptions {
  * `lang=ro|en` (the language of the channel's alerts). They are taken out here; the rest goes
  * to the grammar.
  */
-export function alertOptions(text: string): { text: string; options?: AlertFilterOptions; problem?: string } {
+export function alertOptions(text: string): {
+  text: string;
+  options?: AlertFilterOptions;
+  /** An option that cannot be read: alertOptionProblemMessage words it in the user's language. */
+  problem?: AlertOptionProblem;
+} {
   if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
   const options: AlertFilterOptions = {};
-  let problem: string | undefined;
+  let problem: AlertOptionProblem | undefined;
   const rest = text.replace(
     /\b(min|stale|exclude|vehicles|lang)\s*=\s*(\S+)/gi,
     (_m, key: string, value: string) => {
       const name = key.toLowerCase();
       if (name === "min") {
         const minutes = Number(value);
-        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440)
-          problem = `${userCode(`min=${value}`)} must be whole minutes from 0 to 1440.`;
+        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) problem = { option: "min", value };
         else options.minDurationMinutes = minutes;
       } else if (name === "stale") {
         // Past 6 hours positions can no longer be sent (OldData says so): a later warning is no warning.
         const minutes = Number(value);
-        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 360)
-          problem = `${userCode(`stale=${value}`)} must be whole minutes from 0 (off) to 360, for example ${userCode("stale=45")}.`;
+        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 360) problem = { option: "stale", value };
         else options.staleMinutes = minutes;
       } else if (name === "lang") {
         const language = value.toLowerCase();
         if (isLanguage(language)) options.language = language;
-        else
-          problem = `${userCode(`lang=${value}`)} is not a language fleetbot speaks: use ${userCode("lang=ro")} (Romanian) or ${userCode("lang=en")} (English), for example ${userCode("/fleet alerts subscribe Error OldData lang=ro")}.`;
+        else problem = { option: "lang", value };
       } else {
         const list = value
           .split(",")
@@ -142,13 +147,18 @@ export interface AlertCommandArgs {
   userId: string;
   channelId: string;
   filters?: AlertFilterOptions;
+  /** The user's language when the command already resolved it (once per request); else looked up here. */
+  language?: Language;
 }
 
 /** `/fleet alerts list`: the channels that receive the account's alerts, with their last failure. */
 export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promise<void> {
-  const account = await deps.users.accountOf(args.userId);
+  const [language, account] = await Promise.all([
+    args.language ?? deps.users.languageOf(args.userId),
+    deps.users.accountOf(args.userId),
+  ]);
   if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
+    await args.ack(ephemeral(noAccountMessage(language)));
     return;
   }
   const list = await deps.subscriptions.list({ account: account.username });
@@ -157,64 +167,58 @@ export async function listAlerts(args: AlertCommandArgs, deps: AlertDeps): Promi
     const failure = await deps.lastFailure(sub.channel);
     if (failure) failures[sub.channel] = failure;
   }
-  await args.ack(ephemeral(subscriptionListMessage(list, { failures })));
+  await args.ack(ephemeral(subscriptionListMessage(list, { failures }, language)));
 }
 
 /**
  * Whether the user may change another channel's alerts: the channel the command came from,
  * or one they are a member of. A refusal is said to them; nothing is changed.
  */
-async function mayChangeChannel(args: AlertCommandArgs, channel: string, deps: AlertDeps): Promise<boolean> {
+async function mayChangeChannel(
+  args: AlertCommandArgs,
+  channel: string,
+  deps: AlertDeps,
+  language: Language,
+): Promise<boolean> {
   if (channel === args.channelId) return true;
   const member = await deps.isMember(channel, args.userId);
   if (member) return true;
-  await args.ack(
-    ephemeral(
-      noticeMessage(
-        member === false
-          ? `:no_entry: You are not a member of <#${channel}>: only its members can change its alerts.`
-          : `:warning: Slack did not say whether you are a member of <#${channel}>; nothing was changed.`,
-        member === false
-          ? "Run the command in that channel once you have joined it."
-          : "Try again in a minute.",
-      ),
-    ),
-  );
+  const refusal = member === false ? "not-member" : "membership-unknown";
+  await args.ack(ephemeral(subscriptionRefusalMessage({ refusal, channel }, language)));
   return false;
 }
 
 /** The answer when a command would change the subscription the configuration made. */
-const CONFIGURED = (channel: string) =>
-  ephemeral(
-    noticeMessage(
-      `:lock: <#${channel}> gets the workspace account's alerts from fleetbot's configuration (ALERTS_CHANNEL): it cannot be changed or removed from chat.`,
-      "Mute a transport's alerts with the Mute button on the alert; the operator can change ALERTS_CHANNEL.",
-    ),
-  );
+const CONFIGURED = (channel: string, language: Language) =>
+  ephemeral(subscriptionRefusalMessage({ refusal: "configured", channel }, language));
 
 /** `/fleet alerts unsubscribe [#channel]`. */
 export async function unsubscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = await deps.users.accountOf(args.userId);
+  const [language, account] = await Promise.all([
+    args.language ?? deps.users.languageOf(args.userId),
+    deps.users.accountOf(args.userId),
+  ]);
   if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
+    await args.ack(ephemeral(noAccountMessage(language)));
     return;
   }
   const channel = args.channel?.id ?? args.channelId;
-  if (!(await mayChangeChannel(args, channel, deps))) return;
+  if (!(await mayChangeChannel(args, channel, deps, language))) return;
   if (deps.subscriptions.isConfigured(channel, account.username)) {
-    await args.ack(CONFIGURED(channel));
+    await args.ack(CONFIGURED(channel, language));
     return;
   }
   const removed = await deps.subscriptions.unsubscribe(channel, account.username);
   await args.ack(
     ephemeral(
-      subscriptionChangedMessage(removed > 0 ? "unsubscribed" : "not-subscribed", {
-        channel,
-        account: account.username,
-      }),
+      subscriptionChangedMessage(
+        removed > 0 ? "unsubscribed" : "not-subscribed",
+        { channel, account: account.username },
+        language,
+      ),
     ),
   );
 }
@@ -224,27 +228,25 @@ export async function subscribeAlerts(
   args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
   deps: AlertDeps,
 ): Promise<void> {
-  const account = await deps.users.accountOf(args.userId);
+  const [language, account] = await Promise.all([
+    args.language ?? deps.users.languageOf(args.userId),
+    deps.users.accountOf(args.userId),
+  ]);
   if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
+    await args.ack(ephemeral(noAccountMessage(language)));
     return;
   }
   const channel = args.channel?.id ?? args.channelId;
   const check = await deps.checkChannel(channel);
   if (!check.ok) {
     await args.ack(
-      ephemeral(
-        noticeMessage(
-          `:warning: ${check.reason}`,
-          "Invite fleetbot with /invite @fleetbot, then subscribe again.",
-        ),
-      ),
+      ephemeral(subscriptionRefusalMessage({ refusal: "cannot-post", channel, code: check.code }, language)),
     );
     return;
   }
-  if (!(await mayChangeChannel(args, channel, deps))) return;
+  if (!(await mayChangeChannel(args, channel, deps, language))) return;
   if (deps.subscriptions.isConfigured(channel, account.username)) {
-    await args.ack(CONFIGURED(channel));
+    await args.ack(CONFIGURED(channel, language));
     return;
   }
   try {
@@ -257,14 +259,12 @@ export async function subscribeAlerts(
         ...args.filters,
       },
     );
-    await args.ack(ephemeral(subscriptionChangedMessage(created ? "subscribed" : "updated", subscription)));
+    await args.ack(
+      ephemeral(subscriptionChangedMessage(created ? "subscribed" : "updated", subscription, language)),
+    );
   } catch (error) {
     if (!(error instanceof InvalidAlertFilterError)) throw error;
-    await args.ack(
-      ephemeral(
-        noticeMessage(`:warning: ${error.message}`, "Example: /fleet alerts subscribe Error OldData min=15"),
-      ),
-    );
+    await args.ack(ephemeral(alertFilterErrorMessage(error.detail, language)));
   }
 }
 
@@ -276,6 +276,7 @@ export async function subscribeAlerts(
 async function mutableAlert(
   { action, body, respond }: Pick<ButtonArgs, "action" | "body" | "respond">,
   deps: AlertDeps,
+  language: Language,
 ): Promise<AlertMuteValue | undefined> {
   const value = parseAlertMuteValue(action.value);
   if (!value) return undefined;
@@ -285,7 +286,7 @@ async function mutableAlert(
     !account ||
     !(await deps.subscriptions.canMute(value.c, value.u, account.username))
   ) {
-    await respond(NOT_YOURS);
+    await respond(notYoursAnswer(language));
     return undefined;
   }
   return value;
@@ -295,27 +296,30 @@ async function mutableAlert(
 export async function alertMute(args: ButtonArgs, deps: AlertDeps): Promise<void> {
   const { ack, body, respond, client } = args;
   await ack();
-  const value = await mutableAlert(args, deps);
+  // The answer is the clicker's, in their own language; the line on the alert stays in the alert's.
+  const language = await deps.users.languageOf(body.user.id);
+  const value = await mutableAlert(args, deps, language);
   if (!value) return;
   const mute = await deps.subscriptions.mute(value.c, value.u);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
   await showOnAlert({ client, body }, value.c, (blocks) =>
     alertBlocksWithMute(blocks, { userId: body.user.id, until: mute.until, timeZone: zone }),
   );
-  await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone)));
+  await respond(aside(alertMutedMessage(value.u, value.c, mute.until, zone, language)));
 }
 
 /** The Unmute button of a muted alert: that vehicle's alerts in that channel are posted again. */
 export async function alertUnmute(args: ButtonArgs, deps: AlertDeps): Promise<void> {
   const { ack, body, respond, client } = args;
   await ack();
-  const value = await mutableAlert(args, deps);
+  const language = await deps.users.languageOf(body.user.id);
+  const value = await mutableAlert(args, deps, language);
   if (!value) return;
   await deps.subscriptions.unmute(value.c, value.u);
   await showOnAlert({ client, body }, value.c, (blocks) =>
     alertBlocksWithoutMute(blocks, { userId: body.user.id }),
   );
-  await respond(aside(alertUnmutedMessage(value.u, value.c)));
+  await respond(aside(alertUnmutedMessage(value.u, value.c, language)));
 }
 
 /**
@@ -333,7 +337,10 @@ async function showOnAlert(
   const blocks: unknown = message?.blocks;
   if (!message || body.channel?.id !== channel || !Array.isArray(blocks)) return;
   const shown = change(blocks.filter(isBlock));
-  const text = typeof message.text === "string" ? message.text : "Transport alert";
+  const text =
+    typeof message.text === "string"
+      ? message.text
+      : messages(alertLanguageOf(blocks.filter(isBlock))).alerts.alertFallbackText();
   await client.chat.update({ channel, ts: message.ts, text, blocks: shown }).catch(() => undefined);
 }
 

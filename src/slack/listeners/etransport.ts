@@ -14,6 +14,7 @@ import { z } from "zod";
 import { assertNever } from "../../assertNever.js";
 import type { TransportFormInput } from "../../etransport/form.js";
 import { messages } from "../../i18n/catalogue.js";
+import type { Language } from "../../i18n/language.js";
 import type { TransportAction } from "../../tasks/handlers/transportActions.js";
 import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { ReplyTarget } from "../../tasks/task.js";
@@ -23,14 +24,14 @@ import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask, storedTransportList } from "../renderers.js";
-import { AUDIT_UNREADABLE, auditHistoryMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
+import { auditHistoryMessage, auditUnreadableMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
 import {
-  grammarErrorMessage,
   helpMessage,
   noticeMessage,
   progressPhrase,
   statusModal,
 } from "../views/common.js";
+import { grammarErrorMessage } from "../views/grammarError.js";
 import {
   actionUnderWayNote,
   lookupUnderWayNote,
@@ -43,6 +44,7 @@ import {
 import {
   checkTransportModal,
   transportFormValues,
+  transportFormWarningTexts,
   transportModal,
   vehicleOptions,
 } from "../views/etransportModal.js";
@@ -53,7 +55,7 @@ import {
   aside,
   ephemeral,
   isChannelMember,
-  NOT_YOURS,
+  notYoursAnswer,
   replyFromAction,
   replyFromCommand,
 } from "./shared.js";
@@ -64,11 +66,14 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMidd
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs;
 
-const NO_ACCOUNT = noticeMessage("You have no fleet account to act with.", "Link yours with /fleet login.");
+const words = (language: Language) => messages(language).etransport;
+
+const noAccount = (language: Language) =>
+  noticeMessage(words(language).noAccount(), words(language).noAccountHint());
 
 /** Said to the clicking user alone when a button cannot run: no account, or a value we cannot read. */
-const cannotAct = (hasAccount: boolean) =>
-  aside(hasAccount ? noticeMessage("That button is out of date: run the command again.") : NO_ACCOUNT);
+const cannotAct = (hasAccount: boolean, language: Language) =>
+  aside(hasAccount ? noticeMessage(words(language).buttonOutOfDate()) : noAccount(language));
 
 /** A short fingerprint of what a form says, for telling a double submit from a different one. */
 const contentKey = (value: unknown) =>
@@ -99,6 +104,8 @@ interface Scope {
   user: string;
   account: string;
   zone: string;
+  /** The user's language, resolved once at the entry. */
+  language: Language;
   reply: ReplyTarget;
   trigger: string;
   channel?: string;
@@ -115,21 +122,21 @@ export async function etransportCommand(
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.users.zoneAtAck(command.user_id);
   const parsed = parseEtransportCommand(command.text, { timeZone: zone, now: new Date(deps.now()) });
+  const language = await deps.users.languageOf(command.user_id);
   if (!parsed.ok || parsed.kind === "help") {
-    const language = await deps.users.languageOf(command.user_id);
     const help = helpText("etransport", await examplesFor(deps, command.user_id), language);
     await ack(
       ephemeral(
         parsed.ok
           ? helpMessage(help, undefined, messages(language).help.title())
-          : grammarErrorMessage(parsed, help),
+          : grammarErrorMessage(parsed, help, language),
       ),
     );
     return;
   }
   const account = await deps.users.accountOf(command.user_id);
   if (!account) {
-    await ack(ephemeral(NO_ACCOUNT));
+    await ack(ephemeral(noAccount(language)));
     return;
   }
   const scope: Scope = {
@@ -138,7 +145,8 @@ export async function etransportCommand(
     user: command.user_id,
     account: account.username,
     zone,
-    reply: replyFromCommand(command, deps.now()),
+    language,
+    reply: replyFromCommand(command, deps.now(), language),
     trigger: command.trigger_id,
     channel: command.channel_id,
   };
@@ -198,6 +206,8 @@ async function runEtransportCommand(
           mode: "create",
           vehicles: vehiclesOf(deps, s.account),
           userTimeZone: s.zone,
+          language: s.language,
+          nowMs: deps.now(),
           privateMetadata: { channel: s.channel },
         }),
       });
@@ -206,8 +216,8 @@ async function runEtransportCommand(
       await s.ack(
         ephemeral(
           noticeMessage(
-            `Name the transport: \`/etransport ${parsed.form} &lt;UIT&gt;\`, e.g. \`/etransport ${parsed.form} Y45R-577U-N544-GY4S\`.`,
-            "/etransport list shows your transports with buttons.",
+            words(s.language).nameTheTransport({ form: parsed.form, example: "Y45R-577U-N544-GY4S" }),
+            words(s.language).nameTheTransportHint(),
           ),
         ),
       );
@@ -226,10 +236,12 @@ async function answerHistory(s: Scope, uit: string, deps: EtransportDeps): Promi
   try {
     history = await deps.auditHistory(s.account, uit, HISTORY_MAX_ENTRIES);
   } catch {
-    await s.ack(ephemeral(AUDIT_UNREADABLE));
+    await s.ack(ephemeral(auditUnreadableMessage(s.language)));
     return;
   }
-  await s.ack(ephemeral(auditHistoryMessage({ uit, account: s.account, history, timeZone: s.zone })));
+  await s.ack(
+    ephemeral(auditHistoryMessage({ uit, account: s.account, history, timeZone: s.zone, language: s.language })),
+  );
 }
 
 /** Opens a "looking up" modal at once (the trigger lasts 3 s), filled in when the transport arrives. */
@@ -238,9 +250,10 @@ async function openEditModal(s: Scope, uit: string, deps: EtransportDeps): Promi
   const opened = await s.client.views.open({
     trigger_id: s.trigger,
     view: statusModal(
-      "Edit transport",
-      `:hourglass_flowing_sand: Looking up ${userText(uit, ECHO_MAX)} with the fleet service…`,
+      words(s.language).editTitle(),
+      words(s.language).lookingUpForEdit({ uit: userText(uit, ECHO_MAX) }),
       VIEWS.transportEdit,
+      s.language,
     ),
   });
   await deps.tasks.submit({
@@ -248,7 +261,7 @@ async function openEditModal(s: Scope, uit: string, deps: EtransportDeps): Promi
     params: { uit, purpose: "edit", timeZone: s.zone },
     account: s.account,
     slackUser: s.user,
-    reply: { viewId: opened.view?.id, channel: s.channel },
+    reply: { viewId: opened.view?.id, channel: s.channel, language: s.language },
     priority: "interactive",
   });
 }
@@ -261,7 +274,7 @@ async function submit<K extends TaskKind>(
   await submitAndAcknowledge(
     deps,
     { ...task, account: s.account, slackUser: s.user, reply: s.reply, priority: "interactive" },
-    (queued) => s.ack(ephemeral(queuedMessage(deps, queued))),
+    (queued) => s.ack(ephemeral(queuedMessage(deps, queued, s.language))),
   );
 }
 
@@ -282,23 +295,26 @@ export function transportActionButton(action: TransportAction) {
     deps: EtransportDeps,
   ): Promise<void> => {
     await ack();
+    // The answer is the clicker's, in their own language, whoever posted the card (an alert's
+    // language is the channel's; a shared card's, its poster's).
+    const language = await deps.users.languageOf(body.user.id);
     const value = parseTransportButtonValue(button.value);
     const account = await deps.users.accountOf(body.user.id);
     if (!value || !account) {
-      await respond(cannotAct(account !== undefined));
+      await respond(cannotAct(account !== undefined, language));
       return;
     }
     // The card's list is shown again after the action: only a list of the clicking user's account.
     const listTask = value.l !== undefined ? await deps.tasks.owned(value.l, body.user.id) : undefined;
     if (listTask?.reason === "foreign") {
-      await respond(NOT_YOURS);
+      await respond(notYoursAnswer(language));
       return;
     }
     const zone = await deps.users.timeZoneOf(client, body.user.id);
     // On a channel's alert the answer goes to the clicking user; the poller updates the alert.
     // In a list, the list stays: the card shows "⏳ Starting…" until the list comes back updated.
     const alert = fromAlert(button);
-    const list = alert ? undefined : storedTransportList(listTask?.task);
+    const list = alert ? undefined : storedTransportList(listTask?.task, language);
     await submitAndAcknowledge(
       deps,
       {
@@ -307,7 +323,7 @@ export function transportActionButton(action: TransportAction) {
         account: account.username,
         slackUser: body.user.id,
         reply: {
-          ...replyFromAction(body, deps.now()),
+          ...replyFromAction(body, deps.now(), language),
           ...(alert ? { keepOriginal: true } : {}),
           ...(list ? { listStays: true, underWay: { blockId: button.block_id, action } } : {}),
           // Slack sends the clicked message only when it is not ephemeral: a card the channel sees.
@@ -321,16 +337,19 @@ export function transportActionButton(action: TransportAction) {
       // (or, on an alert, a note to the clicker) says where the action stands, as a command's ack does.
       async (queued) => {
         if (!queued.created) return;
-        const wait = queued.progress ? progressPhrase(queued.progress, deps.now()) : undefined;
+        const wait = queued.progress ? progressPhrase(queued.progress, deps.now(), language) : undefined;
         // A list is the clicker's own: its card shows the wait. An alert or a card the channel
         // sees stays as everyone sees it until the result; the clicker gets a note instead.
         if (list) {
-          await respond({ replace_original: true, ...withCardUnderWay(list, button.block_id, action, wait) });
+          await respond({
+            replace_original: true,
+            ...withCardUnderWay(list, button.block_id, action, wait, language),
+          });
         } else if (wait) {
           await respond({
             replace_original: false,
             response_type: "ephemeral",
-            ...actionUnderWayNote(action, value.u, wait),
+            ...actionUnderWayNote(action, value.u, wait, language),
           });
         }
       },
@@ -340,12 +359,16 @@ export function transportActionButton(action: TransportAction) {
 
 /** A card's Remove button, after Slack's confirm dialog: this click is the confirmation. */
 /** Cancel beside Remove's confirm: nothing reaches the fleet service; the question says the transport stays. */
-export async function transportRemoveCancel({ ack, action, respond }: ButtonArgs): Promise<void> {
+export async function transportRemoveCancel(
+  { ack, action, body, respond }: ButtonArgs,
+  deps: EtransportDeps,
+): Promise<void> {
   await ack();
+  const language = await deps.users.languageOf(body.user.id);
   const value = parseTransportButtonValue(action.value);
   await respond({
     replace_original: true,
-    ...(value ? removeCancelledMessage(value.u) : { text: "Not removed.", blocks: [] }),
+    ...(value ? removeCancelledMessage(value.u, language) : { text: words(language).notRemoved(), blocks: [] }),
   });
 }
 
@@ -354,10 +377,11 @@ export async function transportRemove(
   deps: EtransportDeps,
 ): Promise<void> {
   await ack();
+  const language = await deps.users.languageOf(body.user.id);
   const value = parseTransportButtonValue(action.value);
   const account = await deps.users.accountOf(body.user.id);
   if (!value || !account) {
-    await respond(cannotAct(account !== undefined));
+    await respond(cannotAct(account !== undefined, language));
     return;
   }
   await deps.tasks.submit({
@@ -365,7 +389,7 @@ export async function transportRemove(
     params: { uit: value.u, transportUId: value.id },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    reply: replyFromAction(body, deps.now(), language),
     priority: "interactive",
     dedupeKey: `${account.username}:remove:${value.id}`,
   });
@@ -381,7 +405,12 @@ async function clickedTransport(
   const value = parseTransportButtonValue(buttonValue);
   const account = await deps.users.accountOf(userId);
   if (!value || !account) return undefined;
-  return { value, account, zone: await deps.users.timeZoneOf(client, userId) };
+  return {
+    value,
+    account,
+    zone: await deps.users.timeZoneOf(client, userId),
+    language: await deps.users.languageOf(userId),
+  };
 }
 
 /** A card's Edit button: the edit form, once the transport is looked up. */
@@ -392,14 +421,15 @@ export async function transportEdit(
   await ack();
   const clicked = await clickedTransport(action.value, body.user.id, client, deps);
   if (!clicked) return;
-  const { value, account, zone } = clicked;
+  const { value, account, zone, language } = clicked;
   const scope: Scope = {
     ack: async () => {},
     client,
     user: body.user.id,
     account: account.username,
     zone,
-    reply: {},
+    language,
+    reply: { language },
     trigger: body.trigger_id,
     channel: body.channel?.id,
   };
@@ -414,7 +444,7 @@ export async function transportShow(
   await ack();
   const clicked = await clickedTransport(action.value, body.user.id, client, deps);
   if (!clicked) return;
-  const { value, account, zone } = clicked;
+  const { value, account, zone, language } = clicked;
   // The alert is the channel's: the card goes to the clicking user beside it, and replaces nothing.
   // The clicker is told at once that the lookup is under way, and how long it should take.
   await submitAndAcknowledge(
@@ -424,15 +454,17 @@ export async function transportShow(
       params: { uit: value.u, purpose: "show", timeZone: zone },
       account: account.username,
       slackUser: body.user.id,
-      reply: { ...replyFromAction(body, deps.now()), keepOriginal: true },
+      reply: { ...replyFromAction(body, deps.now(), language), keepOriginal: true },
       priority: "interactive",
     },
     async (queued) => {
-      const wait = queued.progress ? progressPhrase(queued.progress, deps.now()) : "under way";
+      const wait = queued.progress
+        ? progressPhrase(queued.progress, deps.now(), language)
+        : words(language).lookupUnderWay();
       await respond({
         replace_original: false,
         response_type: "ephemeral",
-        ...lookupUnderWayNote(value.u, wait),
+        ...lookupUnderWayNote(value.u, wait, language),
       });
     },
   );
@@ -448,6 +480,7 @@ export async function turnTransportListPage(
   const account = await deps.users.accountOf(body.user.id);
   if (!nav || !account) return;
   const zone = await deps.users.timeZoneOf(client, body.user.id);
+  const language = await deps.users.languageOf(body.user.id);
   const parsed = parseEtransportCommand(`list ${nav.f === "default" ? "" : nav.f} ${nav.s ?? ""}`, {
     timeZone: zone,
     now: new Date(deps.now()),
@@ -466,7 +499,7 @@ export async function turnTransportListPage(
     },
     account: account.username,
     slackUser: body.user.id,
-    reply: replyFromAction(body, deps.now()),
+    reply: replyFromAction(body, deps.now(), language),
     priority: "interactive",
   });
 }
@@ -485,6 +518,7 @@ function readMetadata(view: ViewSubmitAction["view"]) {
 export function transportSubmitted(mode: "create" | "edit") {
   return async ({ ack, view, body, client }: ViewArgs, deps: EtransportDeps): Promise<void> => {
     const account = await deps.users.accountOf(body.user.id);
+    const language = await deps.users.languageOf(body.user.id);
     const metadata = readMetadata(view);
     const input: TransportFormInput = transportFormValues(
       view.state.values as Parameters<typeof transportFormValues>[0],
@@ -495,17 +529,21 @@ export function transportSubmitted(mode: "create" | "edit") {
       ? deps.vehicles.peek(account.username)?.find((v) => v.vehicleUId === input.vehicleUId)
       : undefined;
     // The one call to the domain's validation (its errors are keyed for the modal's blocks).
-    const checked = checkTransportModal(input, {
-      mode,
-      nowMs: deps.now(),
-      timeZone: zone,
-      vehiclePlate: vehicle?.vehicleRegistrationNumber,
-      ...(mode === "edit" && metadata.saved ? { saved: metadata.saved } : {}),
-    });
+    const nowMs = deps.now();
+    const checked = checkTransportModal(
+      input,
+      {
+        mode,
+        nowMs,
+        vehiclePlate: vehicle?.vehicleRegistrationNumber,
+        ...(mode === "edit" && metadata.saved ? { saved: metadata.saved } : {}),
+      },
+      { language, timeZone: zone, nowMs },
+    );
     if (!account) {
       await ack({
         response_action: "errors",
-        errors: { [INPUTS.transportVehicle.block]: "Link a fleet account first: /fleet login." },
+        errors: { [INPUTS.transportVehicle.block]: words(language).linkFirst() },
       });
       return;
     }
@@ -513,7 +551,7 @@ export function transportSubmitted(mode: "create" | "edit") {
     if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id))) {
       await ack({
         response_action: "errors",
-        errors: { [INPUTS.transportVehicle.block]: "This form belongs to a channel you are not in." },
+        errors: { [INPUTS.transportVehicle.block]: words(language).notYourChannel() },
       });
       return;
     }
@@ -522,21 +560,23 @@ export function transportSubmitted(mode: "create" | "edit") {
       return;
     }
     // Warnings (validity longer than the legal spans…) do not block: shown once, the same submission again confirms.
-    const warningKey = checked.warnings.join("\n");
+    // The key is the warnings as data: the same form submitted again confirms them, whatever the language.
+    const warningKey = checked.warnings.length > 0 ? JSON.stringify(checked.warnings) : "";
     if (warningKey && deps.formWarnings.get(view.id) !== warningKey) {
       deps.formWarnings.set(view.id, warningKey);
+      const warnings = transportFormWarningTexts(checked.warnings, language, zone, nowMs).join(" ");
       await ack({
         response_action: "errors",
         errors: {
-          [INPUTS.transportValidityEnd.block]:
-            `${checked.warnings.join(" ")} Submit again to save anyway.`.slice(0, 1900),
+          [INPUTS.transportValidityEnd.block]: words(language).submitAgain({ warnings }).slice(0, 1900),
         },
       });
       return;
     }
     deps.formWarnings.delete(view.id);
     const draft = { ...checked.value, ...(mode === "edit" && metadata.uit ? { codeUit: metadata.uit } : {}) };
-    const title = mode === "create" ? "New transport" : "Edit transport";
+    const m = words(language);
+    const title = mode === "create" ? m.newTitle() : m.editTitle();
     await submitAndAcknowledge(
       deps,
       {
@@ -544,7 +584,7 @@ export function transportSubmitted(mode: "create" | "edit") {
         params: { draft, transportUId: mode === "edit" ? metadata.transportUId : undefined, timeZone: zone },
         account: account.username,
         slackUser: body.user.id,
-        reply: { viewId: view.id, channel: metadata.channel, inChannel: true },
+        reply: { viewId: view.id, channel: metadata.channel, inChannel: true, language },
         priority: "interactive",
         // The same form submitted twice runs once; a different one (a corrected edit) runs too.
         dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
@@ -555,9 +595,14 @@ export function transportSubmitted(mode: "create" | "edit") {
           view: statusModal(
             title,
             queued.created
-              ? `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. ${cardDestination(mode, metadata.channel)}`
-              : `${describeTask(queued.task)} is already queued; it runs once.`,
+              ? m.saveQueued({
+                  what: describeTask(queued.task, language),
+                  place: queuePosition(queued, language),
+                  destination: cardDestination(mode, metadata.channel, language),
+                })
+              : m.saveAlreadyQueued({ what: describeTask(queued.task, language) }),
             mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
+            language,
           ),
         }),
     );
@@ -565,11 +610,9 @@ export function transportSubmitted(mode: "create" | "edit") {
 }
 
 /** Where the saved transport's card goes, as the form says while the save waits. */
-function cardDestination(mode: "create" | "edit", channel: string | undefined): string {
-  const where = channel ? `in <#${channel}>` : "in your direct messages with fleetbot";
-  return mode === "create"
-    ? `The transport card will be posted ${where}.`
-    : `The updated card will be posted ${where}, and the earlier cards of this transport updated where fleetbot can.`;
+function cardDestination(mode: "create" | "edit", channel: string | undefined, language: Language): string {
+  const m = words(language);
+  return mode === "create" ? m.cardPosted({ channel: channel ?? "" }) : m.updatedCardPosted({ channel: channel ?? "" });
 }
 
 /** The transport form's vehicle select: from the cached list (a fetch starts when there is none). */
@@ -580,5 +623,6 @@ export async function transportVehicleOptions(
   const account = await deps.users.accountOf(body.user.id);
   const vehicles = account ? vehiclesOf(deps, account.username) : undefined;
   if (account && !vehicles) deps.vehicles.warm(account.username, body.user.id);
+  // Only an option without plate or name has words ("(unnamed vehicle)"): English, no lookup on this hot path.
   await ack(vehicleOptions(options.value ?? "", vehicles ?? []));
 }

@@ -1,11 +1,14 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { assertNever } from "../../assertNever.js";
 import { messages } from "../../i18n/catalogue.js";
+import type { Language } from "../../i18n/language.js";
 import type { ListenerDeps } from "../context.js";
 import { helpText, withVehicles } from "../grammar/help.js";
 import { parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand } from "../grammar/types.js";
-import { grammarErrorMessage, helpMessage, noticeMessage } from "../views/common.js";
+import { alertOptionProblemMessage } from "../views/alerts.js";
+import { helpMessage, noticeMessage } from "../views/common.js";
+import { grammarErrorMessage } from "../views/grammarError.js";
 import { login, loginWorkspace, logout, whoami } from "./account.js";
 import {
   type AlertFilterOptions,
@@ -39,16 +42,11 @@ export async function fleetCommand(
         if (answer !== undefined) await respond(answer);
       }
     : slackAck;
+  // The user's language, resolved once for the whole command (its answers and its task's reply).
+  const language = await deps.reports.users.languageOf(command.user_id);
   const { text: withNames, options, problem } = alertOptions(command.text);
   if (problem) {
-    await ack(
-      ephemeral(
-        noticeMessage(
-          `:warning: ${problem}`,
-          "Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
-        ),
-      ),
-    );
+    await ack(ephemeral(alertOptionProblemMessage(problem, language)));
     return;
   }
   const text = await resolveTypedChannels(withNames, (name) => channelIdByName(client, name));
@@ -57,8 +55,7 @@ export async function fleetCommand(
     const examples = await examplesFor(deps.reports, command.user_id);
     // The example that works names one of the user's own vehicles, not a made-up plate.
     const error = { ...parsed, example: withVehicles(parsed.example, examples) };
-    const language = await deps.reports.users.languageOf(command.user_id);
-    await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples, language))));
+    await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples, language), language)));
     return;
   }
   const args: ReportCommandArgs = {
@@ -67,8 +64,9 @@ export async function fleetCommand(
     userId: command.user_id,
     channelId: command.channel_id,
     triggerId: command.trigger_id,
-    reply: replyFromCommand(command, deps.reports.now()),
+    reply: replyFromCommand(command, deps.reports.now(), language),
     zone,
+    language,
   };
   await dispatchFleetCommand(parsed, args, options, deps);
 }
@@ -80,10 +78,16 @@ async function dispatchFleetCommand(
   filters: AlertFilterOptions | undefined,
   deps: ListenerDeps,
 ): Promise<void> {
-  const alertArgs = { ack: args.ack, userId: args.userId, channelId: args.channelId, filters };
+  const alertArgs = {
+    ack: args.ack,
+    userId: args.userId,
+    channelId: args.channelId,
+    filters,
+    language: args.language,
+  };
   switch (parsed.kind) {
     case "help": {
-      const language = await deps.reports.users.languageOf(args.userId);
+      const language = args.language;
       const examples = await examplesFor(deps.reports, args.userId);
       await args.ack(
         ephemeral(
@@ -113,12 +117,13 @@ async function dispatchFleetCommand(
     case "language":
       return languageCommand(args, parsed, deps.language);
     default:
-      return unknownCommand(parsed, args.ack);
+      return unknownCommand(parsed, args);
   }
 }
 
 /** A command the grammar gave but no family handles: the compiler stops it, and at run time it is still acknowledged. */
-async function unknownCommand(parsed: never, ack: Ack): Promise<void> {
-  await ack(ephemeral(noticeMessage("That command is not available yet.", "/fleet help lists what is.")));
+async function unknownCommand(parsed: never, args: { ack: Ack; language: Language }): Promise<void> {
+  const t = messages(args.language).tasks;
+  await args.ack(ephemeral(noticeMessage(t.commandUnavailable(), t.commandUnavailableDetail())));
   assertNever(parsed, "/fleet command");
 }

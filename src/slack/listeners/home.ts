@@ -18,12 +18,14 @@ export async function publishHome(
   userId: string,
 ): Promise<void> {
   const account = await deps.users.accountOf(userId);
+  const language = await deps.users.languageOf(userId);
   const queue = account
-    ? (await queueEntries(deps, account.username)).entries.filter((e) => e.task.slackUser === userId)
+    ? (await queueEntries(deps, account.username, language)).entries.filter(
+        (e) => e.task.slackUser === userId,
+      )
     : [];
   const cached = account ? deps.vehicles?.peek(account.username) : undefined;
   const examples = cached ? vehicleExamples(cached) : undefined;
-  const language = await deps.users.languageOf(userId);
   const t = messages(language).help;
   const accountLine = account
     ? (account.linked ? t.homeAccountLinked : t.homeAccountWorkspace)({

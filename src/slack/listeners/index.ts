@@ -68,7 +68,7 @@ export const BUTTONS: Readonly<Record<string, Listener<ButtonArgs>>> = {
   [ACTIONS.transportPause]: (args, deps) => transportActionButton("pause")(args, deps.etransport),
   [ACTIONS.transportEnd]: (args, deps) => transportActionButton("end")(args, deps.etransport),
   [ACTIONS.transportRemove]: (args, deps) => transportRemove(args, deps.etransport),
-  [ACTIONS.transportRemoveCancel]: (args) => transportRemoveCancel(args),
+  [ACTIONS.transportRemoveCancel]: (args, deps) => transportRemoveCancel(args, deps.etransport),
   [ACTIONS.transportEdit]: (args, deps) => transportEdit(args, deps.etransport),
   [ACTIONS.transportShow]: (args, deps) => transportShow(args, deps.etransport),
   [ACTIONS.transportListNext]: (args, deps) => turnTransportListPage(args, deps.etransport),
@@ -140,7 +140,7 @@ export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspac
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
     };
-  app.use(answerStoreFailure(ctx.storeHealth));
+  app.use(answerStoreFailure(ctx.storeHealth, ctx.defaultLanguage));
   for (const [name, listener] of Object.entries(COMMANDS)) app.command(name, run(listener));
   for (const [id, listener] of Object.entries(BUTTONS))
     app.action<BlockAction<ButtonAction>>(id, run(listener));

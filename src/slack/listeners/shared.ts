@@ -1,6 +1,7 @@
 import type { RespondArguments, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { z } from "zod";
+import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { ReplyTarget, TaskRecord } from "../../tasks/task.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
@@ -22,10 +23,11 @@ export const aside = (message: Pick<SlackMessage, "text"> & Partial<SlackMessage
   ...message,
 });
 
-export const NO_ACCOUNT = noticeMessage(
-  "You have not linked a fleet account, and this workspace has none configured.",
-  "Link yours with /fleet login.",
-);
+/** The answer to a user who acts as no fleet account, in their language. */
+export function noAccountMessage(language: Language): SlackMessage {
+  const t = messages(language).account;
+  return noticeMessage(t.noAccount(), t.linkYours());
+}
 
 /** A task named by an action, as the clicking user may see it. */
 export type TaskOwnership =
@@ -50,8 +52,10 @@ export function taskOwnership(
   return { owned: false, reason: "foreign" };
 }
 
-/** The answer to a click on (or a form about) someone else's message. */
-export const NOT_YOURS = aside(noticeMessage("This message belongs to someone else."));
+/** The answer to a click on (or a form about) someone else's message, in the clicker's language. */
+export function notYoursAnswer(language: Language): RespondArguments {
+  return aside(noticeMessage(messages(language).account.notYours()));
+}
 
 /**
  * Whether the user is a member of the channel, by conversations.members (every page). False

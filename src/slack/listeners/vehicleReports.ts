@@ -13,23 +13,30 @@ import type { WebClient } from "@slack/web-api";
 import { startOfDay } from "date-fns";
 import { z } from "zod";
 import type { Vehicle } from "../../fleet/schemas.js";
+import { messages } from "../../i18n/catalogue.js";
+import type { Language } from "../../i18n/language.js";
 import { DEFAULT_MIN_MINUTES, REPORT_CATALOGUE, resolvableVehicles } from "../../reports/catalogue.js";
-import {
-  describeResolutionProblem,
-  normalisePlate,
-  replacementFor,
-  resolveVehicles,
-} from "../../reports/vehicleRefs.js";
+import { normalisePlate, replacementFor, resolveVehicles } from "../../reports/vehicleRefs.js";
 import type { TaskInput } from "../../tasks/kinds.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
 import type { ReportDeps } from "../context.js";
 import { type VehicleExamples, vehicleExamples } from "../grammar/help.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask, resultNotKeptText } from "../renderers.js";
-import { grammarErrorMessage, reportModal, statusModal, vehicleProblemsMrkdwn } from "../views/common.js";
+import { reportModal, statusModal } from "../views/common.js";
+import { grammarErrorMessage } from "../views/grammarError.js";
+import { pickedPeriodLabel } from "../views/periodText.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
-import { type Ack, aside, ephemeral, NO_ACCOUNT, NOT_YOURS, parseJson, replyFromAction } from "./shared.js";
+import {
+  type Ack,
+  aside,
+  ephemeral,
+  noAccountMessage,
+  notYoursAnswer,
+  parseJson,
+  replyFromAction,
+} from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -45,6 +52,8 @@ export interface ReportCommandArgs {
   triggerId: string;
   reply: ReturnType<typeof replyFromAction>;
   zone: string;
+  /** The user's language, resolved once at the command's entry; the reply carries it too. */
+  language: Language;
 }
 
 const modalMetadata = z.object({ channel: z.string().optional() });
@@ -61,9 +70,6 @@ export function unresolvedVehicles(
   if (parsed.vehicles.length === 0) return undefined;
   const resolved = resolveVehicles(parsed.vehicles, resolvableVehicles(cached));
   if (resolved.ok) return undefined;
-  const message = vehicleProblemsMrkdwn(
-    resolved.problems.map((r) => describeResolutionProblem(r) ?? `${r.ref.raw} could not be found.`),
-  );
   const replaced = resolved.resolutions.map(replacementFor);
   const vehicles = replaced.filter((text): text is string => text !== undefined);
   const period = parsed.period && parsed.period.text !== "" ? ` ${parsed.period.text}` : "";
@@ -76,7 +82,12 @@ export function unresolvedVehicles(
     vehicles.length === replaced.length
       ? `/fleet ${parsed.report} ${vehicles.join(", ")}${period}${min}`
       : "/fleet vehicles";
-  return { ok: false, kind: "error", message, example };
+  return {
+    ok: false,
+    kind: "error",
+    problem: { code: "vehiclesNotFound", problems: resolved.problems },
+    example,
+  };
 }
 
 /**
@@ -91,13 +102,13 @@ export async function runReport(
 ): Promise<void> {
   const account = await deps.users.accountOf(args.userId);
   if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
+    await args.ack(ephemeral(noAccountMessage(args.language)));
     return;
   }
   const cached = deps.vehicles.peek(account.username);
   const unknown = cached ? unresolvedVehicles(parsed, cached) : undefined;
   if (unknown) {
-    await args.ack(ephemeral(grammarErrorMessage(unknown)));
+    await args.ack(ephemeral(grammarErrorMessage(unknown, undefined, args.language)));
     return;
   }
   const period = parsed.period;
@@ -134,7 +145,7 @@ async function submitReport(
       params,
       account,
       slackUser: args.userId,
-      reply: args.reply,
+      reply: { ...args.reply, language: args.language },
       priority: REPORT_CATALOGUE[params.report].priority,
     },
     (queued) => args.ack(ephemeral(queuedMessage(deps, queued))),
@@ -162,7 +173,7 @@ export async function openReportModal(
 ): Promise<void> {
   const account = await deps.users.accountOf(args.userId);
   if (!account) {
-    await args.ack(ephemeral(NO_ACCOUNT));
+    await args.ack(ephemeral(noAccountMessage(args.language)));
     return;
   }
   await args.ack();
@@ -180,6 +191,7 @@ export async function openReportModal(
         minMinutes: modal.prefill?.minMinutes,
       },
       { examplePlate: cached ? vehicleExamples(cached)?.plates[0] : undefined },
+      args.language,
     ),
   });
 }
@@ -189,7 +201,9 @@ function readReportForm(
   view: ViewSubmitAction["view"],
   zone: string,
   nowMs: number,
+  language: Language,
 ): { errors: Record<string, string> } | { params: VehicleReportInput } {
+  const m = messages(language).reports;
   const values = view.state.values;
   const kind = values[INPUTS.reportKind.block]?.[INPUTS.reportKind.action]?.selected_option?.value;
   const vehicles =
@@ -199,19 +213,17 @@ function readReportForm(
   const toSec = values[INPUTS.reportTo.block]?.[INPUTS.reportTo.action]?.selected_date_time ?? undefined;
   const minText = values[INPUTS.reportMinMinutes.block]?.[INPUTS.reportMinMinutes.action]?.value ?? undefined;
   const errors: Record<string, string> = {};
-  const choice = modalReportChoices().find((c) => c.value === kind);
-  if (!choice) errors[INPUTS.reportKind.block] = "Choose a report.";
-  if (vehicles.length === 0) errors[INPUTS.reportVehicles.block] = "Choose at least one vehicle.";
+  const choice = modalReportChoices(language).find((c) => c.value === kind);
+  if (!choice) errors[INPUTS.reportKind.block] = m.chooseReport();
+  if (vehicles.length === 0) errors[INPUTS.reportVehicles.block] = m.chooseVehicle();
   else if (vehicles.some((v) => v.value === VEHICLES_LOADING_VALUE))
-    errors[INPUTS.reportVehicles.block] =
-      "“Loading vehicles…” is not a vehicle: remove it, then type part of a plate again; the list is ready now or in a few seconds.";
+    errors[INPUTS.reportVehicles.block] = m.loadingIsNoVehicle();
   const fromMs = fromSec ? fromSec * 1000 : startOfDay(new TZDate(nowMs, zone)).getTime();
   const toMs = toSec ? Math.min(toSec * 1000, nowMs) : nowMs;
-  if (fromMs >= toMs)
-    errors[INPUTS.reportTo.block] = "The end must be after the start (and the start in the past).";
+  if (fromMs >= toMs) errors[INPUTS.reportTo.block] = m.endAfterStart();
   const minMinutes = minText ? Number(minText) : undefined;
   if (minMinutes !== undefined && (!Number.isInteger(minMinutes) || minMinutes < 1)) {
-    errors[INPUTS.reportMinMinutes.block] = "A whole number of minutes, at least 1 (e.g. 10).";
+    errors[INPUTS.reportMinMinutes.block] = m.minWhole();
   }
   if (Object.keys(errors).length > 0 || !choice) return { errors };
   const report = REPORT_CATALOGUE[choice.value];
@@ -231,7 +243,7 @@ function readReportForm(
           : {
               fromMs,
               toMs,
-              label: periodLabel(fromMs, toMs, zone),
+              label: pickedPeriodLabel(fromMs, toMs, zone, nowMs),
               // Nothing picked is "today", read again in the user's zone once the task settles it.
               ...(fromSec === undefined && toSec === undefined ? { text: "" } : {}),
             },
@@ -244,12 +256,13 @@ function readReportForm(
 /** The report form submitted: the task, and the form says it is queued. */
 export async function reportSubmitted({ ack, view, body }: ViewArgs, deps: ReportDeps): Promise<void> {
   const account = await deps.users.accountOf(body.user.id);
+  const language = await deps.users.languageOf(body.user.id);
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.users.zoneAtAck(body.user.id);
-  const form = readReportForm(view, zone, deps.now());
+  const form = readReportForm(view, zone, deps.now(), language);
   if ("errors" in form || !account) {
     const errors = {
-      ...(account ? {} : { [INPUTS.reportKind.block]: "Link a fleet account first: /fleet login." }),
+      ...(account ? {} : { [INPUTS.reportKind.block]: messages(language).reports.linkFirst() }),
       ...("errors" in form ? form.errors : {}),
     };
     await ack({ response_action: "errors", errors });
@@ -263,16 +276,20 @@ export async function reportSubmitted({ ack, view, body }: ViewArgs, deps: Repor
       params: form.params,
       account: account.username,
       slackUser: body.user.id,
-      reply: { viewId: view.id, channel: metadata?.channel },
+      reply: { viewId: view.id, channel: metadata?.channel, language },
       priority: REPORT_CATALOGUE[form.params.report].priority,
     },
     (queued) =>
       ack({
         response_action: "update",
         view: statusModal(
-          "Fleet report",
-          `:hourglass_flowing_sand: ${describeTask(queued.task)}: queued${queuePosition(queued)}. The answer comes as a direct message; /fleet queue shows progress.`,
+          messages(language).reports.modalTitle(),
+          messages(language).reports.modalQueued({
+            what: describeTask(queued.task, language),
+            position: queuePosition(queued, language),
+          }),
           VIEWS.report,
+          language,
         ),
       }),
   );
@@ -287,10 +304,10 @@ export const OPTIONS_WAIT_MS = 2_000;
 /** The value of the hint shown while the list loads: the form refuses it kindly if it is submitted. */
 export const VEHICLES_LOADING_VALUE = "vehicles-loading";
 
-const vehiclesLoadingOption: PlainTextOption = {
-  text: { type: "plain_text", text: "Loading vehicles… type again in a few seconds" },
+const vehiclesLoadingOption = (language: Language): PlainTextOption => ({
+  text: { type: "plain_text", text: messages(language).reports.vehiclesLoading() },
   value: VEHICLES_LOADING_VALUE,
-};
+});
 
 /**
  * Vehicle selects in modals, answered within Slack's 3 s: from the cached list, else from the
@@ -306,7 +323,7 @@ export async function reportVehicleOptions(
     ? await deps.vehicles.within(account.username, body.user.id, OPTIONS_WAIT_MS)
     : undefined;
   if (account && !cached) {
-    await ack({ options: [vehiclesLoadingOption] });
+    await ack({ options: [vehiclesLoadingOption(await deps.users.languageOf(body.user.id))] });
     return;
   }
   const query = normalisePlate(options.value ?? "");
@@ -338,6 +355,7 @@ export async function showPosition(
   await ack();
   const account = await deps.users.accountOf(body.user.id);
   if (!account || !action.value) return;
+  const language = await deps.users.languageOf(body.user.id);
   const zone = await deps.users.timeZoneOf(client, body.user.id);
   await deps.tasks.submit({
     kind: "vehicle-report",
@@ -350,7 +368,7 @@ export async function showPosition(
     slackUser: body.user.id,
     // The position card's own Refresh replaces it; a list's Position button leaves the list as it is.
     reply: {
-      ...replyFromAction(body, deps.now()),
+      ...replyFromAction(body, deps.now(), language),
       ...(fromPositionCard(action) ? {} : { keepOriginal: true }),
     },
     priority: "interactive",
@@ -363,31 +381,25 @@ const fromPositionCard = (button: ButtonAction) => button.block_id.startsWith("w
 /** Next / previous page of a long answer: the stored result rendered again, no fleet call. */
 export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps: ReportDeps): Promise<void> {
   await ack();
+  const language = await deps.users.languageOf(body.user.id);
   const value = parseJson(pageValue, action.value);
   const named = value ? await deps.tasks.owned(value.t, body.user.id) : undefined;
   if (named?.reason === "foreign") {
-    await respond(NOT_YOURS);
+    await respond(notYoursAnswer(language));
     return;
   }
   const task = named?.task;
   if (!value || !task || task.state !== "done") {
-    await respond(aside({ text: "That answer is no longer available; run the command again." }));
+    await respond(aside({ text: messages(language).reports.answerGone() }));
     return;
   }
   // The page shown stays; the user is told aside that its result is gone.
   if (task.resultNotKept) {
-    await respond(aside({ text: resultNotKeptText(describeTask(task), task.resultNotKept) }));
+    await respond(
+      aside({ text: resultNotKeptText(describeTask(task, language), task.resultNotKept, language) }),
+    );
     return;
   }
   const rendered = await renderTask(task, deps.render, value.p);
   await respond({ replace_original: true, ...rendered.message });
-}
-
-function periodLabel(fromMs: number, toMs: number, zone: string): string {
-  const format = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
-  return `${format.format(new Date(fromMs))} – ${format.format(new Date(toMs))}`;
 }

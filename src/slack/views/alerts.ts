@@ -1,6 +1,8 @@
 import type { ActionsBlock, Block, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
 import { faultDurationSpan, faultEnd, faultStartedAt } from "../../alerts/duration.js";
 import {
+  ALERT_FILTER_WORDS,
+  INCIDENT_KINDS,
   type IncidentKind,
   type IncidentRecord,
   type ResolveReason,
@@ -8,7 +10,8 @@ import {
   stalledSinceMs,
 } from "../../alerts/incidents.js";
 import { type AlertSeverity, alertSeverity, isDomesticRoute } from "../../alerts/severity.js";
-import { transportStateInfo, transportStatusName } from "../../etransport/state.js";
+import type { AlertFilterProblem } from "../../alerts/subscriptions.js";
+import { transportStateInfo } from "../../etransport/state.js";
 import type { TransportView } from "../../etransport/types.js";
 import {
   CHANGE_REQUEST_STATUS_CODES,
@@ -28,17 +31,17 @@ import {
 } from "../../i18n/index.js";
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
+import { noticeMessage } from "./common.js";
 import { transportButtonValue } from "./etransport.js";
 import {
   blocksText,
   cut,
-  dateToken,
   formatUit,
   idPart,
   SEVERITY_MARKS as TRANSPORT_SEVERITY_MARKS,
 } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
-import { fitMrkdwn, userText } from "./text.js";
+import { fitMrkdwn, userCode, userText } from "./text.js";
 
 /**
  * Alert messages (pure): one alert per incident and channel with Pause / End / Show / Mute
@@ -95,7 +98,8 @@ function lowerFirst(lang: Language, name: string): string {
 
 /** A transport status's name in `lang` (an unknown id as the English view says it). */
 export function statusName(lang: Language, id: number): string {
-  return isTransportStatusId(id) ? messages(lang).etransport.transportStatus(id) : transportStatusName(id);
+  const e = messages(lang).etransport;
+  return isTransportStatusId(id) ? e.transportStatus(id) : e.unknownTransportStatus({ id: String(id) });
 }
 
 /** Value of the Mute button: `{"u": codeUit, "c": channel}`. */
@@ -164,14 +168,14 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
   switch (incident.kind) {
     case "transmission": {
       const known = isTransmissionCode(incident.code) ? incident.code : undefined;
-      const tx = transportStateInfo({ ...t, transmissionStatusCode: incident.code }).transmission;
-      const status = known ? lowerFirst(lang, e.transmissionStatus(known)) : tx.meaning;
+      const status = known
+        ? lowerFirst(lang, e.transmissionStatus(known))
+        : e.unknownTransmissionStatus({ code: userText(incident.code, 60) });
       lines.push(m.transmissionLine({ code: userText(incident.code, 60), status }));
       if (incident.code === "NotInRomania" && isDomesticRoute(t)) {
         // "Expected abroad" would be wrong here: both ends of the route are in Romania.
         lines.push(`_${m.domesticRouteAbroad()}_`);
       } else if (known && isAdvised(known)) lines.push(`_${e.transmissionAdvice(known)}_`);
-      else if (!known && tx.advice) lines.push(`_${userText(tx.advice, 300)}_`);
       if (t.transmissionStatusErrorDescription) {
         lines.push(`“${userText(t.transmissionStatusErrorDescription, 300)}”`);
       }
@@ -518,32 +522,38 @@ export interface SubscriptionListOptions {
   failures?: Readonly<Record<string, { codeUit: string; error: string; attempts: number } | undefined>>;
 }
 
-function describeSubscription(s: AlertSubscription): string {
-  const parts = [`<#${s.channel}> as *${userText(s.account, 60)}*`];
+/** A subscription in words, in the reader's language: channel, account, filters, language, who made it. */
+function describeSubscription(s: AlertSubscription, lang: Language): string {
+  const m = messages(lang).alerts;
+  const minutes = (n: number) => duration(lang, n * 60_000);
+  const parts = [m.subscriptionChannelAs({ channel: `<#${s.channel}>`, account: userText(s.account, 60) })];
   parts.push(
-    s.codes.length > 0 ? `codes ${s.codes.map((c) => userText(c, 40)).join(", ")}` : "every alert kind",
+    s.codes.length > 0
+      ? m.subscriptionCodes({ codes: s.codes.map((c) => userText(c, 40)).join(", ") })
+      : m.subscriptionEveryKind(),
   );
   if (s.excludeCodes.length > 0)
-    parts.push(`except ${s.excludeCodes.map((c) => userText(c, 40)).join(", ")}`);
+    parts.push(m.subscriptionExcept({ codes: s.excludeCodes.map((c) => userText(c, 40)).join(", ") }));
   if (s.vehicles.length > 0) {
     const shown = s.vehicles.slice(0, 10).map((v) => userText(v, 40));
     parts.push(
-      `vehicles ${shown.join(", ")}${s.vehicles.length > 10 ? ` and ${s.vehicles.length - 10} more` : ""}`,
+      m.subscriptionVehicles({ vehicles: shown.join(", "), more: Math.max(0, s.vehicles.length - 10) }),
     );
   }
-  if (s.minDurationMinutes > 0) parts.push(`after ${s.minDurationMinutes} min`);
+  if (s.minDurationMinutes > 0) parts.push(m.subscriptionAfter({ duration: minutes(s.minDurationMinutes) }));
   parts.push(
-    s.staleMinutes > 0 ? `stalled after ${s.staleMinutes} min without a position` : "no stalled alerts",
+    s.staleMinutes > 0
+      ? m.subscriptionStalledAfter({ duration: minutes(s.staleMinutes) })
+      : m.subscriptionNoStalled(),
   );
-  // The list is English today (its reader's language is another change's); the name is the list's.
   parts.push(
     s.language === undefined
-      ? messages("en").alerts.subscriptionWorkspaceLanguage()
-      : messages("en").alerts.subscriptionLanguage({
-          language: messages("en").common.languageName(s.language),
-        }),
+      ? m.subscriptionWorkspaceLanguage()
+      : m.subscriptionLanguage({ language: messages(lang).common.languageName(s.language) }),
   );
-  parts.push(s.createdBy ? `by <@${s.createdBy}>` : "workspace account");
+  parts.push(
+    s.createdBy ? m.subscriptionBy({ user: `<@${s.createdBy}>` }) : m.subscriptionWorkspaceAccount(),
+  );
   return parts.join(" · ");
 }
 
@@ -583,25 +593,41 @@ export function postFailureText(lang: Language, stored: string): string {
   }
 }
 
-/** `/fleet alerts list`: the subscriptions, their filters, and a channel's last failure. */
+/** Room for the list's lines: Slack refuses about 12,000 characters of block text. */
+const SUBSCRIPTION_LIST_BUDGET = 10_000;
+
+/**
+ * `/fleet alerts list`: the subscriptions, their filters, and a channel's last failure, in the
+ * language of the user who asked (`language`, resolved once by the listener).
+ */
 export function subscriptionListMessage(
   subscriptions: readonly AlertSubscription[],
   opts: SubscriptionListOptions = {},
+  language: Language = "en",
 ): SlackMessage {
+  const m = messages(language).alerts;
   if (subscriptions.length === 0) {
-    const text = "No alert subscriptions. Subscribe a channel with `/fleet alerts subscribe #channel`.";
+    const text = m.subscriptionsNone();
     return { text, blocks: [{ type: "section", block_id: "alert.subs.empty", text: mrkdwn(text) }] };
   }
   const lines: string[] = [];
+  // At most 40, and within Slack's ~12,000 characters of block text (Romanian is longer).
+  let used = 0;
   for (const s of subscriptions.slice(0, 40)) {
-    let line = `• ${describeSubscription(s)}`;
+    let line = `• ${describeSubscription(s, language)}`;
     const failure = opts.failures?.[s.channel];
     if (failure) {
-      line += `\n   ⚠️ last post failed (${failure.attempts}×): ${userText(postFailureText("en", failure.error), 200)}`;
+      line += `\n   ${m.subscriptionLastFailed({
+        attempts: failure.attempts,
+        error: userText(postFailureText(language, failure.error), 200),
+      })}`;
     }
+    if (used + line.length + 1 > SUBSCRIPTION_LIST_BUDGET) break;
+    used += line.length + 1;
     lines.push(line);
   }
-  if (subscriptions.length > 40) lines.push(`…and ${subscriptions.length - 40} more`);
+  if (subscriptions.length > lines.length)
+    lines.push(m.subscriptionsMore(subscriptions.length - lines.length));
   const blocks: KnownBlock[] = [];
   let chunk = "";
   for (const line of lines) {
@@ -612,31 +638,37 @@ export function subscriptionListMessage(
     chunk = chunk ? `${chunk}\n${line}` : line;
   }
   if (chunk) blocks.push({ type: "section", block_id: `alert.subs.${blocks.length}`, text: mrkdwn(chunk) });
-  return {
-    text: `${subscriptions.length} alert subscription${subscriptions.length === 1 ? "" : "s"}`,
-    blocks,
-  };
+  return { text: m.subscriptionsText(subscriptions.length), blocks };
 }
 
-/** Answer to subscribe / unsubscribe. */
+/** Answer to subscribe / unsubscribe, in the language of the user who typed it. */
 export function subscriptionChangedMessage(
   change: "subscribed" | "updated" | "unsubscribed" | "not-subscribed",
   subscription: AlertSubscription | { channel: string; account?: string },
+  language: Language = "en",
 ): SlackMessage {
+  const m = messages(language).alerts;
   const channel = `<#${subscription.channel}>`;
+  const account = subscription.account ? userText(subscription.account, 60) : undefined;
   let text: string;
   switch (change) {
     case "subscribed":
-      text = `🔔 ${channel} now gets transport alerts: ${describeSubscription(subscription as AlertSubscription)}.`;
+      text = m.subscribed({
+        channel,
+        description: describeSubscription(subscription as AlertSubscription, language),
+      });
       break;
     case "updated":
-      text = `🔔 Alerts of ${channel} updated: ${describeSubscription(subscription as AlertSubscription)}.`;
+      text = m.subscriptionUpdated({
+        channel,
+        description: describeSubscription(subscription as AlertSubscription, language),
+      });
       break;
     case "unsubscribed":
-      text = `🔕 ${channel} no longer gets transport alerts${subscription.account ? ` of ${userText(subscription.account, 60)}` : ""}.`;
+      text = account ? m.unsubscribedOf({ channel, account }) : m.unsubscribed({ channel });
       break;
     case "not-subscribed":
-      text = `${channel} had no alert subscription${subscription.account ? ` for ${userText(subscription.account, 60)}` : ""}.`;
+      text = account ? m.notSubscribedFor({ channel, account }) : m.notSubscribed({ channel });
       break;
   }
   return {
@@ -645,27 +677,139 @@ export function subscriptionChangedMessage(
   };
 }
 
-/** Answer to the Mute button. */
+/**
+ * Why a channel's alerts were not changed, said to the user who asked: they are not a member
+ * (or Slack could not say), the configuration owns the subscription (ALERTS_CHANNEL), or
+ * fleetbot cannot post there (`code`: Slack's error code, as checkChannel gives it).
+ */
+export type SubscriptionRefusal =
+  | { refusal: "not-member" | "membership-unknown" | "configured"; channel: string }
+  | { refusal: "cannot-post"; channel: string; code: string };
+
+export function subscriptionRefusalMessage(
+  refusal: SubscriptionRefusal,
+  language: Language = "en",
+): SlackMessage {
+  const m = messages(language).alerts;
+  const channel = `<#${refusal.channel}>`;
+  switch (refusal.refusal) {
+    case "not-member":
+      return noticeMessage(m.notChannelMember({ channel }), m.notChannelMemberDetail());
+    case "membership-unknown":
+      return noticeMessage(m.membershipUnknown({ channel }), m.membershipUnknownDetail());
+    case "configured":
+      return noticeMessage(m.configuredChannel({ channel }), m.configuredChannelDetail());
+    case "cannot-post":
+      return noticeMessage(
+        `:warning: ${postFailureText(language, `channel:${refusal.code}`)}`,
+        m.cannotPostDetail(),
+      );
+  }
+}
+
+/** The filter codes a subscription takes (Error, OldData…), and the kind names, as the refusal lists them. */
+const KNOWN_CODES = ALERT_FILTER_WORDS.filter((w) => !(INCIDENT_KINDS as readonly string[]).includes(w));
+
+/** A subscription's filters refused by src/alerts/subscriptions.ts, worded, with an example that works. */
+export function alertFilterErrorMessage(
+  problem: AlertFilterProblem,
+  language: Language = "en",
+): SlackMessage {
+  const m = messages(language).alerts;
+  let text: string;
+  switch (problem.problem) {
+    case "unknown-codes":
+      text = m.filterUnknownCodes({
+        n: problem.unknownCodes.length,
+        codes: problem.unknownCodes.map((c) => userText(c, 40)).join(", "),
+        known: KNOWN_CODES.join(", "),
+        kinds: INCIDENT_KINDS.join(", "),
+      });
+      break;
+    case "min-range":
+      text = m.filterMinRange();
+      break;
+    case "stale-range":
+      text = m.filterStaleRange();
+      break;
+  }
+  return noticeMessage(`:warning: ${fitMrkdwn(text, 2800)}`, m.filterExample());
+}
+
+/** An option of `/fleet alerts subscribe` that cannot be read (listeners/alerts.ts alertOptions). */
+export interface AlertOptionProblem {
+  option: "min" | "stale" | "lang";
+  /** The value as typed. */
+  value: string;
+}
+
+/** The answer to an option that cannot be read, with an example that works. */
+export function alertOptionProblemMessage(
+  problem: AlertOptionProblem,
+  language: Language = "en",
+): SlackMessage {
+  const m = messages(language).alerts;
+  const option = userCode(cut(`${problem.option}=${problem.value}`, 60));
+  let text: string;
+  switch (problem.option) {
+    case "min":
+      text = m.optionMin({ option });
+      break;
+    case "stale":
+      text = m.optionStale({ option, example: userCode("stale=45") });
+      break;
+    case "lang":
+      text = m.optionLang({
+        option,
+        ro: userCode("lang=ro"),
+        en: userCode("lang=en"),
+        example: userCode("/fleet alerts subscribe Error OldData lang=ro"),
+      });
+      break;
+  }
+  return noticeMessage(`:warning: ${text}`, m.optionExample());
+}
+
+/** Answer to the Mute button, in the clicker's language (whatever the alert's). */
 export function alertMutedMessage(
   codeUit: string,
   channel: string,
   until: number,
   timeZone?: string,
+  language: Language = "en",
 ): SlackMessage {
-  const text = `🔕 Alerts of UIT \`${userText(formatUit(codeUit), 40)}\` are muted in <#${channel}> until ${dateToken(until, timeZone)}.`;
+  const m = messages(language).alerts;
+  const uit = userText(formatUit(codeUit), 40);
+  const when = alertDate(until, { language, ...(timeZone === undefined ? {} : { timeZone }) });
   return {
-    text: fitMrkdwn(`Alerts of UIT ${userText(formatUit(codeUit), 40)} muted for 24 h.`, 300),
-    blocks: [{ type: "section", block_id: "alert.muted", text: mrkdwn(text) }],
+    text: fitMrkdwn(m.mutedAnswerText({ uit }), 300),
+    blocks: [
+      {
+        type: "section",
+        block_id: "alert.muted",
+        text: mrkdwn(m.mutedAnswer({ uit, channel: `<#${channel}>`, when })),
+      },
+    ],
   };
 }
 
-/** Answer to the Unmute button. */
-export function alertUnmutedMessage(codeUit: string, channel: string): SlackMessage {
+/** Answer to the Unmute button, in the clicker's language (whatever the alert's). */
+export function alertUnmutedMessage(
+  codeUit: string,
+  channel: string,
+  language: Language = "en",
+): SlackMessage {
+  const m = messages(language).alerts;
   const uit = userText(formatUit(codeUit), 40);
-  const text = `🔔 Alerts of UIT \`${uit}\` are no longer muted in <#${channel}>: a problem still there is posted at the next check.`;
   return {
-    text: fitMrkdwn(`Alerts of UIT ${uit} no longer muted.`, 300),
-    blocks: [{ type: "section", block_id: "alert.unmuted", text: mrkdwn(text) }],
+    text: fitMrkdwn(m.unmutedAnswerText({ uit }), 300),
+    blocks: [
+      {
+        type: "section",
+        block_id: "alert.unmuted",
+        text: mrkdwn(m.unmutedAnswer({ uit, channel: `<#${channel}>` })),
+      },
+    ],
   };
 }
 

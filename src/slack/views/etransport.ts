@@ -1,11 +1,31 @@
 import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock, SectionBlock } from "@slack/types";
-import { describeTransportFailure, isKnownTransportFailure } from "../../etransport/failures.js";
-import { formatSpan } from "../../etransport/form.js";
-import { type Severity, transportStateInfo } from "../../etransport/state.js";
+import { isKnownTransportFailure } from "../../etransport/failures.js";
+import { type Severity, type TransportStateInfo, transportStateInfo } from "../../etransport/state.js";
 import type { TransportAction, TransportView } from "../../etransport/types.js";
 import type { TransportActionResult } from "../../fleet/schemas.js";
+import { messages } from "../../i18n/catalogue.js";
+import {
+  listPhrase,
+  type TransportBulkAction,
+  type TransportListFilter,
+  type TransportListState,
+} from "../../i18n/en/etransport.js";
+import { duration } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
 import { ACTIONS } from "../actionIds.js";
-import { blocksText, cut, dateToken, formatUit, idPart, SEVERITY_MARKS } from "./etransportText.js";
+import {
+  blocksText,
+  cut,
+  dateToken,
+  formatUit,
+  idPart,
+  isAdvisedTransmission,
+  isChangeRequestCode,
+  isTransmissionCode,
+  lowerFirst,
+  SEVERITY_MARKS,
+  transportStatusText,
+} from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { userText } from "./text.js";
 
@@ -16,6 +36,9 @@ import { userText } from "./text.js";
  */
 
 export type { SlackMessage } from "./message.js";
+export type { TransportBulkAction } from "../../i18n/en/etransport.js";
+
+const words = (language: Language) => messages(language).etransport;
 
 /** Cards per list page: 8 cards stay under 50 blocks and the message text budget. */
 export const TRANSPORT_LIST_PAGE_SIZE = 8;
@@ -26,6 +49,8 @@ const MAX_MESSAGE_BLOCKS = 50;
 export type CardDetail = "full" | "compact" | "minimal";
 
 export interface TransportCardOptions {
+  /** The reader's language (default English). */
+  language?: Language;
   /** Zone of the date fallbacks (readers see date tokens in their own zone); UTC when absent. */
   timeZone?: string;
   /** With it, the validity says "ends in 2 days 3 h" / "ended". Leave out for stored results. */
@@ -129,10 +154,10 @@ const LIMITS_BY_DETAIL: Readonly<Record<CardDetail, DetailLimits>> = {
 };
 
 /** "B-12-ABC · Truck 12" (mrkdwn, escaped). */
-function vehicleLabel(t: TransportView, max: number): string {
+function vehicleLabel(t: TransportView, max: number, language: Language): string {
   const plate = t.carrierCode ? `*${userText(t.carrierCode, 30)}*` : "";
   const name = t.carrierName && t.carrierName !== t.carrierCode ? userText(t.carrierName, max) : "";
-  return [plate, name].filter((s) => s !== "").join(" · ") || "_vehicle not named_";
+  return [plate, name].filter((s) => s !== "").join(" · ") || `_${words(language).vehicleNotNamed()}_`;
 }
 
 /** Plain-text vehicle for confirm dialogs (the plate only when `short`). */
@@ -145,69 +170,79 @@ function vehiclePlain(t: TransportView, short = false): string {
     .join(" · ");
 }
 
-function confirmDialog(title: string, text: string, confirm: string, danger: boolean): ConfirmationDialog {
+function confirmDialog(
+  language: Language,
+  title: string,
+  text: string,
+  confirm: string,
+  danger: boolean,
+): ConfirmationDialog {
   return {
     title: plain(cut(title, 100)),
     text: plain(cut(text, 300)),
     confirm: plain(cut(confirm, 30)),
-    deny: plain("Cancel"),
+    deny: plain(words(language).cancel()),
     ...(danger ? { style: "danger" as const } : {}),
   };
 }
 
-function removeConfirm(t: TransportView, long: boolean): ConfirmationDialog {
+/** "UIT Y45R-577U-N544-GY4S (B-12-ABC · Truck 12)" for a confirm dialog (plain text). */
+function confirmUit(t: TransportView, long: boolean): string {
   const vehicle = vehiclePlain(t, !long);
-  const uit = `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+  return `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+}
+
+function removeConfirm(t: TransportView, long: boolean, language: Language): ConfirmationDialog {
+  const m = words(language);
+  const uit = confirmUit(t, long);
   return confirmDialog(
-    "Remove transport?",
-    long
-      ? `Remove the transport with ${uit}? This is irreversible: the transport is deleted from the fleet service and its GPS transmission stops.`
-      : `Remove ${uit}? Irreversible: it is deleted.`,
-    "Remove",
+    language,
+    m.removeConfirmTitle(),
+    long ? m.removeConfirmLong({ uit }) : m.removeConfirmShort({ uit }),
+    m.removeConfirmButton(),
     true,
   );
 }
 
-function endConfirm(t: TransportView, long: boolean): ConfirmationDialog {
-  const vehicle = vehiclePlain(t, !long);
-  const uit = `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+function endConfirm(t: TransportView, long: boolean, language: Language): ConfirmationDialog {
+  const m = words(language);
+  const uit = confirmUit(t, long);
   return confirmDialog(
-    "End transport?",
-    long
-      ? `End the transport with ${uit}? Once ended it can no longer be modified.`
-      : `End ${uit}? It can no longer be modified.`,
-    "End transport",
+    language,
+    m.endConfirmTitle(),
+    long ? m.endConfirmLong({ uit }) : m.endConfirmShort({ uit }),
+    m.endConfirmButton(),
     false,
   );
 }
 
-const BUTTONS: Readonly<Record<TransportAction, { actionId: string; label: string }>> = {
-  start: { actionId: ACTIONS.transportStart, label: "Start" },
-  pause: { actionId: ACTIONS.transportPause, label: "Pause" },
-  end: { actionId: ACTIONS.transportEnd, label: "End" },
-  edit: { actionId: ACTIONS.transportEdit, label: "Edit" },
-  remove: { actionId: ACTIONS.transportRemove, label: "Remove" },
+const BUTTON_IDS: Readonly<Record<TransportAction, string>> = {
+  start: ACTIONS.transportStart,
+  pause: ACTIONS.transportPause,
+  end: ACTIONS.transportEnd,
+  edit: ACTIONS.transportEdit,
+  remove: ACTIONS.transportRemove,
 };
 
 function transportButton(
   t: TransportView,
   action: TransportAction,
+  language: Language,
   longConfirm = true,
   listToken?: string,
 ): Button {
-  const { actionId, label } = BUTTONS[action];
   const button: Button = {
     type: "button",
-    action_id: actionId,
-    text: plain(label),
+    action_id: BUTTON_IDS[action],
+    text: plain(words(language).button(action)),
     value: transportButtonValue(t, listToken),
   };
   if (action === "start") button.style = "primary";
   if (action === "remove") {
     button.style = "danger";
-    button.confirm = removeConfirm(t, longConfirm);
+    button.confirm = removeConfirm(t, longConfirm, language);
   }
-  if (action === "end") button.confirm = endConfirm(t, longConfirm);
+  if (action === "end") button.confirm = endConfirm(t, longConfirm, language);
   return button;
 }
 
@@ -216,84 +251,107 @@ export function transportButtons(
   t: TransportView,
   detail: CardDetail = "full",
   listToken?: string,
+  language: Language = "en",
 ): Button[] {
   const long = LIMITS_BY_DETAIL[detail].longConfirm;
-  return transportStateInfo(t).actions.map((action) => transportButton(t, action, long, listToken));
+  return transportStateInfo(t).actions.map((action) => transportButton(t, action, language, long, listToken));
 }
 
-function validityText(t: TransportView, opts: TransportCardOptions): string | undefined {
+function validityText(t: TransportView, opts: TransportCardOptions, language: Language): string | undefined {
   const { validityStartMs: start, validityEndMs: end } = t;
   if (start === undefined && end === undefined) return undefined;
-  const from = start === undefined ? "?" : dateToken(start, opts.timeZone);
-  const to = end === undefined ? "?" : dateToken(end, opts.timeZone);
+  const m = words(language);
+  const from = start === undefined ? "?" : dateToken(start, opts.timeZone, language);
+  const to = end === undefined ? "?" : dateToken(end, opts.timeZone, language);
   let relative = "";
   if (opts.nowMs !== undefined && end !== undefined) {
     if (start !== undefined && opts.nowMs < start)
-      relative = ` (starts in ${formatSpan(start - opts.nowMs)})`;
-    else if (opts.nowMs < end) relative = ` (ends in ${formatSpan(end - opts.nowMs)})`;
-    else relative = " (ended)";
+      relative = m.validityStartsIn({ span: duration(language, start - opts.nowMs) });
+    else if (opts.nowMs < end) relative = m.validityEndsIn({ span: duration(language, end - opts.nowMs) });
+    else relative = m.validityEnded();
   }
-  return `*UIT validity:* ${from} → ${to}${relative}`;
+  return m.validityLine({ from, to, relative });
+}
+
+/** The transmission's meaning and advice in `language` (an unknown or absent code said so). */
+function transmissionWords(
+  tx: TransportStateInfo["transmission"],
+  language: Language,
+): { meaning: string; advice?: string } {
+  const m = words(language);
+  if (tx.code === undefined) return { meaning: m.noTransmissionStatus() };
+  if (!isTransmissionCode(tx.code)) return { meaning: m.unknownTransmissionStatus({ code: tx.code }) };
+  const meaning = m.transmissionMeaning(tx.code);
+  return isAdvisedTransmission(tx.code) ? { meaning, advice: m.transmissionAdvice(tx.code) } : { meaning };
+}
+
+function changeRequestMeaning(code: string, language: Language): string {
+  const m = words(language);
+  return isChangeRequestCode(code)
+    ? lowerFirst(language, m.changeRequestStatus(code))
+    : m.unknownChangeRequestStatus({ code });
 }
 
 // ---------- card ----------
 
 /** One transport: a section with the facts, a context with dates and places, buttons by state. */
 export function transportCard(t: TransportView, opts: TransportCardOptions = {}): KnownBlock[] {
+  const language = opts.language ?? "en";
+  const m = words(language);
   const detail = LIMITS_BY_DETAIL[opts.detail ?? "full"];
   const info = transportStateInfo(t);
   const id = `${idPart(t.codeUit)}${opts.blockIdSuffix ? `-${idPart(opts.blockIdSuffix)}` : ""}`;
 
   const lines: string[] = [];
   lines.push(
-    `${MARKER[info.severity]}*\`${userText(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${info.statusName}*`,
+    `${MARKER[info.severity]}*\`${userText(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${transportStatusText(language, t.statusId)}*`,
   );
-  lines.push(`:truck: ${vehicleLabel(t, detail.name)}`);
+  lines.push(`:truck: ${vehicleLabel(t, detail.name, language)}`);
 
   const tx = info.transmission;
-  let txLine = `*Transmission:* ${MARKER[tx.severity]}${tx.code ? `${userText(tx.code, 40)} — ` : ""}${tx.meaning}`;
-  if (tx.severity !== "ok" && tx.advice && detail.advice) txLine += `\n      _${tx.advice}_`;
+  const txWords = transmissionWords(tx, language);
+  let txLine = `${m.transmissionLabel()} ${MARKER[tx.severity]}${tx.code ? `${userText(tx.code, 40)} — ` : ""}${txWords.meaning}`;
+  if (tx.severity !== "ok" && txWords.advice && detail.advice) txLine += `\n      _${txWords.advice}_`;
   if (t.transmissionStatusErrorDescription && tx.severity !== "ok") {
     txLine += `\n      “${userText(t.transmissionStatusErrorDescription, detail.message)}”`;
   }
   lines.push(txLine);
 
-  const validity = validityText(t, opts);
+  const validity = validityText(t, opts, language);
   if (validity) lines.push(validity);
 
   if (info.changeRequest) {
     const cr = info.changeRequest;
     const message = t.changeRequestAuthorityMessage ?? t.changeRequestMessage;
     lines.push(
-      `*Vehicle change request:* ${MARKER[cr.severity]}${cr.severity === "bad" ? "*" : ""}${userText(cr.code, 40)} — ${cr.meaning}${cr.severity === "bad" ? "*" : ""}` +
+      `${m.changeRequestLabel()} ${MARKER[cr.severity]}${cr.severity === "bad" ? "*" : ""}${userText(cr.code, 40)} — ${changeRequestMeaning(cr.code, language)}${cr.severity === "bad" ? "*" : ""}` +
         (message ? `: “${userText(message, detail.message)}”` : ""),
     );
   }
   if (t.statusId === 5 && t.externalResponse) {
-    lines.push(`*Platform answer:* “${userText(t.externalResponse, detail.message)}”`);
+    lines.push(`${m.platformAnswer()} “${userText(t.externalResponse, detail.message)}”`);
   }
-  if (t.notes && detail.notes > 0) lines.push(`*Notes:* ${userText(t.notes, detail.notes)}`);
+  if (t.notes && detail.notes > 0) lines.push(`${m.notesLabel()} ${userText(t.notes, detail.notes)}`);
 
+  const when = (ms: number): string => dateToken(ms, opts.timeZone, language);
   const facts: string[] = [];
-  if (t.lastTransmissionMs !== undefined) {
-    facts.push(`Last sent to the platform ${dateToken(t.lastTransmissionMs, opts.timeZone)}`);
-  }
-  if (t.lastGpsMs !== undefined) facts.push(`last GPS ${dateToken(t.lastGpsMs, opts.timeZone)}`);
+  if (t.lastTransmissionMs !== undefined) facts.push(m.lastSent({ when: when(t.lastTransmissionMs) }));
+  if (t.lastGpsMs !== undefined) facts.push(m.lastGps({ when: when(t.lastGpsMs) }));
   if (detail.allFacts && (t.startMs !== undefined || t.endMs !== undefined)) {
-    const from = t.startMs === undefined ? "" : dateToken(t.startMs, opts.timeZone);
-    const to = t.endMs === undefined ? "" : dateToken(t.endMs, opts.timeZone);
+    const from = t.startMs === undefined ? "" : when(t.startMs);
+    const to = t.endMs === undefined ? "" : when(t.endMs);
     facts.push(
       from && to
-        ? `transmission ${from} → ${to}`
+        ? m.transmissionWindow({ from, to })
         : from
-          ? `transmitting since ${from}`
-          : `transmission until ${to}`,
+          ? m.transmittingSince({ from })
+          : m.transmissionUntil({ to }),
     );
   }
   const trailers = [t.trailer1Code, t.trailer2Code]
     .filter((s): s is string => !!s)
     .map((s) => userText(s, 20));
-  if (trailers.length > 0) facts.push(`trailer${trailers.length > 1 ? "s" : ""} ${trailers.join(", ")}`);
+  if (trailers.length > 0) facts.push(m.trailers({ count: trailers.length, plates: trailers.join(", ") }));
   if (detail.allFacts && (t.startLocation || t.endLocation)) {
     facts.push(
       `${t.startLocation ? userText(t.startLocation, detail.place) : "?"} → ${t.endLocation ? userText(t.endLocation, detail.place) : "?"}`,
@@ -315,7 +373,7 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
     });
   }
   if (opts.buttons !== false) {
-    const elements = transportButtons(t, opts.detail, opts.listToken);
+    const elements = transportButtons(t, opts.detail, opts.listToken, language);
     if (elements.length > 0) {
       blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
     }
@@ -377,65 +435,62 @@ export interface TransportListInput {
   nowMs?: number;
   /** Carried by the cards' buttons so an action can re-render this list (the list task's id). */
   listToken?: string;
+  /** The reader's language (default English). */
+  language?: Language;
 }
 
-/** The state words of `/etransport list` as a dispatcher reads them ("active" is In Progress). */
-const LIST_STATE_WORDS: Readonly<Record<string, string>> = {
-  pending: "pending",
-  active: "in progress",
-  paused: "paused",
-  completed: "completed",
-};
+const LIST_STATES: readonly TransportListState[] = ["pending", "active", "paused", "completed"];
+const isListState = (w: string): w is TransportListState => (LIST_STATES as readonly string[]).includes(w);
 
 /**
- * What a list shows, in dispatcher words: "open transports (pending, in progress or paused)",
- * "pending transports", "transports in progress", "transports paused or completed". The
- * filter words are the grammar's ("default" when none was typed).
+ * What a list shows, from its filter words (the grammar's, stored with the list task; "default"
+ * when none was typed): open transports, all, some states, or a label already in reader's words.
  */
-export function transportListPhrase(filterLabel: string, count?: number): string {
-  const noun = count === 1 ? "transport" : "transports";
-  const words = filterLabel
+export function transportListFilter(filterLabel: string): TransportListFilter {
+  const ws = filterLabel
     .toLowerCase()
     .split(/[\s,]+/)
     .filter((w) => w !== "");
-  if (words.length === 0 || (words.length === 1 && words[0] === "default")) {
-    return `open ${noun} (pending, in progress or paused)`;
-  }
-  // A label that is not made of the grammar's words is already in reader's words.
-  if (!words.every((w) => w === "all" || Object.hasOwn(LIST_STATE_WORDS, w))) return `${filterLabel} ${noun}`;
-  if (words.includes("all")) return `${noun} in any state`;
-  const states = [...new Set(words.map((w) => LIST_STATE_WORDS[w] ?? w))];
-  if (states.length === 1 && states[0] !== "in progress") return `${states[0]} ${noun}`;
-  const listed =
-    states.length === 1 ? states[0] : `${states.slice(0, -1).join(", ")} or ${states.at(-1) ?? ""}`;
-  return `${noun} ${listed}`;
+  if (ws.length === 0 || (ws.length === 1 && ws[0] === "default")) return { kind: "open" };
+  if (!ws.every((w) => w === "all" || isListState(w))) return { kind: "label", label: filterLabel };
+  if (ws.includes("all")) return { kind: "all" };
+  return { kind: "states", states: ws.filter(isListState) };
+}
+
+/**
+ * What a list shows, in English dispatcher words, without its number: "open transports (pending,
+ * in progress or paused)", "pending transport", "transports in progress". (A view in a language
+ * uses the catalogue's `listWhat`, which puts the number where the language wants it.)
+ */
+export function transportListPhrase(filterLabel: string, count?: number): string {
+  return listPhrase(transportListFilter(filterLabel), count);
 }
 
 /** /etransport list: a header with totals, up to 8 cards, Previous/Next. */
 export function transportListMessage(input: TransportListInput): SlackMessage {
   const { totalRecords, pageIndex, filterLabel, search } = input;
+  const language = input.language ?? "en";
+  const m = words(language);
   const pageSize = Math.max(1, input.pageSize);
   const filter = input.filter ?? filterLabel;
-  const what = `${totalRecords} ${transportListPhrase(filterLabel, totalRecords)}`;
+  const shape = transportListFilter(filterLabel);
+  const what = m.listWhat(shape, totalRecords);
   // A UIT search is shown as UITs are everywhere else (grouped with dashes).
   const shownSearch = search === undefined ? undefined : formatUit(search);
-  const searchText = shownSearch ? ` matching “${shownSearch}”` : "";
 
   if (input.transports.length === 0) {
     const text =
       totalRecords > 0
-        ? `No ${transportListPhrase(filterLabel)} on page ${pageIndex + 1}${searchText}; there are ${totalRecords} in all.`
-        : `No ${transportListPhrase(filterLabel)}${searchText}.`;
+        ? m.listEmptyPage(shape, shownSearch ?? "", pageIndex + 1, totalRecords)
+        : m.listEmpty(shape, shownSearch ?? "");
     const blocks: KnownBlock[] = [
       {
         type: "section",
         block_id: "etransport.list.empty",
-        text: mrkdwn(
-          `${userText(text, 400)}\nTry \`/etransport list all\`, search with \`/etransport list all B-12-ABC\`, or add one with \`/etransport new\`.`,
-        ),
+        text: mrkdwn(`${userText(text, 400)}\n${m.listTry()}`),
       },
     ];
-    if (pageIndex > 0) blocks.push(navBlock(filter, search, pageIndex, false));
+    if (pageIndex > 0) blocks.push(navBlock(filter, search, pageIndex, false, language));
     return { text: userText(text, 3000), blocks };
   }
 
@@ -449,12 +504,10 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
     text: plain(cut(`e-Transport · ${what}`, 150)),
   };
   const summary = [
-    `${first}–${last} of ${totalRecords}`,
-    pages > 1 ? `page ${pageIndex + 1} of ${pages}` : undefined,
-    shownSearch ? `search “${userText(shownSearch, 100)}”` : undefined,
-    input.transports.length > shown.length
-      ? `only the first ${shown.length} of this page are shown; ask for smaller pages`
-      : undefined,
+    m.listRange({ first, last, total: totalRecords }),
+    pages > 1 ? m.listPage({ page: pageIndex + 1, pages }) : undefined,
+    shownSearch ? m.listSearch({ search: userText(shownSearch, 100) }) : undefined,
+    input.transports.length > shown.length ? m.listOnlyFirst({ shown: shown.length }) : undefined,
   ]
     .filter((s) => s !== undefined)
     .join(" · ");
@@ -465,16 +518,21 @@ export function transportListMessage(input: TransportListInput): SlackMessage {
   ];
   const hasPrevious = pageIndex > 0;
   const hasNext = (pageIndex + 1) * pageSize < totalRecords;
-  const nav = hasPrevious || hasNext ? navBlock(filter, search, pageIndex, hasNext) : undefined;
+  const nav = hasPrevious || hasNext ? navBlock(filter, search, pageIndex, hasNext, language) : undefined;
   const fixed = blocksText(blocks) + (nav ? blocksText([nav]) : 0);
-  const cardOpts: TransportCardOptions = {};
+  const cardOpts: TransportCardOptions = { language };
   if (input.timeZone !== undefined) cardOpts.timeZone = input.timeZone;
   if (input.nowMs !== undefined) cardOpts.nowMs = input.nowMs;
   if (input.listToken !== undefined) cardOpts.listToken = input.listToken;
   blocks.push(...fittingCards(shown, cardOpts, MESSAGE_TEXT_BUDGET - fixed).blocks);
   if (nav) blocks.push({ type: "divider" }, nav);
   return {
-    text: `e-Transport · ${what}${shownSearch ? ` matching “${userText(shownSearch, 100)}”` : ""}${pages > 1 ? ` (page ${pageIndex + 1} of ${pages})` : ""}`,
+    text: m.listText({
+      what,
+      search: shownSearch ? userText(shownSearch, 100) : "",
+      page: pages > 1 ? pageIndex + 1 : 0,
+      pages,
+    }),
     blocks,
   };
 }
@@ -484,6 +542,7 @@ function navBlock(
   search: string | undefined,
   pageIndex: number,
   hasNext: boolean,
+  language: Language,
 ): KnownBlock {
   const value = (p: number): string => {
     const v: TransportListNavValue = { f: filter.slice(0, 40), p };
@@ -495,7 +554,7 @@ function navBlock(
     elements.push({
       type: "button",
       action_id: ACTIONS.transportListPrevious,
-      text: plain("◀ Previous"),
+      text: plain(words(language).previous()),
       value: value(pageIndex - 1),
     });
   }
@@ -503,7 +562,7 @@ function navBlock(
     elements.push({
       type: "button",
       action_id: ACTIONS.transportListNext,
-      text: plain("Next ▶"),
+      text: plain(words(language).next()),
       value: value(pageIndex + 1),
     });
   }
@@ -515,12 +574,6 @@ function navBlock(
 /** The actions a card's buttons run as one task (Edit and Remove ask first). */
 type TransportCardAction = Exclude<TransportAction, "edit" | "remove">;
 
-const UNDER_WAY: Readonly<Record<TransportCardAction, string>> = {
-  start: "Starting…",
-  pause: "Pausing…",
-  end: "Ending…",
-};
-
 /**
  * A list while an action on one of its cards runs: that card's buttons (the actions block the
  * click came from) give way to "⏳ Starting…"; every other card and button stays as it was.
@@ -531,8 +584,9 @@ export function withCardUnderWay(
   action: TransportCardAction,
   /** Where the action stands ("next in line, about 30 s"), as commands say it (progressPhrase). */
   wait?: string,
+  language: Language = "en",
 ): SlackMessage {
-  const line = `:hourglass_flowing_sand: ${UNDER_WAY[action]}${wait ? ` ${wait}` : ""}`;
+  const line = `:hourglass_flowing_sand: ${words(language).underWay(action)}${wait ? ` ${wait}` : ""}`;
   const underWayId = `${actionsBlockId}.under-way`;
   const blocks = list.blocks.map(
     (block): KnownBlock =>
@@ -545,29 +599,25 @@ export function withCardUnderWay(
 }
 
 /** The clicking user's own note while an action on an alert's transport waits (the alert stays as it is). */
-export function actionUnderWayNote(action: TransportCardAction, codeUit: string, wait: string): SlackMessage {
-  const text = `:hourglass_flowing_sand: ${UNDER_WAY[action]} UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
+export function actionUnderWayNote(
+  action: TransportCardAction,
+  codeUit: string,
+  wait: string,
+  language: Language = "en",
+): SlackMessage {
+  const text = `:hourglass_flowing_sand: ${words(language).underWay(action)} UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
   return { text, blocks: [{ type: "section", block_id: "etransport.under-way", text: mrkdwn(text) }] };
 }
 
 /** The clicking user's note while "Show transport" looks the transport up. */
-export function lookupUnderWayNote(codeUit: string, wait: string): SlackMessage {
-  const text = `:mag: Looking up UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
+export function lookupUnderWayNote(codeUit: string, wait: string, language: Language = "en"): SlackMessage {
+  const text = `:mag: ${words(language).lookingUp({ uit: userText(formatUit(codeUit), 40), wait })}`;
   return { text, blocks: [{ type: "section", block_id: "etransport.lookup", text: mrkdwn(text) }] };
 }
 
-export type TransportBulkAction = "start" | "pause" | "end" | "remove";
-
-const DONE: Readonly<
-  Record<TransportBulkAction, { ok: string; failed: string; title: string; past: string }>
-> = {
-  start: { ok: "started", failed: "not started", title: "Start", past: "Started" },
-  pause: { ok: "paused", failed: "not paused", title: "Pause", past: "Paused" },
-  end: { ok: "ended", failed: "not ended", title: "End", past: "Ended" },
-  remove: { ok: "removed", failed: "not removed", title: "Remove", past: "Removed" },
-};
-
 export interface TransportActionResultOptions {
+  /** The reader's language (default English). */
+  language?: Language;
   timeZone?: string;
   nowMs?: number;
   correlationId?: string;
@@ -580,16 +630,10 @@ export interface TransportActionResultOptions {
 export function transportActionHeadline(
   action: TransportBulkAction,
   results: readonly Pick<TransportActionResult, "isSuccess">[],
+  language: Language = "en",
 ): string {
-  const words = DONE[action];
-  const total = results.length;
   const succeeded = results.filter((r) => r.isSuccess).length;
-  const refused = total - succeeded;
-  if (total === 0) return `${words.title}: no transport was named.`;
-  if (refused === 0)
-    return total === 1 ? `${words.past} the transport.` : `${words.past} all ${total} transports.`;
-  if (succeeded === 0) return `${words.title} refused for ${refused} of ${total}.`;
-  return `${words.past} ${succeeded} of ${total}; ${refused} refused.`;
+  return words(language).actionHeadline(action, results.length, succeeded);
 }
 
 /** Per-UIT ✅/❌ with the service's error text (and its meaning when known), then the updated cards. */
@@ -599,25 +643,25 @@ export function transportActionResultMessage(
   transportsAfter?: readonly TransportView[],
   opts: TransportActionResultOptions = {},
 ): SlackMessage {
-  const words = DONE[action];
+  const language = opts.language ?? "en";
+  const m = words(language);
   const failed = results.filter((r) => !r.isSuccess).length;
-  const headline = transportActionHeadline(action, results);
+  const headline = transportActionHeadline(action, results, language);
 
   const lines = results.map((r) => {
     const uit = `\`${userText(formatUit(r.codeUit), 40)}\``;
     // Not reported: the service answered for the request as a whole (or a resumed task found
     // the change made); the reader should know this UIT was not confirmed on its own.
-    if (r.isSuccess)
-      return `✅ ${uit} ${words.ok}${r.reported ? "" : " _(the service accepted the request as a whole, without an answer for each UIT)_"}`;
-    const errors = r.errors.length > 0 ? r.errors : ["no reason given"];
+    if (r.isSuccess) return `✅ ${uit} ${m.actionDone(action)}${r.reported ? "" : ` _(${m.acceptedAsWhole()})_`}`;
+    const errors = r.errors.length > 0 ? r.errors : [m.noReason()];
     const explained = errors.map((e) => {
       const code = e.trim();
       const known = isKnownTransportFailure(code)
-        ? ` — ${describeTransportFailure(code, [formatUit(r.codeUit)]).summary}`
+        ? ` — ${m.failureSummary(code, [formatUit(r.codeUit)])}`
         : "";
       return `${userText(code, 200)}${userText(known, 300)}`;
     });
-    return `❌ ${uit} ${words.failed}: ${explained.join("; ")}`;
+    return `❌ ${uit} ${m.actionNotDone(action)}: ${explained.join("; ")}`;
   });
 
   const blocks: KnownBlock[] = [
@@ -652,21 +696,21 @@ export function transportActionResultMessage(
     blocks.push({
       type: "context",
       block_id: "etransport.result.omitted",
-      elements: [mrkdwn(`…and ${omitted} more; see \`/etransport list all\`.`)],
+      elements: [mrkdwn(m.moreLines({ count: omitted }))],
     });
   }
   if (failed > 0 && opts.correlationId) {
     blocks.push({
       type: "context",
       block_id: "etransport.result.support",
-      elements: [mrkdwn(`For support: correlation id \`${userText(opts.correlationId, 100)}\``)],
+      elements: [mrkdwn(m.forSupport({ id: `\`${userText(opts.correlationId, 100)}\`` }))],
     });
   }
 
   if (transportsAfter && transportsAfter.length > 0) {
     const room = Math.floor((MAX_MESSAGE_BLOCKS - blocks.length - 2) / 4);
     const candidates = transportsAfter.slice(0, Math.max(0, Math.min(room, TRANSPORT_LIST_PAGE_SIZE)));
-    const cardOpts: TransportCardOptions = {};
+    const cardOpts: TransportCardOptions = { language };
     if (opts.timeZone !== undefined) cardOpts.timeZone = opts.timeZone;
     if (opts.nowMs !== undefined) cardOpts.nowMs = opts.nowMs;
     const budget = MESSAGE_TEXT_BUDGET - blocksText(blocks) - 200;
@@ -676,11 +720,7 @@ export function transportActionResultMessage(
       blocks.push({
         type: "context",
         block_id: "etransport.result.more",
-        elements: [
-          mrkdwn(
-            `${transportsAfter.length - cards.shown} more transport${transportsAfter.length - cards.shown === 1 ? "" : "s"} not shown: see \`/etransport list all\`.`,
-          ),
-        ],
+        elements: [mrkdwn(m.moreTransports({ count: transportsAfter.length - cards.shown }))],
       });
     }
   }
@@ -692,16 +732,18 @@ export function transportActionResultMessage(
 /** /etransport remove <UIT>: what will be deleted, and a danger button that asks once more. */
 export function removeConfirmationMessage(
   t: TransportView,
-  opts: Pick<TransportCardOptions, "timeZone" | "nowMs"> = {},
+  opts: Pick<TransportCardOptions, "timeZone" | "nowMs" | "language"> = {},
 ): SlackMessage {
+  const language = opts.language ?? "en";
+  const m = words(language);
   const uit = formatUit(t.codeUit);
-  const button = transportButton(t, "remove");
-  button.text = plain("Remove transport");
+  const button = transportButton(t, "remove", language);
+  button.text = plain(m.removeButton());
   // Next to the danger button, a way out that leaves the transport as it is.
   const keep: Button = {
     type: "button",
     action_id: ACTIONS.transportRemoveCancel,
-    text: plain("Cancel"),
+    text: plain(m.cancel()),
     value: transportButtonValue(t),
   };
   const actions: ActionsBlock = {
@@ -710,31 +752,26 @@ export function removeConfirmationMessage(
     elements: [button, keep],
   };
   return {
-    text: `Remove the transport with UIT ${userText(uit, 40)}? This cannot be undone.`,
+    text: m.removeQuestionText({ uit: userText(uit, 40) }),
     blocks: [
-      {
-        type: "section",
-        block_id: "etransport.remove.question",
-        text: mrkdwn(
-          `:warning: *Remove this transport?* It is deleted from the fleet service and its GPS transmission stops. *This cannot be undone.*`,
-        ),
-      },
-      ...transportCard(t, { ...opts, buttons: false, detail: "compact" }),
+      { type: "section", block_id: "etransport.remove.question", text: mrkdwn(m.removeQuestion()) },
+      ...transportCard(t, { ...opts, language, buttons: false, detail: "compact" }),
       actions,
     ],
   };
 }
 
 /** What replaces the remove question after its Cancel: nothing was removed. */
-export function removeCancelledMessage(codeUit: string): SlackMessage {
-  const uit = formatUit(codeUit);
+export function removeCancelledMessage(codeUit: string, language: Language = "en"): SlackMessage {
+  const m = words(language);
+  const uit = userText(formatUit(codeUit), 40);
   return {
-    text: `Not removed: the transport with UIT ${userText(uit, 40)} stays as it was.`,
+    text: m.removeCancelled({ uit }),
     blocks: [
       {
         type: "section",
         block_id: "etransport.remove.cancelled",
-        text: mrkdwn(`Not removed: the transport with UIT \`${userText(uit, 40)}\` stays as it was.`),
+        text: mrkdwn(m.removeCancelled({ uit: `\`${uit}\`` })),
       },
     ],
   };

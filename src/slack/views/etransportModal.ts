@@ -5,20 +5,26 @@ import {
   pickerMinute,
   type TransportDraft,
   type TransportFormContext,
+  type TransportFormError,
   type TransportFormErrors,
   type TransportFormField,
   type TransportFormInput,
   type TransportFormMode,
+  type TransportFormWarning,
   validateTransportForm,
 } from "../../etransport/form.js";
 import { EXAMPLE_PLATE } from "../../etransport/plates.js";
-import { transportStatusName } from "../../etransport/state.js";
 import type { TransportView } from "../../etransport/types.js";
 import { EXAMPLE_UIT } from "../../etransport/uit.js";
 import { EXAMPLE_RO_VAT } from "../../etransport/vat.js";
+import { messages } from "../../i18n/catalogue.js";
+import { duration } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
 import { INPUTS, VIEWS } from "../actionIds.js";
-import { cut, formatUit } from "./etransportText.js";
+import { cut, dateText, formatUit, transportStatusText } from "./etransportText.js";
 import { userText } from "./text.js";
+
+const words = (language: Language) => messages(language).etransport;
 
 /**
  * The create/edit transport modal (pure), the vehicle options of its external select, and
@@ -41,8 +47,12 @@ export interface TransportModalInput {
   initialVat?: string;
   /** The user's Slack time zone: the pickers show it, the hints name it. */
   userTimeZone: string;
-  /** Warnings of a previous submission, shown on top. */
-  warnings?: readonly string[];
+  /** Warnings of a previous submission, shown on top (worded in `language`, dates in userTimeZone). */
+  warnings?: readonly TransportFormWarning[];
+  /** The reader's language (default English). */
+  language?: Language;
+  /** The present instant: a date in another year then shows its year. */
+  nowMs?: number;
   /** Carried to the submission as is (a string), or JSON-encoded (an object); at most 3000 characters. */
   privateMetadata: string | Record<string, unknown>;
 }
@@ -55,23 +65,25 @@ export function pickerSeconds(ms: number): number {
   return pickerMinute(ms) / 1000;
 }
 
-function vehicleOptionText(v: { plate: string; name: string }): string {
+function vehicleOptionText(v: { plate: string; name: string }, language: Language): string {
   const plate = v.plate.trim();
   const name = v.name.trim();
-  const text = plate && name && name !== plate ? `${plate} — ${name}` : plate || name || "(unnamed vehicle)";
+  const text =
+    plate && name && name !== plate ? `${plate} — ${name}` : plate || name || words(language).unnamedVehicle();
   return cut(text, 75);
 }
 
 function initialVehicleOption(
   initial: TransportView | undefined,
   vehicles: readonly TransportModalVehicle[] | undefined,
+  language: Language,
 ): PlainTextOption | undefined {
   const uid = initial?.carrierUId;
   if (!uid || uid.length > 75) return undefined;
   const known = vehicles?.find((v) => v.vehicleUId === uid);
   const text = known
-    ? vehicleOptionText(known)
-    : vehicleOptionText({ plate: initial.carrierCode ?? "", name: initial.carrierName ?? "" });
+    ? vehicleOptionText(known, language)
+    : vehicleOptionText({ plate: initial.carrierCode ?? "", name: initial.carrierName ?? "" }, language);
   return { text: plain(text), value: uid };
 }
 
@@ -133,20 +145,95 @@ function dateTimeInput(
   };
 }
 
+/** The form's warnings in `language`, dates in `zone` (plain text). */
+export function transportFormWarningTexts(
+  warnings: readonly TransportFormWarning[],
+  language: Language,
+  zone: string,
+  nowMs?: number,
+): string[] {
+  const m = words(language);
+  const when = (ms: number): string => dateText(ms, zone, language, nowMs);
+  return warnings.map((w) => {
+    switch (w.warning) {
+      case "overMaxSpan":
+        return m.warningOverMaxSpan({ span: duration(language, w.spanMs), maxDays: w.maxDays });
+      case "overHighRiskSpan":
+        return m.warningOverHighRiskSpan({ span: duration(language, w.spanMs), days: w.days });
+      case "farAhead":
+        return m.warningFarAhead({ span: duration(language, w.inMs), start: when(w.startMs), maxDays: w.maxDays });
+      case "startInPast":
+        return m.warningStartInPast({ start: when(w.startMs) });
+      case "expired":
+        return m.warningExpired({ end: when(w.endMs) });
+    }
+  });
+}
+
+/** One field's error in `language` (plain text), dates in `zone`. */
+export function transportFormErrorText(
+  error: TransportFormError,
+  language: Language,
+  zone: string,
+  nowMs?: number,
+): string {
+  const m = words(language);
+  const when = (ms: number): string => dateText(ms, zone, language, nowMs);
+  switch (error.problem) {
+    case "vehicleMissing":
+      return m.errorVehicleMissing({ example: error.example });
+    case "uitMissing":
+      return m.errorUitMissing({ example: error.example });
+    case "uitLength":
+      return m.errorUitLength({ expected: error.expected, length: error.length, example: error.example });
+    case "uitCharacters":
+      return m.errorUitCharacters({ example: error.example });
+    case "vat":
+      return m.errorVat(error.vat);
+    case "validityMissing":
+      return error.end === "start" ? m.errorValidityStartMissing() : m.errorValidityEndMissing();
+    case "notADate":
+      return m.errorNotADate(error.hint);
+    case "validityEndBeforeStart":
+      return m.errorValidityEndBeforeStart({ start: when(error.startMs), example: when(error.exampleMs) });
+    case "validityExpired":
+      return m.errorValidityExpired({ end: when(error.endMs) });
+    case "outsideValidity": {
+      const bound = when(error.boundMs);
+      if (error.which === "start") {
+        return error.side === "before"
+          ? m.errorTransmissionStartBefore({ bound })
+          : m.errorTransmissionStartAfter({ bound });
+      }
+      return error.side === "before" ? m.errorTransmissionEndBefore({ bound }) : m.errorTransmissionEndAfter({ bound });
+    }
+    case "transmissionEndBeforeStart":
+      return m.errorTransmissionEndBeforeStart({ start: when(error.startMs) });
+    case "tooLong":
+      return m.errorTooLong(error.what, error.length, error.max);
+    case "notAPlate":
+      return m.errorNotAPlate({ n: error.trailer, text: error.text });
+    case "vehiclePlate":
+      return m.errorVehiclePlate({ n: error.trailer, example: error.example });
+    case "sameTrailer":
+      return m.errorSameTrailer();
+  }
+}
+
 /** Warnings to confirm, then the UIT (edit) or how to fill the form (create). */
-function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
+function headerBlocks(input: TransportModalInput, zone: string, language: Language): KnownBlock[] {
   const { mode, initial } = input;
+  const m = words(language);
   const blocks: KnownBlock[] = [];
 
   if (input.warnings && input.warnings.length > 0) {
-    const list = input.warnings
-      .slice(0, 10)
+    const list = transportFormWarningTexts(input.warnings.slice(0, 10), language, input.userTimeZone, input.nowMs)
       .map((w) => `• ${userText(w, 400)}`)
       .join("\n");
     blocks.push({
       type: "section",
       block_id: "transport.warnings",
-      text: mrkdwn(`:warning: *Check before saving:*\n${list}`),
+      text: mrkdwn(`${m.checkBeforeSaving()}\n${list}`),
     });
   }
 
@@ -155,141 +242,120 @@ function headerBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
       type: "section",
       block_id: "transport.uit.readonly",
       text: mrkdwn(
-        `*UIT:* \`${userText(formatUit(initial.codeUit), 40)}\` · ${transportStatusName(initial.statusId)}\n` +
-          "The UIT cannot change. Saving replaces every field below: empty ones are cleared.",
+        m.editUitLine({
+          uit: `\`${userText(formatUit(initial.codeUit), 40)}\``,
+          status: transportStatusText(language, initial.statusId),
+        }),
       ),
     });
   } else {
     blocks.push({
       type: "context",
       block_id: "transport.intro",
-      elements: [
-        mrkdwn(
-          `Copy the details of the UIT issued on the e-Transport platform. Times are in your Slack time zone (${userText(zone, 60)}).`,
-        ),
-      ],
+      elements: [mrkdwn(m.formIntro({ zone: userText(zone, 60) }))],
     });
   }
   return blocks;
 }
 
 /** The vehicle select, prefilled with the transport's vehicle when it is known. */
-function vehicleBlock(input: TransportModalInput): KnownBlock {
+function vehicleBlock(input: TransportModalInput, language: Language): KnownBlock {
   const { initial } = input;
-  const initialOption = initialVehicleOption(initial, input.vehicles);
+  const m = words(language);
+  const initialOption = initialVehicleOption(initial, input.vehicles, language);
   return {
     type: "input",
     block_id: INPUTS.transportVehicle.block,
-    label: plain("Vehicle"),
-    hint: plain(
-      input.vehicles && input.vehicles.length === 0
-        ? "No vehicles are listed for this account yet."
-        : "Type part of the plate or name.",
-    ),
+    label: plain(m.vehicleLabel()),
+    hint: plain(input.vehicles && input.vehicles.length === 0 ? m.vehicleHintNone() : m.vehicleHint()),
     element: {
       type: "external_select",
       action_id: INPUTS.transportVehicle.action,
       min_query_length: 0,
       // One of the account's own plates when its list is known: a made-up one finds nothing.
-      placeholder: plain(`Plate or name, e.g. ${input.vehicles?.find((v) => v.plate)?.plate ?? "B 123"}`),
+      placeholder: plain(
+        cut(m.vehiclePlaceholder({ example: input.vehicles?.find((v) => v.plate)?.plate ?? "B 123" }), 150),
+      ),
       ...(initialOption ? { initial_option: initialOption } : {}),
     },
   };
 }
 
 /** The UIT (create only) and the carrier's VAT number. */
-function identityBlocks(input: TransportModalInput): KnownBlock[] {
+function identityBlocks(input: TransportModalInput, language: Language): KnownBlock[] {
   const { mode, initial } = input;
+  const m = words(language);
   const blocks: KnownBlock[] = [];
   if (mode === "create") {
     blocks.push(
-      textInput(INPUTS.transportUit, "UIT code", {
+      textInput(INPUTS.transportUit, m.uitCode(), {
         initial: initial?.codeUit,
         maxLength: 40,
         placeholder: EXAMPLE_UIT,
-        hint: "16 letters and digits; dashes and spaces are ignored.",
+        hint: m.uitHint(),
       }),
     );
   }
 
   blocks.push(
-    textInput(INPUTS.transportVat, "Carrier VAT number", {
+    textInput(INPUTS.transportVat, m.vatLabel(), {
       initial: input.initialVat,
       maxLength: 20,
       placeholder: EXAMPLE_RO_VAT,
-      hint:
-        mode === "edit"
-          ? "The fleet service does not show the VAT number of a transport: enter it again. Romanian CIF or EU VAT."
-          : "Romanian CIF (with or without RO) or an EU VAT number with its country prefix.",
+      hint: mode === "edit" ? m.vatHintEdit() : m.vatHintNew(),
     }),
   );
   return blocks;
 }
 
 /** The UIT's validity and the optional GPS transmission window. */
-function dateBlocks(input: TransportModalInput, zone: string): KnownBlock[] {
+function dateBlocks(input: TransportModalInput, zone: string, language: Language): KnownBlock[] {
   const { initial } = input;
+  const m = words(language);
   return [
     dateTimeInput(
       INPUTS.transportValidityStart,
-      "UIT valid from",
+      m.validityStartLabel(),
       initial?.validityStartMs,
       false,
-      `As issued with the UIT. Your time zone: ${zone}.`,
+      m.validityStartHint({ zone }),
     ),
-    dateTimeInput(
-      INPUTS.transportValidityEnd,
-      "UIT valid until",
-      initial?.validityEndMs,
-      false,
-      "5 days for high-fiscal-risk goods, 15 days otherwise.",
-    ),
-    dateTimeInput(
-      INPUTS.transportStart,
-      "GPS transmission start",
-      initial?.startMs,
-      true,
-      "Optional; within the UIT validity. Start sets it anyway.",
-    ),
-    dateTimeInput(
-      INPUTS.transportEnd,
-      "GPS transmission end",
-      initial?.endMs,
-      true,
-      "Optional; within the UIT validity.",
-    ),
+    dateTimeInput(INPUTS.transportValidityEnd, m.validityEndLabel(), initial?.validityEndMs, false, m.validityEndHint()),
+    dateTimeInput(INPUTS.transportStart, m.transmissionStartLabel(), initial?.startMs, true, m.transmissionStartHint()),
+    dateTimeInput(INPUTS.transportEnd, m.transmissionEndLabel(), initial?.endMs, true, m.transmissionEndHint()),
   ];
 }
 
 /** Places, trailers and notes: optional free text. */
-function freeTextBlocks(input: TransportModalInput): KnownBlock[] {
+function freeTextBlocks(input: TransportModalInput, language: Language): KnownBlock[] {
   const { initial } = input;
+  const m = words(language);
   return [
-    textInput(INPUTS.transportStartLocation, "Start location", {
+    textInput(INPUTS.transportStartLocation, m.startLocationLabel(), {
       optional: true,
       initial: initial?.startLocation,
       maxLength: LOCATION_MAX_LENGTH,
-      placeholder: "e.g. Ploiești, depot",
+      placeholder: m.startLocationPlaceholder(),
     }),
-    textInput(INPUTS.transportEndLocation, "End location", {
+    textInput(INPUTS.transportEndLocation, m.endLocationLabel(), {
       optional: true,
       initial: initial?.endLocation,
       maxLength: LOCATION_MAX_LENGTH,
-      placeholder: "e.g. Cluj-Napoca",
+      placeholder: m.endLocationPlaceholder(),
     }),
-    textInput(INPUTS.transportTrailer1, "Trailer 1 plate", {
+    textInput(INPUTS.transportTrailer1, m.trailerLabel({ n: 1 }), {
       optional: true,
       initial: initial?.trailer1Code,
       maxLength: 20,
-      placeholder: `e.g. ${EXAMPLE_PLATE}`,
+      placeholder: m.examplePlaceholder({ example: EXAMPLE_PLATE }),
     }),
-    textInput(INPUTS.transportTrailer2, "Trailer 2 plate", {
+    textInput(INPUTS.transportTrailer2, m.trailerLabel({ n: 2 }), {
       optional: true,
       initial: initial?.trailer2Code,
       maxLength: 20,
-      placeholder: `e.g. ${EXAMPLE_PLATE}`,
+      placeholder: m.examplePlaceholder({ example: EXAMPLE_PLATE }),
     }),
-    textInput(INPUTS.transportNotes, "Notes", {
+    textInput(INPUTS.transportNotes, m.notesFieldLabel(), {
       optional: true,
       initial: initial?.notes,
       maxLength: NOTES_MAX_LENGTH,
@@ -301,6 +367,8 @@ function freeTextBlocks(input: TransportModalInput): KnownBlock[] {
 /** The create (VIEWS.transportCreate) or edit (VIEWS.transportEdit) transport modal. */
 export function transportModal(input: TransportModalInput): ModalView {
   const { mode, userTimeZone } = input;
+  const language = input.language ?? "en";
+  const m = words(language);
   const privateMetadata =
     typeof input.privateMetadata === "string" ? input.privateMetadata : JSON.stringify(input.privateMetadata);
   if (privateMetadata.length > 3000) {
@@ -308,19 +376,20 @@ export function transportModal(input: TransportModalInput): ModalView {
   }
   const zone = cut(userTimeZone, 60);
   const blocks: KnownBlock[] = [
-    ...headerBlocks(input, zone),
-    vehicleBlock(input),
-    ...identityBlocks(input),
-    ...dateBlocks(input, zone),
-    ...freeTextBlocks(input),
+    ...headerBlocks(input, zone, language),
+    vehicleBlock(input, language),
+    ...identityBlocks(input, language),
+    ...dateBlocks(input, zone, language),
+    ...freeTextBlocks(input, language),
   ];
   return {
     type: "modal",
     callback_id: mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
     private_metadata: privateMetadata,
-    title: plain(mode === "create" ? "New e-Transport" : "Edit e-Transport"),
-    submit: plain(mode === "create" ? "Add transport" : "Save"),
-    close: plain("Cancel"),
+    // Slack's limits: title 24 characters, submit and close 24.
+    title: plain(cut(mode === "create" ? m.modalTitleNew() : m.modalTitleEdit(), 24)),
+    submit: plain(cut(mode === "create" ? m.modalSubmitNew() : m.modalSubmitEdit(), 24)),
+    close: plain(cut(m.cancel(), 24)),
     blocks,
   };
 }
@@ -338,6 +407,7 @@ const compactPlate = (text: string): string => fold(text).replace(/[\s\-–—_.
 export function vehicleOptions(
   query: string,
   vehicles: readonly TransportModalVehicle[],
+  language: Language = "en",
 ): { options: PlainTextOption[] } {
   const q = query.trim();
   const qPlate = compactPlate(q);
@@ -362,7 +432,7 @@ export function vehicleOptions(
   return {
     options: scored
       .slice(0, 100)
-      .map(({ v }) => ({ text: plain(vehicleOptionText(v)), value: v.vehicleUId })),
+      .map(({ v }) => ({ text: plain(vehicleOptionText(v, language)), value: v.vehicleUId })),
   };
 }
 
@@ -421,26 +491,42 @@ export function transportFormValues(values: ViewStateValues): TransportFormInput
   };
 }
 
-/** Form errors keyed by the modal's input block ids, as `response_action: "errors"` wants them. */
-export function transportModalErrors(errors: TransportFormErrors): Record<string, string> {
+/** How the form's errors and warnings are worded: the reader's language, dates in their zone. */
+export interface TransportFormWording {
+  language: Language;
+  /** The submitting user's zone (UTC when unknown). */
+  timeZone?: string;
+  nowMs?: number;
+}
+
+/** Form errors keyed by the modal's input block ids and worded, as `response_action: "errors"` wants them. */
+export function transportModalErrors(
+  errors: TransportFormErrors,
+  wording: TransportFormWording = { language: "en" },
+): Record<string, string> {
   const byBlock: Record<string, string> = {};
-  for (const [field, message] of Object.entries(errors)) {
+  for (const [field, error] of Object.entries(errors)) {
     const block = FIELD_BLOCKS.get(field);
-    if (block !== undefined && message !== undefined) byBlock[block] = message;
+    if (block !== undefined && error !== undefined) {
+      byBlock[block] = transportFormErrorText(error, wording.language, wording.timeZone ?? "UTC", wording.nowMs);
+    }
   }
   return byBlock;
 }
 
-/** A submitted transport modal checked: the draft and warnings, or errors keyed by block id. */
+/** A submitted transport modal checked: the draft and warnings (data), or worded errors keyed by block id. */
 export type TransportModalCheck =
-  | { ok: true; value: TransportDraft; warnings: string[] }
+  | { ok: true; value: TransportDraft; warnings: TransportFormWarning[] }
   | { ok: false; errors: Record<string, string> };
 
 /** validateTransportForm for the modal: what a view_submission listener acks as it is. */
 export function checkTransportModal(
   input: TransportFormInput,
   ctx: TransportFormContext,
+  wording: TransportFormWording = { language: "en" },
 ): TransportModalCheck {
   const checked = validateTransportForm(input, ctx);
-  return checked.ok ? checked : { ok: false, errors: transportModalErrors(checked.errors) };
+  return checked.ok
+    ? checked
+    : { ok: false, errors: transportModalErrors(checked.errors, { nowMs: ctx.nowMs, ...wording }) };
 }

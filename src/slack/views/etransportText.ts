@@ -1,4 +1,13 @@
-import { formatInstant } from "../../etransport/form.js";
+import {
+  CHANGE_REQUEST_STATUS_CODES,
+  TRANSMISSION_STATUS_CODES,
+  TRANSPORT_STATUS,
+  type TransportStatusId,
+} from "../../fleet/schemas.js";
+import { messages } from "../../i18n/catalogue.js";
+import type { AdvisedTransmissionCode, ChangeRequestCode, TransmissionCode } from "../../i18n/en/etransport.js";
+import { dateTime, slackDate } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
 
 /** Small text helpers of the e-Transport views (pure). */
 
@@ -14,13 +23,60 @@ export function cut(text: string, max: number): string {
   return `${out}…`;
 }
 
+// ---------- codes of fleet-api.md's tables → the catalogue ----------
+
+export const isTransmissionCode = (code: string): code is TransmissionCode =>
+  (TRANSMISSION_STATUS_CODES as readonly string[]).includes(code);
+export const isChangeRequestCode = (code: string): code is ChangeRequestCode =>
+  (CHANGE_REQUEST_STATUS_CODES as readonly string[]).includes(code);
+export const isAdvisedTransmission = (code: TransmissionCode): code is AdvisedTransmissionCode =>
+  code !== "Active" && code !== "Finalized";
+const STATUS_IDS: readonly number[] = Object.values(TRANSPORT_STATUS);
+export const isTransportStatusId = (id: number): id is TransportStatusId => STATUS_IDS.includes(id);
+
+/** A transport status's name in `language` ("In Progress", "În desfășurare"; an unknown id named). */
+export function transportStatusText(language: Language, id: number): string {
+  const m = messages(language).etransport;
+  return isTransportStatusId(id) ? m.transportStatus(id) : m.unknownTransportStatus({ id: String(id) });
+}
+
+/** A table name inside a sentence ("Request created" → "request created"). */
+export function lowerFirst(language: Language, name: string): string {
+  return name.charAt(0).toLocaleLowerCase(language) + name.slice(1);
+}
+
 /** Defined with the UIT rules (src/etransport/uit.ts): the domain writes UITs too. */
 export { formatUit } from "../../etransport/uit.js";
 
-/** A Slack date token (reader's zone) with a fallback in `timeZone` (UTC when absent). */
-export function dateToken(ms: number, timeZone?: string, format = "{date_short_pretty} {time}"): string {
-  const fallback = formatInstant(ms, timeZone).replace(/[|<>^]/g, " ");
-  return `<!date^${Math.floor(ms / 1000)}^${format}|${fallback}>`;
+const knownZones = new Map<string, boolean>();
+
+/** `zone` when the runtime knows it, else UTC (a zone from a stored task is not re-checked elsewhere). */
+export function zoneOrUtc(zone: string | undefined): string {
+  if (!zone) return "UTC";
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownZones.set(zone, known);
+  }
+  return known ? zone : "UTC";
+}
+
+/**
+ * A Slack date token (each reader sees their own zone) with a fallback in `timeZone` (UTC when
+ * absent), in `language`: format.ts's `slackDate` (numeric tokens in Romanian).
+ */
+export function dateToken(ms: number, timeZone?: string, language: Language = "en"): string {
+  return slackDate(language, ms, zoneOrUtc(timeZone));
+}
+
+/** The one date-and-time form as plain text ("Tue 24 Nov, 14:05"), in `timeZone` (UTC when absent or unknown). */
+export function dateText(ms: number, timeZone: string | undefined, language: Language, nowMs?: number): string {
+  return dateTime(language, ms, zoneOrUtc(timeZone), nowMs === undefined ? {} : { nowMs });
 }
 
 /**

@@ -16,20 +16,27 @@ export function supportLine(supportUrl: string | undefined, language: Language =
 }
 
 /**
- * The direct message to whoever installed fleetbot ("Add to Slack"): the one thing to do first
- * (the workspace's fleet account), then how everyone starts.
+ * The direct message to whoever installed fleetbot ("Add to Slack"), in `language`: the one thing
+ * to do first (the workspace's fleet account), then how everyone starts.
  */
-export function installWelcomeMessage(facts: { teamName?: string; supportUrl?: string }): SlackMessage {
-  const where = facts.teamName ? ` in *${userText(facts.teamName, 100)}*` : "";
-  const text = `:wave: fleetbot is installed${where}. First, set the fleet account your workspace uses: type \`/fleet login workspace\` (you, or a workspace admin, can do it).`;
+export function installWelcomeMessage(facts: {
+  teamName?: string;
+  supportUrl?: string;
+  language: Language;
+}): SlackMessage {
+  const t = messages(facts.language).account;
+  const text = facts.teamName
+    ? t.welcomeInstalledIn({ team: userText(facts.teamName, 100) })
+    : t.welcomeInstalled();
   return {
     text,
     blocks: [
       section(text),
-      section(
-        "Then anyone here can start with `/fleet help`, or `/fleet where B-123-ABC`. People with their own fleet-service login can link it with `/fleet login`; the others act as the workspace account. Transport alerts: `/fleet alerts subscribe #channel`.",
-      ),
-      { type: "context", elements: [{ type: "mrkdwn", text: supportLine(facts.supportUrl) }] },
+      section(t.welcomeNext()),
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: supportLine(facts.supportUrl, facts.language) }],
+      },
     ],
   };
 }

@@ -1,10 +1,19 @@
 /**
- * Slack views of the vehicle-data reports (pure: report object in, message out). Reports
- * are stored and rendered later, so nothing here reads a clock: relative times use Slack's
- * `{ago}` token, rendered at reading time. Pages are 0-based; a view given a page out of
- * range shows the nearest one. Every message stays inside Slack's limits (vehicleFormat).
+ * Slack views of the vehicle-data reports (pure: report object in, message out), in the
+ * reader's language (`options.language`, resolved once per task): every word from the
+ * `reports` catalogue section, numbers, quantities, durations and dates in the one form of
+ * src/i18n/format.ts. Reports are stored and rendered later, so nothing here reads a clock:
+ * relative times use Slack's `{ago}` token in English, rendered at reading time (Romanian: the
+ * age at the render's `nowMs`, since Slack writes `{ago}` in English). Pages are 0-based; a view
+ * given a page out of range shows the nearest one. Every message stays inside Slack's limits
+ * (vehicleFormat).
  */
 import type { Button } from "@slack/types";
+import { messages } from "../../i18n/catalogue.js";
+import type { ReportFile } from "../../i18n/en/reports.js";
+import { consumption, km, litres, number, temperature } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
+import type { StoredResolutionProblem } from "../../reports/catalogue.js";
 import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
 import {
@@ -22,19 +31,23 @@ import type { StopItem, StopsReport, VehicleStops } from "../../reports/stops.js
 import type { SensorSummary, TemperatureReport, VehicleTemperatures } from "../../reports/temperatures.js";
 import { ACTIONS } from "../actionIds.js";
 import type { OutgoingFile } from "../delivery.js";
+import { noticeMessage, vehicleProblemsMrkdwn } from "./common.js";
+import { resolutionProblemText } from "./grammarError.js";
 import type { SlackMessage } from "./message.js";
+import { periodText } from "./periodText.js";
 import {
   clampPage,
   clipMrkdwn,
   clipPlain,
   companyTimeNote,
   fmtMinutes,
-  fmtNumber,
+  langOf,
   MessageBuilder,
   paginate,
   periodMrkdwn,
   slackAgo,
   slackDateIn,
+  slackTimeIn,
   userText,
   type VehicleViewOptions,
   vehicleMrkdwn,
@@ -50,13 +63,20 @@ export const STOPS_PER_PAGE = 25;
 /** Characters of list lines per page (the rest of a message is well below 3,000). */
 const PAGE_CHARS = 7000;
 
-const ENGINE_TEXT = { on: "🟢 engine on", off: "⚪ engine off", unknown: "engine state unknown" } as const;
+const words = (lang: Language) => messages(lang).reports;
 
-function pageLabel(page: number, count: number): string | undefined {
-  return count > 1 ? `page ${page + 1}/${count}` : undefined;
+/** A whole number in the reader's digits: "1,234" / "1.234". */
+const whole = (lang: Language, n: number) => number(lang, n, { maxFractionDigits: 0 });
+/** A speed: "63 km/h". */
+const speedText = (lang: Language, kmh: number) => `${whole(lang, kmh)} km/h`;
+/** Litres, or "—" when the service gave none. */
+const litresOr = (lang: Language, n: number | undefined) => (n === undefined ? "—" : litres(lang, n));
+
+function pageLabel(lang: Language, page: number, count: number): string | undefined {
+  return count > 1 ? words(lang).page({ page: String(page + 1), count: String(count) }) : undefined;
 }
 
-/** "<map|address>" or "address" or "<map|lat, lon>" or undefined. */
+/** "<map|address>" or "address" or "<map|lat, lon>" or undefined (coordinates stay in the dotted form maps use). */
 function placeMrkdwn(
   p: { address?: string; latitude?: number; longitude?: number; mapUrl?: string },
   maxAddress: number,
@@ -96,52 +116,59 @@ export function positionCard(
   nowMs: number,
   options: VehicleViewOptions = {},
 ): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? "UTC";
-  const b = new MessageBuilder("where");
+  const b = new MessageBuilder("where", lang);
   b.header(`🚚 ${vehicleTitle(report.vehicle)}`);
   const fields: string[] = [];
-  fields.push(`*Position*\n${placeMrkdwn({ ...report, address: undefined }, 100) ?? "no position reported"}`);
-  if (report.address) fields.push(`*Address*\n${clipMrkdwn(report.address, 500)}`);
-  const speed = report.speedKmh !== undefined ? `${fmtNumber(report.speedKmh, 0)} km/h` : "unknown";
   fields.push(
-    `*Speed*\n${speed}${report.courseDeg !== undefined ? ` · heading ${fmtNumber(report.courseDeg, 0)}°` : ""}`,
+    `*${m.position()}*\n${placeMrkdwn({ ...report, address: undefined }, 100) ?? m.noPositionReported()}`,
   );
-  fields.push(`*Engine*\n${ENGINE_TEXT[report.engine]}`);
+  if (report.address) fields.push(`*${m.address()}*\n${clipMrkdwn(report.address, 500)}`);
+  const speed = report.speedKmh !== undefined ? speedText(lang, report.speedKmh) : m.unknown();
+  const heading =
+    report.courseDeg !== undefined ? ` · ${m.heading({ degrees: whole(lang, report.courseDeg) })}` : "";
+  fields.push(`*${m.speed()}*\n${speed}${heading}`);
+  fields.push(`*${m.engineLabel()}*\n${m.engine(report.engine)}`);
   fields.push(
     report.gpsAtMs !== undefined
-      ? `*Last GPS update*\n${slackDateIn(report.gpsAtMs, tz)} (${slackAgo(report.gpsAtMs, nowMs)})`
-      : "*Last GPS update*\nnone reported",
+      ? `*${m.lastGpsUpdate()}*\n${slackDateIn(lang, report.gpsAtMs, tz, nowMs)} (${slackAgo(lang, report.gpsAtMs, nowMs)})`
+      : `*${m.lastGpsUpdate()}*\n${m.noneReported()}`,
   );
-  if (report.isPrivate) fields.push("*Private mode*\n🔒 on");
+  if (report.isPrivate) fields.push(`*${m.privateMode()}*\n${m.privateModeOn()}`);
   const about = [
     report.model && clipMrkdwn(report.model, 100),
     report.vin && `VIN ${clipMrkdwn(report.vin, 40)}`,
   ].filter(Boolean);
-  if (about.length > 0) fields.push(`*Vehicle*\n${about.join(" · ")}`);
+  if (about.length > 0) fields.push(`*${m.vehicle()}*\n${about.join(" · ")}`);
   b.fields(fields);
   b.context([companyTimeNote(options)], "tail");
-  const refresh = positionButton(report, "🔄 Refresh");
+  const refresh = positionButton(report, m.refresh());
   if (refresh) b.actions([refresh]);
-  return b.build(positionText(report));
+  return b.build(positionText(lang, report));
 }
 
-function positionText(report: PositionReport): string {
+function positionText(lang: Language, report: PositionReport): string {
+  const m = words(lang);
   const where =
     report.address ??
-    (report.latitude !== undefined ? `${report.latitude}, ${report.longitude}` : "no position");
-  const speed = report.speedKmh !== undefined ? `, ${fmtNumber(report.speedKmh, 0)} km/h` : "";
-  return userText(`${vehicleTitle(report.vehicle)}: ${where}${speed}, ${ENGINE_TEXT[report.engine]}`, 2900);
+    (report.latitude !== undefined ? `${report.latitude}, ${report.longitude}` : m.noPosition());
+  const speed = report.speedKmh !== undefined ? `, ${speedText(lang, report.speedKmh)}` : "";
+  return userText(`${vehicleTitle(report.vehicle)}: ${where}${speed}, ${m.engine(report.engine)}`, 2900);
 }
 
 // ---------- vehicle list ----------
 
-function vehicleLine(item: PositionReport, atMs: number): string {
+function vehicleLine(lang: Language, item: PositionReport, atMs: number): string {
+  const m = words(lang);
+  const place = placeMrkdwn(item, 120);
   const parts = [
-    placeMrkdwn(item, 120) ? `📍 ${placeMrkdwn(item, 120)}` : "📍 no position",
-    item.speedKmh !== undefined ? `${fmtNumber(item.speedKmh, 0)} km/h` : undefined,
-    ENGINE_TEXT[item.engine],
-    item.gpsAtMs !== undefined ? `GPS ${slackAgo(item.gpsAtMs, atMs)}` : "no GPS time",
-    item.isPrivate ? "🔒 private" : undefined,
+    place ? `📍 ${place}` : m.noPositionLine(),
+    item.speedKmh !== undefined ? speedText(lang, item.speedKmh) : undefined,
+    m.engine(item.engine),
+    item.gpsAtMs !== undefined ? m.gpsAgo({ ago: slackAgo(lang, item.gpsAtMs, atMs) }) : m.noGpsTime(),
+    item.isPrivate ? m.private() : undefined,
   ].filter(Boolean);
   return `${vehicleMrkdwn(item.vehicle)}\n${parts.join(" · ")}`;
 }
@@ -153,104 +180,111 @@ export function vehicleListMessage(
   pageToken: string,
   options: VehicleViewOptions = {},
 ): SlackMessage {
-  const lines = report.items.map((item) => ({ item, line: vehicleLine(item, report.atMs) }));
+  const lang = langOf(options);
+  const m = words(lang);
+  const lines = report.items.map((item) => ({ item, line: vehicleLine(lang, item, report.atMs) }));
   const pages = paginate(lines, VEHICLES_PER_PAGE, PAGE_CHARS, (l) => l.line.length + 120);
   const p = clampPage(page, pages.length);
-  const b = new MessageBuilder(`vehicles.p${p}`);
-  b.header(report.filter ? `🚚 Vehicles matching “${report.filter}”` : "🚚 Vehicles");
+  const b = new MessageBuilder(`vehicles.p${p}`, lang);
+  b.header(report.filter ? m.vehiclesMatchingHeader({ filter: report.filter }) : m.vehiclesHeader());
   b.context([
     [
-      report.filter ? `*${report.total}* of ${report.fleetTotal} vehicles` : `*${report.total}* vehicles`,
-      `as of ${slackDateIn(report.atMs, options.timeZone ?? "UTC")}`,
-      pageLabel(p, pages.length),
+      report.filter
+        ? m.vehiclesOfFleet({ shown: report.total, total: report.fleetTotal })
+        : m.vehiclesShown(report.total),
+      m.asOf({ date: slackDateIn(lang, report.atMs, options.timeZone ?? "UTC", options.nowMs) }),
+      pageLabel(lang, p, pages.length),
     ]
       .filter(Boolean)
       .join(" · "),
   ]);
   if (report.items.length === 0) {
     b.section(
-      report.filter
-        ? `No vehicle matches “${clipMrkdwn(report.filter, 100)}” (plate, name or address).`
-        : "No vehicles are visible to this fleet account.",
+      report.filter ? m.noVehicleMatches({ filter: clipMrkdwn(report.filter, 100) }) : m.noVehicles(),
     );
   }
   for (const { item, line } of pages[p] ?? []) {
-    b.section(line, "body", positionButton(item, "Position"));
+    b.section(line, "body", positionButton(item, m.position()));
   }
   b.context([companyTimeNote(options)], "tail");
   b.pager(p, pages.length, pageToken);
   const summary = report.filter
-    ? `${report.total} of ${report.fleetTotal} vehicles match “${report.filter}”`
-    : `${report.total} vehicles`;
+    ? m.vehiclesMatchSummary({ shown: report.total, total: report.fleetTotal, filter: report.filter })
+    : m.vehiclesSummary(report.total);
   return b.build(userText(summary, 2900));
 }
 
 // ---------- route ----------
 
 export function routeMessage(report: RouteReport, options: VehicleViewOptions = {}): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
-  const b = new MessageBuilder("route");
-  b.header(`🗺️ Route — ${vehicleTitle(report.vehicle)}`);
-  b.context([periodMrkdwn({ ...report.period, timeZone: tz })]);
+  const when = (ms: number) => slackDateIn(lang, ms, tz, options.nowMs);
+  const b = new MessageBuilder("route", lang);
+  b.header(m.routeHeader({ vehicle: vehicleTitle(report.vehicle) }));
+  b.context([periodMrkdwn({ ...report.period, timeZone: tz }, { language: lang, nowMs: options.nowMs })]);
   if (report.points.length === 0) {
-    b.section("No positions were recorded for this vehicle in this period.");
+    b.section(m.noRoutePositions());
   } else {
     const fields = [
-      `*Distance*\n${fmtNumber(report.distanceKm, 1)} km`,
-      `*Moving time*\n${fmtMinutes(report.movingMinutes)}`,
-      `*Max speed*\n${fmtNumber(report.maxSpeedKmh, 0)} km/h`,
-      `*GPS points*\n${report.points.length.toLocaleString("en-US")}`,
+      `*${m.distance()}*\n${km(lang, report.distanceKm)}`,
+      `*${m.movingTime()}*\n${fmtMinutes(lang, report.movingMinutes)}`,
+      `*${m.maxSpeed()}*\n${speedText(lang, report.maxSpeedKmh)}`,
+      `*${m.gpsPoints()}*\n${whole(lang, report.points.length)}`,
     ];
-    if (report.firstAtMs !== undefined) fields.push(`*First position*\n${slackDateIn(report.firstAtMs, tz)}`);
-    if (report.lastAtMs !== undefined) fields.push(`*Last position*\n${slackDateIn(report.lastAtMs, tz)}`);
+    if (report.firstAtMs !== undefined) fields.push(`*${m.firstPosition()}*\n${when(report.firstAtMs)}`);
+    if (report.lastAtMs !== undefined) fields.push(`*${m.lastPosition()}*\n${when(report.lastAtMs)}`);
     const first = report.points[0];
     const last = report.points[report.points.length - 1];
-    if (first) fields.push(`*Start*\n${placeMrkdwn({ latitude: first.lat, longitude: first.lon }, 60)}`);
-    if (last) fields.push(`*End*\n${placeMrkdwn({ latitude: last.lat, longitude: last.lon }, 60)}`);
+    if (first)
+      fields.push(`*${m.start()}*\n${placeMrkdwn({ latitude: first.lat, longitude: first.lon }, 60)}`);
+    if (last) fields.push(`*${m.end()}*\n${placeMrkdwn({ latitude: last.lat, longitude: last.lon }, 60)}`);
     b.fields(fields);
   }
   b.context(
-    [
-      report.points.length > 0
-        ? "The full track is in the attached GPX (for maps) and CSV files."
-        : undefined,
-      "Distance is measured between GPS points; moving time counts speeds above 3 km/h.",
-      companyTimeNote(options),
-    ],
+    [report.points.length > 0 ? m.routeFiles() : undefined, m.routeMethod(), companyTimeNote(options)],
     "tail",
   );
+  const vehicle = vehicleTitle(report.vehicle);
+  const period = periodText(report.period.label, lang);
   const text =
     report.points.length === 0
-      ? `${vehicleTitle(report.vehicle)}: no positions in ${report.period.label}`
-      : `${vehicleTitle(report.vehicle)}: ${fmtNumber(report.distanceKm, 1)} km in ${report.period.label}`;
+      ? m.routeEmptySummary({ vehicle, period })
+      : m.routeSummary({ vehicle, distance: km(lang, report.distanceKm), period });
   return b.build(userText(text, 2900));
 }
 
 // ---------- stops ----------
 
-function stopLine(stop: StopItem, tz: string): string {
-  const startDay = slackDateIn(stop.startMs, tz, "{date_short} {time}");
+function stopLine(lang: Language, stop: StopItem, tz: string, nowMs: number | undefined): string {
+  const m = words(lang);
+  const start = slackDateIn(lang, stop.startMs, tz, nowMs);
   const sameDay = wallDay(stop.startMs, tz) === wallDay(stop.endMs, tz);
-  const end = slackDateIn(stop.endMs, tz, sameDay ? "{time}" : "{date_short} {time}");
+  const end = sameDay ? slackTimeIn(lang, stop.endMs, tz) : slackDateIn(lang, stop.endMs, tz, nowMs);
   // The duration counts only the period: say so when the stop runs past either edge.
   const cut = [
-    stop.beganBeforePeriod && "since before the period",
-    stop.lastedToPeriodEnd && "still stopped at the period's end",
+    stop.beganBeforePeriod ? m.sinceBeforePeriod() : undefined,
+    stop.lastedToPeriodEnd ? m.stillStoppedAtEnd() : undefined,
   ];
   const clipped = cut.filter((s) => typeof s === "string").join(", ");
   const parts = [
-    `• ${startDay} – ${end} *${fmtMinutes(stop.durationMinutes)}*${clipped ? ` _(${clipped})_` : ""}`,
-    stop.engineOnMinutes ? `engine on ${fmtMinutes(stop.engineOnMinutes)}` : undefined,
+    `• ${start} – ${end} *${fmtMinutes(lang, stop.durationMinutes)}*${clipped ? ` _(${clipped})_` : ""}`,
+    stop.engineOnMinutes ? m.engineOnFor({ duration: fmtMinutes(lang, stop.engineOnMinutes) }) : undefined,
     placeMrkdwn(stop, 120),
     stop.hotSpot ? `🏁 ${clipMrkdwn(stop.hotSpot, 60)}` : undefined,
     stop.drivers.length > 0 ? `👤 ${clipMrkdwn(stop.drivers.join(", "), 80)}` : undefined,
-    stop.isPrivate ? "🔒 private" : undefined,
+    stop.isPrivate ? m.private() : undefined,
   ].filter(Boolean);
   return parts.join(" · ");
 }
 
-function groupTitle(g: VehicleStops): string {
-  return `${vehicleMrkdwn(g.vehicle)} · ${g.stops.length} stop${g.stops.length === 1 ? "" : "s"}, ${fmtMinutes(g.totalStopMinutes)} in total`;
+function groupTitle(lang: Language, g: VehicleStops): string {
+  const stops = words(lang).vehicleStops({
+    stops: g.stops.length,
+    total: fmtMinutes(lang, g.totalStopMinutes),
+  });
+  return `${vehicleMrkdwn(g.vehicle)} · ${stops}`;
 }
 
 /** Stops with durations, addresses and drivers, STOPS_PER_PAGE per page, grouped by vehicle. */
@@ -260,26 +294,32 @@ export function stopsMessage(
   pageToken: string,
   options: VehicleViewOptions = {},
 ): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const entries = report.vehicles.flatMap((g, gi) =>
-    g.stops.map((stop) => ({ gi, line: stopLine(stop, tz) })),
+    g.stops.map((stop) => ({ gi, line: stopLine(lang, stop, tz, options.nowMs) })),
   );
   const pages = paginate(entries, STOPS_PER_PAGE, PAGE_CHARS, (e) => e.line.length + 1);
   const p = clampPage(page, pages.length);
-  const b = new MessageBuilder(`stops.p${p}`);
-  b.header(`🅿️ Stops — ${report.period.label || "report"}`);
+  const b = new MessageBuilder(`stops.p${p}`, lang);
+  const period = periodText(report.period.label, lang);
+  b.header(m.stopsHeader({ period: period || m.reportWord() }));
   const withStops = report.vehicles.filter((g) => g.stops.length > 0).length;
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
+    periodMrkdwn(
+      { ...report.period, timeZone: tz },
+      { labelInHeader: true, language: lang, nowMs: options.nowMs },
+    ),
     [
-      `*${report.totalStops}* stop${report.totalStops === 1 ? "" : "s"} of ${withStops} vehicle${withStops === 1 ? "" : "s"}`,
-      `at least ${report.minMinutes} min`,
-      pageLabel(p, pages.length),
+      m.stopsOfVehicles({ stops: report.totalStops, vehicles: withStops }),
+      m.atLeastMinutes({ minutes: whole(lang, report.minMinutes) }),
+      pageLabel(lang, p, pages.length),
     ]
       .filter(Boolean)
       .join(" · "),
   ]);
-  if (report.totalStops === 0) b.section("No stops in this period.");
+  if (report.totalStops === 0) b.section(m.noStops());
   // Lines of the page, grouped under their vehicle (a vehicle continued from the previous page says so).
   const onPage = pages[p] ?? [];
   let current = -1;
@@ -294,7 +334,7 @@ export function stopsMessage(
       current = e.gi;
       const g = report.vehicles[e.gi] as VehicleStops;
       const continued = e !== entries.find((x) => x.gi === e.gi);
-      lines.push(`${groupTitle(g)}${continued ? " (continued)" : ""}`);
+      lines.push(`${groupTitle(lang, g)}${continued ? m.continued() : ""}`);
     }
     lines.push(e.line);
   }
@@ -302,32 +342,31 @@ export function stopsMessage(
   const idle = report.vehicles.filter((g) => g.stops.length === 0);
   if (p === 0 && idle.length > 0 && report.totalStops > 0) {
     b.section(
-      clipMrkdwn(`No stops for: ${idle.map((g) => vehicleTitle(g.vehicle)).join(", ")}`, 1500),
+      clipMrkdwn(m.noStopsFor({ vehicles: idle.map((g) => vehicleTitle(g.vehicle)).join(", ") }), 1500),
       "head",
     );
   }
-  b.context(
-    [report.totalStops > 0 ? "Every stop is in the attached CSV." : undefined, companyTimeNote(options)],
-    "tail",
-  );
+  b.context([report.totalStops > 0 ? m.stopsInCsv() : undefined, companyTimeNote(options)], "tail");
   b.pager(p, pages.length, pageToken);
-  return b.build(userText(`${report.totalStops} stops in ${report.period.label}`, 2900));
+  return b.build(userText(m.stopsSummary({ stops: report.totalStops, period }), 2900));
 }
 
 // ---------- fuel ----------
 
-function figuresText(f: FuelFigures): string {
-  return `${fmtNumber(f.distanceKm, 1)} km · ${f.hoursText} h · ${fmtNumber(f.litres, 1)} l · ${fmtNumber(f.l100, 1)} l/100 km`;
+function figuresText(lang: Language, f: FuelFigures): string {
+  const hours = fmtMinutes(lang, f.hoursSeconds / 60);
+  return `${km(lang, f.distanceKm)} · ${hours} · ${litres(lang, f.litres)} · ${consumption(lang, f.l100)}`;
 }
 
-function fuelRowText(row: FuelRow): string {
+function fuelRowText(lang: Language, row: FuelRow): string {
+  const m = words(lang);
   const title = vehicleMrkdwn({ vehicleId: row.vehicleId ?? 0, plate: row.plate, name: row.name });
-  if (!row.secondary) return `${title}\n${figuresText(row.total)}`;
+  if (!row.secondary) return `${title}\n${figuresText(lang, row.total)}`;
   return [
-    `${title} · ⛽+🟦 two fuel sources`,
-    `⛽ Primary: ${figuresText(row.primary)}`,
-    `🟦 *Secondary source (LPG)*: ${figuresText(row.secondary)}`,
-    `*Total*: ${figuresText(row.total)}`,
+    `${title} · ${m.twoFuelSources()}`,
+    `${m.primarySource()}: ${figuresText(lang, row.primary)}`,
+    `${m.secondarySource()}: ${figuresText(lang, row.secondary)}`,
+    `${m.total()}: ${figuresText(lang, row.total)}`,
   ].join("\n");
 }
 
@@ -338,43 +377,43 @@ export function fuelMessage(
   pageToken: string,
   options: VehicleViewOptions = {},
 ): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
-  const rows = report.rows.map((row) => fuelRowText(row));
+  const rows = report.rows.map((row) => fuelRowText(lang, row));
   const pages = paginate(rows, VEHICLES_PER_PAGE, PAGE_CHARS, (r) => r.length + 20);
   const p = clampPage(page, pages.length);
-  const b = new MessageBuilder(`fuel.p${p}`);
-  b.header(`⛽ Fuel consumption — ${report.period.label || "report"}`);
+  const b = new MessageBuilder(`fuel.p${p}`, lang);
+  const period = periodText(report.period.label, lang);
+  b.header(m.fuelHeader({ period: period || m.reportWord() }));
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
-    [`*${report.rows.length}* vehicle${report.rows.length === 1 ? "" : "s"}`, pageLabel(p, pages.length)]
-      .filter(Boolean)
-      .join(" · "),
+    periodMrkdwn(
+      { ...report.period, timeZone: tz },
+      { labelInHeader: true, language: lang, nowMs: options.nowMs },
+    ),
+    [m.vehiclesCount(report.rows.length), pageLabel(lang, p, pages.length)].filter(Boolean).join(" · "),
   ]);
-  b.section(`*Fleet total*: ${figuresText(report.fleet)}`, "head");
-  if (report.rows.length === 0) b.section("The fleet service returned no consumption for this period.");
+  b.section(`${m.fleetTotal()}: ${figuresText(lang, report.fleet)}`, "head");
+  if (report.rows.length === 0) b.section(m.noConsumption());
   for (const text of pages[p] ?? []) b.section(text);
   if (p === 0 && report.withoutData.length > 0) {
     b.section(
       clipMrkdwn(
-        `No consumption data for: ${report.withoutData.map((v) => vehicleTitle(v)).join(", ")}`,
+        m.noConsumptionFor({ vehicles: report.withoutData.map((v) => vehicleTitle(v)).join(", ") }),
         1500,
       ),
       "tail",
     );
   }
-  b.context(
-    [
-      report.hasSecondary
-        ? "Totals follow the fleet service's rule: with a secondary source (LPG), km, hours and litres add up and l/100 km is the mean of the two sources' averages."
-        : undefined,
-      "The fleet l/100 km is weighted by distance. All rows are in the attached CSV.",
-    ],
-    "tail",
-  );
+  b.context([report.hasSecondary ? m.secondaryRule() : undefined, m.fleetWeighted()], "tail");
   b.pager(p, pages.length, pageToken);
   return b.build(
     userText(
-      `Fuel ${report.period.label}: ${fmtNumber(report.fleet.litres, 1)} l over ${fmtNumber(report.fleet.distanceKm, 1)} km`,
+      m.fuelSummary({
+        period,
+        litres: litresOr(lang, report.fleet.litres),
+        distance: km(lang, report.fleet.distanceKm),
+      }),
       2900,
     ),
   );
@@ -385,51 +424,52 @@ export function fuelMessage(
 const MAX_EVENT_LINES = 40;
 const EVENT_CHARS = 6000;
 
-function eventLine(e: RefillItem, tz: string): string {
-  const when = e.atMs !== undefined ? slackDateIn(e.atMs, tz) : clipMrkdwn(e.dateText || "date unknown", 40);
-  const litres = e.litres !== undefined ? `${fmtNumber(e.litres, 1)} l` : "amount unknown";
-  const source = e.secondary ? " (secondary source, LPG)" : "";
+function eventLine(lang: Language, e: RefillItem, tz: string, nowMs: number | undefined): string {
+  const m = words(lang);
+  const when =
+    e.atMs !== undefined
+      ? slackDateIn(lang, e.atMs, tz, nowMs)
+      : clipMrkdwn(e.dateText || m.dateUnknown(), 40);
+  const litres = e.litres !== undefined ? litresOr(lang, e.litres) : m.amountUnknown();
+  const source = e.secondary ? m.secondarySourceNote() : "";
   const what = e.theft
-    ? `⚠️ *Possible fuel theft*${source}: *${litres}*`
+    ? m.possibleTheft({ source, litres })
     : e.unknownKind
       ? `❔ ${clipMrkdwn(e.kind, 60)}: ${litres}`
-      : `⛽ Refuelling${source}: ${litres}`;
+      : m.refuelling({ source, litres });
   const parts = [
     `${when} · ${what}`,
     e.location ? clipMrkdwn(e.location, 120) : undefined,
-    e.isPrivate ? "🔒 private" : undefined,
+    e.isPrivate ? m.private() : undefined,
   ];
   return parts.filter(Boolean).join(" · ");
 }
 
-function totalsFields(t: RefillTotals, suffix: string): string[] {
-  const v = (n: number | undefined) => (n === undefined ? "—" : `${fmtNumber(n, 1)} l`);
-  const fields = [
-    `*Fuel at start${suffix}*\n${v(t.start)}`,
-    `*Refuelled${suffix}*\n${v(t.refilled)}`,
-    `*${t.possibleTheft ? "⚠️ " : ""}Possible theft${suffix}*\n${v(t.possibleTheft)}`,
-    `*Remaining${suffix}*\n${v(t.remaining)}`,
-    `*Consumed${suffix}*\n${v(t.consumed)}`,
+function totalsFields(lang: Language, t: RefillTotals, suffix: string): string[] {
+  const m = words(lang);
+  const v = (n: number | undefined) => litresOr(lang, n);
+  return [
+    `*${m.fuelAtStart()}${suffix}*\n${v(t.start)}`,
+    `*${m.refuelled()}${suffix}*\n${v(t.refilled)}`,
+    `*${t.possibleTheft ? "⚠️ " : ""}${m.possibleTheftTotal()}${suffix}*\n${v(t.possibleTheft)}`,
+    `*${m.remaining()}${suffix}*\n${v(t.remaining)}`,
+    `*${m.consumed()}${suffix}*\n${v(t.consumed)}`,
   ];
-  return fields;
 }
 
 /** Refuellings and possible thefts (⚠️) of one vehicle, with the service's totals per source. */
 export function refillsMessage(report: RefillsReport, options: VehicleViewOptions = {}): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
-  const b = new MessageBuilder("refills");
-  b.header(`⛽ Refuelling — ${vehicleTitle(report.vehicle)}`);
-  b.context([periodMrkdwn({ ...report.period, timeZone: tz })]);
-  if (report.theftCount > 0) {
-    b.section(
-      `⚠️ *${report.theftCount} possible fuel theft${report.theftCount === 1 ? "" : "s"}* in this period (marked ⚠️ below).`,
-      "head",
-    );
-  }
-  b.fields(totalsFields(report.totals.primary, ""), "head");
-  if (report.totals.secondary) b.fields(totalsFields(report.totals.secondary, " (LPG)"), "head");
+  const b = new MessageBuilder("refills", lang);
+  b.header(m.refillsHeader({ vehicle: vehicleTitle(report.vehicle) }));
+  b.context([periodMrkdwn({ ...report.period, timeZone: tz }, { language: lang, nowMs: options.nowMs })]);
+  if (report.theftCount > 0) b.section(m.theftWarning(report.theftCount), "head");
+  b.fields(totalsFields(lang, report.totals.primary, ""), "head");
+  if (report.totals.secondary) b.fields(totalsFields(lang, report.totals.secondary, m.lpgSuffix()), "head");
   // Which events fit: every possible theft first, then the others, shown in time order.
-  const indexed = report.events.map((e, i) => ({ e, i, line: eventLine(e, tz) }));
+  const indexed = report.events.map((e, i) => ({ e, i, line: eventLine(lang, e, tz, options.nowMs) }));
   const chosen = new Set<number>();
   let chars = 0;
   for (const x of [...indexed.filter((x) => x.e.theft), ...indexed.filter((x) => !x.e.theft)]) {
@@ -437,47 +477,61 @@ export function refillsMessage(report: RefillsReport, options: VehicleViewOption
     chosen.add(x.i);
     chars += x.line.length + 1;
   }
-  if (report.events.length === 0) b.section("No refuelling or fuel-decrease events in this period.");
+  if (report.events.length === 0) b.section(m.noRefillEvents());
   else b.lines(indexed.filter((x) => chosen.has(x.i)).map((x) => x.line));
   const left = report.events.length - chosen.size;
   b.context(
     [
-      left > 0
-        ? `${left} more event${left === 1 ? "" : "s"} in the attached CSV.`
-        : report.events.length > 0
-          ? "All events are in the attached CSV."
-          : undefined,
-      "Totals are the fleet service's own figures (estimated litres).",
+      left > 0 ? m.moreEventsInCsv(left) : report.events.length > 0 ? m.allEventsInCsv() : undefined,
+      m.refillTotalsNote(),
       companyTimeNote(options),
     ],
     "tail",
   );
-  const theft = report.theftCount > 0 ? `, ⚠️ ${report.theftCount} possible theft(s)` : "";
   return b.build(
-    userText(`${vehicleTitle(report.vehicle)}: ${report.refillCount} refuelling(s)${theft}`, 2900),
+    userText(
+      m.refillsSummary({
+        vehicle: vehicleTitle(report.vehicle),
+        refills: report.refillCount,
+        thefts: report.theftCount,
+      }),
+      2900,
+    ),
   );
 }
 
 // ---------- temperatures ----------
 
-function sensorLine(s: SensorSummary): string {
-  const unit = s.kind === "temperature" ? " °C" : " %";
-  const icon = s.kind === "temperature" ? "🌡️ Temperature" : "💧 Humidity";
+function sensorLine(lang: Language, s: SensorSummary): string {
+  const m = words(lang);
+  const value =
+    s.kind === "temperature"
+      ? (n: number) => temperature(lang, n)
+      : (n: number) => `${number(lang, n, { minFractionDigits: 1, maxFractionDigits: 1 })} %`;
+  const sensor = String(s.sensorNumber);
+  const name = s.kind === "temperature" ? m.temperatureSensor({ sensor }) : m.humiditySensor({ sensor });
   const excursion =
     s.excursions !== undefined && s.excursions > 0
-      ? ` · ⚠️ ${s.excursions} excursion${s.excursions === 1 ? "" : "s"} outside ${rangeText(s)}`
+      ? ` · ${m.excursions({ excursions: s.excursions, range: rangeText(lang, s) })}`
       : "";
-  return `${icon} sensor ${s.sensorNumber}: min ${fmtNumber(s.min, 1)}${unit} · avg ${fmtNumber(s.avg, 1)}${unit} · max ${fmtNumber(s.max, 1)}${unit} · ${s.count.toLocaleString("en-US")} readings${excursion}`;
+  const figures = m.sensorFigures({
+    min: value(s.min),
+    avg: value(s.avg),
+    max: value(s.max),
+    readings: s.count,
+  });
+  return `${name}: ${figures}${excursion}`;
 }
 
-function rangeText(s: SensorSummary): string {
+function rangeText(lang: Language, s: SensorSummary): string {
   const r = s.range ?? {};
-  if (r.min !== undefined && r.max !== undefined) return `${r.min}…${r.max} °C`;
-  return r.min !== undefined ? `≥ ${r.min} °C` : `≤ ${r.max} °C`;
+  const plain = (n: number) => number(lang, n);
+  if (r.min !== undefined && r.max !== undefined) return `${plain(r.min)}…${plain(r.max)} °C`;
+  return r.min !== undefined ? `≥ ${plain(r.min)} °C` : `≤ ${plain(r.max ?? 0)} °C`;
 }
 
-function vehicleTemperatureText(v: VehicleTemperatures): string {
-  return [vehicleMrkdwn(v.vehicle), ...v.sensors.map(sensorLine)].join("\n");
+function vehicleTemperatureText(lang: Language, v: VehicleTemperatures): string {
+  return [vehicleMrkdwn(v.vehicle), ...v.sensors.map((s) => sensorLine(lang, s))].join("\n");
 }
 
 /** Characters the one line naming the vehicles without readings may take. */
@@ -487,17 +541,18 @@ const NO_READINGS_CHARS = 1500;
  * "26 vehicles have no temperature readings in this period: B-1, B-2, … and 9 more": one line
  * instead of a card each (most of a fleet has no reefer sensor), cut to NO_READINGS_CHARS.
  */
-export function noReadingsLine(vehicles: readonly VehicleTemperatures[]): string | undefined {
+export function noReadingsLine(
+  vehicles: readonly VehicleTemperatures[],
+  lang: Language = "en",
+): string | undefined {
   if (vehicles.length === 0) return undefined;
-  const head =
-    vehicles.length === 1
-      ? "*1 vehicle has no temperature readings in this period:* "
-      : `*${vehicles.length} vehicles have no temperature readings in this period:* `;
+  const m = words(lang);
+  const head = m.noReadingsHead(vehicles.length);
   const names = vehicles.map(({ vehicle: v }) => clipMrkdwn(v.plate.trim() || `#${v.vehicleId}`, 30));
   let shown = names.length;
   const text = (n: number) => {
     const rest = names.length - n;
-    return `${head}${names.slice(0, n).join(", ")}${rest > 0 ? ` and ${rest} more` : ""}.`;
+    return `${head}${names.slice(0, n).join(", ")}${rest > 0 ? m.andMore(rest) : ""}.`;
   };
   while (shown > 1 && text(shown).length > NO_READINGS_CHARS) shown -= 1;
   return text(shown);
@@ -513,52 +568,66 @@ export function temperatureMessage(
   pageToken?: string,
   options: VehicleViewOptions = {},
 ): SlackMessage {
+  const lang = langOf(options);
+  const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const withReadings = report.vehicles.filter((v) => v.sensors.length > 0);
-  const noReadings = noReadingsLine(report.vehicles.filter((v) => v.sensors.length === 0));
-  const texts = withReadings.map(vehicleTemperatureText);
+  const noReadings = noReadingsLine(
+    report.vehicles.filter((v) => v.sensors.length === 0),
+    lang,
+  );
+  const texts = withReadings.map((v) => vehicleTemperatureText(lang, v));
   const pages = paginate(texts, VEHICLES_PER_PAGE, PAGE_CHARS, (t) => t.length + 20);
   const p = clampPage(page, pages.length);
-  const b = new MessageBuilder(`temps.p${p}`);
-  b.header(`🌡️ Temperatures — ${report.period.label || "report"}`);
+  const b = new MessageBuilder(`temps.p${p}`, lang);
+  const period = periodText(report.period.label, lang);
+  b.header(m.tempsHeader({ period: period || m.reportWord() }));
   b.context([
-    periodMrkdwn({ ...report.period, timeZone: tz }, { labelInHeader: true }),
-    [
-      `*${report.vehicles.length}* vehicle${report.vehicles.length === 1 ? "" : "s"}`,
-      pageLabel(p, pages.length),
-    ]
-      .filter(Boolean)
-      .join(" · "),
+    periodMrkdwn(
+      { ...report.period, timeZone: tz },
+      { labelInHeader: true, language: lang, nowMs: options.nowMs },
+    ),
+    [m.vehiclesCount(report.vehicles.length), pageLabel(lang, p, pages.length)].filter(Boolean).join(" · "),
   ]);
-  if (report.vehicles.length === 0) b.section("No vehicles with temperature sensors in this request.");
+  if (report.vehicles.length === 0) b.section(m.noSensorVehicles());
   for (const text of pages[p] ?? []) b.section(text);
   if (noReadings !== undefined && p === 0) b.section(noReadings);
   const shown = pageToken === undefined ? (pages[p] ?? []).length : withReadings.length;
   const missing = withReadings.length - shown;
   b.context(
     [
-      missing > 0 ? `${missing} more vehicle${missing === 1 ? "" : "s"} not shown here.` : undefined,
-      report.vehicles.some((v) => v.sensors.length > 0)
-        ? "Charts of the temperatures are attached."
-        : undefined,
+      missing > 0 ? m.moreVehiclesNotShown(missing) : undefined,
+      report.vehicles.some((v) => v.sensors.length > 0) ? m.chartsAttached() : undefined,
       companyTimeNote(options),
     ],
     "tail",
   );
   if (pageToken !== undefined) b.pager(p, pages.length, pageToken);
   const sensors = report.vehicles.reduce((n, v) => n + v.sensors.length, 0);
-  return b.build(
-    userText(
-      `Temperatures ${report.period.label}: ${sensors} sensors on ${report.vehicles.length} vehicles`,
-      2900,
-    ),
+  return b.build(userText(m.tempsSummary({ period, sensors, vehicles: report.vehicles.length }), 2900));
+}
+
+// ---------- vehicles not found ----------
+
+/**
+ * A report that found no vehicle to run on: each problem in the reader's language (a legacy
+ * English sentence of an older task as it is), and how vehicles are named.
+ */
+export function resolutionMessage(
+  problems: readonly StoredResolutionProblem[],
+  lang: Language,
+): SlackMessage {
+  const m = words(lang);
+  const lines = problems.map((p) =>
+    typeof p === "string" ? p : p.kind === "no-vehicle" ? m.nameOneVehicle() : resolutionProblemText(p, lang),
   );
+  return noticeMessage(`:warning: ${vehicleProblemsMrkdwn(lines, lang)}`, m.vehiclesNamedHint());
 }
 
 // ---------------------------------------------------------------------------------------------
-// The Slack side of the report catalogue (src/reports/catalogue.ts): for every report, its label
-// in the report modal (none: not offered there) and its view. Keyed by the catalogue's names, so
-// a report without a view does not compile.
+// The Slack side of the report catalogue (src/reports/catalogue.ts): for every report, whether
+// the report modal offers it (its label is the catalogue's `reports.modalLabel`) and its view.
+// Keyed by the catalogue's names, so a report without a view does not compile.
 
 /** A report's answer: the message, and the files that go to the user's direct messages. */
 export interface ReportAnswer {
@@ -571,12 +640,14 @@ export interface ReportViewContext {
   page: number;
   pageToken: string;
   nowMs: number;
+  /** The reader's language (the task's: `taskLanguage`), for the message and the files. */
+  language: Language;
   options: VehicleViewOptions;
 }
 
 export interface ReportView<N extends VehicleReportName> {
-  /** The report modal's choice; null when the modal does not offer the report. */
-  modalLabel: string | null;
+  /** Whether the report modal offers the report. */
+  inModal: boolean;
   render(report: ReportOf<N>, context: ReportViewContext): Promise<ReportAnswer> | ReportAnswer;
 }
 
@@ -585,90 +656,105 @@ const safeName = (text: string) => text.replace(/[^A-Za-z0-9]+/g, "-").replace(/
 /** Files go with the first page only (a page turn must not upload them again). */
 const firstPage = (context: ReportViewContext, files: OutgoingFile[]) => (context.page === 0 ? files : []);
 
+/** The view's options with the context's language and present instant. */
+const viewOptions = (c: ReportViewContext): VehicleViewOptions => ({
+  ...c.options,
+  language: c.language,
+  nowMs: c.nowMs,
+});
+
+/** A file's name and title in the reader's language: "stops.csv" / "opriri.csv", "Stops (CSV)". */
+function named(
+  c: ReportViewContext,
+  file: ReportFile,
+  plate: string | undefined,
+  extension: string,
+): { filename: string; title: string } {
+  const m = words(c.language);
+  const base = m.fileName(file);
+  return {
+    filename: plate === undefined ? `${base}.${extension}` : `${base}-${safeName(plate)}.${extension}`,
+    title: m.fileTitle(file, plate ?? ""),
+  };
+}
+
 export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
   vehicles: {
-    modalLabel: null,
+    inModal: false,
     render: (report, c) => ({
-      message: vehicleListMessage(report, c.page, c.pageToken, c.options),
+      message: vehicleListMessage(report, c.page, c.pageToken, viewOptions(c)),
       files: [],
     }),
   },
   where: {
-    modalLabel: "Last position (where)",
-    render: (report, c) => ({ message: positionCard(report, c.nowMs, c.options), files: [] }),
+    inModal: true,
+    render: (report, c) => ({ message: positionCard(report, c.nowMs, viewOptions(c)), files: [] }),
   },
   route: {
-    modalLabel: "Route (GPX, CSV)",
+    inModal: true,
     render: (report, c) => {
-      const plate = safeName(report.vehicle.plate);
+      const plate = report.vehicle.plate;
       return {
-        message: routeMessage(report, c.options),
+        message: routeMessage(report, viewOptions(c)),
         files: firstPage(c, [
-          {
-            filename: `route-${plate}.gpx`,
-            title: `Route ${report.vehicle.plate} (GPX)`,
-            content: routeGpx(report),
-          },
-          {
-            filename: `route-${plate}.csv`,
-            title: `Route ${report.vehicle.plate} (CSV)`,
-            content: routeCsv(report),
-          },
+          { ...named(c, "routeGpx", plate, "gpx"), content: routeGpx(report, c.language) },
+          { ...named(c, "routeCsv", plate, "csv"), content: routeCsv(report, c.language) },
         ]),
       };
     },
   },
   stops: {
-    modalLabel: "Stops",
+    inModal: true,
     render: (report, c) => ({
-      message: stopsMessage(report, c.page, c.pageToken, c.options),
-      files: firstPage(c, [{ filename: "stops.csv", title: "Stops (CSV)", content: stopsCsv(report) }]),
+      message: stopsMessage(report, c.page, c.pageToken, viewOptions(c)),
+      files: firstPage(c, [
+        { ...named(c, "stopsCsv", undefined, "csv"), content: stopsCsv(report, c.language) },
+      ]),
     }),
   },
   fuel: {
-    modalLabel: "Fuel consumption",
+    inModal: true,
     render: (report, c) => ({
-      message: fuelMessage(report, c.page, c.pageToken, c.options),
+      message: fuelMessage(report, c.page, c.pageToken, viewOptions(c)),
       files: firstPage(c, [
-        { filename: "fuel.csv", title: "Fuel consumption (CSV)", content: fuelCsv(report) },
+        { ...named(c, "fuelCsv", undefined, "csv"), content: fuelCsv(report, c.language) },
       ]),
     }),
   },
   refills: {
-    modalLabel: "Refills and possible thefts",
+    inModal: true,
     render: (report, c) => ({
-      message: refillsMessage(report, c.options),
+      message: refillsMessage(report, viewOptions(c)),
       files: [
         {
-          filename: `refills-${safeName(report.vehicle.plate)}.csv`,
-          title: "Refills (CSV)",
-          content: refillsCsv(report),
+          ...named(c, "refillsCsv", report.vehicle.plate, "csv"),
+          title: words(c.language).fileTitle("refillsCsv", report.vehicle.plate),
+          content: refillsCsv(report, c.language),
         },
       ],
     }),
   },
   temps: {
-    modalLabel: "Temperatures",
+    inModal: true,
     render: async (report, c) => {
       const files: OutgoingFile[] = [];
       if (c.page === 0) {
         for (const entry of report.vehicles.filter((v) => v.sensors.length > 0).slice(0, 3)) {
           files.push({
-            filename: `temperatures-${safeName(entry.vehicle.plate)}.png`,
-            title: `Temperatures ${entry.vehicle.plate}`,
-            content: await temperatureChartPng(report, entry.vehicle.vehicleId),
+            ...named(c, "tempsChart", entry.vehicle.plate, "png"),
+            content: await temperatureChartPng(report, entry.vehicle.vehicleId, c.language),
           });
         }
       }
-      return { message: temperatureMessage(report, c.page, c.pageToken, c.options), files };
+      return { message: temperatureMessage(report, c.page, c.pageToken, viewOptions(c)), files };
     },
   },
 };
 
-/** The reports the report modal offers, in catalogue order, with their labels. */
-export function modalReportChoices(): { value: VehicleReportName; label: string }[] {
-  return VEHICLE_REPORTS.flatMap((name) => {
-    const label = REPORT_VIEWS[name].modalLabel;
-    return label ? [{ value: name, label }] : [];
-  });
+/** The reports the report modal offers, in catalogue order, with their labels in `language`. */
+export function modalReportChoices(language: Language = "en"): { value: VehicleReportName; label: string }[] {
+  const m = words(language);
+  return VEHICLE_REPORTS.flatMap((name) =>
+    REPORT_VIEWS[name].inModal ? [{ value: name, label: m.modalLabel(name) }] : [],
+  );
 }

@@ -5,10 +5,13 @@
  * text of a message ≤ 11,000 characters (Slack rejects about 12,000 with msg_blocks_too_long).
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
+import { messages } from "../../i18n/catalogue.js";
+import { duration, slackDate as slackDateOf, time } from "../../i18n/format.js";
+import type { Language } from "../../i18n/language.js";
 import { ACTIONS } from "../actionIds.js";
 import { type SlackMessage, slackDate } from "./message.js";
+import { type PeriodLabel, periodText } from "./periodText.js";
 import { userText } from "./text.js";
-import { wallDateTime } from "./wallClock.js";
 
 export const MAX_BLOCKS = 50;
 export const MAX_SECTION_TEXT = 3000;
@@ -29,7 +32,14 @@ export interface VehicleViewOptions {
   companyTimeZone?: string;
   /** Zone of the fallback texts of dates (views with a period default to period.timeZone, else UTC). */
   timeZone?: string;
+  /** The reader's language (resolved once per request or task); English when absent. */
+  language?: Language;
+  /** The present instant, so a date of another year shows its year. */
+  nowMs?: number;
 }
+
+/** The language of a view's options. */
+export const langOf = (options: Pick<VehicleViewOptions, "language">): Language => options.language ?? "en";
 
 // ---------- text ----------
 
@@ -66,8 +76,8 @@ export function vehicleMrkdwn(v: { vehicleId: number; plate: string; name: strin
 // ---------- numbers and durations ----------
 
 /**
- * One formatter per number of decimals, made once: `toLocaleString` with options builds a new
- * Intl.NumberFormat at every call (about 0.1–0.2 ms each, three of them in every `where` card).
+ * English digits with exactly `digits` decimals. The views write numbers through
+ * src/i18n/format.ts in the reader's language; this stays for older callers.
  */
 const numberFormats = new Map<number, Intl.NumberFormat>();
 
@@ -80,27 +90,34 @@ export function fmtNumber(value: number, digits = 1): string {
   return format.format(value);
 }
 
-/** 45 min · 3 h 05 min · 2 d 3 h */
-export function fmtMinutes(minutes: number): string {
-  const m = Math.max(0, Math.round(minutes));
-  if (m < 60) return `${m} min`;
-  if (m < 1440) return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
-  return `${Math.floor(m / 1440)} d ${Math.floor((m % 1440) / 60)} h`;
+/** Minutes in the one duration form (format.ts): "45 min", "3 h 5 min", "53 h 10 min". */
+export function fmtMinutes(lang: Language, minutes: number): string {
+  return duration(lang, minutes * 60_000);
 }
 
 // ---------- dates ----------
 
 /**
- * Slack date formatting: each reader sees the time in their own zone. The fallback (for
- * clients that cannot render it) is the wall time in `timeZone` with its offset.
+ * An instant for a reader: Slack's date token in the one form of format.ts (each reader sees
+ * their own zone; Romanian uses the numeric tokens), the fallback in `timeZone`.
  */
-export function slackDateIn(ms: number, timeZone: string, tokens = "{date_short_pretty} {time}"): string {
-  return slackDate(ms, tokens, wallDateTime(ms, timeZone));
+export function slackDateIn(lang: Language, ms: number, timeZone: string, nowMs?: number): string {
+  return slackDateOf(lang, ms, timeZone, nowMs === undefined ? {} : { nowMs });
 }
 
-/** "5 min ago" rendered by Slack at reading time; the fallback is the age at `nowMs`. */
-export function slackAgo(ms: number, nowMs: number): string {
-  return slackDate(ms, "{ago}", `${fmtMinutes((nowMs - ms) / 60_000)} ago`);
+/** Only the time of an instant ("14:05"), as a Slack token in the reader's zone. */
+export function slackTimeIn(lang: Language, ms: number, timeZone: string): string {
+  return slackDate(ms, "{time}", time(lang, ms, timeZone));
+}
+
+/**
+ * "5 min ago". English: Slack's `{ago}`, rendered at reading time, the fallback the age at
+ * `nowMs`. Slack writes `{ago}` in English whatever the reader's language, so Romanian gets
+ * the age at `nowMs` as text ("acum 5 min").
+ */
+export function slackAgo(lang: Language, ms: number, nowMs: number): string {
+  const text = messages(lang).common.ago({ duration: duration(lang, nowMs - ms) });
+  return lang === "en" ? slackDate(ms, "{ago}", text) : text;
 }
 
 /**
@@ -109,22 +126,24 @@ export function slackAgo(ms: number, nowMs: number): string {
  */
 export function periodMrkdwn(
   period: {
-    label: string;
+    label: PeriodLabel;
     fromMs: number;
     toMs: number;
     timeZone: string;
   },
-  options: { labelInHeader?: boolean } = {},
+  options: { labelInHeader?: boolean; language?: Language; nowMs?: number } = {},
 ): string {
-  // {date_num} (2026-11-03) is the form the period's label uses: one date format per header.
-  const range = `${slackDateIn(period.fromMs, period.timeZone, "{date_num} {time}")} – ${slackDateIn(period.toMs, period.timeZone, "{date_num} {time}")}`;
+  // The one date form (format.ts), as the period's label writes its dates: one form per header.
+  const lang = langOf(options);
+  const range = `${slackDateIn(lang, period.fromMs, period.timeZone, options.nowMs)} – ${slackDateIn(lang, period.toMs, period.timeZone, options.nowMs)}`;
   if (options.labelInHeader === true) return range;
-  return period.label.trim() ? `${clipMrkdwn(period.label, 100)} (${range})` : range;
+  const label = periodText(period.label, lang);
+  return label.trim() ? `${clipMrkdwn(label, 100)} (${range})` : range;
 }
 
 export function companyTimeNote(options: VehicleViewOptions): string | undefined {
   return options.companyTimeZone
-    ? `Times from the fleet service are company local time (${userText(options.companyTimeZone, 60)}), shown in your time zone.`
+    ? messages(langOf(options)).reports.companyTime({ zone: userText(options.companyTimeZone, 60) })
     : undefined;
 }
 
@@ -181,7 +200,10 @@ export class MessageBuilder {
   readonly #body: KnownBlock[] = [];
   readonly #tail: KnownBlock[] = [];
   #n = 0;
-  constructor(readonly prefix: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly language: Language = "en",
+  ) {}
 
   #id(): string {
     this.#n += 1;
@@ -265,9 +287,12 @@ export class MessageBuilder {
       text: { type: "plain_text", text, emoji: true },
       value: pageButtonValue(pageToken, target).slice(0, MAX_BUTTON_VALUE),
     });
-    if (page > 0) elements.push(button(ACTIONS.pagePrevious, `◀ Previous (${page}/${pageCount})`, page - 1));
+    const m = messages(this.language).reports;
+    const count = String(pageCount);
+    if (page > 0)
+      elements.push(button(ACTIONS.pagePrevious, m.previous({ page: String(page), count }), page - 1));
     if (page < pageCount - 1)
-      elements.push(button(ACTIONS.pageNext, `Next (${page + 2}/${pageCount}) ▶`, page + 1));
+      elements.push(button(ACTIONS.pageNext, m.next({ page: String(page + 2), count }), page + 1));
     const block: ActionsBlock = { type: "actions", block_id: this.#id(), elements };
     this.#tail.push(block);
     return this;
@@ -295,7 +320,7 @@ export class MessageBuilder {
         elements: [
           {
             type: "mrkdwn",
-            text: "Some lines were left out to fit Slack's limits; the attached file has everything.",
+            text: messages(this.language).reports.linesLeftOut(),
           },
         ],
       });

@@ -22,9 +22,21 @@ export const accountLinkParams = z.object({
 });
 export type AccountLinkParams = z.infer<typeof accountLinkParams>;
 
+/**
+ * Why a link was refused, as a code (the Slack side words it): `login`, the service did not
+ * accept the user name and password (or the user is inactive).
+ */
+export type AccountLinkRefusal = "login";
+
 export type AccountLinkResult =
   | { linked: true; username: string }
-  | { linked: false; username: string; reason: string };
+  | {
+      linked: false;
+      username: string;
+      code?: AccountLinkRefusal;
+      /** The English words of a result stored before codes (shown as they are). */
+      reason?: string;
+    };
 
 /**
  * `/fleet login`: the credentials are checked with a real login (through the gate, like
@@ -58,11 +70,7 @@ export function accountLinkHandler(deps: {
         await probe.login(ctx.call);
       } catch (error) {
         if (isUnauthorizedError(error) && error.reason === "login") {
-          return {
-            linked: false,
-            username: ctx.params.username,
-            reason: "The fleet service did not accept this user name and password (or the user is inactive).",
-          };
+          return { linked: false, username: ctx.params.username, code: "login" };
         }
         throw error;
       }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PeriodLabel } from "../../reports/periodLabel.js";
 import type { WorkspaceKey } from "../../workspaces/workspace.js";
 import type { TaskHandler } from "../runner.js";
 
@@ -47,14 +48,16 @@ export type PeriodReader = (
   text: string,
   timeZone: string,
   now: Date,
-) => { fromMs: number; toMs: number; label: string } | undefined;
+) => { fromMs: number; toMs: number; label: PeriodLabel } | undefined;
 
 /**
  * A typed period (its text kept) read again in the settled zone at the instant it was typed;
  * a period picked in a form (instants, no text) stays as it is.
  */
 export function rezonePeriod(readPeriod: PeriodReader) {
-  return <P extends ZoneParams & { period?: { text?: string; fromMs: number; toMs: number; label: string } }>(
+  return <
+    P extends ZoneParams & { period?: { text?: string; fromMs: number; toMs: number; label: PeriodLabel } },
+  >(
     params: P,
     zone: SettledZone,
     typedAt: number,

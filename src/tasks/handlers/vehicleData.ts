@@ -9,11 +9,13 @@ import {
   type ReportRun,
   reportVehicle,
   resolvableVehicles,
+  storedResolutionProblem,
   VEHICLE_REPORTS,
   type VehicleReportName,
   type VehicleReportResult,
 } from "../../reports/catalogue.js";
-import { describeResolutionProblem, resolveVehicles } from "../../reports/vehicleRefs.js";
+import { periodLabelSchema } from "../../reports/periodLabel.js";
+import { resolveVehicles } from "../../reports/vehicleRefs.js";
 import type { KindHandler } from "../kinds.js";
 import type { VehicleCache } from "../vehicleCache.js";
 import { zoneNoteField } from "./userZone.js";
@@ -38,7 +40,7 @@ export const vehicleReportParams = z.object({
   filter: z.string().optional(),
   /** `text`: the period as typed (empty: the default, today), re-read when the task settles the zone. */
   period: z
-    .object({ fromMs: z.number(), toMs: z.number(), label: z.string(), text: z.string().optional() })
+    .object({ fromMs: z.number(), toMs: z.number(), label: periodLabelSchema, text: z.string().optional() })
     .optional(),
   minMinutes: z.number().int().min(1).optional(),
   /** The invoking user's zone: texts and files are written in it. */
@@ -125,14 +127,13 @@ export function vehicleReportHandler(deps: VehicleDataDeps): KindHandler<"vehicl
       if (!resolved.ok) {
         return {
           kind: "resolution",
-          problems: resolved.problems.map(
-            (r) => describeResolutionProblem(r) ?? "A vehicle could not be found.",
-          ),
+          // Codes, not words: the Slack side writes them in the reader's language.
+          problems: resolved.problems.map(storedResolutionProblem),
         };
       }
       const chosen = report.vehicles === "filter" ? list.vehicles : resolved.vehicles.map((v) => v.vehicle);
       if (report.vehicles === "one" && chosen.length === 0) {
-        return { kind: "resolution", problems: ["Name one vehicle."] };
+        return { kind: "resolution", problems: [{ kind: "no-vehicle" }] };
       }
       const reportCalls = plannedCalls(
         deps.client,

@@ -7,6 +7,7 @@ import {
   parseEtransportCommand,
   parseUitList,
 } from "../../../src/slack/grammar/index.js";
+import { msg } from "./problemText.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const parse = (text: string) => parseEtransportCommand(text, ctx);
@@ -17,7 +18,7 @@ function expectError(text: string, fragment: string) {
   const r: EtransportCommandResult = parse(text);
   expect(r.ok, text).toBe(false);
   if (r.ok) throw new Error("unreachable");
-  expect(r.message).toContain(fragment);
+  expect(msg(r)).toContain(fragment);
   expect(r.example).toMatch(/^\/etransport /);
   expect(parseCommandLine(r.example, ctx).result.ok, r.example).toBe(true);
   return r;

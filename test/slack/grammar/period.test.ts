@@ -8,6 +8,8 @@ import {
   parsePeriod,
 } from "../../../src/slack/grammar/index.js";
 import { withoutDiacritics } from "../../../src/slack/grammar/period.js";
+import { periodText } from "../../../src/slack/views/periodText.js";
+import { msg } from "./problemText.js";
 
 const BUC = "Europe/Bucharest";
 const NY = "America/New_York";
@@ -15,7 +17,7 @@ const HOUR = 3_600_000;
 
 function ok(text: string, timeZone: string, now: string): Period {
   const r = parsePeriod(text, { timeZone, now: new Date(now) });
-  if (!r.ok) throw new Error(`expected ${text} to parse: ${r.message}`);
+  if (!r.ok) throw new Error(`expected ${text} to parse: ${msg(r)}`);
   return r.period;
 }
 const iso = (p: Period) => [p.from.toISOString(), p.to.toISOString()];
@@ -58,9 +60,9 @@ describe("parsePeriod: each form, Europe/Bucharest (now Sun 2026-11-22 12:00 loc
   it("marks a period cut at now, and labels it", () => {
     const p = ok("2026-11-22", BUC, now);
     expect(p.clipped).toBe(true);
-    expect(p.label).toContain("until now");
-    expect(ok("yesterday", BUC, now).label).toBe("yesterday (2026-11-21)");
-    expect(ok("last week", BUC, now).label).toBe("last week (Mon 2026-11-09 – Sun 2026-11-15)");
+    expect(periodText(p.label, "en")).toContain("until now");
+    expect(periodText(ok("yesterday", BUC, now).label, "en")).toBe("yesterday (Sat 21 Nov)");
+    expect(periodText(ok("last week", BUC, now).label, "en")).toBe("last week (Mon 9 Nov – Sun 15 Nov)");
   });
 
   it("weeks start on Monday even when today is Monday or Sunday", () => {
@@ -160,10 +162,10 @@ describe("parsePeriod: errors say what is wrong and give an example that works",
     ["2026-11-03..", "not an end"],
     ["2026-11-01..2026-11-02..2026-11-03", "one `..`"],
     ["2024-01-01..2026-01-01", "at most 366 days"],
-    ["last 0h", "from 1 to 8784"],
+    ["last 0h", "from 1 to 8,784"],
     ["last 0d", "from 1 to 366"],
     [`last ${MAX_DAYS + 1}d`, "from 1 to 366"],
-    [`last ${MAX_HOURS + 1}h`, "from 1 to 8784"],
+    [`last ${MAX_HOURS + 1}h`, "from 1 to 8,784"],
     ["last 3", "Add the unit"],
     ["last 1.5h", "whole number"],
     ["this month", "not a period"],
@@ -175,7 +177,7 @@ describe("parsePeriod: errors say what is wrong and give an example that works",
     const r = parsePeriod(text, ctx);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.message).toContain(fragment);
+    expect(msg(r)).toContain(fragment);
     expect(r.example.startsWith("/fleet stops all ")).toBe(true);
     expect(parseCommandLine(r.example, ctx).result.ok).toBe(true);
   });
@@ -245,7 +247,7 @@ describe("parsePeriod: properties", () => {
       fc.property(zones, nows, texts, (timeZone, now, text) => {
         const r = parsePeriod(text, { timeZone, now });
         if (!r.ok) {
-          expect(r.message.length).toBeGreaterThan(0);
+          expect(msg(r).length).toBeGreaterThan(0);
           return;
         }
         const { from, to, kind } = r.period;
@@ -274,7 +276,7 @@ describe("parsePeriod: properties", () => {
 
   it("a day that the clocks skipped entirely is refused", () => {
     const r = parsePeriod("2011-12-30", { timeZone: "Pacific/Apia", now: new Date("2026-01-01T00:00:00Z") });
-    expect(r.ok ? "" : r.message).toContain("does not exist in your time zone");
+    expect(r.ok ? "" : msg(r)).toContain("does not exist in your time zone");
   });
 
   it("a whole day lasts 22.5 to 25 hours whatever the zone", () => {
@@ -345,7 +347,7 @@ describe("parsePeriod: Romanian words, with and without diacritics (now Sun 2026
     for (const text of ["alaltăieri", "alaltaieri", "day before yesterday"]) {
       const p = ok(text, BUC, now);
       expect(iso(p)).toEqual(["2026-11-19T22:00:00.000Z", "2026-11-20T22:00:00.000Z"]);
-      expect(p.label).toBe("day before yesterday (2026-11-20)");
+      expect(periodText(p.label, "en")).toBe("day before yesterday (Fri 20 Nov)");
     }
   });
 
@@ -354,7 +356,7 @@ describe("parsePeriod: Romanian words, with and without diacritics (now Sun 2026
     expect(p.kind).toBe("last-month");
     // October 2026 in Bucharest: EEST until the 25th, then EET.
     expect(iso(p)).toEqual(["2026-09-30T21:00:00.000Z", "2026-10-31T22:00:00.000Z"]);
-    expect(p.label).toBe("last month (October 2026)");
+    expect(periodText(p.label, "en")).toBe("last month (Thu 1 Oct – Sat 31 Oct)");
     // In January, last month is December of the year before.
     expect(iso(ok("last month", BUC, "2027-01-01T10:00:00Z"))).toEqual([
       "2026-11-30T22:00:00.000Z",

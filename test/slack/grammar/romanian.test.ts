@@ -13,7 +13,9 @@ import {
   parseFleetCommand,
 } from "../../../src/slack/grammar/index.js";
 import { alertOptions } from "../../../src/slack/listeners/alerts.js";
+import { alertOptionProblemMessage } from "../../../src/slack/views/alerts.js";
 import { helpMessage } from "../../../src/slack/views/common.js";
+import { msg } from "./problemText.js";
 
 const ctx: GrammarContext = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const fleet = (text: string) => parseFleetCommand(text, ctx);
@@ -111,7 +113,7 @@ describe("/fleet: Romanian words", () => {
       scope: "workspace",
       language: "en",
     });
-    expect(expectWorkingError(fleet("language fr"), "fr").message).toContain("`fr`");
+    expect(msg(expectWorkingError(fleet("language fr"), "fr"))).toContain("`fr`");
     expect(expectWorkingError(fleet("limba workspace"), "workspace").example).toBe(
       "/fleet language workspace en",
     );
@@ -132,7 +134,7 @@ describe("/fleet: Romanian words", () => {
   ])("suggests a Romanian word for a typo of one: %s → %s", (typed, suggestion) => {
     const r = expectWorkingError(fleet(`${typed} B-123-ABC`), typed);
     expect(r).toMatchObject({ suggestion, showHelp: true });
-    expect(r.message).toContain(`Did you mean \`/fleet ${suggestion}\``);
+    expect(msg(r)).toContain(`Did you mean \`/fleet ${suggestion}\``);
   });
 
   it("still suggests English for a typo of English", () => {
@@ -272,9 +274,9 @@ describe("decimal comma", () => {
           const comma = fleet(typed(`${whole},${fraction}`));
           const dot = fleet(typed(`${whole}.${fraction}`));
           const error = expectWorkingError(comma, typed(`${whole},${fraction}`));
-          expect(error.message).toContain(`${whole},${fraction}`);
-          expect(error.message.replace(`${whole},${fraction}`, `${whole}.${fraction}`)).toBe(
-            (dot as GrammarError).message,
+          expect(msg(error)).toContain(`${whole},${fraction}`);
+          expect(msg(error).replace(`${whole},${fraction}`, `${whole}.${fraction}`)).toBe(
+            msg(dot as GrammarError),
           );
         },
       ),
@@ -283,13 +285,13 @@ describe("decimal comma", () => {
   });
 
   it("names what is wrong: whole numbers", () => {
-    expect(expectWorkingError(fleet("stops all min=7,5"), "min").message).toContain(
+    expect(msg(expectWorkingError(fleet("stops all min=7,5"), "min"))).toContain(
       "`min=7,5`: give the shortest stop as a whole number of minutes",
     );
-    expect(expectWorkingError(fleet("stops all last 1,5h"), "last").message).toContain(
+    expect(msg(expectWorkingError(fleet("stops all last 1,5h"), "last"))).toContain(
       "`last 1,5h` is not a period",
     );
-    expect(expectWorkingError(fleet("opriri all ultimele 1,5 ore"), "ultimele").message).toContain(
+    expect(msg(expectWorkingError(fleet("opriri all ultimele 1,5 ore"), "ultimele"))).toContain(
       "`ultimele 1,5 ore` is not a period",
     );
   });
@@ -309,13 +311,16 @@ describe("decimal comma", () => {
     for (const key of ["min", "stale"]) {
       for (const typed of [`${key}=7,5`, `${key} = 7,5`]) {
         const { options, problem } = alertOptions(`alerts subscribe Error ${typed}`);
-        expect(problem, typed).toContain("whole minutes");
-        expect(problem).toContain(`${key}=7,5`);
+        expect(problem, typed).toEqual({ option: key, value: "7,5" });
+        const said = JSON.stringify(alertOptionProblemMessage(problem!, "en"));
+        expect(said).toContain("whole minutes");
+        expect(said).toContain(`${key}=7,5`);
+        expect(JSON.stringify(alertOptionProblemMessage(problem!, "ro"))).toContain("număr întreg de minute");
         expect(options?.minDurationMinutes).toBeUndefined();
         expect(options?.staleMinutes).toBeUndefined();
       }
       const dot = alertOptions(`alerts subscribe Error ${key}=7.5`).problem;
-      expect(alertOptions(`alerts subscribe Error ${key}=7,5`).problem).toBe(dot?.replace("7.5", "7,5"));
+      expect(alertOptions(`alerts subscribe Error ${key}=7,5`).problem).toEqual({ ...dot, value: "7,5" });
     }
   });
 });

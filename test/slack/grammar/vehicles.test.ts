@@ -8,6 +8,7 @@ import {
   resolveVehicles,
   type VehicleRef,
 } from "../../../src/slack/grammar/index.js";
+import { msg } from "./problemText.js";
 
 const FLEET = [
   {
@@ -25,7 +26,7 @@ const FLEET = [
 
 function refs(text: string): VehicleRef[] {
   const r = parseVehicleList(text);
-  if (!r.ok) throw new Error(r.message);
+  if (!r.ok) throw new Error(msg(r));
   return r.refs;
 }
 

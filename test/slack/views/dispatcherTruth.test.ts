@@ -234,9 +234,15 @@ describe("queue: asked at a time (point 9)", () => {
       createdAt,
       updatedAt: createdAt,
     };
-    const message = queueMessage("demo", [{ task, description: "Stops report for B-12-ABC" }], createdAt);
+    const message = queueMessage(
+      "demo",
+      [{ task, description: "Stops report for B-12-ABC" }],
+      createdAt,
+      "en",
+    );
     const text = textOf(message.blocks);
-    expect(text).toContain(`asked by <@U0DANA> at <!date^${createdAt / 1000}^{time}|2026-11-03 12:05 UTC>`);
+    // The fallback in the one time form (format.ts), in the task's zone (UTC when it names none).
+    expect(text).toContain(`asked by <@U0DANA> at <!date^${createdAt / 1000}^{time}|12:05>`);
     expect(text).not.toContain("^UTC|");
   });
 });
@@ -251,10 +257,10 @@ describe("report headers use one date format (point 9)", () => {
     timeZone: "Europe/Bucharest",
   };
 
-  it("the period line shows the range as year-month-day, like the label", () => {
+  it("the period line shows the range in the one date form (src/i18n/format.ts), after the label", () => {
     const line = periodMrkdwn(period);
     const formats = [...line.matchAll(/<!date\^\d+\^([^|]+)\|/g)].map((m) => m[1]);
-    expect(formats).toEqual(["{date_num} {time}", "{date_num} {time}"]);
+    expect(formats).toEqual(["{date_short_pretty} {time}", "{date_short_pretty} {time}"]);
     expect(line.startsWith(period.label)).toBe(true);
   });
 
@@ -290,7 +296,7 @@ describe("report headers use one date format (point 9)", () => {
     };
     const message = stopsMessage(report, 0, "tok", { timeZone: "Europe/Bucharest" });
     const text = textOf(message.blocks);
-    expect(text).toContain("*8 h 00 min* _(since before the period)_");
+    expect(text).toContain("*8 h* _(since before the period)_");
     expect(text).toContain("*1 h 30 min* _(still stopped at the period's end)_");
     expect(text).toContain("2 stops, 9 h 30 min in total");
     expect(validateMessagePayload(message)).toEqual([]);

@@ -50,8 +50,10 @@ describe("transportCard", () => {
     expect(text).toContain("Truck 12");
     expect(text).toContain("In Progress");
     expect(text).toContain("Active — positions are being sent");
-    expect(text).toMatch(/<!date\^\d{10}\^\{date_short_pretty\} \{time\}\|[^>]*EET>/);
-    expect(text).toContain("ends in 4 days");
+    // The one date form as the fallback, in the reader's zone (07:00 UTC is 09:00 in Bucharest).
+    expect(text).toMatch(/<!date\^\d{10}\^\{date_short_pretty\} \{time\}\|Mon 10 Mar, 09:00>/);
+    // The one duration form.
+    expect(text).toContain("ends in 96 h");
     expect(text).not.toContain("🔴");
     expectValid({ text: "t", blocks });
   });

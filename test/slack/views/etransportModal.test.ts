@@ -165,7 +165,10 @@ describe("transportModal", () => {
       ],
       initial: worstTransport(1),
       userTimeZone: "America/New_York",
-      warnings: ["The UIT validity is 16 days long <&>", "x".repeat(1000)],
+      warnings: [
+        { warning: "overMaxSpan", spanMs: 16 * 86_400_000, maxDays: 15 },
+        { warning: "expired", endMs: NOW - 86_400_000 },
+      ],
       privateMetadata: "m".repeat(3000),
     });
     expect(validateView(view)).toEqual([]);
@@ -199,32 +202,32 @@ describe("transportModal", () => {
 
   it("maps each field's error to that field's block, dropping none", () => {
     const fieldErrors: Required<TransportFormErrors> = {
-      vehicleUId: "e1",
-      uit: "e2",
-      vat: "e3",
-      validityStart: "e4",
-      validityEnd: "e5",
-      transmissionStart: "e6",
-      transmissionEnd: "e7",
-      startLocation: "e8",
-      endLocation: "e9",
-      trailer1: "e10",
-      trailer2: "e11",
-      notes: "e12",
+      vehicleUId: { problem: "vehicleMissing", example: "B 123" },
+      uit: { problem: "uitCharacters", example: "e2" },
+      vat: { problem: "vat", vat: { problem: "missing", example: "e3" } },
+      validityStart: { problem: "validityMissing", end: "start" },
+      validityEnd: { problem: "validityMissing", end: "end" },
+      transmissionStart: { problem: "notADate", hint: "orEmpty" },
+      transmissionEnd: { problem: "transmissionEndBeforeStart", startMs: NOW },
+      startLocation: { problem: "tooLong", what: "startLocation", length: 201, max: 200 },
+      endLocation: { problem: "tooLong", what: "endLocation", length: 201, max: 200 },
+      trailer1: { problem: "notAPlate", trailer: 1, text: "e10" },
+      trailer2: { problem: "sameTrailer" },
+      notes: { problem: "tooLong", what: "notes", length: 501, max: 500 },
     };
     const byBlock = transportModalErrors(fieldErrors);
     expect(Object.keys(byBlock)).toHaveLength(12);
-    expect(byBlock[INPUTS.transportVehicle.block]).toBe("e1");
-    expect(byBlock[INPUTS.transportStart.block]).toBe("e6");
-    expect(byBlock[INPUTS.transportTrailer2.block]).toBe("e11");
+    expect(byBlock[INPUTS.transportVehicle.block]).toMatch(/^Choose the vehicle/);
+    expect(byBlock[INPUTS.transportStart.block]).toMatch(/or leave it empty/);
+    expect(byBlock[INPUTS.transportTrailer2.block]).toMatch(/same plate as trailer 1/);
     const view = transportModal({ mode: "create", vehicles, userTimeZone: "UTC", privateMetadata: "" });
     expect(validateViewErrors(view, byBlock)).toEqual([]);
     // A submitted value and its error name the same block: reading back a field finds where its error goes.
     const values: ViewStateValues = {};
     for (const [block, message] of Object.entries(byBlock)) values[block] = { value: { value: message } };
     const read = transportFormValues(values);
-    expect(read.uit).toBe("e2");
-    expect(read.trailer2).toBe("e11");
+    expect(read.uit).toBe(byBlock[INPUTS.transportUit.block]);
+    expect(read.trailer2).toBe(byBlock[INPUTS.transportTrailer2.block]);
   });
 });
 
@@ -259,7 +262,7 @@ describe("modal round trip", () => {
         privateMetadata: JSON.stringify({ transportUId: initial.uId }),
       });
       const values = transportFormValues(submitUnchanged(view, zone));
-      const result = validateTransportForm(values, { mode: "edit", nowMs: start + 2 * HOUR, timeZone: zone });
+      const result = validateTransportForm(values, { mode: "edit", nowMs: start + 2 * HOUR });
       expect(result).toEqual({
         ok: true,
         warnings: [],

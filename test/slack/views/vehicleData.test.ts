@@ -119,7 +119,7 @@ describe("positionCard", () => {
     expectValid(msg);
     const json = JSON.stringify(msg.blocks);
     expect(json).toContain("https://www.openstreetmap.org/?mlat=44.000000&mlon=26.000000");
-    expect(json).toContain("^{ago}|1 h 00 min ago>");
+    expect(json).toContain("^{ago}|1 h ago>");
     expect(json).toContain(
       "Times from the fleet service are company local time (Europe/Bucharest), shown in your time zone.",
     );
@@ -368,8 +368,8 @@ describe("temperatureMessage and routeMessage", () => {
     const msg = temperatureMessage(report, 0, TOKEN, OPTIONS);
     expectValid(msg);
     const json = JSON.stringify(msg.blocks);
-    expect(json).toContain("*1500 vehicles have no temperature readings in this period:* B-000-ABC");
-    expect(json).toMatch(/and \d+ more\./);
+    expect(json).toContain("*1,500 vehicles have no temperature readings in this period:* B-000-ABC");
+    expect(json).toMatch(/and \d{1,3}(,\d{3})* more\./);
   });
 
   it("summarizes a route and an empty one", () => {

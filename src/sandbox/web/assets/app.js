@@ -21,7 +21,128 @@
     homeSig: "",
     fetching: false,
     dirty: false,
+    lang: "en", // the page's own words, and the language the switch shows pressed
+    serverLang: null, // the language the server says the user last chose through the page
   };
+
+  // ------------------------------------------------------------------ the page's own words
+  //
+  // The sandbox is a tool around the bot, not the bot: its own words (the banner, the Simulator
+  // panel, hints about the sandbox) are kept here, in English and Romanian, not in src/i18n.
+  // What fleetbot says comes from the bot, in the user's fleetbot language, which the switch sets
+  // through the bot itself (`/fleet language ro|en`, signed like any command). Words of Slack's own
+  // client (Channels, Direct messages, Home, Messages, Submit, Cancel, "1 reply"…) stay English,
+  // as Slack shows them: Slack has no Romanian interface.
+  const WORDS = {
+    en: {
+      banner:
+        "fleetbot against a local fake Slack and the fleet simulator. For a real workspace set <code>SLACK_BOT_TOKEN</code> + <code>SLACK_SIGNING_SECRET</code> (or <code>SLACK_APP_TOKEN</code>) \u2014 see the README.",
+      languageLabel: "fleetbot's language",
+      languageTitle: (name) => `Answer me in ${name}: sends /fleet language as you, like any command`,
+      languageFailed: (why) => `The language was not changed: ${why}`,
+      simToggle: "Simulator panel",
+      simToggleTitle: "Show or hide the simulator's panel",
+      simTitle: "Simulator",
+      simIntro:
+        "Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status; fleetbot notices it at its next alert check and posts in #alerts.",
+      nextCheck: (s) => `Next alert check in ${s} s`,
+      checkUnderWay: "Alert check under way\u2026",
+      noTransports: "No pending, active or paused transports. Create one with /etransport new.",
+      simRefused: "The simulator refused.",
+      movedToError: (plate) =>
+        `${plate}: moved to Error. The service no longer lists it; the bot checks it at its next alert sweep.`,
+      restored: (plate) => `${plate}: listed again with its status.`,
+      forcedToast: (plate, code) =>
+        `${plate}: transmission ${code === "clear" ? "back to the simulation" : code}. The bot sees it at its next alert check.`,
+      forced: (code) => `\u00b7 forced ${code}`,
+      forceError: "Error",
+      forceNoGps: "No GPS",
+      forceActive: "Active",
+      release: "Release",
+      restore: "Restore status",
+      moveToError: "Move to Error (hidden)",
+      emptyDm:
+        "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.",
+      emptyAlerts:
+        "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.",
+      emptyChannel: (plate) => `Type a slash command below, e.g. /fleet where ${plate} or /etransport new.`,
+      plateHint: "<plate>",
+      topicDm: "Direct messages and the Home tab of the fleetbot app",
+      topicAlerts: "Transport transmission alerts",
+      topicGeneral: "Dispatch: vehicles, reports and e-Transport",
+      loadingHome: "Loading the Home tab\u2026",
+      violation: (source, error, reason) =>
+        `Real Slack would refuse what the app sent (${source}: ${error}). ${reason}`,
+      sending: (what) => `Sending ${what}\u2026`,
+      commandFailed: "That command failed.",
+      actionFailed: "The action failed.",
+      submitFailed: "The submission failed.",
+      closeFailed: "Could not close the view.",
+      homeFailed: "The app did not answer app_home_opened.",
+      foot: "Enter sends \u00b7 \u2191\u2193 and Tab pick a command \u00b7 the bot answers through the same signed requests as Slack",
+      plainMessage:
+        "fleetbot answers slash commands only: try /fleet help or /etransport help. (Plain messages are not sent in the sandbox.)",
+    },
+    ro: {
+      banner:
+        "fleetbot pe un Slack simulat local și pe simulatorul de flotă. Pentru un workspace real setează <code>SLACK_BOT_TOKEN</code> + <code>SLACK_SIGNING_SECRET</code> (sau <code>SLACK_APP_TOKEN</code>) \u2014 vezi README.",
+      languageLabel: "Limba fleetbot",
+      languageTitle: (name) => `Răspunde-mi în ${name}: trimite /fleet limba în numele tău, ca orice comandă`,
+      languageFailed: (why) => `Limba nu s-a schimbat: ${why}`,
+      simToggle: "Panoul simulatorului",
+      simToggleTitle: "Arată sau ascunde panoul simulatorului",
+      simTitle: "Simulator",
+      simIntro:
+        "Nu face parte din Slack: comenzile serviciului de flotă încorporat. Forțează starea transmisiei GPS a unui transport; fleetbot o observă la următoarea verificare a alertelor și scrie în #alerts.",
+      nextCheck: (s) => `Următoarea verificare a alertelor în ${s} s`,
+      checkUnderWay: "Verificarea alertelor e în curs\u2026",
+      noTransports:
+        "Niciun transport în așteptare, în desfășurare sau în pauză. Creează unul cu /etransport nou.",
+      simRefused: "Simulatorul a refuzat.",
+      movedToError: (plate) =>
+        `${plate}: mutat în starea Eroare. Serviciul nu îl mai listează; fleetbot îl verifică la următoarea verificare a alertelor.`,
+      restored: (plate) => `${plate}: listat din nou, cu starea lui.`,
+      forcedToast: (plate, code) =>
+        `${plate}: transmisie ${code === "clear" ? "înapoi la simulare" : code}. fleetbot o vede la următoarea verificare a alertelor.`,
+      forced: (code) => `\u00b7 forțat ${code}`,
+      forceError: "Eroare",
+      forceNoGps: "Fără GPS",
+      forceActive: "Activă",
+      release: "Eliberează",
+      restore: "Repune starea",
+      moveToError: "Mută în Eroare (ascuns)",
+      emptyDm:
+        "Aceasta e conversația ta cu fleetbot. Aici ajung fișierele și răspunsurile doar pentru tine. Încearcă /fleet ajutor.",
+      emptyAlerts:
+        "Aici apar alertele transporturilor. Abonează canalul cu /fleet alerts subscribe #alerts lang=ro (alerte în română), sau forțează o eroare de transmisie din panoul simulatorului.",
+      emptyChannel: (plate) =>
+        `Scrie o comandă mai jos, de exemplu /fleet unde ${plate} sau /etransport nou.`,
+      plateHint: "<număr>",
+      topicDm: "Mesaje directe și tab-ul Home al aplicației fleetbot",
+      topicAlerts: "Alertele de transmisie ale transporturilor",
+      topicGeneral: "Dispecerat: vehicule, rapoarte și e-Transport",
+      loadingHome: "Se încarcă tab-ul Home\u2026",
+      violation: (source, error, reason) =>
+        `Slack-ul real ar refuza ce a trimis aplicația (${source}: ${error}). ${reason}`,
+      sending: (what) => `Se trimite ${what}\u2026`,
+      commandFailed: "Comanda nu a reușit.",
+      actionFailed: "Acțiunea nu a reușit.",
+      submitFailed: "Trimiterea formularului nu a reușit.",
+      closeFailed: "Fereastra nu s-a putut închide.",
+      homeFailed: "Aplicația nu a răspuns la app_home_opened.",
+      foot: "Enter trimite \u00b7 \u2191\u2193 și Tab aleg o comandă \u00b7 fleetbot răspunde prin aceleași cereri semnate ca în Slack",
+      plainMessage:
+        "fleetbot răspunde doar la comenzi: încearcă /fleet ajutor sau /etransport ajutor. (În sandbox mesajele obișnuite nu se trimit.)",
+    },
+  };
+  const LANGUAGE_NAMES = { en: "English", ro: "română" };
+  const LANGUAGE_KEY = "fleetbot-sandbox-language";
+
+  /** The page's own word `key` in its language (a function of `args` where the word has parts). */
+  function t(key, ...args) {
+    const word = (WORDS[S.lang] || WORDS.en)[key];
+    return typeof word === "function" ? word(...args) : word;
+  }
 
   const $ = (sel, root) => (root || document).querySelector(sel);
 
@@ -419,7 +540,7 @@
     }
     for (const k in extra) body[k] = extra[k];
     return api("/sandbox/action", body).then((res) => {
-      if (!res.ok) toast(res.error || "The action failed.");
+      if (!res.ok) toast(res.error || t("actionFailed"));
       return res;
     });
   }
@@ -1074,7 +1195,7 @@
       submit.disabled = true;
       api("/sandbox/submit", { viewId: top.id, values: collect(view) }).then((res) => {
         submit.disabled = false;
-        if (!res.ok) toast(res.error || "The submission failed.");
+        if (!res.ok) toast(res.error || t("submitFailed"));
       });
     });
     layer.appendChild(el("div", { class: "overlay" }, form));
@@ -1084,7 +1205,7 @@
 
   function closeView(viewId) {
     api("/sandbox/close", { viewId: viewId }).then((res) => {
-      if (!res.ok) toast(res.error || "Could not close the view.");
+      if (!res.ok) toast(res.error || t("closeFailed"));
     });
   }
 
@@ -1382,12 +1503,10 @@
 
   function emptyText() {
     const ch = channelById(S.active);
-    if (ch && ch.kind === "dm")
-      return "This is your conversation with fleetbot. Its files and private answers land here. Try /fleet help.";
-    if (ch && ch.name === "alerts")
-      return "Transport alerts are posted here. Subscribe with /fleet alerts subscribe, or force a transmission error in the Simulator panel.";
+    if (ch && ch.kind === "dm") return t("emptyDm");
+    if (ch && ch.name === "alerts") return t("emptyAlerts");
     const plate = S.state?.examplePlate;
-    return `Type a slash command below, e.g. /fleet where ${plate || "<plate>"} or /etransport new.`;
+    return t("emptyChannel", plate || t("plateHint"));
   }
 
   function renderHome() {
@@ -1399,7 +1518,7 @@
     home.replaceChildren(
       view
         ? renderBlocks(view.blocks, { viewId: view.id, errors: {} })
-        : el("div", { class: "empty", text: "Loading the Home tab\u2026" }),
+        : el("div", { class: "empty", text: t("loadingHome") }),
     );
   }
 
@@ -1450,11 +1569,7 @@
     const head = $("#channel-header");
     const title = c ? (c.kind === "dm" ? c.name : `# ${c.name}`) : "";
     const topic =
-      c && c.kind === "dm"
-        ? "Direct messages and the Home tab of the fleetbot app"
-        : c && c.name === "alerts"
-          ? "Transport transmission alerts"
-          : "Dispatch: vehicles, reports and e-Transport";
+      c && c.kind === "dm" ? t("topicDm") : c && c.name === "alerts" ? t("topicAlerts") : t("topicGeneral");
     const parts = [el("h1", { text: title })];
     if (c && c.kind === "dm") {
       parts.push(
@@ -1495,7 +1610,7 @@
     box.hidden = list.length === 0;
     if (list.length > 0) {
       const last = list[list.length - 1];
-      box.textContent = `Real Slack would refuse what the app sent (${last.source}: ${last.error}). ${last.reasons[0] || ""}`;
+      box.textContent = t("violation", last.source, last.error, last.reasons[0] || "");
     }
   }
 
@@ -1515,7 +1630,7 @@
     if (tab === "home") {
       S.homeSig = "";
       api("/sandbox/home", {}).then((res) => {
-        if (!res.ok) toast(res.error || "The app did not answer app_home_opened.");
+        if (!res.ok) toast(res.error || t("homeFailed"));
       });
     } else renderMessages("bottom");
   }
@@ -1538,12 +1653,17 @@
   let hintIndex = -1;
 
   function matchingCommands(text) {
-    const t = text.trim().toLowerCase().replace(/\s+/g, " ");
+    const typed = text.trim().toLowerCase().replace(/\s+/g, " ");
     return S.state.commands.filter((c) => {
       const s = c.syntax.toLowerCase();
-      if (t === "/" || s.indexOf(t) === 0) return true;
+      if (typed === "/" || s.indexOf(typed) === 0) return true;
       const head = s.split(/ [<[]/)[0];
-      return t.indexOf(`${head} `) === 0 || t === head;
+      if (typed.indexOf(`${head} `) === 0 || typed === head) return true;
+      // The other language's words of the command (both always work): `/fleet where` finds `/fleet unde`.
+      return (c.others || []).some((word) => {
+        const other = `${c.command} ${word.toLowerCase()}`;
+        return other.indexOf(typed) === 0 || typed.indexOf(`${other} `) === 0 || typed === other;
+      });
     });
   }
 
@@ -1614,15 +1734,15 @@
   function sendCommand(text) {
     const channel = S.active;
     const foot = $("#composer-foot");
-    foot.textContent = `Sending ${text.split(" ").slice(0, 2).join(" ")}\u2026`;
+    foot.textContent = t("sending", text.split(" ").slice(0, 2).join(" "));
     return api("/sandbox/command", { channel: channel, text: text }).then((res) => {
       foot.textContent = footText();
-      if (!res.ok) notice(channel, res.error || "That command failed.");
+      if (!res.ok) notice(channel, res.error || t("commandFailed"));
     });
   }
 
   function footText() {
-    return "Enter sends \u00b7 \u2191\u2193 and Tab pick a command \u00b7 the bot answers through the same signed requests as Slack";
+    return t("foot");
   }
 
   function setupComposer() {
@@ -1662,10 +1782,7 @@
       hintIndex = -1;
       renderHints();
       if (text[0] !== "/") {
-        notice(
-          S.active,
-          "fleetbot answers slash commands only: try /fleet help or /etransport help. (Plain messages are not sent in the sandbox.)",
-        );
+        notice(S.active, t("plainMessage"));
         return;
       }
       sendCommand(text);
@@ -1685,7 +1802,7 @@
   };
 
   function loadTransports() {
-    return api("/sandbox/transports").then(renderTransports);
+    return api(`/sandbox/transports?lang=${S.lang}`).then(renderTransports);
   }
 
   // The bot's next alert check, counted down on the server's clock (the page's may be off).
@@ -1714,7 +1831,7 @@
     }
     const left = Math.ceil((alertCheck.at - (Date.now() + alertCheck.offset)) / 1000);
     line.hidden = false;
-    line.textContent = left > 0 ? `Next alert check in ${left} s` : "Alert check under way\u2026";
+    line.textContent = left > 0 ? t("nextCheck", left) : t("checkUnderWay");
     // The tick has come: the schedule says when the one after it is.
     if (left <= 0) loadAlertSchedule();
   }
@@ -1731,29 +1848,27 @@
       list.replaceChildren(
         el("div", {
           class: "sim-row",
-          text: "No pending, active or paused transports. Create one with /etransport new.",
+          text: t("noTransports"),
         }),
       );
       return;
     }
     list.replaceChildren.apply(
       list,
-      res.transports.map((t) => {
-        const cls = `tx${txBad[t.transmission] ? " bad" : t.transmission === "Active" ? "" : " idle"}`;
+      res.transports.map((tr) => {
+        const cls = `tx${txBad[tr.transmission] ? " bad" : tr.transmission === "Active" ? "" : " idle"}`;
+        // In Romanian, the status and the transmission as fleetbot's Romanian names them (the server's).
+        const ro = S.lang === "ro";
         const status = (to, label) =>
           el("button", {
             type: "button",
             text: label,
             "data-status": to,
             onclick: () => {
-              api("/sandbox/simulate", { codeUit: t.codeUit, status: to }).then((r) => {
-                if (!r.ok) toast(r.error || "The simulator refused.");
+              api("/sandbox/simulate", { codeUit: tr.codeUit, status: to, lang: S.lang }).then((r) => {
+                if (!r.ok) toast(r.error || t("simRefused"));
                 else {
-                  toast(
-                    to === "error"
-                      ? `${t.plate}: moved to Error. The service no longer lists it; the bot checks it at its next alert sweep.`
-                      : `${t.plate}: listed again with its status.`,
-                  );
+                  toast(to === "error" ? t("movedToError", tr.plate) : t("restored", tr.plate));
                   renderTransports({ simulator: true, transports: r.transports });
                 }
               });
@@ -1765,12 +1880,14 @@
             text: label,
             "data-code": code,
             onclick: () => {
-              api("/sandbox/simulate", { codeUit: t.codeUit, transmissionStatusCode: code }).then((r) => {
-                if (!r.ok) toast(r.error || "The simulator refused.");
+              api("/sandbox/simulate", {
+                codeUit: tr.codeUit,
+                transmissionStatusCode: code,
+                lang: S.lang,
+              }).then((r) => {
+                if (!r.ok) toast(r.error || t("simRefused"));
                 else {
-                  toast(
-                    `${t.plate}: transmission ${code === "clear" ? "back to the simulation" : code}. The bot sees it at its next alert check.`,
-                  );
+                  toast(t("forcedToast", tr.plate, code));
                   renderTransports({ simulator: true, transports: r.transports });
                 }
               });
@@ -1778,35 +1895,132 @@
           });
         return el(
           "div",
-          { class: "sim-row", "data-uit": t.codeUit },
+          { class: "sim-row", "data-uit": tr.codeUit },
           el(
             "div",
             { class: "line" },
-            el("span", { class: "plate", text: t.plate }),
-            el("span", { class: "uit", text: t.codeUit }),
-            el("span", { class: cls, text: t.transmission }),
+            el("span", { class: "plate", text: tr.plate }),
+            el("span", { class: "uit", text: tr.codeUit }),
+            el("span", {
+              class: cls,
+              text: ro && tr.transmissionText ? tr.transmissionText : tr.transmission,
+              title: tr.transmission,
+            }),
           ),
           el(
             "div",
             { class: "line" },
-            el("span", { text: STATUS_LABELS[t.status] || t.status }),
-            t.forced ? el("span", { class: "forced", text: `\u00b7 forced ${t.forced}` }) : null,
+            el("span", { text: ro && tr.statusText ? tr.statusText : STATUS_LABELS[tr.status] || tr.status }),
+            tr.forced ? el("span", { class: "forced", text: t("forced", tr.forced) }) : null,
           ),
           el(
             "div",
             { class: "btns" },
-            force("Error", "Error"),
-            force("NoGPSCoordinates", "No GPS"),
-            force("Active", "Active"),
-            t.forced ? force("clear", "Release") : null,
+            force("Error", t("forceError")),
+            force("NoGPSCoordinates", t("forceNoGps")),
+            force("Active", t("forceActive")),
+            tr.forced ? force("clear", t("release")) : null,
             // Status Error: the real service stops listing the transport (it hides Error ones).
-            t.status === "Error"
-              ? status("restore", "Restore status")
-              : status("error", "Move to Error (hidden)"),
+            tr.status === "Error" ? status("restore", t("restore")) : status("error", t("moveToError")),
           ),
         );
       }),
     );
+  }
+
+  // ------------------------------------------------------------------ language switch
+
+  function storedLanguage() {
+    try {
+      const value = localStorage.getItem(LANGUAGE_KEY);
+      return value === "en" || value === "ro" ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The page's own words in `lang`, remembered across a reload (the bot remembers its own). */
+  function setLanguage(lang) {
+    const changed = S.lang !== lang;
+    S.lang = lang;
+    try {
+      localStorage.setItem(LANGUAGE_KEY, lang);
+    } catch {
+      // No storage (a private window): the server still tells the page while it runs.
+    }
+    applyChrome();
+    if (!changed) return;
+    $("#composer-foot").textContent = footText();
+    render();
+    loadTransports();
+    showNextCheck();
+  }
+
+  /** Writes the page's static words (`data-t` in page.ts) and the switch's state in S.lang. */
+  function applyChrome() {
+    document.documentElement.lang = S.lang;
+    document.querySelectorAll("[data-t]").forEach((node) => {
+      // Trusted constants of WORDS (the banner has <code> in it), never data.
+      node.innerHTML = t(node.getAttribute("data-t"));
+    });
+    document.querySelectorAll("[data-t-title]").forEach((node) => {
+      node.title = t(node.getAttribute("data-t-title"));
+    });
+    document.querySelectorAll("#lang-switch button").forEach((button) => {
+      const lang = button.getAttribute("data-language");
+      button.setAttribute("aria-pressed", lang === S.lang ? "true" : "false");
+      button.title = t("languageTitle", LANGUAGE_NAMES[lang]);
+    });
+  }
+
+  /**
+   * The switch acts as the user: `/fleet language ro|en`, sent like any command (signed, through
+   * the fake Slack) in the open conversation; fleetbot stores it and confirms it there, and from
+   * then on everything it says to this user is in that language.
+   */
+  function chooseLanguage(lang) {
+    const buttons = document.querySelectorAll("#lang-switch button");
+    buttons.forEach((b) => {
+      b.disabled = true;
+    });
+    return api("/sandbox/language", { language: lang, channel: S.active })
+      .then((res) => {
+        if (!res.ok) {
+          toast(t("languageFailed", res.error || `HTTP ${res.httpStatus}`));
+          return;
+        }
+        S.serverLang = lang;
+        setLanguage(lang);
+        // The Home tab is the bot's: opened again, it is written in the new language.
+        if (S.tab === "home") openTab("home");
+      })
+      .catch(() => toast(t("languageFailed", "network")))
+      .then(() => {
+        buttons.forEach((b) => {
+          b.disabled = false;
+        });
+      });
+  }
+
+  function setupLanguageSwitch() {
+    const known = document.documentElement.getAttribute("data-language");
+    S.lang = known === "en" || known === "ro" ? known : storedLanguage() || "en";
+    applyChrome();
+    document.querySelectorAll("#lang-switch button").forEach((button) => {
+      button.addEventListener("click", () => {
+        const lang = button.getAttribute("data-language");
+        // Pressed and already the bot's (as the server knows it): nothing to send.
+        if (lang === S.lang && S.serverLang === lang) return;
+        chooseLanguage(lang);
+      });
+    });
+  }
+
+  /** A language chosen through the page some other way (typed in the composer, another tab). */
+  function adoptServerLanguage(lang) {
+    if (lang === S.serverLang) return;
+    S.serverLang = lang;
+    if (lang === "en" || lang === "ro") setLanguage(lang);
   }
 
   // ------------------------------------------------------------------ sync
@@ -1823,6 +2037,7 @@
           const first = !S.state;
           S.state = state;
           S.version = state.version;
+          adoptServerLanguage(state.language);
           if (first) {
             const wanted = location.hash.slice(1);
             S.active = channelById(wanted) ? wanted : state.channels[0]?.id;
@@ -1866,6 +2081,7 @@
   }
 
   function start() {
+    setupLanguageSwitch();
     setupComposer();
     document.addEventListener("keydown", closeDialogOnEscape);
     $("#sim-toggle").addEventListener("click", () => {

@@ -1,0 +1,21 @@
+/** A period's label in the reader's language (src/i18n/periodText.ts), and the label of a picked period. */
+import type { PeriodLabelCode } from "../../reports/periodLabel.js";
+import { instantToWall } from "../../time/zone.js";
+
+export { type PeriodLabel, type PeriodLabelCode, periodText } from "../../i18n/periodText.js";
+
+/** The label of a period picked in a form (two instants): a range of times in the user's zone. */
+export function pickedPeriodLabel(
+  fromMs: number,
+  toMs: number,
+  zone: string,
+  nowMs: number,
+): PeriodLabelCode {
+  const year = new Date(instantToWall(new Date(nowMs), zone)).getUTCFullYear();
+  return {
+    kind: "datetimes",
+    from: instantToWall(new Date(fromMs), zone),
+    to: instantToWall(new Date(toMs), zone),
+    year,
+  };
+}
