@@ -73,11 +73,6 @@ export function squeeze(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** Inline code in problem texts (mrkdwn and plain markdown alike); backticks inside are replaced. */
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
-}
-
 export type VehicleResolution<V extends VehicleLike = VehicleLike> =
   | { kind: "found"; ref: VehicleRef; vehicle: V }
   | { kind: "all"; ref: VehicleRef; vehicles: V[] }
@@ -210,34 +205,6 @@ export function resolveVehicles<V extends VehicleLike>(
     else problems.push(r);
   }
   return { ok: problems.length === 0, vehicles: found, resolutions, problems };
-}
-
-function describe(v: VehicleLike): string {
-  return v.name && normalisePlate(v.name) !== normalisePlate(v.plate) ? `${v.plate} (${v.name})` : v.plate;
-}
-
-/** A dispatcher-facing sentence for a resolution that did not find one vehicle; undefined when it did. */
-export function describeResolutionProblem(r: VehicleResolution): string | undefined {
-  switch (r.kind) {
-    case "found":
-    case "all":
-      return undefined;
-    case "ambiguous": {
-      const shown = r.candidates.slice(0, 5).map(describe).join(", ");
-      const more = r.candidates.length > 5 ? ` and ${r.candidates.length - 5} more` : "";
-      return `${code(r.ref.raw)} matches ${r.candidates.length} vehicles: ${shown}${more}. Give the registration number.`;
-    }
-    case "unknown": {
-      const what = r.ref.type === "plate" ? "with registration number" : "named";
-      const hint =
-        r.suggestions.length > 0
-          ? ` Did you mean ${r.suggestions.map((v) => code(v.plate)).join(" or ")}?`
-          : "";
-      return `No vehicle ${what} ${code(r.ref.raw)} in this account.${hint}`;
-    }
-    case "not-visible":
-      return `Vehicle ${code(`#${r.vehicleId}`)} is not visible to this fleet account.`;
-  }
 }
 
 /**

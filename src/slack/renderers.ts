@@ -4,12 +4,7 @@ import { TRANSPORT_STATUS } from "../fleet/schemas.js";
 import { messages } from "../i18n/catalogue.js";
 import { number } from "../i18n/format.js";
 import type { Language } from "../i18n/language.js";
-import {
-  type ReportOf,
-  type TaggedReport,
-  type VehicleReportName,
-  type VehicleReportResult,
-} from "../reports/catalogue.js";
+import type { ReportOf, TaggedReport, VehicleReportName, VehicleReportResult } from "../reports/catalogue.js";
 import type { AccountLinkResult } from "../tasks/handlers/accountLink.js";
 import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";

@@ -8,6 +8,7 @@ import {
   alertMutedMessage,
   alertOptionProblemMessage,
   alertUnmutedMessage,
+  digestMessage,
   subscriptionChangedMessage,
   subscriptionListMessage,
   subscriptionRefusalMessage,
@@ -333,5 +334,13 @@ describe("the answer to Mute / Unmute, in the clicker's language", () => {
     expect(unmuted.text).toMatch(/^Alertele pentru codul UIT .+ sunt reactivate\.$/);
     expect(said(unmuted)).toContain("nu mai sunt oprite în <#C1>");
     expect(said(unmuted)).not.toMatch(ENGLISH);
+  });
+});
+
+describe("the digest's counts in the one number form of each language", () => {
+  it("1,234 in English, 1.234 in Romanian", () => {
+    const input = { incidents: [], countsByStatus: { 2: 1234 }, expiring: [], account: "demo", nowMs: NOW };
+    expect(said(digestMessage({ ...input, language: "en" }))).toContain("In Progress: *1,234*");
+    expect(said(digestMessage({ ...input, language: "ro" }))).toContain("În desfășurare: *1.234*");
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describeTransportFailure } from "../../src/etransport/failures.js";
+import { isKnownTransportFailure, transportFailure } from "../../src/etransport/failures.js";
 import { transportStateInfo } from "../../src/etransport/state.js";
 import { parseTransportView, toTransportView } from "../../src/etransport/types.js";
 import { fleetSchemas, TRANSMISSION_STATUS_CODES } from "../../src/fleet/schemas.js";
+import { messages } from "../../src/i18n/catalogue.js";
+import { isAdvisedTransmission, transportStatusText } from "../../src/slack/views/etransportText.js";
 
 describe("transportStateInfo: status → name, finished, actions", () => {
   it.each([
@@ -15,7 +17,9 @@ describe("transportStateInfo: status → name, finished, actions", () => {
     [9, "Unknown status (9)", false, ["remove"]],
   ])("status %i", (statusId, name, finished, actions) => {
     const info = transportStateInfo({ statusId });
-    expect(info.statusName).toBe(name);
+    // The domain gives the id; the name is the catalogue's.
+    expect(info.knownStatus).toBe(statusId !== 9);
+    expect(transportStatusText("en", statusId)).toBe(name);
     expect(info.finished).toBe(finished);
     expect(info.actions).toEqual(actions);
   });
@@ -57,15 +61,21 @@ describe("transportStateInfo: transmission", () => {
     );
   });
 
-  it("every documented code has a meaning, and the non-trivial ones advice", () => {
+  it("every documented code is known, with a meaning and (the non-trivial ones) advice in both languages", () => {
     for (const code of TRANSMISSION_STATUS_CODES) {
       const t = transportStateInfo({ statusId: 2, transmissionStatusCode: code }).transmission;
-      expect(t.meaning).not.toMatch(/unknown/);
-      if (code !== "Active" && code !== "Finalized") expect(t.advice).toBeTruthy();
+      expect(t.known).toBe(true);
+      for (const lang of ["en", "ro"] as const) {
+        expect(messages(lang).etransport.transmissionMeaning(code)).toBeTruthy();
+        if (isAdvisedTransmission(code))
+          expect(messages(lang).etransport.transmissionAdvice(code)).toBeTruthy();
+      }
     }
-    expect(
-      transportStateInfo({ statusId: 2, transmissionStatusCode: "OldData" }).transmission.advice,
-    ).toMatch(/ANAF app/);
+    expect(transportStateInfo({ statusId: 2, transmissionStatusCode: "Weird" }).transmission.known).toBe(
+      false,
+    );
+    expect(messages("en").etransport.transmissionAdvice("OldData")).toMatch(/ANAF app/);
+    expect(messages("ro").etransport.transmissionAdvice("OldData")).toMatch(/aplicația ANAF/);
   });
 
   it("change request errors are bad, success is ok", () => {
@@ -77,11 +87,13 @@ describe("transportStateInfo: transmission", () => {
     );
     const ok = transportStateInfo({ statusId: 2, changeRequestStatusCode: "ResponseSuccess" });
     expect(ok.severity).toBe("ok");
-    expect(ok.changeRequest?.meaning).toBe("completed successfully");
+    expect(ok.changeRequest).toEqual({ code: "ResponseSuccess", known: true, severity: "ok" });
   });
 });
 
-describe("describeTransportFailure", () => {
+describe("transport failures: codes from the domain, words from the catalogue", () => {
+  const en = messages("en").etransport;
+  const ro = messages("ro").etransport;
   it.each([
     ["TransportNotFound", ["Y45R577UN544GY4S"], /does not know the transport Y45R577UN544GY4S/, /list all/],
     ["TransportAlreadyExists", ["Y45R577UN544GY4S"], /already exists/, /etransport edit/],
@@ -93,27 +105,41 @@ describe("describeTransportFailure", () => {
     ["UitValidityEnded", [], /validity of UIT has ended/, /request a new UIT/],
     ["AccessDenied", ["tr-1", "tr-2"], /no rights to tr-1, tr-2/, /administrator/],
   ])("%s %j", (code, params, summary, advice) => {
-    const d = describeTransportFailure(code, params, "c0ffee-1");
-    expect(d.known).toBe(true);
-    expect(d.summary).toMatch(summary);
-    expect(d.advice).toMatch(advice);
-    expect(d.text).toContain("For support: correlation id c0ffee-1.");
-    expect(d.correlationId).toBe("c0ffee-1");
+    expect(transportFailure(code, params, "c0ffee-1")).toEqual({
+      code,
+      known: true,
+      parameters: params,
+      correlationId: "c0ffee-1",
+    });
+    expect(en.failureSummary(code, params)).toMatch(summary);
+    expect(en.failureAdvice(code, params)).toMatch(advice);
+    expect(en.failure(code, params)).toBe(
+      `${en.failureSummary(code, params)} ${en.failureAdvice(code, params)}`,
+    );
+    expect(ro.failure(code, params)).not.toBe(en.failure(code, params));
+    for (const p of params) expect(ro.failure(code, params)).toContain(p);
+    expect(en.failureSupport({ correlationId: "c0ffee-1" })).toBe("For support: correlation id c0ffee-1.");
+    expect(ro.failureSupport({ correlationId: "c0ffee-1" })).toBe("Pentru suport: ID de corelare c0ffee-1.");
   });
 
   it("shows unknown codes verbatim with their parameters", () => {
-    const d = describeTransportFailure("PlatformTimeout", ["ANAF", "30s"], "abc");
-    expect(d.known).toBe(false);
-    expect(d.summary).toBe("The fleet service answered PlatformTimeout (ANAF, 30s).");
-    expect(d.text).toContain("correlation id abc");
+    expect(transportFailure("PlatformTimeout", ["ANAF", "30s"]).known).toBe(false);
+    expect(en.failureSummary("PlatformTimeout", ["ANAF", "30s"])).toBe(
+      "The fleet service answered PlatformTimeout (ANAF, 30s).",
+    );
+    expect(ro.failureSummary("PlatformTimeout", ["ANAF", "30s"])).toBe(
+      "Serviciul de flotă a răspuns PlatformTimeout (ANAF, 30s).",
+    );
   });
 
   it("says when there is no correlation id", () => {
-    expect(describeTransportFailure("X").text).toMatch(/no correlation id/);
+    expect(en.failureSupport({ correlationId: "" })).toMatch(/no correlation id/);
+    expect(ro.failureSupport({ correlationId: "" })).toMatch(/nu a dat un ID de corelare/);
   });
 
   it("does not take inherited names as known codes", () => {
-    expect(describeTransportFailure("toString").known).toBe(false);
+    expect(isKnownTransportFailure("toString")).toBe(false);
+    expect(en.failureSummary("toString", [])).toBe("The fleet service answered toString.");
   });
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isPlausiblePlate, isRomanianPlate, normalisePlate } from "../../src/etransport/plates.js";
-import { checkVatNumber, cifControlDigit, isValidRomanianCif, type VatProblem } from "../../src/etransport/vat.js";
+import {
+  checkVatNumber,
+  cifControlDigit,
+  isValidRomanianCif,
+  type VatProblem,
+} from "../../src/etransport/vat.js";
 import { messages } from "../../src/i18n/catalogue.js";
 
 /** The refusal as the English form words it (the domain gives codes and data). */
@@ -141,7 +146,8 @@ describe("checkVatNumber", () => {
     const result = checkVatNumber("US123456789");
     expect(result.ok).toBe(false);
     if (!result.ok) expect(english(result.error)).toMatch(/RO16341004.*DE123456789/);
-    if (!result.ok) expect(romanian(result.error)).toMatch(/CIF românesc \(RO16341004\).*prefixul țării \(DE123456789\)/);
+    if (!result.ok)
+      expect(romanian(result.error)).toMatch(/CIF românesc \(RO16341004\).*prefixul țării \(DE123456789\)/);
   });
 });
 

@@ -113,7 +113,7 @@ describe("no builder echoes a mention", () => {
   it("vehicle problems: any number of them, escaped, in one section", () => {
     fc.assert(
       fc.property(fc.array(hostileText, { maxLength: 40 }), (problems) => {
-        const message = helpMessage(vehicleProblemsMrkdwn(problems, "ro"));
+        const message = helpMessage(vehicleProblemsMrkdwn(problems, "ro"), undefined, "fleetbot");
         expect(echoedMentions(message)).toEqual([]);
         expect(validateMessagePayload(message)).toEqual([]);
       }),

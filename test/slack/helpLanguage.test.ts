@@ -89,7 +89,7 @@ describe("the help in Romanian", () => {
     expect(helpText("etransport", undefined, "ro")).not.toContain("/fleet ");
     expect(helpText("etransport", undefined, "ro")).toContain("`/etransport nou` (`new`)");
     for (const which of ["all", "fleet", "etransport"] as const) {
-      const message = helpMessage(helpText(which, undefined, "ro"));
+      const message = helpMessage(helpText(which, undefined, "ro"), undefined, "fleetbot");
       expect(message.blocks.length).toBeLessThanOrEqual(50);
       for (const block of message.blocks)
         if (block.type === "section") expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);

@@ -265,9 +265,11 @@ export const etransport = {
     return `${f.summary} ${f.advice}`;
   },
   /** What happened only (beside a UIT in an action's result). */
-  failureSummary: (errorCode: string, parameters: readonly string[]) => failureOf(errorCode, parameters).summary,
+  failureSummary: (errorCode: string, parameters: readonly string[]) =>
+    failureOf(errorCode, parameters).summary,
   /** What to do only. */
-  failureAdvice: (errorCode: string, parameters: readonly string[]) => failureOf(errorCode, parameters).advice,
+  failureAdvice: (errorCode: string, parameters: readonly string[]) =>
+    failureOf(errorCode, parameters).advice,
   /** The support line of a failure; `correlationId` "" when the service gave none. */
   failureSupport: ({ correlationId }: { correlationId: string }) =>
     correlationId
@@ -306,6 +308,8 @@ export const etransport = {
   button: (action: TransportAction) => BUTTON[action],
   cancel: () => "Cancel",
   /** `uit`: "UIT Y45R-… (B-12-ABC)". */
+  /** A UIT named in a confirmation ("UIT Y45R-…"). */
+  uitNamed: ({ uit }: { uit: string }) => `UIT ${uit}`,
   removeConfirmTitle: () => "Remove transport?",
   removeConfirmLong: ({ uit }: { uit: string }) =>
     `Remove the transport with ${uit}? This is irreversible: the transport is deleted from the fleet service and its GPS transmission stops.`,
@@ -319,7 +323,8 @@ export const etransport = {
 
   // ---------- the list ----------
   /** "3 open transports (pending, in progress or paused)", "1 pending transport". */
-  listWhat: (filter: TransportListFilter, count: number) => `${number("en", count)} ${listPhrase(filter, count)}`,
+  listWhat: (filter: TransportListFilter, count: number) =>
+    `${number("en", count)} ${listPhrase(filter, count)}`,
   /** Nothing listed; `search` "" when none. */
   listEmpty: (filter: TransportListFilter, search: string) =>
     `No ${listPhrase(filter, undefined)}${search ? ` matching “${search}”` : ""}.`,
@@ -364,7 +369,8 @@ export const etransport = {
   actionNotDone: (action: TransportBulkAction) => ACTION_WORDS[action].failed,
   acceptedAsWhole: () => "the service accepted the request as a whole, without an answer for each UIT",
   noReason: () => "no reason given",
-  moreLines: ({ count }: { count: number }) => `…and ${number("en", count)} more; see \`/etransport list all\`.`,
+  moreLines: ({ count }: { count: number }) =>
+    `…and ${number("en", count)} more; see \`/etransport list all\`.`,
   /** `id`: the correlation id, already formatted (mrkdwn code). */
   forSupport: ({ id }: { id: string }) => `For support: correlation id ${id}`,
   moreTransports: ({ count }: { count: number }) =>
@@ -374,8 +380,10 @@ export const etransport = {
   removeButton: () => "Remove transport",
   removeQuestion: () =>
     ":warning: *Remove this transport?* It is deleted from the fleet service and its GPS transmission stops. *This cannot be undone.*",
-  removeQuestionText: ({ uit }: { uit: string }) => `Remove the transport with UIT ${uit}? This cannot be undone.`,
-  removeCancelled: ({ uit }: { uit: string }) => `Not removed: the transport with UIT ${uit} stays as it was.`,
+  removeQuestionText: ({ uit }: { uit: string }) =>
+    `Remove the transport with UIT ${uit}? This cannot be undone.`,
+  removeCancelled: ({ uit }: { uit: string }) =>
+    `Not removed: the transport with UIT ${uit} stays as it was.`,
   notRemoved: () => "Not removed.",
 
   // ---------- task answers (src/slack/renderers.ts) ----------
@@ -385,7 +393,8 @@ export const etransport = {
     `:x: The fleet service did not confirm that the transport was ${created ? "created" : "updated"}.`,
   removed: ({ uit }: { uit: string }) =>
     `:wastebasket: Transport ${uit} removed. Its GPS transmission to the tax authority stopped.`,
-  notRemovedByService: ({ uit }: { uit: string }) => `:x: The fleet service did not confirm the removal of ${uit}.`,
+  notRemovedByService: ({ uit }: { uit: string }) =>
+    `:x: The fleet service did not confirm the removal of ${uit}.`,
   notFound: ({ uit, search }: { uit: string; search: string }) =>
     `No transport with UIT ${uit} is visible to your fleet account. Check the code, or list them: /etransport list all ${search}`,
   notFoundTitle: () => "Transport not found",
@@ -430,6 +439,8 @@ export const etransport = {
   historyOk: ({ said }: { said: string }) => `:white_check_mark: done${said ? ` (${said})` : ""}`,
   historyRefused: ({ code, said }: { code: string; said: string }) =>
     `:x: refused by the fleet service${code ? ` ${code}` : ""}${said ? `: ${said}` : ""}`,
+  /** A change the fleet service answered `false` to (fleetbot's code NotConfirmed). */
+  historyNotConfirmed: () => ":x: not confirmed by the fleet service",
   historyUnknown: ({ code, said }: { code: string; said: string }) =>
     `:grey_question: sent, no usable answer${code ? ` ${code}` : ""}: the change may or may not have been made${said ? ` (${said})` : ""}`,
   historyChanges: ({ count }: { count: number }) =>
@@ -521,7 +532,8 @@ export const etransport = {
     `Trailer ${n}: “${text}” is not a plate. A plate is letters and digits, e.g. B-123-ABC or CJ-06-BDX; a foreign one 3–10 letters and digits, e.g. M-AB-1234.`,
   errorVehiclePlate: ({ n, example }: { n: number; example: string }) =>
     `Trailer ${n} has the vehicle's own plate. Enter the trailer's plate, e.g. ${example}.`,
-  errorSameTrailer: () => "Trailer 2 has the same plate as trailer 1. Leave it empty when there is one trailer.",
+  errorSameTrailer: () =>
+    "Trailer 2 has the same plate as trailer 1. Leave it empty when there is one trailer.",
 
   // ---------- form warnings ----------
   /** `span`: a duration (format.ts). */
@@ -534,5 +546,6 @@ export const etransport = {
     `The validity starts in ${span} (${start}): a UIT may be requested at most ${number("en", maxDays)} days before the transport. Check the start date.`,
   warningStartInPast: ({ start }: { start: string }) =>
     `The validity start (${start}) is in the past. Check it is the start declared on the UIT.`,
-  warningExpired: ({ end }: { end: string }) => `The UIT validity ended on ${end}: an expired UIT may not be used.`,
+  warningExpired: ({ end }: { end: string }) =>
+    `The UIT validity ended on ${end}: an expired UIT may not be used.`,
 } satisfies Section;

@@ -313,8 +313,6 @@ export const reports = {
     `${vehicle}: no positions in ${period}`,
   routeSummary: ({ vehicle, distance, period }: { vehicle: string; distance: string; period: string }) =>
     `${vehicle}: ${distance} in ${period}`,
-  /** The GPX file's description when the period has no label. */
-  gpxDescription: ({ from, to }: { from: string; to: string }) => `Route ${from} – ${to}`,
 
   // ---------- stops ----------
   sinceBeforePeriod: () => "since before the period",

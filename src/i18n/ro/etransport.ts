@@ -217,7 +217,8 @@ const FAILURES: Readonly<
   }),
   UitValidityNotStarted: (p) => ({
     summary: `Valabilitatea codului UIT${named(p)} nu a început încă.`,
-    advice: "Pornește transportul după ce începe valabilitatea, sau corectează începutul valabilității cu Editează.",
+    advice:
+      "Pornește transportul după ce începe valabilitatea, sau corectează începutul valabilității cu Editează.",
   }),
   UitValidityEnded: (p) => ({
     summary: `Valabilitatea codului UIT${named(p)} a expirat.`,
@@ -265,7 +266,8 @@ const LIMITED: Readonly<Record<LimitedField, string>> = {
   notes: "Observațiile au",
 };
 
-const characters = (n: number): string => count("ro", n, { one: "caracter", few: "caractere", other: "de caractere" });
+const characters = (n: number): string =>
+  count("ro", n, { one: "caracter", few: "caractere", other: "de caractere" });
 const days = (n: number): string => count("ro", n, { one: "zi", few: "zile", other: "de zile" });
 const dm = (channel: string): string =>
   channel ? `în <#${channel}>` : "în mesajele tale directe cu fleetbot";
@@ -310,10 +312,12 @@ export const etransport = {
   transmissionWindow: ({ from, to }) => `transmisie ${from} → ${to}`,
   transmittingSince: ({ from }) => `transmite din ${from}`,
   transmissionUntil: ({ to }) => `transmisie până la ${to}`,
-  trailers: ({ count: n, plates }) => `${plural("ro", n, { one: "remorcă", few: "remorci", other: "remorci" })} ${plates}`,
+  trailers: ({ count: n, plates }) =>
+    `${plural("ro", n, { one: "remorcă", few: "remorci", other: "remorci" })} ${plates}`,
 
   button: (action) => BUTTON[action],
   cancel: () => "Anulează",
+  uitNamed: ({ uit }) => `codul UIT ${uit}`,
   removeConfirmTitle: () => "Ștergi transportul?",
   removeConfirmLong: ({ uit }) =>
     `Ștergi transportul cu ${uit}? Ștergerea este definitivă: transportul este șters din serviciul de flotă și transmisia GPS se oprește.`,
@@ -353,7 +357,8 @@ export const etransport = {
       const all = `Toate cele ${count("ro", total, TRANSPORTS)} au fost ${w.pastMany}.`;
       return plural("ro", total, { one: w.pastOne, few: all, other: all });
     }
-    if (succeeded === 0) return `${w.title} refuzată pentru ${number("ro", refused)} din ${number("ro", total)}.`;
+    if (succeeded === 0)
+      return `${w.title} refuzată pentru ${number("ro", refused)} din ${number("ro", total)}.`;
     const done = plural("ro", succeeded, { one: w.ok, few: w.pastMany, other: w.pastMany });
     const refusedWord = plural("ro", refused, { one: "refuzat", few: "refuzate", other: "refuzate" });
     return `${number("ro", succeeded)} din ${number("ro", total)} ${done}; ${number("ro", refused)} ${refusedWord}.`;
@@ -378,8 +383,7 @@ export const etransport = {
     `:white_check_mark: Transportul ${uit}${uit ? " " : ""}a fost ${created ? "creat" : "actualizat"}${alreadyThere ? " (exista deja: nimic nu a fost trimis de două ori)" : ""}.`,
   notSaved: ({ created }) =>
     `:x: Serviciul de flotă nu a confirmat că transportul a fost ${created ? "creat" : "actualizat"}.`,
-  removed: ({ uit }) =>
-    `:wastebasket: Transportul ${uit} a fost șters. Transmisia GPS către ANAF s-a oprit.`,
+  removed: ({ uit }) => `:wastebasket: Transportul ${uit} a fost șters. Transmisia GPS către ANAF s-a oprit.`,
   notRemovedByService: ({ uit }) => `:x: Serviciul de flotă nu a confirmat ștergerea transportului ${uit}.`,
   notFound: ({ uit, search }) =>
     `Niciun transport cu codul UIT ${uit} nu este vizibil pentru contul tău de flotă. Verifică codul, sau listează-le: /etransport listă all ${search}`,
@@ -414,6 +418,7 @@ export const etransport = {
   historyOk: ({ said }) => `:white_check_mark: efectuat${said ? ` (${said})` : ""}`,
   historyRefused: ({ code, said }) =>
     `:x: refuzat de serviciul de flotă${code ? ` ${code}` : ""}${said ? `: ${said}` : ""}`,
+  historyNotConfirmed: () => ":x: neconfirmat de serviciul de flotă",
   historyUnknown: ({ code, said }) =>
     `:grey_question: trimis, fără un răspuns utilizabil${code ? ` ${code}` : ""}: modificarea poate să fi fost făcută sau nu${said ? ` (${said})` : ""}`,
   historyChanges: ({ count: n }) =>
@@ -453,7 +458,8 @@ export const etransport = {
   validityEndLabel: () => "Cod UIT valabil până la",
   validityEndHint: () => "5 zile pentru bunuri cu risc fiscal ridicat, altfel 15 zile.",
   transmissionStartLabel: () => "Început transmisie GPS",
-  transmissionStartHint: () => "Opțional; în perioada de valabilitate. Pornește îl setează oricum.",
+  transmissionStartHint: () =>
+    "Opțional; în perioada de valabilitate. Butonul Pornește îl completează oricum.",
   transmissionEndLabel: () => "Sfârșit transmisie GPS",
   transmissionEndHint: () => "Opțional; în perioada de valabilitate.",
   startLocationLabel: () => "Loc de plecare",
@@ -506,6 +512,7 @@ export const etransport = {
     `Valabilitatea începe peste ${span} (${start}): un cod UIT poate fi cerut cu cel mult ${days(maxDays)} înainte de transport. Verifică data de început.`,
   warningStartInPast: ({ start }) =>
     `Începutul valabilității (${start}) este în trecut. Verifică dacă este începutul declarat pe codul UIT.`,
-  warningExpired: ({ end }) => `Valabilitatea codului UIT s-a încheiat ${end}: un cod UIT expirat nu poate fi folosit.`,
+  warningExpired: ({ end }) =>
+    `Valabilitatea codului UIT s-a încheiat ${end}: un cod UIT expirat nu poate fi folosit.`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof etransport>;

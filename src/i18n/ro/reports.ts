@@ -179,7 +179,6 @@ export const reports = {
     "Distanța e măsurată între punctele GPS; timpul în mișcare numără vitezele de peste 3 km/h.",
   routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție în ${period}`,
   routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} în ${period}`,
-  gpxDescription: ({ from, to }) => `Traseu ${from} – ${to}`,
 
   sinceBeforePeriod: () => "de dinainte de perioadă",
   stillStoppedAtEnd: () => "încă oprit la sfârșitul perioadei",

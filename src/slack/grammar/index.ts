@@ -33,7 +33,6 @@ export { editDistance } from "./text.js";
 export * from "./types.js";
 export { EXAMPLE_UIT, normaliseUit, parseUitList, UIT_LENGTH } from "./uit.js";
 export {
-  describeResolutionProblem,
   isRomanianPlate,
   normalisePlate,
   parseVehicleList,

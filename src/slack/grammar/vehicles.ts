@@ -3,7 +3,6 @@ import type { GrammarProblem } from "./problems.js";
 import { decodeSlackEntities, squeeze } from "./text.js";
 
 export {
-  describeResolutionProblem,
   normalisePlate,
   type ResolvedVehicles,
   resolveVehicle,

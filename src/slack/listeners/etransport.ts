@@ -25,13 +25,7 @@ import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask, storedTransportList } from "../renderers.js";
 import { auditHistoryMessage, auditUnreadableMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
-import {
-  helpMessage,
-  noticeMessage,
-  progressPhrase,
-  statusModal,
-} from "../views/common.js";
-import { grammarErrorMessage } from "../views/grammarError.js";
+import { helpMessage, noticeMessage, progressPhrase, statusModal } from "../views/common.js";
 import {
   actionUnderWayNote,
   lookupUnderWayNote,
@@ -48,6 +42,7 @@ import {
   transportModal,
   vehicleOptions,
 } from "../views/etransportModal.js";
+import { grammarErrorMessage } from "../views/grammarError.js";
 import { ECHO_MAX, userText } from "../views/text.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import {
@@ -240,7 +235,9 @@ async function answerHistory(s: Scope, uit: string, deps: EtransportDeps): Promi
     return;
   }
   await s.ack(
-    ephemeral(auditHistoryMessage({ uit, account: s.account, history, timeZone: s.zone, language: s.language })),
+    ephemeral(
+      auditHistoryMessage({ uit, account: s.account, history, timeZone: s.zone, language: s.language }),
+    ),
   );
 }
 
@@ -368,7 +365,9 @@ export async function transportRemoveCancel(
   const value = parseTransportButtonValue(action.value);
   await respond({
     replace_original: true,
-    ...(value ? removeCancelledMessage(value.u, language) : { text: words(language).notRemoved(), blocks: [] }),
+    ...(value
+      ? removeCancelledMessage(value.u, language)
+      : { text: words(language).notRemoved(), blocks: [] }),
   });
 }
 
@@ -612,7 +611,9 @@ export function transportSubmitted(mode: "create" | "edit") {
 /** Where the saved transport's card goes, as the form says while the save waits. */
 function cardDestination(mode: "create" | "edit", channel: string | undefined, language: Language): string {
   const m = words(language);
-  return mode === "create" ? m.cardPosted({ channel: channel ?? "" }) : m.updatedCardPosted({ channel: channel ?? "" });
+  return mode === "create"
+    ? m.cardPosted({ channel: channel ?? "" })
+    : m.updatedCardPosted({ channel: channel ?? "" });
 }
 
 /** The transport form's vehicle select: from the cached list (a fetch starts when there is none). */

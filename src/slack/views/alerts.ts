@@ -26,6 +26,7 @@ import {
   LANGUAGES,
   type Language,
   messages,
+  number,
   slackDate,
   type TransmissionCode,
 } from "../../i18n/index.js";
@@ -440,7 +441,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
   const statusLine =
     Object.entries(input.countsByStatus)
       .filter(([, n]) => n > 0)
-      .map(([id, n]) => `${statusName(lang, Number(id))}: *${n}*`)
+      .map(([id, n]) => `${statusName(lang, Number(id))}: *${number(lang, n)}*`)
       .join(" · ") || m.digestNoTransports();
   const blocks: KnownBlock[] = [
     {

@@ -2,6 +2,7 @@ import type { KnownBlock } from "@slack/types";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { AuditEntry, AuditHistory } from "../../store/auditStore.js";
+import { NOT_CONFIRMED } from "../../tasks/handlers/transports.js";
 import { dateToken, formatUit } from "./etransportText.js";
 import { blocksText, type SlackMessage } from "./message.js";
 import { userCode, userText } from "./text.js";
@@ -37,6 +38,8 @@ function answerOf(entry: AuditEntry, language: Language): string {
     case "success":
       return m.historyOk({ said });
     case "failure":
+      // fleetbot's own code for a change the service did not confirm: its words, not the code.
+      if (entry.code === NOT_CONFIRMED && !said) return m.historyNotConfirmed();
       return m.historyRefused({ code, said });
     case "unknown":
       return m.historyUnknown({ code, said });

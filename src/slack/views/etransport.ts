@@ -35,8 +35,8 @@ import { userText } from "./text.js";
  * (JSON-safe), so results stored in a task render the same later.
  */
 
-export type { SlackMessage } from "./message.js";
 export type { TransportBulkAction } from "../../i18n/en/etransport.js";
+export type { SlackMessage } from "./message.js";
 
 const words = (language: Language) => messages(language).etransport;
 
@@ -187,14 +187,14 @@ function confirmDialog(
 }
 
 /** "UIT Y45R-577U-N544-GY4S (B-12-ABC · Truck 12)" for a confirm dialog (plain text). */
-function confirmUit(t: TransportView, long: boolean): string {
+function confirmUit(t: TransportView, long: boolean, language: Language): string {
   const vehicle = vehiclePlain(t, !long);
-  return `UIT ${formatUit(cut(t.codeUit, 40))}${vehicle ? ` (${vehicle})` : ""}`;
+  return `${words(language).uitNamed({ uit: formatUit(cut(t.codeUit, 40)) })}${vehicle ? ` (${vehicle})` : ""}`;
 }
 
 function removeConfirm(t: TransportView, long: boolean, language: Language): ConfirmationDialog {
   const m = words(language);
-  const uit = confirmUit(t, long);
+  const uit = confirmUit(t, long, language);
   return confirmDialog(
     language,
     m.removeConfirmTitle(),
@@ -206,7 +206,7 @@ function removeConfirm(t: TransportView, long: boolean, language: Language): Con
 
 function endConfirm(t: TransportView, long: boolean, language: Language): ConfirmationDialog {
   const m = words(language);
-  const uit = confirmUit(t, long);
+  const uit = confirmUit(t, long, language);
   return confirmDialog(
     language,
     m.endConfirmTitle(),
@@ -652,7 +652,8 @@ export function transportActionResultMessage(
     const uit = `\`${userText(formatUit(r.codeUit), 40)}\``;
     // Not reported: the service answered for the request as a whole (or a resumed task found
     // the change made); the reader should know this UIT was not confirmed on its own.
-    if (r.isSuccess) return `✅ ${uit} ${m.actionDone(action)}${r.reported ? "" : ` _(${m.acceptedAsWhole()})_`}`;
+    if (r.isSuccess)
+      return `✅ ${uit} ${m.actionDone(action)}${r.reported ? "" : ` _(${m.acceptedAsWhole()})_`}`;
     const errors = r.errors.length > 0 ? r.errors : [m.noReason()];
     const explained = errors.map((e) => {
       const code = e.trim();

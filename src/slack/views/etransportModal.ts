@@ -69,7 +69,9 @@ function vehicleOptionText(v: { plate: string; name: string }, language: Languag
   const plate = v.plate.trim();
   const name = v.name.trim();
   const text =
-    plate && name && name !== plate ? `${plate} — ${name}` : plate || name || words(language).unnamedVehicle();
+    plate && name && name !== plate
+      ? `${plate} — ${name}`
+      : plate || name || words(language).unnamedVehicle();
   return cut(text, 75);
 }
 
@@ -145,6 +147,33 @@ function dateTimeInput(
   };
 }
 
+/** One warning in `language`, dates in `zone` (plain text). */
+export function transportFormWarningText(
+  w: TransportFormWarning,
+  language: Language,
+  zone: string,
+  nowMs?: number,
+): string {
+  const m = words(language);
+  const when = (ms: number): string => dateText(ms, zone, language, nowMs);
+  switch (w.warning) {
+    case "overMaxSpan":
+      return m.warningOverMaxSpan({ span: duration(language, w.spanMs), maxDays: w.maxDays });
+    case "overHighRiskSpan":
+      return m.warningOverHighRiskSpan({ span: duration(language, w.spanMs), days: w.days });
+    case "farAhead":
+      return m.warningFarAhead({
+        span: duration(language, w.inMs),
+        start: when(w.startMs),
+        maxDays: w.maxDays,
+      });
+    case "startInPast":
+      return m.warningStartInPast({ start: when(w.startMs) });
+    case "expired":
+      return m.warningExpired({ end: when(w.endMs) });
+  }
+}
+
 /** The form's warnings in `language`, dates in `zone` (plain text). */
 export function transportFormWarningTexts(
   warnings: readonly TransportFormWarning[],
@@ -152,22 +181,7 @@ export function transportFormWarningTexts(
   zone: string,
   nowMs?: number,
 ): string[] {
-  const m = words(language);
-  const when = (ms: number): string => dateText(ms, zone, language, nowMs);
-  return warnings.map((w) => {
-    switch (w.warning) {
-      case "overMaxSpan":
-        return m.warningOverMaxSpan({ span: duration(language, w.spanMs), maxDays: w.maxDays });
-      case "overHighRiskSpan":
-        return m.warningOverHighRiskSpan({ span: duration(language, w.spanMs), days: w.days });
-      case "farAhead":
-        return m.warningFarAhead({ span: duration(language, w.inMs), start: when(w.startMs), maxDays: w.maxDays });
-      case "startInPast":
-        return m.warningStartInPast({ start: when(w.startMs) });
-      case "expired":
-        return m.warningExpired({ end: when(w.endMs) });
-    }
-  });
+  return warnings.map((w) => transportFormWarningText(w, language, zone, nowMs));
 }
 
 /** One field's error in `language` (plain text), dates in `zone`. */
@@ -205,7 +219,9 @@ export function transportFormErrorText(
           ? m.errorTransmissionStartBefore({ bound })
           : m.errorTransmissionStartAfter({ bound });
       }
-      return error.side === "before" ? m.errorTransmissionEndBefore({ bound }) : m.errorTransmissionEndAfter({ bound });
+      return error.side === "before"
+        ? m.errorTransmissionEndBefore({ bound })
+        : m.errorTransmissionEndAfter({ bound });
     }
     case "transmissionEndBeforeStart":
       return m.errorTransmissionEndBeforeStart({ start: when(error.startMs) });
@@ -227,7 +243,12 @@ function headerBlocks(input: TransportModalInput, zone: string, language: Langua
   const blocks: KnownBlock[] = [];
 
   if (input.warnings && input.warnings.length > 0) {
-    const list = transportFormWarningTexts(input.warnings.slice(0, 10), language, input.userTimeZone, input.nowMs)
+    const list = transportFormWarningTexts(
+      input.warnings.slice(0, 10),
+      language,
+      input.userTimeZone,
+      input.nowMs,
+    )
       .map((w) => `• ${userText(w, 400)}`)
       .join("\n");
     blocks.push({
@@ -320,9 +341,27 @@ function dateBlocks(input: TransportModalInput, zone: string, language: Language
       false,
       m.validityStartHint({ zone }),
     ),
-    dateTimeInput(INPUTS.transportValidityEnd, m.validityEndLabel(), initial?.validityEndMs, false, m.validityEndHint()),
-    dateTimeInput(INPUTS.transportStart, m.transmissionStartLabel(), initial?.startMs, true, m.transmissionStartHint()),
-    dateTimeInput(INPUTS.transportEnd, m.transmissionEndLabel(), initial?.endMs, true, m.transmissionEndHint()),
+    dateTimeInput(
+      INPUTS.transportValidityEnd,
+      m.validityEndLabel(),
+      initial?.validityEndMs,
+      false,
+      m.validityEndHint(),
+    ),
+    dateTimeInput(
+      INPUTS.transportStart,
+      m.transmissionStartLabel(),
+      initial?.startMs,
+      true,
+      m.transmissionStartHint(),
+    ),
+    dateTimeInput(
+      INPUTS.transportEnd,
+      m.transmissionEndLabel(),
+      initial?.endMs,
+      true,
+      m.transmissionEndHint(),
+    ),
   ];
 }
 
@@ -508,7 +547,12 @@ export function transportModalErrors(
   for (const [field, error] of Object.entries(errors)) {
     const block = FIELD_BLOCKS.get(field);
     if (block !== undefined && error !== undefined) {
-      byBlock[block] = transportFormErrorText(error, wording.language, wording.timeZone ?? "UTC", wording.nowMs);
+      byBlock[block] = transportFormErrorText(
+        error,
+        wording.language,
+        wording.timeZone ?? "UTC",
+        wording.nowMs,
+      );
     }
   }
   return byBlock;

@@ -5,7 +5,11 @@ import {
   type TransportStatusId,
 } from "../../fleet/schemas.js";
 import { messages } from "../../i18n/catalogue.js";
-import type { AdvisedTransmissionCode, ChangeRequestCode, TransmissionCode } from "../../i18n/en/etransport.js";
+import type {
+  AdvisedTransmissionCode,
+  ChangeRequestCode,
+  TransmissionCode,
+} from "../../i18n/en/etransport.js";
 import { dateTime, slackDate } from "../../i18n/format.js";
 import type { Language } from "../../i18n/language.js";
 
@@ -75,7 +79,12 @@ export function dateToken(ms: number, timeZone?: string, language: Language = "e
 }
 
 /** The one date-and-time form as plain text ("Tue 24 Nov, 14:05"), in `timeZone` (UTC when absent or unknown). */
-export function dateText(ms: number, timeZone: string | undefined, language: Language, nowMs?: number): string {
+export function dateText(
+  ms: number,
+  timeZone: string | undefined,
+  language: Language,
+  nowMs?: number,
+): string {
   return dateTime(language, ms, zoneOrUtc(timeZone), nowMs === undefined ? {} : { nowMs });
 }
 

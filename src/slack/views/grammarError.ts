@@ -39,10 +39,14 @@ function describeVehicle(v: VehicleLike): string {
   return v.name && normalisePlate(v.name) !== normalisePlate(v.plate) ? `${v.plate} (${v.name})` : v.plate;
 }
 
-/** A vehicle that a reference did not find, as a sentence in `language` naming what was typed. */
+/**
+ * A vehicle that a reference did not find, as a sentence in `language` naming what was typed.
+ * Not yet escaped (echoes in backticks, vehicle names as the service gives them): it goes through
+ * vehicleProblemsMrkdwn, which escapes and cuts each line.
+ */
 export function resolutionProblemText(r: ResolutionProblem, language: Language): string {
   const t = messages(language).grammar;
-  const c = (text: string) => userCode(text);
+  const c = (text: string) => `\`${text.replace(/`/g, "'")}\``;
   switch (r.kind) {
     case "ambiguous": {
       const shown = r.candidates.slice(0, LIST_SHOWN).map(describeVehicle).join(", ");
@@ -212,7 +216,9 @@ export function grammarErrorMessage(
   language: Language,
 ): SlackMessage {
   const message = fitMrkdwn(grammarProblemText(error.problem, language), 2900);
-  const example = userCode(exampleIn(error.example, language), EXAMPLE_MAX);
+  // A typo's example starts with the word it was near, in the language it was typed in: kept so.
+  const nearTypo = error.problem.code === "unknownSubcommand" && error.problem.suggestion !== undefined;
+  const example = userCode(nearTypo ? error.example : exampleIn(error.example, language), EXAMPLE_MAX);
   const tryWord = messages(language).grammar.tryExample();
   const blocks: KnownBlock[] = [section(`:warning: ${message}`), section(`${tryWord} ${example}`)];
   if (error.showHelp && help) blocks.push({ type: "divider" }, ...sectionsOf(help));

@@ -3,7 +3,7 @@ import { toAddTransportParams, toUpdateTransportParams } from "../../etransport/
 import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
-import { sameForAll } from "../audit.js";
+import type { UitOutcome } from "../audit.js";
 import type { KindHandler } from "../kinds.js";
 import { progressWithSetup } from "./plannedCalls.js";
 import { zoneNoteField } from "./userZone.js";
@@ -23,6 +23,19 @@ export async function findTransport(
   );
   const found = page.transports.find((t) => t.codeUit?.toUpperCase() === uit);
   return found ? toTransportView(found) : undefined;
+}
+
+/**
+ * fleetbot's own code in the audit trail for a change the service answered `false` to (stored as a
+ * code, never words: the history words it in its reader's language).
+ */
+export const NOT_CONFIRMED = "NotConfirmed";
+
+/** Every UIT of a call the service answered with one boolean. */
+function confirmedOrNot(uits: readonly string[], ok: boolean): UitOutcome[] {
+  return uits.map((uit) =>
+    ok ? { uit, outcome: "success" } : { uit, outcome: "failure", code: NOT_CONFIRMED },
+  );
 }
 
 // ---------- list ----------
@@ -165,7 +178,7 @@ export const transportSaveHandler: KindHandler<"transport-save", FleetSession> =
       audit: {
         action: transportUId ? "update" : "create",
         uits: uit ? [uit] : [],
-        outcomes: (ok) => sameForAll(uit ? [uit] : [], ok, "the fleet service answered false"),
+        outcomes: (ok) => confirmedOrNot(uit ? [uit] : [], ok),
       },
     });
     progress(1, 2);
@@ -202,7 +215,7 @@ export const transportRemoveHandler: KindHandler<"transport-remove", FleetSessio
       audit: {
         action: "remove",
         uits: [uit],
-        outcomes: (ok) => sameForAll([uit], ok, "the fleet service did not confirm the removal"),
+        outcomes: (ok) => confirmedOrNot([uit], ok),
       },
     });
     progress(1, 1);

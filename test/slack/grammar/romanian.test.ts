@@ -245,7 +245,7 @@ describe("help shows the Romanian word beside the English one", () => {
 
   it("stays within Slack's limits", () => {
     for (const which of ["all", "fleet", "etransport"] as const) {
-      const message = helpMessage(helpText(which));
+      const message = helpMessage(helpText(which), undefined, "fleetbot");
       expect(message.blocks.length).toBeLessThanOrEqual(50);
       for (const block of message.blocks)
         if (block.type === "section") expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);

@@ -1,14 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  describeResolutionProblem,
   normalisePlate,
   parseVehicleList,
   parseVehicleRef,
   resolveVehicles,
   type VehicleRef,
+  type VehicleResolution,
 } from "../../../src/slack/grammar/index.js";
+import { type ResolutionProblem, resolutionProblemText } from "../../../src/slack/views/grammarError.js";
 import { msg } from "./problemText.js";
+
+/** A resolution that found nothing, as an English reader is told (and the Romanian, for the same). */
+const described = (r: VehicleResolution, language: "en" | "ro" = "en") =>
+  resolutionProblemText(r as ResolutionProblem, language);
 
 const FLEET = [
   {
@@ -140,8 +145,11 @@ describe("resolveVehicles", () => {
     expect(first?.kind).toBe("ambiguous");
     if (first?.kind !== "ambiguous") return;
     expect(first.candidates.map((v) => v.vehicleId)).toEqual([1, 2]);
-    expect(describeResolutionProblem(first)).toBe(
+    expect(described(first)).toBe(
       "`volvo` matches 2 vehicles: B-123-ABC (Volvo FH 12), CJ-07-XYZ (Volvo FH 16). Give the registration number.",
+    );
+    expect(described(first, "ro")).toBe(
+      "`volvo` se potrivește cu 2 vehicule: B-123-ABC (Volvo FH 12), CJ-07-XYZ (Volvo FH 16). Scrie numărul de înmatriculare.",
     );
   });
 
@@ -151,15 +159,19 @@ describe("resolveVehicles", () => {
     expect(first?.kind).toBe("unknown");
     if (first?.kind !== "unknown") return;
     expect(first.suggestions.map((v) => v.plate)).toEqual(["B-123-ABC", "B-124-ABC"]);
-    expect(describeResolutionProblem(first)).toBe(
+    expect(described(first)).toBe(
       "No vehicle with registration number `B-123-ABD` in this account. Did you mean `B-123-ABC` or `B-124-ABC`?",
+    );
+    expect(described(first, "ro")).toBe(
+      "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Te-ai gândit la `B-123-ABC` sau `B-124-ABC`?",
     );
   });
 
   it("an unknown name with nothing close has no suggestions", () => {
     const first = resolve("Mercedes Actros").resolutions[0];
     expect(first).toMatchObject({ kind: "unknown", suggestions: [] });
-    expect(describeResolutionProblem(first!)).toBe("No vehicle named `Mercedes Actros` in this account.");
+    expect(described(first!)).toBe("No vehicle named `Mercedes Actros` in this account.");
+    expect(described(first!, "ro")).toBe("Niciun vehicul numit `Mercedes Actros` în acest cont.");
   });
 
   it("suggests at most three, closest first", () => {
@@ -179,8 +191,9 @@ describe("resolveVehicles", () => {
       ref: { type: "id", raw: "#99", normalised: "99", vehicleId: 99 },
       vehicleId: 99,
     });
-    expect(describeResolutionProblem(r.resolutions[0]!)).toBe(
-      "Vehicle `#99` is not visible to this fleet account.",
+    expect(described(r.resolutions[0]!)).toBe("Vehicle `#99` is not visible to this fleet account.");
+    expect(described(r.resolutions[0]!, "ro")).toBe(
+      "Vehiculul `#99` nu este vizibil pentru acest cont de flotă.",
     );
   });
 

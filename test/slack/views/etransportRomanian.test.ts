@@ -1,6 +1,5 @@
 import type { ActionsBlock, Button, InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { describeTransportFailure } from "../../../src/etransport/failures.js";
 import type { TransportActionResult } from "../../../src/fleet/schemas.js";
 import { messages } from "../../../src/i18n/catalogue.js";
 import type { Language } from "../../../src/i18n/language.js";
@@ -83,9 +82,9 @@ describe("transport card in Romanian", () => {
     expect(text).toContain("🟠 OldData — date mai vechi de 6 ore");
     expect(text).toContain("aplicația ANAF");
     expect(text).toContain("*Cerere de modificare a vehiculului:* 🔴 *ResponseError — finalizată cu eroare*");
-    expect(textOf(transportCard(transport({ transmissionStatusCode: "Weird" }), { language: "ro" }))).toContain(
-      "stare a transmisiei necunoscută „Weird”",
-    );
+    expect(
+      textOf(transportCard(transport({ transmissionStatusCode: "Weird" }), { language: "ro" })),
+    ).toContain("stare a transmisiei necunoscută „Weird”");
   });
 
   it("labels the buttons and their confirmations in Romanian", () => {
@@ -192,7 +191,9 @@ describe("action results in Romanian", () => {
     const text = textOf(message.blocks);
     expect(message.text).toBe("1 din 3 pornit; 2 refuzate.");
     expect(text).toContain("✅ `Y45R-577U-N544-GY4S` pornit");
-    expect(text).toContain("❌ `AAAA-BBBB-CCCC-DDDD` nepornit: InvalidTransportState — Transportul AAAA-BBBB-CCCC-DDDD");
+    expect(text).toContain(
+      "❌ `AAAA-BBBB-CCCC-DDDD` nepornit: InvalidTransportState — Transportul AAAA-BBBB-CCCC-DDDD",
+    );
     expect(text).toContain("niciun motiv dat");
     expect(text).toContain("Pentru suport: ID de corelare `corr-1`");
     expect(text).toContain("*În desfășurare*");
@@ -225,7 +226,9 @@ describe("action results in Romanian", () => {
 describe("remove confirmation in Romanian", () => {
   it("asks in Romanian, with a danger button and a way out", () => {
     const message = removeConfirmationMessage(transport(), { timeZone: ZONE, language: "ro" });
-    expect(message.text).toBe("Ștergi transportul cu codul UIT Y45R-577U-N544-GY4S? Ștergerea nu poate fi anulată.");
+    expect(message.text).toBe(
+      "Ștergi transportul cu codul UIT Y45R-577U-N544-GY4S? Ștergerea nu poate fi anulată.",
+    );
     expect(textOf(message.blocks)).toContain("*Ștergi acest transport?*");
     expect(buttonsOf(message.blocks).map((b) => b.text.text)).toEqual(["Șterge transportul", "Anulează"]);
     expectValid(message);
@@ -259,7 +262,10 @@ describe("audit history in Romanian", () => {
 
   it("words each entry, counts with Romanian plurals and dates with numeric tokens", () => {
     const message = render(
-      [...entries(1), ...entries(1, { id: "f", action: "end", outcome: "failure", code: "X1", message: "nu" })],
+      [
+        ...entries(1),
+        ...entries(1, { id: "f", action: "end", outcome: "failure", code: "X1", message: "nu" }),
+      ],
       3,
       "ro",
     );
@@ -279,6 +285,12 @@ describe("audit history in Romanian", () => {
     expect(message.text).toBe("History of AB12-CD34-EF56-GH78: 2 recorded changes.");
     expect(textOf(message.blocks)).toContain("{date_short_pretty} {time}|Tue 3 Nov, 10:00");
     expect(textOf(message.blocks)).toContain("1 older change is not shown");
+  });
+
+  it("words fleetbot's own NotConfirmed code (stored as a code, never words) in the reader's language", () => {
+    const notConfirmed = entries(1, { action: "remove", outcome: "failure", code: "NotConfirmed" });
+    expect(textOf(render(notConfirmed, 1, "ro").blocks)).toContain(":x: neconfirmat de serviciul de flotă");
+    expect(textOf(render(notConfirmed, 1, "en").blocks)).toContain(":x: not confirmed by the fleet service");
   });
 
   it("says an empty history in Romanian", () => {
@@ -356,7 +368,9 @@ describe("the create / edit form in Romanian", () => {
     expect(checked.errors[INPUTS.transportStart.block]).toBe(
       "Începutul transmisiei trebuie să fie în perioada de valabilitate a codului UIT: cel mai devreme luni 10 mar., 11:00.",
     );
-    expect(checked.errors[INPUTS.transportTrailer1.block]).toContain("„xyz” nu este un număr de înmatriculare");
+    expect(checked.errors[INPUTS.transportTrailer1.block]).toContain(
+      "„xyz” nu este un număr de înmatriculare",
+    );
     expect(checked.errors[INPUTS.transportNotes.block]).toBe(
       "Observațiile au 501 caractere; cel mult 500. Scurtează textul.",
     );
@@ -420,13 +434,5 @@ describe("service failures in both languages", () => {
     expect(messages("ro").etransport.failure("PlatformTimeout", ["ANAF"])).toContain(
       "Serviciul de flotă a răspuns PlatformTimeout (ANAF).",
     );
-  });
-
-  it("keeps describeTransportFailure's English until tasks store codes", () => {
-    const d = describeTransportFailure("UitValidityEnded", ["Y45R-577U-N544-GY4S"], "c-1");
-    expect(`${d.summary} ${d.advice}`).toBe(
-      messages("en").etransport.failure("UitValidityEnded", ["Y45R-577U-N544-GY4S"]),
-    );
-    expect(d.text).toContain("For support: correlation id c-1.");
   });
 });

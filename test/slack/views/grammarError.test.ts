@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { VehicleLike } from "../../../src/reports/vehicleRefs.js";
 import { exampleIn } from "../../../src/slack/grammar/examples.js";
@@ -201,6 +202,13 @@ describe("Romanian grammar errors", () => {
     const blocks = grammarErrorMessage(result, "*Comenzi*", "ro").blocks;
     expect(JSON.stringify(blocks)).toContain("*Comenzi*");
     expect(JSON.stringify(blocks)).toContain("Te-ai gândit la `/fleet stops`?");
+    // The example keeps the word suggested, as typed: English near English, Romanian near Romanian.
+    expect(grammarErrorMessage(result, undefined, "ro").text).toContain("Încearcă: `/fleet stops all`");
+    const { result: romanian } = parseCommandLine("/fleet opriir all", ctx);
+    if (romanian.ok) throw new Error("parsed");
+    expect(grammarErrorMessage(romanian, undefined, "ro").text).toBe(
+      "`/fleet opriir` nu este o comandă. Te-ai gândit la `/fleet opriri`? Încearcă: `/fleet opriri all`",
+    );
   });
 });
 
@@ -229,5 +237,62 @@ describe("exampleIn", () => {
   it("keeps the English line when the Romanian one would mean something else", () => {
     // A vehicle named like a period word: translating it would change the command.
     expect(exampleIn("/fleet stops today yesterday", "ro")).toBe("/fleet stops today yesterday");
+  });
+});
+
+describe("every example shown parses, in both languages", () => {
+  it("for arbitrary wrong commands, the Romanian example parses into the English one's command", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("/fleet", "/etransport"),
+        fc.constantFrom(
+          "",
+          "where ",
+          "stops ",
+          "opriri ",
+          "route ",
+          "fuel all ",
+          "refills B-1-ABC ",
+          "temps #12 ",
+          "alerts subscribe ",
+          "list ",
+          "start ",
+          "history ",
+          "zzz",
+        ),
+        fc.constantFrom(
+          "",
+          "all",
+          "B-123-ABC",
+          "B-1-ABC, B-2-ABC",
+          "yesterday",
+          "ieri",
+          "last 3",
+          "last 20d",
+          "last 9000h",
+          "ultimele 1,5 ore",
+          "2026-11-20..2026-11-10",
+          "2026-02-30",
+          "min=0",
+          "min=7,5",
+          "x=1",
+          "please",
+          "Y45R577UN544GY4S",
+          "ABC",
+        ),
+        fc.constantFrom("", " yesterday", " last week", " min=5", " today please"),
+        (command, sub, args, tail) => {
+          const { result } = parseCommandLine(`${command} ${sub}${args}${tail}`, ctx);
+          if (result.ok) return;
+          const english = parseCommandLine(result.example, ctx).result;
+          const romanian = parseCommandLine(exampleIn(result.example, "ro"), ctx).result;
+          expect(english.ok, result.example).toBe(true);
+          expect(romanian.ok, exampleIn(result.example, "ro")).toBe(true);
+          expect(romanian.kind).toBe(english.kind);
+          expect(grammarProblemText(result.problem, "ro")).not.toBe(grammarProblemText(result.problem, "en"));
+        },
+      ),
+      { seed: 2121, numRuns: 1500 },
+    );
   });
 });

@@ -4,6 +4,7 @@
  * (1 / 2 / 20: "oprire", "opriri", "de opriri"), and the files a report sends.
  */
 import { describe, expect, it } from "vitest";
+import { fleetSchemas } from "../../../src/fleet/schemas.js";
 import type { Language } from "../../../src/i18n/language.js";
 import type {
   FuelFigures,
@@ -19,6 +20,9 @@ import type {
   VehicleListReport,
 } from "../../../src/reports/index.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
+import { parseFleetCommand } from "../../../src/slack/grammar/index.js";
+import { unresolvedVehicles } from "../../../src/slack/listeners/vehicleReports.js";
+import { reportModal } from "../../../src/slack/views/common.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
 import {
   fuelMessage,
@@ -27,6 +31,7 @@ import {
   positionCard,
   REPORT_VIEWS,
   refillsMessage,
+  resolutionMessage,
   routeMessage,
   stopsMessage,
   temperatureMessage,
@@ -566,5 +571,80 @@ describe("REPORT_VIEWS", () => {
     ]);
     expect(modalReportChoices("en").map((c) => c.value)).toEqual(ro.map((c) => c.value));
     for (const c of [...ro, ...modalReportChoices("en")]) expect(c.label.length).toBeLessThanOrEqual(75);
+  });
+});
+
+describe("resolutionMessage (a report that found no vehicle)", () => {
+  const problems = [
+    {
+      kind: "unknown" as const,
+      ref: { type: "plate" as const, raw: "B-99-XYZ", normalised: "B99XYZ" },
+      suggestions: [{ vehicleId: 1, plate: "B-98-XYZ", name: "" }],
+    },
+    { kind: "no-vehicle" as const },
+    "An English sentence stored by an older task.",
+  ];
+
+  it("writes each problem in the reader's language, an older task's sentence as it is", () => {
+    const ro = textOf(valid(resolutionMessage(problems, "ro")));
+    expect(ro).toContain("Numește un vehicul.");
+    expect(ro).toContain(
+      "Niciun vehicul cu numărul de înmatriculare `B-99-XYZ` în acest cont. Te-ai gândit la `B-98-XYZ`?",
+    );
+    expect(ro).toContain("An English sentence stored by an older task.");
+    expect(ro).toContain("Vehiculele se numesc după numărul de înmatriculare (B-123-ABC)");
+    const en = textOf(valid(resolutionMessage(problems, "en")));
+    expect(en).toContain(
+      "No vehicle with registration number `B-99-XYZ` in this account. Did you mean `B-98-XYZ`?",
+    );
+    expect(en).toContain("Name one vehicle.");
+    expect(en).toContain(
+      "Vehicles are named by plate (B-123-ABC), name, or #id. /fleet vehicles lists them.",
+    );
+  });
+});
+
+describe("the report form", () => {
+  it("is Romanian for a Romanian reader, within Slack's limits (title ≤ 24)", () => {
+    const modal = reportModal("{}", { report: "stops" }, { examplePlate: "B-12-ABC" }, "ro");
+    expect(modal.title.text).toBe("Raport de flotă");
+    expect(modal.title.text.length).toBeLessThanOrEqual(24);
+    expect(modal.submit?.text).toBe("Rulează");
+    expect(modal.close?.text).toBe("Anulează");
+    const json = JSON.stringify(modal.blocks);
+    for (const words of [
+      "Vehicule",
+      "de ex. B-12-ABC",
+      "De la",
+      "Până la",
+      "Gol: acum.",
+      "Cea mai scurtă oprire",
+    ])
+      expect(json).toContain(words);
+    expect(json).toContain('"initial_option":{"text":{"type":"plain_text","text":"Opriri"');
+    expect(json).not.toMatch(/"(Report|Vehicles|From|To|Stops)"/);
+    const en = reportModal("{}", {}, {}, "en");
+    expect(en.title.text).toBe("Fleet report");
+    expect(JSON.stringify(en.blocks)).toContain('"text":"Stops"');
+  });
+});
+
+describe("unresolvedVehicles", () => {
+  it("answers a vehicle the cached list does not know with the problem as data, not words", () => {
+    const cached = [
+      fleetSchemas(ZONE).vehicle.parse({
+        vehicleId: 7,
+        vehicleRegistrationNumber: "B-98-XYZ",
+        vehicleName: "Truck",
+      }),
+    ];
+    const parsed = parseFleetCommand("stops B-99-XYZ yesterday", { timeZone: ZONE, now: new Date(NOW) });
+    if (!parsed.ok || parsed.kind !== "report") throw new Error("a report command");
+    const error = unresolvedVehicles(parsed, cached);
+    expect(error?.problem).toMatchObject({
+      code: "vehiclesNotFound",
+      problems: [{ kind: "unknown", ref: { raw: "B-99-XYZ" }, suggestions: [{ plate: "B-98-XYZ" }] }],
+    });
+    expect(error?.example).toBe("/fleet stops B-98-XYZ yesterday");
   });
 });

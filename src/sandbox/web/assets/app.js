@@ -2037,11 +2037,11 @@
           const first = !S.state;
           S.state = state;
           S.version = state.version;
-          adoptServerLanguage(state.language);
           if (first) {
             const wanted = location.hash.slice(1);
             S.active = channelById(wanted) ? wanted : state.channels[0]?.id;
           }
+          adoptServerLanguage(state.language);
           render(first ? "bottom" : undefined);
         }
       })
