@@ -18,6 +18,7 @@ import type { SharedTokens } from "./fleet/tokens.js";
 import { createFleetGate } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
 import type { Language } from "./i18n/language.js";
+import { count } from "./i18n/plural.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import type { FakeSlack } from "./sandbox/fakeSlack/index.js";
@@ -120,7 +121,6 @@ export interface StartOptions {
 
 export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  warnLanguageNotAvailable(config, logger);
   const metrics = new FleetbotMetrics();
   const stores = config.redisUrl
     ? await openRedisStores(config, config.redisUrl, logger)
@@ -348,7 +348,7 @@ async function warnUnreadable(config: Config, accounts: AccountRepository, logge
   // Each affected user is told to link again when they next ask.
   logger.warn(
     { accounts: unreadable.length },
-    `${unreadable.length} linked account${unreadable.length === 1 ? "" : "s"} cannot be decrypted with this CREDENTIALS_KEY` +
+    `${count("en", unreadable.length, { one: "linked account", other: "linked accounts" })} cannot be decrypted with this CREDENTIALS_KEY` +
       (config.credentialsKeyThrowaway
         ? " (the sandbox makes a new throw-away key at each start)"
         : config.credentialsKey
@@ -720,15 +720,6 @@ async function httpRoutes(
     : undefined;
   if (sandbox) routes.push(...sandbox.routes);
   return { health, routes, sandbox };
-}
-
-/** DEFAULT_LANGUAGE=ro is accepted (the contract has it) and said not to be in this version yet. */
-function warnLanguageNotAvailable(config: Config, logger: Logger): void {
-  if (config.defaultLanguage === "en") return;
-  logger.warn(
-    { defaultLanguage: config.defaultLanguage },
-    "DEFAULT_LANGUAGE=ro: the help, the App Home, language answers and channel alerts are in Romanian; other answers are still English in this version",
-  );
 }
 
 /** The fleet side: the account gate (memory or Redis), the client behind it, and the accounts it acts as. */

@@ -7,6 +7,7 @@
  * Pure functions: they take what they show and return the document; serving them (status,
  * headers) belongs to the HTTP server. Every interpolated value is escaped.
  */
+import { count } from "../i18n/plural.js";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -39,8 +40,9 @@ function link(href: string, text: string, className?: string): string {
   return `<a${cls} href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
 }
 
+/** The public pages are English (Slack's directory reads them in English), with CLDR's plural. */
 function days(n: number): string {
-  return `${escapeHtml(String(n))} ${n === 1 ? "day" : "days"}`;
+  return escapeHtml(count("en", n, { one: "day", other: "days" }));
 }
 
 const STYLE = `

@@ -108,7 +108,7 @@ const ACTION_WORDS: Readonly<
 > = {
   start: {
     ok: "pornit",
-    failed: "nepornit",
+    failed: "nu a fost pornit",
     title: "Pornire",
     pastOne: "Transportul a fost pornit.",
     pastMany: "pornite",
@@ -116,7 +116,7 @@ const ACTION_WORDS: Readonly<
   },
   pause: {
     ok: "pus în pauză",
-    failed: "nepus în pauză",
+    failed: "nu a fost pus în pauză",
     title: "Pauză",
     pastOne: "Transportul a fost pus în pauză.",
     pastMany: "puse în pauză",
@@ -124,7 +124,7 @@ const ACTION_WORDS: Readonly<
   },
   end: {
     ok: "terminat",
-    failed: "neterminat",
+    failed: "nu a fost terminat",
     title: "Terminare",
     pastOne: "Transportul a fost terminat.",
     pastMany: "terminate",
@@ -132,7 +132,7 @@ const ACTION_WORDS: Readonly<
   },
   remove: {
     ok: "șters",
-    failed: "neșters",
+    failed: "nu a fost șters",
     title: "Ștergere",
     pastOne: "Transportul a fost șters.",
     pastMany: "șterse",

@@ -192,7 +192,7 @@ describe("action results in Romanian", () => {
     expect(message.text).toBe("1 din 3 pornit; 2 refuzate.");
     expect(text).toContain("✅ `Y45R-577U-N544-GY4S` pornit");
     expect(text).toContain(
-      "❌ `AAAA-BBBB-CCCC-DDDD` nepornit: InvalidTransportState — Transportul AAAA-BBBB-CCCC-DDDD",
+      "❌ `AAAA-BBBB-CCCC-DDDD` nu a fost pornit: InvalidTransportState — Transportul AAAA-BBBB-CCCC-DDDD",
     );
     expect(text).toContain("niciun motiv dat");
     expect(text).toContain("Pentru suport: ID de corelare `corr-1`");
