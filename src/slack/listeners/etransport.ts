@@ -624,6 +624,9 @@ export async function transportVehicleOptions(
   const account = await deps.users.accountOf(body.user.id);
   const vehicles = account ? vehiclesOf(deps, account.username) : undefined;
   if (account && !vehicles) deps.vehicles.warm(account.username, body.user.id);
-  // Only an option without plate or name has words ("(unnamed vehicle)"): English, no lookup on this hot path.
-  await ack(vehicleOptions(options.value ?? "", vehicles ?? []));
+  // Only an option without plate nor name has words ("(unnamed vehicle)"): the language is read only then.
+  const list = vehicles ?? [];
+  const needsWords = list.some((v) => !v.plate.trim() && !v.name.trim());
+  const language = needsWords ? await deps.users.languageOf(body.user.id) : "en";
+  await ack(vehicleOptions(options.value ?? "", list, language));
 }
