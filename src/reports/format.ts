@@ -1,4 +1,4 @@
-/** Small pure helpers shared by the builders and the file writers. */
+/** Small pure helpers shared by the builders and by the file writers of src/slack/files. */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 

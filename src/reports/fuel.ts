@@ -2,9 +2,6 @@
 import { consumptionTotals, vehicleConsumptionTotals } from "../fleet/consumption.js";
 import type { ConsumptionRecord, ConsumptionSource } from "../fleet/schemas.js";
 import { formatDurationHours } from "../fleet/time.js";
-import { messages } from "../i18n/catalogue.js";
-import type { Language } from "../i18n/language.js";
-import { csvHeader, toCsv } from "./csv.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
@@ -108,42 +105,4 @@ export function fuelReport(
     hasSecondary: rows.some((r) => r.secondary !== undefined),
     withoutData: vehicles.filter((v) => !taken.has(v.vehicleId)),
   };
-}
-
-/** One row per vehicle and the fleet's total, in the reader's language. Hours as h:mm:ss, which spreadsheets read as a duration. */
-export function fuelCsv(report: FuelReport, language: Language): string {
-  const cols = (f: FuelFigures | undefined) =>
-    f ? [f.distanceKm, f.hoursText, f.litres, f.l100] : [undefined, undefined, undefined, undefined];
-  const rows = report.rows.map((r) => [
-    r.plate,
-    r.name,
-    ...cols(r.primary),
-    ...cols(r.secondary),
-    ...cols(r.total),
-  ]);
-  const word = messages(language).reports.csvWord;
-  rows.push([word("total"), word("fleet"), ...cols(undefined), ...cols(undefined), ...cols(report.fleet)]);
-  return toCsv(
-    csvHeader(
-      [
-        "plate",
-        "vehicle",
-        "primaryKm",
-        "primaryHours",
-        "primaryLitres",
-        "primaryL100",
-        "secondaryKm",
-        "secondaryHours",
-        "secondaryLitres",
-        "secondaryL100",
-        "totalKm",
-        "totalHours",
-        "totalLitres",
-        "totalL100",
-      ],
-      language,
-    ),
-    rows,
-    language,
-  );
 }

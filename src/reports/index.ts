@@ -1,4 +1,3 @@
-export * from "./csv.js";
 export * from "./format.js";
 export * from "./fuel.js";
 export * from "./positions.js";

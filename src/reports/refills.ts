@@ -1,9 +1,6 @@
 /** Refuelling and possible fuel theft events of one vehicle, with the service's totals. */
 import { isKnownRefillEventKind, type RefillEvent } from "../fleet/schemas.js";
-import { messages } from "../i18n/catalogue.js";
-import type { Language } from "../i18n/language.js";
-import { csvHeader, toCsv } from "./csv.js";
-import { isoWithOffset, round } from "./format.js";
+import { round } from "./format.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
 export interface RefillItem {
@@ -108,49 +105,4 @@ export function refillsReport(
   };
   if (sawSecondary) report.totals.secondary = secondary;
   return report;
-}
-
-/**
- * Every event and the service's totals, in the reader's language. The event column keeps the
- * service's own codes (Fueling, PossibleFuelTheft, TotalRefill …), as its documents name them.
- */
-export function refillsCsv(report: RefillsReport, language: Language): string {
-  const tz = report.period.timeZone;
-  const word = messages(language).reports.csvWord;
-  const rows = report.events.map((e) => [
-    report.vehicle.plate,
-    e.atMs === undefined ? e.dateText : isoWithOffset(e.atMs, tz),
-    e.kind,
-    word(e.secondary ? "secondary" : "primary"),
-    e.theft,
-    e.litres,
-    e.location,
-    e.isPrivate,
-  ]);
-  const totalRows = (source: "primary" | "secondary", t: RefillTotals | undefined) =>
-    t
-      ? (
-          [
-            ["FuelStart", t.start],
-            ["TotalRefill", t.refilled],
-            ["TotalPossibleTheft", t.possibleTheft],
-            ["RemainingFuel", t.remaining],
-            ["TotalFuelConsumption", t.consumed],
-          ] as const
-        )
-          .filter(([, v]) => v !== undefined)
-          .map(([kind, v]) => [report.vehicle.plate, "", kind, word(source), false, v, "", false])
-      : [];
-  rows.push(
-    ...totalRows("primary", report.totals.primary),
-    ...totalRows("secondary", report.totals.secondary),
-  );
-  return toCsv(
-    csvHeader(
-      ["plate", "time", "event", "source", "possibleTheft", "litres", "location", "private"],
-      language,
-    ),
-    rows,
-    language,
-  );
 }

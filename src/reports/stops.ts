@@ -1,8 +1,6 @@
 /** Stops of one or more vehicles over a period. */
 import type { StopRecord } from "../fleet/schemas.js";
-import type { Language } from "../i18n/language.js";
-import { csvHeader, toCsv } from "./csv.js";
-import { isoWithOffset, round } from "./format.js";
+import { round } from "./format.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
 
 export interface StopItem {
@@ -203,54 +201,4 @@ export function stopsReport(
     vehicles: groups,
     totalStops: groups.reduce((sum, g) => sum + g.stops.length, 0),
   };
-}
-
-/** Every stop, one row each, in the reader's language (headers, separator, decimals). */
-export function stopsCsv(report: StopsReport, language: Language): string {
-  const tz = report.period.timeZone;
-  const rows = report.vehicles.flatMap((g) =>
-    g.stops.map((s) => [
-      g.vehicle.plate,
-      g.vehicle.name,
-      isoWithOffset(s.startMs, tz),
-      isoWithOffset(s.endMs, tz),
-      s.durationMinutes,
-      s.engineOnMinutes,
-      s.address,
-      s.hotSpot,
-      s.latitude,
-      s.longitude,
-      s.drivers.join("; "),
-      s.fuelConsumption,
-      s.isPrivate,
-      s.stopDurationRaw,
-      s.beganBeforePeriod === true,
-      s.lastedToPeriodEnd === true,
-    ]),
-  );
-  return toCsv(
-    csvHeader(
-      [
-        "plate",
-        "vehicle",
-        "start",
-        "end",
-        "durationMin",
-        "engineOnMin",
-        "address",
-        "hotspot",
-        "latitude",
-        "longitude",
-        "drivers",
-        "fuelConsumption",
-        "private",
-        "stopDurationRaw",
-        "beganBeforePeriod",
-        "lastedToPeriodEnd",
-      ],
-      language,
-    ),
-    rows,
-    language,
-  );
 }

@@ -14,7 +14,11 @@ import { afterAll, describe, expect, it } from "vitest";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIOME = join(ROOT, "node_modules", ".bin", "biome");
 
-/** Folders whose code must not import src/slack (src/alerts/slackPublisher.ts excepted). */
+/**
+ * Folders whose code must not import src/slack, nor the words of src/i18n (catalogue, en/, ro/,
+ * format, plural, periodText and the index that re-exports them), src/alerts/slackPublisher.ts
+ * excepted.
+ */
 const DOMAIN = ["fleet", "gate", "reports", "etransport", "store", "alerts", "time", "tasks"];
 
 const SLACK_IMPORTS = [
@@ -22,6 +26,19 @@ const SLACK_IMPORTS = [
   'export { digestMessage } from "../slack/views/alerts.js";\n',
   'export async function load() {\n  return import("../slack/grammar/uit.js");\n}\n',
 ];
+/** The catalogue and the formatting modules: words, which only the Slack side writes. */
+const WORD_IMPORTS = [
+  'import { messages } from "../i18n/catalogue.js";\nexport const words = messages;\n',
+  'export { reports } from "../i18n/en/reports.js";\n',
+  'import type { common } from "../i18n/ro/common.js";\nexport type Common = typeof common;\n',
+  'import { litres } from "../i18n/format.js";\nexport const l = litres;\n',
+  'export { plural } from "../i18n/plural.js";\n',
+  'export async function load() {\n  return import("../i18n/periodText.js");\n}\n',
+  'export { messages } from "../i18n/index.js";\n',
+];
+/** What the domain may take from src/i18n: the language codes its stores keep. */
+const LANGUAGE_IMPORT =
+  'import { isLanguage, LANGUAGES, type Language } from "../i18n/language.js";\nexport const codes: readonly Language[] = LANGUAGES.filter(isLanguage);\n';
 const SIMULATOR_IMPORT =
   'import { startSimulator } from "../simulator/index.js";\nexport const start = startSimulator;\n';
 
@@ -36,8 +53,18 @@ const probes: Probe[] = [
     SLACK_IMPORTS.map((source, i) => ({ path: `src/${folder}/probeSlack${i}.ts`, source, flagged: true })),
   ),
   { path: "src/fleet/probeSimulator.ts", source: SIMULATOR_IMPORT, flagged: true },
-  // Allowed: the one Slack publisher of alerts, the Slack side itself, and npm's @slack packages.
-  { path: "src/alerts/slackPublisher.ts", source: SLACK_IMPORTS[0] ?? "", flagged: false },
+  ...DOMAIN.flatMap((folder) =>
+    WORD_IMPORTS.map((source, i) => ({ path: `src/${folder}/probeWords${i}.ts`, source, flagged: true })),
+  ),
+  // Allowed: the language codes in the domain, and words on the Slack side (its files too).
+  ...DOMAIN.map((folder) => ({
+    path: `src/${folder}/probeLanguage.ts`,
+    source: LANGUAGE_IMPORT,
+    flagged: false,
+  })),
+  { path: "src/alerts/slackPublisher.ts", source: `${SLACK_IMPORTS[0]}${WORD_IMPORTS[0]}`, flagged: false },
+  { path: "src/slack/files/probeWords.ts", source: `${WORD_IMPORTS[0]}${WORD_IMPORTS[3]}`, flagged: false },
+  // Allowed: the Slack side itself and npm's @slack packages (the alerts' Slack publisher above).
   { path: "src/slack/probeSimulator.ts", source: SIMULATOR_IMPORT, flagged: false },
   { path: "src/reports/probeSimulator.ts", source: SIMULATOR_IMPORT, flagged: false },
   {
@@ -75,7 +102,7 @@ function restrictedImportFiles(): Set<string> {
 }
 
 describe("import direction (biome.json noRestrictedImports)", () => {
-  it("flags domain code importing src/slack, and src/fleet importing src/simulator; allows the rest", () => {
+  it("flags domain code importing src/slack or the words of src/i18n, and src/fleet importing src/simulator; allows the rest", () => {
     const flagged = restrictedImportFiles();
     const expected = probes.filter((p) => p.flagged).map((p) => p.path);
     expect([...flagged].sort()).toEqual(expected.sort());
@@ -100,6 +127,20 @@ describe("import direction of the source tree", () => {
         if (name === "src/alerts/slackPublisher.ts") continue;
         for (const spec of specifiers(file))
           if (/(^|\/)slack(\/|$)/.test(spec)) offenders.push(`${name} → ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("no domain file imports the catalogue or the formatting modules today (words are the Slack side's)", () => {
+    const offenders: string[] = [];
+    for (const folder of DOMAIN) {
+      for (const file of filesUnder(join(ROOT, "src", folder))) {
+        const name = relative(ROOT, file).replaceAll("\\", "/");
+        if (name === "src/alerts/slackPublisher.ts") continue;
+        for (const spec of specifiers(file))
+          if (/(^|\/)i18n(\/?$|\/(index|catalogue|format|plural|periodText)(\.js)?$|\/(en|ro)\/)/.test(spec))
+            offenders.push(`${name} → ${spec}`);
       }
     }
     expect(offenders).toEqual([]);

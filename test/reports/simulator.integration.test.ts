@@ -7,25 +7,21 @@ import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
 import type { Vehicle } from "../../src/fleet/schemas.js";
 import { directGate } from "../../src/fleet/seam.js";
 import {
-  fuelCsv,
   fuelReport,
   positionReport,
   type ReportPeriod,
-  refillsCsv,
   refillsReport,
-  routeCsv,
-  routeGpx,
   routeReport,
-  stopsCsv,
   stopsReport,
-  temperatureChartPng,
   temperatureReport,
-  temperaturesCsv,
   toReportVehicle,
   vehicleListReport,
 } from "../../src/reports/index.js";
 import { validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
+import { fuelCsv, refillsCsv, routeCsv, stopsCsv, temperaturesCsv } from "../../src/slack/files/reportCsv.js";
+import { routeGpx } from "../../src/slack/files/routeGpx.js";
+import { temperatureChartPng } from "../../src/slack/files/temperatureChart.js";
 import type { SlackMessage } from "../../src/slack/views/message.js";
 import {
   fuelMessage,

@@ -16,14 +16,6 @@ import type { Language } from "../../i18n/language.js";
 import type { StoredResolutionProblem } from "../../reports/catalogue.js";
 import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
-import {
-  fuelCsv,
-  refillsCsv,
-  routeCsv,
-  routeGpx,
-  stopsCsv,
-  temperatureChartPng,
-} from "../../reports/index.js";
 import type { PositionReport, VehicleListReport } from "../../reports/positions.js";
 import type { RefillItem, RefillsReport, RefillTotals } from "../../reports/refills.js";
 import type { RouteReport } from "../../reports/route.js";
@@ -31,6 +23,9 @@ import type { StopItem, StopsReport, VehicleStops } from "../../reports/stops.js
 import type { SensorSummary, TemperatureReport, VehicleTemperatures } from "../../reports/temperatures.js";
 import { ACTIONS } from "../actionIds.js";
 import type { OutgoingFile } from "../delivery.js";
+import { fuelCsv, refillsCsv, routeCsv, stopsCsv } from "../files/reportCsv.js";
+import { routeGpx } from "../files/routeGpx.js";
+import { temperatureChartPng } from "../files/temperatureChart.js";
 import { noticeMessage, vehicleProblemsMrkdwn } from "./common.js";
 import { resolutionProblemText } from "./grammarError.js";
 import type { SlackMessage } from "./message.js";

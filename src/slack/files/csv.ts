@@ -15,9 +15,9 @@
  * (OWASP's advice), which makes the cell plain text. Numbers are written as numbers and
  * never prefixed, so −18.5 °C stays a number.
  */
-import { messages } from "../i18n/catalogue.js";
-import type { CsvColumn } from "../i18n/en/reports.js";
-import type { Language } from "../i18n/language.js";
+import { messages } from "../../i18n/catalogue.js";
+import type { CsvColumn } from "../../i18n/en/reports.js";
+import type { Language } from "../../i18n/language.js";
 
 export type CsvValue = string | number | boolean | null | undefined;
 

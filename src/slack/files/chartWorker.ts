@@ -10,8 +10,9 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { isLanguage, type Language } from "../i18n/language.js";
-import { renderTemperatureChart, type TemperatureReport } from "./temperatures.js";
+import { isLanguage, type Language } from "../../i18n/language.js";
+import type { TemperatureReport } from "../../reports/temperatures.js";
+import { renderTemperatureChart } from "./temperatureChart.js";
 
 interface ChartJob {
   report: TemperatureReport;

@@ -1,15 +1,16 @@
 /**
  * The chart process of chartWorker.ts: one job in, one PNG (or the reason there is none) out, and
  * the process is gone afterwards, which is what gives the chart libraries' memory back. The bot's
- * side (worker thread → child process → PNG) runs in temperatures.test.ts through temperatureChartPng.
+ * side (worker thread → child process → PNG) runs in test/reports/temperatures.test.ts through temperatureChartPng.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CHART_HEIGHT, CHART_WIDTH, temperatureReport } from "../../src/reports/index.js";
-import { PERIOD, PNG_SIGNATURE, pngSize, schemas, TRUCK } from "./helpers.js";
+import { temperatureReport } from "../../../src/reports/index.js";
+import { CHART_HEIGHT, CHART_WIDTH } from "../../../src/slack/files/temperatureChart.js";
+import { PERIOD, PNG_SIGNATURE, pngSize, schemas, TRUCK } from "../../reports/helpers.js";
 
-const MODULE = fileURLToPath(new URL("../../src/reports/chartWorker.ts", import.meta.url));
+const MODULE = fileURLToPath(new URL("../../../src/slack/files/chartWorker.ts", import.meta.url));
 
 function chartProcess(): ChildProcess {
   return fork(MODULE, [], {
