@@ -110,8 +110,6 @@ const ETRANSPORT_SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[
  */
 const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
   "common.languageName": LANGUAGES.map((l) => [l]),
-  "account.languageShown": LANGUAGES.map((language) => [{ language }]),
-  "account.languageWorkspaceSet": LANGUAGES.map((language) => [{ language }]),
   "account.languageCurrent": LANGUAGES.flatMap((language) =>
     LANGUAGE_SOURCES.map((source) => [{ language, source }]),
   ),
@@ -296,8 +294,6 @@ describe("the English and Romanian catalogues", () => {
     expect(messages("ro").etransport.transmissionStatus("NotInRomania")).toBe("Nu se află în România");
     expect(messages("ro").etransport.changeRequest()).toBe("Cerere de modificare");
     expect(messages("ro").etransport.uitCode()).toBe("Cod UIT");
-    expect(messages("en").account.languageUnknown({ given: "fr" })).toContain("“fr”");
-    expect(messages("ro").account.languageUnknown({ given: "fr" })).toContain("„fr”");
   });
 });
 

@@ -33,8 +33,8 @@ describe("the compiler holds the catalogues to each other", () => {
 
   it("refuses a Romanian section with a missing key, an extra key or a parameter of another type", () => {
     const missingKey = () =>
-      // @ts-expect-error languageSet, languageWorkspaceSet, languageNotAdmin and languageUnknown are missing.
-      ({ languageShown: ({ language }) => `limba ${language}` }) satisfies Translation<AccountMessages>;
+      // @ts-expect-error Every key but languageChosen is missing.
+      ({ languageChosen: ({ language }) => `limba ${language}` }) satisfies Translation<AccountMessages>;
     const extraKey = () =>
       ({
         ...ro.account,
@@ -44,21 +44,21 @@ describe("the compiler holds the catalogues to each other", () => {
     const otherType = () =>
       ({
         ...ro.account,
-        // @ts-expect-error `given` is a string in English.
-        languageUnknown: ({ given }: { given: number }) => `${given}`,
+        // @ts-expect-error `username` is a string in English.
+        whoamiLinked: ({ username }: { username: number }) => `${username}`,
       }) satisfies Translation<AccountMessages>;
     expect([missingKey, extraKey, otherType]).toHaveLength(3);
   });
 
   it("refuses a Romanian message that takes fewer parameters than the English one", () => {
-    const fewer = { ...ro.account, languageUnknown: () => "limbă necunoscută" };
+    const fewer = { ...ro.account, whoamiLinked: () => "cont asociat" };
     // Assignable (a function may ignore arguments), so `satisfies Translation` alone lets it through…
     fewer satisfies Translation<AccountMessages>;
-    // @ts-expect-error …and SameParameters does not: { parametersDifferIn: "languageUnknown" }.
+    // @ts-expect-error …and SameParameters does not: { parametersDifferIn: "whoamiLinked" }.
     true satisfies SameParameters<AccountMessages, typeof fewer>;
     // The real sections pass.
     true satisfies SameParameters<AccountMessages, typeof ro.account>;
-    expect(fewer.languageUnknown()).toBe("limbă necunoscută");
+    expect(fewer.whoamiLinked()).toBe("cont asociat");
   });
 
   it("refuses a catalogue with a missing section or key", () => {

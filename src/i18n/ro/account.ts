@@ -3,7 +3,6 @@ import type { account as en } from "../en/account.js";
 import type { Language } from "../language.js";
 import type { LanguageSource } from "../resolve.js";
 import type { SameParameters, Translation } from "../section.js";
-import { common } from "./common.js";
 
 /** A language named as the subject of a sentence ("Limba ta este româna"). */
 const NAME: Readonly<Record<Language, string>> = { en: "engleza", ro: "româna" };
@@ -16,15 +15,6 @@ const SOURCES: Readonly<Record<LanguageSource, string>> = {
 };
 
 export const account = {
-  languageShown: ({ language }) =>
-    `Citești fleetbot în ${common.languageName(language)}. O poți schimba cu \`/fleet limba ro\` (română) sau \`/fleet limba en\` (English).`,
-  languageSet: () => "Gata: de acum fleetbot îți vorbește în română.",
-  languageWorkspaceSet: ({ language }) =>
-    `Limba implicită a spațiului de lucru este acum ${common.languageName(language)}. Se aplică tuturor celor care nu și-au ales propria limbă și alertelor din canale fără \`lang=\`.`,
-  languageNotAdmin: () =>
-    "Doar un administrator al spațiului de lucru sau persoana care a instalat fleetbot poate schimba limba implicită. Îți poți alege în continuare propria limbă: `/fleet limba ro` sau `/fleet limba en`.",
-  languageUnknown: ({ given }) =>
-    `fleetbot nu vorbește „${given}”. Alege \`ro\` (română) sau \`en\` (English).`,
   languageCurrent: ({ language, source }) => `Limba ta este *${NAME[language]}* (${SOURCES[source]}).`,
   languageHowToChange: () =>
     "O schimbi cu `/fleet limba ro` (română) sau `/fleet limba en` (engleză); merge și `/fleet language ro`.",

@@ -4,11 +4,10 @@ import { type Severity, type TransportStateInfo, transportStateInfo } from "../.
 import type { TransportAction, TransportView } from "../../etransport/types.js";
 import type { TransportActionResult } from "../../fleet/schemas.js";
 import { messages } from "../../i18n/catalogue.js";
-import {
-  listPhrase,
-  type TransportBulkAction,
-  type TransportListFilter,
-  type TransportListState,
+import type {
+  TransportBulkAction,
+  TransportListFilter,
+  TransportListState,
 } from "../../i18n/en/etransport.js";
 import { duration } from "../../i18n/format.js";
 import type { Language } from "../../i18n/language.js";
@@ -455,15 +454,6 @@ export function transportListFilter(filterLabel: string): TransportListFilter {
   if (!ws.every((w) => w === "all" || isListState(w))) return { kind: "label", label: filterLabel };
   if (ws.includes("all")) return { kind: "all" };
   return { kind: "states", states: ws.filter(isListState) };
-}
-
-/**
- * What a list shows, in English dispatcher words, without its number: "open transports (pending,
- * in progress or paused)", "pending transport", "transports in progress". (A view in a language
- * uses the catalogue's `listWhat`, which puts the number where the language wants it.)
- */
-export function transportListPhrase(filterLabel: string, count?: number): string {
-  return listPhrase(transportListFilter(filterLabel), count);
 }
 
 /** /etransport list: a header with totals, up to 8 cards, Previous/Next. */

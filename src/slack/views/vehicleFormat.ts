@@ -75,21 +75,6 @@ export function vehicleMrkdwn(v: { vehicleId: number; plate: string; name: strin
 
 // ---------- numbers and durations ----------
 
-/**
- * English digits with exactly `digits` decimals. The views write numbers through
- * src/i18n/format.ts in the reader's language; this stays for older callers.
- */
-const numberFormats = new Map<number, Intl.NumberFormat>();
-
-export function fmtNumber(value: number, digits = 1): string {
-  let format = numberFormats.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    numberFormats.set(digits, format);
-  }
-  return format.format(value);
-}
-
 /** Minutes in the one duration form (format.ts): "45 min", "3 h 5 min", "53 h 10 min". */
 export function fmtMinutes(lang: Language, minutes: number): string {
   return duration(lang, minutes * 60_000);

@@ -6,6 +6,7 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { TransportActionResult } from "../../../src/fleet/schemas.js";
+import { listPhrase } from "../../../src/i18n/en/etransport.js";
 import type { StopsReport } from "../../../src/reports/stops.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
@@ -17,8 +18,8 @@ import {
   type TransportBulkAction,
   transportActionHeadline,
   transportActionResultMessage,
+  transportListFilter,
   transportListMessage,
-  transportListPhrase,
 } from "../../../src/slack/views/etransport.js";
 import { stopsMessage } from "../../../src/slack/views/vehicleData.js";
 import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
@@ -126,7 +127,7 @@ describe("list header in dispatcher words (point 9)", () => {
     ["active paused", 5, "transports in progress or paused"],
     ["pending active paused", 5, "transports pending, in progress or paused"],
   ])("%s → %s", (filter, count, phrase) => {
-    expect(transportListPhrase(filter, count)).toBe(phrase);
+    expect(listPhrase(transportListFilter(filter), count)).toBe(phrase);
   });
 
   it("never shows the internal word default, in the header, the text or the empty answer", () => {

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { wallText } from "../../../src/reports/format.js";
-import { fmtNumber } from "../../../src/slack/views/vehicleFormat.js";
 import { wallDateTime, wallDay } from "../../../src/slack/views/wallClock.js";
 
 /** Zones with DST both ways, half- and quarter-hour offsets, a 30-minute DST shift, a date-line jump. */
@@ -67,23 +66,5 @@ describe("wall clock text (the date-fns text, from a cached Intl formatter)", ()
     expect(wallDateTime(early, "Europe/Bucharest")).toBe(wallText(early, "Europe/Bucharest", DATE_TIME));
     expect(() => wallDateTime(Date.UTC(2026, 0, 1), "Not/AZone")).toThrow(RangeError);
     expect(() => wallText(Date.UTC(2026, 0, 1), "Not/AZone", DATE_TIME)).toThrow(RangeError);
-  });
-});
-
-describe("fmtNumber (one cached formatter per number of decimals)", () => {
-  it("gives the text of toLocaleString with the same options", () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: -1e9, max: 1e9, noNaN: true }),
-        fc.constantFrom(0, 1, 2),
-        (value, digits) => {
-          expect(fmtNumber(value, digits)).toBe(
-            value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-          );
-        },
-      ),
-    );
-    expect(fmtNumber(1234.56)).toBe("1,234.6");
-    expect(fmtNumber(63.2, 0)).toBe("63");
   });
 });
