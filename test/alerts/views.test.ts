@@ -134,7 +134,7 @@ describe("alert message", () => {
       "C1",
     );
     const resolved = resolvedAlertMessage(incident({ facts: { ...facts, codeUit: hostile } }));
-    const muted = alertMutedMessage(hostile, "C1", NOW + 86_400_000);
+    const muted = alertMutedMessage(hostile, "C1", NOW + 86_400_000, undefined, "en");
     for (const { text } of [opened, resolved, muted]) {
       expect(text).not.toMatch(/<!channel>|<@U0BOSS>/);
       expect(text).toContain("&lt;!channel&gt; &amp; &lt;@U0BOSS&gt;".slice(0, 20));
@@ -392,7 +392,7 @@ describe("a muted alert", () => {
     const again = alertBlocksWithMute(unmuted, { userId: "U0CAROL", until: NOW });
     expect(again).toHaveLength(4);
     expect(JSON.stringify(again)).not.toContain("U0BOB");
-    expectValid(alertUnmutedMessage(facts.codeUit, "C1"));
+    expectValid(alertUnmutedMessage(facts.codeUit, "C1", "en"));
   });
 });
 
@@ -443,21 +443,31 @@ describe("digest and subscription views", () => {
       staleMinutes: 30,
       createdAt: NOW,
     };
-    const message = subscriptionListMessage([sub, { ...sub, channel: "C1", createdBy: undefined }], {
-      failures: { G0PRIVATE: { codeUit: "X", error: "invite fleetbot to the private channel", attempts: 3 } },
-    });
+    const message = subscriptionListMessage(
+      [sub, { ...sub, channel: "C1", createdBy: undefined }],
+      {
+        failures: {
+          G0PRIVATE: { codeUit: "X", error: "invite fleetbot to the private channel", attempts: 3 },
+        },
+      },
+      "en",
+    );
     expectValid(message);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("<#G0PRIVATE>");
     expect(text).toContain("after 10 min");
     expect(text).toContain("invite fleetbot to the private channel");
     expect(text).toContain("workspace account");
-    expectValid(subscriptionListMessage([]));
+    expectValid(subscriptionListMessage([], undefined, "en"));
     expectValid(
-      subscriptionListMessage(Array.from({ length: 120 }, (_, i) => ({ ...sub, channel: `C${i}` }))),
+      subscriptionListMessage(
+        Array.from({ length: 120 }, (_, i) => ({ ...sub, channel: `C${i}` })),
+        undefined,
+        "en",
+      ),
     );
-    expectValid(subscriptionChangedMessage("subscribed", sub));
-    expectValid(subscriptionChangedMessage("unsubscribed", { channel: "C1", account: "demo" }));
-    expectValid(alertMutedMessage(facts.codeUit, "C1", NOW + 24 * 3600_000));
+    expectValid(subscriptionChangedMessage("subscribed", sub, "en"));
+    expectValid(subscriptionChangedMessage("unsubscribed", { channel: "C1", account: "demo" }, "en"));
+    expectValid(alertMutedMessage(facts.codeUit, "C1", NOW + 24 * 3600_000, undefined, "en"));
   });
 });

@@ -79,7 +79,9 @@ describe("the report catalogue drives the grammar, the help and the modal", () =
           (l) => l.syntax.startsWith(`/fleet ${entry.name} `) && l.does.startsWith(HELP_WORDS[entry.name]),
         ),
       ).toBe(true);
-    const offered = JSON.stringify(reportModal("{}").blocks[0]).match(/"value":"[a-z]+"/g) ?? [];
+    const offered =
+      JSON.stringify(reportModal("{}", undefined, undefined, "en").blocks[0]).match(/"value":"[a-z]+"/g) ??
+      [];
     const names = VEHICLE_REPORTS.filter((name) => REPORT_VIEWS[name].inModal);
     expect(offered).toEqual(names.map((name) => `"value":"${name}"`));
     expect(names).not.toContain("vehicles");

@@ -53,6 +53,7 @@ describe("the views", () => {
       "etransport.actions.A",
       "pause",
       progressPhrase(progress(0, 30_000), NOW, "en"),
+      "en",
     );
     const shown = JSON.stringify(waiting.blocks);
     expect(shown).toContain("Pausing… next in line, about 30 s");
@@ -62,6 +63,7 @@ describe("the views", () => {
       "etransport.actions.A",
       "pause",
       progressPhrase(progress(2, 95_000), NOW, "en"),
+      "en",
     );
     expect(later.blocks).toHaveLength(4);
     expect(JSON.stringify(later.blocks)).toContain("Pausing… position 3 in the queue");
@@ -69,11 +71,13 @@ describe("the views", () => {
   });
 
   it("an alert's clicker and a Show transport clicker get a note with the UIT and the wait", () => {
-    expect(actionUnderWayNote("end", UIT, "next in line, about 30 s").text).toBe(
+    expect(actionUnderWayNote("end", UIT, "next in line, about 30 s", "en").text).toBe(
       ":hourglass_flowing_sand: Ending… UIT ABCD-1234-EFGH-5678: next in line, about 30 s",
     );
-    expect(lookupUnderWayNote(UIT, "under a second").text).toContain("Looking up UIT ABCD-1234-EFGH-5678");
-    expect(lookupUnderWayNote("<!channel>", "x").text).not.toContain("<!channel>");
+    expect(lookupUnderWayNote(UIT, "under a second", "en").text).toContain(
+      "Looking up UIT ABCD-1234-EFGH-5678",
+    );
+    expect(lookupUnderWayNote("<!channel>", "x", "en").text).not.toContain("<!channel>");
   });
 });
 

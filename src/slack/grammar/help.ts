@@ -254,9 +254,9 @@ export function withVehicles(text: string, examples: VehicleExamples | undefined
  * their account's list is known.
  */
 export function helpText(
-  which: "fleet" | "etransport" | "all" = "all",
-  examples?: VehicleExamples,
-  language: Language = "en",
+  which: "fleet" | "etransport" | "all",
+  examples: VehicleExamples | undefined,
+  language: Language,
 ): string {
   const t = messages(language).help;
   const out: string[] = [];

@@ -1,4 +1,5 @@
 import { BAD_TRANSMISSION_CODES } from "../../alerts/incidents.js";
+import type { Language } from "../../i18n/language.js";
 import type { VehicleReportName } from "../../reports/catalogue.js";
 import type { PeriodLabel, PeriodLabelCode } from "../../reports/periodLabel.js";
 import type { VehicleRef } from "../../reports/vehicleRefs.js";
@@ -117,10 +118,6 @@ export type FleetCommand =
   | { ok: true; kind: "modal"; report: ReportName | "report"; prefill?: ReportPrefill };
 
 export type FleetCommandResult = FleetCommand | GrammarError;
-
-/** The languages fleetbot may answer in. */
-export const LANGUAGES = ["en", "ro"] as const;
-export type Language = (typeof LANGUAGES)[number];
 
 export interface ReportCommand {
   ok: true;

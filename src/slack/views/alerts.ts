@@ -135,10 +135,7 @@ const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 export const SEVERITY_MARKS: Readonly<Record<AlertSeverity, string>> = TRANSPORT_SEVERITY_MARKS;
 
 /** The title of an alert: a vehicle abroad on an international route is not a problem. */
-export function titleOf(
-  incident: Pick<AlertIncident, "kind" | "code" | "facts">,
-  lang: Language = "en",
-): string {
+export function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">, lang: Language): string {
   const m = messages(lang).alerts;
   if (incident.kind === "transmission" && alertSeverity(incident) === "info") return m.titleOutsideRomania();
   return m.title(incident.kind);
@@ -338,7 +335,7 @@ export function alertMessage(
 export function resolveReasonText(
   kind: IncidentKind,
   reason: ResolveReason | undefined,
-  lang: Language = "en",
+  lang: Language,
 ): string {
   return messages(lang).alerts.resolveReason(kind, reason ?? "recovered");
 }
@@ -604,7 +601,7 @@ const SUBSCRIPTION_LIST_BUDGET = 10_000;
 export function subscriptionListMessage(
   subscriptions: readonly AlertSubscription[],
   opts: SubscriptionListOptions = {},
-  language: Language = "en",
+  language: Language,
 ): SlackMessage {
   const m = messages(language).alerts;
   if (subscriptions.length === 0) {
@@ -646,7 +643,7 @@ export function subscriptionListMessage(
 export function subscriptionChangedMessage(
   change: "subscribed" | "updated" | "unsubscribed" | "not-subscribed",
   subscription: AlertSubscription | { channel: string; account?: string },
-  language: Language = "en",
+  language: Language,
 ): SlackMessage {
   const m = messages(language).alerts;
   const channel = `<#${subscription.channel}>`;
@@ -687,10 +684,7 @@ export type SubscriptionRefusal =
   | { refusal: "not-member" | "membership-unknown" | "configured"; channel: string }
   | { refusal: "cannot-post"; channel: string; code: string };
 
-export function subscriptionRefusalMessage(
-  refusal: SubscriptionRefusal,
-  language: Language = "en",
-): SlackMessage {
+export function subscriptionRefusalMessage(refusal: SubscriptionRefusal, language: Language): SlackMessage {
   const m = messages(language).alerts;
   const channel = `<#${refusal.channel}>`;
   switch (refusal.refusal) {
@@ -712,10 +706,7 @@ export function subscriptionRefusalMessage(
 const KNOWN_CODES = ALERT_FILTER_WORDS.filter((w) => !(INCIDENT_KINDS as readonly string[]).includes(w));
 
 /** A subscription's filters refused by src/alerts/subscriptions.ts, worded, with an example that works. */
-export function alertFilterErrorMessage(
-  problem: AlertFilterProblem,
-  language: Language = "en",
-): SlackMessage {
+export function alertFilterErrorMessage(problem: AlertFilterProblem, language: Language): SlackMessage {
   const m = messages(language).alerts;
   let text: string;
   switch (problem.problem) {
@@ -745,10 +736,7 @@ export interface AlertOptionProblem {
 }
 
 /** The answer to an option that cannot be read, with an example that works. */
-export function alertOptionProblemMessage(
-  problem: AlertOptionProblem,
-  language: Language = "en",
-): SlackMessage {
+export function alertOptionProblemMessage(problem: AlertOptionProblem, language: Language): SlackMessage {
   const m = messages(language).alerts;
   const option = userCode(cut(`${problem.option}=${problem.value}`, 60));
   let text: string;
@@ -776,8 +764,8 @@ export function alertMutedMessage(
   codeUit: string,
   channel: string,
   until: number,
-  timeZone?: string,
-  language: Language = "en",
+  timeZone: string | undefined,
+  language: Language,
 ): SlackMessage {
   const m = messages(language).alerts;
   const uit = userText(formatUit(codeUit), 40);
@@ -795,11 +783,7 @@ export function alertMutedMessage(
 }
 
 /** Answer to the Unmute button, in the clicker's language (whatever the alert's). */
-export function alertUnmutedMessage(
-  codeUit: string,
-  channel: string,
-  language: Language = "en",
-): SlackMessage {
+export function alertUnmutedMessage(codeUit: string, channel: string, language: Language): SlackMessage {
   const m = messages(language).alerts;
   const uit = userText(formatUit(codeUit), 40);
   return {

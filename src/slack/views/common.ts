@@ -344,7 +344,7 @@ export function statusModal(
   title: string,
   text: string,
   callbackId: string = VIEWS.login,
-  language: Language = "en",
+  language: Language,
 ): ModalView {
   return {
     type: "modal",
@@ -371,7 +371,7 @@ export function reportModal(
   privateMetadata: string,
   prefill: ReportModalPrefill = {},
   examples: { examplePlate?: string | undefined } = {},
-  language: Language = "en",
+  language: Language,
 ): ModalView {
   const r = messages(language).reports;
   const choices = modalReportChoices(language);

@@ -248,9 +248,9 @@ function transportButton(
 /** The button actions a transport allows in its state (fleetbot's rules, see transportStateInfo). */
 export function transportButtons(
   t: TransportView,
-  detail: CardDetail = "full",
-  listToken?: string,
-  language: Language = "en",
+  detail: CardDetail,
+  listToken: string | undefined,
+  language: Language,
 ): Button[] {
   const long = LIMITS_BY_DETAIL[detail].longConfirm;
   return transportStateInfo(t).actions.map((action) => transportButton(t, action, language, long, listToken));
@@ -372,7 +372,7 @@ export function transportCard(t: TransportView, opts: TransportCardOptions = {})
     });
   }
   if (opts.buttons !== false) {
-    const elements = transportButtons(t, opts.detail, opts.listToken, language);
+    const elements = transportButtons(t, opts.detail ?? "full", opts.listToken, language);
     if (elements.length > 0) {
       blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
     }
@@ -573,8 +573,8 @@ export function withCardUnderWay(
   actionsBlockId: string,
   action: TransportCardAction,
   /** Where the action stands ("next in line, about 30 s"), as commands say it (progressPhrase). */
-  wait?: string,
-  language: Language = "en",
+  wait: string | undefined,
+  language: Language,
 ): SlackMessage {
   const line = `:hourglass_flowing_sand: ${words(language).underWay(action)}${wait ? ` ${wait}` : ""}`;
   const underWayId = `${actionsBlockId}.under-way`;
@@ -593,14 +593,14 @@ export function actionUnderWayNote(
   action: TransportCardAction,
   codeUit: string,
   wait: string,
-  language: Language = "en",
+  language: Language,
 ): SlackMessage {
   const text = `:hourglass_flowing_sand: ${words(language).underWay(action)} UIT ${userText(formatUit(codeUit), 40)}: ${wait}`;
   return { text, blocks: [{ type: "section", block_id: "etransport.under-way", text: mrkdwn(text) }] };
 }
 
 /** The clicking user's note while "Show transport" looks the transport up. */
-export function lookupUnderWayNote(codeUit: string, wait: string, language: Language = "en"): SlackMessage {
+export function lookupUnderWayNote(codeUit: string, wait: string, language: Language): SlackMessage {
   const text = `:mag: ${words(language).lookingUp({ uit: userText(formatUit(codeUit), 40), wait })}`;
   return { text, blocks: [{ type: "section", block_id: "etransport.lookup", text: mrkdwn(text) }] };
 }
@@ -620,7 +620,7 @@ export interface TransportActionResultOptions {
 export function transportActionHeadline(
   action: TransportBulkAction,
   results: readonly Pick<TransportActionResult, "isSuccess">[],
-  language: Language = "en",
+  language: Language,
 ): string {
   const succeeded = results.filter((r) => r.isSuccess).length;
   return words(language).actionHeadline(action, results.length, succeeded);
@@ -753,7 +753,7 @@ export function removeConfirmationMessage(
 }
 
 /** What replaces the remove question after its Cancel: nothing was removed. */
-export function removeCancelledMessage(codeUit: string, language: Language = "en"): SlackMessage {
+export function removeCancelledMessage(codeUit: string, language: Language): SlackMessage {
   const m = words(language);
   const uit = userText(formatUit(codeUit), 40);
   return {

@@ -446,7 +446,7 @@ const compactPlate = (text: string): string => fold(text).replace(/[\s\-–—_.
 export function vehicleOptions(
   query: string,
   vehicles: readonly TransportModalVehicle[],
-  language: Language = "en",
+  language: Language,
 ): { options: PlainTextOption[] } {
   const q = query.trim();
   const qPlate = compactPlate(q);

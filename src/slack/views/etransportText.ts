@@ -74,7 +74,7 @@ export function zoneOrUtc(zone: string | undefined): string {
  * A Slack date token (each reader sees their own zone) with a fallback in `timeZone` (UTC when
  * absent), in `language`: format.ts's `slackDate` (numeric tokens in Romanian).
  */
-export function dateToken(ms: number, timeZone?: string, language: Language = "en"): string {
+export function dateToken(ms: number, timeZone: string | undefined, language: Language): string {
   return slackDate(language, ms, zoneOrUtc(timeZone));
 }
 

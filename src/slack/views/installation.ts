@@ -8,7 +8,7 @@ function section(text: string): KnownBlock {
 }
 
 /** Where people get help with this fleetbot: the operator's support page, or what to do without one. */
-export function supportLine(supportUrl: string | undefined, language: Language = "en"): string {
+export function supportLine(supportUrl: string | undefined, language: Language): string {
   const t = messages(language).help;
   return supportUrl
     ? t.supportAt({ link: `<${supportUrl}|${userText(new URL(supportUrl).host, 80)}>` })

@@ -536,10 +536,7 @@ const NO_READINGS_CHARS = 1500;
  * "26 vehicles have no temperature readings in this period: B-1, B-2, … and 9 more": one line
  * instead of a card each (most of a fleet has no reefer sensor), cut to NO_READINGS_CHARS.
  */
-export function noReadingsLine(
-  vehicles: readonly VehicleTemperatures[],
-  lang: Language = "en",
-): string | undefined {
+export function noReadingsLine(vehicles: readonly VehicleTemperatures[], lang: Language): string | undefined {
   if (vehicles.length === 0) return undefined;
   const m = words(lang);
   const head = m.noReadingsHead(vehicles.length);
@@ -747,7 +744,7 @@ export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
 };
 
 /** The reports the report modal offers, in catalogue order, with their labels in `language`. */
-export function modalReportChoices(language: Language = "en"): { value: VehicleReportName; label: string }[] {
+export function modalReportChoices(language: Language): { value: VehicleReportName; label: string }[] {
   const m = words(language);
   return VEHICLE_REPORTS.flatMap((name) =>
     REPORT_VIEWS[name].inModal ? [{ value: name, label: m.modalLabel(name) }] : [],

@@ -187,7 +187,7 @@ export class MessageBuilder {
   #n = 0;
   constructor(
     readonly prefix: string,
-    readonly language: Language = "en",
+    readonly language: Language,
   ) {}
 
   #id(): string {

@@ -3,28 +3,28 @@ import { CSV_BOM, csvField, csvHeader, toCsv } from "../../../src/slack/files/cs
 
 describe("csv writer", () => {
   it("quotes fields with comma, quote, CR or LF and doubles quotes", () => {
-    expect(csvField("plain")).toBe("plain");
-    expect(csvField("a,b")).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField("line1\nline2")).toBe('"line1\nline2"');
-    expect(csvField("a\rb")).toBe('"a\rb"');
+    expect(csvField("plain", "en")).toBe("plain");
+    expect(csvField("a,b", "en")).toBe('"a,b"');
+    expect(csvField('say "hi"', "en")).toBe('"say ""hi"""');
+    expect(csvField("line1\nline2", "en")).toBe('"line1\nline2"');
+    expect(csvField("a\rb", "en")).toBe('"a\rb"');
   });
 
   it("guards text that a spreadsheet would run as a formula, but not numbers", () => {
-    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
-    expect(csvField("+40 721")).toBe("'+40 721");
-    expect(csvField("-cmd")).toBe("'-cmd");
-    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvField("\tx")).toBe("'\tx");
-    expect(csvField(-18.5)).toBe("-18.5");
-    expect(csvField(0)).toBe("0");
+    expect(csvField('=HYPERLINK("http://x")', "en")).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField("+40 721", "en")).toBe("'+40 721");
+    expect(csvField("-cmd", "en")).toBe("'-cmd");
+    expect(csvField("@SUM(A1)", "en")).toBe("'@SUM(A1)");
+    expect(csvField("\tx", "en")).toBe("'\tx");
+    expect(csvField(-18.5, "en")).toBe("-18.5");
+    expect(csvField(0, "en")).toBe("0");
   });
 
   it("writes empty fields for absent values and true/false for booleans", () => {
-    expect(csvField(undefined)).toBe("");
-    expect(csvField(null)).toBe("");
-    expect(csvField(Number.NaN)).toBe("");
-    expect(csvField(true)).toBe("true");
+    expect(csvField(undefined, "en")).toBe("");
+    expect(csvField(null, "en")).toBe("");
+    expect(csvField(Number.NaN, "en")).toBe("");
+    expect(csvField(true, "en")).toBe("true");
   });
 
   it("starts with a BOM, ends lines with CRLF and keeps diacritics", () => {

@@ -35,7 +35,7 @@ describe("help", () => {
   });
 
   it("has one line per command with its example", () => {
-    const text = helpText();
+    const text = helpText("all", undefined, "en");
     // Placeholders such as <vehicle> are escaped: unescaped, Slack would read them as links.
     const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
     const romanian = (words: readonly string[] = []) =>
@@ -46,13 +46,13 @@ describe("help", () => {
       );
     expect(text).not.toMatch(/<[a-z]/i);
     for (const example of etransportUsageExamples) expect(text).toContain(example);
-    expect(helpText("fleet")).not.toContain("/etransport");
-    expect(helpText("etransport")).not.toContain("/fleet ");
+    expect(helpText("fleet", undefined, "en")).not.toContain("/etransport");
+    expect(helpText("etransport", undefined, "en")).not.toContain("/fleet ");
     expect(text.split("\n").length).toBe(fleetUsage.length + etransportUsageExamples.length + 6);
   });
 
   it("documents the alert filters min=, exclude= and vehicles=, and its example of them is read", () => {
-    const subscribe = helpText("fleet")
+    const subscribe = helpText("fleet", undefined, "en")
       .split("\n")
       .find((line) => line.includes("/fleet alerts subscribe"));
     for (const option of ["min=", "exclude=", "vehicles="]) expect(subscribe).toContain(option);

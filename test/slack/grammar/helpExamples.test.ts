@@ -41,12 +41,12 @@ describe("help examples with the account's vehicles", () => {
   );
 
   it("with a single vehicle, lists it once where the help shows two", () => {
-    const text = helpText("fleet", vehicleExamples(ACCOUNT.slice(0, 1)));
+    const text = helpText("fleet", vehicleExamples(ACCOUNT.slice(0, 1)), "en");
     expect(text).toContain("e.g. `/fleet stops B-77-KMT last 3d min=10`");
     expect(text).not.toMatch(/CJ-/);
   });
 
   it("keeps the made-up examples when the list is not known", () => {
-    expect(helpText("fleet")).toContain("/fleet where B-123-ABC");
+    expect(helpText("fleet", undefined, "en")).toContain("/fleet where B-123-ABC");
   });
 });

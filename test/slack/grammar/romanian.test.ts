@@ -209,7 +209,7 @@ describe("/etransport: Romanian words", () => {
 
 describe("help shows the Romanian word beside the English one", () => {
   it("on each line that has one", () => {
-    const text = helpText();
+    const text = helpText("all", undefined, "en");
     expect(text).toContain("`/fleet where &lt;vehicle&gt;` (`unde`) – ");
     expect(text).toContain("`/fleet fuel &lt;vehicles|all&gt; [period]` (`combustibil`, `consum`) – ");
     expect(text).toContain("`/fleet refills &lt;vehicle&gt; [period]` (`alimentări`) – ");
@@ -245,7 +245,7 @@ describe("help shows the Romanian word beside the English one", () => {
 
   it("stays within Slack's limits", () => {
     for (const which of ["all", "fleet", "etransport"] as const) {
-      const message = helpMessage(helpText(which), undefined, "fleetbot");
+      const message = helpMessage(helpText(which, undefined, "en"), undefined, "fleetbot");
       expect(message.blocks.length).toBeLessThanOrEqual(50);
       for (const block of message.blocks)
         if (block.type === "section") expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);

@@ -94,16 +94,18 @@ describe("action headline (point 1)", () => {
   it.each(cases)(
     "%s: single and bulk, refused, done and mixed",
     (action, oneRefused, oneDone, mixed, allRefused) => {
-      expect(transportActionHeadline(action, [refused("A")])).toBe(oneRefused);
-      expect(transportActionHeadline(action, [ok("A")])).toBe(oneDone);
-      expect(transportActionHeadline(action, [ok("A"), refused("B"), ok("C")])).toBe(mixed);
-      expect(transportActionHeadline(action, [refused("A"), refused("B"), refused("C")])).toBe(allRefused);
+      expect(transportActionHeadline(action, [refused("A")], "en")).toBe(oneRefused);
+      expect(transportActionHeadline(action, [ok("A")], "en")).toBe(oneDone);
+      expect(transportActionHeadline(action, [ok("A"), refused("B"), ok("C")], "en")).toBe(mixed);
+      expect(transportActionHeadline(action, [refused("A"), refused("B"), refused("C")], "en")).toBe(
+        allRefused,
+      );
     },
   );
 
   it("says all when every one of several succeeded, and that none was named for an empty list", () => {
-    expect(transportActionHeadline("start", [ok("A"), ok("B")])).toBe("Started all 2 transports.");
-    expect(transportActionHeadline("end", [])).toBe("End: no transport was named.");
+    expect(transportActionHeadline("start", [ok("A"), ok("B")], "en")).toBe("Started all 2 transports.");
+    expect(transportActionHeadline("end", [], "en")).toBe("End: no transport was named.");
   });
 
   it("a refused single Start never reads as a success, in the text or in the blocks", () => {
@@ -188,7 +190,7 @@ describe("one display form of a UIT (point 9)", () => {
     const messages = [
       transportActionResultMessage("start", [ok(t.codeUit), refused("AB12CD34EF56GH78")], [t]),
       removeConfirmationMessage(t),
-      removeCancelledMessage(t.codeUit),
+      removeCancelledMessage(t.codeUit, "en"),
     ];
     for (const message of messages) {
       // Button values and block ids carry the UIT as the service knows it; people read the grouped form.

@@ -330,21 +330,21 @@ describe("modal round trip", () => {
 
 describe("vehicleOptions", () => {
   it("matches plates ignoring case, spaces and dashes", () => {
-    expect(vehicleOptions("b12", vehicles).options.map((o) => o.value)).toEqual([
+    expect(vehicleOptions("b12", vehicles, "en").options.map((o) => o.value)).toEqual([
       "0b7c2f0e-1111-4222-8333-944455556666",
       "v-3",
     ]);
-    expect(vehicleOptions("cj-07 x", vehicles).options.map((o) => o.value)).toEqual(["v-2"]);
-    expect(vehicleOptions("123 klm", vehicles).options.map((o) => o.value)).toEqual(["v-3"]);
+    expect(vehicleOptions("cj-07 x", vehicles, "en").options.map((o) => o.value)).toEqual(["v-2"]);
+    expect(vehicleOptions("123 klm", vehicles, "en").options.map((o) => o.value)).toEqual(["v-3"]);
   });
 
   it("matches names ignoring case and diacritics", () => {
-    expect(vehicleOptions("brasov", vehicles).options.map((o) => o.value)).toEqual(["v-2"]);
-    expect(vehicleOptions("DUBĂ", vehicles).options.map((o) => o.value)).toEqual(["v-3"]);
+    expect(vehicleOptions("brasov", vehicles, "en").options.map((o) => o.value)).toEqual(["v-2"]);
+    expect(vehicleOptions("DUBĂ", vehicles, "en").options.map((o) => o.value)).toEqual(["v-3"]);
   });
 
   it("lists all for an empty query, sorted by plate, labels ≤ 75", () => {
-    const result = vehicleOptions("", vehicles);
+    const result = vehicleOptions("", vehicles, "en");
     expect(result.options.map((o) => o.text.text)).toEqual([
       "B-12-ABC — Truck 12",
       "B-123-KLM — Dubă <&> mică",
@@ -359,11 +359,11 @@ describe("vehicleOptions", () => {
       plate: `B ${String(i).padStart(3, "0")} AAA`,
       name: `Vehicle with a very long descriptive name number ${i} ${"ȘȚ".repeat(40)}`,
     }));
-    const result = vehicleOptions("b", many);
+    const result = vehicleOptions("b", many, "en");
     expect(result.options).toHaveLength(100);
     for (const o of result.options) expect(o.text.text.length).toBeLessThanOrEqual(75);
     expect(validateOptionsResponse(result)).toEqual([]);
-    expect(vehicleOptions("nothing-like-this", many)).toEqual({ options: [] });
-    expect(validateOptionsResponse(vehicleOptions("zzz", many))).toEqual([]);
+    expect(vehicleOptions("nothing-like-this", many, "en")).toEqual({ options: [] });
+    expect(validateOptionsResponse(vehicleOptions("zzz", many, "en"))).toEqual([]);
   });
 });

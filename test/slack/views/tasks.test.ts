@@ -422,7 +422,7 @@ describe("endings", () => {
       ":warning: fleetbot cannot save requests right now, nothing was queued.",
     );
     expect(statusModal("fleetbot", "text", undefined, "ro").close?.text).toBe("Închide");
-    expect(statusModal("fleetbot", "text").close?.text).toBe("Close");
+    expect(statusModal("fleetbot", "text", undefined, "en").close?.text).toBe("Close");
   });
 });
 
