@@ -82,7 +82,11 @@ export async function cancelTask({ ack, action, body, respond }: ButtonArgs, dep
     await respond(aside({ text: messages(language).tasks.alreadyFinished() }));
     return;
   }
-  await deps.tasks.cancel(task.id, body.user.id);
+  // It may have ended between the read above and the cancel: then nothing was cancelled, and no message may say so.
+  if (!(await deps.tasks.cancel(task.id, body.user.id))) {
+    await respond(aside({ text: messages(language).tasks.alreadyFinished() }));
+    return;
+  }
   const account = await deps.users.accountOf(body.user.id);
   if (action.block_id.startsWith(QUEUE_ENTRY_BLOCK) && account) {
     // Clicked in /fleet queue: that list, refreshed, without the request (a running one ends at its current call).
