@@ -38,7 +38,11 @@ export function describeTask(task: TaskRecord, language: Language): string {
     case "vehicle-report": {
       const p = taskOf(task, "vehicle-report")?.params;
       if (!p) return t.reportAny();
-      const vehicles = userText(p.refs.map((r) => r.raw).join(", "), VEHICLES_MAX);
+      // `all` is a command word, not a vehicle: said in the reader's words ("all vehicles", "toate vehiculele").
+      const vehicles = userText(
+        p.refs.map((r) => (r.type === "all" ? t.allVehicles() : r.raw)).join(", "),
+        VEHICLES_MAX,
+      );
       const period = p.period ? `, ${userText(periodText(p.period.label, language), ECHO_MAX)}` : "";
       const title = m.reports.title(p.report);
       return `${vehicles ? t.reportFor({ title, vehicles }) : title}${period}`;

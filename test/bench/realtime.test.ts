@@ -27,6 +27,6 @@ describe("real-time bench readings", () => {
 
   it("tells a progress update from an answer", () => {
     expect(isProgress(":hourglass_flowing_sand: Stops report: 1/3 requests")).toBe(true);
-    expect(isProgress("58 stops in yesterday (2026-11-21)")).toBe(false);
+    expect(isProgress("58 stops · yesterday (Sat 21 Nov)")).toBe(false);
   });
 });

@@ -137,7 +137,10 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
 };
 
 /** Messages whose Romanian is rightly the same text as the English. */
-const SAME_IN_BOTH: ReadonlySet<string> = new Set();
+const SAME_IN_BOTH: ReadonlySet<string> = new Set([
+  // Only its parts are words ("1.234,6 km · ieri (luni 2 nov.)"), each already in the reader's language.
+  "reports.routeSummary",
+]);
 
 /** A value that is the text `⟦name⟧`, or 2 where a number is wanted. */
 function marker(name: string): unknown {

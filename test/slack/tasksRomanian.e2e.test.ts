@@ -59,7 +59,7 @@ describe("tasks in Romanian", () => {
     await fleet("stops all last 30d", RO);
     const waiting = lastSeen(RO)!;
     const ack = textOf(waiting);
-    expect(ack).toMatch(/următoarea la rând|locul \d+ în coadă|răspund acum|\d+\/\d+ (de )?cereri/);
+    expect(ack).toMatch(/urmează la rând|locul \d+ în coadă|răspund acum|\d+\/\d+ (de )?cereri/);
     expect(ack).toContain("Serviciul de flotă răspunde, pentru un cont");
     expect(ack).toContain("Anulează");
     const [taskId] = cancelButtons(waiting);

@@ -310,9 +310,9 @@ export const reports = {
   routeFiles: () => "The full track is in the attached GPX (for maps) and CSV files.",
   routeMethod: () => "Distance is measured between GPS points; moving time counts speeds above 3 km/h.",
   routeEmptySummary: ({ vehicle, period }: { vehicle: string; period: string }) =>
-    `${vehicle}: no positions in ${period}`,
+    `${vehicle}: no positions · ${period}`,
   routeSummary: ({ vehicle, distance, period }: { vehicle: string; distance: string; period: string }) =>
-    `${vehicle}: ${distance} in ${period}`,
+    `${vehicle}: ${distance} · ${period}`,
 
   // ---------- stops ----------
   sinceBeforePeriod: () => "since before the period",
@@ -329,7 +329,9 @@ export const reports = {
   noStops: () => "No stops in this period.",
   noStopsFor: ({ vehicles }: { vehicles: string }) => `No stops for: ${vehicles}`,
   stopsInCsv: () => "Every stop is in the attached CSV.",
-  stopsSummary: ({ stops, period }: { stops: number; period: string }) => `${int(stops)} stops in ${period}`,
+  /** The notification text: the count, then the period's label ("5 stops · yesterday (Wed 25 Nov)"). */
+  stopsSummary: ({ stops, period }: { stops: number; period: string }) =>
+    `${count("en", stops, { one: "stop", other: "stops" })} · ${period}`,
 
   // ---------- fuel ----------
   twoFuelSources: () => "⛽+🟦 two fuel sources",
@@ -386,8 +388,9 @@ export const reports = {
   moreVehiclesNotShown: (n: number) =>
     `${count("en", n, { one: "more vehicle", other: "more vehicles" })} not shown here.`,
   chartsAttached: () => "Charts of the temperatures are attached.",
+  /** `vehicles`: those with at least one sensor (the others are named in the body). */
   tempsSummary: ({ period, sensors, vehicles }: { period: string; sensors: number; vehicles: number }) =>
-    `Temperatures ${period}: ${int(sensors)} sensors on ${int(vehicles)} vehicles`,
+    `Temperatures · ${period}: ${count("en", sensors, { one: "sensor", other: "sensors" })} on ${count("en", vehicles, { one: "vehicle", other: "vehicles" })}`,
 
   // ---------- chart ----------
   chartNoReadings: () => " · no temperature readings",

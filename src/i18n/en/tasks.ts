@@ -15,6 +15,8 @@ export const tasks = {
   reportFor: ({ title, vehicles }: { title: string; vehicles: string }) => `${title} for ${vehicles}`,
   /** A report whose parameters no longer read. */
   reportAny: () => "Report",
+  /** `all` typed for the vehicles, in a task's description. */
+  allVehicles: () => "all vehicles",
   actionStart: ({ uits }: { uits: string }) => `Start ${uits}`,
   actionPause: ({ uits }: { uits: string }) => `Pause ${uits}`,
   actionEnd: ({ uits }: { uits: string }) => `End ${uits}`,

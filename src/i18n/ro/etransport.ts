@@ -344,7 +344,7 @@ export const etransport = {
   listText: ({ what, search, page, pages }) =>
     `e-Transport · ${what}${search ? ` care conțin „${search}”` : ""}${page > 0 ? ` (pagina ${number("ro", page)} din ${number("ro", pages)})` : ""}`,
   previous: () => "◀ Înapoi",
-  next: () => "Înainte ▶",
+  next: () => "Următoarea ▶",
 
   underWay: (action) => ACTION_WORDS[action].underWay,
   lookupUnderWay: () => "în curs",

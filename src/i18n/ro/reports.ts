@@ -126,7 +126,7 @@ export const reports = {
   engine: (state) => ENGINE[state],
   page: ({ page, count: pages }) => `pagina ${page}/${pages}`,
   previous: ({ page, count: pages }) => `◀ Înapoi (${page}/${pages})`,
-  next: ({ page, count: pages }) => `Înainte (${page}/${pages}) ▶`,
+  next: ({ page, count: pages }) => `Următoarea (${page}/${pages}) ▶`,
   linesLeftOut: () =>
     "Câteva rânduri au fost omise ca să încapă în limitele Slack; fișierul atașat le are pe toate.",
   companyTime: ({ zone }) =>
@@ -177,8 +177,8 @@ export const reports = {
   routeFiles: () => "Traseul complet e în fișierele GPX (pentru hărți) și CSV atașate.",
   routeMethod: () =>
     "Distanța e măsurată între punctele GPS; timpul în mișcare numără vitezele de peste 3 km/h.",
-  routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție în ${period}`,
-  routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} în ${period}`,
+  routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție · ${period}`,
+  routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} · ${period}`,
 
   sinceBeforePeriod: () => "de dinainte de perioadă",
   stillStoppedAtEnd: () => "încă oprit la sfârșitul perioadei",
@@ -195,7 +195,7 @@ export const reports = {
   noStopsFor: ({ vehicles: list }) => `Nicio oprire pentru: ${list}`,
   stopsInCsv: () => "Toate opririle sunt în fișierul CSV atașat.",
   stopsSummary: ({ stops, period }) =>
-    `${count("ro", stops, { one: "oprire", few: "opriri", other: "de opriri" })} în ${period}`,
+    `${count("ro", stops, { one: "oprire", few: "opriri", other: "de opriri" })} · ${period}`,
 
   twoFuelSources: () => "⛽+🟦 două surse de combustibil",
   primarySource: () => "⛽ Sursa principală",
@@ -253,7 +253,7 @@ export const reports = {
   moreVehiclesNotShown: (n) => `Încă ${vehicles(n)} nu sunt afișate aici.`,
   chartsAttached: () => "Graficele temperaturilor sunt atașate.",
   tempsSummary: ({ period, sensors, vehicles: n }) =>
-    `Temperaturi ${period}: ${count("ro", sensors, { one: "senzor", few: "senzori", other: "de senzori" })} pe ${vehicles(n)}`,
+    `Temperaturi · ${period}: ${count("ro", sensors, { one: "senzor", few: "senzori", other: "de senzori" })} pe ${vehicles(n)}`,
 
   chartNoReadings: () => " · nicio citire de temperatură",
   chartTimeAxis: ({ zone }) => `Ora (${zone})`,

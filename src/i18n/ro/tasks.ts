@@ -12,6 +12,7 @@ const requests = (n: number) => count("ro", n, { one: "cerere", few: "cereri", o
 export const tasks = {
   reportFor: ({ title, vehicles }) => `${title} pentru ${vehicles}`,
   reportAny: () => "Raport",
+  allVehicles: () => "toate vehiculele",
   actionStart: ({ uits }) => `Pornire ${uits}`,
   actionPause: ({ uits }) => `Pauză ${uits}`,
   actionEnd: ({ uits }) => `Terminare ${uits}`,
@@ -28,7 +29,7 @@ export const tasks = {
   answeringNow: () => "răspund acum",
   requestsDone: ({ done, total }) => `${number("ro", done)}/${requests(total)}`,
   positionInQueue: ({ position }) => `locul ${number("ro", position)} în coadă`,
-  nextInLine: () => "următoarea la rând",
+  nextInLine: () => "urmează la rând",
   waitAbout: ({ duration }) => `aproximativ ${duration}`,
   waitUnderSecond: () => "sub o secundă",
   waitLeft: ({ wait }) => `încă ${wait}`,

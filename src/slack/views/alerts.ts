@@ -756,7 +756,8 @@ export function alertOptionProblemMessage(problem: AlertOptionProblem, language:
       });
       break;
   }
-  return noticeMessage(`:warning: ${text}`, m.optionExample());
+  // `stale=` and `lang=` name their own example in the sentence; `min=` gets one beneath.
+  return noticeMessage(`:warning: ${text}`, problem.option === "min" ? m.optionExample() : undefined);
 }
 
 /** Answer to the Mute button, in the clicker's language (whatever the alert's). */

@@ -596,7 +596,8 @@ export function temperatureMessage(
   );
   if (pageToken !== undefined) b.pager(p, pages.length, pageToken);
   const sensors = report.vehicles.reduce((n, v) => n + v.sensors.length, 0);
-  return b.build(userText(m.tempsSummary({ period, sensors, vehicles: report.vehicles.length }), 2900));
+  const withSensors = report.vehicles.filter((v) => v.sensors.length > 0).length;
+  return b.build(userText(m.tempsSummary({ period, sensors, vehicles: withSensors }), 2900));
 }
 
 // ---------- vehicles not found ----------

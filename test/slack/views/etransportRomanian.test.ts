@@ -155,7 +155,7 @@ describe("transport list in Romanian", () => {
       "Termină",
       "Editează",
       "Șterge",
-      "Înainte ▶",
+      "Următoarea ▶",
     ]);
     expect(message.text).toBe("e-Transport · 20 de transporturi în desfășurare (pagina 1 din 3)");
     // The cards of a Romanian list are Romanian too.

@@ -96,6 +96,15 @@ describe("describeTask: every kind, in the task's language", () => {
       `${messages("en").reports.title("stops")} for B-12-ABC, ${periodText(YESTERDAY, "en")}`,
       `${messages("ro").reports.title("stops")} pentru B-12-ABC, ${periodText(YESTERDAY, "ro")}`,
     ],
+    [
+      task("vehicle-report", {
+        report: "fuel",
+        refs: [{ type: "all", raw: "all", normalised: "ALL" }],
+        timeZone: "Europe/Bucharest",
+      }),
+      "Fuel report for all vehicles",
+      "Raport de combustibil pentru toate vehiculele",
+    ],
     [task("vehicle-report", { nonsense: true }), "Report", "Raport"],
     [task("transport-action", { action: "start", uits: [UIT] }), `Start ${SHOWN}`, `Pornire ${SHOWN}`],
     [task("transport-action", { action: "pause", uits: [UIT] }), `Pause ${SHOWN}`, `Pauză ${SHOWN}`],
@@ -148,7 +157,7 @@ describe("progress", () => {
     expect(shown(en.blocks)).toContain("The fleet service answers one request every 30 seconds per account.");
     expect(shown(en.blocks)).toContain('"text":"Cancel"');
     const ro = progressMessage(what, progress({}), NOW, "ro");
-    expect(ro.text).toBe(`:hourglass_flowing_sand: ${what}: următoarea la rând, aproximativ 30 s`);
+    expect(ro.text).toBe(`:hourglass_flowing_sand: ${what}: urmează la rând, aproximativ 30 s`);
     expect(shown(ro.blocks)).toContain("la o cerere la fiecare 30 de secunde");
     expect(shown(ro.blocks)).toContain('"text":"Anulează"');
   });
@@ -170,7 +179,7 @@ describe("progress", () => {
     expect(at({ done: 1, total: 20 }, "ro")).toBe("1/20 de cereri, încă aproximativ 30 s");
     expect(at({ done: 1, total: 1 }, "en")).toBe("answering now");
     expect(at({ done: 1, total: 1 }, "ro")).toBe("răspund acum");
-    expect(at({ expectedFinishAt: NOW + 400 }, "ro")).toBe("următoarea la rând, sub o secundă");
+    expect(at({ expectedFinishAt: NOW + 400 }, "ro")).toBe("urmează la rând, sub o secundă");
   });
 
   it("the pacing: one second, seconds, a minute, minutes, unknown", () => {

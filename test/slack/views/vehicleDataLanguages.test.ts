@@ -141,7 +141,7 @@ describe("vehicleListMessage", () => {
     expect(text).toContain("*20* de vehicule · la <!date^");
     expect(text).toContain("|marți 3 nov., 14:00> · pagina 1/2");
     expect(text).toContain("63 km/h · ⚪ motor oprit · fără ora GPS");
-    expect(text).toContain("Înainte (2/2) ▶");
+    expect(text).toContain("Următoarea (2/2) ▶");
     expect(text).toContain("Poziție");
     expect(text).not.toMatch(ENGLISH);
     const filtered = textOf(vehicleListMessage(list(2, "volvo"), 0, TOKEN, opts("ro")));
@@ -188,7 +188,7 @@ describe("routeMessage", () => {
     expect(text).toContain("*Puncte GPS*\n1.500");
     expect(text).toContain("*Prima poziție*\n<!date^");
     expect(text).toContain("|luni 2 nov., 08:00>");
-    expect(text).toContain("B-12-ABC — Volvo FH: 1.234,6 km în ieri (luni 2 nov.)");
+    expect(text).toContain("B-12-ABC — Volvo FH: 1.234,6 km · ieri (luni 2 nov.)");
     expect(text).toContain("fișierele GPX (pentru hărți) și CSV atașate");
     expect(text).not.toMatch(ENGLISH);
     expect(textOf(routeMessage({ ...route, points: [] }, opts("ro")))).toContain(
@@ -238,7 +238,7 @@ describe("stopsMessage", () => {
     const twenty = textOf(valid(stopsMessage(report([20]), 0, TOKEN, opts("ro"))));
     expect(twenty).toContain("*20* de opriri la 1 vehicul");
     expect(twenty).toContain("20 de opriri, 8 h 20 min în total");
-    expect(twenty).toContain("20 de opriri în ieri (luni 2 nov.)");
+    expect(twenty).toContain("20 de opriri · ieri (luni 2 nov.)");
   });
 
   it("Romanian: header, lines, times and words", () => {
@@ -449,7 +449,7 @@ describe("temperatureMessage", () => {
     expect(text).toContain("⚠️ 20 de ieșiri din intervalul");
     expect(text).toContain("💧 Senzor de umiditate 1: min. 80,0 % · medie 81,6 % · max. 83,0 % · 2 citiri");
     expect(text).toContain("Graficele temperaturilor sunt atașate.");
-    expect(text).toContain("Temperaturi ieri (luni 2 nov.): 4 senzori pe 2 vehicule");
+    expect(text).toContain("Temperaturi · ieri (luni 2 nov.): 4 senzori pe 2 vehicule");
     expect(text).not.toMatch(ENGLISH);
   });
 
