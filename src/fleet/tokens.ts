@@ -252,6 +252,7 @@ export class TokenManager {
   async token(ctx: CallContext = {}): Promise<AccessToken> {
     const current = this.#current;
     if (current?.isReusable(this.#now())) return current;
+    if (ctx.signal?.aborted) throw abortReason(ctx.signal);
     if (this.#shared && !this.#pending) {
       if (!this.#taking) {
         const taking = this.#takeShared(this.#shared).finally(() => {
@@ -285,6 +286,8 @@ export class TokenManager {
    * instead of starting a second one.
    */
   renew(ctx: CallContext = {}): Promise<AccessToken> {
+    // A cancelled caller starts nothing: a login queued for nobody would spend a slot.
+    if (ctx.signal?.aborted) return Promise.reject(abortReason(ctx.signal));
     const refusedAt = this.#loginRefusedAt;
     if (refusedAt !== undefined && !mayRetryRefused(ctx, this.#now() - refusedAt)) {
       // Answered here, without a login: these credentials wait for a person (a re-link, a command).
@@ -393,6 +396,9 @@ export class TokenManager {
       .finally(() => {
         if (this.#pending === pending) this.#pending = undefined;
       });
+    // Each caller hears the outcome through its own chain; the shared promise itself may outlive
+    // them all (every caller cancelled), and an unheard rejection would end the process.
+    pending.catch(() => undefined);
     return pending;
   }
 

@@ -116,6 +116,49 @@ describe("TokenManager", () => {
     expect(logins()).toBe(1);
   });
 
+  it("a caller already cancelled starts no login, and leaves no rejection unheard", async () => {
+    // Regression: a cancelled task's renew() queued a login nobody listened to; when it failed
+    // (CI: a closing simulator), its rejection went unhandled, which ends a Node process.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { tokens, logins, gate } = setup({ failFirst: true });
+      const controller = new AbortController();
+      controller.abort();
+      await expect(tokens.renew({ signal: controller.signal })).rejects.toThrow();
+      await expect(tokens.token({ signal: controller.signal })).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 20)); // a login would have failed after 5 ms
+      await new Promise((r) => setImmediate(r));
+      expect(gate.calls).toEqual([]);
+      expect(logins()).toBe(0);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  it("a shared login that fails after every caller left is still heard", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { tokens, logins } = setup({ failFirst: true });
+      const first = new AbortController();
+      const second = new AbortController();
+      const leaving = [tokens.token({ signal: first.signal }), tokens.renew({ signal: second.signal })];
+      first.abort();
+      second.abort();
+      for (const call of leaving) await expect(call).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r));
+      expect(logins()).toBe(1);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("invalidate forgets the current token, but not a newer one for an old token's late 401", async () => {
     const { tokens, logins } = setup();
     const first = await tokens.token();
