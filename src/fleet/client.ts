@@ -8,6 +8,7 @@ import {
   type FailureReason,
   RateLimitedError,
   RequestRuleError,
+  type RuleSubject,
   UnauthorizedError,
   UpstreamTransportError,
 } from "./errors.js";
@@ -449,6 +450,7 @@ function isUnauthorizedCode(reason: FailureReason): boolean {
   return code === "401" || code === "unauthorized" || code === "forbidden";
 }
 
+/** The request rules of fleet-api.md, checked before a request is sent; a broken one is a code, no words. */
 class Rules {
   constructor(
     private readonly endpoint: FleetEndpoint,
@@ -456,62 +458,51 @@ class Rules {
   ) {}
 
   /** `params`: the rule's numbers, for the dispatcher's words (RequestRuleError.userFailure). */
-  check(ok: boolean, rule: string, message: string, params?: Readonly<Record<string, number>>): void {
-    if (this.enforce && !ok) throw new RequestRuleError(this.endpoint, rule, message, params);
+  check(
+    ok: boolean,
+    rule: string,
+    options: { subject?: RuleSubject; params?: Readonly<Record<string, number>> } = {},
+  ): void {
+    if (this.enforce && !ok) throw new RequestRuleError(this.endpoint, rule, options);
   }
 
-  validDate(date: Date, label: string): void {
-    this.check(
-      date instanceof Date && !Number.isNaN(date.getTime()),
-      "invalid-date",
-      `${label} is not a valid date.`,
-    );
+  validDate(date: Date, subject: RuleSubject): void {
+    this.check(date instanceof Date && !Number.isNaN(date.getTime()), "invalid-date", { subject });
   }
 
   period(from: Date, to: Date): void {
-    this.validDate(from, "The start");
-    this.validDate(to, "The end");
-    this.check(from.getTime() < to.getTime(), "period-order", "The period must start before it ends.");
+    this.validDate(from, "start");
+    this.validDate(to, "end");
+    this.check(from.getTime() < to.getTime(), "period-order", { subject: "period" });
   }
 
   maxPeriod(from: Date, to: Date, maxDays: number | undefined, timeZone: string): void {
     if (maxDays === undefined) return;
-    this.check(
-      periodWithinDays(from, to, maxDays, timeZone),
-      "max-period",
-      `A ${this.endpoint} request covers at most ${maxDays} days; split the period.`,
-      { days: maxDays },
-    );
+    this.check(periodWithinDays(from, to, maxDays, timeZone), "max-period", { params: { days: maxDays } });
   }
 
   vehicles(ids: readonly number[], max: number | undefined): void {
-    this.check(ids.length > 0, "empty-list", "Name at least one vehicle.");
+    this.check(ids.length > 0, "empty-list", { subject: "vehicles" });
     this.check(
       ids.every((id) => Number.isInteger(id)),
       "invalid-vehicle-id",
-      "Vehicle ids must be whole numbers.",
     );
     if (max !== undefined) {
-      this.check(
-        ids.length <= max,
-        "max-vehicles",
-        `A ${this.endpoint} request takes at most ${max} vehicles; ${ids.length} were given.`,
-        { max, given: ids.length },
-      );
+      this.check(ids.length <= max, "max-vehicles", { params: { max, given: ids.length } });
     }
   }
 
-  nonEmptyTexts(values: readonly string[], what: string): void {
-    this.check(values.length > 0, "empty-list", `Name at least one ${what}.`);
+  nonEmptyTexts(values: readonly string[], subject: RuleSubject): void {
+    this.check(values.length > 0, "empty-list", { subject });
     this.check(
       values.every((v) => typeof v === "string" && v.trim() !== ""),
       "empty-value",
-      `Every ${what} must be non-empty.`,
+      { subject },
     );
   }
 
-  required(value: string | undefined, what: string): void {
-    this.check(typeof value === "string" && value.trim() !== "", "required", `${what} is required.`);
+  required(value: string | undefined, subject: RuleSubject): void {
+    this.check(typeof value === "string" && value.trim() !== "", "required", { subject });
   }
 }
 
@@ -570,7 +561,6 @@ export class FleetSession {
     rules.check(
       Number.isInteger(params.stationaryMarginMinutes) && params.stationaryMarginMinutes >= 1,
       "min-stationary-margin",
-      "The minimum stop duration must be a whole number of minutes, at least 1.",
     );
     const body = { ...this.#vehiclesBody(params), stationaryMargin: params.stationaryMarginMinutes };
     return this.#call("stops", body, this.#schemas.stopsPayload, ctx);
@@ -607,21 +597,18 @@ export class FleetSession {
 
   async loadTransports(params: LoadTransportsParams, ctx: CallContext = {}): Promise<TransportPage> {
     const rules = this.#rules("load-transports");
-    rules.check(params.statusIds.length > 0, "empty-list", "Name at least one transport status.");
+    rules.check(params.statusIds.length > 0, "empty-list", { subject: "statuses" });
     rules.check(
       params.statusIds.every((id) => Number.isInteger(id)),
       "invalid-status",
-      "Status ids must be whole numbers.",
     );
-    for (const [name, value] of [
-      ["pageSize", params.pageSize],
-      ["pageIndex", params.pageIndex],
+    for (const [subject, value] of [
+      ["page-size", params.pageSize],
+      ["page-index", params.pageIndex],
     ] as const) {
-      rules.check(
-        value === undefined || (Number.isInteger(value) && value >= 0),
-        "invalid-paging",
-        `${name} must be a whole number, 0 or more.`,
-      );
+      rules.check(value === undefined || (Number.isInteger(value) && value >= 0), "invalid-paging", {
+        subject,
+      });
     }
     const body: LoadTransportsRequestBody = {
       statusIds: [...new Set(params.statusIds)].sort((a, b) => a - b),
@@ -634,7 +621,7 @@ export class FleetSession {
 
   async addTransport(params: AddTransportParams, ctx: CallContext = {}): Promise<boolean> {
     const rules = this.#rules("add-transport");
-    rules.required(params.codeUit, "The UIT code");
+    rules.required(params.codeUit, "code-uit");
     this.#checkTransportFields(rules, params);
     const body: AddTransportRequestBody = { ...this.#transportBody(params), codeUit: params.codeUit };
     return this.#call("add-transport", body, this.#schemas.booleanPayload, ctx);
@@ -642,7 +629,7 @@ export class FleetSession {
 
   async updateTransport(params: UpdateTransportParams, ctx: CallContext = {}): Promise<boolean> {
     const rules = this.#rules("update-transport");
-    rules.required(params.transportUId, "The transport id");
+    rules.required(params.transportUId, "transport-id");
     this.#checkTransportFields(rules, params);
     const body: UpdateTransportRequestBody = {
       transportUId: params.transportUId,
@@ -653,7 +640,7 @@ export class FleetSession {
 
   /** Deletes transports by their uId (irreversible). True when the service confirms. */
   async removeTransports(transportUIds: readonly string[], ctx: CallContext = {}): Promise<boolean> {
-    this.#rules("remove-transports").nonEmptyTexts(transportUIds, "transport id");
+    this.#rules("remove-transports").nonEmptyTexts(transportUIds, "transport-ids");
     const body: RemoveTransportsRequestBody = { transportsUids: [...transportUIds] };
     const payload = await this.#call("remove-transports", body, this.#schemas.transportActionPayload, ctx);
     // Documented as boolean; the per-item shapes of start/end are accepted too.
@@ -759,23 +746,19 @@ export class FleetSession {
   }
 
   #checkTransportFields(rules: Rules, params: TransportFields): void {
-    rules.required(params.vehicleUId, "The vehicle");
-    rules.required(params.vatNumber, "The VAT number");
-    rules.validDate(params.validityStart, "The UIT validity start");
-    rules.validDate(params.validityEnd, "The UIT validity end");
-    rules.check(
-      params.validityStart.getTime() <= params.validityEnd.getTime(),
-      "period-order",
-      "The UIT validity must start before it ends.",
-    );
-    if (params.start) rules.validDate(params.start, "The transmission start");
-    if (params.end) rules.validDate(params.end, "The transmission end");
+    rules.required(params.vehicleUId, "vehicle");
+    rules.required(params.vatNumber, "vat-number");
+    rules.validDate(params.validityStart, "validity-start");
+    rules.validDate(params.validityEnd, "validity-end");
+    rules.check(params.validityStart.getTime() <= params.validityEnd.getTime(), "period-order", {
+      subject: "validity",
+    });
+    if (params.start) rules.validDate(params.start, "transmission-start");
+    if (params.end) rules.validDate(params.end, "transmission-end");
     if (params.start && params.end) {
-      rules.check(
-        params.start.getTime() <= params.end.getTime(),
-        "period-order",
-        "The transmission must start before it ends.",
-      );
+      rules.check(params.start.getTime() <= params.end.getTime(), "period-order", {
+        subject: "transmission",
+      });
     }
   }
 
@@ -802,7 +785,7 @@ export class FleetSession {
     codeUits: readonly string[],
     ctx: CallContext,
   ): Promise<TransportActionResult[]> {
-    this.#rules(endpoint).nonEmptyTexts(codeUits, "UIT code");
+    this.#rules(endpoint).nonEmptyTexts(codeUits, "uits");
     const body: TransportsByUitRequestBody = { transports: codeUits.map((codeUit) => ({ codeUit })) };
     const schema = this.#schemas.transportActionPayload;
     // With per-UIT results, a partly failed call (isSuccess false) still says which UITs

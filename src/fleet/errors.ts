@@ -4,8 +4,8 @@ import type { FleetEndpoint } from "./seam.js";
  * Errors of the fleet client. Every failure a caller can meet is one of these, so a
  * task can decide (retry, tell the user, alert support) from `kind` alone, and tell a
  * dispatcher what happened without knowing HTTP: `userFailure()` gives a code and its parameters,
- * which the Slack side words in the reader's language (the `tasks` catalogue). `userMessage`
- * is English, for logs and support only.
+ * which the Slack side words in the reader's language (the `tasks` catalogue). An error holds no
+ * sentence for a user: its `message` is for the operator's log.
  */
 
 export type FleetErrorKind =
@@ -52,7 +52,6 @@ export interface FailureReason {
 
 interface FleetErrorDetails {
   endpoint: FleetEndpoint;
-  userMessage: string;
   correlationId?: string | undefined;
   status?: number | undefined;
   cause?: unknown;
@@ -61,11 +60,6 @@ interface FleetErrorDetails {
 export abstract class FleetError extends Error {
   abstract readonly kind: FleetErrorKind;
   readonly endpoint: FleetEndpoint;
-  /**
-   * Plain English sentence: what went wrong and, where possible, what to do. For logs and
-   * support: a dispatcher reads `userFailure()` through the catalogue, in their language.
-   */
-  readonly userMessage: string;
   /** Envelope correlationId, when the service sent one: what support asks for. */
   readonly correlationId: string | undefined;
   /** HTTP status of the answer, when there was one. */
@@ -75,7 +69,6 @@ export abstract class FleetError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.endpoint = details.endpoint;
-    this.userMessage = details.userMessage;
     this.correlationId = details.correlationId;
     this.status = details.status;
   }
@@ -122,23 +115,61 @@ const VEHICLE_PERIOD: ReadonlySet<FleetEndpoint> = new Set([
   "temperatures",
 ]);
 
+/**
+ * What a broken request rule is about: which value of the request (a code; the Slack side words
+ * it). Lists: `vehicles`, `statuses`, `uits`, `transport-ids`; a report's period: `start`, `end`, `period`;
+ * a transport's fields and dates: `code-uit`, `transport-id`, `vehicle`, `vat-number`,
+ * `validity-start`, `validity-end`, `validity`, `transmission-start`, `transmission-end`,
+ * `transmission`; paging: `page-size`, `page-index`.
+ */
+export type RuleSubject =
+  | "vehicles"
+  | "statuses"
+  | "uits"
+  | "transport-ids"
+  | "start"
+  | "end"
+  | "period"
+  | "code-uit"
+  | "transport-id"
+  | "vehicle"
+  | "vat-number"
+  | "validity-start"
+  | "validity-end"
+  | "validity"
+  | "transmission-start"
+  | "transmission-end"
+  | "transmission"
+  | "page-size"
+  | "page-index";
+
 /** A request rule of fleet-api.md (vehicle count, period, margin) broken: the request was never sent. */
 export class RequestRuleError extends FleetError {
   readonly kind = "rule" as const;
-  /** Which rule, e.g. "max-vehicles", "max-period", "min-stationary-margin", "period-order", "empty-list". */
+  /**
+   * Which rule: "max-vehicles", "max-period", "min-stationary-margin", "period-order",
+   * "empty-list", "empty-value", "required", "invalid-date", "invalid-vehicle-id",
+   * "invalid-status", "invalid-paging".
+   */
   readonly rule: string;
+  /** Which value of the request broke it, when the rule alone does not say. */
+  readonly subject: RuleSubject | undefined;
   /** The rule's numbers: `max` and `given` (max-vehicles), `days` (max-period). */
   readonly ruleParams: Readonly<Record<string, number>>;
 
   constructor(
     endpoint: FleetEndpoint,
     rule: string,
-    userMessage: string,
-    ruleParams: Readonly<Record<string, number>> = {},
+    options: { subject?: RuleSubject; params?: Readonly<Record<string, number>> } = {},
   ) {
-    super(`request rule "${rule}" broken: ${userMessage}`, { endpoint, userMessage });
+    const numbers = Object.entries(options.params ?? {})
+      .map(([key, value]) => `${key} ${value}`)
+      .join(", ");
+    const about = [options.subject, numbers].filter(Boolean).join("; ");
+    super(`request rule "${rule}" broken${about ? ` (${about})` : ""}`, { endpoint });
     this.rule = rule;
-    this.ruleParams = ruleParams;
+    this.subject = options.subject;
+    this.ruleParams = options.params ?? {};
   }
 
   userFailure(): FleetFailure {
@@ -151,7 +182,11 @@ export class RequestRuleError extends FleetError {
     if (this.rule === "min-stationary-margin") return { code: "rule-min-stationary-margin" };
     if (VEHICLE_PERIOD.has(endpoint) && this.rule === "period-order") return { code: "rule-period-order" };
     if (VEHICLE_PERIOD.has(endpoint) && this.rule === "empty-list") return { code: "rule-empty-list" };
-    return { code: "rule", params: { rule: this.rule, endpoint } };
+    // The others by rule and subject (taskErrorText words the pairs it knows).
+    return {
+      code: "rule",
+      params: { rule: this.rule, endpoint, ...(this.subject ? { subject: this.subject } : {}) },
+    };
   }
 }
 
@@ -166,7 +201,6 @@ export class BadRequestError extends FleetError {
       endpoint,
       status: 400,
       correlationId,
-      userMessage: `The fleet service refused the request as invalid${reasons ? ` (${reasons})` : ""}.`,
     });
     this.failureReasons = failureReasons;
   }
@@ -187,19 +221,6 @@ export type UnauthorizedReason = "login" | "access" | "expired";
 
 const VEHICLE_SCOPED: ReadonlySet<FleetEndpoint> = new Set(["stops", "refills", "temperatures"]);
 
-function unauthorizedMessage(endpoint: FleetEndpoint, reason: UnauthorizedReason): string {
-  switch (reason) {
-    case "login":
-      return "The fleet service did not accept this username and password, or the user is inactive.";
-    case "expired":
-      return "The fleet session expired and could not be renewed. Link the fleet account again with /fleet login.";
-    case "access":
-      return VEHICLE_SCOPED.has(endpoint)
-        ? "At least one of the listed vehicles is not accessible to this fleet account."
-        : "This fleet account has no rights for this request.";
-  }
-}
-
 export class UnauthorizedError extends FleetError {
   readonly kind = "unauthorized" as const;
   readonly reason: UnauthorizedReason;
@@ -214,7 +235,6 @@ export class UnauthorizedError extends FleetError {
       endpoint,
       status: options.status ?? 401,
       correlationId: options.correlationId,
-      userMessage: unauthorizedMessage(endpoint, reason),
     });
     this.reason = reason;
     this.failureReasons = options.failureReasons ?? [];
@@ -249,7 +269,6 @@ export class RateLimitedError extends FleetError {
       {
         endpoint,
         status: 429,
-        userMessage: "The fleet service limits how often this account may ask; the request will be retried.",
       },
     );
     this.retryAfterMs = retryAfterMs;
@@ -276,7 +295,6 @@ export class ApplicationFailureError extends FleetError {
       endpoint,
       status,
       correlationId,
-      userMessage: `The fleet service could not do this${reasons ? `: ${reasons}` : ""}.`,
     });
     this.failureReasons = failureReasons;
   }
@@ -303,13 +321,6 @@ export class ApplicationFailureError extends FleetError {
  */
 export type TransportFailure = "timeout" | "network" | "http" | "malformed";
 
-const TRANSPORT_MESSAGES: Record<TransportFailure, string> = {
-  timeout: "The fleet service did not answer in time. Try again in a few minutes.",
-  network: "The fleet service could not be reached. Try again in a few minutes.",
-  http: "The fleet service had an internal problem. Try again in a few minutes.",
-  malformed: "The fleet service sent an answer fleetbot does not understand. Support has the details.",
-};
-
 export class UpstreamTransportError extends FleetError {
   readonly kind = "transport" as const;
   readonly failure: TransportFailure;
@@ -327,7 +338,6 @@ export class UpstreamTransportError extends FleetError {
       status: options.status,
       correlationId: options.correlationId,
       cause: options.cause,
-      userMessage: TRANSPORT_MESSAGES[failure],
     });
     this.failure = failure;
     this.detail = detail;

@@ -58,7 +58,7 @@ export type TaskState = (typeof TASK_STATES)[number];
  * - `etransport`: `errorCode` and `parameters` (string[]) of an e-Transport application failure;
  * - `credentials`: `username`, and `workspace: true` for the workspace's own account;
  * - `rule-max-vehicles`: `endpoint`, `max`, `given`; `rule-max-period`: `endpoint`, `days`;
- *   `rule`: `rule` (any other request rule), `endpoint`;
+ *   `rule`: `rule` (any other request rule), `endpoint`, and `subject` (RuleSubject) when it has one;
  * - `bad-request`, `application`: `reasons`, the service's codes and parameters as it sent them;
  * - the others none.
  */

@@ -10,6 +10,8 @@ import {
   UpstreamTransportError,
 } from "../../src/fleet/errors.js";
 import type { CallGate, UpstreamCall } from "../../src/fleet/seam.js";
+import { taskErrorText } from "../../src/slack/views/common.js";
+import { describeTaskError } from "../../src/tasks/failures.js";
 import { DAY_MS, recordingGate } from "./helpers.js";
 
 /**
@@ -202,7 +204,16 @@ describe("with a gate that shares and retries", () => {
 });
 
 describe("request rules (never sent)", () => {
-  const cases: Array<[string, (s: ReturnType<typeof client>["session"]) => Promise<unknown>, string]> = [
+  const transport = {
+    codeUit: "1234ABCD5678EFGH",
+    vehicleUId: "v-1",
+    vatNumber: "RO18547290",
+    validityStart: from,
+    validityEnd: to,
+  };
+  const cases: Array<
+    [string, (s: ReturnType<typeof client>["session"]) => Promise<unknown>, string, string?]
+  > = [
     [
       "11 vehicles on way",
       (s) => s.way({ vehicleIds: Array.from({ length: 11 }, (_, i) => i), from, to }),
@@ -240,12 +251,78 @@ describe("request rules (never sent)", () => {
         }),
       "max-vehicles",
     ],
-    ["no UITs", (s) => s.startTransports([]), "empty-list"],
-    ["no statuses", (s) => s.loadTransports({ statusIds: [] }), "empty-list"],
-    ["invalid date", (s) => s.refills({ vehicleId: 1, from: new Date("x"), to }), "invalid-date"],
+    ["no UITs", (s) => s.startTransports([]), "empty-list", "Name at least one UIT code."],
+    ["an empty UIT", (s) => s.endTransports([" "]), "empty-value", "Every UIT code must be non-empty."],
+    ["no transport ids", (s) => s.removeTransports([]), "empty-list", "Name at least one transport id."],
+    [
+      "no statuses",
+      (s) => s.loadTransports({ statusIds: [] }),
+      "empty-list",
+      "Name at least one transport status.",
+    ],
+    [
+      "a status id 1.5",
+      (s) => s.loadTransports({ statusIds: [1.5] }),
+      "invalid-status",
+      "Status ids must be whole numbers.",
+    ],
+    [
+      "a vehicle id 1.5",
+      (s) => s.way({ vehicleIds: [1.5], from, to }),
+      "invalid-vehicle-id",
+      "Vehicle ids must be whole numbers.",
+    ],
+    [
+      "pageIndex -1",
+      (s) => s.loadTransports({ statusIds: [1], pageIndex: -1 }),
+      "invalid-paging",
+      "pageIndex must be a whole number, 0 or more.",
+    ],
+    [
+      "invalid date",
+      (s) => s.refills({ vehicleId: 1, from: new Date("x"), to }),
+      "invalid-date",
+      "The start is not a valid date.",
+    ],
+    [
+      "no UIT code on a new transport",
+      (s) => s.addTransport({ ...transport, codeUit: "" }),
+      "required",
+      "The UIT code is required.",
+    ],
+    [
+      "no VAT number",
+      (s) => s.updateTransport({ ...transport, transportUId: "t-1", vatNumber: " " }),
+      "required",
+      "The VAT number is required.",
+    ],
+    [
+      "no transport id on an edit",
+      (s) => s.updateTransport({ ...transport, transportUId: "" }),
+      "required",
+      "The transport id is required.",
+    ],
+    [
+      "an invalid validity end",
+      (s) => s.addTransport({ ...transport, validityEnd: new Date("x") }),
+      "invalid-date",
+      "The UIT validity end is not a valid date.",
+    ],
+    [
+      "a validity that ends before it starts",
+      (s) => s.addTransport({ ...transport, validityStart: to, validityEnd: from }),
+      "period-order",
+      "The UIT validity must start before it ends.",
+    ],
+    [
+      "a transmission that ends before it starts",
+      (s) => s.addTransport({ ...transport, start: to, end: from }),
+      "period-order",
+      "The transmission must start before it ends.",
+    ],
   ];
 
-  it.each(cases)("%s", async (_label, run, rule) => {
+  it.each(cases)("%s", async (_label, run, rule, english) => {
     const { session, gate } = client();
     const error = await run(session).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestRuleError);
@@ -253,6 +330,14 @@ describe("request rules (never sent)", () => {
     expect((error as RequestRuleError).kind).toBe("rule");
     expect(gate.calls).toHaveLength(0);
     expect(seen).toHaveLength(0);
+    // What the dispatcher reads: the rule in words in each language, never "rule <code>".
+    const stored = describeTaskError(error);
+    const words = { en: taskErrorText(stored, "en"), ro: taskErrorText(stored, "ro") };
+    if (english) expect(words.en).toBe(english);
+    expect(words.en).not.toMatch(/\(rule |\bundefined\b/);
+    expect(words.ro).not.toMatch(/\(regula |\bundefined\b/);
+    expect(words.ro).not.toBe(words.en);
+    expect(JSON.stringify(stored)).not.toMatch(/ (is|must|at least) /);
   });
 
   it("a 31-day period is accepted", async () => {
@@ -291,7 +376,7 @@ describe("401 policy", () => {
     const error = await session.stops(params).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ reason: "access", correlationId: "c-401", endpoint: "stops" });
-    expect((error as UnauthorizedError).userMessage).toMatch(/vehicles is not accessible/);
+    expect((error as UnauthorizedError).userFailure()).toEqual({ code: "unauthorized-vehicles" });
     expect(gate.calls.map((c) => c.endpoint)).toEqual(["login", "stops", "login", "stops"]);
     await expect(session.stops(params)).rejects.toMatchObject({ reason: "access" });
     expect(gate.calls).toHaveLength(5);
@@ -432,7 +517,7 @@ describe("status mapping", () => {
     expect(error.errorCode).toBe("UitNotFound");
     expect(error.errorParameters).toEqual(["U1"]);
     expect(error.correlationId).toBe("c-app");
-    expect(error.userMessage).toContain("UitNotFound");
+    expect(error.userFailure()).toEqual({ code: "application", params: { reasons: "UitNotFound (U1)" } });
   });
 
   it.each([

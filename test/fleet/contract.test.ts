@@ -424,7 +424,7 @@ describe("documented errors", () => {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnauthorizedError);
       expect((error as UnauthorizedError).reason).toBe("access");
-      expect((error as UnauthorizedError).userMessage).toMatch(/not accessible to this fleet account/);
+      expect((error as UnauthorizedError).userFailure()).toEqual({ code: "unauthorized-vehicles" });
       expect((error as UnauthorizedError).failureReasons[0]?.errorCode).toBe("AccessDenied");
     }
     // way only leaves out what the viewer cannot see.

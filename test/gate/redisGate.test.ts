@@ -395,9 +395,7 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
       expect(error.kind).toBe("unauthorized");
       expect(error.status).toBe(401);
       expect(error.correlationId).toBe(`c-${senders[0]}`);
-      expect(error.userMessage).toBe(
-        "At least one of the listed vehicles is not accessible to this fleet account.",
-      );
+      expect(error.userFailure()).toEqual({ code: "unauthorized-vehicles" });
       expect(error.describeForSupport()).toContain("fleet stops | unauthorized | HTTP 401");
     }
 

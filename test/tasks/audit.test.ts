@@ -147,7 +147,7 @@ describe("audit entries from the mutation journal", () => {
   it("a call that never left fleetbot (cancelled in the gate, a request rule) records nothing", async () => {
     for (const error of [
       new CallCancelledError("start-transports"),
-      new RequestRuleError("start-transports", "empty-list", "No UIT given."),
+      new RequestRuleError("start-transports", "empty-list", { subject: "uits" }),
     ]) {
       const s = setup([error]);
       await s.start([A]);

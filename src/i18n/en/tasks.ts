@@ -9,6 +9,33 @@ import { number } from "../format.js";
 import { count, plural } from "../plural.js";
 import type { Section } from "../section.js";
 
+/** A request's value by its rule subject, as the sentence's subject. */
+const VALUES: Readonly<Record<string, string>> = {
+  "code-uit": "The UIT code",
+  "transport-id": "The transport id",
+  vehicle: "The vehicle",
+  "vat-number": "The VAT number",
+  start: "The start",
+  end: "The end",
+  period: "The period",
+  "validity-start": "The UIT validity start",
+  "validity-end": "The UIT validity end",
+  validity: "The UIT validity",
+  "transmission-start": "The transmission start",
+  "transmission-end": "The transmission end",
+  transmission: "The transmission",
+};
+const valueEn = (subject: string): string => VALUES[subject] ?? subject;
+
+/** One item of a list, by the list's rule subject. */
+const ITEMS: Readonly<Record<string, string>> = {
+  vehicles: "vehicle",
+  statuses: "transport status",
+  uits: "UIT code",
+  "transport-ids": "transport id",
+};
+const itemEn = (subject: string): string => ITEMS[subject] ?? subject;
+
 export const tasks = {
   // ---------- what a task is (describeTask) ----------
   /** A report with the vehicles it names (`title`: reports.title). */
@@ -106,6 +133,19 @@ export const tasks = {
   rulePeriodOrder: () => "The period must start before it ends.",
   ruleEmptyList: () => "Name at least one vehicle.",
   ruleStopMargin: () => "The minimum stop duration must be a whole number of minutes, at least 1.",
+  /**
+   * A value a request needs, missing or wrong (`subject`: RuleSubject of src/fleet/errors.ts; an
+   * unknown one is shown as its code). The forms catch these first; these words are the last net.
+   */
+  ruleRequired: ({ subject }: { subject: string }) => `${valueEn(subject)} is required.`,
+  ruleInvalidDate: ({ subject }: { subject: string }) => `${valueEn(subject)} is not a valid date.`,
+  ruleOrder: ({ subject }: { subject: string }) => `${valueEn(subject)} must start before it ends.`,
+  ruleEmptyListOf: ({ subject }: { subject: string }) => `Name at least one ${itemEn(subject)}.`,
+  ruleEmptyValue: ({ subject }: { subject: string }) => `Every ${itemEn(subject)} must be non-empty.`,
+  ruleWholeIds: ({ subject }: { subject: string }) =>
+    `${subject === "statuses" ? "Status" : "Vehicle"} ids must be whole numbers.`,
+  ruleInvalidPaging: ({ subject }: { subject: string }) =>
+    `${subject === "page-index" ? "pageIndex" : "pageSize"} must be a whole number, 0 or more.`,
   /** Any other request rule (`rule`: its code): fleetbot built a request the service would refuse. */
   ruleOther: ({ rule }: { rule: string }) =>
     `fleetbot did not send a request the fleet service would refuse (rule ${rule}). Support has the details.`,

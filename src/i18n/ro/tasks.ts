@@ -9,6 +9,38 @@ import type { SameParameters, Translation } from "../section.js";
 
 const requests = (n: number) => count("ro", n, { one: "cerere", few: "cereri", other: "de cereri" });
 
+/**
+ * A request's value by its rule subject (see en/tasks.ts), as the sentence's subject. All are
+ * masculine or neuter singular, so „obligatoriu” agrees with each; the orders' subjects
+ * („valabilitatea”, „transmisia”, „perioada”) take „trebuie să înceapă”, which has no gender.
+ */
+const VALUES: Readonly<Record<string, string>> = {
+  "code-uit": "Codul UIT",
+  "transport-id": "ID-ul transportului",
+  vehicle: "Vehiculul",
+  "vat-number": "Codul de TVA",
+  start: "Începutul perioadei",
+  end: "Sfârșitul perioadei",
+  period: "Perioada",
+  "validity-start": "Începutul valabilității UIT",
+  "validity-end": "Sfârșitul valabilității UIT",
+  validity: "Valabilitatea codului UIT",
+  "transmission-start": "Începutul transmisiei",
+  "transmission-end": "Sfârșitul transmisiei",
+  transmission: "Transmisia",
+};
+const valueRo = (subject: string): string => VALUES[subject] ?? subject;
+
+/** One item of a list (all masculine or neuter: „un”, „niciun”). */
+const ITEMS: Readonly<Record<string, string>> = {
+  vehicles: "vehicul",
+  statuses: "status de transport",
+  uits: "cod UIT",
+  "transport-ids": "ID de transport",
+};
+const itemRo = (subject: string, article: string): string =>
+  [article, ITEMS[subject] ?? subject].filter(Boolean).join(" ");
+
 export const tasks = {
   reportFor: ({ title, vehicles }) => `${title} pentru ${vehicles}`,
   reportAny: () => "Raport",
@@ -81,6 +113,15 @@ export const tasks = {
   rulePeriodOrder: () => "Perioada trebuie să înceapă înainte să se termine.",
   ruleEmptyList: () => "Numește cel puțin un vehicul.",
   ruleStopMargin: () => "Durata minimă a unei opriri trebuie să fie un număr întreg de minute, cel puțin 1.",
+  ruleRequired: ({ subject }) => `${valueRo(subject)} este obligatoriu.`,
+  ruleInvalidDate: ({ subject }) => `${valueRo(subject)} nu este o dată validă.`,
+  ruleOrder: ({ subject }) => `${valueRo(subject)} trebuie să înceapă înainte să se termine.`,
+  ruleEmptyListOf: ({ subject }) => `Numește cel puțin ${itemRo(subject, "un")}.`,
+  ruleEmptyValue: ({ subject }) => `Niciun ${itemRo(subject, "")} din listă nu poate fi gol.`,
+  ruleWholeIds: ({ subject }) =>
+    `ID-urile ${subject === "statuses" ? "stărilor" : "vehiculelor"} trebuie să fie numere întregi.`,
+  ruleInvalidPaging: ({ subject }) =>
+    `${subject === "page-index" ? "pageIndex" : "pageSize"} trebuie să fie un număr întreg, 0 sau mai mare.`,
   ruleOther: ({ rule }) =>
     `fleetbot nu a trimis o cerere pe care serviciul de flotă ar fi refuzat-o (regula ${rule}). Echipa de asistență are detaliile.`,
   badRequest: ({ reasons }) => `Serviciul de flotă a refuzat cererea ca invalidă (${reasons}).`,

@@ -160,7 +160,7 @@ export function taskErrorText(error: TaskError | undefined, language: Language):
     case "rule-min-stationary-margin":
       return t.ruleStopMargin();
     case "rule":
-      return t.ruleOther({ rule: text("rule") });
+      return ruleText(text("rule"), text("subject"), language);
     case "bad-request":
       return text("reasons") ? t.badRequest({ reasons: text("reasons") }) : t.badRequestBare();
     case "unauthorized-login":
@@ -186,6 +186,33 @@ export function taskErrorText(error: TaskError | undefined, language: Language):
     default:
       // A code of a later version read by an older one: its English words if it kept any.
       return error.message ?? t.failedDefault();
+  }
+}
+
+/**
+ * A request rule fleetbot would not break, by rule and subject (RequestRuleError). A rule without
+ * words of its own (a later version's, or a row stored before subjects) says its code.
+ */
+function ruleText(rule: string, subject: string, language: Language): string {
+  const t = messages(language).tasks;
+  if (rule === "invalid-vehicle-id") return t.ruleWholeIds({ subject: "vehicles" });
+  if (rule === "invalid-status") return t.ruleWholeIds({ subject: "statuses" });
+  if (subject === "") return t.ruleOther({ rule });
+  switch (rule) {
+    case "required":
+      return t.ruleRequired({ subject });
+    case "invalid-date":
+      return t.ruleInvalidDate({ subject });
+    case "period-order":
+      return t.ruleOrder({ subject });
+    case "empty-list":
+      return t.ruleEmptyListOf({ subject });
+    case "empty-value":
+      return t.ruleEmptyValue({ subject });
+    case "invalid-paging":
+      return t.ruleInvalidPaging({ subject });
+    default:
+      return t.ruleOther({ rule });
   }
 }
 

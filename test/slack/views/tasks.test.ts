@@ -259,12 +259,15 @@ describe("failures: a code and parameters stored, words in the reader's language
     ],
     ["internal", new Error("boom")],
     ["credentials", new LinkedAccountUnreadableError("U0DANA", "dana")],
-    ["rule-max-vehicles", new RequestRuleError("stops", "max-vehicles", "…", { max: 100, given: 120 })],
-    ["rule-max-period", new RequestRuleError("consumption", "max-period", "…", { days: 31 })],
-    ["rule-period-order", new RequestRuleError("stops", "period-order", "…")],
-    ["rule-empty-list", new RequestRuleError("way", "empty-list", "…")],
-    ["rule-min-stationary-margin", new RequestRuleError("stops", "min-stationary-margin", "…")],
-    ["rule", new RequestRuleError("add-transport", "required", "…")],
+    [
+      "rule-max-vehicles",
+      new RequestRuleError("stops", "max-vehicles", { params: { max: 100, given: 120 } }),
+    ],
+    ["rule-max-period", new RequestRuleError("consumption", "max-period", { params: { days: 31 } })],
+    ["rule-period-order", new RequestRuleError("stops", "period-order", { subject: "period" })],
+    ["rule-empty-list", new RequestRuleError("way", "empty-list", { subject: "vehicles" })],
+    ["rule-min-stationary-margin", new RequestRuleError("stops", "min-stationary-margin")],
+    ["rule", new RequestRuleError("add-transport", "required", { subject: "code-uit" })],
     ["bad-request", new BadRequestError("stops", [{ errorCode: "BadDate", errorParameters: ["x"] }])],
     ["unauthorized-login", new UnauthorizedError("login", "login")],
     ["unauthorized-expired", new UnauthorizedError("stops", "expired")],
@@ -296,25 +299,19 @@ describe("failures: a code and parameters stored, words in the reader's language
   it("fleet errors: the English a dispatcher read before, the Romanian a dispatcher reads now", () => {
     const say = (error: unknown, language: Language) => taskErrorText(describeTaskError(error), language);
     const timeout = new UpstreamTransportError("stops", "timeout", "t");
-    expect(say(timeout, "en")).toBe(timeout.userMessage);
+    expect(say(timeout, "en")).toBe("The fleet service did not answer in time. Try again in a few minutes.");
     expect(say(timeout, "ro")).toBe(
       "Serviciul de flotă nu a răspuns la timp. Încearcă din nou peste câteva minute.",
     );
     const access = new UnauthorizedError("stops", "access");
-    expect(say(access, "en")).toBe(access.userMessage);
-    const tooMany = new RequestRuleError(
-      "stops",
-      "max-vehicles",
-      "A stops request takes at most 100 vehicles; 120 were given.",
-      {
-        max: 100,
-        given: 120,
-      },
+    expect(say(access, "en")).toBe(
+      "At least one of the listed vehicles is not accessible to this fleet account.",
     );
-    expect(say(tooMany, "en")).toBe(tooMany.userMessage);
+    const tooMany = new RequestRuleError("stops", "max-vehicles", { params: { max: 100, given: 120 } });
+    expect(say(tooMany, "en")).toBe("A stops request takes at most 100 vehicles; 120 were given.");
     expect(say(tooMany, "ro")).toBe("O cerere stops acceptă cel mult 100 de vehicule; ai dat 120.");
     const rejected = new BadRequestError("stops", [{ errorCode: "BadDate", errorParameters: ["x"] }]);
-    expect(say(rejected, "en")).toBe(rejected.userMessage);
+    expect(say(rejected, "en")).toBe("The fleet service refused the request as invalid (BadDate (x)).");
     expect(say(rejected, "ro")).toBe("Serviciul de flotă a refuzat cererea ca invalidă (BadDate (x)).");
     expect(say(new LinkedAccountUnreadableError(WORKSPACE_ACCOUNT_USER, "firma"), "ro")).toContain(
       "/fleet login workspace",
