@@ -644,7 +644,8 @@ function alertParts(
     timeZone: config.companyTimeZone,
     // An alert's language: its subscription's lang=, else the workspace's default, else DEFAULT_LANGUAGE.
     languageFor: async ({ workspace, channel, account }) =>
-      (await stores.alerts.subscription(channel, account, workspace))?.language ??
+      (account === undefined ? undefined : await stores.alerts.subscription(channel, account, workspace))
+        ?.language ??
       (await stores.settings.workspaceLanguage(workspace)) ??
       config.defaultLanguage,
     ...(parts.sleep ? { sleep: parts.sleep } : {}),

@@ -54,8 +54,11 @@ export type ChannelCheck = { ok: true } | { ok: false; code: string };
 export interface AlertLanguageKey {
   workspace: WorkspaceKey;
   channel: string;
-  /** The fleet account of the incident (or digest): a channel has one subscription per account. */
-  account: string;
+  /**
+   * The fleet account of the incident (or digest): a channel has one subscription per account.
+   * Absent for a post that names none (an empty group): the workspace's default then applies.
+   */
+  account?: string;
 }
 
 /**
@@ -176,15 +179,13 @@ export class SlackAlertPublisher implements AlertPublisher {
 
   /** The options of one post's views: its language resolved once, here. */
   private async viewOptions(target: AlertTarget, account: string | undefined): Promise<AlertViewOptions> {
-    const opts: AlertViewOptions = { nowMs: this.now() };
+    const language = await this.languageFor({
+      workspace: target.workspace,
+      channel: target.channel,
+      ...(account === undefined ? {} : { account }),
+    });
+    const opts: AlertViewOptions = { nowMs: this.now(), language };
     if (this.timeZone !== undefined) opts.timeZone = this.timeZone;
-    if (account !== undefined) {
-      opts.language = await this.languageFor({
-        workspace: target.workspace,
-        channel: target.channel,
-        account,
-      });
-    }
     return opts;
   }
 
@@ -258,7 +259,7 @@ export class SlackAlertPublisher implements AlertPublisher {
       digestMessage({
         ...digest,
         ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }),
-        ...(opts.language === undefined ? {} : { language: opts.language }),
+        language: opts.language,
       }),
     );
   }

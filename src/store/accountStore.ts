@@ -28,7 +28,7 @@ export class CredentialsKeyMissingError extends Error {
 
 /**
  * A linked account whose stored password this CREDENTIALS_KEY cannot open (the key was changed
- * or removed). Only the user can fix it, by linking again; the message tells them how.
+ * or removed). Only the user can fix it, by linking again (the `credentials` failure tells them how).
  */
 export class LinkedAccountUnreadableError extends Error {
   constructor(
@@ -36,12 +36,9 @@ export class LinkedAccountUnreadableError extends Error {
     readonly username: string,
     readonly workspace: WorkspaceKey = ONLY_WORKSPACE,
   ) {
+    // For the operator's log; the user reads the `credentials` failure in their language.
     super(
-      slackUser === WORKSPACE_ACCOUNT_USER
-        ? `The workspace's fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
-            "Someone allowed to set it must link it again with /fleet login workspace."
-        : `Your linked fleet account ${username} can no longer be read: fleetbot's credentials key was changed. ` +
-            "Link it again with /fleet login (or /fleet logout to use the workspace account).",
+      `linked fleet account ${username} of ${slackUser === WORKSPACE_ACCOUNT_USER ? "the workspace" : slackUser} cannot be opened with this CREDENTIALS_KEY: it must be linked again`,
     );
     this.name = "LinkedAccountUnreadableError";
   }

@@ -153,22 +153,24 @@ describe("the resolved alert and its thread reply", () => {
   it("say the span the checks allow when the end is not known, instead of the time until the check", () => {
     // The newcomer's case: released after 2 minutes, reported as lasting 6.
     const fault = incident({ lastSeen: at(5), resolved: at(10) });
-    const reply = textOf(resolvedThreadReply(fault, { timeZone: "UTC" }));
+    const reply = textOf(resolvedThreadReply(fault, { language: "en", timeZone: "UTC" }));
     expect(reply).toContain("It lasted 1–6 min (it ended between two alert checks)");
     expect(reply).not.toMatch(/lasted 6 min/);
-    expect(textOf(resolvedAlertMessage(fault, { timeZone: "UTC" }))).toContain("lasted 1–6 min");
+    expect(textOf(resolvedAlertMessage(fault, { language: "en", timeZone: "UTC" }))).toContain(
+      "lasted 1–6 min",
+    );
   });
 
   it("say one figure when the service's dates pin the end", () => {
     const fault = incident({ kind: "changerequest", lastSeen: at(5), resolved: at(10), evidence: at(6) });
     // The change request failed at its authority date; here the fault counts from the 10:05 sighting.
-    const reply = textOf(resolvedThreadReply(fault, { timeZone: "UTC" }));
+    const reply = textOf(resolvedThreadReply(fault, { language: "en", timeZone: "UTC" }));
     expect(reply).toContain("It lasted 1 min.");
     expect(reply).not.toContain("between two alert checks");
   });
 
   it("with checks a minute apart, the span is narrow", () => {
     const fault = incident({ lastSeen: at(6), resolved: at(7) });
-    expect(textOf(resolvedThreadReply(fault))).toContain("It lasted 2–3 min");
+    expect(textOf(resolvedThreadReply(fault, { language: "en" }))).toContain("It lasted 2–3 min");
   });
 });

@@ -35,7 +35,10 @@ function expectWithinSlackLimits(message: { text: string; blocks: unknown[] }): 
 describe("grouped alert", () => {
   it("lists every UIT with its vehicle and code, and says where the buttons are", () => {
     const incidents = Array.from({ length: 30 }, (_, i) => member(i, i === 3 ? { code: "OldData" } : {}));
-    const message = groupedAlertMessage({ id: "g-1", incidents }, { timeZone: "Europe/Bucharest" });
+    const message = groupedAlertMessage(
+      { id: "g-1", incidents },
+      { language: "en", timeZone: "Europe/Bucharest" },
+    );
     expectWithinSlackLimits(message);
     const text = JSON.stringify(message.blocks);
     for (const i of incidents) expect(text).toContain(`${i.codeUit.slice(0, 4)}-${i.codeUit.slice(4, 8)}`);
@@ -50,7 +53,7 @@ describe("grouped alert", () => {
 
   it("strikes resolved members through with ✅ and lists open ones first", () => {
     const incidents = [member(0, { state: "resolved", resolvedAt: NOW }), member(1), member(2)];
-    const message = groupedAlertMessage({ id: "g-1", incidents });
+    const message = groupedAlertMessage({ id: "g-1", incidents }, { language: "en" });
     expectWithinSlackLimits(message);
     const lines = JSON.stringify(message.blocks[2]);
     expect(lines.indexOf("UIT0-0000-0000-0001")).toBeLessThan(lines.indexOf("UIT0-0000-0000-0000"));
@@ -62,7 +65,7 @@ describe("grouped alert", () => {
     const incidents = [0, 1, 2, 3, 4, 5].map((n) =>
       member(n, { state: "resolved", resolvedAt: NOW + n * MIN }),
     );
-    const message = groupedAlertMessage({ id: "g-1", incidents });
+    const message = groupedAlertMessage({ id: "g-1", incidents }, { language: "en" });
     expectWithinSlackLimits(message);
     expect(JSON.stringify(message.blocks[0])).toContain("✅ Resolved · Transmission problem · 6 transports");
     expect(JSON.stringify(message.blocks)).toContain("All 6 resolved");
@@ -73,7 +76,7 @@ describe("grouped alert", () => {
     const incidents = Array.from({ length: 400 }, (_, i) =>
       member(i, { code: `Error${"E".repeat(50)}`, kind: i % 2 ? "transmission" : "changerequest" }),
     );
-    const message = groupedAlertMessage({ id: "g-1", incidents });
+    const message = groupedAlertMessage({ id: "g-1", incidents }, { language: "en" });
     expectWithinSlackLimits(message);
     const text = JSON.stringify(message.blocks);
     const more = /…and (\d+) more/.exec(text);

@@ -68,7 +68,11 @@ function expectValid(message: { text: string; blocks: KnownBlock[] }): void {
 
 describe("alert message", () => {
   it("shows UIT, vehicle, code and meaning, since when, last GPS and transmission, and four buttons", () => {
-    const message = alertMessage(incident(), "C0ALERTS", { timeZone: "Europe/Bucharest", nowMs: NOW });
+    const message = alertMessage(incident(), "C0ALERTS", {
+      language: "en",
+      timeZone: "Europe/Bucharest",
+      nowMs: NOW,
+    });
     expectValid(message);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("Y45R-577U-N544-GY4S");
@@ -99,7 +103,7 @@ describe("alert message", () => {
       code: "NotStarted",
       facts: { ...facts, statusId: 1, transmissionStatusCode: "NotStarted", startMs: NOW - 3600_000 },
     });
-    const message = alertMessage(pending, "C1");
+    const message = alertMessage(pending, "C1", { language: "en" });
     expectValid(message);
     expect(buttons(message.blocks).map((x) => x.action_id)).toEqual([
       ACTIONS.transportShow,
@@ -115,7 +119,7 @@ describe("alert message", () => {
     const message = alertMessage(
       incident({ kind, code, facts: { ...facts, changeRequestAuthorityMessage: "respinsă" } }),
       "C1",
-      { nowMs: NOW },
+      { language: "en", nowMs: NOW },
     );
     expectValid(message);
     const text = JSON.stringify(message.blocks);
@@ -132,8 +136,11 @@ describe("alert message", () => {
     const opened = alertMessage(
       incident({ code: hostile, facts: { ...facts, carrierCode: hostile, codeUit: hostile } }),
       "C1",
+      { language: "en" },
     );
-    const resolved = resolvedAlertMessage(incident({ facts: { ...facts, codeUit: hostile } }));
+    const resolved = resolvedAlertMessage(incident({ facts: { ...facts, codeUit: hostile } }), {
+      language: "en",
+    });
     const muted = alertMutedMessage(hostile, "C1", NOW + 86_400_000, undefined, "en");
     for (const { text } of [opened, resolved, muted]) {
       expect(text).not.toMatch(/<!channel>|<@U0BOSS>/);
@@ -159,9 +166,14 @@ describe("alert message", () => {
         },
       }),
       "C1",
+      { language: "en" },
     );
     expectValid(message);
-    expectValid(resolvedAlertMessage(incident({ code: long, facts: { ...facts, carrierName: long } })));
+    expectValid(
+      resolvedAlertMessage(incident({ code: long, facts: { ...facts, carrierName: long } }), {
+        language: "en",
+      }),
+    );
   });
 });
 
@@ -169,7 +181,7 @@ describe("resolved alert", () => {
   const resolved = incident({ state: "resolved", resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
 
   it("has ✅, how long it lasted (from the last transmission to the recovery), no buttons and new block ids", () => {
-    const message = resolvedAlertMessage(resolved);
+    const message = resolvedAlertMessage(resolved, { language: "en" });
     expectValid(message);
     expect(buttons(message.blocks)).toEqual([]);
     const text = JSON.stringify(message.blocks);
@@ -178,16 +190,18 @@ describe("resolved alert", () => {
     // Last seen at NOW, gone at the NOW + 25 min check: the end lies between the two.
     expect(text).toContain("lasted *18–43 min* (it ended between two alert checks)");
     expect(text).toContain("the transmission is back to normal");
-    const openIds = alertMessage(resolved, "C1").blocks.map((b) => b.block_id);
+    const openIds = alertMessage(resolved, "C1", { language: "en" }).blocks.map((b) => b.block_id);
     for (const b of message.blocks) expect(openIds).not.toContain(b.block_id);
   });
 
   it("thread reply says when and how long", () => {
-    const reply = resolvedThreadReply(resolved);
+    const reply = resolvedThreadReply(resolved, { language: "en" });
     expectValid(reply);
     expect(JSON.stringify(reply.blocks)).toContain(`<!date^${(NOW + 25 * MIN) / 1000}^`);
     expect(reply.text).toContain("It lasted 18–43 min");
-    expect(resolvedThreadReply({ ...resolved, resolveReason: "gone" }).text).toContain("no longer listed");
+    expect(resolvedThreadReply({ ...resolved, resolveReason: "gone" }, { language: "en" }).text).toContain(
+      "no longer listed",
+    );
   });
 });
 
@@ -195,8 +209,8 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
   it("counts from the first poll that saw it when the service gives no earlier evidence", () => {
     const { lastTransmissionMs: _, ...silent } = facts;
     const resolved = incident({ facts: silent, resolvedAt: NOW + 25 * MIN, resolveReason: "recovered" });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 10–35 min");
-    expect(JSON.stringify(alertMessage(resolved, "C1").blocks)).toContain(
+    expect(resolvedThreadReply(resolved, { language: "en" }).text).toContain("It lasted 10–35 min");
+    expect(JSON.stringify(alertMessage(resolved, "C1", { language: "en" }).blocks)).toContain(
       `*Since* <!date^${(NOW - 10 * MIN) / 1000}^`,
     );
   });
@@ -207,7 +221,7 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       resolvedAt: NOW + 25 * MIN,
       resolveReason: "recovered",
     });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 10–35 min");
+    expect(resolvedThreadReply(resolved, { language: "en" }).text).toContain("It lasted 10–35 min");
   });
 
   it("a fault already under way when fleetbot starts lasts from its start, not from the first poll", () => {
@@ -218,8 +232,10 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       resolvedAt: NOW + 10 * MIN,
       resolveReason: "recovered",
     });
-    expect(resolvedThreadReply(resolved).text).toContain("It lasted 1 h 30 min – 1 h 40 min");
-    expect(resolvedThreadReply(resolved).text).not.toContain("It lasted 10 min");
+    expect(resolvedThreadReply(resolved, { language: "en" }).text).toContain(
+      "It lasted 1 h 30 min – 1 h 40 min",
+    );
+    expect(resolvedThreadReply(resolved, { language: "en" }).text).not.toContain("It lasted 10 min");
   });
 
   it("a failed change request counts from the authority's answer; not started from the planned start", () => {
@@ -229,14 +245,14 @@ describe("how long an incident lasted (issue 14, point 10)", () => {
       facts: { ...facts, changeRequestAuthorityDateMs: NOW - 30 * MIN },
       resolvedAt: NOW + 10 * MIN,
     });
-    expect(resolvedThreadReply(cr).text).toContain("It lasted 30–40 min");
+    expect(resolvedThreadReply(cr, { language: "en" }).text).toContain("It lasted 30–40 min");
     const late = incident({
       kind: "notstarted",
       code: "NotStarted",
       facts: { ...facts, statusId: 1, startMs: NOW - 20 * MIN },
       resolvedAt: NOW + 10 * MIN,
     });
-    expect(resolvedThreadReply(late).text).toContain("It lasted 20–30 min");
+    expect(resolvedThreadReply(late, { language: "en" }).text).toContain("It lasted 20–30 min");
   });
 });
 
@@ -246,7 +262,9 @@ describe("severity follows meaning (issue 14, point 10)", () => {
     endLocation: "Budapesta, Ungaria, Depozit Soroksár",
   };
   const transmission = (code: string, route: Partial<TransportView> = {}) =>
-    alertMessage(incident({ code, facts: { ...facts, transmissionStatusCode: code, ...route } }), "C1");
+    alertMessage(incident({ code, facts: { ...facts, transmissionStatusCode: code, ...route } }), "C1", {
+      language: "en",
+    });
 
   it("NotInRomania on an international route is informational (grey), and does not read as a problem", () => {
     const message = transmission("NotInRomania", abroadRoute);
@@ -297,6 +315,7 @@ describe("severity follows meaning (issue 14, point 10)", () => {
 
   it("the digest marks each open alert by its severity", () => {
     const message = digestMessage({
+      language: "en",
       incidents: [
         incident({ id: "a", code: "OldData" }),
         incident({ id: "b", code: "NotInRomania", facts: { ...facts, ...abroadRoute } }),
@@ -318,6 +337,7 @@ describe("severity follows meaning (issue 14, point 10)", () => {
 describe("the new kinds", () => {
   it("the digest counts hidden and stalled transports apart", () => {
     const message = digestMessage({
+      language: "en",
       incidents: [
         incident({ id: "a", kind: "vanished", code: "Vanished" }),
         incident({ id: "b", kind: "stalled", code: "Stalled" }),
@@ -335,7 +355,10 @@ describe("the new kinds", () => {
   });
 
   it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with the 6-hour limit as a time", () => {
-    const vanished = alertMessage(incident({ kind: "vanished", code: "Vanished" }), "C1", { nowMs: NOW });
+    const vanished = alertMessage(incident({ kind: "vanished", code: "Vanished" }), "C1", {
+      language: "en",
+      nowMs: NOW,
+    });
     expect(vanished.text.startsWith("🔴 No longer listed by the service")).toBe(true);
     expect(textOfBlocks(vanished.blocks)).toMatch(
       /may be in Error, which the service hides: check it in TrackGPS/,
@@ -352,7 +375,7 @@ describe("the new kinds", () => {
         },
       }),
       "C1",
-      { nowMs: NOW },
+      { language: "en", nowMs: NOW },
     );
     expect(stalled.text.startsWith("🟠 Transmission stalled")).toBe(true);
     // A time, not "4 h 30 min left", which would be wrong an hour after the post.
@@ -367,7 +390,7 @@ describe("a muted alert", () => {
   const actionIds = (blocks: readonly Block[]) => buttons(blocks as KnownBlock[]).map((b) => b.action_id);
 
   it("gains one 'Muted until … by @…' line above its buttons, and Unmute instead of Mute", () => {
-    const alert = alertMessage(incident(), "C1");
+    const alert = alertMessage(incident(), "C1", { language: "en" });
     const until = NOW + 24 * 3600_000;
     const once = alertBlocksWithMute(alert.blocks, { userId: "U0ANA", until });
     expect(once.map((b) => b.type)).toEqual(["section", "context", "context", "actions"]);
@@ -381,7 +404,7 @@ describe("a muted alert", () => {
   });
 
   it("unmuted, says who unmuted it and offers Mute again; a mute after that replaces the line", () => {
-    const alert = alertMessage(incident(), "C1");
+    const alert = alertMessage(incident(), "C1", { language: "en" });
     const muted = alertBlocksWithMute(alert.blocks, { userId: "U0ANA", until: NOW });
     const unmuted = alertBlocksWithoutMute(muted, { userId: "U0BOB" });
     expect(unmuted).toHaveLength(4);
@@ -401,6 +424,7 @@ describe("digest and subscription views", () => {
     const many = Array.from({ length: 300 }, (_, i) => incident({ id: `i${i}`, codeUit: `UIT${i}` }));
     const expiring = Array.from({ length: 200 }, (_, i) => ({ ...facts, codeUit: `EXP${i}` }));
     const message = digestMessage({
+      language: "en",
       incidents: many,
       countsByStatus: { 1: 3, 2: 140, 6: 7 },
       expiring,
@@ -413,6 +437,7 @@ describe("digest and subscription views", () => {
     // Ending times as date tokens only: a digest read the next morning says nothing stale.
     const few = JSON.stringify(
       digestMessage({
+        language: "en",
         incidents: [],
         countsByStatus: {},
         expiring: expiring.slice(0, 2),
@@ -425,7 +450,14 @@ describe("digest and subscription views", () => {
     expect(text).toContain("more");
     expect(message.text).toContain("300 open alerts");
     expectValid(
-      digestMessage({ incidents: [], countsByStatus: {}, expiring: [], account: "demo", nowMs: NOW }),
+      digestMessage({
+        language: "en",
+        incidents: [],
+        countsByStatus: {},
+        expiring: [],
+        account: "demo",
+        nowMs: NOW,
+      }),
     );
   });
 

@@ -43,7 +43,7 @@ const PERIOD: ReportPeriod = {
   label: "2–3 Nov 2026",
   timeZone: ZONE,
 };
-const OPTIONS = { companyTimeZone: ZONE, timeZone: ZONE };
+const OPTIONS = { companyTimeZone: ZONE, timeZone: ZONE, language: "en" } as const;
 
 let sim: RunningSimulator;
 let session: FleetSession;

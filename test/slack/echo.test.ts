@@ -81,8 +81,12 @@ describe("no builder echoes a mention", () => {
     fc.assert(
       fc.property(hostileText, hostileText, (a, b) => {
         const t = transport({ carrierCode: a, carrierName: b, notes: a, startLocation: b, endLocation: a });
-        const card = { text: "card", blocks: transportCard(t, { timeZone: "Europe/Bucharest", nowMs: NOW }) };
+        const card = {
+          text: "card",
+          blocks: transportCard(t, { language: "en", timeZone: "Europe/Bucharest", nowMs: NOW }),
+        };
         const list = transportListMessage({
+          language: "en",
           transports: [t],
           totalRecords: 1,
           pageIndex: 0,
@@ -93,6 +97,7 @@ describe("no builder echoes a mention", () => {
         const empty = {
           ...list,
           ...transportListMessage({
+            language: "en",
             transports: [],
             totalRecords: 0,
             pageIndex: 0,

@@ -82,8 +82,8 @@ function codeSummary(incidents: readonly AlertGroupIncident[]): string {
  * and one line per member (UIT, vehicle, code; struck through with ✅ when resolved), cut to
  * Slack's limits with "…and N more" (every member still has its thread reply).
  */
-export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptions = {}): SlackMessage {
-  const lang = opts.language ?? "en";
+export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptions): SlackMessage {
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const transportsWord = (n: number) => m.transports(n);
   const id = idPart(group.id);

@@ -67,17 +67,15 @@ export interface AlertViewOptions {
   nowMs?: number;
   /**
    * The language of the post: its subscription's, else the workspace's default, else
-   * DEFAULT_LANGUAGE, resolved once per post by the publisher. English when absent.
+   * DEFAULT_LANGUAGE, resolved once per post by the publisher.
    */
-  language?: Language;
+  language: Language;
 }
-
-const langOf = (opts: Pick<AlertViewOptions, "language">): Language => opts.language ?? "en";
 
 /** A date token in the post's language (`{date_num}` in Romanian), its fallback in `timeZone`. */
 export function alertDate(ms: number, opts: AlertViewOptions): string {
   const options = opts.nowMs === undefined ? {} : { nowMs: opts.nowMs };
-  return slackDate(langOf(opts), ms, opts.timeZone ?? "UTC", options);
+  return slackDate(opts.language, ms, opts.timeZone ?? "UTC", options);
 }
 
 const isTransmissionCode = (code: string): code is TransmissionCode =>
@@ -158,7 +156,7 @@ function vehiclePlain(t: TransportView): string {
 /** "Error — Transmission error" and the advice, by kind, in the post's language. */
 function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[] {
   const t = incident.facts;
-  const lang = langOf(opts);
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const e = messages(lang).etransport;
   const when = (ms: number) => alertDate(ms, opts);
@@ -239,7 +237,7 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
 
 function factsContext(incident: AlertIncident, opts: AlertViewOptions, blockId: string): ContextBlock {
   const t = incident.facts;
-  const lang = langOf(opts);
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const facts: string[] = [m.factStatus({ status: statusName(lang, t.statusId) })];
   if (t.lastGpsMs !== undefined) facts.push(m.factLastGps({ when: alertDate(t.lastGpsMs, opts) }));
@@ -288,13 +286,9 @@ function alertButtons(incident: AlertIncident, channel: string, lang: Language):
 }
 
 /** The alert of an open incident in one channel. */
-export function alertMessage(
-  incident: AlertIncident,
-  channel: string,
-  opts: AlertViewOptions = {},
-): SlackMessage {
+export function alertMessage(incident: AlertIncident, channel: string, opts: AlertViewOptions): SlackMessage {
   const t = incident.facts;
-  const lang = langOf(opts);
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
@@ -364,9 +358,9 @@ function lastedNote(incident: AlertIncident, lang: Language): string {
 }
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
-export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
+export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOptions): SlackMessage {
   const t = incident.facts;
-  const lang = langOf(opts);
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const id = idPart(incident.id);
   const uit = formatUit(t.codeUit);
@@ -395,8 +389,8 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
 }
 
 /** The thread reply under the alert: when it was resolved and how long it lasted. */
-export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions = {}): SlackMessage {
-  const lang = langOf(opts);
+export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions): SlackMessage {
+  const lang = opts.language;
   const m = messages(lang).alerts;
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
   const reason = resolveReasonText(incident.kind, incident.resolveReason, lang);
@@ -421,8 +415,8 @@ export interface DigestInput {
   account: string;
   nowMs: number;
   timeZone?: string;
-  /** The subscription's language (resolved by the publisher); English when absent. */
-  language?: Language;
+  /** The subscription's language (resolved by the publisher). */
+  language: Language;
 }
 
 const DIGEST_BUDGET = 10_000;
@@ -430,10 +424,9 @@ const DIGEST_MAX_LINES = 40;
 
 /** The daily digest of one channel: open incidents, transports by status, UITs expiring within a day. */
 export function digestMessage(input: DigestInput): SlackMessage {
-  const opts: AlertViewOptions = { nowMs: input.nowMs };
+  const lang = input.language;
+  const opts: AlertViewOptions = { nowMs: input.nowMs, language: lang };
   if (input.timeZone !== undefined) opts.timeZone = input.timeZone;
-  const lang = input.language ?? "en";
-  opts.language = lang;
   const m = messages(lang).alerts;
   const statusLine =
     Object.entries(input.countsByStatus)

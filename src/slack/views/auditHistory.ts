@@ -58,14 +58,14 @@ export interface AuditHistoryInput {
   history: AuditHistory;
   /** The reader's zone, for the dates' fallback text (Slack shows each reader their own). */
   timeZone: string;
-  /** The reader's language (default English). */
-  language?: Language;
+  /** The reader's language, resolved once per request (required: no view guesses English). */
+  language: Language;
 }
 
 /** The entries, newest first, as many as Slack's limits allow; the rest are counted. */
 export function auditHistoryMessage(input: AuditHistoryInput): SlackMessage {
   const { history } = input;
-  const language = input.language ?? "en";
+  const language = input.language;
   const m = messages(language).etransport;
   const uit = userCode(formatUit(input.uit));
   if (history.total === 0 || history.entries.length === 0) return noAuditHistoryMessage(input);
@@ -89,7 +89,7 @@ export function auditHistoryMessage(input: AuditHistoryInput): SlackMessage {
 export function noAuditHistoryMessage(
   input: Pick<AuditHistoryInput, "uit" | "account" | "language">,
 ): SlackMessage {
-  const m = messages(input.language ?? "en").etransport;
+  const m = messages(input.language).etransport;
   const uit = formatUit(input.uit);
   const text = m.historyNone({ uit: userCode(uit), account: userCode(input.account, 60) });
   return {

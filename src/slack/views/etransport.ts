@@ -48,8 +48,8 @@ const MAX_MESSAGE_BLOCKS = 50;
 export type CardDetail = "full" | "compact" | "minimal";
 
 export interface TransportCardOptions {
-  /** The reader's language (default English). */
-  language?: Language;
+  /** The reader's language, resolved once per request (required: no view guesses English). */
+  language: Language;
   /** Zone of the date fallbacks (readers see date tokens in their own zone); UTC when absent. */
   timeZone?: string;
   /** With it, the validity says "ends in 2 days 3 h" / "ended". Leave out for stored results. */
@@ -294,8 +294,8 @@ function changeRequestMeaning(code: string, language: Language): string {
 // ---------- card ----------
 
 /** One transport: a section with the facts, a context with dates and places, buttons by state. */
-export function transportCard(t: TransportView, opts: TransportCardOptions = {}): KnownBlock[] {
-  const language = opts.language ?? "en";
+export function transportCard(t: TransportView, opts: TransportCardOptions): KnownBlock[] {
+  const language = opts.language;
   const m = words(language);
   const detail = LIMITS_BY_DETAIL[opts.detail ?? "full"];
   const info = transportStateInfo(t);
@@ -434,8 +434,8 @@ export interface TransportListInput {
   nowMs?: number;
   /** Carried by the cards' buttons so an action can re-render this list (the list task's id). */
   listToken?: string;
-  /** The reader's language (default English). */
-  language?: Language;
+  /** The reader's language, resolved once per request (required: no view guesses English). */
+  language: Language;
 }
 
 const LIST_STATES: readonly TransportListState[] = ["pending", "active", "paused", "completed"];
@@ -459,7 +459,7 @@ export function transportListFilter(filterLabel: string): TransportListFilter {
 /** /etransport list: a header with totals, up to 8 cards, Previous/Next. */
 export function transportListMessage(input: TransportListInput): SlackMessage {
   const { totalRecords, pageIndex, filterLabel, search } = input;
-  const language = input.language ?? "en";
+  const language = input.language;
   const m = words(language);
   const pageSize = Math.max(1, input.pageSize);
   const filter = input.filter ?? filterLabel;
@@ -606,8 +606,8 @@ export function lookupUnderWayNote(codeUit: string, wait: string, language: Lang
 }
 
 export interface TransportActionResultOptions {
-  /** The reader's language (default English). */
-  language?: Language;
+  /** The reader's language, resolved once per request (required: no view guesses English). */
+  language: Language;
   timeZone?: string;
   nowMs?: number;
   correlationId?: string;
@@ -630,10 +630,10 @@ export function transportActionHeadline(
 export function transportActionResultMessage(
   action: TransportBulkAction,
   results: readonly TransportActionResult[],
-  transportsAfter?: readonly TransportView[],
-  opts: TransportActionResultOptions = {},
+  transportsAfter: readonly TransportView[] | undefined,
+  opts: TransportActionResultOptions,
 ): SlackMessage {
-  const language = opts.language ?? "en";
+  const language = opts.language;
   const m = words(language);
   const failed = results.filter((r) => !r.isSuccess).length;
   const headline = transportActionHeadline(action, results, language);
@@ -723,9 +723,9 @@ export function transportActionResultMessage(
 /** /etransport remove <UIT>: what will be deleted, and a danger button that asks once more. */
 export function removeConfirmationMessage(
   t: TransportView,
-  opts: Pick<TransportCardOptions, "timeZone" | "nowMs" | "language"> = {},
+  opts: Pick<TransportCardOptions, "timeZone" | "nowMs" | "language">,
 ): SlackMessage {
-  const language = opts.language ?? "en";
+  const language = opts.language;
   const m = words(language);
   const uit = formatUit(t.codeUit);
   const button = transportButton(t, "remove", language);

@@ -49,8 +49,8 @@ export interface TransportModalInput {
   userTimeZone: string;
   /** Warnings of a previous submission, shown on top (worded in `language`, dates in userTimeZone). */
   warnings?: readonly TransportFormWarning[];
-  /** The reader's language (default English). */
-  language?: Language;
+  /** The reader's language, resolved once per request (required: no view guesses English). */
+  language: Language;
   /** The present instant: a date in another year then shows its year. */
   nowMs?: number;
   /** Carried to the submission as is (a string), or JSON-encoded (an object); at most 3000 characters. */
@@ -406,7 +406,7 @@ function freeTextBlocks(input: TransportModalInput, language: Language): KnownBl
 /** The create (VIEWS.transportCreate) or edit (VIEWS.transportEdit) transport modal. */
 export function transportModal(input: TransportModalInput): ModalView {
   const { mode, userTimeZone } = input;
-  const language = input.language ?? "en";
+  const language = input.language;
   const m = words(language);
   const privateMetadata =
     typeof input.privateMetadata === "string" ? input.privateMetadata : JSON.stringify(input.privateMetadata);

@@ -36,7 +36,6 @@ import {
   clipPlain,
   companyTimeNote,
   fmtMinutes,
-  langOf,
   MessageBuilder,
   paginate,
   periodMrkdwn,
@@ -109,9 +108,9 @@ function positionButton(report: PositionReport, text: string): Button | undefine
 export function positionCard(
   report: PositionReport,
   nowMs: number,
-  options: VehicleViewOptions = {},
+  options: VehicleViewOptions,
 ): SlackMessage {
-  const lang = langOf(options);
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? "UTC";
   const b = new MessageBuilder("where", lang);
@@ -173,9 +172,9 @@ export function vehicleListMessage(
   report: VehicleListReport,
   page: number,
   pageToken: string,
-  options: VehicleViewOptions = {},
+  options: VehicleViewOptions,
 ): SlackMessage {
-  const lang = langOf(options);
+  const lang = options.language;
   const m = words(lang);
   const lines = report.items.map((item) => ({ item, line: vehicleLine(lang, item, report.atMs) }));
   const pages = paginate(lines, VEHICLES_PER_PAGE, PAGE_CHARS, (l) => l.line.length + 120);
@@ -211,8 +210,8 @@ export function vehicleListMessage(
 
 // ---------- route ----------
 
-export function routeMessage(report: RouteReport, options: VehicleViewOptions = {}): SlackMessage {
-  const lang = langOf(options);
+export function routeMessage(report: RouteReport, options: VehicleViewOptions): SlackMessage {
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const when = (ms: number) => slackDateIn(lang, ms, tz, options.nowMs);
@@ -287,9 +286,9 @@ export function stopsMessage(
   report: StopsReport,
   page: number,
   pageToken: string,
-  options: VehicleViewOptions = {},
+  options: VehicleViewOptions,
 ): SlackMessage {
-  const lang = langOf(options);
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const entries = report.vehicles.flatMap((g, gi) =>
@@ -370,9 +369,9 @@ export function fuelMessage(
   report: FuelReport,
   page: number,
   pageToken: string,
-  options: VehicleViewOptions = {},
+  options: VehicleViewOptions,
 ): SlackMessage {
-  const lang = langOf(options);
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const rows = report.rows.map((row) => fuelRowText(lang, row));
@@ -453,8 +452,8 @@ function totalsFields(lang: Language, t: RefillTotals, suffix: string): string[]
 }
 
 /** Refuellings and possible thefts (⚠️) of one vehicle, with the service's totals per source. */
-export function refillsMessage(report: RefillsReport, options: VehicleViewOptions = {}): SlackMessage {
-  const lang = langOf(options);
+export function refillsMessage(report: RefillsReport, options: VehicleViewOptions): SlackMessage {
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const b = new MessageBuilder("refills", lang);
@@ -556,11 +555,11 @@ export function noReadingsLine(vehicles: readonly VehicleTemperatures[], lang: L
  */
 export function temperatureMessage(
   report: TemperatureReport,
-  page = 0,
-  pageToken?: string,
-  options: VehicleViewOptions = {},
+  page: number,
+  pageToken: string | undefined,
+  options: VehicleViewOptions,
 ): SlackMessage {
-  const lang = langOf(options);
+  const lang = options.language;
   const m = words(lang);
   const tz = options.timeZone ?? report.period.timeZone;
   const withReadings = report.vehicles.filter((v) => v.sensors.length > 0);
@@ -635,7 +634,8 @@ export interface ReportViewContext {
   nowMs: number;
   /** The reader's language (the task's: `taskLanguage`), for the message and the files. */
   language: Language;
-  options: VehicleViewOptions;
+  /** The rest of the view's options (the language and the instant are the context's). */
+  options: Omit<VehicleViewOptions, "language" | "nowMs">;
 }
 
 export interface ReportView<N extends VehicleReportName> {

@@ -32,14 +32,13 @@ export interface VehicleViewOptions {
   companyTimeZone?: string;
   /** Zone of the fallback texts of dates (views with a period default to period.timeZone, else UTC). */
   timeZone?: string;
-  /** The reader's language (resolved once per request or task); English when absent. */
-  language?: Language;
+  /** The reader's language (resolved once per request or task). */
+  language: Language;
   /** The present instant, so a date of another year shows its year. */
   nowMs?: number;
 }
 
 /** The language of a view's options. */
-export const langOf = (options: Pick<VehicleViewOptions, "language">): Language => options.language ?? "en";
 
 // ---------- text ----------
 
@@ -116,10 +115,10 @@ export function periodMrkdwn(
     toMs: number;
     timeZone: string;
   },
-  options: { labelInHeader?: boolean; language?: Language; nowMs?: number } = {},
+  options: { labelInHeader?: boolean; language: Language; nowMs?: number },
 ): string {
   // The one date form (format.ts), as the period's label writes its dates: one form per header.
-  const lang = langOf(options);
+  const lang = options.language;
   const range = `${slackDateIn(lang, period.fromMs, period.timeZone, options.nowMs)} – ${slackDateIn(lang, period.toMs, period.timeZone, options.nowMs)}`;
   if (options.labelInHeader === true) return range;
   const label = periodText(period.label, lang);
@@ -128,7 +127,7 @@ export function periodMrkdwn(
 
 export function companyTimeNote(options: VehicleViewOptions): string | undefined {
   return options.companyTimeZone
-    ? messages(langOf(options)).reports.companyTime({ zone: userText(options.companyTimeZone, 60) })
+    ? messages(options.language).reports.companyTime({ zone: userText(options.companyTimeZone, 60) })
     : undefined;
 }
 

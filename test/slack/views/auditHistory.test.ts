@@ -21,6 +21,7 @@ function entries(count: number, fields: Partial<AuditEntry> = {}): AuditEntry[] 
 
 const render = (list: AuditEntry[], total = list.length) =>
   auditHistoryMessage({
+    language: "en",
     uit: UIT,
     account: "demo",
     history: { entries: list, total },

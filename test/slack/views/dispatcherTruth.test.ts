@@ -109,7 +109,9 @@ describe("action headline (point 1)", () => {
   });
 
   it("a refused single Start never reads as a success, in the text or in the blocks", () => {
-    const message = transportActionResultMessage("start", [refused("AB12CD34EF56GH78")]);
+    const message = transportActionResultMessage("start", [refused("AB12CD34EF56GH78")], undefined, {
+      language: "en",
+    });
     expect(message.text).toBe("Start refused for 1 of 1.");
     const all = readable(message);
     expect(all).not.toMatch(/was started|\bStarted\b/);
@@ -134,6 +136,7 @@ describe("list header in dispatcher words (point 9)", () => {
 
   it("never shows the internal word default, in the header, the text or the empty answer", () => {
     const full = transportListMessage({
+      language: "en",
       transports: [transport()],
       totalRecords: 10,
       pageIndex: 0,
@@ -146,6 +149,7 @@ describe("list header in dispatcher words (point 9)", () => {
       text: { text: "e-Transport · 10 open transports (pending, in progress or paused)" },
     });
     const empty = transportListMessage({
+      language: "en",
       transports: [],
       totalRecords: 0,
       pageIndex: 0,
@@ -164,6 +168,7 @@ describe("list header in dispatcher words (point 9)", () => {
 describe("one display form of a UIT (point 9)", () => {
   it("a UIT search (sent without dashes) is shown grouped, like the cards", () => {
     const message = transportListMessage({
+      language: "en",
       transports: [transport()],
       totalRecords: 1,
       pageIndex: 0,
@@ -175,6 +180,7 @@ describe("one display form of a UIT (point 9)", () => {
     expect(all).toContain("Y45R-577U-N544-GY4S");
     expect(all).not.toContain("Y45R577UN544GY4S");
     const empty = transportListMessage({
+      language: "en",
       transports: [],
       totalRecords: 0,
       pageIndex: 0,
@@ -188,8 +194,10 @@ describe("one display form of a UIT (point 9)", () => {
   it("outcomes, the remove question and its cancellation show the grouped form only", () => {
     const t = transport();
     const messages = [
-      transportActionResultMessage("start", [ok(t.codeUit), refused("AB12CD34EF56GH78")], [t]),
-      removeConfirmationMessage(t),
+      transportActionResultMessage("start", [ok(t.codeUit), refused("AB12CD34EF56GH78")], [t], {
+        language: "en",
+      }),
+      removeConfirmationMessage(t, { language: "en" }),
       removeCancelledMessage(t.codeUit, "en"),
     ];
     for (const message of messages) {
@@ -206,7 +214,7 @@ describe("one display form of a UIT (point 9)", () => {
 describe("remove by command (point 9)", () => {
   it("offers Cancel next to the confirm button, carrying the same transport", () => {
     const t = transport();
-    const message = removeConfirmationMessage(t);
+    const message = removeConfirmationMessage(t, { language: "en" });
     const buttons = buttonsOf(message.blocks);
     expect(buttons.map((b) => b.action_id)).toEqual([ACTIONS.transportRemove, ACTIONS.transportRemoveCancel]);
     const cancel = buttons[1]!;
@@ -261,7 +269,7 @@ describe("report headers use one date format (point 9)", () => {
   };
 
   it("the period line shows the range in the one date form (src/i18n/format.ts), after the label", () => {
-    const line = periodMrkdwn(period);
+    const line = periodMrkdwn(period, { language: "en" });
     const formats = [...line.matchAll(/<!date\^\d+\^([^|]+)\|/g)].map((m) => m[1]);
     expect(formats).toEqual(["{date_short_pretty} {time}", "{date_short_pretty} {time}"]);
     expect(line.startsWith(period.label)).toBe(true);
@@ -297,7 +305,7 @@ describe("report headers use one date format (point 9)", () => {
         },
       ],
     };
-    const message = stopsMessage(report, 0, "tok", { timeZone: "Europe/Bucharest" });
+    const message = stopsMessage(report, 0, "tok", { language: "en", timeZone: "Europe/Bucharest" });
     const text = textOf(message.blocks);
     expect(text).toContain("*8 h* _(since before the period)_");
     expect(text).toContain("*1 h 30 min* _(still stopped at the period's end)_");

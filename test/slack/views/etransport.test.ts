@@ -43,7 +43,7 @@ describe("text helpers", () => {
 
 describe("transportCard", () => {
   it("shows the UIT grouped, vehicle, status, transmission, validity with date tokens", () => {
-    const blocks = transportCard(transport(), { timeZone: "Europe/Bucharest", nowMs: NOW });
+    const blocks = transportCard(transport(), { language: "en", timeZone: "Europe/Bucharest", nowMs: NOW });
     const text = textOf(blocks);
     expect(text).toContain("Y45R-577U-N544-GY4S");
     expect(text).toContain("B-12-ABC");
@@ -65,6 +65,7 @@ describe("transportCard", () => {
         changeRequestStatusCode: "ResponseError",
         changeRequestAuthorityMessage: "Plate not valid",
       }),
+      { language: "en" },
     );
     const section = blocks[0] as SectionBlock;
     expect(section.text?.text).toMatch(/^🔴 /);
@@ -75,7 +76,9 @@ describe("transportCard", () => {
   });
 
   it("warns (🟠) on an unknown transmission code", () => {
-    const section = transportCard(transport({ transmissionStatusCode: "Weird" }))[0] as SectionBlock;
+    const section = transportCard(transport({ transmissionStatusCode: "Weird" }), {
+      language: "en",
+    })[0] as SectionBlock;
     expect(section.text?.text).toContain("🟠 Weird");
   });
 
@@ -84,12 +87,13 @@ describe("transportCard", () => {
     ["a domestic", { startLocation: "Pitești", endLocation: "Brașov" }, "🔴"],
   ] as const)("marks NotInRomania on %s route as its alert does (%s)", (_route, places, mark) => {
     const t = transport({ transmissionStatusCode: "NotInRomania", ...places });
-    const card = (transportCard(t)[0] as SectionBlock).text?.text ?? "";
+    const card = (transportCard(t, { language: "en" })[0] as SectionBlock).text?.text ?? "";
     expect(card.startsWith(`${mark} `)).toBe(true);
     expect(card).toContain(`${mark} NotInRomania — not on Romanian territory`);
     expect(markOf({ kind: "transmission", code: "NotInRomania", facts: t })).toBe(mark);
     const list = textOf(
       transportListMessage({
+        language: "en",
         transports: [t],
         totalRecords: 1,
         pageIndex: 0,
@@ -110,7 +114,7 @@ describe("transportCard", () => {
     [6, [ACTIONS.transportStart, ACTIONS.transportEnd, ACTIONS.transportEdit, ACTIONS.transportRemove]],
   ])("status %i has buttons %j", (statusId, actionIds) => {
     const t = transport({ statusId });
-    const buttons = buttonsOf(transportCard(t));
+    const buttons = buttonsOf(transportCard(t, { language: "en" }));
     expect(buttons.map((b) => b.action_id)).toEqual(actionIds);
     for (const b of buttons) {
       expect(parseTransportButtonValue(b.value)).toEqual({ u: t.codeUit, id: t.uId });
@@ -119,7 +123,7 @@ describe("transportCard", () => {
   });
 
   it("asks to confirm Remove (irreversible, naming UIT and vehicle) and End", () => {
-    const buttons = buttonsOf(transportCard(transport({ statusId: 6 })));
+    const buttons = buttonsOf(transportCard(transport({ statusId: 6 }), { language: "en" }));
     const remove = buttons.find((b) => b.action_id === ACTIONS.transportRemove)!;
     expect(remove.style).toBe("danger");
     expect(remove.confirm?.text.text).toContain("Y45R-577U-N544-GY4S");
@@ -130,7 +134,7 @@ describe("transportCard", () => {
   });
 
   it("keeps confirm dialogs within limits for the longest names", () => {
-    const buttons = buttonsOf(transportCard(worstTransport(2)));
+    const buttons = buttonsOf(transportCard(worstTransport(2), { language: "en" }));
     for (const b of buttons) {
       if (!b.confirm) continue;
       expect(b.confirm.title!.text.length).toBeLessThanOrEqual(100);
@@ -141,24 +145,27 @@ describe("transportCard", () => {
   });
 
   it("suffixes block ids with the UIT", () => {
-    const blocks = transportCard(transport());
+    const blocks = transportCard(transport(), { language: "en" });
     for (const b of blocks) expect(b.block_id).toMatch(/Y45R577UN544GY4S$/);
   });
 
   it("escapes names from the service", () => {
-    const blocks = transportCard(transport({ carrierName: "<@U123> & <!channel>" }));
+    const blocks = transportCard(transport({ carrierName: "<@U123> & <!channel>" }), { language: "en" });
     const text = (blocks[0] as SectionBlock).text!.text;
     expect(text).toContain("&lt;@U123&gt; &amp; &lt;!channel&gt;");
     expect(text).not.toContain("<!channel>");
   });
 
   it("renders a worst-case transport at full detail within limits", () => {
-    for (let i = 0; i < 6; i++) expectValid({ text: "t", blocks: transportCard(worstTransport(i)) });
+    for (let i = 0; i < 6; i++)
+      expectValid({ text: "t", blocks: transportCard(worstTransport(i), { language: "en" }) });
   });
 
   it("renders the same from stored JSON", () => {
     const t = transport();
-    expect(transportCard(JSON.parse(JSON.stringify(t)))).toEqual(transportCard(t));
+    expect(transportCard(JSON.parse(JSON.stringify(t)), { language: "en" })).toEqual(
+      transportCard(t, { language: "en" }),
+    );
   });
 });
 
@@ -168,6 +175,7 @@ describe("transportListMessage", () => {
     extra: Partial<Parameters<typeof transportListMessage>[0]> = {},
   ) =>
     transportListMessage({
+      language: "en",
       transports,
       totalRecords: 30,
       pageIndex: 1,
@@ -223,6 +231,7 @@ describe("transportListMessage", () => {
 
   it("shows an empty state with an example command", () => {
     const message = transportListMessage({
+      language: "en",
       transports: [],
       totalRecords: 0,
       pageIndex: 0,
@@ -253,7 +262,10 @@ describe("transportActionResultMessage", () => {
   ];
 
   it("lists ✅/❌ per UIT with the service's text and the meaning of known codes", () => {
-    const message = transportActionResultMessage("start", results, undefined, { correlationId: "corr-1" });
+    const message = transportActionResultMessage("start", results, undefined, {
+      language: "en",
+      correlationId: "corr-1",
+    });
     const text = textOf(message.blocks);
     expect(message.text).toBe("Started 1 of 3; 2 refused.");
     expect(text).toContain("✅ `Y45R-577U-N544-GY4S` started");
@@ -264,7 +276,9 @@ describe("transportActionResultMessage", () => {
   });
 
   it("appends the updated cards", () => {
-    const message = transportActionResultMessage("pause", results.slice(0, 1), [transport({ statusId: 6 })]);
+    const message = transportActionResultMessage("pause", results.slice(0, 1), [transport({ statusId: 6 })], {
+      language: "en",
+    });
     expect(buttonsOf(message.blocks).map((b) => b.action_id)).toContain(ACTIONS.transportStart);
     expectValid(message);
   });
@@ -280,28 +294,40 @@ describe("transportActionResultMessage", () => {
       "end",
       many,
       Array.from({ length: 8 }, (_, i) => worstTransport(i)),
+      { language: "en" },
     );
     expectValid(message);
     expect(textOf(message.blocks)).toMatch(/and \d+ more/);
   });
 
   it("says in plain words when the service did not answer UIT by UIT", () => {
-    const wholesale = transportActionResultMessage("start", [{ ...results[0]!, reported: false }]);
+    const wholesale = transportActionResultMessage(
+      "start",
+      [{ ...results[0]!, reported: false }],
+      undefined,
+      { language: "en" },
+    );
     const text = textOf(wholesale.blocks);
     expect(text).toContain("the service accepted the request as a whole, without an answer for each UIT");
     expect(text).not.toContain("confirmed all at once");
-    expect(textOf(transportActionResultMessage("start", [results[0]!]).blocks)).not.toContain("as a whole");
+    expect(
+      textOf(transportActionResultMessage("start", [results[0]!], undefined, { language: "en" }).blocks),
+    ).not.toContain("as a whole");
   });
 
   it("words all-succeeded and all-failed outcomes", () => {
-    expect(transportActionResultMessage("remove", [results[0]!]).text).toBe("Removed the transport.");
-    expect(transportActionResultMessage("end", results.slice(1)).text).toBe("End refused for 2 of 2.");
+    expect(transportActionResultMessage("remove", [results[0]!], undefined, { language: "en" }).text).toBe(
+      "Removed the transport.",
+    );
+    expect(transportActionResultMessage("end", results.slice(1), undefined, { language: "en" }).text).toBe(
+      "End refused for 2 of 2.",
+    );
   });
 });
 
 describe("removeConfirmationMessage", () => {
   it("shows the card without its buttons and one danger button with a confirm", () => {
-    const message = removeConfirmationMessage(worstTransport(1));
+    const message = removeConfirmationMessage(worstTransport(1), { language: "en" });
     const buttons = buttonsOf(message.blocks);
     expect(buttons).toHaveLength(2);
     expect(buttons[0]).toMatchObject({ action_id: ACTIONS.transportRemove, style: "danger" });

@@ -76,6 +76,7 @@ function submitUnchanged(view: ModalView, zone: string): ViewStateValues {
 describe("transportModal", () => {
   it("create: every input, external vehicle select, valid for Slack", () => {
     const view = transportModal({
+      language: "en",
       mode: "create",
       vehicles,
       userTimeZone: "Europe/Bucharest",
@@ -120,6 +121,7 @@ describe("transportModal", () => {
   it("edit: UIT read-only as a section, vehicle preselected, fields prefilled", () => {
     const t = transport({ trailer1Code: "B-99-TRL", notes: "Fragile", startLocation: "Ploiești" });
     const view = transportModal({
+      language: "en",
       mode: "edit",
       vehicles,
       initial: t,
@@ -142,6 +144,7 @@ describe("transportModal", () => {
 
   it("labels the initial vehicle from the transport when the vehicle list is unknown", () => {
     const view = transportModal({
+      language: "en",
       mode: "edit",
       vehicles: undefined,
       initial: transport({ carrierName: "Camion" }),
@@ -155,6 +158,7 @@ describe("transportModal", () => {
 
   it("shows warnings on top and stays valid with worst-case prefills", () => {
     const view = transportModal({
+      language: "en",
       mode: "edit",
       vehicles: [
         {
@@ -178,13 +182,25 @@ describe("transportModal", () => {
 
   it("refuses private metadata over 3000 characters", () => {
     expect(() =>
-      transportModal({ mode: "create", vehicles, userTimeZone: "UTC", privateMetadata: "m".repeat(3001) }),
+      transportModal({
+        language: "en",
+        mode: "create",
+        vehicles,
+        userTimeZone: "UTC",
+        privateMetadata: "m".repeat(3001),
+      }),
     ).toThrow(RangeError);
   });
 
   it("every validation error key is an input block of the modal it came from", () => {
     for (const mode of ["create", "edit"] as const) {
-      const view = transportModal({ mode, vehicles, userTimeZone: "UTC", privateMetadata: "" });
+      const view = transportModal({
+        language: "en",
+        mode,
+        vehicles,
+        userTimeZone: "UTC",
+        privateMetadata: "",
+      });
       const result = checkTransportModal(
         {
           trailer1: "#",
@@ -220,7 +236,13 @@ describe("transportModal", () => {
     expect(byBlock[INPUTS.transportVehicle.block]).toMatch(/^Choose the vehicle/);
     expect(byBlock[INPUTS.transportStart.block]).toMatch(/or leave it empty/);
     expect(byBlock[INPUTS.transportTrailer2.block]).toMatch(/same plate as trailer 1/);
-    const view = transportModal({ mode: "create", vehicles, userTimeZone: "UTC", privateMetadata: "" });
+    const view = transportModal({
+      language: "en",
+      mode: "create",
+      vehicles,
+      userTimeZone: "UTC",
+      privateMetadata: "",
+    });
     expect(validateViewErrors(view, byBlock)).toEqual([]);
     // A submitted value and its error name the same block: reading back a field finds where its error goes.
     const values: ViewStateValues = {};
@@ -254,6 +276,7 @@ describe("modal round trip", () => {
         notes: "Marfă fragilă & grea",
       });
       const view = transportModal({
+        language: "en",
         mode: "edit",
         vehicles,
         initial,
@@ -289,6 +312,7 @@ describe("modal round trip", () => {
         startMs: undefined,
       });
       const view = transportModal({
+        language: "en",
         mode: "create",
         vehicles,
         initial,

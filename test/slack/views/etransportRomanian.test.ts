@@ -112,7 +112,9 @@ describe("transport card in Romanian", () => {
   });
 
   it("keeps the English card as it was", () => {
-    const text = textOf(transportCard(transport({ trailer1Code: "B99TRL" }), { timeZone: ZONE, nowMs: NOW }));
+    const text = textOf(
+      transportCard(transport({ trailer1Code: "B99TRL" }), { language: "en", timeZone: ZONE, nowMs: NOW }),
+    );
     expect(text).toContain("*Transmission:* Active — positions are being sent");
     expect(text).toContain("trailer B99TRL");
     expect(text).toContain("{date_short_pretty} {time}|Mon 10 Mar, 09:00>");

@@ -37,7 +37,7 @@ const PERIOD: ReportPeriod = {
   timeZone: ZONE,
 };
 const TOKEN = "task-0f5e2c1a-7d4b-4b9e-9a51-3c2d1e0f9a88";
-const OPTIONS = { companyTimeZone: ZONE };
+const OPTIONS = { companyTimeZone: ZONE, language: "en" } as const;
 
 /** Names built to break things: mrkdwn and escaping characters, diacritics, emoji, length. */
 const NASTY = "<&>*_~ Șoferul „Ăîâșț” <@U123> <!channel> ` |pipe| 🚚 ";
@@ -129,7 +129,7 @@ describe("positionCard", () => {
 
   it("handles a vehicle that never reported", () => {
     const v = schemas.vehicle.parse({ vehicleId: 5 });
-    const msg = positionCard(positionReport(v, NOW), NOW);
+    const msg = positionCard(positionReport(v, NOW), NOW, { language: "en" });
     expectValid(msg);
     expect(JSON.stringify(msg.blocks)).toContain("no position reported");
   });
@@ -144,7 +144,11 @@ describe("vehicleListMessage", () => {
     expect(pageValues(first)).toEqual([{ action: ACTIONS.pageNext, value: { t: TOKEN, p: 1 } }]);
     let pages = 1;
     let shown = first.blocks.filter((b) => b.type === "section").length;
-    for (let p = 1; pageValues(vehicleListMessage(report, p - 1, TOKEN)).some((x) => x.value.p === p); p++) {
+    for (
+      let p = 1;
+      pageValues(vehicleListMessage(report, p - 1, TOKEN, { language: "en" })).some((x) => x.value.p === p);
+      p++
+    ) {
       const msg = vehicleListMessage(report, p, TOKEN, OPTIONS);
       expectValid(msg);
       shown += msg.blocks.filter((b) => b.type === "section").length;
@@ -152,14 +156,16 @@ describe("vehicleListMessage", () => {
     }
     expect(shown).toBe(80);
     expect(pages).toBe(8);
-    const last = vehicleListMessage(report, 7, TOKEN);
+    const last = vehicleListMessage(report, 7, TOKEN, { language: "en" });
     expect(pageValues(last)).toEqual([{ action: ACTIONS.pagePrevious, value: { t: TOKEN, p: 6 } }]);
     // out of range pages show the nearest one
-    expect(vehicleListMessage(report, 99, TOKEN)).toEqual(last);
+    expect(vehicleListMessage(report, 99, TOKEN, { language: "en" })).toEqual(last);
   });
 
   it("says when nothing matches the filter", () => {
-    const msg = vehicleListMessage(vehicleListReport(vehicles(3), "<nothing>", NOW), 0, TOKEN);
+    const msg = vehicleListMessage(vehicleListReport(vehicles(3), "<nothing>", NOW), 0, TOKEN, {
+      language: "en",
+    });
     expectValid(msg);
     expect(JSON.stringify(msg.blocks)).toContain("No vehicle matches “&lt;nothing&gt;”");
   });
@@ -204,11 +210,13 @@ describe("stopsMessage", () => {
     }
     expect(count).toBe(300);
     expect(p).toBeGreaterThanOrEqual(11);
-    expect(JSON.stringify(stopsMessage(report, 0, TOKEN).blocks)).toContain("No stops for: IDLE-1 — idle");
+    expect(JSON.stringify(stopsMessage(report, 0, TOKEN, { language: "en" }).blocks)).toContain(
+      "No stops for: IDLE-1 — idle",
+    );
   });
 
   it("renders an empty report", () => {
-    const msg = stopsMessage(stopsReport([], reportVehicles(fleet), PERIOD, 5), 0, TOKEN);
+    const msg = stopsMessage(stopsReport([], reportVehicles(fleet), PERIOD, 5), 0, TOKEN, { language: "en" });
     expectValid(msg);
     expect(JSON.stringify(msg.blocks)).toContain("No stops in this period.");
   });
@@ -281,7 +289,7 @@ describe("refillsMessage", () => {
   });
 
   it("renders a period without events", () => {
-    const msg = refillsMessage(refillsReport([], vehicle, PERIOD));
+    const msg = refillsMessage(refillsReport([], vehicle, PERIOD), { language: "en" });
     expectValid(msg);
     expect(JSON.stringify(msg.blocks)).toContain("No refuelling or fuel-decrease events");
   });
@@ -315,7 +323,7 @@ describe("temperatureMessage and routeMessage", () => {
     );
     expect(json).toContain("💧 Humidity sensor 1: min 80.0 % · avg 80.0 % · max 80.0 %");
     expect(pageValues(msg)).toEqual([{ action: ACTIONS.pageNext, value: { t: TOKEN, p: 1 } }]);
-    const alone = temperatureMessage(report);
+    const alone = temperatureMessage(report, 0, undefined, { language: "en" });
     expectValid(alone);
     expect(JSON.stringify(alone.blocks)).toContain("15 more vehicles not shown here.");
   });
@@ -387,7 +395,7 @@ describe("temperatureMessage and routeMessage", () => {
     expectValid(msg);
     expect(JSON.stringify(msg.blocks)).toContain("attached GPX");
     expect(JSON.stringify(msg.blocks)).toContain("*GPS points*\\n2,000");
-    const empty = routeMessage(routeReport([], vehicle, PERIOD));
+    const empty = routeMessage(routeReport([], vehicle, PERIOD), { language: "en" });
     expectValid(empty);
     expect(JSON.stringify(empty.blocks)).toContain("No positions were recorded");
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { taskErrorText } from "../../../src/slack/views/common.js";
 import {
   AccountStore,
   CredentialsKeyMissingError,
@@ -8,6 +9,7 @@ import {
   linkAssociatedData,
 } from "../../../src/store/accountStore.js";
 import { openDatabase } from "../../../src/store/database.js";
+import { describeTaskError } from "../../../src/tasks/failures.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../../src/workspaces/workspace.js";
 import { describeContract, NOW } from "./backends.js";
 
@@ -173,7 +175,11 @@ describeContract("AccountRepository", (backend) => {
       await s.accounts.link(TA, "U2", "two@example.ro", "pw2");
       const changedKey = s.replica({ key: randomBytes(32) });
       await expect(changedKey.accounts.get("", "U1")).rejects.toThrow(LinkedAccountUnreadableError);
-      await expect(changedKey.accounts.get("", "U1")).rejects.toThrow(/one@example.ro.*\/fleet login/);
+      const unreadable = await changedKey.accounts.get("", "U1").catch((e: unknown) => e);
+      expect(unreadable).toMatchObject({ slackUser: "U1", username: "one@example.ro" });
+      // The user reads the way out in their language (the error itself holds no words).
+      expect(taskErrorText(describeTaskError(unreadable), "en")).toMatch(/one@example.ro.*\/fleet login/);
+      expect(taskErrorText(describeTaskError(unreadable), "ro")).toMatch(/one@example.ro.*\/fleet login/);
       await changedKey.accounts.link("", "U3", "three@example.ro", "pw3");
       expect(await changedKey.accounts.unreadable()).toEqual([
         { workspace: "", slackUser: "U1", username: "one@example.ro" },
@@ -194,7 +200,8 @@ describeContract("AccountRepository", (backend) => {
       const s = await backend.open();
       await s.accounts.link(TA, WORKSPACE_ACCOUNT_USER, "fleet@example.ro", "pw");
       const changedKey = s.replica({ key: randomBytes(32) });
-      await expect(changedKey.accounts.get(TA, WORKSPACE_ACCOUNT_USER)).rejects.toThrow(
+      const unreadable = await changedKey.accounts.get(TA, WORKSPACE_ACCOUNT_USER).catch((e: unknown) => e);
+      expect(taskErrorText(describeTaskError(unreadable), "en")).toMatch(
         /workspace's fleet account fleet@example.ro.*\/fleet login workspace/,
       );
     });
