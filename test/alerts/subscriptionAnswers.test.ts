@@ -126,14 +126,14 @@ describe("subscribe / unsubscribe answers in the reader's language", () => {
     [
       "subscribed",
       sub,
-      "🔔 <#G0PRIVATE> now gets transport alerts: <#G0PRIVATE> as *demo*",
-      "🔔 <#G0PRIVATE> primește acum alerte de transport: <#G0PRIVATE> cu contul *demo*",
+      "🔔 <#G0PRIVATE> now gets transport alerts of *demo*: codes Error · except expiry",
+      "🔔 <#G0PRIVATE> primește acum alerte de transport pentru *demo*: coduri Error",
     ],
     [
       "updated",
       sub,
-      "🔔 Alerts of <#G0PRIVATE> updated: ",
-      "🔔 Alertele din <#G0PRIVATE> au fost actualizate: ",
+      "🔔 Alerts of *demo* in <#G0PRIVATE> updated: ",
+      "🔔 Alertele pentru *demo* din <#G0PRIVATE> au fost actualizate: ",
     ],
     [
       "unsubscribed",

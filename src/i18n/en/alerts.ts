@@ -208,10 +208,25 @@ export const alerts = {
   subscriptionsText: (n: number) =>
     count("en", n, { one: "alert subscription", other: "alert subscriptions" }),
   /** `description`: the subscription as the list describes it. */
-  subscribed: ({ channel, description }: { channel: string; description: string }) =>
-    `🔔 ${channel} now gets transport alerts: ${description}.`,
-  subscriptionUpdated: ({ channel, description }: { channel: string; description: string }) =>
-    `🔔 Alerts of ${channel} updated: ${description}.`,
+  /** `account`: escaped; `description`: the subscription's settings without its channel and account. */
+  subscribed: ({
+    channel,
+    account,
+    description,
+  }: {
+    channel: string;
+    account: string;
+    description: string;
+  }) => `🔔 ${channel} now gets transport alerts of *${account}*: ${description}.`,
+  subscriptionUpdated: ({
+    channel,
+    account,
+    description,
+  }: {
+    channel: string;
+    account: string;
+    description: string;
+  }) => `🔔 Alerts of *${account}* in ${channel} updated: ${description}.`,
   unsubscribed: ({ channel }: { channel: string }) => `🔕 ${channel} no longer gets transport alerts.`,
   unsubscribedOf: ({ channel, account }: { channel: string; account: string }) =>
     `🔕 ${channel} no longer gets transport alerts of ${account}.`,

@@ -161,10 +161,10 @@ export const alerts = {
       few: "abonamente la alerte",
       other: "de abonamente la alerte",
     }),
-  subscribed: ({ channel, description }) =>
-    `🔔 ${channel} primește acum alerte de transport: ${description}.`,
-  subscriptionUpdated: ({ channel, description }) =>
-    `🔔 Alertele din ${channel} au fost actualizate: ${description}.`,
+  subscribed: ({ channel, account, description }) =>
+    `🔔 ${channel} primește acum alerte de transport pentru *${account}*: ${description}.`,
+  subscriptionUpdated: ({ channel, account, description }) =>
+    `🔔 Alertele pentru *${account}* din ${channel} au fost actualizate: ${description}.`,
   unsubscribed: ({ channel }) => `🔕 ${channel} nu mai primește alerte de transport.`,
   unsubscribedOf: ({ channel, account }) =>
     `🔕 ${channel} nu mai primește alerte de transport pentru ${account}.`,

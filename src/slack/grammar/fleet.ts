@@ -628,7 +628,8 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
       if (args === "") return { ok: true, kind: "modal", report: "report" };
       const which = MODAL_REPORTS.find((name) => name === subcommandOf(args));
       if (which) return { ok: true, kind: "modal", report: which };
-      return fail({ code: "reportAfterWord", given: `/fleet report ${args}` }, "/fleet report");
+      // Echoed as typed (`raport …` stays `raport`), like every other echo.
+      return fail({ code: "reportAfterWord", given: `/fleet ${word} ${args}` }, "/fleet report");
     }
     case "alerts":
       return parseAlerts(args);

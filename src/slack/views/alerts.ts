@@ -513,11 +513,16 @@ export interface SubscriptionListOptions {
   failures?: Readonly<Record<string, { codeUit: string; error: string; attempts: number } | undefined>>;
 }
 
-/** A subscription in words, in the reader's language: channel, account, filters, language, who made it. */
-function describeSubscription(s: AlertSubscription, lang: Language): string {
+/**
+ * A subscription in words, in the reader's language: channel and account (left out where the
+ * sentence already names them), filters, language, who made it.
+ */
+function describeSubscription(s: AlertSubscription, lang: Language, withChannel = true): string {
   const m = messages(lang).alerts;
   const minutes = (n: number) => duration(lang, n * 60_000);
-  const parts = [m.subscriptionChannelAs({ channel: `<#${s.channel}>`, account: userText(s.account, 60) })];
+  const parts = withChannel
+    ? [m.subscriptionChannelAs({ channel: `<#${s.channel}>`, account: userText(s.account, 60) })]
+    : [];
   parts.push(
     s.codes.length > 0
       ? m.subscriptionCodes({ codes: s.codes.map((c) => userText(c, 40)).join(", ") })
@@ -646,13 +651,15 @@ export function subscriptionChangedMessage(
     case "subscribed":
       text = m.subscribed({
         channel,
-        description: describeSubscription(subscription as AlertSubscription, language),
+        account: account ?? "",
+        description: describeSubscription(subscription as AlertSubscription, language, false),
       });
       break;
     case "updated":
       text = m.subscriptionUpdated({
         channel,
-        description: describeSubscription(subscription as AlertSubscription, language),
+        account: account ?? "",
+        description: describeSubscription(subscription as AlertSubscription, language, false),
       });
       break;
     case "unsubscribed":

@@ -220,6 +220,14 @@ export function grammarErrorMessage(
   const nearTypo = error.problem.code === "unknownSubcommand" && error.problem.suggestion !== undefined;
   const example = userCode(nearTypo ? error.example : exampleIn(error.example, language), EXAMPLE_MAX);
   const tryWord = messages(language).grammar.tryExample();
+  // "… is not a command. Here is what /fleet can do:" is followed by the help itself: a "Try:
+  // /fleet help" between the colon and the list would only repeat it.
+  const helpFollows =
+    error.showHelp === true &&
+    help !== undefined &&
+    error.problem.code === "unknownSubcommand" &&
+    error.problem.suggestion === undefined;
+  if (helpFollows) return { text: message, blocks: [section(`:warning: ${message}`), ...sectionsOf(help)] };
   const blocks: KnownBlock[] = [section(`:warning: ${message}`), section(`${tryWord} ${example}`)];
   if (error.showHelp && help) blocks.push({ type: "divider" }, ...sectionsOf(help));
   return { text: `${message} ${tryWord} ${example}`, blocks };

@@ -36,6 +36,19 @@ function expectWorkingError(r: { ok: boolean }, text: string): GrammarError {
   return error;
 }
 
+/**
+ * A result with the word echoed as typed (`/fleet raport zzz`) read as its English word: the
+ * echo is the one difference a Romanian word may make.
+ */
+function echoedAs<R>(result: R, spelling: string, english: string): R {
+  const problem = (result as { problem?: { given?: unknown } }).problem;
+  if (typeof problem?.given !== "string" || !problem.given.startsWith(`/fleet ${spelling} `)) return result;
+  return {
+    ...result,
+    problem: { ...problem, given: `/fleet ${english}${problem.given.slice(`/fleet ${spelling}`.length)}` },
+  };
+}
+
 describe("/fleet: Romanian words", () => {
   // Written out, not read from the grammar: the contract's words.
   const words: [string, string][] = [
@@ -77,7 +90,7 @@ describe("/fleet: Romanian words", () => {
       fc.property(fc.constantFrom(...words), args, ([word, english], rest) => {
         const expected = fleet(`${english} ${rest}`);
         for (const spelling of spellings(word))
-          expect(fleet(`${spelling} ${rest}`), spelling).toEqual(expected);
+          expect(echoedAs(fleet(`${spelling} ${rest}`), spelling, english), spelling).toEqual(expected);
       }),
       { numRuns: 300 },
     );

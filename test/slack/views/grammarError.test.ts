@@ -210,6 +210,33 @@ describe("Romanian grammar errors", () => {
       "`/fleet opriir` nu este o comandă. Te-ai gândit la `/fleet opriri`? Încearcă: `/fleet opriri all`",
     );
   });
+
+  it("echo the word as typed: `raport zzz` is not told back as `report zzz`", () => {
+    const { result } = parseCommandLine("/fleet raport zzz", ctx);
+    if (result.ok) throw new Error("parsed");
+    expect(grammarErrorMessage(result, undefined, "ro").text).toMatch(/^`\/fleet raport zzz`: după `raport`/);
+    expect(grammarErrorMessage(result, undefined, "en").text).toMatch(
+      /^`\/fleet raport zzz`: after `report`/,
+    );
+  });
+
+  it("put the command list right under 'Here is what /fleet can do:', with no 'Try: /fleet help' between", () => {
+    const { result } = parseCommandLine("/fleet frobnicate", ctx);
+    if (result.ok) throw new Error("parsed");
+    for (const [language, help, said] of [
+      ["en", "*Commands*", "`/fleet frobnicate` is not a command. Here is what `/fleet` can do:"],
+      ["ro", "*Comenzi*", "`/fleet frobnicate` nu este o comandă. Iată ce poate face `/fleet`:"],
+    ] as const) {
+      const message = grammarErrorMessage(result, help, language);
+      expect(message.text).toBe(said);
+      const texts = message.blocks.map((b) => JSON.stringify(b));
+      expect(texts[0]).toContain(said);
+      expect(texts[1]).toContain(help);
+      expect(texts.join("")).not.toMatch(/Try:|Încearcă:/);
+    }
+    // Without the list to show, the example stays.
+    expect(grammarErrorMessage(result, undefined, "en").text).toContain("Try: `/fleet help`");
+  });
 });
 
 describe("exampleIn", () => {
