@@ -335,6 +335,8 @@ export const reports = {
 
   // ---------- fuel ----------
   twoFuelSources: () => "⛽+🟦 two fuel sources",
+  /** A fuel row with no distance, time or fuel in the period: zeros would read as a measurement. */
+  fuelDidNotMove: () => "did not move in this period",
   primarySource: () => "⛽ Primary",
   secondarySource: () => "🟦 *Secondary source (LPG)*",
   total: () => "*Total*",

@@ -198,6 +198,7 @@ export const reports = {
     `${count("ro", stops, { one: "oprire", few: "opriri", other: "de opriri" })} · ${period}`,
 
   twoFuelSources: () => "⛽+🟦 două surse de combustibil",
+  fuelDidNotMove: () => "nu s-a deplasat în această perioadă",
   primarySource: () => "⛽ Sursa principală",
   secondarySource: () => "🟦 *Sursa secundară (GPL)*",
   total: () => "*Total (ambele surse)*",

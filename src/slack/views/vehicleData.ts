@@ -348,8 +348,11 @@ export function stopsMessage(
 // ---------- fuel ----------
 
 function figuresText(lang: Language, f: FuelFigures): string {
+  if (f.distanceKm === 0 && f.hoursSeconds === 0 && f.litres === 0) return words(lang).fuelDidNotMove();
   const hours = fmtMinutes(lang, f.hoursSeconds / 60);
-  return `${km(lang, f.distanceKm)} · ${hours} · ${litres(lang, f.litres)} · ${consumption(lang, f.l100)}`;
+  // Litres over no distance have no l/100 km: a "0,0" there would read as a measurement.
+  const per100 = f.distanceKm > 0 ? consumption(lang, f.l100) : "–";
+  return `${km(lang, f.distanceKm)} · ${hours} · ${litres(lang, f.litres)} · ${per100}`;
 }
 
 function fuelRowText(lang: Language, row: FuelRow): string {

@@ -322,6 +322,27 @@ describe("fuelMessage", () => {
     expect(textOf(fuelMessage(report(2), 0, TOKEN, opts("ro")))).toContain("*2* vehicule");
   });
 
+  it("a vehicle that did not move says so, and litres over no distance have no l/100 km", () => {
+    const still = (i: number, figures: FuelFigures) => ({
+      vehicleId: i,
+      plate: `B-${i}-STA`,
+      name: "",
+      primary: figures,
+      total: figures,
+    });
+    const idle: FuelReport = {
+      ...report(0),
+      rows: [still(1, figures(0, 0, 0, 0)), still(2, figures(0, 1.5, 4.2, 0))],
+    };
+    const en = textOf(fuelMessage(idle, 0, TOKEN, opts("en")));
+    expect(en).toContain("*B-1-STA*\ndid not move in this period");
+    expect(en).toContain("*B-2-STA*\n0.0 km · 1 h 30 min · 4.2 l · –");
+    const ro = textOf(fuelMessage(idle, 0, TOKEN, opts("ro")));
+    expect(ro).toContain("*B-1-STA*\nnu s-a deplasat în această perioadă");
+    expect(ro).toContain("*B-2-STA*\n0,0 km · 1 h 30 min · 4,2 l · –");
+    expect(`${en}${ro}`).not.toMatch(/ 0 s|0[.,]0 l\/100 km/);
+  });
+
   it("English: the one form replaces 4:22:12 h", () => {
     const text = textOf(fuelMessage(report(2), 0, TOKEN, opts("en")));
     expect(text).toContain("*Fleet total*: 1,234.5 km · 17 h 47 min · 1,234.5 l · 7.8 l/100 km");
