@@ -123,7 +123,7 @@ describe("alerts as one person reads them, in their own language", () => {
 
   it("an English alert muted by the Romanian user answers in Romanian, unmuted by the English user in English", async () => {
     const updated = lastAnswer(await fleet("alerts subscribe lang=en", ENGLISH), ENGLISH);
-    expect(updated).toContain("Alerts of <#C0GENERAL> updated");
+    expect(updated).toContain("Alerts of *demo* in <#C0GENERAL> updated");
     expect(updated).toContain("alerts in English");
     const uit = runningActive(broken).codeUit;
     broken.push(uit);
