@@ -2,9 +2,15 @@ import { assertNever } from "../assertNever.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
 import { TRANSPORT_STATUS } from "../fleet/schemas.js";
 import { messages } from "../i18n/catalogue.js";
-import { number } from "../i18n/format.js";
+import { duration, number } from "../i18n/format.js";
 import type { Language } from "../i18n/language.js";
-import type { ReportOf, TaggedReport, VehicleReportName, VehicleReportResult } from "../reports/catalogue.js";
+import {
+  DEFAULT_MIN_MINUTES,
+  type ReportOf,
+  type TaggedReport,
+  type VehicleReportName,
+  type VehicleReportResult,
+} from "../reports/catalogue.js";
 import type { AccountLinkResult } from "../tasks/handlers/accountLink.js";
 import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
@@ -45,7 +51,11 @@ export function describeTask(task: TaskRecord, language: Language): string {
       );
       const period = p.period ? `, ${userText(periodText(p.period.label, language), ECHO_MAX)}` : "";
       const title = m.reports.title(p.report);
-      return `${vehicles ? t.reportFor({ title, vehicles }) : title}${period}`;
+      const shortest =
+        p.report === "stops" && p.minMinutes !== undefined && p.minMinutes !== DEFAULT_MIN_MINUTES
+          ? `, ${t.stopsAtLeast({ duration: duration(language, p.minMinutes * 60_000) })}`
+          : "";
+      return `${vehicles ? t.reportFor({ title, vehicles }) : title}${period}${shortest}`;
     }
     case "transport-action": {
       const p = taskOf(task, "transport-action")?.params;

@@ -44,6 +44,8 @@ export const tasks = {
   reportAny: () => "Report",
   /** `all` typed for the vehicles, in a task's description. */
   allVehicles: () => "all vehicles",
+  /** A stops report's `min=` when not the default (`duration`: format.ts's), so queued reports differing only in it read apart. */
+  stopsAtLeast: ({ duration }: { duration: string }) => `stops of ${duration} or more`,
   actionStart: ({ uits }: { uits: string }) => `Start ${uits}`,
   actionPause: ({ uits }: { uits: string }) => `Pause ${uits}`,
   actionEnd: ({ uits }: { uits: string }) => `End ${uits}`,

@@ -45,6 +45,7 @@ export const tasks = {
   reportFor: ({ title, vehicles }) => `${title} pentru ${vehicles}`,
   reportAny: () => "Raport",
   allVehicles: () => "toate vehiculele",
+  stopsAtLeast: ({ duration }) => `opriri de cel puțin ${duration}`,
   actionStart: ({ uits }) => `Pornire ${uits}`,
   actionPause: ({ uits }) => `Pauză ${uits}`,
   actionEnd: ({ uits }) => `Terminare ${uits}`,

@@ -105,6 +105,27 @@ describe("describeTask: every kind, in the task's language", () => {
       "Fuel report for all vehicles",
       "Raport de combustibil pentru toate vehiculele",
     ],
+    [
+      // min= other than the default 5 is said, so two queued reports differing only in it read apart.
+      task("vehicle-report", {
+        report: "stops",
+        refs: [{ type: "all", raw: "all", normalised: "ALL" }],
+        minMinutes: 90,
+        timeZone: "Europe/Bucharest",
+      }),
+      `${messages("en").reports.title("stops")} for all vehicles, stops of 1 h 30 min or more`,
+      `${messages("ro").reports.title("stops")} pentru toate vehiculele, opriri de cel puțin 1 h 30 min`,
+    ],
+    [
+      task("vehicle-report", {
+        report: "stops",
+        refs: [{ type: "all", raw: "all", normalised: "ALL" }],
+        minMinutes: 5,
+        timeZone: "Europe/Bucharest",
+      }),
+      `${messages("en").reports.title("stops")} for all vehicles`,
+      `${messages("ro").reports.title("stops")} pentru toate vehiculele`,
+    ],
     [task("vehicle-report", { nonsense: true }), "Report", "Raport"],
     [task("transport-action", { action: "start", uits: [UIT] }), `Start ${SHOWN}`, `Pornire ${SHOWN}`],
     [task("transport-action", { action: "pause", uits: [UIT] }), `Pause ${SHOWN}`, `Pauză ${SHOWN}`],
