@@ -9,6 +9,7 @@ import type { Language } from "../i18n/language.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { SharedState } from "../store/sharedState.js";
 import type { TransportListResult } from "../tasks/handlers/transports.js";
+import { zoneWasGuessed } from "../tasks/handlers/userZone.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
@@ -94,18 +95,21 @@ const MAX_BLOCKS = 50;
 
 /**
  * The task's zone note (its times are in the company zone because Slack did not say the
- * user's, tasks/handlers/userZone.ts) under the answer.
+ * user's, tasks/handlers/userZone.ts) under the answer, in the task's language.
  */
-function withZoneNote(rendered: Rendered, task: TaskRecord): Rendered {
+function withZoneNote(rendered: Rendered, task: TaskRecord, language: Language): Rendered {
   const params = task.params;
-  const note =
-    typeof params === "object" &&
-    params !== null &&
-    "zoneNote" in params &&
-    typeof params.zoneNote === "string"
-      ? params.zoneNote
-      : undefined;
-  if (!note) return rendered;
+  if (typeof params !== "object" || params === null) return rendered;
+  const stored = params as { timeZone?: unknown; zoneGuessed?: unknown; zoneNote?: unknown };
+  if (typeof stored.timeZone !== "string") return rendered;
+  const zone = stored.timeZone;
+  const guessed = zoneWasGuessed({
+    timeZone: zone,
+    ...(stored.zoneGuessed === true ? { zoneGuessed: true } : {}),
+    ...(typeof stored.zoneNote === "string" ? { zoneNote: stored.zoneNote } : {}),
+  });
+  if (!guessed) return rendered;
+  const note = messages(language).common.zoneGuessed({ zone });
   const { message } = rendered;
   if (message.blocks.length === 0 || message.blocks.length >= MAX_BLOCKS)
     return { ...rendered, message: { ...message, text: `${message.text}\n_${note}_` } };
@@ -631,7 +635,7 @@ export class TaskDelivery {
 
   /** The rendered answer (modal, message, files) to where the task was asked. */
   private async deliverAnswer(task: TaskRecord): Promise<void> {
-    const rendered = withZoneNote(await this.options.render(task), task);
+    const rendered = withZoneNote(await this.options.render(task), task, this.languageOf(task));
     // The renderer is pure; what it asks to keep is written here, before the answer goes out.
     if (rendered.listUpdate)
       await this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);

@@ -3,10 +3,10 @@ import type { AccountRepository } from "../store/repositories.js";
 import { isTimeZone } from "../time/zone.js";
 import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 
-/** A user's zone as settled for a task; `note` when it is the company's because Slack did not say. */
+/** A user's zone as settled for a task; `guessed` when it is the company's because Slack did not say. */
 export interface UserZone {
   zone: string;
-  note?: string;
+  guessed?: true;
 }
 
 /** How long a task waits for users.info before it writes its times in the company zone. */
@@ -150,8 +150,6 @@ export class People {
   }
 
   private told(entry: { zone: string; told: boolean }): UserZone {
-    return entry.told
-      ? { zone: entry.zone }
-      : { zone: entry.zone, note: `Times in ${entry.zone}: Slack did not say your time zone.` };
+    return entry.told ? { zone: entry.zone } : { zone: entry.zone, guessed: true };
   }
 }

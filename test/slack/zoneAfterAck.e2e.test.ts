@@ -45,10 +45,28 @@ describe("the user's zone is settled in the task, not before the ack", () => {
     expect(JSON.stringify(ack.body)).toContain("hourglass");
     expect(h.fake.violations.filter((v) => v.error === "ack_timeout")).toEqual([]);
     expect(task.params.timeZone).toBe("Europe/Bucharest");
-    expect(task.params.zoneNote).toBe(NOTE);
+    // Stored as a flag, not words: the note is worded in the reader's language when rendered.
+    expect(task.params.zoneGuessed).toBe(true);
+    expect(task.params.zoneNote).toBeUndefined();
     expect(textOf(lastSeenBy(h.fake, CHANNEL, NEW_YORK_USER))).toContain(NOTE);
     // users.info was asked (by the task) and refused once.
     expect(h.fake.calls.some((c) => c.method === "users.info")).toBe(true);
+  });
+
+  it("a Romanian reader gets the note in Romanian", async () => {
+    h = await startBotHarness();
+    await h.driver.slashCommand({
+      command: "/fleet",
+      text: "limba ro",
+      userId: NEW_YORK_USER,
+      channelId: CHANNEL,
+    });
+    h.fake.rateLimit("users.info", { times: 1, retryAfterSeconds: 3 });
+    const { task } = await stopsYesterday(h);
+    expect(task.params.zoneGuessed).toBe(true);
+    const answer = textOf(lastSeenBy(h.fake, CHANNEL, NEW_YORK_USER));
+    expect(answer).toContain("Orele sunt în fusul Europe/Bucharest: Slack nu a spus fusul tău orar.");
+    expect(answer).not.toContain("did not say your time zone");
   });
 
   it("Slack answering: the period typed is read in the user's own zone, with no note", async () => {
@@ -56,7 +74,7 @@ describe("the user's zone is settled in the task, not before the ack", () => {
     const { ack, task } = await stopsYesterday(h);
     expect(ack.status).toBe(200);
     expect(task.params.timeZone).toBe("America/New_York");
-    expect(task.params.zoneNote).toBeUndefined();
+    expect(task.params.zoneGuessed).toBeUndefined();
     const today = startOfDay(new TZDate(task.createdAt, "America/New_York"));
     expect(task.params.period?.fromMs).toBe(subDays(today, 1).getTime());
     expect(task.params.period?.toMs).toBe(today.getTime());

@@ -13,6 +13,8 @@ import type { Section } from "../section.js";
 export const common = {
   /** A language's name, in this language: "English", "Romanian". */
   languageName: (language: Language) => (language === "ro" ? "Romanian" : "English"),
+  /** Under an answer whose times are in the company's zone because Slack did not say the user's. */
+  zoneGuessed: ({ zone }: { zone: string }) => `Times in ${zone}: Slack did not say your time zone.`,
   transports: (n: number) => count("en", n, { one: "transport", other: "transports" }),
   vehicles: (n: number) => count("en", n, { one: "vehicle", other: "vehicles" }),
   minutes: (n: number) => count("en", n, { one: "minute", other: "minutes" }),

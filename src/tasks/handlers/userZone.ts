@@ -14,13 +14,16 @@ import type { TaskHandler } from "../runner.js";
 
 /** What zone-carrying parameters have besides their own fields. */
 export const zoneNoteField = {
-  /** Set when the zone is the company's because Slack did not say the user's. */
+  /** True when the zone is the company's because Slack did not say the user's (worded when rendered). */
+  zoneGuessed: z.boolean().optional(),
+  /** The same, as English words: tasks stored before zoneGuessed. Read, never written. */
   zoneNote: z.string().optional(),
 };
 
 export interface SettledZone {
   zone: string;
-  note?: string;
+  /** The company's zone, because Slack did not say the user's. */
+  guessed?: boolean;
 }
 
 export interface UserZoneDeps {
@@ -30,14 +33,24 @@ export interface UserZoneDeps {
   saveParams(taskId: string, params: unknown): void;
 }
 
-type ZoneParams = { timeZone?: string; zoneNote?: string };
+type ZoneParams = { timeZone?: string; zoneGuessed?: boolean; zoneNote?: string };
+
+/** Whether a task's times are in a guessed zone (the company's), as stored now or before. */
+export function zoneWasGuessed(params: ZoneParams): boolean {
+  return params.zoneGuessed === true || typeof params.zoneNote === "string";
+}
 
 /** The parameters in the settled zone; a kind whose parsing used the zone re-reads it here. */
 export type Rezone<P> = (params: P, zone: SettledZone, typedAt: number) => P;
 
 export function withZone<P extends ZoneParams>(params: P, zone: SettledZone): P {
-  // An absent note is written undefined, which the stored JSON leaves out.
-  return { ...params, timeZone: zone.zone, zoneNote: zone.note };
+  // An absent flag is written undefined, which the stored JSON leaves out; an old note goes.
+  return {
+    ...params,
+    timeZone: zone.zone,
+    zoneGuessed: zone.guessed ? true : undefined,
+    zoneNote: undefined,
+  };
 }
 
 /**
@@ -83,7 +96,8 @@ export function settlingUserZone<P extends ZoneParams, R, S, K extends string>(
       const user = ctx.task.slackUser;
       if (!user) return handler.run(ctx);
       const zone = await deps.settle(user, ctx.task.workspace);
-      if (zone.zone === ctx.params.timeZone && zone.note === ctx.params.zoneNote) return handler.run(ctx);
+      if (zone.zone === ctx.params.timeZone && Boolean(zone.guessed) === zoneWasGuessed(ctx.params))
+        return handler.run(ctx);
       const params = rezone(ctx.params, zone, ctx.task.createdAt);
       deps.saveParams(ctx.task.id, params);
       return handler.run({ ...ctx, params });
