@@ -558,7 +558,12 @@ function accountUpkeep(gate: AccountGate, fleet: FleetAccounts, logger: Logger, 
     tokenLeadMs: 5 * 60_000,
     logger: logger.child({ module: "upkeep" }),
   });
-  const timer = everyMs > 0 ? setInterval(() => void upkeep.tick(), everyMs) : undefined;
+  const timer =
+    everyMs > 0
+      ? setInterval(() => {
+          upkeep.tick().catch((error: unknown) => logger.warn({ err: error }, "account upkeep failed"));
+        }, everyMs)
+      : undefined;
   timer?.unref();
   return { stop: () => timer && clearInterval(timer) };
 }

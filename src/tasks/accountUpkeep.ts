@@ -39,7 +39,13 @@ export class AccountUpkeep {
     const work: Promise<unknown>[] = [];
     for (const session of this.options.sessions()) {
       const account = session.account;
-      const schedule = await this.options.gate.schedule(account);
+      // A schedule that cannot be read (the gate's Redis closing, or gone) skips the account
+      // this tick: upkeep runs on a timer, and a rejection there would end the process.
+      const schedule = await this.options.gate.schedule(account).catch((error: unknown) => {
+        this.options.logger?.warn({ account, err: error }, "account upkeep could not read the gate; skipped");
+        return undefined;
+      });
+      if (!schedule) continue;
       if (schedule.running || schedule.waiting.length > 0) continue;
       const renewAt = session.tokens.renewAt()?.getTime();
       if (renewAt !== undefined && renewAt - this.options.tokenLeadMs <= this.now()) {

@@ -481,7 +481,7 @@ export class TaskRunner<S> {
           return;
         }
         active.record = current;
-        void this.emitProgress(active);
+        this.emitProgressSafely(active);
         if (active.callsFrom === undefined) {
           active.callsFrom = this.now();
           this.options.overhead?.recordStart(active.callsFrom - active.admittedAt);
@@ -588,7 +588,7 @@ export class TaskRunner<S> {
           this.options.onStoreFailure?.(error);
           this.options.logger?.warn({ taskId: task.id, err: error }, "progress could not be recorded");
         });
-        void this.emitProgress(active);
+        this.emitProgressSafely(active);
       },
       mutation: async <T>(
         step: string,
@@ -782,6 +782,16 @@ export class TaskRunner<S> {
     const own = handler.plan(parsed.data, record.account);
     // A task that asks nothing logs in for nothing.
     return own > 0 ? own + (this.options.loginCalls?.(record.account) ?? 0) : 0;
+  }
+
+  /** Progress is advisory: an estimate that cannot be made (the gate's Redis closing) is logged, not thrown. */
+  private emitProgressSafely(active: ActiveTask): void {
+    this.emitProgress(active).catch((error: unknown) => {
+      this.options.logger?.warn(
+        { taskId: active.record.id, err: error },
+        "task progress could not be estimated",
+      );
+    });
   }
 
   private async emitProgress(active: ActiveTask): Promise<void> {

@@ -150,4 +150,23 @@ describe("AccountUpkeep", () => {
     await run(relinked.tokens.renew({ priority: "background" }));
     expect(logins()).toBe(3);
   });
+
+  it("a gate whose schedule cannot be read skips the account this tick, without throwing", async () => {
+    harness = await startFleetHarness();
+    const { clock, session, gate } = harness;
+    const vehicles = new VehicleCache<Vehicle>({ ttlMs: 15 * 60_000, now: () => clock.now() });
+    const warned: unknown[] = [];
+    const closing = Object.create(gate) as typeof gate;
+    closing.schedule = () => Promise.reject(new Error("Connection is closed."));
+    const upkeep = new AccountUpkeep({
+      gate: closing,
+      vehicles,
+      sessions: () => [session],
+      tokenLeadMs: 5 * 60_000,
+      now: () => clock.now(),
+      logger: { debug: () => undefined, warn: (detail: unknown) => warned.push(detail) },
+    });
+    await expect(upkeep.tick()).resolves.toEqual({ renewed: [], refreshed: [] });
+    expect(warned).toEqual([expect.objectContaining({ account: "demo" })]);
+  });
 });

@@ -116,6 +116,31 @@ describe("TaskRunner", () => {
     expect(store.get(task.id)?.progressDone).toBe(3);
   });
 
+  it("progress that cannot be estimated (the gate's schedule failing) is skipped; the task still ends done", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { clock, gate, runner, store, finished } = setup();
+      gate.schedule = () => Promise.reject(new Error("Connection is closed."));
+      const { task } = await runner.submit({
+        kind: "report",
+        params: { calls: 3 },
+        account: "demo",
+        reply,
+        priority: "report",
+      });
+      await clock.runAll();
+      await runner.idle();
+      await new Promise((r) => setImmediate(r));
+      expect(store.get(task.id)?.state).toBe("done");
+      expect(finished.map((t) => t.id)).toEqual([task.id]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("a result too large to keep is still answered once in full; the store keeps the marker", async () => {
     const { clock, runner, store, finished } = setup(undefined, {
       compressAboveBytes: 8,
