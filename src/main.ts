@@ -379,7 +379,9 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
   const alerts = promised(new AlertStore(db));
   const audit = promised(new AuditStore(db));
   const settings = promised(new SettingsStore(db));
-  void warnUnreadable(config, accounts, logger);
+  warnUnreadable(config, accounts, logger).catch((error: unknown) =>
+    logger.warn({ err: error }, "linked accounts could not be checked against CREDENTIALS_KEY"),
+  );
   const limits = new LearnedLimitsStore(db);
   return {
     tasks,

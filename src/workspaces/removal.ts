@@ -59,11 +59,22 @@ export class WorkspaceRemoval {
     return deleted ? "removed" : "already-removed";
   }
 
-  /** Slack refused the workspace's token for good (invalid_auth, token_revoked, …): as an uninstall. */
+  /**
+   * Slack refused the workspace's token for good (invalid_auth, token_revoked, …): as an uninstall.
+   * Called fire-and-forget from a failed Slack call, so it never rejects: a store that fails here
+   * is logged, and the next refused call tries again.
+   */
   async tokenDead(key: WorkspaceKey): Promise<void> {
     if (key === ONLY_WORKSPACE) return;
-    await this.options.installations.deleteInstallation(queryOfKey(key));
-    await this.purge(key);
+    try {
+      await this.options.installations.deleteInstallation(queryOfKey(key));
+      await this.purge(key);
+    } catch (error) {
+      this.options.logger.error(
+        { workspace: key, err: error },
+        "a workspace whose token died could not be removed",
+      );
+    }
   }
 
   /** Deletes every kind of the workspace's data; a kind that fails is tried again, the others go on. */
