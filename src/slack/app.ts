@@ -82,6 +82,27 @@ function hostOf(url: string): string {
   }
 }
 
+/**
+ * Runs one of fleetbot's own HTTP routes: a handler that throws answers 500 and is logged, not
+ * left as an unhandled rejection (which would end the process).
+ */
+export function serveRoute(
+  route: HttpRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+): void {
+  Promise.resolve()
+    .then(() => route.handler(req, res))
+    .catch((error: unknown) => {
+      logger.error({ err: error, path: route.path }, "HTTP route failed");
+      if (res.writableEnded) return;
+      // Begun already: the answer is cut where it was; else a plain 500.
+      if (res.headersSent) res.end();
+      else res.writeHead(500, { "content-type": "text/plain" }).end("internal error");
+    });
+}
+
 /** Bolt's logger interface on top of pino, so one log stream (and its redaction) serves both. */
 function boltLogger(logger: Logger): BoltLogger {
   const child = logger.child({ module: "bolt" });
@@ -115,7 +136,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     const customRoutes: CustomRoute[] = options.routes.map((route) => ({
       path: route.path,
       method: [route.method ?? "GET"],
-      handler: (req, res) => void route.handler(req, res),
+      handler: (req, res) => serveRoute(route, req, res, options.logger),
     }));
     const receiver = new HTTPReceiver({
       signingSecret: options.signingSecret ?? "",
@@ -223,7 +244,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         res.writeHead(404).end();
         return;
       }
-      void route.handler(req, res);
+      serveRoute(route, req, res, options.logger);
     });
     await new Promise<void>((resolve) =>
       server!.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, resolve),
