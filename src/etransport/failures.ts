@@ -26,7 +26,7 @@ export function isKnownTransportFailure(code: string): code is KnownTransportFai
   return KNOWN.has(code);
 }
 
-/** A failure as data: what the catalogue's `failure` and `failureSupport` messages word. */
+/** A failure as data: what the catalogue's `failure` message words. */
 export interface TransportFailure {
   code: string;
   known: boolean;

@@ -31,6 +31,3 @@ export function isPlausiblePlate(normalised: string): boolean {
 }
 
 const FOREIGN_PLATE = /^(?=.*\p{Lu})(?=.*[0-9])[\p{Lu}0-9]{3,10}$/u;
-
-/** Plates a form shows as examples of what passes: Romanian, and foreign (German). */
-export const PLATE_EXAMPLES = { romanian: ["B-123-ABC", "CJ-06-BDX"], foreign: "M-AB-1234" } as const;

@@ -108,7 +108,7 @@ export type VatProblem =
 export type VatCheck = { ok: true; vat: string; country: string } | { ok: false; error: VatProblem };
 
 /** An EU VAT number shown with the Romanian example when a prefix is unknown. */
-export const EXAMPLE_EU_VAT = "DE123456789";
+const EXAMPLE_EU_VAT = "DE123456789";
 
 /**
  * Checks a VAT number as typed: spaces, dots and dashes are ignored, letters upper-cased.

@@ -1,6 +1,6 @@
 /**
  * A period's label as data: what the reader asked for ("yesterday", "last 3 days", a range), with
- * no words in it. The Slack side writes it in the reader's language (src/slack/views/periodText.ts).
+ * no words in it. The Slack side writes it in the reader's language (src/i18n/periodText.ts).
  *
  * Dates are WALL values (src/time/zone.ts: the user's wall clock written as if it were UTC
  * milliseconds, at the time of parsing), so the label reads the same whatever zone renders it.
@@ -16,7 +16,7 @@ import { z } from "zod";
 const wall = z.number();
 const common = { untilNow: z.boolean().optional(), year: z.number().int().optional() };
 
-export const periodLabelCodeSchema = z.discriminatedUnion("kind", [
+const periodLabelCodeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("today"), ...common }),
   z.object({ kind: z.literal("yesterday"), day: wall, ...common }),
   z.object({ kind: z.literal("dayBeforeYesterday"), day: wall, ...common }),

@@ -4,6 +4,7 @@ import { TRANSPORT_STATUS } from "../fleet/schemas.js";
 import { messages } from "../i18n/catalogue.js";
 import { duration, number } from "../i18n/format.js";
 import type { Language } from "../i18n/language.js";
+import { periodText } from "../i18n/periodText.js";
 import {
   DEFAULT_MIN_MINUTES,
   type ReportOf,
@@ -27,7 +28,6 @@ import {
 import { transportModal } from "./views/etransportModal.js";
 import { formatUit, transportStatusText } from "./views/etransportText.js";
 import type { SlackMessage } from "./views/message.js";
-import { periodText } from "./views/periodText.js";
 import { ECHO_MAX, userText } from "./views/text.js";
 import { REPORT_VIEWS, type ReportViewContext, resolutionMessage } from "./views/vehicleData.js";
 

@@ -118,8 +118,6 @@ describe("transport failures: codes from the domain, words from the catalogue", 
     );
     expect(ro.failure(code, params)).not.toBe(en.failure(code, params));
     for (const p of params) expect(ro.failure(code, params)).toContain(p);
-    expect(en.failureSupport({ correlationId: "c0ffee-1" })).toBe("For support: correlation id c0ffee-1.");
-    expect(ro.failureSupport({ correlationId: "c0ffee-1" })).toBe("Pentru suport: ID de corelare c0ffee-1.");
   });
 
   it("shows unknown codes verbatim with their parameters", () => {
@@ -130,11 +128,6 @@ describe("transport failures: codes from the domain, words from the catalogue", 
     expect(ro.failureSummary("PlatformTimeout", ["ANAF", "30s"])).toBe(
       "Serviciul de flotă a răspuns PlatformTimeout (ANAF, 30s).",
     );
-  });
-
-  it("says when there is no correlation id", () => {
-    expect(en.failureSupport({ correlationId: "" })).toMatch(/no correlation id/);
-    expect(ro.failureSupport({ correlationId: "" })).toMatch(/nu a dat un ID de corelare/);
   });
 
   it("does not take inherited names as known codes", () => {

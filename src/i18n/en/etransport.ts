@@ -270,11 +270,6 @@ export const etransport = {
   /** What to do only. */
   failureAdvice: (errorCode: string, parameters: readonly string[]) =>
     failureOf(errorCode, parameters).advice,
-  /** The support line of a failure; `correlationId` "" when the service gave none. */
-  failureSupport: ({ correlationId }: { correlationId: string }) =>
-    correlationId
-      ? `For support: correlation id ${correlationId}.`
-      : "For support: the service gave no correlation id.",
 
   // ---------- the transport card ----------
   vehicleNotNamed: () => "vehicle not named",

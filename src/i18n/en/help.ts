@@ -79,8 +79,6 @@ export const help = {
   /** A request's state in the App Home's list. */
   homeTaskState: (state: "queued" | "running" | "done" | "failed" | "cancelled") => state,
   /** How long a request may still take (`duration` from format.ts, or "under a second"). */
-  homeEta: ({ duration }: { duration: string }) => `about ${duration}`,
-  homeEtaNow: () => "under a second",
   /** `link`: the support page as an mrkdwn link. */
   supportAt: ({ link }: { link: string }) =>
     `Help and support: ${link} · what fleetbot stores and how it is deleted: /privacy on the same site.`,

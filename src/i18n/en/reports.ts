@@ -41,103 +41,11 @@ const ENGINE: Readonly<Record<EngineState, string>> = {
 /** A whole number in English digits: "1,234". */
 const int = (n: number) => number("en", n, { maxFractionDigits: 0 });
 
-/** Columns of the CSV files, by code. */
-export type CsvColumn =
-  | "plate"
-  | "vehicle"
-  | "time"
-  | "latitude"
-  | "longitude"
-  | "speedKmh"
-  | "start"
-  | "end"
-  | "durationMin"
-  | "engineOnMin"
-  | "address"
-  | "hotspot"
-  | "drivers"
-  | "fuelConsumption"
-  | "private"
-  | "stopDurationRaw"
-  | "beganBeforePeriod"
-  | "lastedToPeriodEnd"
-  | "primaryKm"
-  | "primaryHours"
-  | "primaryLitres"
-  | "primaryL100"
-  | "secondaryKm"
-  | "secondaryHours"
-  | "secondaryLitres"
-  | "secondaryL100"
-  | "totalKm"
-  | "totalHours"
-  | "totalLitres"
-  | "totalL100"
-  | "event"
-  | "source"
-  | "possibleTheft"
-  | "litres"
-  | "location"
-  | "kind"
-  | "sensor"
-  | "min"
-  | "avg"
-  | "max"
-  | "readings"
-  | "first"
-  | "last"
-  | "excursions";
-
-/** Every CSV column (for tests and the catalogue test's samples). */
-export const CSV_COLUMNS = [
-  "plate",
-  "vehicle",
-  "time",
-  "latitude",
-  "longitude",
-  "speedKmh",
-  "start",
-  "end",
-  "durationMin",
-  "engineOnMin",
-  "address",
-  "hotspot",
-  "drivers",
-  "fuelConsumption",
-  "private",
-  "stopDurationRaw",
-  "beganBeforePeriod",
-  "lastedToPeriodEnd",
-  "primaryKm",
-  "primaryHours",
-  "primaryLitres",
-  "primaryL100",
-  "secondaryKm",
-  "secondaryHours",
-  "secondaryLitres",
-  "secondaryL100",
-  "totalKm",
-  "totalHours",
-  "totalLitres",
-  "totalL100",
-  "event",
-  "source",
-  "possibleTheft",
-  "litres",
-  "location",
-  "kind",
-  "sensor",
-  "min",
-  "avg",
-  "max",
-  "readings",
-  "first",
-  "last",
-  "excursions",
-] as const satisfies readonly CsvColumn[];
-
-/** English headers: the ones the files have always had (scripts may read them). */
-const CSV_HEADERS: Readonly<Record<CsvColumn, string>> = {
+/**
+ * The CSV files' columns by code, with their English headers: the ones the files have always had
+ * (scripts may read them). The codes are this object's keys.
+ */
+const CSV_HEADERS = {
   plate: "plate",
   vehicle: "vehicle",
   time: "time",
@@ -182,31 +90,15 @@ const CSV_HEADERS: Readonly<Record<CsvColumn, string>> = {
   first: "first",
   last: "last",
   excursions: "excursions",
-};
+} as const satisfies Readonly<Record<string, string>>;
 
-/** Words written in the CSV cells (not the service's own codes, which stay as sent). */
-export type CsvWord =
-  | "true"
-  | "false"
-  | "primary"
-  | "secondary"
-  | "temperature"
-  | "humidity"
-  | "total"
-  | "fleet";
+/** Columns of the CSV files, by code. */
+export type CsvColumn = keyof typeof CSV_HEADERS;
+/** Every CSV column (for the catalogue test's samples). */
+export const CSV_COLUMNS = Object.keys(CSV_HEADERS) as CsvColumn[];
 
-export const CSV_WORDS = [
-  "true",
-  "false",
-  "primary",
-  "secondary",
-  "temperature",
-  "humidity",
-  "total",
-  "fleet",
-] as const satisfies readonly CsvWord[];
-
-const CSV_WORD: Readonly<Record<CsvWord, string>> = {
+/** Words written in the CSV cells (not the service's own codes, which stay as sent), by code. */
+const CSV_WORD = {
   true: "true",
   false: "false",
   primary: "primary",
@@ -215,11 +107,12 @@ const CSV_WORD: Readonly<Record<CsvWord, string>> = {
   humidity: "humidity",
   total: "TOTAL",
   fleet: "fleet",
-};
+} as const satisfies Readonly<Record<string, string>>;
+
+export type CsvWord = keyof typeof CSV_WORD;
+export const CSV_WORDS = Object.keys(CSV_WORD) as CsvWord[];
 
 /** The kinds of files a report sends (their titles and file names). */
-export type ReportFile = "routeGpx" | "routeCsv" | "stopsCsv" | "fuelCsv" | "refillsCsv" | "tempsChart";
-
 export const REPORT_FILES = [
   "routeGpx",
   "routeCsv",
@@ -227,7 +120,8 @@ export const REPORT_FILES = [
   "fuelCsv",
   "refillsCsv",
   "tempsChart",
-] as const satisfies readonly ReportFile[];
+] as const;
+export type ReportFile = (typeof REPORT_FILES)[number];
 
 const FILE_TITLE: Readonly<Record<ReportFile, (plate: string) => string>> = {
   routeGpx: (plate) => `Route ${plate} (GPX)`,
@@ -282,7 +176,6 @@ export const reports = {
   // ---------- vehicle list ----------
   vehiclesHeader: () => "🚚 Vehicles",
   vehiclesMatchingHeader: ({ filter }: { filter: string }) => `🚚 Vehicles matching “${filter}”`,
-  vehiclesShown: (n: number) => `*${int(n)}* vehicles`,
   vehiclesOfFleet: ({ shown, total }: { shown: number; total: number }) =>
     `*${int(shown)}* of ${int(total)} vehicles`,
   asOf: ({ date }: { date: string }) => `as of ${date}`,
@@ -292,7 +185,7 @@ export const reports = {
   noPositionLine: () => "📍 no position",
   gpsAgo: ({ ago }: { ago: string }) => `GPS ${ago}`,
   noGpsTime: () => "no GPS time",
-  vehiclesSummary: (n: number) => `${int(n)} vehicles`,
+  vehiclesSummary: (n: number) => count("en", n, { one: "vehicle", other: "vehicles" }),
   vehiclesMatchSummary: ({ shown, total, filter }: { shown: number; total: number; filter: string }) =>
     `${int(shown)} of ${int(total)} vehicles match “${filter}”`,
 
@@ -373,7 +266,9 @@ export const reports = {
   allEventsInCsv: () => "All events are in the attached CSV.",
   refillTotalsNote: () => "Totals are the fleet service's own figures (estimated litres).",
   refillsSummary: ({ vehicle, refills, thefts }: { vehicle: string; refills: number; thefts: number }) =>
-    `${vehicle}: ${int(refills)} refuelling(s)${thefts > 0 ? `, ⚠️ ${int(thefts)} possible theft(s)` : ""}`,
+    `${vehicle}: ${count("en", refills, { one: "refuelling", other: "refuellings" })}${
+      thefts > 0 ? `, ⚠️ ${count("en", thefts, { one: "possible theft", other: "possible thefts" })}` : ""
+    }`,
 
   // ---------- temperatures ----------
   temperatureSensor: ({ sensor }: { sensor: string }) => `🌡️ Temperature sensor ${sensor}`,

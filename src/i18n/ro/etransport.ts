@@ -289,10 +289,6 @@ export const etransport = {
   },
   failureSummary: (errorCode, parameters) => failureOf(errorCode, parameters).summary,
   failureAdvice: (errorCode, parameters) => failureOf(errorCode, parameters).advice,
-  failureSupport: ({ correlationId }) =>
-    correlationId
-      ? `Pentru suport: ID de corelare ${correlationId}.`
-      : "Pentru suport: serviciul nu a dat un ID de corelare.",
 
   vehicleNotNamed: () => "vehicul fără nume",
   transmissionLabel: () => "*Transmisie:*",

@@ -77,8 +77,6 @@ export const help = {
   homeRequests: () => "*Cererile tale*",
   homeNoRequests: () => "*Cererile tale*: nimic în așteptare.",
   homeTaskState: (state) => TASK_STATES[state],
-  homeEta: ({ duration }) => `aproximativ ${duration}`,
-  homeEtaNow: () => "sub o secundă",
   supportAt: ({ link }) =>
     `Ajutor și asistență: ${link} · ce păstrează fleetbot și cum se șterge: /privacy, pe același site.`,
   supportAsk: () =>

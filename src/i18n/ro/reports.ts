@@ -150,8 +150,6 @@ export const reports = {
 
   vehiclesHeader: () => "🚚 Vehicule",
   vehiclesMatchingHeader: ({ filter }) => `🚚 Vehicule care se potrivesc cu „${filter}”`,
-  vehiclesShown: (n) =>
-    `*${int(n)}* ${plural("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" })}`,
   vehiclesOfFleet: ({ shown, total }) => `*${int(shown)}* din ${vehicles(total)}`,
   asOf: ({ date }) => `la ${date}`,
   noVehicleMatches: ({ filter }) =>

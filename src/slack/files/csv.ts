@@ -24,7 +24,7 @@ export type CsvValue = string | number | boolean | null | undefined;
 export const CSV_BOM = "\uFEFF";
 
 /** The field separator of a language's spreadsheets. */
-export const CSV_SEPARATOR: Readonly<Record<Language, string>> = { en: ",", ro: ";" };
+const CSV_SEPARATOR: Readonly<Record<Language, string>> = { en: ",", ro: ";" };
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES: Readonly<Record<Language, RegExp>> = { en: /[",\r\n]/, ro: /[";\r\n]/ };

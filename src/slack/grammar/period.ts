@@ -28,7 +28,7 @@ import type {
  *   = this/last week, `luna trecută` = last month, `ultimele <N> zile`/`ore` (also `ultimele <N> de
  *   zile`, as Romanian writes 20 and up) = last N days/hours, `ultima zi`/`oră` = the last day/hour.
  * - A period's label is data (src/reports/periodLabel.ts), written in the reader's language by
- *   src/slack/views/periodText.ts.
+ *   src/i18n/periodText.ts.
  * - `last month` is the previous calendar month; `day before yesterday` is the day before yesterday.
  * - A period running until now ends at the start of the current minute (never after now), so that
  *   identical asks within one minute are the same request and share one upstream call; a period

@@ -54,7 +54,7 @@ export interface Period {
   kind: PeriodKind;
   from: Date;
   to: Date;
-  /** What was asked for, as data (`periodText` of src/slack/views/periodText.ts writes it). */
+  /** What was asked for, as data (`periodText` of src/i18n/periodText.ts writes it). */
   label: PeriodLabelCode;
   /** The period text as typed (squeezed); empty when the default (`today`) was used. */
   text: string;

@@ -529,10 +529,7 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
             .map((e) => {
               const left =
                 e.progress?.expectedFinishAt === undefined ? undefined : e.progress.expectedFinishAt - nowMs;
-              const eta =
-                left === undefined
-                  ? ""
-                  : `, ${left < 1000 ? t.homeEtaNow() : t.homeEta({ duration: duration(facts.language, left) })}`;
+              const eta = left === undefined ? "" : `, ${waitText(left, facts.language)}`;
               return `• ${e.description} (${t.homeTaskState(e.task.state)}${eta})`;
             })
             .join("\n")}`,

@@ -12,6 +12,7 @@ import type {
 } from "../../i18n/en/etransport.js";
 import { dateTime, slackDate } from "../../i18n/format.js";
 import type { Language } from "../../i18n/language.js";
+import { isTimeZone } from "../../time/zone.js";
 
 /** Small text helpers of the e-Transport views (pure). */
 
@@ -52,22 +53,9 @@ export function lowerFirst(language: Language, name: string): string {
 /** Defined with the UIT rules (src/etransport/uit.ts): the domain writes UITs too. */
 export { formatUit } from "../../etransport/uit.js";
 
-const knownZones = new Map<string, boolean>();
-
 /** `zone` when the runtime knows it, else UTC (a zone from a stored task is not re-checked elsewhere). */
 export function zoneOrUtc(zone: string | undefined): string {
-  if (!zone) return "UTC";
-  let known = knownZones.get(zone);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: zone });
-      known = true;
-    } catch {
-      known = false;
-    }
-    knownZones.set(zone, known);
-  }
-  return known ? zone : "UTC";
+  return zone && isTimeZone(zone) ? zone : "UTC";
 }
 
 /**

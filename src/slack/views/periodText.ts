@@ -1,8 +1,6 @@
-/** A period's label in the reader's language (src/i18n/periodText.ts), and the label of a picked period. */
+/** The label of a period picked in a form (its words: periodText of src/i18n/periodText.ts). */
 import type { PeriodLabelCode } from "../../reports/periodLabel.js";
 import { instantToWall } from "../../time/zone.js";
-
-export { type PeriodLabel, type PeriodLabelCode, periodText } from "../../i18n/periodText.js";
 
 /** The label of a period picked in a form (two instants): a range of times in the user's zone. */
 export function pickedPeriodLabel(

@@ -13,6 +13,7 @@ import { messages } from "../../i18n/catalogue.js";
 import type { ReportFile } from "../../i18n/en/reports.js";
 import { consumption, km, litres, number, temperature } from "../../i18n/format.js";
 import type { Language } from "../../i18n/language.js";
+import { periodText } from "../../i18n/periodText.js";
 import type { StoredResolutionProblem } from "../../reports/catalogue.js";
 import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
@@ -29,7 +30,6 @@ import { temperatureChartPng } from "../files/temperatureChart.js";
 import { noticeMessage, vehicleProblemsMrkdwn } from "./common.js";
 import { resolutionProblemText } from "./grammarError.js";
 import type { SlackMessage } from "./message.js";
-import { periodText } from "./periodText.js";
 import {
   clampPage,
   clipMrkdwn,
@@ -185,7 +185,7 @@ export function vehicleListMessage(
     [
       report.filter
         ? m.vehiclesOfFleet({ shown: report.total, total: report.fleetTotal })
-        : m.vehiclesShown(report.total),
+        : m.vehiclesCount(report.total),
       m.asOf({ date: slackDateIn(lang, report.atMs, options.timeZone ?? "UTC", options.nowMs) }),
       pageLabel(lang, p, pages.length),
     ]
@@ -724,7 +724,6 @@ export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
       files: [
         {
           ...named(c, "refillsCsv", report.vehicle.plate, "csv"),
-          title: words(c.language).fileTitle("refillsCsv", report.vehicle.plate),
           content: refillsCsv(report, c.language),
         },
       ],

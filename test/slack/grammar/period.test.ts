@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { periodText } from "../../../src/i18n/periodText.js";
 import {
   MAX_DAYS,
   MAX_HOURS,
@@ -8,7 +9,6 @@ import {
   parsePeriod,
 } from "../../../src/slack/grammar/index.js";
 import { withoutDiacritics } from "../../../src/slack/grammar/period.js";
-import { periodText } from "../../../src/slack/views/periodText.js";
 import { msg } from "./problemText.js";
 
 const BUC = "Europe/Bucharest";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { type PeriodLabel, periodText } from "../../../src/i18n/periodText.js";
 import { periodLabelSchema } from "../../../src/reports/periodLabel.js";
 import { parsePeriod } from "../../../src/slack/grammar/index.js";
 import type { Period } from "../../../src/slack/grammar/types.js";
-import { type PeriodLabel, periodText, pickedPeriodLabel } from "../../../src/slack/views/periodText.js";
+import { pickedPeriodLabel } from "../../../src/slack/views/periodText.js";
 
 const BUC = "Europe/Bucharest";
 // Wednesday 2026-11-25 14:30 in Bucharest.

@@ -15,6 +15,7 @@ import {
 } from "../../../src/fleet/errors.js";
 import { messages } from "../../../src/i18n/catalogue.js";
 import type { Language } from "../../../src/i18n/language.js";
+import { periodText } from "../../../src/i18n/periodText.js";
 import { queuedMessage, queuePosition } from "../../../src/slack/listeners/acknowledge.js";
 import { cannotQueueMessage, cannotSaveMessage } from "../../../src/slack/listeners/storeFailure.js";
 import { describeTask, renderTask, resultNotKeptText } from "../../../src/slack/renderers.js";
@@ -32,7 +33,6 @@ import {
 } from "../../../src/slack/views/common.js";
 import { installWelcomeMessage } from "../../../src/slack/views/installation.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
-import { periodText } from "../../../src/slack/views/periodText.js";
 import { LinkedAccountUnreadableError } from "../../../src/store/accountStore.js";
 import { describeTaskError } from "../../../src/tasks/failures.js";
 import {
