@@ -98,18 +98,13 @@ const MAX_BLOCKS = 50;
  * user's, tasks/handlers/userZone.ts) under the answer, in the task's language.
  */
 function withZoneNote(rendered: Rendered, task: TaskRecord, language: Language): Rendered {
-  const params = task.params;
-  if (typeof params !== "object" || params === null) return rendered;
-  const stored = params as { timeZone?: unknown; zoneGuessed?: unknown; zoneNote?: unknown };
-  if (typeof stored.timeZone !== "string") return rendered;
-  const zone = stored.timeZone;
-  const guessed = zoneWasGuessed({
-    timeZone: zone,
-    ...(stored.zoneGuessed === true ? { zoneGuessed: true } : {}),
-    ...(typeof stored.zoneNote === "string" ? { zoneNote: stored.zoneNote } : {}),
-  });
-  if (!guessed) return rendered;
-  const note = messages(language).common.zoneGuessed({ zone });
+  if (!zoneWasGuessed(task.params)) return rendered;
+  const { timeZone, zoneNote } = task.params as { timeZone?: unknown; zoneNote?: unknown };
+  // Worded in the reader's language; an old row without its zone keeps the words it stored.
+  const note =
+    typeof timeZone === "string"
+      ? messages(language).common.zoneGuessed({ zone: timeZone })
+      : String(zoneNote);
   const { message } = rendered;
   if (message.blocks.length === 0 || message.blocks.length >= MAX_BLOCKS)
     return { ...rendered, message: { ...message, text: `${message.text}\n_${note}_` } };

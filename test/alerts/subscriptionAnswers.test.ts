@@ -138,8 +138,8 @@ describe("subscribe / unsubscribe answers in the reader's language", () => {
     [
       "unsubscribed",
       { channel: "C1", account: "demo" },
-      "🔕 <#C1> no longer gets transport alerts of demo.",
-      "🔕 <#C1> nu mai primește alerte de transport pentru demo.",
+      "🔕 <#C1> no longer gets transport alerts of *demo*.",
+      "🔕 <#C1> nu mai primește alerte de transport pentru *demo*.",
     ],
     [
       "unsubscribed",
@@ -150,8 +150,8 @@ describe("subscribe / unsubscribe answers in the reader's language", () => {
     [
       "not-subscribed",
       { channel: "C1", account: "demo" },
-      "<#C1> had no alert subscription for demo.",
-      "<#C1> nu avea abonament la alerte pentru demo.",
+      "<#C1> had no alert subscription for *demo*.",
+      "<#C1> nu avea abonament la alerte pentru *demo*.",
     ],
     [
       "not-subscribed",

@@ -229,10 +229,10 @@ export const alerts = {
   }) => `🔔 Alerts of *${account}* in ${channel} updated: ${description}.`,
   unsubscribed: ({ channel }: { channel: string }) => `🔕 ${channel} no longer gets transport alerts.`,
   unsubscribedOf: ({ channel, account }: { channel: string; account: string }) =>
-    `🔕 ${channel} no longer gets transport alerts of ${account}.`,
+    `🔕 ${channel} no longer gets transport alerts of *${account}*.`,
   notSubscribed: ({ channel }: { channel: string }) => `${channel} had no alert subscription.`,
   notSubscribedFor: ({ channel, account }: { channel: string; account: string }) =>
-    `${channel} had no alert subscription for ${account}.`,
+    `${channel} had no alert subscription for *${account}*.`,
   notChannelMember: ({ channel }: { channel: string }) =>
     `:no_entry: You are not a member of ${channel}: only its members can change its alerts.`,
   notChannelMemberDetail: () => "Run the command in that channel once you have joined it.",

@@ -20,6 +20,8 @@ export const common = {
   minutes: (n: number) => count("en", n, { one: "minute", other: "minutes" }),
   /** How long ago, for the places where Slack's `{ago}` cannot be used: `duration` from format.ts. */
   ago: ({ duration }: { duration: string }) => `${duration} ago`,
+  /** An age under a minute ("0 s ago" reads as a glitch). */
+  justNow: () => "just now",
   /** A modal's close button. */
   close: () => "Close",
   /** The rest of a list cut short: "…and 3 more." */

@@ -167,9 +167,9 @@ export const alerts = {
     `🔔 Alertele pentru *${account}* din ${channel} au fost actualizate: ${description}.`,
   unsubscribed: ({ channel }) => `🔕 ${channel} nu mai primește alerte de transport.`,
   unsubscribedOf: ({ channel, account }) =>
-    `🔕 ${channel} nu mai primește alerte de transport pentru ${account}.`,
+    `🔕 ${channel} nu mai primește alerte de transport pentru *${account}*.`,
   notSubscribed: ({ channel }) => `${channel} nu avea abonament la alerte.`,
-  notSubscribedFor: ({ channel, account }) => `${channel} nu avea abonament la alerte pentru ${account}.`,
+  notSubscribedFor: ({ channel, account }) => `${channel} nu avea abonament la alerte pentru *${account}*.`,
   notChannelMember: ({ channel }) =>
     `:no_entry: Nu ești membru în ${channel}: doar membrii canalului îi pot schimba alertele.`,
   notChannelMemberDetail: () => "Rulează comanda în acel canal după ce intri în el.",

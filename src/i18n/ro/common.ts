@@ -18,6 +18,7 @@ export const common = {
   vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
   minutes: (n) => count("ro", n, { one: "minut", few: "minute", other: "de minute" }),
   ago: ({ duration }) => `acum ${duration}`,
+  justNow: () => "chiar acum",
   close: () => "Închide",
   andMore: (n) => `…și încă ${number("ro", n)}.`,
 } satisfies Translation<typeof en>;

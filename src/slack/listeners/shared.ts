@@ -94,14 +94,14 @@ function slackErrorCode(data: unknown): string | undefined {
 }
 
 /** `language`: the asking user's, resolved once for the request (the task is rendered in it). */
-export function replyFromCommand(command: SlashCommand, now: number, language?: Language): ReplyTarget {
+export function replyFromCommand(command: SlashCommand, now: number, language: Language): ReplyTarget {
   return {
     responseUrl: command.response_url,
     responseUrlIssuedAt: now,
     responseUrlUses: 0,
     channel: command.channel_id,
     teamId: command.team_id,
-    ...(language ? { language } : {}),
+    language,
   };
 }
 
@@ -109,18 +109,17 @@ export function replyFromCommand(command: SlashCommand, now: number, language?: 
 export function replyFromAction(
   body: { response_url?: string; channel?: { id: string } },
   now: number,
-  language?: Language,
+  language: Language,
 ): ReplyTarget {
-  const inLanguage = language ? { language } : {};
   return body.response_url
     ? {
         responseUrl: body.response_url,
         responseUrlIssuedAt: now,
         responseUrlUses: 0,
         channel: body.channel?.id,
-        ...inLanguage,
+        language,
       }
-    : { channel: body.channel?.id, ...inLanguage };
+    : { channel: body.channel?.id, language };
 }
 
 /** A JSON value (a button's value, a modal's private_metadata) read with its schema; undefined when it does not fit. */

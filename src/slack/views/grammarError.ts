@@ -15,7 +15,7 @@ import type { GrammarError, GrammarProblem } from "../grammar/types.js";
 import { ALERT_CODES } from "../grammar/types.js";
 import { sectionsOf, vehicleProblemsMrkdwn } from "./common.js";
 import type { SlackMessage } from "./message.js";
-import { fitMrkdwn, userCode } from "./text.js";
+import { ECHO_MAX, fitMrkdwn, userCode } from "./text.js";
 
 /** An example command is fleetbot's own words around at most a few echoes of the user's. */
 const EXAMPLE_MAX = 600;
@@ -46,7 +46,12 @@ function describeVehicle(v: VehicleLike): string {
  */
 export function resolutionProblemText(r: ResolutionProblem, language: Language): string {
   const t = messages(language).grammar;
-  const c = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+  // What was typed is cut to an echo's budget here (escaping comes later, per line): a 5,000-character
+  // "vehicle" is not told back at the line's full length.
+  const c = (text: string) => {
+    const chars = [...text.replace(/`/g, "'")];
+    return `\`${chars.length > ECHO_MAX ? `${chars.slice(0, ECHO_MAX - 1).join("")}…` : chars.join("")}\``;
+  };
   switch (r.kind) {
     case "ambiguous": {
       const shown = r.candidates.slice(0, LIST_SHOWN).map(describeVehicle).join(", ");

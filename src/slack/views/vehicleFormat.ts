@@ -8,9 +8,9 @@ import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } fro
 import { messages } from "../../i18n/catalogue.js";
 import { duration, slackDate as slackDateOf, time } from "../../i18n/format.js";
 import type { Language } from "../../i18n/language.js";
+import { type PeriodLabel, periodText } from "../../i18n/periodText.js";
 import { ACTIONS } from "../actionIds.js";
 import { type SlackMessage, slackDate } from "./message.js";
-import { type PeriodLabel, periodText } from "./periodText.js";
 import { userText } from "./text.js";
 
 export const MAX_BLOCKS = 50;
@@ -100,7 +100,9 @@ export function slackTimeIn(lang: Language, ms: number, timeZone: string): strin
  * the age at `nowMs` as text ("acum 5 min").
  */
 export function slackAgo(lang: Language, ms: number, nowMs: number): string {
-  const text = messages(lang).common.ago({ duration: duration(lang, nowMs - ms) });
+  const m = messages(lang).common;
+  const age = nowMs - ms;
+  const text = age < 60_000 ? m.justNow() : m.ago({ duration: duration(lang, age) });
   return lang === "en" ? slackDate(ms, "{ago}", text) : text;
 }
 

@@ -35,9 +35,11 @@ export interface UserZoneDeps {
 
 type ZoneParams = { timeZone?: string; zoneGuessed?: boolean; zoneNote?: string };
 
-/** Whether a task's times are in a guessed zone (the company's), as stored now or before. */
-export function zoneWasGuessed(params: ZoneParams): boolean {
-  return params.zoneGuessed === true || typeof params.zoneNote === "string";
+/** Whether a task's (stored) parameters say its times are in a guessed zone, as stored now or before. */
+export function zoneWasGuessed(params: unknown): boolean {
+  if (typeof params !== "object" || params === null) return false;
+  const stored = params as { zoneGuessed?: unknown; zoneNote?: unknown };
+  return stored.zoneGuessed === true || typeof stored.zoneNote === "string";
 }
 
 /** The parameters in the settled zone; a kind whose parsing used the zone re-reads it here. */

@@ -167,6 +167,17 @@ describe("resolveVehicles", () => {
     );
   });
 
+  it("a 5,000-character unknown name is told back cut to an echo's budget", () => {
+    const first = resolve("Q".repeat(5000)).resolutions[0];
+    expect(first?.kind).toBe("unknown");
+    if (first?.kind !== "unknown") return;
+    for (const language of ["en", "ro"] as const) {
+      const said = described(first, language);
+      expect(said).toContain(`\`${"Q".repeat(99)}…\``);
+      expect(said.length).toBeLessThan(200);
+    }
+  });
+
   it("an unknown name with nothing close has no suggestions", () => {
     const first = resolve("Mercedes Actros").resolutions[0];
     expect(first).toMatchObject({ kind: "unknown", suggestions: [] });

@@ -115,6 +115,12 @@ describe("positionCard", () => {
     expect(text).toContain("^{ago}|47 min ago>)");
     expect(text).toContain("🔄 Refresh");
   });
+
+  it("a position under a minute old is 'just now' / 'chiar acum', not '0 s ago'", () => {
+    const fresh = { ...position, gpsAtMs: NOW - 20_000 };
+    expect(textOf(positionCard(fresh, NOW, opts("ro")))).toContain("(chiar acum)");
+    expect(textOf(positionCard(fresh, NOW, opts("en")))).toContain("^{ago}|just now>)");
+  });
 });
 
 describe("vehicleListMessage", () => {
