@@ -23,8 +23,6 @@ export type FleetErrorKind =
 export type FleetFailureCode =
   | "rule-max-vehicles"
   | "rule-max-period"
-  | "rule-period-order"
-  | "rule-empty-list"
   | "rule-min-stationary-margin"
   | "rule"
   | "bad-request"
@@ -106,15 +104,6 @@ export function describeFailureReasons(reasons: readonly FailureReason[]): strin
     .join("; ");
 }
 
-/** Endpoints of one or more vehicles and a period: their rules' words name vehicles and periods. */
-const VEHICLE_PERIOD: ReadonlySet<FleetEndpoint> = new Set([
-  "way",
-  "stops",
-  "consumption",
-  "refills",
-  "temperatures",
-]);
-
 /**
  * What a broken request rule is about: which value of the request (a code; the Slack side words
  * it). Lists: `vehicles`, `statuses`, `uits`, `transport-ids`; a report's period: `start`, `end`, `period`;
@@ -180,8 +169,6 @@ export class RequestRuleError extends FleetError {
     if (this.rule === "max-period" && days !== undefined)
       return { code: "rule-max-period", params: { endpoint, days } };
     if (this.rule === "min-stationary-margin") return { code: "rule-min-stationary-margin" };
-    if (VEHICLE_PERIOD.has(endpoint) && this.rule === "period-order") return { code: "rule-period-order" };
-    if (VEHICLE_PERIOD.has(endpoint) && this.rule === "empty-list") return { code: "rule-empty-list" };
     // The others by rule and subject (taskErrorText words the pairs it knows).
     return {
       code: "rule",

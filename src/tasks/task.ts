@@ -68,6 +68,7 @@ export const TASK_ERROR_CODES = [
   "credentials",
   "rule-max-vehicles",
   "rule-max-period",
+  // Stored before rules carried a subject (now `rule` with subject `period` / `vehicles`): still read.
   "rule-period-order",
   "rule-empty-list",
   "rule-min-stationary-margin",

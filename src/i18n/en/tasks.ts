@@ -132,8 +132,6 @@ export const tasks = {
     `A ${endpoint} request takes at most ${count("en", max, { one: "vehicle", other: "vehicles" })}; ${number("en", given)} were given.`,
   ruleMaxPeriod: ({ endpoint, days }: { endpoint: string; days: number }) =>
     `A ${endpoint} request covers at most ${count("en", days, { one: "day", other: "days" })}; split the period.`,
-  rulePeriodOrder: () => "The period must start before it ends.",
-  ruleEmptyList: () => "Name at least one vehicle.",
   ruleStopMargin: () => "The minimum stop duration must be a whole number of minutes, at least 1.",
   /**
    * A value a request needs, missing or wrong (`subject`: RuleSubject of src/fleet/errors.ts; an

@@ -111,8 +111,6 @@ export const tasks = {
     `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai dat ${number("ro", given)}.`,
   ruleMaxPeriod: ({ endpoint, days }) =>
     `O cerere ${endpoint} acoperă cel mult ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })}; împarte perioada.`,
-  rulePeriodOrder: () => "Perioada trebuie să înceapă înainte să se termine.",
-  ruleEmptyList: () => "Numește cel puțin un vehicul.",
   ruleStopMargin: () => "Durata minimă a unei opriri trebuie să fie un număr întreg de minute, cel puțin 1.",
   ruleRequired: ({ subject }) => `${valueRo(subject)} este obligatoriu.`,
   ruleInvalidDate: ({ subject }) => `${valueRo(subject)} nu este o dată validă.`,

@@ -153,10 +153,11 @@ export function taskErrorText(error: TaskError | undefined, language: Language):
       return t.ruleMaxVehicles({ endpoint: text("endpoint"), max: amount("max"), given: amount("given") });
     case "rule-max-period":
       return t.ruleMaxPeriod({ endpoint: text("endpoint"), days: amount("days") });
+    // Rows stored before rules carried a subject.
     case "rule-period-order":
-      return t.rulePeriodOrder();
+      return ruleText("period-order", "period", language);
     case "rule-empty-list":
-      return t.ruleEmptyList();
+      return ruleText("empty-list", "vehicles", language);
     case "rule-min-stationary-margin":
       return t.ruleStopMargin();
     case "rule":
