@@ -22,6 +22,7 @@ import { count } from "./i18n/plural.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import type { FakeSlack } from "./sandbox/fakeSlack/index.js";
+import type { SandboxDeps } from "./sandbox/web/index.js";
 import type { RunningSimulator, SimulatorOptions } from "./simulator/index.js";
 import { type HttpRoute, type RunningSlackApp, startSlackApp } from "./slack/app.js";
 import type { SlackContext } from "./slack/context.js";
@@ -168,12 +169,15 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
     ...(options.alertSleep ? { sleep: options.alertSleep } : {}),
   });
+  // The sandbox: the demo account's vehicle list comes first (login, then company-vehicles).
+  const firstList = slackSide.fake ? sandboxFirstList(fleet) : undefined;
   const { health, routes, sandbox } = await httpRoutes(config, {
     stores,
     metrics,
     alerts,
     service,
     slackSide,
+    ...(firstList ? { firstList } : {}),
   });
 
   const slack = await startSlack(config, {
@@ -189,6 +193,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     fleet,
     options,
     sandboxed: !!slackSide.fake,
+    ...(firstList ? { firstList: firstList.start() } : {}),
     health,
     logger,
   });
@@ -712,6 +717,7 @@ async function httpRoutes(
     alerts: ReturnType<typeof alertParts>;
     service: { simulator?: RunningSimulator };
     slackSide: SlackSettings;
+    firstList?: SandboxFirstList;
   },
 ) {
   const { stores, metrics, alerts, service, slackSide } = parts;
@@ -724,7 +730,10 @@ async function httpRoutes(
     simulated: service.simulator !== undefined,
   });
   const sandbox = slackSide.fake
-    ? await sandboxPage(slackSide.fake, service.simulator, alertSchedule(config, alerts, health))
+    ? await sandboxPage(slackSide.fake, service.simulator, {
+        alertSchedule: alertSchedule(config, alerts, health),
+        fleetStatus: () => parts.firstList?.status() ?? "ready",
+      })
     : undefined;
   if (sandbox) routes.push(...sandbox.routes);
   return { health, routes, sandbox };
@@ -1083,7 +1092,7 @@ async function startSlackSide(
     logger: Logger;
   },
 ): Promise<RunningSlackApp> {
-  const { slackSide, sandbox, fleet, workspaces } = parts;
+  const { slackSide, sandbox, workspaces } = parts;
   const oauth = config.slack.oauth;
   const site: PublicSite = {
     supportUrl: config.slack.supportUrl ?? "/privacy",
@@ -1113,9 +1122,6 @@ async function startSlackSide(
     context: parts.context,
   });
   sandbox?.listening(slack.url);
-  // A newcomer opens the report form first thing: the demo account's vehicle list is loading already.
-  if (sandbox && fleet.workspaceAccount)
-    void fleet.warmVehicles({ account: fleet.workspaceAccount.username });
   return slack;
 }
 
@@ -1176,7 +1182,7 @@ function slackContext(
 async function sandboxPage(
   fake: FakeSlack,
   simulator: RunningSimulator | undefined,
-  alertSchedule: () => { nextCheckAt?: number; everyMs: number },
+  bot: Pick<SandboxDeps, "alertSchedule" | "fleetStatus">,
 ) {
   const [{ SlackDriver }, { sandboxRoutes }] = await Promise.all([
     import("./sandbox/fakeSlack/index.js"),
@@ -1186,7 +1192,7 @@ async function sandboxPage(
   const page = sandboxRoutes({
     fake,
     simulator,
-    alertSchedule,
+    ...bot,
     driver: () => {
       if (!driver) throw new Error("The bot is not listening yet");
       return driver;
@@ -1198,6 +1204,36 @@ async function sandboxPage(
       driver = new SlackDriver({ botUrl: `${url}/slack/events`, fake });
     },
     close: () => page.close(),
+  };
+}
+
+type SandboxFirstList = { status(): "connecting" | "ready" | "failed"; start(): Promise<void> };
+
+/**
+ * A newcomer opens the report form first thing: the sandbox fetches the demo account's vehicle list
+ * before anything else (its login, then company-vehicles; the alert checks start after), and the page
+ * says "connecting to the fleet service…" until the list is there.
+ */
+function sandboxFirstList(fleet: FleetAccounts): SandboxFirstList {
+  const account = fleet.workspaceAccount?.username;
+  let settled = account === undefined;
+  let ready = account === undefined;
+  let started: Promise<void> | undefined;
+  return {
+    // Once there, the list stays ready for the page, even when the cache lets it go later.
+    status: () => {
+      ready ||= account !== undefined && fleet.vehicles.peek(account) !== undefined;
+      return ready ? "ready" : settled ? "failed" : "connecting";
+    },
+    start() {
+      started ??=
+        account === undefined
+          ? Promise.resolve()
+          : fleet.warmVehicles({ account }).finally(() => {
+              settled = true;
+            });
+      return started;
+    },
   };
 }
 
@@ -1228,6 +1264,8 @@ async function startBackground(
     fleet: FleetAccounts;
     options: StartOptions;
     sandboxed: boolean;
+    /** The sandbox's first vehicle list: the alert checks wait for it (settles either way). */
+    firstList?: Promise<void>;
     health: HealthState;
     logger: Logger;
   },
@@ -1250,7 +1288,9 @@ async function startBackground(
   else if (parts.sandboxed && workspace) await alerts.subscriptions.seedSubscription("C0ALERTS", workspace);
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
   await parts.queue?.start();
-  if (options.alertPolling !== false) {
+  let stopped = false;
+  const startAlerts = async () => {
+    if (stopped) return;
     parts.health.alertsSince = Date.now();
     if (alerts.schedule) {
       await alerts.schedule.start();
@@ -1258,9 +1298,17 @@ async function startBackground(
       alerts.poller.start(config.alerts.cron);
       if (config.alerts.digestCron) alerts.poller.startDigest(config.alerts.digestCron);
     }
+  };
+  if (options.alertPolling !== false) {
+    if (parts.firstList)
+      void parts.firstList.then(startAlerts).catch((error: unknown) => {
+        parts.logger.error({ err: error }, "starting the alert checks failed");
+      });
+    else await startAlerts();
   }
   return {
     stop() {
+      stopped = true;
       clearInterval(storeProbe);
       stores.retention.stop();
     },

@@ -102,15 +102,28 @@ export function dayPlan(ctx: FleetContext, vehicle: SimVehicle, day: string): Da
   return plan;
 }
 
+/**
+ * Whether a vehicle works on a day. Like a real carrier's fleet, fewer vehicles drive at the weekend:
+ * about a third of the trucks on Saturdays, a fifth on Sundays, a few vans on Saturdays; the reefers
+ * run every day (a cold chain does not stop), so "yesterday" is never an empty fleet. Any vehicle but
+ * a reefer takes a day off now and then. The random draws on a weekday are the same as before
+ * weekends were worked, so weekday plans did not change.
+ */
+function worksOn(v: SimVehicle, weekday: number, rng: Rng): boolean {
+  const weekendShare = weekday === 6 ? (v.kind === "truck" ? 0.35 : 0.2) : v.kind === "truck" ? 0.2 : 0;
+  const onDuty = weekday === 0 || weekday === 6 ? weekendShare > 0 && rng.chance(weekendShare) : true;
+  const dayOff = rng.chance(0.07);
+  if (v.reefer) return true;
+  return onDuty && !dayOff;
+}
+
 function buildDayPlan(ctx: FleetContext, v: SimVehicle, day: string): DayPlan {
   const start = startOfLocalDay(ctx.timeZone, day);
   const end = startOfLocalDay(ctx.timeZone, nextDay(day));
   const rng = new Rng("day", ctx.seed, v.vehicleId, day);
   const weekday = weekdayOf(day);
   const isPrivate = v.privateOnSaturdays && weekday === 6;
-  const works =
-    isPrivate ||
-    (weekday !== 0 && (weekday !== 6 || (v.kind === "truck" && rng.chance(0.35))) && !rng.chance(0.07));
+  const works = isPrivate || worksOn(v, weekday, rng);
   const driver = v.drivers[rng.int(0, v.drivers.length - 1)]!;
   const roadName = rng.pick(v.roads);
   const road = measureRoad(roadName);

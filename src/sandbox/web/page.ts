@@ -7,9 +7,18 @@ import type { Language } from "../../i18n/language.js";
  * The page's own words (`data-t` keys) are written here in English, and app.js writes them in the
  * chosen language from its own table (WORDS in assets/app.js) as soon as it runs: the sandbox is a
  * tool around the bot, not the bot, so its words are not in src/i18n. `language`: the one the user
- * last chose through the page, when the server knows it (the switch starts on it).
+ * last chose through the page, when the server knows it (the switch starts on it). `fleetStatus`:
+ * until the bot holds the demo account's vehicle list, a line says it is connecting (app.js
+ * follows /sandbox/fleet-status and hides it once the list is there).
  */
-export function pageHtml(token: string, language?: Language): string {
+/** The bot's hold on the fleet service, as the page shows it. */
+export type FleetStatus = "connecting" | "ready" | "failed";
+
+const FLEET_CONNECTING =
+  "Connecting to the fleet service… fleetbot is loading the demo account’s vehicles (the service takes one request every 30 s).";
+const FLEET_FAILED = "The fleet service did not answer. fleetbot tries again at your first command.";
+
+export function pageHtml(token: string, language?: Language, fleetStatus: FleetStatus = "ready"): string {
   const pressed = (l: Language) => (l === (language ?? "en") ? "true" : "false");
   return `<!doctype html>
 <html lang="${language ?? "en"}"${language ? ` data-language="${language}"` : ""}>
@@ -33,6 +42,9 @@ export function pageHtml(token: string, language?: Language): string {
     <button type="button" data-language="ro" lang="ro" aria-pressed="${pressed("ro")}">Română</button>
   </div>
   <button type="button" id="sim-toggle" data-t="simToggle" data-t-title="simToggleTitle" title="Show or hide the simulator's panel">Simulator panel</button>
+</div>
+<div class="fleet-status" id="fleet-status" role="status" data-status="${fleetStatus}"${fleetStatus === "ready" ? " hidden" : ""}>
+  <span data-t="${fleetStatus === "failed" ? "fleetFailed" : "fleetConnecting"}">${fleetStatus === "failed" ? FLEET_FAILED : FLEET_CONNECTING}</span>
 </div>
 <div class="layout">
   <aside class="sidebar">

@@ -32,7 +32,7 @@ import {
   str,
   strings,
 } from "./http.js";
-import { pageHtml } from "./page.js";
+import { type FleetStatus, pageHtml } from "./page.js";
 import { buildState, mimeTypeOf, SANDBOX_FILES_PATH } from "./state.js";
 
 export interface SandboxDeps {
@@ -46,6 +46,11 @@ export interface SandboxDeps {
   simulator?: RunningSimulator;
   /** The bot's alert schedule: when the next check starts (absent: none scheduled) and how often. */
   alertSchedule?: () => { nextCheckAt?: number; everyMs: number };
+  /**
+   * Whether the bot has the demo account's vehicle list yet (absent: ready). Until it has, the page
+   * says it is connecting to the fleet service, so a newcomer's first picker is not a surprise.
+   */
+  fleetStatus?: () => FleetStatus;
   /** The workspace user the page acts as. Default U0DISPATCH (the fake's first user). */
   userId?: string;
   /** The page's script and style sheet (default: read from assets/ now). */
@@ -113,7 +118,11 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     jsonPost(token, path, run);
 
   const routes: HttpRoute[] = [
-    pageRoute(token, () => sandbox.language),
+    pageRoute(
+      token,
+      () => sandbox.language,
+      () => deps.fleetStatus?.() ?? "ready",
+    ),
     ...assetRoutes(assets),
     api(stateRoute(sandbox)),
     api(eventsRoute(sandbox.feed)),
@@ -129,19 +138,24 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     api(transportsRoute(sandbox)),
     post("/sandbox/simulate", async (body) => simulate(sandbox, body)),
     api(alertScheduleRoute(deps.alertSchedule)),
+    api(fleetStatusRoute(deps.fleetStatus)),
   ];
   return Object.assign(routes, { close: () => sandbox.feed.close() });
 }
 
 // -------------------------------------------------------------------- page, assets, state
 
-function pageRoute(token: string, language: () => Language | undefined): HttpRoute {
+function pageRoute(
+  token: string,
+  language: () => Language | undefined,
+  fleetStatus: () => FleetStatus,
+): HttpRoute {
   return {
     path: "/",
     handler: (req, res) => {
       const reason = hostRefusal(req);
       if (reason) send(res, 403, "text/plain; charset=utf-8", reason);
-      else send(res, 200, "text/html; charset=utf-8", pageHtml(token, language()));
+      else send(res, 200, "text/html; charset=utf-8", pageHtml(token, language(), fleetStatus()));
     },
   };
 }
@@ -422,6 +436,16 @@ function simulate({ simulator, forced, hidden }: Sandbox, body: Record<string, u
   }
   if (!found) return [404, { ok: false, error: `no transport ${codeUit}` }];
   return [200, { ok: true, transports: listTransports(simulator, forced, hidden, lang) }];
+}
+
+/** Whether the bot holds the demo account's vehicle list yet: the page polls it until it does. */
+function fleetStatusRoute(status: SandboxDeps["fleetStatus"]): HttpRoute {
+  return {
+    path: "/sandbox/fleet-status",
+    handler: (_req, res) => {
+      json(res, 200, { ok: true, status: status?.() ?? "ready" });
+    },
+  };
 }
 
 /**

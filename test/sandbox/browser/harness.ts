@@ -68,6 +68,8 @@ export interface SandboxOptions {
    * ordinary one), still checked every 2 seconds.
    */
   asStarted?: boolean;
+  /** FLEET_MIN_INTERVAL_MS (default 50): a longer one makes the start's slots visible. */
+  minIntervalMs?: number;
 }
 
 /** fleetbot in sandbox mode, with the sandbox page served by main.ts. */
@@ -82,7 +84,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
       PORT: "0",
       DATA_DIR: dataDir,
       LOG_LEVEL: "silent",
-      FLEET_MIN_INTERVAL_MS: "50",
+      FLEET_MIN_INTERVAL_MS: String(options.minIntervalMs ?? 50),
       FLEET_SAFETY_MARGIN_MS: "5",
       // Alerts: checked every 2 seconds, posted in #alerts.
       ALERTS_CRON: "*/2 * * * * *",

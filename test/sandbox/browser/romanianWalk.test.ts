@@ -16,6 +16,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SimVehicle } from "../../../src/simulator/index.js";
 import { INPUTS } from "../../../src/slack/actionIds.js";
+import { drivesEveryDay } from "../../helpers/everyDay.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
 import { command, field, message, modal, openChannel } from "./screen.js";
 
@@ -35,7 +36,8 @@ beforeAll(async () => {
   if (!run) return;
   h = await startSandboxHarness({ asStarted: true });
   page = h.page;
-  truck = h.bot.simulator!.vehicles[2]!;
+  // It drove yesterday, whatever day today is: the reports below have distance and litres.
+  truck = drivesEveryDay(h.bot.simulator!.vehicles);
   await page.goto(h.url);
   await page.locator(`.nav-item[data-channel="${GENERAL}"].active`).waitFor();
 }, 60_000);

@@ -46,6 +46,9 @@
       simIntro:
         "Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status; fleetbot notices it at its next alert check and posts in #alerts.",
       nextCheck: (s) => `Next alert check in ${s} s`,
+      fleetConnecting:
+        "Connecting to the fleet service\u2026 fleetbot is loading the demo account\u2019s vehicles (the service takes one request every 30 s).",
+      fleetFailed: "The fleet service did not answer. fleetbot tries again at your first command.",
       checkUnderWay: "Alert check under way\u2026",
       noTransports: "No pending, active or paused transports. Create one with /etransport new.",
       simRefused: "The simulator refused.",
@@ -95,6 +98,9 @@
       simIntro:
         "Nu face parte din Slack: comenzile serviciului de flotă încorporat. Forțează starea transmisiei GPS a unui transport; fleetbot o observă la următoarea verificare a alertelor și scrie în #alerts.",
       nextCheck: (s) => `Următoarea verificare a alertelor în ${s} s`,
+      fleetConnecting:
+        "Conectare la platforma GPS\u2026 fleetbot încarcă vehiculele contului demo (platforma primește o cerere la 30 s).",
+      fleetFailed: "Platforma GPS nu a răspuns. fleetbot încearcă din nou la prima ta comandă.",
       checkUnderWay: "Verificarea alertelor e în curs\u2026",
       noTransports:
         "Niciun transport în așteptare, în desfășurare sau în pauză. Creează unul cu /etransport nou.",
@@ -2080,7 +2086,30 @@
     poll();
   }
 
+  // Until the bot holds the demo account's vehicle list, the page says it is connecting (page.ts).
+  function followFleetStatus() {
+    const line = $("#fleet-status");
+    if (!line || line.hidden) return;
+    api("/sandbox/fleet-status")
+      .then((res) => {
+        const status = res?.ok ? res.status : "connecting";
+        line.dataset.status = status;
+        line.hidden = status === "ready";
+        const words = line.querySelector("[data-t]");
+        if (words) {
+          const key = status === "failed" ? "fleetFailed" : "fleetConnecting";
+          words.setAttribute("data-t", key);
+          words.textContent = t(key);
+        }
+      })
+      .catch(() => undefined)
+      .then(() => {
+        if (!line.hidden) setTimeout(followFleetStatus, 1000);
+      });
+  }
+
   function start() {
+    followFleetStatus();
     setupLanguageSwitch();
     setupComposer();
     document.addEventListener("keydown", closeDialogOnEscape);
