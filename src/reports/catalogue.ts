@@ -81,11 +81,14 @@ const entry = <const N extends string, R>(e: ReportEntry<N, R>): CatalogueEntry<
 
 /** The ReportVehicle of a fleet vehicle, `#id` standing in for a missing plate. */
 export function reportVehicle(vehicle: Vehicle): ReportVehicle {
-  return {
+  const report: ReportVehicle = {
     vehicleId: vehicle.vehicleId,
     plate: vehicle.vehicleRegistrationNumber ?? `#${vehicle.vehicleId}`,
     name: vehicle.vehicleName ?? "",
   };
+  // Private mode (src/reports/privacy.ts): the builders drop the vehicle's places.
+  if (vehicle.isPrivate === true) report.isPrivate = true;
+  return report;
 }
 
 /** A fleet vehicle as the name resolver reads it, with the vehicle itself. */
@@ -168,6 +171,8 @@ export const REPORT_CATALOGUE = {
     build: async (run) => {
       const period = periodOf("route", run);
       const vehicle = oneVehicle("route", run);
+      // A vehicle in private mode has no route (privacy.ts): its private track is not even fetched.
+      if (vehicle.isPrivate === true) return routeReport([], reportVehicle(vehicle), period);
       const points = await run.session.wayAll(request([vehicle.vehicleId], period), run.call, run.onProgress);
       return routeReport(points, reportVehicle(vehicle), period);
     },

@@ -1,6 +1,7 @@
 export * from "./format.js";
 export * from "./fuel.js";
 export * from "./positions.js";
+export * from "./privacy.js";
 export * from "./refills.js";
 export * from "./route.js";
 export * from "./stops.js";

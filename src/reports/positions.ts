@@ -1,6 +1,7 @@
 /** Where the vehicles are: one card per vehicle, and the filtered fleet list. */
 import type { Vehicle } from "../fleet/schemas.js";
 import { compareText, normalizePlate, round } from "./format.js";
+import { positionWithoutPlace } from "./privacy.js";
 import { type ReportVehicle, toReportVehicle } from "./types.js";
 
 export const ENGINE_STATES = ["on", "off", "unknown"] as const;
@@ -19,6 +20,10 @@ export interface PositionReport {
   gpsAtMs?: number;
   /** Whole minutes from gpsAtMs to the time the report was built (never negative). */
   ageMinutes?: number;
+  /**
+   * The vehicle is in private mode (company-vehicles `isPrivate`): then the report has no
+   * coordinates, address, map link, speed or heading (src/reports/privacy.ts).
+   */
   isPrivate: boolean;
   /** OpenStreetMap link to the position; absent without a position. */
   mapUrl?: string;
@@ -90,7 +95,8 @@ export function positionReport(vehicle: Vehicle, nowMs: number): PositionReport 
   if (vin) report.vin = vin;
   const model = modelText(vehicle.vehicleManufacturer, vehicle.vehicleModel);
   if (model) report.model = model;
-  return report;
+  // A vehicle in private mode: no place leaves the domain (privacy.ts), nor is it filtered on.
+  return positionWithoutPlace(report);
 }
 
 /** "Volvo" + "FH 500" → "Volvo FH 500"; "Volvo" + "Volvo FH" stays "Volvo FH". */

@@ -1,6 +1,7 @@
 /** Refuelling and possible fuel theft events of one vehicle, with the service's totals. */
 import { isKnownRefillEventKind, type RefillEvent } from "../fleet/schemas.js";
 import { round } from "./format.js";
+import { refillsWithoutPrivatePlaces } from "./privacy.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
 export interface RefillItem {
@@ -10,6 +11,7 @@ export interface RefillItem {
   dateText: string;
   /** The event kind as sent (Fueling, PossibleFuelTheft, …SecondarySource, or a new kind). */
   kind: string;
+  /** Where, as sent; "" for a private event or a vehicle in private mode (privacy.ts). */
   location: string;
   /** The service's estimation (litres in practice; the unit is not documented). */
   litres?: number;
@@ -104,5 +106,6 @@ export function refillsReport(
     theftCount: items.filter((i) => i.theft).length,
   };
   if (sawSecondary) report.totals.secondary = secondary;
-  return report;
+  // A private refuelling, and every one of a vehicle in private mode, without its place.
+  return refillsWithoutPrivatePlaces(report);
 }

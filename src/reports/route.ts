@@ -1,6 +1,7 @@
 /** The track of one vehicle over a period (its GPX and CSV files: src/slack/files). */
 import type { LocationPoint } from "../fleet/schemas.js";
 import { haversineKm, round } from "./format.js";
+import { routeWithoutPrivatePlaces } from "./privacy.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
 export interface RoutePoint {
@@ -76,5 +77,6 @@ export function routeReport(
   const last = mine[mine.length - 1];
   if (first) report.firstAtMs = first.atMs;
   if (last) report.lastAtMs = last.atMs;
-  return report;
+  // The way endpoint marks no point private: a vehicle in private mode has no route (privacy.ts).
+  return routeWithoutPrivatePlaces(report);
 }

@@ -1,6 +1,7 @@
 /** Stops of one or more vehicles over a period. */
 import type { StopRecord } from "../fleet/schemas.js";
 import { round } from "./format.js";
+import { stopsWithoutPrivatePlaces, stopWithoutPlace } from "./privacy.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
 
 export interface StopItem {
@@ -35,6 +36,7 @@ export interface StopItem {
   drivers: string[];
   /** As sent (litres, presumably; the trip before and the stop itself). */
   fuelConsumption?: number;
+  /** The service marks the stop private: it has no address, hot spot or coordinates (privacy.ts). */
   isPrivate: boolean;
 }
 
@@ -143,7 +145,8 @@ export function stopItem(stop: StopRecord, period?: Pick<ReportPeriod, "fromMs" 
     item.longitude = stop.longitude;
   }
   if (stop.fuelConsumption !== undefined) item.fuelConsumption = stop.fuelConsumption;
-  return item;
+  // A private stop keeps its times and durations, never its place (privacy.ts).
+  return item.isPrivate ? stopWithoutPlace(item) : item;
 }
 
 /** True when some of the stop lies inside the period (a stop inside it may last 0 min). */
@@ -195,10 +198,11 @@ export function stopsReport(
       ),
     };
   });
-  return {
+  // Every stop of a vehicle in private mode without its place too (privacy.ts).
+  return stopsWithoutPrivatePlaces({
     period,
     minMinutes,
     vehicles: groups,
     totalStops: groups.reduce((sum, g) => sum + g.stops.length, 0),
-  };
+  });
 }

@@ -11,6 +11,11 @@ export interface ReportVehicle {
   vehicleId: number;
   plate: string;
   name: string;
+  /**
+   * The vehicle list (company-vehicles) marked it in private mode when the report was built: the
+   * report carries no place of it (src/reports/privacy.ts). Absent when not private.
+   */
+  isPrivate?: true;
 }
 
 /** The period a report covers. */
@@ -25,11 +30,13 @@ export interface ReportPeriod {
 
 /** The ReportVehicle of a fleet vehicle (plate and name empty when the service left them out). */
 export function toReportVehicle(vehicle: Vehicle): ReportVehicle {
-  return {
+  const report: ReportVehicle = {
     vehicleId: vehicle.vehicleId,
     plate: vehicle.vehicleRegistrationNumber ?? "",
     name: vehicle.vehicleName ?? "",
   };
+  if (vehicle.isPrivate === true) report.isPrivate = true;
+  return report;
 }
 
 /** A stand-in for data about a vehicle the caller did not list (kept, never dropped). */

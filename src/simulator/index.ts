@@ -45,6 +45,11 @@ export { STATUS } from "./transports.js";
 /** The programmatic twin of the /__control endpoints (always available in-process). */
 export interface SimulatorControl {
   setTransport(codeUit: string, control: TransportControl): boolean;
+  /**
+   * Forces a vehicle's private mode (`isPrivate` in company-vehicles, stops, refuellings), whatever
+   * the day; `undefined` goes back to the day plans. False for an unknown vehicle id.
+   */
+  setVehiclePrivate(vehicleId: number, isPrivate: boolean | undefined): boolean;
   expireTokens(username?: string): number;
   addFault(fault: Fault): void;
   /** Shifts the sim clock forward; returns the new sim time (epoch ms). */
@@ -129,6 +134,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     vehicles: service.fleet,
     control: {
       setTransport: (codeUit, control) => service.controlTransport(codeUit, control),
+      setVehiclePrivate: (vehicleId, isPrivate) => service.setVehiclePrivate(vehicleId, isPrivate),
       expireTokens: (username) => service.expireTokens(username),
       addFault: (fault) => service.addFault(fault),
       advanceClock: (ms) => service.advanceClock(ms),

@@ -179,6 +179,8 @@ export class FleetService {
   private users = new Map<string, UserState>();
   private transports: TransportRecord[];
   private readonly overrides = new Map<string, TransportOverride>();
+  /** Private mode forced per vehicle id (control), over the day plans' (Saturdays of the company car). */
+  private readonly privateOverrides = new Map<number, boolean>();
   private faults: Fault[] = [];
   private clockOffsetMs = 0;
   /** Start of the last accepted request per user (sim clock). */
@@ -311,9 +313,27 @@ export class FleetService {
     return true;
   }
 
+  /**
+   * Forces a vehicle's private mode (`isPrivate`) in company-vehicles, stops and its refuellings
+   * and possible thefts (not the totals), whatever the day; `undefined` goes back to the day
+   * plans. False when no vehicle has this id.
+   */
+  setVehiclePrivate(vehicleId: number, isPrivate: boolean | undefined): boolean {
+    if (!this.fleet.some((v) => v.vehicleId === vehicleId)) return false;
+    if (isPrivate === undefined) this.privateOverrides.delete(vehicleId);
+    else this.privateOverrides.set(vehicleId, isPrivate);
+    return true;
+  }
+
+  /** A record's isPrivate with the vehicle's forced private mode applied. */
+  private privateOf(vehicleId: number, planned: boolean): boolean {
+    return this.privateOverrides.get(vehicleId) ?? planned;
+  }
+
   reset(): void {
     this.faults = [];
     this.overrides.clear();
+    this.privateOverrides.clear();
     this.lastAccepted.clear();
     this.stats = { requests: {}, rateLimited: {}, minGapMs: {}, total: 0 };
     this.recorded = [];
@@ -416,7 +436,10 @@ export class FleetService {
     switch (endpoint) {
       case "company-vehicles":
         return {
-          payload: this.accessibleVehicles(user).map((v) => companyVehicle(this.ctx, v, now, this.fmt)),
+          payload: this.accessibleVehicles(user).map((v) => {
+            const record = companyVehicle(this.ctx, v, now, this.fmt);
+            return { ...record, isPrivate: this.privateOf(v.vehicleId, record.isPrivate) };
+          }),
         };
       case "way":
         return this.way(user, body, now);
@@ -594,7 +617,9 @@ export class FleetService {
       results[String(v.vehicleId)] =
         p.from > to
           ? []
-          : stopRecords(this.ctx, v, p.from, to, marginMinutes, this.fmt, this.options.stopDurationUnit);
+          : stopRecords(this.ctx, v, p.from, to, marginMinutes, this.fmt, this.options.stopDurationUnit).map(
+              (r) => ({ ...r, isPrivate: this.privateOf(v.vehicleId, r.isPrivate) }),
+            );
     }
     return { payload: [{ results }] };
   }
@@ -611,7 +636,14 @@ export class FleetService {
     const p = period(body, this.options.timeZone, this.limits.refillsMaxDays);
     const [vehicle] = this.requireVehicles(user, [carrierId]);
     const to = Math.max(p.from, Math.min(p.to, now));
-    return { payload: refillEvents(this.ctx, vehicle!, p.from, to, this.fmt) };
+    const events = refillEvents(this.ctx, vehicle!, p.from, to, this.fmt);
+    // Forced private mode marks the events done by the vehicle, not the period's totals.
+    const done = (event: string) => event.startsWith("Fueling") || event.startsWith("PossibleFuelTheft");
+    return {
+      payload: events.map((e) =>
+        done(e.event) ? { ...e, isPrivate: this.privateOf(vehicle!.vehicleId, e.isPrivate) } : e,
+      ),
+    };
   }
 
   private temperatures(user: UserState, body: Body, now: number): Handled {
@@ -951,6 +983,15 @@ export class FleetService {
       body = req.body.length ? asBody(JSON.parse(req.body.toString("utf8"))) : {};
     } catch {
       return json(400, { error: "JSON object expected" });
+    }
+    const vehicleMatch = /^\/__control\/vehicles\/(\d+)$/.exec(path);
+    if (vehicleMatch) {
+      if (body.clear !== true && typeof body.isPrivate !== "boolean") {
+        return json(400, { error: "isPrivate (boolean) or clear: true expected" });
+      }
+      const isPrivate = body.clear === true ? undefined : (body.isPrivate as boolean);
+      const ok = this.setVehiclePrivate(Number(vehicleMatch[1]), isPrivate);
+      return ok ? json(200, { ok: true }) : json(404, { error: "unknown vehicle" });
     }
     const transportMatch = /^\/__control\/transports\/([^/]+)$/.exec(path);
     if (transportMatch) {

@@ -171,6 +171,20 @@ fleet service answered. It holds no password or token.</li>
 several replicas, the fleet service's access token of the account, sealed, until it expires.</li>
 </ul>
 
+<h2>Private mode</h2>
+<p>A vehicle the fleet service marks as in private use (<code>isPrivate</code>: a company car
+driven privately) is not tracked through fleetbot, as EU rules require of an employer. While it is
+in private mode, no answer, file or alert shows where it is or was: <code>where</code> and
+<code>vehicles</code> show 🔒 and “in private mode” instead of its position, address and map link
+(and neither its speed nor its heading); its stops and refuellings are listed with their times,
+durations and litres but no place; its route is not shown for any period, and fleetbot does not
+even ask the fleet service for it, because the service does not say which positions were private.
+A stop or refuelling the service marks private is listed without its place whatever the vehicle's
+mode now. A transport alert still shows the transport's transmission status. fleetbot reads the
+flag from the fleet service's vehicle list on every lookup, and from a list at most
+<code>VEHICLE_CACHE_TTL_MS</code> old (15 minutes by default) for reports; places are dropped before a result is
+stored, so none is kept either.</p>
+
 <h2>How long</h2>
 <ul>
 <li>Finished tasks and their results: deleted ${taskDays} after they finish. The bulk of a

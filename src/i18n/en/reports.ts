@@ -170,6 +170,10 @@ export const reports = {
   noneReported: () => "none reported",
   privateMode: () => "Private mode",
   privateModeOn: () => "🔒 on",
+  /** A vehicle in private mode, instead of its place (no position, address or map link is shown). */
+  inPrivateMode: () => "🔒 in private mode",
+  /** Under a report of a vehicle in private mode. */
+  privateNoPlaces: () => "🔒 This vehicle is in private mode: fleetbot shows none of its places.",
   vehicle: () => "Vehicle",
   refresh: () => "🔄 Refresh",
 
@@ -202,6 +206,10 @@ export const reports = {
   end: () => "End",
   routeFiles: () => "The full track is in the attached GPX (for maps) and CSV files.",
   routeMethod: () => "Distance is measured between GPS points; moving time counts speeds above 3 km/h.",
+  routePrivate: () =>
+    "🔒 This vehicle is in private mode: while it is, fleetbot shows no route of it, for any period (the fleet service does not say which positions were private).",
+  routePrivateSummary: ({ vehicle, period }: { vehicle: string; period: string }) =>
+    `${vehicle}: 🔒 in private mode · ${period}`,
   routeEmptySummary: ({ vehicle, period }: { vehicle: string; period: string }) =>
     `${vehicle}: no positions · ${period}`,
   routeSummary: ({ vehicle, distance, period }: { vehicle: string; distance: string; period: string }) =>

@@ -145,6 +145,8 @@ export const reports = {
   noneReported: () => "niciuna raportată",
   privateMode: () => "Mod privat",
   privateModeOn: () => "🔒 activ",
+  inPrivateMode: () => "🔒 în regim privat",
+  privateNoPlaces: () => "🔒 Vehiculul e în regim privat: fleetbot nu arată niciunul dintre locurile lui.",
   vehicle: () => "Vehicul",
   refresh: () => "🔄 Actualizează",
 
@@ -175,6 +177,9 @@ export const reports = {
   routeFiles: () => "Traseul complet e în fișierele GPX (pentru hărți) și CSV atașate.",
   routeMethod: () =>
     "Distanța e măsurată între punctele GPS; timpul în mișcare numără vitezele de peste 3 km/h.",
+  routePrivate: () =>
+    "🔒 Vehiculul e în regim privat: cât timp e așa, fleetbot nu arată niciun traseu al lui, pentru nicio perioadă (serviciul de flotă nu spune care poziții au fost private).",
+  routePrivateSummary: ({ vehicle, period }) => `${vehicle}: 🔒 în regim privat · ${period}`,
   routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție · ${period}`,
   routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} · ${period}`,
 

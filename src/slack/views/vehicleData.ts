@@ -18,6 +18,14 @@ import type { StoredResolutionProblem } from "../../reports/catalogue.js";
 import { type ReportOf, VEHICLE_REPORTS, type VehicleReportName } from "../../reports/catalogue.js";
 import type { FuelFigures, FuelReport, FuelRow } from "../../reports/fuel.js";
 import type { PositionReport, VehicleListReport } from "../../reports/positions.js";
+import {
+  isPrivateVehicle,
+  positionWithoutPlace,
+  refillsWithoutPrivatePlaces,
+  routeWithoutPrivatePlaces,
+  stopsWithoutPrivatePlaces,
+  vehicleListWithoutPrivatePlaces,
+} from "../../reports/privacy.js";
 import type { RefillItem, RefillsReport, RefillTotals } from "../../reports/refills.js";
 import type { RouteReport } from "../../reports/route.js";
 import type { StopItem, StopsReport, VehicleStops } from "../../reports/stops.js";
@@ -116,14 +124,18 @@ export function positionCard(
   const b = new MessageBuilder("where", lang);
   b.header(`🚚 ${vehicleTitle(report.vehicle)}`);
   const fields: string[] = [];
-  fields.push(
-    `*${m.position()}*\n${placeMrkdwn({ ...report, address: undefined }, 100) ?? m.noPositionReported()}`,
-  );
+  // Private mode: the report has no place, speed or heading (src/reports/privacy.ts); say why.
+  const place = report.isPrivate
+    ? m.inPrivateMode()
+    : (placeMrkdwn({ ...report, address: undefined }, 100) ?? m.noPositionReported());
+  fields.push(`*${m.position()}*\n${place}`);
   if (report.address) fields.push(`*${m.address()}*\n${clipMrkdwn(report.address, 500)}`);
-  const speed = report.speedKmh !== undefined ? speedText(lang, report.speedKmh) : m.unknown();
-  const heading =
-    report.courseDeg !== undefined ? ` · ${m.heading({ degrees: whole(lang, report.courseDeg) })}` : "";
-  fields.push(`*${m.speed()}*\n${speed}${heading}`);
+  if (!report.isPrivate) {
+    const speed = report.speedKmh !== undefined ? speedText(lang, report.speedKmh) : m.unknown();
+    const heading =
+      report.courseDeg !== undefined ? ` · ${m.heading({ degrees: whole(lang, report.courseDeg) })}` : "";
+    fields.push(`*${m.speed()}*\n${speed}${heading}`);
+  }
   fields.push(`*${m.engineLabel()}*\n${m.engine(report.engine)}`);
   fields.push(
     report.gpsAtMs !== undefined
@@ -145,9 +157,10 @@ export function positionCard(
 
 function positionText(lang: Language, report: PositionReport): string {
   const m = words(lang);
-  const where =
-    report.address ??
-    (report.latitude !== undefined ? `${report.latitude}, ${report.longitude}` : m.noPosition());
+  const where = report.isPrivate
+    ? m.inPrivateMode()
+    : (report.address ??
+      (report.latitude !== undefined ? `${report.latitude}, ${report.longitude}` : m.noPosition()));
   const speed = report.speedKmh !== undefined ? `, ${speedText(lang, report.speedKmh)}` : "";
   return userText(`${vehicleTitle(report.vehicle)}: ${where}${speed}, ${m.engine(report.engine)}`, 2900);
 }
@@ -158,11 +171,11 @@ function vehicleLine(lang: Language, item: PositionReport, atMs: number): string
   const m = words(lang);
   const place = placeMrkdwn(item, 120);
   const parts = [
-    place ? `📍 ${place}` : m.noPositionLine(),
+    // Private mode: no place in the report (src/reports/privacy.ts), the 🔒 phrase instead.
+    item.isPrivate ? m.inPrivateMode() : place ? `📍 ${place}` : m.noPositionLine(),
     item.speedKmh !== undefined ? speedText(lang, item.speedKmh) : undefined,
     m.engine(item.engine),
     item.gpsAtMs !== undefined ? m.gpsAgo({ ago: slackAgo(lang, item.gpsAtMs, atMs) }) : m.noGpsTime(),
-    item.isPrivate ? m.private() : undefined,
   ].filter(Boolean);
   return `${vehicleMrkdwn(item.vehicle)}\n${parts.join(" · ")}`;
 }
@@ -218,7 +231,10 @@ export function routeMessage(report: RouteReport, options: VehicleViewOptions): 
   const b = new MessageBuilder("route", lang);
   b.header(m.routeHeader({ vehicle: vehicleTitle(report.vehicle) }));
   b.context([periodMrkdwn({ ...report.period, timeZone: tz }, { language: lang, nowMs: options.nowMs })]);
-  if (report.points.length === 0) {
+  const withheld = isPrivateVehicle(report.vehicle);
+  if (withheld) {
+    b.section(m.routePrivate());
+  } else if (report.points.length === 0) {
     b.section(m.noRoutePositions());
   } else {
     const fields = [
@@ -242,8 +258,9 @@ export function routeMessage(report: RouteReport, options: VehicleViewOptions): 
   );
   const vehicle = vehicleTitle(report.vehicle);
   const period = periodText(report.period.label, lang);
-  const text =
-    report.points.length === 0
+  const text = withheld
+    ? m.routePrivateSummary({ vehicle, period })
+    : report.points.length === 0
       ? m.routeEmptySummary({ vehicle, period })
       : m.routeSummary({ vehicle, distance: km(lang, report.distanceKm), period });
   return b.build(userText(text, 2900));
@@ -278,7 +295,9 @@ function groupTitle(lang: Language, g: VehicleStops): string {
     stops: g.stops.length,
     total: fmtMinutes(lang, g.totalStopMinutes),
   });
-  return `${vehicleMrkdwn(g.vehicle)} · ${stops}`;
+  // A vehicle in private mode: its stops carry no place (src/reports/privacy.ts).
+  const mode = isPrivateVehicle(g.vehicle) ? ` · ${words(lang).inPrivateMode()}` : "";
+  return `${vehicleMrkdwn(g.vehicle)}${mode} · ${stops}`;
 }
 
 /** Stops with durations, addresses and drivers, STOPS_PER_PAGE per page, grouped by vehicle. */
@@ -462,6 +481,7 @@ export function refillsMessage(report: RefillsReport, options: VehicleViewOption
   const b = new MessageBuilder("refills", lang);
   b.header(m.refillsHeader({ vehicle: vehicleTitle(report.vehicle) }));
   b.context([periodMrkdwn({ ...report.period, timeZone: tz }, { language: lang, nowMs: options.nowMs })]);
+  if (isPrivateVehicle(report.vehicle)) b.context([m.privateNoPlaces()]);
   if (report.theftCount > 0) b.section(m.theftWarning(report.theftCount), "head");
   b.fields(totalsFields(lang, report.totals.primary, ""), "head");
   if (report.totals.secondary) b.fields(totalsFields(lang, report.totals.secondary, m.lpgSuffix()), "head");
@@ -678,35 +698,51 @@ export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
   vehicles: {
     inModal: false,
     render: (report, c) => ({
-      message: vehicleListMessage(report, c.page, c.pageToken, viewOptions(c)),
+      message: vehicleListMessage(
+        vehicleListWithoutPrivatePlaces(report),
+        c.page,
+        c.pageToken,
+        viewOptions(c),
+      ),
       files: [],
     }),
   },
   where: {
     inModal: true,
-    render: (report, c) => ({ message: positionCard(report, c.nowMs, viewOptions(c)), files: [] }),
+    render: (report, c) => ({
+      message: positionCard(positionWithoutPlace(report), c.nowMs, viewOptions(c)),
+      files: [],
+    }),
   },
   route: {
     inModal: true,
-    render: (report, c) => {
+    render: (stored, c) => {
+      const report = routeWithoutPrivatePlaces(stored);
       const plate = report.vehicle.plate;
       return {
         message: routeMessage(report, viewOptions(c)),
-        files: firstPage(c, [
-          { ...named(c, "routeGpx", plate, "gpx"), content: routeGpx(report, c.language) },
-          { ...named(c, "routeCsv", plate, "csv"), content: routeCsv(report, c.language) },
-        ]),
+        // A vehicle in private mode has no track: no empty files either.
+        files: isPrivateVehicle(report.vehicle)
+          ? []
+          : firstPage(c, [
+              { ...named(c, "routeGpx", plate, "gpx"), content: routeGpx(report, c.language) },
+              { ...named(c, "routeCsv", plate, "csv"), content: routeCsv(report, c.language) },
+            ]),
       };
     },
   },
   stops: {
     inModal: true,
-    render: (report, c) => ({
-      message: stopsMessage(report, c.page, c.pageToken, viewOptions(c)),
-      files: firstPage(c, [
-        { ...named(c, "stopsCsv", undefined, "csv"), content: stopsCsv(report, c.language) },
-      ]),
-    }),
+    render: (stored, c) => {
+      // A report stored before private mode was respected is cleaned here too (privacy.ts).
+      const report = stopsWithoutPrivatePlaces(stored);
+      return {
+        message: stopsMessage(report, c.page, c.pageToken, viewOptions(c)),
+        files: firstPage(c, [
+          { ...named(c, "stopsCsv", undefined, "csv"), content: stopsCsv(report, c.language) },
+        ]),
+      };
+    },
   },
   fuel: {
     inModal: true,
@@ -719,15 +755,18 @@ export const REPORT_VIEWS: { [N in VehicleReportName]: ReportView<N> } = {
   },
   refills: {
     inModal: true,
-    render: (report, c) => ({
-      message: refillsMessage(report, viewOptions(c)),
-      files: [
-        {
-          ...named(c, "refillsCsv", report.vehicle.plate, "csv"),
-          content: refillsCsv(report, c.language),
-        },
-      ],
-    }),
+    render: (stored, c) => {
+      const report = refillsWithoutPrivatePlaces(stored);
+      return {
+        message: refillsMessage(report, viewOptions(c)),
+        files: [
+          {
+            ...named(c, "refillsCsv", report.vehicle.plate, "csv"),
+            content: refillsCsv(report, c.language),
+          },
+        ],
+      };
+    },
   },
   temps: {
     inModal: true,

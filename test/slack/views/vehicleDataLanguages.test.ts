@@ -89,7 +89,8 @@ const position: PositionReport = {
   courseDeg: 90,
   engine: "on",
   gpsAtMs: NOW - 47 * 60_000,
-  isPrivate: true,
+  // Not in private mode: a private vehicle's card has no place (test/slack/views/privateMode.test.ts).
+  isPrivate: false,
 };
 
 describe("positionCard", () => {
@@ -101,7 +102,6 @@ describe("positionCard", () => {
     expect(text).toContain("*Ultima transmisie GPS*\n<!date^");
     expect(text).toContain("^{date_num} {time}|marți 3 nov., 13:13> (acum 47 min)");
     expect(text).not.toContain("{ago}");
-    expect(text).toContain("*Mod privat*\n🔒 activ");
     expect(text).toContain("🔄 Actualizează");
     expect(text).toContain("Orele din serviciul de flotă sunt ora locală a firmei (Europe/Bucharest)");
     expect(text).not.toMatch(ENGLISH);
