@@ -172,11 +172,17 @@ export interface AccountDeps extends QueueDeps {
   unlink(slackUser: string): Promise<boolean>;
   /**
    * Multi-workspace mode: the workspace's own fleet account is set in Slack, by whoever installed
-   * fleetbot or a workspace admin. Undefined in single-workspace mode (the operator sets it).
+   * fleetbot first or a workspace admin (an org admin for an org-wide install). Undefined in
+   * single-workspace mode (the operator sets it).
    */
   workspaceAccount?: {
-    /** The installer, or users.info says admin or owner; undefined when Slack did not answer. */
+    /**
+     * The first installer, or users.info says admin or owner (org-wide install: org admin or
+     * owner, users.info `enterprise_user`); undefined when Slack did not answer.
+     */
     mayManage(client: WebClient, userId: string): Promise<boolean | undefined>;
+    /** An org-wide (Enterprise Grid) install: only an org admin or owner manages it. */
+    orgWide?: boolean;
   };
 }
 
@@ -193,8 +199,10 @@ export interface LanguageDeps extends Common {
    * a workspace admin. Undefined in single-workspace mode (DEFAULT_LANGUAGE, the operator's).
    */
   workspaceDefault?: {
-    /** The installer, or users.info says admin or owner; undefined when Slack did not answer. */
+    /** As AccountDeps.workspaceAccount.mayManage. */
     mayManage(client: WebClient, userId: string): Promise<boolean | undefined>;
+    /** An org-wide (Enterprise Grid) install: only an org admin or owner manages it. */
+    orgWide?: boolean;
     set(language: Language): Promise<void>;
   };
 }

@@ -298,6 +298,14 @@ export const MIGRATIONS: readonly string[] = [
   // 14: an alert subscription's language (`lang=` of `/fleet alerts subscribe`); NULL: the
   // workspace default when the alert is rendered.
   "ALTER TABLE alert_subscriptions ADD COLUMN language TEXT CHECK (language IN ('en','ro'))",
+  // 15: who installed fleetbot first (installed_at already says when), and the last OAuth
+  // authorization (a re-run of "Add to Slack"): when and by whom. A re-authorization replaces the
+  // tokens and grants nothing; rows from before hold their one install as both.
+  `ALTER TABLE slack_installations ADD COLUMN installed_by TEXT;
+   ALTER TABLE slack_installations ADD COLUMN authorized_at INTEGER;
+   ALTER TABLE slack_installations ADD COLUMN authorized_by TEXT;
+   UPDATE slack_installations SET installed_by = json_extract(body, '$.user.id'),
+     authorized_by = json_extract(body, '$.user.id'), authorized_at = installed_at;`,
 ];
 
 export class StoreError extends Error {

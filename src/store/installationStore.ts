@@ -13,12 +13,18 @@ import type { Db } from "./database.js";
  * field bound as associated data, so a sealed value copied to another installation or field
  * does not open. The rest of the Installation is kept as JSON and zod-parsed on read.
  *
- * `installedAt` (the store's clock when the OAuth flow stored it) lets an uninstall event that
- * arrives late, after a reinstall, leave the new installation alone (`deleteIfInstalledBefore`).
- * A token refresh does not change it: InstallProvider.authorize() stores the installation it
- * fetched with the refreshed tokens, and the store recognises that object (see `FetchedMarks`)
- * and only replaces the tokens, provided the installation it came from is still the stored one
- * (a refresh racing an uninstall or a reinstall neither resurrects nor overwrites).
+ * `installedAt` and `installedBy` are the first install's (the store's clock when the OAuth flow
+ * stored it, and the Slack user who ran it): running "Add to Slack" again in an installed
+ * workspace (a re-authorization, by anyone) replaces the tokens and the rest of the Installation
+ * but never these two, so it transfers nothing (the first installer may manage the workspace;
+ * see listeners/index.ts mayManageWorkspace). `authorizedAt` and `authorizedBy` record the last
+ * OAuth authorization (the first install's on a fresh one). `authorizedAt` is also the version
+ * of the stored tokens: an uninstall event that arrives late, after a reinstall, leaves the new
+ * installation alone (`deleteIfInstalledBefore`). A token refresh changes none of the four:
+ * InstallProvider.authorize() stores the installation it fetched with the refreshed tokens, and
+ * the store recognises that object (see `FetchedMarks`) and only replaces the tokens, provided
+ * the authorization it came from is still the stored one (a refresh racing an uninstall or a
+ * reinstall neither resurrects nor overwrites).
  *
  * SQLite here, Redis in `redis/installationStore.ts`; both pass test/store/contract/installationRepository.test.ts.
  */
@@ -31,6 +37,17 @@ export interface InstallationRef {
   enterpriseId: string | undefined;
   isEnterpriseInstall: boolean;
   installedAt: number;
+}
+
+/** Who installed fleetbot first and who authorized it last (a re-run of "Add to Slack"). */
+export interface InstallationRecord {
+  /** The first install (store clock, ms). */
+  installedAt: number;
+  /** The Slack user who ran the first install. */
+  installedBy: string | undefined;
+  /** The last OAuth authorization (the first install's until "Add to Slack" is run again). */
+  authorizedAt: number;
+  authorizedBy: string | undefined;
 }
 
 /** New bot tokens after a rotation (oauth.v2.access grant_type=refresh_token). expiresAt: epoch seconds, as @slack/oauth keeps it. */
@@ -58,20 +75,22 @@ export interface InstallationRepository extends InstallationStore {
   ): Promise<Installation<"v1" | "v2", boolean>>;
   /** Deletes the query's own installation (exact key, no org fallback); nothing when there is none. */
   deleteInstallation(query: InstallationQuery<boolean>, logger?: unknown): Promise<void>;
-  /** When the installation serving the query was installed (store clock, ms), or undefined. */
+  /** When the installation serving the query was first installed (store clock, ms), or undefined. */
   installedAt(query: InstallationQuery<boolean>): Promise<number | undefined>;
+  /** Who installed the installation serving the query first, and who authorized it last; undefined: none. */
+  record(query: InstallationQuery<boolean>): Promise<InstallationRecord | undefined>;
   /** Every installation, by key. */
   all(): Promise<InstallationRef[]>;
   /**
-   * Deletes the query's own installation (exact key) only if it was installed at or before
+   * Deletes the query's own installation (exact key) only if it was last authorized at or before
    * `eventTimeMs`: an uninstall event older than a reinstall deletes nothing. True when deleted.
    */
   deleteIfInstalledBefore(query: InstallationQuery<boolean>, eventTimeMs: number): Promise<boolean>;
   /**
-   * Replaces the bot token after a rotation. With `installedAt`, only if that installation is
+   * Replaces the bot token after a rotation. With `authorizedAt`, only if that authorization is
    * still the stored one. False when there is no (such) installation or it has no bot.
    */
-  updateBotToken(key: string, tokens: RotatedBotToken, options?: { installedAt?: number }): Promise<boolean>;
+  updateBotToken(key: string, tokens: RotatedBotToken, options?: { authorizedAt?: number }): Promise<boolean>;
   /** Installations this CREDENTIALS_KEY cannot open (all of them without a key). */
   unreadable(): Promise<InstallationRef[]>;
 }
@@ -204,6 +223,38 @@ export interface SealedInstallation {
   secrets: string;
   installedAt: number;
   updatedAt: number;
+  installedBy: string | undefined;
+  authorizedAt: number;
+  authorizedBy: string | undefined;
+}
+
+/** When and by whom: a fresh install's four are its own; a re-authorization keeps the first two. */
+export interface InstallationTimes {
+  installedAt: number;
+  updatedAt: number;
+  /** Default: installedAt (a fresh install). */
+  authorizedAt?: number;
+  /** Default: the installation's user (a fresh install). */
+  installedBy?: string | undefined;
+}
+
+export function recordOf(sealed: SealedInstallation): InstallationRecord {
+  return {
+    installedAt: sealed.installedAt,
+    installedBy: sealed.installedBy,
+    authorizedAt: sealed.authorizedAt,
+    authorizedBy: sealed.authorizedBy,
+  };
+}
+
+/** The Slack user in a sealed body (rows stored before installed_by existed). */
+export function bodyUserOf(body: string): string | undefined {
+  try {
+    const id = (JSON.parse(body) as { user?: { id?: unknown } }).user?.id;
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const nullToUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
@@ -223,7 +274,7 @@ function associated(key: string, field: SecretField): string {
 export function sealInstallation(
   cryptoKey: Buffer,
   installation: Installation,
-  times: { installedAt: number; updatedAt: number },
+  times: InstallationTimes,
 ): SealedInstallation {
   const key = installationKey(installation);
   const plain: Secrets = compact({
@@ -281,7 +332,11 @@ export function sealInstallation(
     isEnterpriseInstall: installation.isEnterpriseInstall === true,
     body: JSON.stringify(body),
     secrets: JSON.stringify(secrets),
-    ...times,
+    installedAt: times.installedAt,
+    updatedAt: times.updatedAt,
+    installedBy: "installedBy" in times ? times.installedBy : body.user.id,
+    authorizedAt: times.authorizedAt ?? times.installedAt,
+    authorizedBy: body.user.id,
   };
 }
 
@@ -368,23 +423,36 @@ export function isReadable(cryptoKey: Buffer | undefined, sealed: SealedInstalla
   }
 }
 
+/** Where a fetched installation came from: its key and the stored authorization it was read from. */
+export interface FetchedOrigin {
+  key: string;
+  installedAt: number;
+  installedBy: string | undefined;
+  authorizedAt: number;
+}
+
 /**
  * The installations a store handed out, by object identity. InstallProvider.authorize() refreshes
  * a rotating token by changing the fetched object's `bot` (or `user`) in place and storing a
  * shallow copy of it: such an object is a refresh of the installation fetched, not a new install.
  */
 export class FetchedMarks {
-  private readonly marks = new WeakMap<object, { key: string; installedAt: number }>();
+  private readonly marks = new WeakMap<object, FetchedOrigin>();
 
   mark(installation: Installation, sealed: SealedInstallation): void {
-    const mark = { key: sealed.key, installedAt: sealed.installedAt };
+    const mark: FetchedOrigin = {
+      key: sealed.key,
+      installedAt: sealed.installedAt,
+      installedBy: sealed.installedBy,
+      authorizedAt: sealed.authorizedAt,
+    };
     this.marks.set(installation, mark);
     this.marks.set(installation.user, mark);
     if (installation.bot) this.marks.set(installation.bot, mark);
   }
 
   /** The installation this one was fetched as, when it is (a copy of) one this store handed out. */
-  origin(installation: Installation): { key: string; installedAt: number } | undefined {
+  origin(installation: Installation): FetchedOrigin | undefined {
     const found =
       this.marks.get(installation) ??
       (installation.bot ? this.marks.get(installation.bot) : undefined) ??
@@ -404,6 +472,9 @@ interface Row {
   secrets: string;
   installed_at: number;
   updated_at: number;
+  installed_by: string | null;
+  authorized_at: number | null;
+  authorized_by: string | null;
 }
 
 function fromRow(row: Row): SealedInstallation {
@@ -416,10 +487,14 @@ function fromRow(row: Row): SealedInstallation {
     secrets: row.secrets,
     installedAt: row.installed_at,
     updatedAt: row.updated_at,
+    installedBy: row.installed_by ?? bodyUserOf(row.body),
+    authorizedAt: row.authorized_at ?? row.installed_at,
+    authorizedBy: row.authorized_by ?? bodyUserOf(row.body),
   };
 }
 
-const COLUMNS = "key, team_id, enterprise_id, is_enterprise_install, body, secrets, installed_at, updated_at";
+const COLUMNS =
+  "key, team_id, enterprise_id, is_enterprise_install, body, secrets, installed_at, updated_at, installed_by, authorized_at, authorized_by";
 
 /** Every installation as stored, tokens still sealed (the migration to Redis copies them as they are, without the key). */
 export function readSealedInstallations(db: Db): SealedInstallation[] {
@@ -437,18 +512,23 @@ export class SqliteInstallationStore implements InstallationRepository {
   ) {
     this.statements = {
       upsert: db.prepare(
-        `INSERT INTO slack_installations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        // A re-authorization (the key is installed) keeps who installed first, and when.
+        `INSERT INTO slack_installations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET team_id = excluded.team_id, enterprise_id = excluded.enterprise_id,
            is_enterprise_install = excluded.is_enterprise_install, body = excluded.body, secrets = excluded.secrets,
-           installed_at = excluded.installed_at, updated_at = excluded.updated_at`,
+           updated_at = excluded.updated_at, authorized_at = excluded.authorized_at,
+           authorized_by = excluded.authorized_by,
+           installed_by = COALESCE(installed_by, json_extract(body, '$.user.id'))`,
       ),
       replaceIfSame: db.prepare(
-        "UPDATE slack_installations SET body = ?, secrets = ?, updated_at = ? WHERE key = ? AND installed_at = ?",
+        "UPDATE slack_installations SET body = ?, secrets = ?, updated_at = ? WHERE key = ? AND COALESCE(authorized_at, installed_at) = ?",
       ),
       byKey: db.prepare(`SELECT ${COLUMNS} FROM slack_installations WHERE key = ?`),
       all: db.prepare(`SELECT ${COLUMNS} FROM slack_installations ORDER BY key`),
       delete: db.prepare("DELETE FROM slack_installations WHERE key = ?"),
-      deleteIfBefore: db.prepare("DELETE FROM slack_installations WHERE key = ? AND installed_at <= ?"),
+      deleteIfBefore: db.prepare(
+        "DELETE FROM slack_installations WHERE key = ? AND COALESCE(authorized_at, installed_at) <= ?",
+      ),
     };
   }
 
@@ -479,9 +559,11 @@ export class SqliteInstallationStore implements InstallationRepository {
       // A token refresh of the installation fetched: replace it only if it is still the one stored.
       const sealed = sealInstallation(this.key, installation, {
         installedAt: origin.installedAt,
+        installedBy: origin.installedBy,
+        authorizedAt: origin.authorizedAt,
         updatedAt: now,
       });
-      this.statements.replaceIfSame.run(sealed.body, sealed.secrets, now, sealed.key, origin.installedAt);
+      this.statements.replaceIfSame.run(sealed.body, sealed.secrets, now, sealed.key, origin.authorizedAt);
       return;
     }
     const s = sealInstallation(this.key, installation, { installedAt: now, updatedAt: now });
@@ -494,6 +576,9 @@ export class SqliteInstallationStore implements InstallationRepository {
       s.secrets,
       s.installedAt,
       s.updatedAt,
+      s.installedBy ?? null,
+      s.authorizedAt,
+      s.authorizedBy ?? null,
     );
   }
 
@@ -514,6 +599,11 @@ export class SqliteInstallationStore implements InstallationRepository {
     return this.serving(query)?.installedAt;
   }
 
+  async record(query: InstallationQuery<boolean>): Promise<InstallationRecord | undefined> {
+    const sealed = this.serving(query);
+    return sealed ? recordOf(sealed) : undefined;
+  }
+
   async all(): Promise<InstallationRef[]> {
     return (this.statements.all.all() as Row[]).map((row) => refOf(fromRow(row)));
   }
@@ -526,13 +616,13 @@ export class SqliteInstallationStore implements InstallationRepository {
   async updateBotToken(
     key: string,
     tokens: RotatedBotToken,
-    options: { installedAt?: number } = {},
+    options: { authorizedAt?: number } = {},
   ): Promise<boolean> {
     const cryptoKey = this.key;
     if (!cryptoKey) throw new CredentialsKeyMissingError();
     return this.db.transaction(() => {
       const sealed = this.sealedByKey(key);
-      if (!sealed || (options.installedAt !== undefined && sealed.installedAt !== options.installedAt))
+      if (!sealed || (options.authorizedAt !== undefined && sealed.authorizedAt !== options.authorizedAt))
         return false;
       const rotated = withRotatedBotToken(cryptoKey, sealed, tokens, this.now());
       if (!rotated) return false;
@@ -542,7 +632,7 @@ export class SqliteInstallationStore implements InstallationRepository {
           rotated.secrets,
           rotated.updatedAt,
           key,
-          sealed.installedAt,
+          sealed.authorizedAt,
         ).changes > 0
       );
     })();

@@ -155,7 +155,9 @@ export class InstalledWorkspaces implements Workspaces {
       if (error instanceof WorkspaceGoneError) return undefined;
       throw error;
     }
-    return this.workspaceOf(key, installation);
+    // The first installer, never whoever ran "Add to Slack" last (the installation's user).
+    const record = await this.options.installations.record(queryOfKey(key));
+    return this.workspaceOf(key, installation, record?.installedBy);
   }
 
   forget(key: WorkspaceKey): void {
@@ -205,7 +207,7 @@ export class InstalledWorkspaces implements Workspaces {
   private async renew(key: WorkspaceKey, installation: Installation): Promise<Installation> {
     const bot = installation.bot;
     if (!bot?.refreshToken) return installation;
-    const installedAt = await this.options.installations.installedAt(queryOfKey(key));
+    const authorizedAt = (await this.options.installations.record(queryOfKey(key)))?.authorizedAt;
     const oauth = new WebClient(undefined, {
       slackApiUrl: this.options.slackApiUrl,
       retryConfig: { retries: 2 },
@@ -238,13 +240,17 @@ export class InstalledWorkspaces implements Workspaces {
     await this.options.installations.updateBotToken(
       key,
       tokens,
-      installedAt === undefined ? {} : { installedAt },
+      authorizedAt === undefined ? {} : { authorizedAt },
     );
     this.options.logger.info({ workspace: key, expiresAt: tokens.expiresAt }, "bot token renewed");
     return { ...installation, bot: { ...bot, ...tokens } };
   }
 
-  private workspaceOf(key: WorkspaceKey, installation: Installation): Workspace {
+  private workspaceOf(
+    key: WorkspaceKey,
+    installation: Installation,
+    installedBy: string | undefined,
+  ): Workspace {
     const teamId = installation.team?.id;
     const enterpriseId = installation.enterprise?.id;
     return {
@@ -252,7 +258,7 @@ export class InstalledWorkspaces implements Workspaces {
       ...(teamId ? { teamId } : {}),
       ...(enterpriseId ? { enterpriseId } : {}),
       isEnterpriseInstall: installation.isEnterpriseInstall === true,
-      ...(installation.user?.id ? { installerUserId: installation.user.id } : {}),
+      ...(installedBy ? { installerUserId: installedBy } : {}),
       // The installation just read serves the client while its token is not about to expire.
       client: (kind = "default") => this.clientFor(key, kind, installation),
     };

@@ -45,7 +45,10 @@ export interface Workspace {
   enterpriseId?: string;
   /** An org-wide install: one installation serves every workspace of the enterprise. */
   isEnterpriseInstall: boolean;
-  /** Who installed fleetbot (multi-workspace mode): may set the workspace account and language. */
+  /**
+   * Who installed fleetbot first (multi-workspace mode): may set a workspace's (`T:`) account and
+   * language. Running "Add to Slack" again, by anyone, does not change it.
+   */
   installerUserId?: string;
   /**
    * A Web API client with this workspace's bot token, renewed before it expires (token rotation).

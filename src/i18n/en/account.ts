@@ -38,6 +38,12 @@ export const account = {
   languageAdminUnknown: () =>
     "Slack did not say in time whether you are a workspace admin: try `/fleet language workspace` again in a moment.",
   languageChooseYours: () => "Choose your own with `/fleet language ro` or `/fleet language en`.",
+  languageWorkspaceAskAdmin: () =>
+    "Ask a workspace admin or owner to set it: running Add to Slack again gives no rights. Choose your own with `/fleet language ro` or `/fleet language en`.",
+  languageOrgRefused: () =>
+    "fleetbot is installed for the whole Enterprise Grid org here: only an org admin or owner can set the org's default language (a workspace admin cannot).",
+  languageOrgAskAdmin: () =>
+    "Ask an org admin or owner to set it. Choose your own with `/fleet language ro` or `/fleet language en`.",
 
   // ---------- who acts (every family) ----------
   noAccount: () => "You have not linked a fleet account, and this workspace has none configured.",
@@ -54,6 +60,17 @@ export const account = {
     "Only whoever installed fleetbot here, or a workspace admin or owner, can set the workspace's fleet account.",
   workspaceAdminUnknown: () =>
     "Slack did not say in time whether you are a workspace admin: try `/fleet login workspace` again in a moment.",
+  workspaceAccountAskAdmin: () =>
+    "Ask a workspace admin or owner to set it (running Add to Slack again gives no rights), or link your own account with /fleet login.",
+  orgAccountRefused: () =>
+    "fleetbot is installed for the whole Enterprise Grid org here: only an org admin or owner can set the org's fleet account (a workspace admin cannot).",
+  orgAdminUnknown: () => "Slack did not say in time whether you are an org admin: try again in a moment.",
+  orgAccountAskAdmin: () =>
+    "Ask an org admin or owner to set it, or link your own account with /fleet login.",
+  externalUserRefused: () =>
+    "You are in this channel from another organisation, so fleetbot does not act for you here: in this workspace it acts only for this workspace's people and with their fleet accounts.",
+  externalUserWhatToDo: () =>
+    "Use /fleet from your own workspace: there you act as the fleet account you link (/fleet login) or your workspace's, in your own language. If fleetbot is not installed there, ask your workspace admin to add it with Add to Slack.",
   linkYourOwn: () => "Link your own with /fleet login.",
   linkYourOwnAccount: () => "Link your own account with /fleet login.",
   unlinked: () => "Your fleet account is unlinked and its password deleted.",

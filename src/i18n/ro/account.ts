@@ -33,6 +33,12 @@ export const account = {
   languageAdminUnknown: () =>
     "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet limba workspace` peste câteva momente.",
   languageChooseYours: () => "Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
+  languageWorkspaceAskAdmin: () =>
+    "Roagă un administrator sau proprietar al workspace-ului să o stabilească: reinstalarea cu Add to Slack nu dă drepturi. Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
+  languageOrgRefused: () =>
+    "Aici fleetbot este instalat pentru toată organizația Enterprise Grid: doar un administrator sau proprietar al organizației poate stabili limba implicită a organizației (un administrator de workspace nu poate).",
+  languageOrgAskAdmin: () =>
+    "Roagă un administrator sau proprietar al organizației să o stabilească. Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
 
   noAccount: () => "Nu ți-ai asociat un cont de flotă, iar acest workspace nu are niciunul configurat.",
   linkYours: () => "Asociază-ți contul cu /fleet login.",
@@ -47,6 +53,18 @@ export const account = {
     "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili contul de flotă al workspace-ului.",
   workspaceAdminUnknown: () =>
     "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet login workspace` peste câteva momente.",
+  workspaceAccountAskAdmin: () =>
+    "Roagă un administrator sau proprietar al workspace-ului să îl stabilească (reinstalarea cu Add to Slack nu dă drepturi) sau asociază-ți propriul cont de flotă cu /fleet login.",
+  orgAccountRefused: () =>
+    "Aici fleetbot este instalat pentru toată organizația Enterprise Grid: doar un administrator sau proprietar al organizației poate stabili contul de flotă al organizației (un administrator de workspace nu poate).",
+  orgAdminUnknown: () =>
+    "Slack nu a spus la timp dacă ești administrator al organizației: încearcă din nou peste câteva momente.",
+  orgAccountAskAdmin: () =>
+    "Roagă un administrator sau proprietar al organizației să îl stabilească sau asociază-ți propriul cont de flotă cu /fleet login.",
+  externalUserRefused: () =>
+    "Ești în acest canal din altă organizație, așa că fleetbot nu acționează pentru tine aici: în acest workspace acționează doar pentru oamenii lui și cu conturile lor de flotă.",
+  externalUserWhatToDo: () =>
+    "Folosește /fleet din propriul tău workspace: acolo acționezi cu contul de flotă pe care ți-l asociezi (/fleet login) sau cu cel al workspace-ului tău, în limba ta. Dacă fleetbot nu este instalat acolo, roagă un administrator al workspace-ului tău să-l adauge cu Add to Slack.",
   linkYourOwn: () => "Asociază-ți propriul cont cu /fleet login.",
   linkYourOwnAccount: () => "Asociază-ți propriul cont de flotă cu /fleet login.",
   unlinked: () => "Contul tău de flotă a fost dezasociat, iar parola lui ștearsă.",

@@ -279,6 +279,12 @@ export class SlackDriver {
 
   async slashCommand(input: SlashCommandInput): Promise<DriverResult<Record<string, string>>> {
     const user = this.user(input.userId);
+    if (user.external) {
+      // Slack sends a slash command to the app installed in the invoking user's own workspace.
+      throw new Error(
+        `SlackDriver: ${user.id} is from ${user.external.teamId}; Slack sends their commands to their own team's installation (asTeam)`,
+      );
+    }
     const channel = this.channel(input.channelId);
     const o = this.fake.options;
     const id = this.identity();
@@ -752,9 +758,15 @@ export class SlackDriver {
     return channel;
   }
 
-  /** Inside an Enterprise org, Slack reports the org's id (E…) as the user's team_id. */
+  /**
+   * Inside an Enterprise org, Slack reports the org's id (E…) as the user's team_id. A Slack
+   * Connect user from another organisation carries their own team (or org), not the receiving one.
+   */
   private userJson(user: FakeUser, id: TeamIdentity): JsonObject {
-    return { id: user.id, username: user.name, name: user.name, team_id: id.enterprise?.id ?? id.teamId };
+    const home = user.external
+      ? (user.external.enterpriseId ?? user.external.teamId)
+      : (id.enterprise?.id ?? id.teamId);
+    return { id: user.id, username: user.name, name: user.name, team_id: home };
   }
 
   private actionTs(): string {

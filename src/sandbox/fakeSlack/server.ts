@@ -116,6 +116,17 @@ export interface FakeSlack {
   readonly authorizeUrl: string;
   /** A team's workspace (the default one included), or undefined. */
   team(teamId: string): FakeWorkspace | undefined;
+  /**
+   * Slack Connect: the host team's channel is shared with another organisation's team, and these
+   * users of that team join it. The channel gets the same id in the guest team (its own messages);
+   * in the host team the users are external members (their own team in `user.team_id`).
+   */
+  shareChannel(input: {
+    channelId: string;
+    hostTeamId: string;
+    guestTeamId: string;
+    users: readonly string[];
+  }): void;
   /** A channel's messages, thread replies and ephemeral ones included, oldest first. */
   messages(channel: string): FakeMessage[];
   /** A fresh trigger_id (3 s, single use); default user: the first configured one. */
@@ -205,6 +216,14 @@ class FakeSlackServer implements FakeSlack {
       appId: options.appId,
       users: options.users,
       channels: options.channels,
+      ...(options.oauth.enterpriseId
+        ? {
+            enterprise: {
+              id: options.oauth.enterpriseId,
+              name: options.oauth.enterpriseName ?? options.oauth.enterpriseId,
+            },
+          }
+        : {}),
       now: options.now,
       limits: options.limits,
       postRate: options.postRate,
@@ -231,6 +250,9 @@ class FakeSlackServer implements FakeSlack {
         appId: options.appId,
         users: team.users ?? [],
         channels: team.channels ?? [],
+        ...(team.enterpriseId
+          ? { enterprise: { id: team.enterpriseId, name: team.enterpriseName ?? team.enterpriseId } }
+          : {}),
         now: options.now,
         limits: options.limits,
         postRate: options.postRate,
@@ -265,6 +287,31 @@ class FakeSlackServer implements FakeSlack {
 
   team(teamId: string): FakeWorkspace | undefined {
     return this.oauth.workspace(teamId);
+  }
+
+  shareChannel(input: {
+    channelId: string;
+    hostTeamId: string;
+    guestTeamId: string;
+    users: readonly string[];
+  }): void {
+    const host = this.team(input.hostTeamId);
+    const guest = this.team(input.guestTeamId);
+    if (!host || !guest) throw new Error("FakeSlack.shareChannel: unknown team");
+    const channel = host.channels.get(input.channelId);
+    if (!channel)
+      throw new Error(`FakeSlack.shareChannel: no channel ${input.channelId} in ${input.hostTeamId}`);
+    const enterpriseId = this.oauth.enterpriseOf(input.guestTeamId)?.id;
+    for (const id of input.users) {
+      const user = guest.users.get(id);
+      if (!user) throw new Error(`FakeSlack.shareChannel: no user ${id} in ${input.guestTeamId}`);
+      host.addExternalMember(
+        user,
+        { teamId: input.guestTeamId, ...(enterpriseId ? { enterpriseId } : {}) },
+        input.channelId,
+      );
+    }
+    guest.addSharedChannel({ id: channel.id, name: channel.name }, input.users);
   }
 
   get calls(): readonly RecordedCall[] {

@@ -13,6 +13,12 @@ export interface FakeUserInput {
   isAdmin?: boolean;
   /** The workspace's owner (users.info `is_owner`). */
   isOwner?: boolean;
+  /** The workspace's primary owner (users.info `is_primary_owner`; an owner and admin too). */
+  isPrimaryOwner?: boolean;
+  /** In a team of an Enterprise Grid org: an org admin (users.info `enterprise_user.is_admin`). */
+  isOrgAdmin?: boolean;
+  /** In a team of an Enterprise Grid org: an org owner (users.info `enterprise_user.is_owner`). */
+  isOrgOwner?: boolean;
 }
 
 export interface FakeUser {
@@ -23,6 +29,14 @@ export interface FakeUser {
   isBot: boolean;
   isAdmin?: boolean;
   isOwner?: boolean;
+  isPrimaryOwner?: boolean;
+  isOrgAdmin?: boolean;
+  isOrgOwner?: boolean;
+  /**
+   * Slack Connect: a user of another organisation's workspace, seen in this one through a shared
+   * channel. Its own team (and org), which Slack puts in `user.team_id` and users.info.
+   */
+  external?: { teamId: string; enterpriseId?: string };
 }
 
 export interface FakeChannelInput {
@@ -43,6 +57,8 @@ export interface FakeChannel {
   imUser?: string;
   botIsMember: boolean;
   members: string[];
+  /** Slack Connect: shared with another organisation's workspace (`is_ext_shared`). */
+  isExtShared?: boolean;
 }
 
 export interface FakeFileRef {

@@ -45,6 +45,8 @@ export interface WorkspaceOptions {
   appId: string;
   users: FakeUserInput[];
   channels: FakeChannelInput[];
+  /** The Enterprise Grid org the team belongs to (users.info `enterprise_user`). */
+  enterprise?: { id: string; name: string };
   now: () => number;
   limits: "strict" | "off";
   /** chat.postMessage at most once a second per channel, else HTTP 429 with Retry-After (as Slack). */
@@ -207,6 +209,9 @@ export class FakeWorkspace {
         isBot: false,
         ...(u.isAdmin ? { isAdmin: true } : {}),
         ...(u.isOwner ? { isOwner: true } : {}),
+        ...(u.isPrimaryOwner ? { isPrimaryOwner: true } : {}),
+        ...(u.isOrgAdmin ? { isOrgAdmin: true } : {}),
+        ...(u.isOrgOwner ? { isOrgOwner: true } : {}),
       });
     }
     const humanIds = users.map((u) => u.id);
@@ -233,6 +238,49 @@ export class FakeWorkspace {
         members: [u.id],
       });
     }
+  }
+
+  /**
+   * Slack Connect: `user` of another organisation's workspace (`home`) joins this workspace's
+   * channel, which becomes shared. The user is seen here as Slack shows an external member: their
+   * own ids, their own team in `user.team_id` and users.info, no role here.
+   */
+  addExternalMember(
+    user: FakeUser,
+    home: { teamId: string; enterpriseId?: string },
+    channelId: string,
+  ): void {
+    const channel = this.channels.get(channelId);
+    if (!channel || channel.isIm) throw new Error(`FakeWorkspace: no channel ${channelId} to share`);
+    this.users.set(user.id, {
+      id: user.id,
+      name: user.name,
+      realName: user.realName,
+      tz: user.tz,
+      isBot: false,
+      external: { teamId: home.teamId, ...(home.enterpriseId ? { enterpriseId: home.enterpriseId } : {}) },
+    });
+    if (!channel.members.includes(user.id)) channel.members.push(user.id);
+    channel.isExtShared = true;
+  }
+
+  /** The other side of a shared channel: the same id in this workspace, its own messages. */
+  addSharedChannel(channel: { id: string; name: string }, members: readonly string[]): void {
+    const existing = this.channels.get(channel.id);
+    if (existing) {
+      existing.isExtShared = true;
+      for (const member of members) if (!existing.members.includes(member)) existing.members.push(member);
+      return;
+    }
+    this.channels.set(channel.id, {
+      id: channel.id,
+      name: channel.name,
+      isPrivate: false,
+      isIm: false,
+      botIsMember: true,
+      members: [...members],
+      isExtShared: true,
+    });
   }
 
   reset(): void {
@@ -893,23 +941,48 @@ export class FakeWorkspace {
 
   // ---------------------------------------------------------------- methods: users, conversations
 
+  /**
+   * users.info as Slack answers it: the workspace roles (`is_admin` is true for owners too,
+   * `is_owner` for the primary owner too), and inside an Enterprise Grid org `enterprise_user`
+   * with the org roles and the org's id. A Slack Connect user from another organisation is
+   * described by their own team (`team_id`, and their own org's `enterprise_user` if any), with
+   * no role in this workspace.
+   */
   private usersInfo(args: Args): Record<string, unknown> {
     const user = this.users.get(str(args, "user") ?? "");
     if (!user) throw new SlackApiError("user_not_found");
     const zone = zoneInfo(user.tz, this.now);
+    const owner = user.isOwner === true || user.isPrimaryOwner === true;
+    const external = user.external;
+    const enterpriseId = external ? external.enterpriseId : this.options.enterprise?.id;
+    const teamId = external ? external.teamId : this.options.teamId;
     return {
       user: {
         id: user.id,
-        team_id: this.options.teamId,
+        team_id: teamId,
+        ...(enterpriseId
+          ? {
+              enterprise_user: {
+                id: user.id,
+                enterprise_id: enterpriseId,
+                enterprise_name: external ? enterpriseId : (this.options.enterprise?.name ?? enterpriseId),
+                is_admin: user.isOrgAdmin === true || user.isOrgOwner === true,
+                is_owner: user.isOrgOwner === true,
+                teams: [teamId],
+              },
+            }
+          : {}),
         name: user.name,
         deleted: false,
         real_name: user.realName,
         tz: user.tz,
         tz_label: zone.label,
         tz_offset: zone.offsetSeconds,
-        profile: { real_name: user.realName, display_name: user.name, team: this.options.teamId },
-        is_admin: user.isAdmin === true || user.isOwner === true,
-        is_owner: user.isOwner === true,
+        profile: { real_name: user.realName, display_name: user.name, team: teamId },
+        is_admin: user.isAdmin === true || owner,
+        is_owner: owner,
+        is_primary_owner: user.isPrimaryOwner === true,
+        ...(external ? { is_stranger: true } : {}),
         is_bot: user.isBot,
         is_app_user: false,
         updated: Math.floor(this.now / 1000),
@@ -941,6 +1014,8 @@ export class FakeWorkspace {
       is_archived: false,
       is_general: channel.name === "general",
       is_member: channel.botIsMember,
+      is_shared: channel.isExtShared === true,
+      is_ext_shared: channel.isExtShared === true,
       created: 0,
       num_members: channel.members.length + (channel.botIsMember ? 1 : 0),
     };

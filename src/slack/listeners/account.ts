@@ -106,14 +106,7 @@ export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps
   }
   const allowed = await deps.workspaceAccount.mayManage(args.client, args.userId);
   if (!allowed) {
-    await args.ack(
-      ephemeral(
-        noticeMessage(
-          allowed === undefined ? t.workspaceAdminUnknown() : t.workspaceAccountRefused(),
-          t.linkYourOwnAccount(),
-        ),
-      ),
-    );
+    await args.ack(ephemeral(workspaceAccountRefusal(t, allowed, deps.workspaceAccount.orgWide === true)));
     return;
   }
   await args.ack();
@@ -123,6 +116,23 @@ export async function loginWorkspace(args: AccountCommandArgs, deps: AccountDeps
       forWorkspace: true,
     }),
   });
+}
+
+/** Why `/fleet login workspace` is refused, and what to do instead. */
+function workspaceAccountRefusal(
+  t: ReturnType<typeof messages>["account"],
+  allowed: false | undefined,
+  orgWide: boolean,
+) {
+  if (orgWide)
+    return noticeMessage(
+      allowed === undefined ? t.orgAdminUnknown() : t.orgAccountRefused(),
+      t.orgAccountAskAdmin(),
+    );
+  return noticeMessage(
+    allowed === undefined ? t.workspaceAdminUnknown() : t.workspaceAccountRefused(),
+    t.workspaceAccountAskAdmin(),
+  );
 }
 
 /** `/fleet logout`: unlink; the workspace account (if any) takes over. */
@@ -217,15 +227,20 @@ export async function loginSubmitted(
   const metadata = parseJson(modalMetadata, view.private_metadata);
   // The workspace account's form: who submits it is checked again (an admin may have lost the role).
   const forWorkspace = metadata?.workspace === true;
-  if (
-    forWorkspace &&
-    !(deps.workspaceAccount && (await deps.workspaceAccount.mayManage(client, body.user.id)))
-  ) {
-    await ack({
-      response_action: "update",
-      view: statusModal(t.loginTitleWorkspace(), t.workspaceAccountRefused(), undefined, language),
-    });
-    return;
+  if (forWorkspace) {
+    const allowed = deps.workspaceAccount
+      ? await deps.workspaceAccount.mayManage(client, body.user.id)
+      : false;
+    if (!allowed) {
+      const orgWide = deps.workspaceAccount?.orgWide === true;
+      const refused = orgWide ? t.orgAccountRefused() : t.workspaceAccountRefused();
+      const ask = orgWide ? t.orgAccountAskAdmin() : t.workspaceAccountAskAdmin();
+      await ack({
+        response_action: "update",
+        view: statusModal(t.loginTitleWorkspace(), `${refused} ${ask}`, undefined, language),
+      });
+      return;
+    }
   }
   await submitAndAcknowledge(
     deps,

@@ -17,12 +17,14 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
+import { messages } from "../../i18n/catalogue.js";
 import { resolveLanguageWithSource } from "../../i18n/resolve.js";
 import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { AlertDeps, CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
+import { noticeMessage, statusModal } from "../views/common.js";
 import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
 import { alertMute, alertUnmute } from "./alerts.js";
 import {
@@ -110,7 +112,10 @@ export const REGISTERED = {
 };
 
 /** A Bolt listener's args: its context names the workspace the request comes from. */
-type WithContext = { context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean } };
+type WithContext = {
+  context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean };
+  body?: unknown;
+};
 
 /**
  * Registers every listener with its family's deps. The deps are the workspace's own (built once
@@ -130,10 +135,15 @@ export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspac
     }
     return deps;
   };
-  /** A request Slack sent without a workspace fleetbot can name is acknowledged and left alone. */
+  /**
+   * A request Slack sent without a workspace fleetbot can name is acknowledged and left alone.
+   * A Slack Connect user from another organisation is refused (refuseExternalUser).
+   */
   const run =
     <A extends WithContext>(listener: Listener<A>) =>
     async (args: A): Promise<void> => {
+      const external = externalUserOf(args);
+      if (external) return refuseExternalUser(ctx, args, external);
       const deps = depsOf(args);
       if (deps) return listener(args, deps);
       ctx.logger.warn("Slack request without a workspace fleetbot knows: ignored");
@@ -265,6 +275,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
         ? {
             workspaceAccount: {
               mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
+              orgWide: isOrgWide(workspace),
             },
           }
         : {}),
@@ -279,6 +290,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
         ? {
             workspaceDefault: {
               mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
+              orgWide: isOrgWide(workspace),
               set: (chosen) => ctx.settings.setWorkspaceLanguage(workspace, chosen),
             },
           }
@@ -287,9 +299,20 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
   };
 }
 
+/** An org-wide install on Enterprise Grid (`E:<enterprise>`): one installation for the whole org. */
+function isOrgWide(workspace: WorkspaceKey): boolean {
+  return workspace.startsWith("E:");
+}
+
 /**
- * Who may set a workspace's own fleet account or default language: whoever installed fleetbot
- * there, or a workspace admin or owner (users.info). Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
+ * Who may set a workspace's own fleet account or default language, asked at every use (the form's
+ * submission included), so a role taken away counts at once:
+ * - a workspace install (`T:`): whoever installed fleetbot there first (a later run of "Add to
+ *   Slack", by anyone, transfers nothing: the store keeps the first installer), or a workspace
+ *   admin or owner (users.info `is_admin`, `is_owner`, `is_primary_owner`);
+ * - an org-wide install (`E:`), whose settings every workspace of the org acts under: an org admin
+ *   or owner of that org only (users.info `enterprise_user`); a workspace admin is not enough.
+ * Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
  */
 async function mayManageWorkspace(
   ctx: SlackContext,
@@ -297,26 +320,113 @@ async function mayManageWorkspace(
   client: WebClient,
   userId: string,
 ): Promise<boolean | undefined> {
-  const installed = await ctx.workspaces.get(workspace);
-  if (installed?.installerUserId === userId) return true;
+  const orgWide = isOrgWide(workspace);
+  if (!orgWide) {
+    const installed = await ctx.workspaces.get(workspace);
+    if (installed?.installerUserId === userId) return true;
+  }
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), 2_000);
   });
   const asked = client.users
     .info({ user: userId })
-    .then(
-      (answer) =>
-        answer.user?.is_admin === true ||
-        answer.user?.is_owner === true ||
-        answer.user?.is_primary_owner === true,
-    )
+    .then((answer) => {
+      const user = answer.user;
+      if (orgWide) {
+        const org = user?.enterprise_user;
+        return (
+          org?.enterprise_id === workspace.slice(2) &&
+          (org.is_admin === true || org.is_owner === true || org.is_primary_owner === true)
+        );
+      }
+      return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
+    })
     .catch(() => undefined);
   try {
     return await Promise.race([asked, late]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A Slack Connect user from another organisation: their id and their own team (or org) id. */
+interface ExternalUser {
+  userId: string;
+  team: string;
+}
+
+/**
+ * The user of an interaction (button, form, menu) who belongs to another organisation than the
+ * installation the request reached: a Slack Connect user in a channel shared with it. Slack puts
+ * the user's own team in `user.team_id` (their org's id inside Enterprise Grid), while the request
+ * reaches the installation of the channel's host. A slash command carries no such field: Slack
+ * sends it to the installation of the invoking user's own workspace, so it is never external.
+ */
+function externalUserOf(args: WithContext): ExternalUser | undefined {
+  const body = args.body;
+  if (typeof body !== "object" || body === null) return undefined;
+  const user = (body as { user?: unknown }).user;
+  if (typeof user !== "object" || user === null) return undefined;
+  const { id, team_id: team } = user as { id?: unknown; team_id?: unknown };
+  if (typeof id !== "string" || typeof team !== "string" || team === "") return undefined;
+  const { teamId, enterpriseId } = args.context;
+  if (team === teamId || team === enterpriseId) return undefined;
+  return { userId: id, team };
+}
+
+/**
+ * A Slack Connect user from another organisation never acts here: not as this workspace's fleet
+ * account, nor through its links, tasks or settings. They are told so, in their own language (their
+ * choice in their own workspace, then that workspace's default, then DEFAULT_LANGUAGE), and to use
+ * fleetbot from their own workspace, where their own link and language apply.
+ */
+async function refuseExternalUser(
+  ctx: SlackContext,
+  args: WithContext,
+  external: ExternalUser,
+): Promise<void> {
+  ctx.logger.info({ team: external.team }, "an interaction by a user of another organisation: refused");
+  const home: WorkspaceKey = external.team.startsWith("E") ? `E:${external.team}` : `T:${external.team}`;
+  const [user, ofWorkspace] = await Promise.all([
+    ctx.settings.userLanguage(home, external.userId).catch(() => undefined),
+    ctx.settings.workspaceLanguage(home).catch(() => undefined),
+  ]);
+  const { language } = resolveLanguageWithSource({
+    user,
+    workspace: ofWorkspace,
+    configured: ctx.defaultLanguage,
+  });
+  const t = messages(language).account;
+  const loose = args as unknown as {
+    ack?: (answer?: unknown) => Promise<void>;
+    respond?: (message: unknown) => Promise<unknown>;
+  };
+  const type = (args.body as { type?: unknown }).type;
+  if (type === "view_submission") {
+    await loose.ack?.({
+      response_action: "update",
+      view: statusModal(
+        t.loginTitle(),
+        `${t.externalUserRefused()} ${t.externalUserWhatToDo()}`,
+        undefined,
+        language,
+      ),
+    });
+    return;
+  }
+  if (type === "block_suggestion") {
+    await loose.ack?.({ options: [] });
+    return;
+  }
+  await loose.ack?.();
+  if (type !== "block_actions" || !loose.respond) return;
+  const hasResponseUrl = typeof (args.body as { response_url?: unknown }).response_url === "string";
+  if (!hasResponseUrl) return;
+  const notice = noticeMessage(t.externalUserRefused(), t.externalUserWhatToDo());
+  await loose
+    .respond({ ...notice, response_type: "ephemeral", replace_original: false })
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, "could not tell an external user why"));
 }
 
 /** The alert subscriptions as one workspace's listeners see them: its channels only, whatever they pass. */

@@ -49,7 +49,7 @@ export async function languageCommand(
   );
 }
 
-/** `/fleet language workspace ro|en`: multi-workspace mode, by the installer or an admin. */
+/** `/fleet language workspace ro|en`: multi-workspace mode, by the first installer or an admin (org-wide: an org admin). */
 async function workspaceLanguage(
   args: LanguageCommandArgs,
   language: Language | undefined,
@@ -78,10 +78,16 @@ async function workspaceLanguage(
   }
   const allowed = await manage.mayManage(args.client, args.userId);
   if (!allowed) {
-    await say(
-      (t) => (allowed === undefined ? t.languageAdminUnknown() : t.languageWorkspaceRefused()),
-      (t) => t.languageChooseYours(),
-    );
+    if (manage.orgWide)
+      await say(
+        (t) => (allowed === undefined ? t.orgAdminUnknown() : t.languageOrgRefused()),
+        (t) => t.languageOrgAskAdmin(),
+      );
+    else
+      await say(
+        (t) => (allowed === undefined ? t.languageAdminUnknown() : t.languageWorkspaceRefused()),
+        (t) => t.languageWorkspaceAskAdmin(),
+      );
     return;
   }
   await manage.set(language);

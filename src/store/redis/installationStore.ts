@@ -3,16 +3,19 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import { CredentialsKeyMissingError } from "../accountStore.js";
 import {
+  bodyUserOf,
   candidateKeys,
   describeQuery,
   exactKey,
   FetchedMarks,
   InstallationNotFoundError,
+  type InstallationRecord,
   type InstallationRef,
   type InstallationRepository,
   isReadable,
   openInstallation,
   type RotatedBotToken,
+  recordOf,
   refOf,
   type SealedInstallation,
   sealInstallation,
@@ -25,7 +28,9 @@ import { LuaScript, RedisStore, type RedisStoreOptions, storedNumber } from "./l
  * one Lua script.
  *
  * Keys (after the prefix):
- *   installation:<E:ent|T:team>   hash: key, teamId?, enterpriseId?, isEnterpriseInstall, body, secrets, installedAt, updatedAt
+ *   installation:<E:ent|T:team>   hash: key, teamId?, enterpriseId?, isEnterpriseInstall, body, secrets, installedAt, updatedAt,
+ *                                 installedBy?, authorizedAt?, authorizedBy? (absent in hashes written before
+ *                                 they existed: the first install's, read from installedAt and the body)
  *   installations                 set of every installation key
  */
 
@@ -38,6 +43,9 @@ const hashSchema = z.object({
   secrets: z.string(),
   installedAt: storedNumber,
   updatedAt: storedNumber,
+  installedBy: z.string().optional(),
+  authorizedAt: storedNumber.optional(),
+  authorizedBy: z.string().optional(),
 });
 
 function fromHash(hash: Record<string, string>): SealedInstallation {
@@ -47,37 +55,61 @@ function fromHash(hash: Record<string, string>): SealedInstallation {
     teamId: parsed.teamId,
     enterpriseId: parsed.enterpriseId,
     isEnterpriseInstall: parsed.isEnterpriseInstall === "1",
+    installedBy: parsed.installedBy ?? bodyUserOf(parsed.body),
+    authorizedAt: parsed.authorizedAt ?? parsed.installedAt,
+    authorizedBy: parsed.authorizedBy ?? bodyUserOf(parsed.body),
   };
 }
 
-/** ARGV: prefix, key, '1' to keep an existing one, then field/value pairs → 1 written, 0 kept. */
+/**
+ * ARGV: prefix, key, '1' to keep an existing one, then field/value pairs → 1 written, 0 kept.
+ * Without '1' an existing installation is replaced (a re-authorization), keeping who installed it
+ * first and when (installedBy of a hash from before it existed: the user in its body).
+ */
 const STORE = new LuaScript(`
 local p, key = ARGV[1], ARGV[2]
 local name = p .. 'installation:' .. key
-if ARGV[3] == '1' and redis.call('EXISTS', name) == 1 then return 0 end
+local installedAt = redis.call('HGET', name, 'installedAt')
+if ARGV[3] == '1' and installedAt then return 0 end
+local installedBy = redis.call('HGET', name, 'installedBy')
+if installedAt and not installedBy then
+  local ok, body = pcall(cjson.decode, redis.call('HGET', name, 'body') or '')
+  if ok and type(body) == 'table' and type(body.user) == 'table' and type(body.user.id) == 'string' then
+    installedBy = body.user.id
+  end
+end
 redis.call('DEL', name)
 local fields = {}
 for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', name, unpack(fields))
+if installedAt then
+  redis.call('HSET', name, 'installedAt', installedAt)
+  if installedBy then redis.call('HSET', name, 'installedBy', installedBy) else redis.call('HDEL', name, 'installedBy') end
+end
 redis.call('SADD', p .. 'installations', key)
 return 1
 `);
 
-/** ARGV: prefix, key, expected installedAt, body, secrets, updatedAt → 1 replaced, 0 not the same installation. */
+/**
+ * ARGV: prefix, key, expected authorizedAt, body, secrets, updatedAt → 1 replaced, 0 not the same
+ * authorization (a hash without authorizedAt was authorized at its installedAt).
+ */
 const REPLACE_IF_SAME = new LuaScript(`
 local name = ARGV[1] .. 'installation:' .. ARGV[2]
-if redis.call('HGET', name, 'installedAt') ~= ARGV[3] then return 0 end
+local authorizedAt = redis.call('HGET', name, 'authorizedAt') or redis.call('HGET', name, 'installedAt')
+if authorizedAt ~= ARGV[3] then return 0 end
 redis.call('HSET', name, 'body', ARGV[4], 'secrets', ARGV[5], 'updatedAt', ARGV[6])
 return 1
 `);
 
-/** ARGV: prefix, key, and an event time ('' for none) → 1 deleted, 0 kept or none. */
+/** ARGV: prefix, key, and an event time ('' for none) → 1 deleted, 0 kept (authorized after it) or none. */
 const DELETE = new LuaScript(`
 local p, key = ARGV[1], ARGV[2]
 local name = p .. 'installation:' .. key
 local installedAt = redis.call('HGET', name, 'installedAt')
 if not installedAt then return 0 end
-if ARGV[3] ~= '' and tonumber(installedAt) > tonumber(ARGV[3]) then return 0 end
+local authorizedAt = redis.call('HGET', name, 'authorizedAt') or installedAt
+if ARGV[3] ~= '' and tonumber(authorizedAt) > tonumber(ARGV[3]) then return 0 end
 redis.call('DEL', name)
 redis.call('SREM', p .. 'installations', key)
 return 1
@@ -135,9 +167,11 @@ export class RedisInstallationStore extends RedisStore implements InstallationRe
       // A token refresh of the installation fetched: replace it only if it is still the one stored.
       const sealed = sealInstallation(this.key, installation, {
         installedAt: origin.installedAt,
+        installedBy: origin.installedBy,
+        authorizedAt: origin.authorizedAt,
         updatedAt: now,
       });
-      await this.replaceIfSame(sealed, origin.installedAt);
+      await this.replaceIfSame(sealed, origin.authorizedAt);
       return;
     }
     await this.write(sealInstallation(this.key, installation, { installedAt: now, updatedAt: now }), false);
@@ -162,6 +196,10 @@ export class RedisInstallationStore extends RedisStore implements InstallationRe
       String(s.installedAt),
       "updatedAt",
       String(s.updatedAt),
+      "authorizedAt",
+      String(s.authorizedAt),
+      ...(s.installedBy !== undefined ? ["installedBy", s.installedBy] : []),
+      ...(s.authorizedBy !== undefined ? ["authorizedBy", s.authorizedBy] : []),
       ...(s.teamId !== undefined ? ["teamId", s.teamId] : []),
       ...(s.enterpriseId !== undefined ? ["enterpriseId", s.enterpriseId] : []),
     ];
@@ -183,6 +221,11 @@ export class RedisInstallationStore extends RedisStore implements InstallationRe
 
   async installedAt(query: InstallationQuery<boolean>): Promise<number | undefined> {
     return (await this.serving(query))?.installedAt;
+  }
+
+  async record(query: InstallationQuery<boolean>): Promise<InstallationRecord | undefined> {
+    const sealed = await this.serving(query);
+    return sealed ? recordOf(sealed) : undefined;
   }
 
   private async allSealed(): Promise<SealedInstallation[]> {
@@ -208,15 +251,15 @@ export class RedisInstallationStore extends RedisStore implements InstallationRe
   async updateBotToken(
     key: string,
     tokens: RotatedBotToken,
-    options: { installedAt?: number } = {},
+    options: { authorizedAt?: number } = {},
   ): Promise<boolean> {
     if (!this.key) throw new CredentialsKeyMissingError();
     const sealed = await this.sealedByKey(key);
-    if (!sealed || (options.installedAt !== undefined && sealed.installedAt !== options.installedAt))
+    if (!sealed || (options.authorizedAt !== undefined && sealed.authorizedAt !== options.authorizedAt))
       return false;
     const rotated = withRotatedBotToken(this.key, sealed, tokens, this.now());
     if (!rotated) return false;
-    return await this.replaceIfSame(rotated, sealed.installedAt);
+    return await this.replaceIfSame(rotated, sealed.authorizedAt);
   }
 
   async unreadable(): Promise<InstallationRef[]> {

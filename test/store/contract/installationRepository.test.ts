@@ -129,25 +129,67 @@ describeContract("InstallationRepository", (backend, name) => {
       expect((await s.installations.all()).map((ref) => ref.key)).toEqual(["E:E0GROUP", "T:T0DEPOT"]);
     });
 
-    it("a reinstall replaces the installation and its time", async () => {
+    it("a re-authorization replaces the tokens but keeps who installed first, and when; the last one is recorded", async () => {
       const s = await backend.open();
       await s.installations.storeInstallation(teamInstall("T0CARRIER", { rotation: true }));
+      expect(await s.installations.record(teamQuery("T0CARRIER"))).toEqual({
+        installedAt: NOW,
+        installedBy: "U0INSTALLER",
+        authorizedAt: NOW,
+        authorizedBy: "U0INSTALLER",
+      });
       s.clock.now = NOW + 60_000;
-      const again = teamInstall("T0CARRIER", { token: "bot:T0CARRIER-second-token", user: "U0ADMIN" });
+      // A plain member runs "Add to Slack" again.
+      const again = teamInstall("T0CARRIER", { token: "bot:T0CARRIER-second-token", user: "U0MEMBER" });
       await s.installations.storeInstallation(again);
       const fetched = await s.installations.fetchInstallation(teamQuery("T0CARRIER"));
       expect(fetched).toEqual(again);
       expect(fetched.bot?.refreshToken).toBeUndefined();
-      expect(await s.installations.installedAt(teamQuery("T0CARRIER"))).toBe(NOW + 60_000);
+      expect(await s.installations.installedAt(teamQuery("T0CARRIER"))).toBe(NOW);
+      expect(await s.installations.record(teamQuery("T0CARRIER"))).toEqual({
+        installedAt: NOW,
+        installedBy: "U0INSTALLER",
+        authorizedAt: NOW + 60_000,
+        authorizedBy: "U0MEMBER",
+      });
+      // Another replica (or process) reads the same.
+      expect(await s.replica().installations.record(teamQuery("T0CARRIER"))).toMatchObject({
+        installedBy: "U0INSTALLER",
+        authorizedBy: "U0MEMBER",
+      });
+      // And a third run by someone else again keeps the first install.
+      s.clock.now = NOW + 120_000;
+      await s.installations.storeInstallation(teamInstall("T0CARRIER", { user: "U0OTHER" }));
+      expect(await s.installations.record(teamQuery("T0CARRIER"))).toEqual({
+        installedAt: NOW,
+        installedBy: "U0INSTALLER",
+        authorizedAt: NOW + 120_000,
+        authorizedBy: "U0OTHER",
+      });
       expect(await s.installations.all()).toEqual([
         {
           key: "T:T0CARRIER",
           teamId: "T0CARRIER",
           enterpriseId: undefined,
           isEnterpriseInstall: false,
-          installedAt: NOW + 60_000,
+          installedAt: NOW,
         },
       ]);
+    });
+
+    it("an install after an uninstall is a first install again: its installer and time", async () => {
+      const s = await backend.open();
+      await s.installations.storeInstallation(teamInstall("T0CARRIER"));
+      await s.installations.deleteInstallation(teamQuery("T0CARRIER"));
+      s.clock.now = NOW + 60_000;
+      await s.installations.storeInstallation(teamInstall("T0CARRIER", { user: "U0NEWOWNER" }));
+      expect(await s.installations.record(teamQuery("T0CARRIER"))).toEqual({
+        installedAt: NOW + 60_000,
+        installedBy: "U0NEWOWNER",
+        authorizedAt: NOW + 60_000,
+        authorizedBy: "U0NEWOWNER",
+      });
+      expect(await s.installations.record(teamQuery("T0NONE"))).toBeUndefined();
     });
 
     it("all() lists every installation by key, without tokens", async () => {
@@ -215,6 +257,18 @@ describeContract("InstallationRepository", (backend, name) => {
       expect(await s.installations.all()).toEqual([]);
     });
 
+    it("an uninstall event older than a re-authorization keeps it, though the first install is older", async () => {
+      const s = await backend.open();
+      await s.installations.storeInstallation(teamInstall("T0CARRIER"));
+      s.clock.now = NOW + 60_000;
+      await s.installations.storeInstallation(
+        teamInstall("T0CARRIER", { token: "bot:T0CARRIER-new", user: "U0B" }),
+      );
+      expect(await s.installations.deleteIfInstalledBefore(teamQuery("T0CARRIER"), NOW + 30_000)).toBe(false);
+      expect(await s.installations.installedAt(teamQuery("T0CARRIER"))).toBe(NOW);
+      expect(await s.installations.deleteIfInstalledBefore(teamQuery("T0CARRIER"), NOW + 60_000)).toBe(true);
+    });
+
     it("deleteIfInstalledBefore: the same instant deletes; an org-wide uninstall needs the org query", async () => {
       const s = await backend.open();
       await s.installations.storeInstallation(orgInstall("E0GROUP"));
@@ -238,7 +292,7 @@ describeContract("InstallationRepository", (backend, name) => {
         refreshToken: "refresh:1-refresh-0002",
         expiresAt: 1_800_043_200,
       };
-      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { installedAt: NOW })).toBe(true);
+      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { authorizedAt: NOW })).toBe(true);
       const fetched = await s.installations.fetchInstallation(teamQuery("T0CARRIER"));
       expect(fetched).toEqual({
         ...installation,
@@ -253,7 +307,7 @@ describeContract("InstallationRepository", (backend, name) => {
       expect(await s.rawContains("rotated-0002")).toBe(false);
       expect(await s.rawContains("refresh-0002")).toBe(false);
       // Not for another installation than the one read, nor for none.
-      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { installedAt: NOW - 5 })).toBe(
+      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { authorizedAt: NOW - 5 })).toBe(
         false,
       );
       expect(await s.installations.updateBotToken("T:T0NONE", rotated)).toBe(false);
@@ -299,6 +353,34 @@ describeContract("InstallationRepository", (backend, name) => {
       expect((await s.installations.fetchInstallation(teamQuery("T0CARRIER"))).bot?.token).toBe(
         "bot:T0CARRIER-reinstalled",
       );
+    });
+
+    it("a refresh or rotation of the tokens read before a re-authorization changes nothing", async () => {
+      const s = await backend.open();
+      await s.installations.storeInstallation(teamInstall("T0CARRIER", { rotation: true }));
+      const stale = { ...(await s.installations.fetchInstallation(teamQuery("T0CARRIER"))) };
+      if (!stale.bot) throw new Error("no bot");
+      stale.bot.token = "rotating-bot:stale";
+      s.clock.now = NOW + 1000;
+      await s.installations.storeInstallation(
+        teamInstall("T0CARRIER", { token: "bot:T0CARRIER-reauthorized", user: "U0MEMBER" }),
+      );
+      await s.installations.storeInstallation(stale);
+      const rotated = { token: "rotating-bot:late", refreshToken: "refresh:late", expiresAt: 1_800_000_001 };
+      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { authorizedAt: NOW })).toBe(false);
+      expect((await s.installations.fetchInstallation(teamQuery("T0CARRIER"))).bot?.token).toBe(
+        "bot:T0CARRIER-reauthorized",
+      );
+      // A rotation of the current authorization keeps the four.
+      expect(await s.installations.updateBotToken("T:T0CARRIER", rotated, { authorizedAt: NOW + 1000 })).toBe(
+        true,
+      );
+      expect(await s.installations.record(teamQuery("T0CARRIER"))).toEqual({
+        installedAt: NOW,
+        installedBy: "U0INSTALLER",
+        authorizedAt: NOW + 1000,
+        authorizedBy: "U0MEMBER",
+      });
     });
   });
 
