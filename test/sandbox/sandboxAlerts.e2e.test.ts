@@ -129,6 +129,15 @@ describe("the sandbox's alert schedule", () => {
   });
 
   it("the page's schedule route says when the next check is", async () => {
+    // The alert checks start once the demo account's vehicle list is there (it comes first).
+    const schedule = async () =>
+      (await (await s.api("/sandbox/alert-schedule")).json()) as {
+        ok: boolean;
+        now: number;
+        nextCheckAt: number | null;
+        everyMs: number;
+      };
+    await expect.poll(async () => (await schedule()).nextCheckAt, { timeout: 10_000 }).not.toBeNull();
     const res = await s.api("/sandbox/alert-schedule");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { ok: boolean; now: number; nextCheckAt: number; everyMs: number };
