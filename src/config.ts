@@ -57,6 +57,9 @@ const envSchema = z.object({
   FLEET_SAFETY_MARGIN_MS: integer(250, 0),
   FLEET_TIMEOUT_MS: integer(30_000, 100),
   VEHICLE_CACHE_TTL_MS: integer(15 * 60_000, 0),
+  /** Failed link attempts (wrong passwords) per fleet user name, all workspaces together, per window. */
+  LINK_FAILURE_LIMIT: integer(5, 1, 1000),
+  LINK_FAILURE_WINDOW_MS: integer(15 * 60_000, 1),
   COMPANY_TIMEZONE: z.preprocess(
     blankToUndefined,
     z
@@ -218,6 +221,11 @@ export interface Config {
     safetyMarginMs: number;
     timeoutMs: number;
     vehicleCacheTtlMs: number;
+    /**
+     * Failed link logins allowed per fleet user name across all workspaces in `windowMs`
+     * (LINK_FAILURE_LIMIT, LINK_FAILURE_WINDOW_MS; see LinkFailures for why 5 in 15 minutes).
+     */
+    linkFailures: { limit: number; windowMs: number };
   };
   companyTimeZone: string;
   /** groupOver: more alerts than this for one channel in one sweep are one grouped alert. */
@@ -317,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       safetyMarginMs: e.FLEET_SAFETY_MARGIN_MS,
       timeoutMs: e.FLEET_TIMEOUT_MS,
       vehicleCacheTtlMs: e.VEHICLE_CACHE_TTL_MS,
+      linkFailures: { limit: e.LINK_FAILURE_LIMIT, windowMs: e.LINK_FAILURE_WINDOW_MS },
     },
     companyTimeZone: e.COMPANY_TIMEZONE,
     alerts: {

@@ -59,6 +59,7 @@ import { CallDurations, TaskOverhead } from "./tasks/callDurations.js";
 import { describeTaskError } from "./tasks/failures.js";
 import { FleetAccounts } from "./tasks/fleetAccounts.js";
 import { accountLinkHandler } from "./tasks/handlers/accountLink.js";
+import { LINK_FAILURE_LIMITS, LinkFailures } from "./tasks/handlers/linkFailures.js";
 import { transportActionHandler } from "./tasks/handlers/transportActions.js";
 import {
   transportFindHandler,
@@ -535,7 +536,16 @@ function taskRunner(
       settlingUserZone(transportFindHandler, zones, withZone),
       settlingUserZone(transportSaveHandler, zones, withZone),
       transportRemoveHandler,
-      accountLinkHandler({ client, accounts: stores.accounts, key: config.credentialsKey }),
+      accountLinkHandler({
+        client,
+        accounts: stores.accounts,
+        key: config.credentialsKey,
+        // Failed link attempts per fleet user name: one count for every workspace (and replica).
+        failures: new LinkFailures(stores.sharedState ?? new MemorySharedState(), {
+          ...LINK_FAILURE_LIMITS,
+          perAccount: config.fleet.linkFailures,
+        }),
+      }),
     ],
     sessionFor: async (task) => fleet.sessionFor(task),
     loginCalls: (account) => client.loginCalls(account),

@@ -149,7 +149,7 @@ export async function renderTask(task: TaskRecord, context: RenderContext, page 
       );
     case "account-link":
       return withResult(taskOf(task, "account-link"), done, (t, result) =>
-        renderAccountLink(t, result, language),
+        renderAccountLink(t, result, language, context.now()),
       );
     case "transport-list":
       return withResult(taskOf(task, "transport-list"), done, (t, result) => ({
@@ -197,6 +197,7 @@ function renderAccountLink(
   task: TaskOf<"account-link">,
   result: AccountLinkResult,
   language: Language,
+  nowMs: number,
 ): Rendered {
   const t = messages(language).account;
   const forWorkspace = task.params.linkAs === "workspace";
@@ -204,6 +205,14 @@ function renderAccountLink(
     const username = userText(result.username, ECHO_MAX);
     return {
       message: noticeMessage(forWorkspace ? t.linkedWorkspace({ username }) : t.linkedUser({ username })),
+    };
+  }
+  if (result.code === "too-many-failures") {
+    // No login was sent; the words are the same whether the user name exists or not.
+    const text = t.linkTooManyFailures({ wait: retryWait(language, (result.retryAt ?? nowMs) - nowMs) });
+    return {
+      view: statusModal(forWorkspace ? t.loginTitleWorkspace() : t.loginTitle(), text, undefined, language),
+      message: noticeMessage(text),
     };
   }
   const reason = linkRefusalText(result, language);
@@ -222,6 +231,12 @@ function renderAccountLink(
       forWorkspace ? t.linkTryAgainWorkspace() : t.linkTryAgain(),
     ),
   };
+}
+
+/** How long until an attempt is allowed again, rounded up (never "0 s" while it is not). */
+function retryWait(language: Language, ms: number): string {
+  const unit = ms < 60_000 ? 1000 : 60_000;
+  return duration(language, Math.max(1, Math.ceil(ms / unit)) * unit);
 }
 
 /** Why a link was refused, in words: from its code; a row stored before codes keeps its English. */

@@ -23,8 +23,15 @@ export interface SharedState {
   /**
    * Counts one use of `key` when fewer than `limit` were counted in the last `windowMs`;
    * otherwise counts nothing and says when the oldest counted use leaves the window.
+   * `id` names the use, so it can be given back (`giveBackInWindow`); a use already counted
+   * under the same `id` and still in the window is ok without a second count (a retried step).
    */
-  takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake>;
+  takeInWindow(key: string, limit: number, windowMs: number, id?: string): Promise<WindowTake>;
+  /**
+   * Un-counts the use `id` of `key` (a reservation that turned out not to be what the window
+   * counts, e.g. a login that succeeded); false when it was not counted (or has left the window).
+   */
+  giveBackInWindow(key: string, id: string): Promise<boolean>;
   /**
    * Forgets every counted window whose key starts with `prefix` (an uninstalled workspace's link
    * attempts); how many. Rare: it may scan.
@@ -119,8 +126,8 @@ export class MemorySharedState implements SharedState {
   private readonly now: () => number;
   private readonly seen: ExpiringMap<true>;
   private readonly marks: ExpiringMap<true>;
-  /** Times of the counted uses in the window, oldest first. */
-  private readonly windows: ExpiringMap<number[]>;
+  /** The counted uses in the window (their time, and id when named), oldest first. */
+  private readonly windows: ExpiringMap<{ at: number; id?: string }[]>;
 
   constructor(options: MemorySharedStateOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -163,20 +170,37 @@ export class MemorySharedState implements SharedState {
     return this.windows.deleteStartingWith(prefix);
   }
 
-  async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
+  async takeInWindow(key: string, limit: number, windowMs: number, id?: string): Promise<WindowTake> {
     checkPositiveInteger("limit", limit);
     checkPositiveInteger("windowMs", windowMs);
     const now = this.now();
-    const recent = (this.windows.get(key, now) ?? []).filter((at) => at > now - windowMs);
+    const recent = (this.windows.get(key, now) ?? []).filter((use) => use.at > now - windowMs);
+    const newest = recent.at(-1);
+    if (id !== undefined && recent.some((use) => use.id === id)) {
+      if (newest) this.windows.set(key, recent, newest.at + windowMs);
+      return { ok: true };
+    }
     const oldest = recent[0];
     if (oldest !== undefined && recent.length >= limit) {
       // Nothing is counted; the list lives until its newest use leaves the window.
-      this.windows.set(key, recent, (recent.at(-1) ?? oldest) + windowMs);
-      return { ok: false, retryAt: oldest + windowMs };
+      this.windows.set(key, recent, (newest ?? oldest).at + windowMs);
+      return { ok: false, retryAt: oldest.at + windowMs };
     }
-    recent.push(now);
+    recent.push(id === undefined ? { at: now } : { at: now, id });
     this.windows.set(key, recent, now + windowMs);
     return { ok: true };
+  }
+
+  async giveBackInWindow(key: string, id: string): Promise<boolean> {
+    const now = this.now();
+    const recent = this.windows.get(key, now);
+    const at = recent?.findIndex((use) => use.id === id) ?? -1;
+    if (!recent || at < 0) return false;
+    const expiresAt = this.windows.expiresAt(key, now) ?? now;
+    recent.splice(at, 1);
+    if (recent.length === 0) this.windows.delete(key);
+    else this.windows.set(key, recent, expiresAt);
+    return true;
   }
 
   /** Keys remembered by firstSeen (for tests of the bound). */

@@ -200,6 +200,27 @@ describe.each(["memory", "redis"] as const)("SharedState on %s", (name) => {
       expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
     });
 
+    it("takeInWindow with an id: counted once however often retaken, and given back on any replica", async () => {
+      const s = await backend.open();
+      expect(await s.state.takeInWindow("named", 2, 10 * MIN, "t1")).toEqual({ ok: true });
+      // The same use again (a retried step) is not a second one.
+      expect(await s.replica.takeInWindow("named", 2, 10 * MIN, "t1")).toEqual({ ok: true });
+      expect(await s.state.takeInWindow("named", 2, 10 * MIN, "t2")).toEqual({ ok: true });
+      // Full: a new use is refused, one already counted is still ok.
+      expect((await s.replica.takeInWindow("named", 2, 10 * MIN, "t3")).ok).toBe(false);
+      expect(await s.replica.takeInWindow("named", 2, 10 * MIN, "t2")).toEqual({ ok: true });
+      // Given back (on the other replica): its place is free.
+      expect(await s.replica.giveBackInWindow("named", "t1")).toBe(true);
+      expect(await s.state.giveBackInWindow("named", "t1")).toBe(false);
+      expect(await s.state.giveBackInWindow("other", "t2")).toBe(false);
+      expect(await s.state.takeInWindow("named", 2, 10 * MIN, "t3")).toEqual({ ok: true });
+      expect((await s.state.takeInWindow("named", 2, 10 * MIN)).ok).toBe(false);
+      // The uses left keep their window.
+      expect(await s.state.giveBackInWindow("named", "t2")).toBe(true);
+      expect(await s.state.giveBackInWindow("named", "t3")).toBe(true);
+      expect(await s.state.takeInWindow("named", 2, 10 * MIN)).toEqual({ ok: true });
+    });
+
     it("each operation has its own key space", async () => {
       const s = await backend.open();
       expect(await s.state.firstSeen("k", 5 * MIN)).toBe(true);

@@ -115,6 +115,12 @@ export const account = {
   /** The refusal's reason `login` (AccountLinkResult). */
   linkRefusedLogin: () =>
     "The fleet service did not accept this user name and password (or the user is inactive).",
+  /**
+   * Too many wrong passwords for the user name from anyone (LinkFailures): nothing was sent, and
+   * nothing is said about whether the account exists. `wait`: a duration ("14 min").
+   */
+  linkTooManyFailures: ({ wait }: { wait: string }) =>
+    `:no_entry: Too many wrong passwords were tried for this account recently, so fleetbot did not check this one with the fleet service. Try again in ${wait}.`,
   linkTryAgain: () => "Try again with /fleet login.",
   linkTryAgainWorkspace: () => "Try again with /fleet login workspace.",
 

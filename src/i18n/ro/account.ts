@@ -103,6 +103,8 @@ export const account = {
     `:white_check_mark: Asociat: toți cei din acest workspace care nu și-au asociat propriul cont lucrează de acum cu contul de flotă *${username}*.`,
   linkRefusedLogin: () =>
     "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
+  linkTooManyFailures: ({ wait }) =>
+    `:no_entry: Au fost încercate prea multe parole greșite pentru acest cont în ultima vreme, așa că fleetbot nu a verificat-o pe aceasta la serviciul de flotă. Încearcă din nou peste ${wait}.`,
   linkTryAgain: () => "Încearcă din nou cu /fleet login.",
   linkTryAgainWorkspace: () => "Încearcă din nou cu /fleet login workspace.",
 

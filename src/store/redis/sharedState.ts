@@ -14,8 +14,9 @@ import { LuaScript, RedisStore, type RedisStoreOptions } from "./lua.js";
  */
 
 /**
- * KEYS: the window's zset. ARGV: limit, windowMs, a member unique to this use.
- * Returns {1, now} when the use was counted, {0, retryAt} when the window is full.
+ * KEYS: the window's zset. ARGV: limit, windowMs, a member unique to this use (the caller's id
+ * when it names the use). Returns {1, now} when the use was counted (or was already, under the
+ * same member, and is still in the window), {0, retryAt} when the window is full.
  */
 const TAKE_IN_WINDOW = new LuaScript(`
 local t = redis.call('TIME')
@@ -24,6 +25,7 @@ local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 -- A use counts while it is younger than the window.
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then return {1, now} end
 if redis.call('ZCARD', KEYS[1]) >= limit then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   return {0, tonumber(oldest[2]) + window}
@@ -83,16 +85,20 @@ export class RedisSharedState extends RedisStore implements SharedState {
     return deleted;
   }
 
-  async takeInWindow(key: string, limit: number, windowMs: number): Promise<WindowTake> {
+  async takeInWindow(key: string, limit: number, windowMs: number, id?: string): Promise<WindowTake> {
     checkPositiveInteger("limit", limit);
     checkPositiveInteger("windowMs", windowMs);
     const [counted, at] = takeReply.parse(
       await TAKE_IN_WINDOW.run(
         this.redis,
         [`${this.prefix}shared:window:${key}`],
-        [limit, windowMs, randomUUID()],
+        [limit, windowMs, id === undefined ? randomUUID() : `id:${id}`],
       ),
     );
     return counted === 1 ? { ok: true } : { ok: false, retryAt: at };
+  }
+
+  async giveBackInWindow(key: string, id: string): Promise<boolean> {
+    return (await this.redis.zrem(`${this.prefix}shared:window:${key}`, `id:${id}`)) === 1;
   }
 }

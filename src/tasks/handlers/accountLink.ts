@@ -3,8 +3,10 @@ import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
 import { decryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import type { AccountRepository } from "../../store/repositories.js";
+import { MemorySharedState } from "../../store/sharedState.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../workspaces/workspace.js";
 import type { KindHandler } from "../kinds.js";
+import { LinkFailures } from "./linkFailures.js";
 
 export const accountLinkParams = z.object({
   username: z.string().min(1),
@@ -24,9 +26,10 @@ export type AccountLinkParams = z.infer<typeof accountLinkParams>;
 
 /**
  * Why a link was refused, as a code (the Slack side words it): `login`, the service did not
- * accept the user name and password (or the user is inactive).
+ * accept the user name and password (or the user is inactive); `too-many-failures`, too many
+ * wrong passwords were tried for this user name recently (LinkFailures), so nothing was sent.
  */
-export type AccountLinkRefusal = "login";
+export type AccountLinkRefusal = "login" | "too-many-failures";
 
 export type AccountLinkResult =
   | { linked: true; username: string }
@@ -34,21 +37,39 @@ export type AccountLinkResult =
       linked: false;
       username: string;
       code?: AccountLinkRefusal;
+      /** `too-many-failures`: when an attempt is allowed again (epoch ms). */
+      retryAt?: number;
       /** The English words of a result stored before codes (shown as they are). */
       reason?: string;
     };
 
 /**
+ * The gate priority of a link attempt's login. The user name may be another tenant's account,
+ * and the login takes one of that account's slots: at `background` it goes only when the
+ * account has nothing of its own waiting (lookups, actions, alert sweeps, reports), in turn
+ * with upkeep, so strangers' attempts never delay the account's work by more than the one
+ * slot in flight. On an idle account the slot is free at once, so a correct password still
+ * links promptly. (`report` would still let a burst of attempts queued first go before the
+ * account's reports.) The task itself stays interactive: it is admitted at once, not behind
+ * other accounts' reports in the task queue.
+ */
+export const LINK_LOGIN_PRIORITY = "background" as const;
+
+/**
  * `/fleet login`: the credentials are checked with a real login (through the gate, like
  * every call), and only then stored, encrypted, for the Slack user. The check logs in with
  * a token of its own: a refused attempt with someone else's user name neither replaces nor
- * drops the token their commands use.
+ * drops the token their commands use. Failed attempts are capped per fleet user name, across
+ * workspaces and per workspace (`failures`); past the cap no login is sent.
  */
 export function accountLinkHandler(deps: {
   client: FleetClient;
   accounts: AccountRepository;
   key: Buffer | undefined;
+  /** Default: counted in this process' memory (one process); replicas pass one on Redis. */
+  failures?: LinkFailures;
 }): KindHandler<"account-link", FleetSession> {
+  const failures = deps.failures ?? new LinkFailures(new MemorySharedState());
   return {
     kind: "account-link",
     params: accountLinkParams,
@@ -64,16 +85,25 @@ export function accountLinkHandler(deps: {
         ctx.params.sealedPassword,
         linkAssociatedData(workspace, slackUser),
       );
+      const { username } = ctx.params;
+      const allowed = await failures.reserve(workspace, username, ctx.task.id);
+      if (!allowed.ok) {
+        // The same answer whether the user name exists or not: it says nothing about the account.
+        return { linked: false, username, code: "too-many-failures", retryAt: allowed.retryAt };
+      }
       ctx.progress(0, 1);
-      const probe = deps.client.detachedSession({ username: ctx.params.username, password });
+      const probe = deps.client.detachedSession({ username, password });
       try {
-        await probe.login(ctx.call);
+        await probe.login({ ...ctx.call, priority: LINK_LOGIN_PRIORITY });
       } catch (error) {
         if (isUnauthorizedError(error) && error.reason === "login") {
-          return { linked: false, username: ctx.params.username, code: "login" };
+          return { linked: false, username, code: "login" };
         }
+        // Not a wrong password (cancelled in the gate, the service unreachable): not counted.
+        await failures.giveBack(workspace, username, ctx.task.id);
         throw error;
       }
+      await failures.giveBack(workspace, username, ctx.task.id);
       const linkedUser = ctx.params.linkAs === "workspace" ? WORKSPACE_ACCOUNT_USER : slackUser;
       await deps.accounts.link(workspace, linkedUser, ctx.params.username, password);
       deps.client.adopt(probe);
