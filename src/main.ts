@@ -96,6 +96,10 @@ export interface Fleetbot {
   /** The in-process fake Slack of the sandbox mode (no Slack configured). */
   fakeSlack?: FakeSlack;
   client: FleetClient;
+  /** The fleet accounts acted as (sessions, vehicle lists; let go of when nobody links one). */
+  accounts: FleetAccounts;
+  /** Token renewal and list refresh ahead of time; `tick` runs one pass (tests, with upkeepEveryMs 0). */
+  upkeep: Pick<AccountUpkeep, "tick">;
   runner: TaskRunner<FleetSession>;
   tasks: TaskRepository;
   vehicles: VehicleCache<Vehicle>;
@@ -182,7 +186,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   });
 
   const slack = await startSlack(config, {
-    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, lateRemoval: removal },
+    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, lateRemoval: removal, queue },
     ...{ slackSide, routes, pendingAcks, sandbox, health, logger },
   });
 
@@ -207,6 +211,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     simulator: service.simulator,
     fakeSlack: slackSide.fake,
     client,
+    accounts: fleet,
+    upkeep: upkeep.upkeep,
     runner,
     tasks: stores.tasks,
     vehicles: fleet.vehicles,
@@ -514,6 +520,8 @@ function taskRunner(
         run: (taskId) => runner.runJob(taskId),
         abortLocal: (taskId) => runner.abortLocal(taskId),
         yieldLocal: (taskId) => runner.yieldLocal(taskId),
+        // Another replica removed a workspace: what this one keeps of accounts nobody links goes too.
+        workspaceRemoved: () => fleet.releaseUnused(),
         lockMs: stores.redis.lockMs,
         retryDelayMs: Math.max(1_000, config.fleet.minIntervalMs),
         logger: logger.child({ module: "queue" }),
@@ -582,7 +590,7 @@ function accountUpkeep(gate: AccountGate, fleet: FleetAccounts, logger: Logger, 
         }, everyMs)
       : undefined;
   timer?.unref();
-  return { stop: () => timer && clearInterval(timer) };
+  return { upkeep, stop: () => timer && clearInterval(timer) };
 }
 
 interface SlackSettings {
@@ -794,6 +802,7 @@ async function fleetParts(
       (service.simulator ? { username: "demo", password: "demo" } : undefined),
     vehicleCacheTtlMs: config.fleet.vehicleCacheTtlMs,
     logger,
+    gate,
   });
   return { callDurations, gate, client, fleet };
 }
@@ -924,6 +933,9 @@ function workspaceData(parts: {
   runner: TaskRunner<FleetSession>;
   people: People;
   workspaces: Workspaces;
+  fleet: FleetAccounts;
+  /** Redis mode: tells every replica to let go of the accounts nobody links any more. */
+  queue: RedisTaskQueue | undefined;
   /** The Slack app, once started (its listeners keep per-workspace deps). */
   slack(): RunningSlackApp | undefined;
 }): WorkspaceData[] {
@@ -932,6 +944,16 @@ function workspaceData(parts: {
     { name: "tasks", deleteWorkspace: (key) => parts.runner.forgetWorkspace(key) },
     { name: "linked accounts", deleteWorkspace: (key) => parts.stores.accounts.deleteWorkspace(key) },
     { name: "alerts", deleteWorkspace: (key) => parts.stores.alerts.deleteWorkspace(key) },
+    {
+      // Once its links are gone: the fleet accounts nobody links any more make no call again (their
+      // sessions, tokens, lists, upkeep, waiting calls), on this replica and, announced, on every other.
+      name: "fleet accounts",
+      deleteWorkspace: async (key) => {
+        const released = await parts.fleet.releaseUnused();
+        await parts.queue?.announceRemoval(key);
+        return released.length;
+      },
+    },
     { name: "settings", deleteWorkspace: (key) => parts.stores.settings.deleteWorkspace(key) },
     { name: "cached users", deleteWorkspace: (key) => parts.people.forgetWorkspace(key) },
     {
@@ -1063,15 +1085,17 @@ async function startSlack(
     Omit<Parameters<typeof startSlackSide>[1], "context" | "usedStates"> & {
       lateRemoval: ReturnType<typeof lateRemoval>;
       health: HealthState;
+      queue: RedisTaskQueue | undefined;
     },
 ): Promise<RunningSlackApp> {
   const { stores, runner, people, workspaces, logger } = parts;
+  const { fleet, queue } = parts;
   let slack: RunningSlackApp | undefined;
   const removal = workspaces.multi
     ? parts.lateRemoval.set(
         new WorkspaceRemoval({
           installations: stores.installations,
-          data: workspaceData({ stores, runner, people, workspaces, slack: () => slack }),
+          data: workspaceData({ stores, runner, people, workspaces, fleet, queue, slack: () => slack }),
           logger: logger.child({ module: "workspaces" }),
         }),
       )

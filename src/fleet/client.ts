@@ -319,9 +319,15 @@ export class FleetClient {
     return this.#tokens.get(username)?.needsLogin() === false ? 0 : 1;
   }
 
-  /** Drops the cached token of an account (logout, unlinked account). */
-  forget(username: string): void {
+  /**
+   * Lets go of an account nobody links any more (the logout of its last link, an uninstall): its
+   * token manager is released, so a session still holding it (upkeep mid-tick, a call waiting
+   * in the gate) sends nothing more, and its token leaves the replicas' shared store.
+   */
+  async forget(username: string): Promise<void> {
+    this.#tokens.get(username)?.release();
     this.#tokens.delete(username);
+    await this.#sharedTokens?.forget?.(username);
   }
 
   /**

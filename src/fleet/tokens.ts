@@ -110,6 +110,16 @@ export interface SharedTokens {
   save(account: string, password: string, token: SharedToken): Promise<void>;
   /** Forgets the account's token when it is still this one (the service refused it). */
   drop(account: string, value: string): Promise<void>;
+  /** Forgets the account's token whatever it is (nobody links the account any more). */
+  forget?(account: string): Promise<void>;
+}
+
+/** A call or login of an account fleetbot let go of (TokenManager.release): nothing was sent. */
+export class AccountReleasedError extends Error {
+  constructor(readonly account: string) {
+    super("The fleet account is no longer used here; nothing was sent.");
+    this.name = "AccountReleasedError";
+  }
 }
 
 export interface TokenManagerOptions {
@@ -220,6 +230,8 @@ export class TokenManager {
   #rejectedValue: string | undefined;
   /** When the last login with this password was refused (undefined: it was not). */
   #loginRefusedAt: number | undefined;
+  /** Let go of (nobody links the account any more): nothing is sent with these credentials again. */
+  #released = false;
 
   constructor(options: TokenManagerOptions) {
     this.account = options.account;
@@ -276,6 +288,7 @@ export class TokenManager {
 
   /** The cached token while it has not expired (even inside the margin), without logging in. */
   current(): AccessToken | undefined {
+    if (this.#released) return undefined;
     const current = this.#current;
     return current && !current.isExpired(this.#now()) ? current : undefined;
   }
@@ -367,10 +380,28 @@ export class TokenManager {
     return this.#retryRefusedLogin && !isUnattended(ctx);
   }
 
+  /**
+   * Lets go of the account (no link, workspace account or subscription uses it any more, e.g. its
+   * workspace uninstalled fleetbot): the token is forgotten, and every session still holding this
+   * manager (upkeep mid-tick, a fetch or login waiting in the gate) fails without a request.
+   */
+  release(): void {
+    this.#released = true;
+    this.#current = undefined;
+  }
+
+  /** True once released: nothing more is sent with these credentials. */
+  get released(): boolean {
+    return this.#released;
+  }
+
   /** One login request, sent now (the caller holds the account's slot). */
   async #loginRequest(): Promise<AccessToken> {
+    if (this.#released) throw new AccountReleasedError(this.account);
     const startedAt = this.#now();
     const answer = await this.#sendLogin(this.account, this.#password);
+    // Released while the login was out: its token is neither kept nor shared.
+    if (this.#released) throw new AccountReleasedError(this.account);
     return this.#tokenOf({
       value: answer.access_token,
       obtainedAtMs: startedAt,
@@ -408,6 +439,7 @@ export class TokenManager {
    * logs in.
    */
   async #takeShared(shared: SharedTokens): Promise<AccessToken | undefined> {
+    if (this.#released) return undefined;
     const kept = await shared.load(this.account, this.#password).catch((error: unknown) => {
       log.warn({ account: this.account, err: error }, "shared fleet token could not be read; logging in");
       return undefined;

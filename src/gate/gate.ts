@@ -11,6 +11,12 @@ export interface AccountGate extends CallGate {
   slotMs(account: string): number;
   /** Resolves when nothing is waiting or running for any account (for shutdown and tests). */
   drained(): Promise<void>;
+  /**
+   * Lets go of an account nobody uses any more (its workspace uninstalled): this process's waiting
+   * calls of it are cancelled (CallCancelledError), a call being sent is not sent again, and
+   * answers kept for reuse go. The spacing is kept. How many calls were cancelled.
+   */
+  forgetAccount?(account: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -72,6 +72,8 @@ interface Entry {
   enqueuedAt: number;
   send: () => Promise<unknown>;
   waiters: Waiter<unknown>[];
+  /** Its account was let go of (forgetAccount) while it was out: it is not sent again. */
+  forgotten?: boolean;
 }
 
 interface AccountState {
@@ -236,6 +238,23 @@ export class MemoryGate implements AccountGate {
     this.notifyDrained();
   }
 
+  async forgetAccount(account: string): Promise<number> {
+    const state = this.accounts.get(account);
+    if (!state) return 0;
+    if (state.timer !== undefined) this.clock.clearTimeout(state.timer);
+    state.timer = undefined;
+    state.timerAt = undefined;
+    let cancelled = 0;
+    for (const entry of state.waiting.splice(0)) {
+      cancelled++;
+      for (const waiter of entry.waiters) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
+    }
+    if (state.running) state.running.entry.forgotten = true;
+    state.recent.clear();
+    this.notifyDrained();
+    return cancelled;
+  }
+
   /** Accounts whose state the gate holds now (idle ones are forgotten). */
   knownAccounts(): string[] {
     return [...this.accounts.keys()];
@@ -384,9 +403,10 @@ export class MemoryGate implements AccountGate {
    * not be sent again for them.
    */
   private requeue(state: AccountState, entry: Entry): void {
-    const live = entry.waiters.filter((w) => !w.signal?.aborted);
+    const gone = (w: Waiter<unknown>) => entry.forgotten === true || w.signal?.aborted === true;
+    const live = entry.waiters.filter((w) => !gone(w));
     for (const waiter of entry.waiters) {
-      if (waiter.signal?.aborted) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
+      if (gone(waiter)) this.settle(waiter, new CallCancelledError(entry.call.endpoint));
     }
     if (live.length > 0) {
       entry.waiters = live;

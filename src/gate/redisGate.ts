@@ -96,6 +96,8 @@ interface LocalEntry {
   waiters: Waiter[];
   /** This replica holds the turn for it and `send` runs. */
   sending: boolean;
+  /** Its account was let go of (forgetAccount) while it was out: it is not sent again from here. */
+  forgotten?: boolean;
 }
 
 interface LocalAccount {
@@ -340,6 +342,28 @@ export class RedisGate implements AccountGate {
     else await this.subscriber.unsubscribe(this.channel).catch(() => undefined);
     await this.redis.del(this.heartbeatKey).catch(() => undefined);
     this.notifyDrained();
+  }
+
+  async forgetAccount(account: string): Promise<number> {
+    const state = this.accounts.get(account);
+    if (!state) return 0;
+    const leaving: Promise<unknown>[] = [];
+    let cancelled = 0;
+    for (const entry of [...state.entries.values()]) {
+      if (entry.sending) {
+        entry.forgotten = true;
+        continue;
+      }
+      cancelled++;
+      state.entries.delete(entry.id);
+      const taskIds = uniqueTaskIds(entry.waiters);
+      for (const waiter of entry.waiters)
+        this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
+      leaving.push(this.leave(state, entry.id, true, taskIds).catch(() => undefined));
+    }
+    await Promise.allSettled(leaving);
+    this.notifyDrained();
+    return cancelled;
   }
 
   // --- Placing callers ------------------------------------------------------------------
@@ -660,7 +684,8 @@ export class RedisGate implements AccountGate {
    */
   private keepLiveWaiters(entry: LocalEntry): boolean {
     for (const waiter of entry.waiters)
-      if (waiter.signal?.aborted) this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
+      if (entry.forgotten || waiter.signal?.aborted)
+        this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
     entry.waiters = entry.waiters.filter((w) => !w.settled);
     return entry.waiters.length > 0;
   }

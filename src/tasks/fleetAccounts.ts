@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { CallContext } from "../fleet/seam.js";
+import type { AccountGate } from "../gate/gate.js";
 import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 import { type CachedVehicles, VehicleCache } from "./vehicleCache.js";
 
@@ -30,6 +31,8 @@ export interface FleetAccountsOptions {
    */
   workspaceAccount?: FleetCredentials;
   vehicleCacheTtlMs: number;
+  /** The gate: an account let go of has its waiting calls cancelled there (release). */
+  gate?: Pick<AccountGate, "forgetAccount">;
   logger?: Pick<Logger, "warn">;
 }
 
@@ -54,6 +57,8 @@ export interface Actor {
 export class FleetAccounts {
   readonly vehicles: VehicleCache<Vehicle>;
   private readonly open = new Map<string, FleetSession>();
+  /** Every account a session was opened for and not let go of (forget keeps it: its manager remains). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly options: FleetAccountsOptions) {
     this.vehicles = new VehicleCache<Vehicle>({ ttlMs: options.vehicleCacheTtlMs });
@@ -69,6 +74,7 @@ export class FleetAccounts {
     if (!credentials) throw new Error(`No credentials for fleet account ${actor.account}`);
     const session = this.options.client.session(credentials);
     this.open.set(session.account, session);
+    this.seen.add(session.account);
     return session;
   }
 
@@ -126,12 +132,38 @@ export class FleetAccounts {
     );
   }
 
-  /** Stops keeping an account's session and token, unless the workspace or a linked user still uses it. */
+  /**
+   * Lets go of an account unless the workspace account or a link (in any workspace) still uses it:
+   * its session (upkeep stops), token managers (sessions still held send nothing more), shared
+   * token, vehicle list and waiting calls in the gate. A subscription without a link makes no call
+   * (its sweep needs a link's credentials), so links decide. True when it was let go of.
+   */
   async release(username: string): Promise<void> {
-    if (this.options.workspaceAccount?.username === username) return;
-    if (await this.options.linked.isLinked(username)) return;
+    await this.letGo(username);
+  }
+
+  private async letGo(username: string): Promise<boolean> {
+    if (this.options.workspaceAccount?.username === username) return false;
+    if (await this.options.linked.isLinked(username)) return false;
     this.open.delete(username);
-    this.options.client.forget(username);
+    this.seen.delete(username);
+    this.vehicles.drop(username);
+    await this.options.client.forget(username);
+    await this.options.gate?.forgetAccount?.(username);
+    return true;
+  }
+
+  /**
+   * Lets go of every account this process holds anything of that nobody links any more (after a
+   * workspace's links were deleted: its uninstall, here or announced by another replica).
+   * The accounts let go of.
+   */
+  async releaseUnused(): Promise<string[]> {
+    const released: string[] = [];
+    for (const account of new Set([...this.seen, ...this.open.keys(), ...this.vehicles.known()])) {
+      if (await this.letGo(account)) released.push(account);
+    }
+    return released;
   }
 
   /**

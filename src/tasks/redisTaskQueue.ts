@@ -30,6 +30,11 @@ export interface RedisTaskQueueOptions {
   /** This replica's hold on a job lapsed (Redis was away longer than the lock): its run must stop. */
   yieldLocal(taskId: string): void;
   /**
+   * A workspace was removed (uninstalled) on some replica, this one included, after its links went:
+   * this replica lets go of what it keeps in memory for fleet accounts nobody links any more.
+   */
+  workspaceRemoved?(workspace: string): Promise<unknown>;
+  /**
    * How long a job's lock lasts without renewal: a killed replica's task is picked up by another
    * within about this long (plus half of it for the stalled check).
    */
@@ -50,6 +55,7 @@ export class RedisTaskQueue implements TaskDispatch {
   private readonly held = new Map<string, { job: Job<{ taskId: string }>; token: string }>();
   private subscriber?: Redis;
   private readonly cancelChannel: string;
+  private readonly removedChannel: string;
 
   constructor(private readonly options: RedisTaskQueueOptions) {
     const common = { connection: options.connection, prefix: options.prefix };
@@ -58,6 +64,7 @@ export class RedisTaskQueue implements TaskDispatch {
       work: new Queue(QUEUES.work, common),
     };
     this.cancelChannel = `${options.prefix}:cancel`;
+    this.removedChannel = `${options.prefix}:workspace-removed`;
     // A lost Redis is reported by /healthz; each failed reconnect is a debug line, not stderr.
     for (const queue of Object.values(this.queues))
       queue.on("error", (error) => options.logger?.debug({ err: error }, "task queue connection error"));
@@ -98,10 +105,19 @@ export class RedisTaskQueue implements TaskDispatch {
     }
     this.subscriber = options.connection.duplicate();
     this.subscriber.on("error", (error) => options.logger?.debug({ err: error }, "cancel listener error"));
-    await this.subscriber.subscribe(this.cancelChannel);
-    this.subscriber.on("message", (_channel: string, taskId: string) => {
-      if (options.abortLocal(taskId))
-        options.logger?.info({ taskId }, "cancelled at another replica's request");
+    await this.subscriber.subscribe(this.cancelChannel, this.removedChannel);
+    this.subscriber.on("message", (channel: string, message: string) => {
+      if (channel === this.removedChannel) {
+        options.workspaceRemoved?.(message).catch((error: unknown) => {
+          options.logger?.warn(
+            { err: error, workspace: message },
+            "a removed workspace's accounts were not let go of",
+          );
+        });
+        return;
+      }
+      if (options.abortLocal(message))
+        options.logger?.info({ taskId: message }, "cancelled at another replica's request");
     });
   }
 
@@ -176,6 +192,11 @@ export class RedisTaskQueue implements TaskDispatch {
 
   async cancelElsewhere(taskId: string): Promise<void> {
     await this.options.connection.publish(this.cancelChannel, taskId);
+  }
+
+  /** Tells every replica (this one too) that a workspace's links are gone: see `workspaceRemoved`. */
+  async announceRemoval(workspace: string): Promise<void> {
+    await this.options.connection.publish(this.removedChannel, workspace);
   }
 
   /** Jobs waiting or running, over every replica (for /healthz and /metrics). */

@@ -33,6 +33,8 @@ export class VehicleCache<V> {
   private readonly loading = new Map<string, Promise<CachedVehicles<V>>>();
   /** When a person last read each account's list (upkeep keeps these warm). */
   private readonly lastUsed = new Map<string, number>();
+  /** Accounts let go of (drop) while a fetch of theirs was under way: its answer is not kept. */
+  private readonly dropped = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: VehicleCacheOptions) {
@@ -95,18 +97,37 @@ export class VehicleCache<V> {
     this.entries.delete(account);
   }
 
+  /** Every account the cache holds anything of: a list, a fetch under way, or a person's last read. */
+  known(): string[] {
+    return [...new Set([...this.entries.keys(), ...this.loading.keys(), ...this.lastUsed.keys()])];
+  }
+
+  /**
+   * Lets go of an account (nobody links it any more): its list, its fetch under way (whose answer
+   * is then not kept) and its last read, so upkeep has nothing of it to refresh.
+   */
+  drop(account: string): void {
+    this.entries.delete(account);
+    this.lastUsed.delete(account);
+    if (this.loading.delete(account)) this.dropped.set(account, (this.dropped.get(account) ?? 0) + 1);
+  }
+
   /** Identical concurrent calls are made once by the gate; the promise is kept only so pickers can wait. */
   private async fetch(source: VehicleSource<V>, ctx: CallContext): Promise<CachedVehicles<V>> {
+    const account = source.account;
+    const drops = this.dropped.get(account);
     const fetching = source.vehicles(ctx).then((vehicles) => {
       const entry = { vehicles, fetchedAt: this.now() };
-      this.entries.set(source.account, entry);
+      // Dropped while it was fetched: the caller gets its answer, the cache keeps nothing of it.
+      if (this.dropped.get(account) === drops) this.entries.set(account, entry);
       return entry;
     });
-    this.loading.set(source.account, fetching);
+    this.loading.set(account, fetching);
     try {
       return await fetching;
     } finally {
-      if (this.loading.get(source.account) === fetching) this.loading.delete(source.account);
+      if (this.loading.get(account) === fetching) this.loading.delete(account);
+      if (!this.loading.has(account)) this.dropped.delete(account);
     }
   }
 }

@@ -105,4 +105,8 @@ export class RedisSharedTokens extends RedisStore implements SharedTokens {
   async drop(account: string, value: string): Promise<void> {
     await DROP_IF_SAME.run(this.redis, [this.keyOf(account)], [digestOf(value)]);
   }
+
+  async forget(account: string): Promise<void> {
+    await this.redis.del(this.keyOf(account));
+  }
 }
