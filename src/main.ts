@@ -13,6 +13,7 @@ import { type Config, ConfigError, loadConfig } from "./config.js";
 import { FleetClient, type FleetSession } from "./fleet/client.js";
 import { isUpstreamTransportError } from "./fleet/errors.js";
 import type { LearnedLimitsRepository } from "./fleet/limits.js";
+import type { AcceptedPasswords } from "./fleet/passwords.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import type { SharedTokens } from "./fleet/tokens.js";
 import { createFleetGate } from "./gate/fleetGate.js";
@@ -281,7 +282,7 @@ async function shutdown(parts: {
  * stores add about 25 MB of resident memory that the embedded mode has no use for.
  */
 async function loadRedisModules() {
-  const [health, repositories, sharedState, sharedTokens, taskQueue, schedule, gate, renewal] =
+  const [health, repositories, sharedState, sharedTokens, taskQueue, schedule, gate, renewal, passwords] =
     await Promise.all([
       import("./store/redis/health.js"),
       import("./store/redis/index.js"),
@@ -291,6 +292,7 @@ async function loadRedisModules() {
       import("./alerts/redisSchedule.js"),
       import("./gate/redisFleetGate.js"),
       import("./store/redis/renewalLock.js"),
+      import("./store/redis/acceptedPasswords.js"),
     ]);
   const serverInfo = await import("./store/redis/serverInfo.js");
   return {
@@ -300,6 +302,7 @@ async function loadRedisModules() {
     createRedisRepositories: repositories.createRedisRepositories,
     RedisSharedState: sharedState.RedisSharedState,
     RedisSharedTokens: sharedTokens.RedisSharedTokens,
+    RedisAcceptedPasswords: passwords.RedisAcceptedPasswords,
     RedisTaskQueue: taskQueue.RedisTaskQueue,
     RedisAlertSchedule: schedule.RedisAlertSchedule,
     createRedisFleetGate: gate.createRedisFleetGate,
@@ -347,6 +350,8 @@ interface Stores {
   sharedState?: SharedState;
   /** Redis mode with CREDENTIALS_KEY: each fleet account's access token, shared by the replicas. */
   sharedTokens?: SharedTokens;
+  /** Redis mode with CREDENTIALS_KEY: each account's accepted password (a change seen once cuts off everywhere). */
+  acceptedPasswords?: AcceptedPasswords;
   close(): Promise<void>;
 }
 
@@ -419,8 +424,15 @@ function openSqliteStores(config: Config, logger: Logger): Stores {
  */
 async function openRedisStores(config: Config, url: string, logger: Logger): Promise<Stores> {
   const modules = await loadRedisModules();
-  const { openRedis, connected, RedisHealth, RedisSharedState, RedisSharedTokens, createRedisRepositories } =
-    modules;
+  const {
+    openRedis,
+    connected,
+    RedisHealth,
+    RedisSharedState,
+    RedisSharedTokens,
+    RedisAcceptedPasswords,
+    createRedisRepositories,
+  } = modules;
   const store = openRedis(url, "store");
   try {
     await connected(store);
@@ -467,7 +479,12 @@ async function openRedisStores(config: Config, url: string, logger: Logger): Pro
     sharedState: new RedisSharedState(store, { prefix: REDIS_PREFIX }),
     // Sealed with CREDENTIALS_KEY like the passwords; without a key each replica keeps its own.
     ...(config.credentialsKey
-      ? { sharedTokens: new RedisSharedTokens(store, config.credentialsKey, { prefix: REDIS_PREFIX }) }
+      ? {
+          sharedTokens: new RedisSharedTokens(store, config.credentialsKey, { prefix: REDIS_PREFIX }),
+          acceptedPasswords: new RedisAcceptedPasswords(store, config.credentialsKey, {
+            prefix: REDIS_PREFIX,
+          }),
+        }
       : {}),
     retention: retentionOf(config, { tasks, alerts, audit }, logger),
     redis,
@@ -792,6 +809,7 @@ async function fleetParts(
     timeoutMs: config.fleet.timeoutMs,
     learnedLimits: await stores.learnedLimits(service.url),
     ...(stores.sharedTokens ? { sharedTokens: stores.sharedTokens } : {}),
+    ...(stores.acceptedPasswords ? { acceptedPasswords: stores.acceptedPasswords } : {}),
   });
   const fleet = new FleetAccounts({
     client,
@@ -1180,6 +1198,7 @@ function slackContext(
     tasks: stores.tasks,
     accounts: stores.accounts,
     auditHistory: (account, uit, limit) => stores.audit.history(account, uit, limit),
+    fleetAccess: (account, slackUser, workspace) => fleet.accessOf({ account, slackUser, workspace }),
     client,
     vehicles: fleet.vehicles,
     people,
@@ -1202,6 +1221,8 @@ function slackContext(
       : {}),
     releaseAccount: (username) => fleet.release(username),
     warmVehicles: (account, slackUser, workspace) => fleet.warmVehicles({ account, slackUser, workspace }),
+    cachedVehicles: async (account, slackUser, workspace) =>
+      (await fleet.cachedListOf({ account, slackUser, workspace }))?.vehicles,
     storeHealth: stores.health,
     ...(stores.sharedState ? { sharedState: stores.sharedState } : {}),
     logger: logger.child({ module: "slack" }),

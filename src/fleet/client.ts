@@ -19,6 +19,7 @@ import {
   readLimitRefusal,
 } from "./limits.js";
 import { canonicalJson, normalizeKeys } from "./normalize.js";
+import { type AcceptedPasswords, MemoryAcceptedPasswords } from "./passwords.js";
 import {
   type AddTransportRequestBody,
   type ConsumptionRecord,
@@ -106,6 +107,11 @@ export interface FleetClientOptions {
   learnedLimits?: LearnedLimitsRepository;
   /** Replicas (Redis): each account's token shared between them (see SharedTokens). */
   sharedTokens?: SharedTokens;
+  /**
+   * Which password of each account the service accepted last (default: kept in this process).
+   * A link with an outdated password is refused without a request (AcceptedPasswords).
+   */
+  acceptedPasswords?: AcceptedPasswords;
   now?: () => number;
 }
 
@@ -227,6 +233,9 @@ function describeZodError(error: z.ZodError): string {
     .join("; ");
 }
 
+/** Token managers kept per account: the working password and a few outdated ones of links not renewed yet. */
+const MANAGERS_PER_ACCOUNT = 4;
+
 /**
  * The typed client of the fleet service. One per process and service; per-account work
  * goes through `session(credentials)`. Sessions of one username share its token.
@@ -244,8 +253,15 @@ export class FleetClient {
   readonly schemas: FleetSchemas;
   /** Per-call limits: documented ones, tightened by those learned from this service. */
   readonly limits: CallLimitBook;
-  readonly #tokens = new Map<string, TokenManager>();
+  /**
+   * Token managers by username, then by password: a link still holding an old password has its own,
+   * so its refusals never throw away the token of the links that work (issue 30, point 6).
+   */
+  readonly #tokens = new Map<string, TokenManager[]>();
+  /** The manager each username's estimates count on: its first, or the last one a link proved good. */
+  readonly #latest = new Map<string, TokenManager>();
   readonly #sharedTokens: SharedTokens | undefined;
+  readonly passwords: AcceptedPasswords;
 
   constructor(options: FleetClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -260,12 +276,14 @@ export class FleetClient {
     this.schemas = fleetSchemas(options.timeZone);
     this.limits = new CallLimitBook(this.baseUrl, options.learnedLimits);
     this.#sharedTokens = options.sharedTokens;
+    this.passwords = options.acceptedPasswords ?? new MemoryAcceptedPasswords();
   }
 
   /** The work of one fleet account. Cheap; the token is kept per username across sessions. */
   session(credentials: FleetCredentials): FleetSession {
-    let tokens = this.#tokens.get(credentials.username);
-    if (!tokens?.hasPassword(credentials.password)) {
+    const managers = this.#managersOf(credentials.username);
+    let tokens = managers.find((m) => m.hasPassword(credentials.password));
+    if (!tokens) {
       tokens = new TokenManager({
         account: credentials.username,
         password: credentials.password,
@@ -273,10 +291,14 @@ export class FleetClient {
         refreshMarginMs: this.refreshMarginMs,
         now: this.now,
         sendLogin: (username, password) => this.sendLogin(username, password),
+        passwords: this.passwords,
         ...(this.#sharedTokens ? { shared: this.#sharedTokens } : {}),
       });
-      this.#tokens.set(credentials.username, tokens);
+      // Old passwords of the account (links not yet renewed) stay few: keep the newest ones.
+      if (managers.length >= MANAGERS_PER_ACCOUNT) managers.shift();
+      managers.push(tokens);
     }
+    if (!this.#latest.has(credentials.username)) this.#latest.set(credentials.username, tokens);
     return new FleetSession(this, tokens);
   }
 
@@ -296,6 +318,9 @@ export class FleetClient {
         now: this.now,
         sendLogin: (username, password) => this.sendLogin(username, password),
         retryRefusedLogin: false,
+        // The service decides on offered credentials; a login that works is recorded as the current password.
+        passwords: this.passwords,
+        offered: true,
         // A login that succeeds proved the password: its token is shared with the other replicas
         // (bound to that password), so they need not log in again (bench row 11 saw 100 such
         // logins in one tick). A refused one shares nothing.
@@ -310,23 +335,44 @@ export class FleetClient {
    * unless its login was refused (the re-link just proved credentials that work).
    */
   adopt(session: FleetSession): void {
-    const kept = this.#tokens.get(session.account);
-    if (!kept || kept.loginRefused) this.#tokens.set(session.account, session.tokens);
+    const managers = this.#managersOf(session.account);
+    const offered = session.tokens;
+    const kept = managers.findIndex((m) => offered.samePassword(m));
+    if (kept >= 0 && !managers[kept]!.loginRefused) return;
+    // Stored credentials from now on: once outdated, this password is refused like any other.
+    offered.settle();
+    if (kept >= 0) managers[kept] = offered;
+    else {
+      if (managers.length >= MANAGERS_PER_ACCOUNT) managers.shift();
+      managers.push(offered);
+    }
+    this.#latest.set(session.account, offered);
+  }
+
+  #managersOf(username: string): TokenManager[] {
+    let managers = this.#tokens.get(username);
+    if (!managers) {
+      managers = [];
+      this.#tokens.set(username, managers);
+    }
+    return managers;
   }
 
   /** 1 when the account's next call must log in first (no reusable shared token), else 0. */
   loginCalls(username: string): number {
-    return this.#tokens.get(username)?.needsLogin() === false ? 0 : 1;
+    return this.#latest.get(username)?.needsLogin() === false ? 0 : 1;
   }
 
   /**
    * Lets go of an account nobody links any more (the logout of its last link, an uninstall): its
-   * token manager is released, so a session still holding it (upkeep mid-tick, a call waiting
+   * token managers are released, so a session still holding one (upkeep mid-tick, a call waiting
    * in the gate) sends nothing more, and its token leaves the replicas' shared store.
    */
   async forget(username: string): Promise<void> {
-    this.#tokens.get(username)?.release();
+    for (const manager of this.#tokens.get(username) ?? []) manager.release();
+    this.#latest.get(username)?.release();
     this.#tokens.delete(username);
+    this.#latest.delete(username);
     await this.#sharedTokens?.forget?.(username);
   }
 
@@ -535,6 +581,16 @@ export class FleetSession {
   /** The token manager of this account (a background refresher renews ahead of expiresAt()). */
   get tokens(): TokenManager {
     return this.#tokens;
+  }
+
+  /** Which credentials this session holds: sessions with one account and password share it. */
+  get credentialsId(): object {
+    return this.#tokens;
+  }
+
+  /** Throws when the service has accepted a newer password of the account since this session's. */
+  assertUsable(): Promise<void> {
+    return this.#tokens.assertCurrentPassword("company-vehicles");
   }
 
   /** Calls a login will add before this session's next request: 1 without a reusable token, else 0. */
@@ -906,6 +962,8 @@ export class FleetSession {
     // call's priority. A token that is merely due is renewed in the slot of whichever call of the
     // account is first to be sent (#send): under a backlog a login queued behind the other calls
     // would let the old token expire under them.
+    // A link whose password the service has replaced since asks nothing more, token or not.
+    await this.#tokens.assertCurrentPassword(endpoint);
     if (!this.#tokens.current()) await this.#tokens.token(ctx);
     const logins: SlotLogins = { made: 0, refused: 0 };
     let retried = false;
@@ -956,6 +1014,8 @@ export class FleetSession {
     logins: SlotLogins,
     onFailure: FailedPayloadReader<S> | undefined,
   ): Promise<z.output<S>> {
+    // Checked again when the slot comes: the password may have changed while the call waited.
+    await this.#tokens.assertCurrentPassword(endpoint);
     let token = this.#tokens.current();
     if (!token?.isReusable(this.#client.now()) && logins.made < SLOT_LOGINS_PER_CALL) {
       logins.made += 1;

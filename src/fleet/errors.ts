@@ -27,6 +27,7 @@ export type FleetFailureCode =
   | "rule"
   | "bad-request"
   | "unauthorized-login"
+  | "unauthorized-password-changed"
   | "unauthorized-expired"
   | "unauthorized-vehicles"
   | "unauthorized-access"
@@ -204,7 +205,8 @@ export class BadRequestError extends FleetError {
  * - access: the account lacks rights (e.g. a listed vehicle it cannot see), even with a fresh token;
  * - expired: the token is no longer valid and could not be renewed.
  */
-export type UnauthorizedReason = "login" | "access" | "expired";
+/** `password-changed`: the service accepted a newer password of the account since this one (AcceptedPasswords). */
+export type UnauthorizedReason = "login" | "access" | "expired" | "password-changed";
 
 const VEHICLE_SCOPED: ReadonlySet<FleetEndpoint> = new Set(["stops", "refills", "temperatures"]);
 
@@ -238,6 +240,8 @@ export class UnauthorizedError extends FleetError {
         return { code: "unauthorized-login" };
       case "expired":
         return { code: "unauthorized-expired" };
+      case "password-changed":
+        return { code: "unauthorized-password-changed" };
       case "access":
         return { code: VEHICLE_SCOPED.has(this.endpoint) ? "unauthorized-vehicles" : "unauthorized-access" };
     }

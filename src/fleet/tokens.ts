@@ -1,8 +1,9 @@
 import { inspect } from "node:util";
 import { logger } from "../log.js";
 import { UnauthorizedError } from "./errors.js";
+import type { AcceptedPasswords } from "./passwords.js";
 import type { LoginResponse } from "./schemas.js";
-import type { CallContext, CallGate } from "./seam.js";
+import type { CallContext, CallGate, FleetEndpoint } from "./seam.js";
 
 const log = logger.child({ module: "fleet.tokens" });
 
@@ -142,6 +143,14 @@ export interface TokenManagerOptions {
    * a new one is kept. Never for credentials someone offers: their login is the check.
    */
   shared?: SharedTokens;
+  /**
+   * Which password of each account the service accepted last: every login this manager gets
+   * through is recorded there, and (unless `offered`) a password the service has replaced since
+   * is refused here, token or not, without sending anything.
+   */
+  passwords?: AcceptedPasswords;
+  /** Credentials someone offers now (a link attempt): their own login decides, even for an old password. */
+  offered?: boolean;
 }
 
 /** A 401/403 to the login itself (wrong or changed password, or a passing refusal). */
@@ -217,6 +226,8 @@ export class TokenManager {
   readonly #marginMs: number;
   readonly #now: () => number;
   readonly #shared: SharedTokens | undefined;
+  readonly #passwords: AcceptedPasswords | undefined;
+  #offered: boolean;
   #current: AccessToken | undefined;
   #pending: Promise<AccessToken> | undefined;
   /**
@@ -242,6 +253,37 @@ export class TokenManager {
     this.#marginMs = options.refreshMarginMs ?? 60_000;
     this.#now = options.now ?? Date.now;
     this.#shared = options.shared;
+    this.#passwords = options.passwords;
+    this.#offered = options.offered ?? false;
+  }
+
+  /**
+   * Throws when the service has accepted a newer password of this account since this one (someone
+   * linked it again after a change): the carrier changed it to cut this link off, so nothing is
+   * sent or answered with it, not even with a token that has not expired.
+   */
+  async assertCurrentPassword(endpoint: FleetEndpoint = "login"): Promise<void> {
+    if (this.#offered || !this.#passwords) return;
+    if (!(await this.#passwords.superseded(this.account, this.#password))) return;
+    this.#current = undefined;
+    throw new UnauthorizedError(endpoint, "password-changed", { status: 401 });
+  }
+
+  /** Whether the service has accepted a newer password of this account since this one. */
+  async passwordSuperseded(): Promise<boolean> {
+    return (
+      !this.#offered && !!this.#passwords && (await this.#passwords.superseded(this.account, this.#password))
+    );
+  }
+
+  /** True when both managers log in with the same password. */
+  samePassword(other: TokenManager): boolean {
+    return other.hasPassword(this.#password);
+  }
+
+  /** Offered credentials that proved good and are kept from now on: an outdated password is refused. */
+  settle(): void {
+    this.#offered = false;
   }
 
   /** True when `password` is the one this manager logs in with (to notice changed credentials). */
@@ -262,6 +304,7 @@ export class TokenManager {
    * shared), else a new login that concurrent callers share.
    */
   async token(ctx: CallContext = {}): Promise<AccessToken> {
+    await this.assertCurrentPassword();
     const current = this.#current;
     if (current?.isReusable(this.#now())) return current;
     if (ctx.signal?.aborted) throw abortReason(ctx.signal);
@@ -299,6 +342,12 @@ export class TokenManager {
    * instead of starting a second one.
    */
   renew(ctx: CallContext = {}): Promise<AccessToken> {
+    if (!this.#passwords || this.#offered) return this.#renew(ctx);
+    // An outdated password logs in no more: each try would be a wrong password against the account.
+    return this.assertCurrentPassword().then(() => this.#renew(ctx));
+  }
+
+  #renew(ctx: CallContext): Promise<AccessToken> {
     // A cancelled caller starts nothing: a login queued for nobody would spend a slot.
     if (ctx.signal?.aborted) return Promise.reject(abortReason(ctx.signal));
     const refusedAt = this.#loginRefusedAt;
@@ -351,6 +400,7 @@ export class TokenManager {
    * A refused login throws; whether to try once more, a slot later, is retriesRefusedLogin's.
    */
   async loginInSlot(ctx: CallContext = {}): Promise<{ token: AccessToken; sent: boolean }> {
+    await this.assertCurrentPassword();
     const refusedAt = this.#loginRefusedAt;
     if (refusedAt !== undefined && !mayRetryRefused(ctx, this.#now() - refusedAt)) {
       throw new UnauthorizedError("login", "login", { status: 401 });
@@ -417,8 +467,17 @@ export class TokenManager {
         if (isRefusedLogin(error)) this.#loginRefusedAt = this.#now();
         throw error;
       })
-      .then((token) => {
+      .then(async (token) => {
         this.#loginRefusedAt = undefined;
+        // Recorded before anyone uses the token: from now on an older password reads nothing.
+        await this.#passwords
+          ?.accepted(this.account, this.#password, token.obtainedAt.getTime())
+          .catch((error: unknown) => {
+            log.warn(
+              { account: this.account, err: error },
+              "the accepted fleet password could not be recorded",
+            );
+          });
         this.#share(token);
         this.#current = token;
         log.debug({ account: this.account, expiresAt: token.expiresAt.toISOString() }, "fleet login ok");

@@ -14,6 +14,7 @@ import type {
   TaskRepository,
 } from "../store/repositories.js";
 import type { SharedState, WindowTake } from "../store/sharedState.js";
+import type { FleetAccess } from "../tasks/fleetAccounts.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
@@ -33,6 +34,8 @@ export interface SlackContext {
   accounts: AccountRepository;
   /** One fleet account's audit entries of a UIT, newest first (at most `limit`), and their total. */
   auditHistory(account: string, uit: string, limit: number): Promise<AuditHistory>;
+  /** Whether the user's own link was accepted by the service within one token lifetime (FleetAccess). */
+  fleetAccess(account: string, slackUser: string, workspace: WorkspaceKey): Promise<FleetAccess>;
   client: FleetClient;
   vehicles: VehicleCache<Vehicle>;
   people: People;
@@ -67,6 +70,15 @@ export interface SlackContext {
    * resolves once it is stored or failed.
    */
   warmVehicles(account: string, slackUser: string, workspace: WorkspaceKey): Promise<void>;
+  /**
+   * The account's cached vehicle list as the user's own credentials fetched it (no call); none when
+   * another link's credentials fetched it, or the service has replaced this link's password since.
+   */
+  cachedVehicles(
+    account: string,
+    slackUser: string,
+    workspace: WorkspaceKey,
+  ): Promise<readonly Vehicle[] | undefined>;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
   storeHealth: Pick<StoreHealth, "failed"> & { readonly backend: "sqlite" | "redis" };
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
@@ -114,7 +126,8 @@ export interface TaskDesk {
 
 /** The account's vehicles as cached (a modal's select answers within 3 s from it, never the service). */
 export interface CachedVehicles {
-  peek(account: string): readonly Vehicle[] | undefined;
+  /** The list as this user's own credentials fetched it (none from another link of the account). */
+  peek(account: string, slackUser: string): Promise<readonly Vehicle[] | undefined>;
   /** Starts a background fetch of the list. */
   warm(account: string, slackUser: string): void;
   /**
@@ -146,6 +159,8 @@ export interface EtransportDeps extends QueueDeps {
   formWarnings: Map<string, string>;
   /** The audit trail, read only: one account's entries of a UIT (answered from the store, no fleet call). */
   auditHistory: SlackContext["auditHistory"];
+  /** Whether the user's own link may be answered fleet data from the store now. */
+  fleetAccess(account: string, slackUser: string): Promise<FleetAccess>;
 }
 
 export interface AlertDeps extends Common {

@@ -21,6 +21,13 @@ export interface LinkedCredentials {
   isLinked(username: string): Promise<boolean>;
 }
 
+/**
+ * Whether a link may be answered fleet data now, without a call: `proven` (the service accepted its
+ * own password within one token lifetime), `outdated` (the service took a newer password since),
+ * `refused` (its login was refused), `checking` (no live token: a login was just started).
+ */
+export type FleetAccess = "proven" | "outdated" | "refused" | "checking";
+
 export interface FleetAccountsOptions {
   client: FleetClient;
   linked: LinkedCredentials;
@@ -113,11 +120,54 @@ export class FleetAccounts {
   }
 
   /**
+   * The actor's cached list, however old, without any call (a picker answers within Slack's 3 s),
+   * only when the actor's own credentials fetched it and the service has not replaced their
+   * password since: another workspace's list of the same fleet account is never answered.
+   */
+  async cachedListOf(actor: Actor): Promise<CachedVehicles<Vehicle> | undefined> {
+    const credentials = await this.credentialsFor(actor);
+    if (!credentials) return undefined;
+    const session = this.options.client.session(credentials);
+    if (await session.tokens.passwordSuperseded()) return undefined;
+    return this.vehicles.peekFor(actor.account, session.credentialsId);
+  }
+
+  /**
+   * Whether the actor's own credentials were accepted by the service within one token lifetime,
+   * for answers given from fleetbot's store without a fleet call (an e-Transport history). When
+   * they were not proven yet, a login starts (its answer decides the next ask).
+   */
+  async accessOf(actor: Actor): Promise<FleetAccess> {
+    const credentials = await this.credentialsFor(actor);
+    if (!credentials) return "refused";
+    const session = this.options.client.session(credentials);
+    if (await session.tokens.passwordSuperseded()) return "outdated";
+    if (session.tokens.loginRefused) return "refused";
+    if (session.tokens.current()) return "proven";
+    this.open.set(session.account, session);
+    session.tokens.token({ priority: "interactive" }).catch((error: unknown) => {
+      this.options.logger?.warn(
+        { err: error, account: actor.account },
+        "the fleet account could not be checked",
+      );
+    });
+    return "checking";
+  }
+
+  /**
    * Starts a background fetch of the list when none is cached (a modal's select needs it within 3 s).
    * Resolves once the list is stored, or the fetch failed (logged here): a picker may wait for it.
    */
-  warmVehicles(actor: Actor): Promise<void> {
-    if (this.vehicles.peek(actor.account)) return Promise.resolve();
+  async warmVehicles(actor: Actor): Promise<void> {
+    // Fire-and-forget work never rejects: a store that cannot be read is logged.
+    const cached = await this.cachedListOf(actor).catch((error: unknown) => {
+      this.options.logger?.warn(
+        { err: error, account: actor.account },
+        "could not read the link for the vehicle list",
+      );
+      return null;
+    });
+    if (cached !== undefined) return;
     const underWay = this.vehicles.pending(actor.account);
     if (underWay)
       return underWay.then(

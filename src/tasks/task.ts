@@ -75,6 +75,7 @@ export const TASK_ERROR_CODES = [
   "rule",
   "bad-request",
   "unauthorized-login",
+  "unauthorized-password-changed",
   "unauthorized-expired",
   "unauthorized-vehicles",
   "unauthorized-access",

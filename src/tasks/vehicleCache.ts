@@ -5,6 +5,11 @@ export interface CachedVehicles<V> {
   fetchedAt: number;
 }
 
+/** A list and whose credentials fetched it: it is answered to the same credentials only. */
+interface Entry<V> extends CachedVehicles<V> {
+  fetchedWith: object;
+}
+
 export interface VehicleCacheOptions {
   /** How long a list is good for resolving plates and names (VEHICLE_CACHE_TTL_MS). */
   ttlMs: number;
@@ -18,6 +23,14 @@ export interface VehicleCacheOptions {
  */
 export interface VehicleSource<V> {
   account: string;
+  /**
+   * Which credentials the source holds (one object per account and password: FleetSession's token
+   * manager). A list is served to the credentials that fetched it, never to a link with another
+   * password, which must fetch (and so log in) itself: a changed password then cuts it off.
+   */
+  readonly credentialsId: object;
+  /** Throws when the source's credentials may not be used any more (the service took a newer password). */
+  assertUsable(): Promise<void>;
   vehicles(ctx: CallContext): Promise<V[]>;
 }
 
@@ -28,7 +41,7 @@ export interface VehicleSource<V> {
  * plate the list does not know triggers one refresh, not one per keystroke.
  */
 export class VehicleCache<V> {
-  private readonly entries = new Map<string, CachedVehicles<V>>();
+  private readonly entries = new Map<string, Entry<V>>();
   /** Fetches under way, so a picker can wait briefly for the list instead of showing none. */
   private readonly loading = new Map<string, Promise<CachedVehicles<V>>>();
   /** When a person last read each account's list (upkeep keeps these warm). */
@@ -41,23 +54,34 @@ export class VehicleCache<V> {
     this.now = options.now ?? Date.now;
   }
 
-  /** The cached list, however old, without any call (Slack options requests must answer in 3 s). */
+  /**
+   * The cached list, however old, without any call: for estimates and planning only, never shown
+   * (an answer to a person goes through `peekFor` or `get`, which check whose list it is).
+   */
   peek(account: string): CachedVehicles<V> | undefined {
     return this.entries.get(account);
   }
 
   /**
-   * A list no older than `maxAgeMs` (default: the time to live); fetches when the cached
-   * one is older. Concurrent fetches of one account are one call (the gate shares them).
+   * The cached list, however old, without any call (Slack options requests must answer in 3 s),
+   * when `credentials` fetched it: a link with another password gets none.
    */
-  async get(
-    source: VehicleSource<V>,
-    ctx: CallContext,
-    maxAgeMs = this.options.ttlMs,
-  ): Promise<CachedVehicles<V>> {
+  peekFor(account: string, credentials: object): CachedVehicles<V> | undefined {
+    const cached = this.entries.get(account);
+    return cached?.fetchedWith === credentials ? cached : undefined;
+  }
+
+  /**
+   * A list no older than `maxAgeMs` (default: the time to live); fetches when the cached
+   * one is older, or another link's credentials fetched it. Concurrent fetches of one account are
+   * one call (the gate shares them). A cached answer is given only while the source's password is
+   * still the service's (a fetch checks that itself, in the client).
+   */
+  get(source: VehicleSource<V>, ctx: CallContext, maxAgeMs = this.options.ttlMs): Promise<CachedVehicles<V>> {
     if (ctx.priority !== "background") this.noteUse(source.account);
     const cached = this.entries.get(source.account);
-    if (cached && this.now() - cached.fetchedAt <= maxAgeMs) return cached;
+    if (cached && cached.fetchedWith === source.credentialsId && this.now() - cached.fetchedAt <= maxAgeMs)
+      return source.assertUsable().then(() => cached);
     return this.fetch(source, ctx);
   }
 
@@ -117,7 +141,7 @@ export class VehicleCache<V> {
     const account = source.account;
     const drops = this.dropped.get(account);
     const fetching = source.vehicles(ctx).then((vehicles) => {
-      const entry = { vehicles, fetchedAt: this.now() };
+      const entry = { vehicles, fetchedAt: this.now(), fetchedWith: source.credentialsId };
       // Dropped while it was fetched: the caller gets its answer, the cache keeps nothing of it.
       if (this.dropped.get(account) === drops) this.entries.set(account, entry);
       return entry;

@@ -13,6 +13,8 @@ function setup() {
   const cache = new VehicleCache<{ vehicleId: number }>({ ttlMs: 15 * 60_000, now: () => clock.now() });
   const demo = {
     account: "demo",
+    credentialsId: {},
+    assertUsable: async () => undefined,
     vehicles: (ctx: CallContext) =>
       gate.run(
         { account: "demo", endpoint: "company-vehicles", shareKey: "company-vehicles", context: ctx },
@@ -26,6 +28,37 @@ function setup() {
 }
 
 describe("VehicleCache", () => {
+  it("answers a list only to the credentials that fetched it: another password fetches (and logs in) itself", async () => {
+    const { clock, cache, demo, calls } = setup();
+    const first = cache.get(demo, {});
+    await clock.runAll();
+    await first;
+    const otherPassword = { ...demo, credentialsId: {} };
+    expect(cache.peekFor("demo", demo.credentialsId)).toBeDefined();
+    expect(cache.peekFor("demo", otherPassword.credentialsId)).toBeUndefined();
+    const second = cache.get(otherPassword, {});
+    await clock.runAll();
+    expect((await second).vehicles[0]?.vehicleId).toBe(2);
+    expect(calls()).toBe(2);
+    // The list now belongs to the credentials that fetched it last.
+    expect(cache.peekFor("demo", demo.credentialsId)).toBeUndefined();
+  });
+
+  it("answers nothing from the cache to credentials the service has replaced", async () => {
+    const { clock, cache, demo, calls } = setup();
+    const first = cache.get(demo, {});
+    await clock.runAll();
+    await first;
+    const outdated = {
+      ...demo,
+      assertUsable: async () => {
+        throw new Error("password changed");
+      },
+    };
+    await expect(cache.get(outdated, {})).rejects.toThrow("password changed");
+    expect(calls()).toBe(1);
+  });
+
   it("ten people asking where the trucks are at once cost one call", async () => {
     const { clock, cache, demo, calls } = setup();
     const answers = Promise.all(

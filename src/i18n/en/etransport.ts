@@ -452,6 +452,10 @@ export const etransport = {
   historyNoneHint: ({ list, example }: { list: string; example: string }) =>
     `fleetbot records the transports your fleet account creates, edits, starts, pauses, ends or removes through it. Find yours with ${list}, then e.g. ${example}.`,
   historyUnreadable: () => "fleetbot cannot read its history right now. Try again in a minute.",
+  historyChecking: () =>
+    "fleetbot is checking your fleet account with the fleet service first (one request, up to half a minute). Ask again then.",
+  historyLinkRefused: () =>
+    "The fleet service did not accept your linked account's password: the history is shown only to a working link. Link the account again with /fleet login.",
 
   // ---------- the create / edit form ----------
   /** Modal titles: at most 24 characters. */

@@ -155,6 +155,8 @@ export const tasks = {
   badRequestBare: () => "The fleet service refused the request as invalid.",
   unauthorizedLogin: () =>
     "The fleet service did not accept this username and password, or the user is inactive.",
+  unauthorizedPasswordChanged: () =>
+    "The password of this fleet account was changed, and this link still has the old one: it no longer reads anything. Link the account again with its new password: /fleet login.",
   unauthorizedExpired: () =>
     "The fleet session expired and could not be renewed. Link the fleet account again with /fleet login.",
   unauthorizedVehicles: () => "At least one of the listed vehicles is not accessible to this fleet account.",

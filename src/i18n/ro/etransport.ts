@@ -429,6 +429,10 @@ export const etransport = {
   historyNoneHint: ({ list: all, example }) =>
     `fleetbot înregistrează transporturile pe care contul tău de flotă le creează, editează, pornește, pune în pauză, termină sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
   historyUnreadable: () => "fleetbot nu își poate citi acum istoricul. Încearcă din nou peste un minut.",
+  historyChecking: () =>
+    "fleetbot verifică mai întâi contul tău la platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",
+  historyLinkRefused: () =>
+    "Platforma GPS nu a acceptat parola contului asociat: istoricul se arată doar unei asocieri care funcționează. Asociază din nou contul cu /fleet login.",
 
   modalTitleNew: () => "e-Transport nou",
   modalTitleEdit: () => "Editează e-Transport",

@@ -127,6 +127,8 @@ export const tasks = {
   badRequestBare: () => "Serviciul de flotă a refuzat cererea ca invalidă.",
   unauthorizedLogin: () =>
     "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă, sau utilizatorul este inactiv.",
+  unauthorizedPasswordChanged: () =>
+    "Parola acestui cont al platformei GPS s-a schimbat, iar asocierea are încă parola veche: nu mai citește nimic. Asociază din nou contul, cu parola nouă: /fleet login.",
   unauthorizedExpired: () =>
     "Sesiunea de flotă a expirat și nu a putut fi reînnoită. Asociază din nou contul de flotă cu /fleet login.",
   unauthorizedVehicles: () =>

@@ -15,6 +15,7 @@ import { assertNever } from "../../assertNever.js";
 import type { TransportFormInput } from "../../etransport/form.js";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
+import type { FleetAccess } from "../../tasks/fleetAccounts.js";
 import type { TransportAction } from "../../tasks/handlers/transportActions.js";
 import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { ReplyTarget } from "../../tasks/task.js";
@@ -24,7 +25,12 @@ import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
 import { describeTask, storedTransportList } from "../renderers.js";
-import { auditHistoryMessage, auditUnreadableMessage, HISTORY_MAX_ENTRIES } from "../views/auditHistory.js";
+import {
+  auditHistoryMessage,
+  auditUnreadableMessage,
+  fleetAccessMessage,
+  HISTORY_MAX_ENTRIES,
+} from "../views/auditHistory.js";
 import { helpMessage, noticeMessage, progressPhrase, statusModal } from "../views/common.js";
 import {
   actionUnderWayNote,
@@ -199,7 +205,7 @@ async function runEtransportCommand(
         trigger_id: s.trigger,
         view: transportModal({
           mode: "create",
-          vehicles: vehiclesOf(deps, s.account),
+          vehicles: await vehiclesOf(deps, s.account, s.user),
           userTimeZone: s.zone,
           language: s.language,
           nowMs: deps.now(),
@@ -227,6 +233,19 @@ async function runEtransportCommand(
  * the user's own fleet account, as changes made as another account are not theirs to see.
  */
 async function answerHistory(s: Scope, uit: string, deps: EtransportDeps): Promise<void> {
+  // Fleet data from the store goes only to a link the service accepted lately: a workspace cut off
+  // by a password change reads no more of it than it could ask the service.
+  let access: FleetAccess;
+  try {
+    access = await deps.fleetAccess(s.account, s.user);
+  } catch {
+    await s.ack(ephemeral(auditUnreadableMessage(s.language)));
+    return;
+  }
+  if (access !== "proven") {
+    await s.ack(ephemeral(fleetAccessMessage(access, s.language)));
+    return;
+  }
   let history: Awaited<ReturnType<EtransportDeps["auditHistory"]>>;
   try {
     history = await deps.auditHistory(s.account, uit, HISTORY_MAX_ENTRIES);
@@ -275,8 +294,8 @@ async function submit<K extends TaskKind>(
   );
 }
 
-function vehiclesOf(deps: EtransportDeps, account: string) {
-  return deps.vehicles.peek(account)?.map((v) => ({
+async function vehiclesOf(deps: EtransportDeps, account: string, slackUser: string) {
+  return (await deps.vehicles.peek(account, slackUser))?.map((v) => ({
     vehicleUId: v.vehicleUId ?? "",
     plate: v.vehicleRegistrationNumber ?? "",
     name: v.vehicleName ?? "",
@@ -525,7 +544,9 @@ export function transportSubmitted(mode: "create" | "edit") {
     // Only the warnings' wording uses the zone here; the task settles it before the card is rendered.
     const zone = deps.users.zoneAtAck(body.user.id);
     const vehicle = account
-      ? deps.vehicles.peek(account.username)?.find((v) => v.vehicleUId === input.vehicleUId)
+      ? (await deps.vehicles.peek(account.username, body.user.id))?.find(
+          (v) => v.vehicleUId === input.vehicleUId,
+        )
       : undefined;
     // The one call to the domain's validation (its errors are keyed for the modal's blocks).
     const nowMs = deps.now();
@@ -622,7 +643,7 @@ export async function transportVehicleOptions(
   deps: EtransportDeps,
 ): Promise<void> {
   const account = await deps.users.accountOf(body.user.id);
-  const vehicles = account ? vehiclesOf(deps, account.username) : undefined;
+  const vehicles = account ? await vehiclesOf(deps, account.username, body.user.id) : undefined;
   if (account && !vehicles) deps.vehicles.warm(account.username, body.user.id);
   // Only an option without plate nor name has words ("(unnamed vehicle)"): the language is read only then.
   const list = vehicles ?? [];

@@ -24,7 +24,7 @@ export async function publishHome(
         (e) => e.task.slackUser === userId,
       )
     : [];
-  const cached = account ? deps.vehicles?.peek(account.username) : undefined;
+  const cached = account ? await deps.vehicles?.peek(account.username, userId) : undefined;
   const examples = cached ? vehicleExamples(cached) : undefined;
   const t = messages(language).help;
   const accountLine = account

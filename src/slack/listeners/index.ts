@@ -215,17 +215,17 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
     progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
   };
   const vehicles: CachedVehicles = {
-    peek: (account) => {
+    peek: (account, slackUser) => {
       // A person reads the list: upkeep keeps it from expiring while they do.
       ctx.vehicles.noteUse(account);
-      return ctx.vehicles.peek(account)?.vehicles;
+      return ctx.cachedVehicles(account, slackUser, workspace);
     },
     warm: (account, slackUser) => void ctx.warmVehicles(account, slackUser, workspace),
     within: async (account, slackUser, waitMs) => {
-      const cached = vehicles.peek(account);
+      const cached = await vehicles.peek(account, slackUser);
       if (cached) return cached;
       await settledWithin(ctx.warmVehicles(account, slackUser, workspace), waitMs);
-      return ctx.vehicles.peek(account)?.vehicles;
+      return ctx.cachedVehicles(account, slackUser, workspace);
     },
   };
   const now = () => ctx.now();
@@ -244,6 +244,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       vehicles,
       formWarnings: new Map(),
       auditHistory: (account, uit, limit) => ctx.auditHistory(account, uit, limit),
+      fleetAccess: (account, slackUser) => ctx.fleetAccess(account, slackUser, workspace),
     },
     alerts: {
       users,

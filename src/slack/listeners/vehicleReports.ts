@@ -105,7 +105,7 @@ export async function runReport(
     await args.ack(ephemeral(noAccountMessage(args.language)));
     return;
   }
-  const cached = deps.vehicles.peek(account.username);
+  const cached = await deps.vehicles.peek(account.username, args.userId);
   const unknown = cached ? unresolvedVehicles(parsed, cached) : undefined;
   if (unknown) {
     await args.ack(ephemeral(grammarErrorMessage(unknown, undefined, args.language)));
@@ -161,7 +161,7 @@ export async function examplesFor(
   userId: string,
 ): Promise<VehicleExamples | undefined> {
   const account = await deps.users.accountOf(userId);
-  const cached = account ? deps.vehicles.peek(account.username) : undefined;
+  const cached = account ? await deps.vehicles.peek(account.username, userId) : undefined;
   return cached ? vehicleExamples(cached) : undefined;
 }
 
@@ -178,7 +178,7 @@ export async function openReportModal(
   }
   await args.ack();
   deps.vehicles.warm(account.username, args.userId);
-  const cached = deps.vehicles.peek(account.username);
+  const cached = await deps.vehicles.peek(account.username, args.userId);
   const period = modal.prefill?.period;
   await args.client.views.open({
     trigger_id: args.triggerId,

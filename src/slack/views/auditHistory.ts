@@ -2,6 +2,7 @@ import type { KnownBlock } from "@slack/types";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { AuditEntry, AuditHistory } from "../../store/auditStore.js";
+import type { FleetAccess } from "../../tasks/fleetAccounts.js";
 import { NOT_CONFIRMED } from "../../tasks/handlers/transports.js";
 import { dateToken, formatUit } from "./etransportText.js";
 import { blocksText, type SlackMessage } from "./message.js";
@@ -109,6 +110,18 @@ export function noAuditHistoryMessage(
 /** The store could not be read: nothing else is wrong, asking again later works. */
 export function auditUnreadableMessage(language: Language): SlackMessage {
   const text = messages(language).etransport.historyUnreadable();
+  return { text, blocks: [section(text)] };
+}
+
+/** Why the history is not shown to this link now (its password changed or was refused, or it is being checked). */
+export function fleetAccessMessage(access: Exclude<FleetAccess, "proven">, language: Language): SlackMessage {
+  const m = messages(language);
+  const text =
+    access === "outdated"
+      ? m.tasks.unauthorizedPasswordChanged()
+      : access === "refused"
+        ? m.etransport.historyLinkRefused()
+        : m.etransport.historyChecking();
   return { text, blocks: [section(text)] };
 }
 

@@ -166,6 +166,8 @@ export function taskErrorText(error: TaskError | undefined, language: Language):
       return text("reasons") ? t.badRequest({ reasons: text("reasons") }) : t.badRequestBare();
     case "unauthorized-login":
       return t.unauthorizedLogin();
+    case "unauthorized-password-changed":
+      return t.unauthorizedPasswordChanged();
     case "unauthorized-expired":
       return t.unauthorizedExpired();
     case "unauthorized-vehicles":

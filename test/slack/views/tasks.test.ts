@@ -289,6 +289,7 @@ describe("failures: a code and parameters stored, words in the reader's language
     ["rule", new RequestRuleError("add-transport", "required", { subject: "code-uit" })],
     ["bad-request", new BadRequestError("stops", [{ errorCode: "BadDate", errorParameters: ["x"] }])],
     ["unauthorized-login", new UnauthorizedError("login", "login")],
+    ["unauthorized-password-changed", new UnauthorizedError("company-vehicles", "password-changed")],
     ["unauthorized-expired", new UnauthorizedError("stops", "expired")],
     ["unauthorized-vehicles", new UnauthorizedError("stops", "access")],
     ["unauthorized-access", new UnauthorizedError("load-transports", "access")],
