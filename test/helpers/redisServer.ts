@@ -14,10 +14,20 @@ import { afterAll, afterEach, beforeAll } from "vitest";
  * missing redis-server fails the run (.ci/run installs it).
  */
 
+/**
+ * redis-server runs on the machine's real clock, without the libfaketime preload a calendar run
+ * (test/calendar/runAt.sh) gives the tests: jemalloc's first clock_gettime() recurses into
+ * libfaketime and the server hangs at start. Redis keeps its own time in production too (the gate
+ * reads Redis TIME); only Node's clock is the one the calendar runs move.
+ */
+const REDIS_ENV: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")),
+);
+
 function findRedisServer(): string | undefined {
   for (const candidate of ["redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server"]) {
     try {
-      execFileSync(candidate, ["--version"], { stdio: "ignore" });
+      execFileSync(candidate, ["--version"], { stdio: "ignore", env: REDIS_ENV, timeout: 10_000 });
       return candidate;
     } catch {
       // try the next
@@ -109,7 +119,7 @@ export async function startRedisServer(options: { appendonly?: boolean } = {}): 
       "--loglevel",
       "warning",
     ];
-    const proc = spawn(redisBinary, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const proc = spawn(redisBinary, args, { stdio: ["ignore", "ignore", "pipe"], env: REDIS_ENV });
     let stderr = "";
     proc.stderr?.on("data", (chunk) => {
       stderr += chunk.toString();
