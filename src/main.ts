@@ -695,12 +695,19 @@ function alertParts(
         ?.language ??
       (await stores.settings.workspaceLanguage(workspace)) ??
       config.defaultLanguage,
+    // A direct message (alerts paused): the person's own choice, else the workspace's, else DEFAULT_LANGUAGE.
+    userLanguage: async (workspace, userId) =>
+      (await stores.settings.userLanguage(workspace, userId)) ??
+      (await stores.settings.workspaceLanguage(workspace)) ??
+      config.defaultLanguage,
     ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
   const poller = new AlertPoller({
     store: stores.alerts,
     publisher: countingPublisher(publisher, metrics.alertPosts),
     sessionFor: (who) => fleet.sessionFor(who),
+    // A paused channel is told once, on any replica (memory of this process without Redis).
+    ...(stores.sharedState ? { notices: stores.sharedState } : {}),
     timeZone: config.companyTimeZone,
     logger: logger.child({ module: "alerts" }),
     groupOver: config.alerts.groupOver,

@@ -26,6 +26,7 @@ export function countingPublisher(inner: AlertPublisher, posts: AlertPostCounter
     replyResolved: counted("thread_reply", inner.replyResolved.bind(inner)),
     // A class's methods are not own properties: `...inner` alone would drop the digest.
     ...(inner.postDigest ? { postDigest: inner.postDigest.bind(inner) } : {}),
+    ...(inner.postPaused ? { postPaused: inner.postPaused.bind(inner) } : {}),
     ...(inner.postGroup ? { postGroup: counted("group_posted", inner.postGroup.bind(inner)) } : {}),
     ...(inner.updateGroup ? { updateGroup: counted("group_updated", inner.updateGroup.bind(inner)) } : {}),
     ...(inner.postInThread ? { postInThread: counted("posted", inner.postInThread.bind(inner)) } : {}),

@@ -1,11 +1,13 @@
 import cron, { type ScheduledTask } from "node-cron";
 import { type TransportView, toTransportView } from "../etransport/types.js";
 import type { LoadTransportsParams } from "../fleet/client.js";
+import { UnauthorizedError } from "../fleet/errors.js";
 import type { TransportPage } from "../fleet/schemas.js";
 import type { CallContext, Priority } from "../fleet/seam.js";
 import { logger as rootLogger } from "../log.js";
 import type { AlertPost, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
+import { MemorySharedState, type SharedState } from "../store/sharedState.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 import { AlertGroups, type DueAlerts, type GroupRun, postAttempt } from "./alertGroups.js";
 import {
@@ -33,7 +35,28 @@ import {
 /** What the poller needs of a fleet session (FleetSession has it). */
 export interface TransportSource {
   loadTransports(params: LoadTransportsParams, ctx?: CallContext): Promise<TransportPage>;
+  /** Which credentials it holds (FleetSession.credentialsId); absent: the source itself. */
+  readonly credentialsId?: object;
+  /** Where its credentials stand without a call (FleetSession.standing); absent: not known. */
+  standing?(): Promise<"proven" | "unproven" | "refused" | "outdated">;
 }
+
+/** Subscriptions of one account that use the same credentials, and a source holding them. */
+interface Link {
+  source: TransportSource;
+  subs: AlertSubscription[];
+  proven: boolean;
+}
+
+/** A refusal of the credentials themselves: another link of the account may still work. */
+function refusedCredentials(error: unknown): boolean {
+  return (
+    error instanceof UnauthorizedError && (error.reason === "login" || error.reason === "password-changed")
+  );
+}
+
+/** How long a paused channel's notice is remembered (a link not fixed within it is told again). */
+const PAUSED_NOTICE_MS = 30 * 24 * 3_600_000;
 
 type Log = {
   info(obj: object, msg?: string): void;
@@ -68,6 +91,11 @@ export interface AlertPollerOptions {
    * it removed is gone, not hidden. Default: never.
    */
   removedByFleetbot?(account: string, codeUit: string): Promise<boolean>;
+  /**
+   * Where "this channel was told its alerts are paused" is remembered (Redis: across replicas and
+   * restarts). Default: this process' memory.
+   */
+  notices?: Pick<SharedState, "mark" | "isMarked" | "unmark">;
   /** At most this many transports no longer listed are checked with the service per sweep (default 10). */
   vanishedChecksPerSweep?: number;
   /** More alerts than this for one channel (of one workspace) in one sweep are one grouped alert (ALERTS_GROUP_OVER, default 5). */
@@ -146,6 +174,8 @@ export class AlertPoller {
   private readonly groups: AlertGroups | undefined;
   /** Per groupKey (account and target), the group the run's storm went into (later pages join it). */
   private readonly groupOf = new Map<string, string>();
+  /** Which stale subscriptions were told their alerts are paused. */
+  private readonly notices: Pick<SharedState, "mark" | "isMarked" | "unmark">;
 
   constructor(private readonly options: AlertPollerOptions) {
     this.store = options.store;
@@ -154,6 +184,7 @@ export class AlertPoller {
     this.pageSize = options.pageSize ?? 100;
     this.log = options.logger ?? rootLogger.child({ module: "alerts" });
     this.groups = AlertGroups.for(this.store, this.publisher, options.groupOver ?? 5);
+    this.notices = options.notices ?? new MemorySharedState({ now: this.now });
   }
 
   /** What grouping needs of one account's run. */
@@ -212,26 +243,6 @@ export class AlertPoller {
     const accounts = [...subscriptionsOf.keys()].sort();
     const results = await Promise.all(accounts.map((account) => this.runAccount(account, state)));
     return { skipped: false, accounts: results, rateLimited: state.rateLimited };
-  }
-
-  private async sessionOf(account: string, subs: readonly AlertSubscription[]): Promise<TransportSource> {
-    // The workspace subscription first (always usable), then each creator's linked account.
-    const ordered = [...subs].sort(
-      (a, b) => Number(a.createdBy !== undefined) - Number(b.createdBy !== undefined),
-    );
-    let lastError: unknown;
-    for (const sub of ordered) {
-      try {
-        return await this.options.sessionFor(
-          sub.createdBy === undefined
-            ? { account, workspace: sub.workspace }
-            : { account, slackUser: sub.createdBy, workspace: sub.workspace },
-        );
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    throw lastError ?? new Error(`No subscription for fleet account ${account}`);
   }
 
   /**
@@ -300,7 +311,6 @@ export class AlertPoller {
     const tried = new Set<string>();
     // A new run: a storm of this account starts a new group.
     for (const key of this.groupOf.keys()) if (key.startsWith(`${account}\u0000`)) this.groupOf.delete(key);
-    const settings = this.options.settings;
     const record = async (changes: readonly IncidentChange[]) => {
       // Stored before anything is posted: a crash now loses no incident and repeats no post.
       const touched = await this.store.applyChanges(changes);
@@ -311,63 +321,180 @@ export class AlertPoller {
       }
       return touched;
     };
+    // Only subscriptions whose own link works get alerts: a channel whose link holds a replaced
+    // (or refused) password is told once that its alerts are paused, and gets nothing more.
+    const links = await this.linksOf(account, subs);
+    const stale = [...links.stale];
+    let postTo: AlertSubscription[] = [];
     try {
-      const session = await this.sessionOf(account, subs);
-      const sweep = await this.sweep(session, {
-        priority: "alert",
-        signal: state.signal,
-        // Each page's problems are stored and posted as soon as the page is read. Only what
-        // the page shows changes here; transports missing from every page are resolved below.
-        onPage: async (fresh) => {
-          const changes = evaluateSweep(
-            account,
-            await this.store.activeIncidents(account),
-            fresh,
-            this.now(),
-            { ...settings, staleAfterMs: staleAfterMs(subs), complete: false },
-            subs,
-          );
-          const touched = await record(changes);
-          await this.postOpen(touched, subs, result, state, tried);
-        },
-      });
-      const at = this.now();
-      this.lastSweeps.set(account, { at, transports: sweep.transports });
-      result.sweep = {
-        transports: sweep.transports.length,
-        pages: sweep.pages,
-        totalRecords: sweep.totalRecords,
-        complete: sweep.complete,
-      };
-      if (!sweep.complete) {
-        this.log.warn({ account, ...result.sweep }, "alert sweep read fewer transports than counted");
+      let swept = false;
+      for (const [i, link] of links.live.entries()) {
+        try {
+          await this.sweepWith(account, link, subs, state, result, tried, record);
+        } catch (error) {
+          // Refused: the next link (another password) may work; any other failure ends the sweep.
+          if (!refusedCredentials(error)) throw error;
+          stale.push(...link.subs);
+          continue;
+        }
+        swept = true;
+        postTo = link.subs;
+        // An account has one password: once this one works, the links holding others are outdated.
+        for (const other of links.live.slice(i + 1)) stale.push(...other.subs);
+        break;
       }
-      // The whole sweep once more, after the last page (confirms of pending incidents).
-      await record(
-        evaluateSweep(
-          account,
-          await this.store.activeIncidents(account),
-          sweep.transports,
-          at,
-          { ...settings, staleAfterMs: staleAfterMs(subs), complete: sweep.complete },
-          subs,
-        ),
-      );
-      // Transports no longer listed: only a complete sweep can tell, and only the service
-      // whether they completed or went into Error (hidden).
-      if (sweep.complete && !state.signal.aborted) {
-        const touched = await this.checkVanished(account, session, sweep.transports, state.signal, record);
-        await this.postOpen(touched, subs, result, state, tried);
-      }
+      if (!swept && links.live.length > 0)
+        result.error = "no link of this account is accepted by the service";
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
       this.log.warn({ account, err: result.error }, "alert sweep failed; stored alerts are still delivered");
+      // Not a refusal: the links not known to be refused keep getting what was stored.
+      postTo = links.live.flatMap((link) => link.subs).filter((sub) => !stale.includes(sub));
     }
-    await this.publish(account, subs, result, state, tried);
+    await this.notePaused(account, stale, postTo, state);
+    await this.publish(account, postTo, result, state, tried, stale);
     if (result.opened + result.resolved + result.posted + result.failed > 0) {
       this.log.info({ ...result }, "alert poll");
     }
     return result;
+  }
+
+  /** One account's sweep with one link's credentials: incidents stored, and posted to that link's channels. */
+  private async sweepWith(
+    account: string,
+    link: Link,
+    subs: readonly AlertSubscription[],
+    state: RunState,
+    result: AccountRunResult,
+    tried: Set<string>,
+    record: (changes: readonly IncidentChange[]) => Promise<IncidentRecord[]>,
+  ): Promise<void> {
+    const session = link.source;
+    const settings = this.options.settings;
+    const sweep = await this.sweep(session, {
+      priority: "alert",
+      signal: state.signal,
+      // Each page's problems are stored and posted as soon as the page is read. Only what
+      // the page shows changes here; transports missing from every page are resolved below.
+      onPage: async (fresh) => {
+        const changes = evaluateSweep(
+          account,
+          await this.store.activeIncidents(account),
+          fresh,
+          this.now(),
+          { ...settings, staleAfterMs: staleAfterMs(subs), complete: false },
+          subs,
+        );
+        const touched = await record(changes);
+        await this.postOpen(touched, link.subs, result, state, tried);
+      },
+    });
+    const at = this.now();
+    this.lastSweeps.set(account, { at, transports: sweep.transports });
+    result.sweep = {
+      transports: sweep.transports.length,
+      pages: sweep.pages,
+      totalRecords: sweep.totalRecords,
+      complete: sweep.complete,
+    };
+    if (!sweep.complete) {
+      this.log.warn({ account, ...result.sweep }, "alert sweep read fewer transports than counted");
+    }
+    // The whole sweep once more, after the last page (confirms of pending incidents).
+    await record(
+      evaluateSweep(
+        account,
+        await this.store.activeIncidents(account),
+        sweep.transports,
+        at,
+        { ...settings, staleAfterMs: staleAfterMs(subs), complete: sweep.complete },
+        subs,
+      ),
+    );
+    // Transports no longer listed: only a complete sweep can tell, and only the service
+    // whether they completed or went into Error (hidden).
+    if (sweep.complete && !state.signal.aborted) {
+      const touched = await this.checkVanished(account, session, sweep.transports, state.signal, record);
+      await this.postOpen(touched, link.subs, result, state, tried);
+    }
+  }
+
+  /**
+   * The account's subscriptions grouped by the credentials they run as (their subscriber's link, or
+   * the workspace's account), those holding a live token first; `stale`: those whose link is known
+   * not to work (a replaced or refused password, or no link at all), which are not swept with.
+   */
+  private async linksOf(
+    account: string,
+    subs: readonly AlertSubscription[],
+  ): Promise<{ live: Link[]; stale: AlertSubscription[] }> {
+    const byCredentials = new Map<object, Link>();
+    const stale: AlertSubscription[] = [];
+    for (const sub of subs) {
+      let source: TransportSource;
+      try {
+        source = await this.options.sessionFor(
+          sub.createdBy === undefined
+            ? { account, workspace: sub.workspace }
+            : { account, slackUser: sub.createdBy, workspace: sub.workspace },
+        );
+      } catch {
+        stale.push(sub);
+        continue;
+      }
+      const standing = (await source.standing?.()) ?? "unproven";
+      if (standing === "outdated" || standing === "refused") {
+        stale.push(sub);
+        continue;
+      }
+      const id = source.credentialsId ?? source;
+      const link = byCredentials.get(id);
+      if (link) link.subs.push(sub);
+      else byCredentials.set(id, { source, subs: [sub], proven: standing === "proven" });
+    }
+    // The workspace subscription's link first, then the proven ones (no login needed).
+    const live = [...byCredentials.values()].sort(
+      (a, b) =>
+        Number(b.subs.some((s) => s.createdBy === undefined)) -
+          Number(a.subs.some((s) => s.createdBy === undefined)) || Number(b.proven) - Number(a.proven),
+    );
+    return { live, stale };
+  }
+
+  /**
+   * Tells each stale subscription's channel once that its alerts are paused (and its subscriber,
+   * directly); a subscription swept again is forgotten, so a later break is told again.
+   */
+  private async notePaused(
+    account: string,
+    stale: readonly AlertSubscription[],
+    live: readonly AlertSubscription[],
+    state: RunState,
+  ): Promise<void> {
+    const postPaused = this.publisher.postPaused?.bind(this.publisher);
+    for (const sub of live) {
+      const key = `alerts-paused:${sub.id}`;
+      if (await this.notices.isMarked(key)) await this.notices.unmark(key);
+    }
+    if (!postPaused) return;
+    for (const sub of stale) {
+      if (state.signal.aborted || state.rateLimited) return;
+      const key = `alerts-paused:${sub.id}`;
+      if (await this.notices.isMarked(key)) continue;
+      try {
+        await postPaused(
+          { workspace: sub.workspace, channel: sub.channel },
+          { account, ...(sub.createdBy === undefined ? {} : { subscriber: sub.createdBy }) },
+        );
+        await this.notices.mark(key, PAUSED_NOTICE_MS);
+      } catch (error) {
+        // Told at a later sweep.
+        this.log.warn(
+          { account, channel: sub.channel, err: String(error) },
+          "paused-alerts notice not posted",
+        );
+      }
+    }
   }
 
   /**
@@ -451,8 +578,13 @@ export class AlertPoller {
     result: AccountRunResult,
     state: RunState,
     tried: Set<string>,
+    held: readonly AlertSubscription[] = [],
   ): Promise<void> {
     await this.postOpen(await this.store.activeIncidents(account), subs, result, state, tried);
+    // Channels whose link stopped working: their alerts' resolutions wait until it works again.
+    const heldTargets = new Set(
+      held.map((sub) => targetKey({ workspace: sub.workspace, channel: sub.channel })),
+    );
     const run = this.groupRun(account, result, state, tried);
     // Grouped members resolved in this run, by group: each group message is edited once.
     const groupResolutions = new Map<string, AlertPost[]>();
@@ -464,6 +596,7 @@ export class AlertPoller {
         continue;
       }
       const { workspace, channel } = post;
+      if (heldTargets.has(targetKey({ workspace, channel }))) continue;
       if (post.ts === undefined) {
         // Never posted (failed or muted while open): nothing to resolve.
         await this.store.recordResolutionDone(post.incidentId, channel, workspace);
@@ -600,13 +733,15 @@ export class AlertPoller {
     if (!post) return 0;
     let sent = 0;
     for (const account of await this.store.subscribedAccounts()) {
-      const subs = await this.store.subscriptions({ account });
+      // Digests, like alerts, go only to the channels of the link that works (the first one).
+      const link = (await this.linksOf(account, await this.store.subscriptions({ account }))).live[0];
+      if (!link) continue;
+      const subs = link.subs;
       let transports = this.lastSweeps.get(account)?.transports;
       if (!transports) {
         try {
           // The digest is a summary, not a warning: it waits behind reports.
-          const session = await this.sessionOf(account, subs);
-          transports = (await this.sweep(session, { priority: "background" })).transports;
+          transports = (await this.sweep(link.source, { priority: "background" })).transports;
           this.lastSweeps.set(account, { at: this.now(), transports });
         } catch (error) {
           this.log.warn({ account, err: String(error) }, "digest sweep failed");

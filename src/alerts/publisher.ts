@@ -38,6 +38,19 @@ export interface AlertPublisher {
   postGroup?(target: AlertTarget, group: AlertGroupView): Promise<{ ts: string }>;
   updateGroup?(target: AlertTarget, ts: string, group: AlertGroupView): Promise<void>;
   postInThread?(target: AlertTarget, threadTs: string, incident: IncidentRecord): Promise<{ ts: string }>;
+  /**
+   * Once per subscription whose link stopped working (the fleet password changed, or its login is
+   * refused): a notice in the channel that its alerts are paused, and to the subscriber (if any) a
+   * direct message saying to link the account again (optional: without it the channel is silent).
+   */
+  postPaused?(target: AlertTarget, notice: AlertsPausedNotice): Promise<void>;
+}
+
+/** Why a channel gets no alerts of an account until its subscriber links the account again. */
+export interface AlertsPausedNotice {
+  account: string;
+  /** The Slack user whose link the subscription uses; undefined for the workspace's own account. */
+  subscriber?: string;
 }
 
 /** A grouped alert as the publisher renders it: its members with their current state, in order. */

@@ -5,6 +5,8 @@ import { groupedAlertMessage } from "../slack/views/alertGroups.js";
 import {
   type AlertViewOptions,
   alertMessage,
+  alertsPausedDirectMessage,
+  alertsPausedMessage,
   digestMessage,
   resolvedAlertMessage,
   resolvedThreadReply,
@@ -16,6 +18,7 @@ import {
   type AlertGroupView,
   AlertPublishError,
   type AlertPublisher,
+  type AlertsPausedNotice,
   type AlertTarget,
 } from "./publisher.js";
 
@@ -34,6 +37,8 @@ export interface SlackAlertPublisherOptions {
    * Default: English.
    */
   languageFor?: (post: AlertLanguageKey) => Language | Promise<Language>;
+  /** A person's own language, for a direct message (their choice, their workspace's, …). Default: the channel's. */
+  userLanguage?: (workspace: WorkspaceKey, userId: string) => Promise<Language>;
   now?: () => number;
   /** How a Retry-After is waited out (tests advance a virtual clock instead). */
   sleep?: (ms: number) => Promise<void>;
@@ -144,9 +149,11 @@ export class SlackAlertPublisher implements AlertPublisher {
 
   private readonly clientFor: (workspace: WorkspaceKey) => Promise<WebClient>;
   private readonly languageFor: (post: AlertLanguageKey) => Language | Promise<Language>;
+  private readonly userLanguage: SlackAlertPublisherOptions["userLanguage"];
 
   constructor(options: SlackAlertPublisherOptions) {
     this.clientFor = options.clientFor;
+    this.userLanguage = options.userLanguage;
     this.languageFor = options.languageFor ?? (() => "en");
     this.timeZone = options.timeZone;
     this.now = options.now ?? Date.now;
@@ -261,6 +268,18 @@ export class SlackAlertPublisher implements AlertPublisher {
         ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }),
         language: opts.language,
       }),
+    );
+  }
+
+  async postPaused(target: AlertTarget, notice: AlertsPausedNotice): Promise<void> {
+    const opts = await this.viewOptions(target, notice.account);
+    await this.postMessage(target, alertsPausedMessage(notice, opts.language));
+    if (notice.subscriber === undefined) return;
+    const language = (await this.userLanguage?.(target.workspace, notice.subscriber)) ?? opts.language;
+    // A direct message: posting to the user's id opens the bot's conversation with them.
+    await this.postMessage(
+      { workspace: target.workspace, channel: notice.subscriber },
+      alertsPausedDirectMessage({ account: notice.account, channel: target.channel }, language),
     );
   }
 

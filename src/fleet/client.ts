@@ -588,6 +588,17 @@ export class FleetSession {
     return this.#tokens;
   }
 
+  /**
+   * Where this session's credentials stand, without a call: `outdated` (the service accepted a newer
+   * password since), `refused` (its last login was refused), `proven` (it holds a live token),
+   * `unproven` (not tried yet).
+   */
+  async standing(): Promise<"proven" | "unproven" | "refused" | "outdated"> {
+    if (await this.#tokens.passwordSuperseded()) return "outdated";
+    if (this.#tokens.loginRefused) return "refused";
+    return this.#tokens.current() ? "proven" : "unproven";
+  }
+
   /** Throws when the service has accepted a newer password of the account since this session's. */
   assertUsable(): Promise<void> {
     return this.#tokens.assertCurrentPassword("company-vehicles");

@@ -343,7 +343,7 @@ describe("AlertPoller.runOnce", () => {
     expect(s.publisher.posts).toHaveLength(3);
   });
 
-  it("runs each account's sweep as a subscriber of that account; the workspace subscription first", async () => {
+  it("runs each account's sweep as a subscriber of that account, each subscription's own link looked up", async () => {
     const s = setup([]);
     const asked: unknown[] = [];
     const poller = new AlertPoller({
@@ -362,13 +362,19 @@ describe("AlertPoller.runOnce", () => {
     await s.subs.subscribe("C4", "demo", "U9");
     const run = await poller.runOnce();
     expect(run.accounts.map((a) => a.error)).toEqual([undefined, undefined]);
-    // acme: its first subscriber is not linked any more, the second is; demo: the workspace account.
+    // acme: its first subscriber is not linked any more, the second is; demo: the workspace account
+    // and U9's link. Each subscription's own link decides whether it gets the alerts (issue 30).
     const of = (account: string) => asked.filter((w) => (w as { account: string }).account === account);
     expect(of("acme")).toEqual([
       { account: "acme", slackUser: "U-unlinked", workspace: "" },
       { account: "acme", slackUser: "U-linked", workspace: "" },
     ]);
-    expect(of("demo")).toEqual([{ account: "demo", workspace: "" }]);
+    expect(of("demo")).toEqual(
+      expect.arrayContaining([
+        { account: "demo", workspace: "" },
+        { account: "demo", slackUser: "U9", workspace: "" },
+      ]),
+    );
   });
 
   it("starts on a cron expression and stops", async () => {

@@ -164,6 +164,12 @@ export const alerts = {
     "Posting failed (Slack could not be reached, or answered an error): retried on the next poll.",
   // ---------- daily digest ----------
   digestHeader: ({ account }: { account: string }) => `e-Transport digest · ${account}`,
+  pausedPasswordChanged: ({ account, subscriber }: { account: string; subscriber: string }) =>
+    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and this channel's subscription still holds the old one. ${subscriber} links the account again with \`/fleet login\`; the alerts then come back by themselves.`,
+  pausedWorkspacePasswordChanged: ({ account }: { account: string }) =>
+    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and the workspace's account still holds the old one. A workspace admin sets it again with \`/fleet login workspace\`; the alerts then come back by themselves.`,
+  pausedLinkAgain: ({ account, channel }: { account: string; channel: string }) =>
+    `⚠️ The fleet service no longer accepts the password your link to *${account}* holds (it was changed). Until you link the account again with \`/fleet login\`, fleetbot reads nothing as it, and the alerts you subscribed ${channel} to are paused.`,
   digestTransports: ({ counts }: { counts: string }) => `*Transports:* ${counts}`,
   digestNoTransports: () => "no transport Pending, In Progress or Paused",
   digestMore: (n: number) => `…and ${n} more`,
