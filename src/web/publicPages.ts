@@ -201,7 +201,17 @@ a linked account, until <code>/fleet logout</code>; for a subscription, until
 <p>Uninstalling fleetbot from a workspace, or Slack revoking its tokens, deletes that workspace's
 installation, linked accounts and their sealed passwords, subscriptions, incidents, alert posts,
 mutes, queued and finished tasks with their results and queue jobs, and cached users, within a
-minute. Other workspaces are not touched. A workspace that installs fleetbot again starts clean.</p>
+minute. Other workspaces are not touched. A workspace that installs fleetbot again starts clean.
+The uninstall also stops, while it is handled, every call to the fleet service made for that
+workspace: no request is made with its deleted passwords again.</p>
+<h2>When a fleet password changes</h2>
+<p>Several workspaces may link the same fleet account. When its password is changed at the fleet
+service and someone links the account again with the new one, every link still holding the old
+password is cut off at once, in every workspace: it sends nothing more to the service and is
+answered nothing more (positions, lists, history, alerts), and its people are asked to link
+again. If nobody links the new password, the old one stops at its next login, within an hour.
+To tell which password is the current one, fleetbot keeps a keyed digest of the one the service
+accepted last (the linked passwords themselves stay sealed, as above).</p>
 <p>The audit trail is kept per fleet account, not per workspace, because it records changes made
 to the carrier's transports in RO e-Transport: it stays for ${auditDays}, then it is deleted.
 Messages fleetbot already posted stay in Slack, under the workspace's own retention settings.</p>
