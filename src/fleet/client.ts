@@ -374,6 +374,8 @@ export class FleetClient {
     this.#tokens.delete(username);
     this.#latest.delete(username);
     await this.#sharedTokens?.forget?.(username);
+    // Nobody links it here any more: not even the digest of its current password is kept.
+    await this.passwords.forget(username);
   }
 
   /**
