@@ -4,11 +4,13 @@ import {
   type AlertDigest,
   AlertPublishError,
   type AlertPublisher,
+  type AlertsPausedNotice,
   type AlertTarget,
 } from "../../src/alerts/publisher.js";
 import { toPublishError } from "../../src/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
 import type { LoadTransportsParams } from "../../src/fleet/client.js";
+import { UnauthorizedError } from "../../src/fleet/errors.js";
 import type { Transport } from "../../src/fleet/schemas.js";
 import type { CallContext } from "../../src/fleet/seam.js";
 import { AlertStore } from "../../src/store/alertStore.js";
@@ -431,5 +433,57 @@ describe("AlertPoller.stop", () => {
     expect(result.accounts[0]?.error).toBeDefined();
     expect(s.publisher.posts).toEqual([]); // nothing posted or resolved from a sweep cut short
     expect(s.publisher.updates).toEqual([]);
+  });
+});
+
+describe("AlertPoller: a stale link does not disturb the others (issue 30, point 6)", () => {
+  /** Two links of one account: `stale` holds a password the service refuses, `working` the current one. */
+  function twoLinks() {
+    const s = setup([transport(1, "Error")]);
+    const stale = new FakeSource([transport(1, "Error")]);
+    stale.failWith = new UnauthorizedError("login", "login");
+    const paused: { channel: string; subscriber?: string }[] = [];
+    const publisher = Object.assign(s.publisher, {
+      async postPaused(target: AlertTarget, notice: AlertsPausedNotice) {
+        paused.push({
+          channel: target.channel,
+          ...(notice.subscriber ? { subscriber: notice.subscriber } : {}),
+        });
+      },
+    });
+    const poller = new AlertPoller({
+      store: promised(s.store),
+      publisher,
+      // U-stale's link sorts first (it subscribed first); U-working's is the working one.
+      sessionFor: (who) => (who.slackUser === "U-stale" ? stale : s.source),
+      now: () => NOW,
+      logger: silent,
+    });
+    return { ...s, stale, poller, paused };
+  }
+
+  it("a refused link that sorts first does not stop the sweep: the working link's channel gets the alert, the stale one is told once", async () => {
+    const t = twoLinks();
+    await t.subs.subscribe("C-STALE", "demo", "U-stale");
+    await t.subs.subscribe("C-WORKING", "demo", "U-working");
+    const run = await t.poller.runOnce();
+    expect(run.accounts.map((a) => a.error)).toEqual([undefined]);
+    expect(t.publisher.posts).toEqual(["C-WORKING:UIT0000000000001"]);
+    expect(t.paused).toEqual([{ channel: "C-STALE", subscriber: "U-stale" }]);
+    // The stale link was tried once; the next sweep tells nobody again and still posts nothing there.
+    await t.poller.runOnce();
+    expect(t.paused).toHaveLength(1);
+    expect(t.publisher.posts.filter((p) => p.startsWith("C-STALE"))).toEqual([]);
+  });
+
+  it("a link known refused is not tried at all: no login against the account each sweep", async () => {
+    const t = twoLinks();
+    Object.assign(t.stale, { standing: async () => "refused" as const });
+    await t.subs.subscribe("C-STALE", "demo", "U-stale");
+    await t.subs.subscribe("C-WORKING", "demo", "U-working");
+    await t.poller.runOnce();
+    expect(t.stale.calls).toEqual([]);
+    expect(t.publisher.posts).toEqual(["C-WORKING:UIT0000000000001"]);
+    expect(t.paused).toEqual([{ channel: "C-STALE", subscriber: "U-stale" }]);
   });
 });
