@@ -15,148 +15,45 @@
  * tick, not inferred from a quiet pause. Tokens live 2 s (upkeep renews them at every tick: the
  * login path) or an hour (upkeep refreshes the list in use at every tick: the company-vehicles path).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { type Fleetbot, startFleetbot } from "../../src/main.js";
-import { SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
-import { type RunningSimulator, type SimVehicle, startSimulator } from "../../src/simulator/index.js";
-import { INPUTS } from "../../src/slack/actionIds.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Fleetbot } from "../../src/main.js";
+import type { SimVehicle } from "../../src/simulator/index.js";
 import { textOf } from "../helpers/botHarness.js";
-import { startFleetProxy } from "../helpers/fleetProxy.js";
-import { installWorkspace } from "../helpers/installFlow.js";
-import { TEAM_A, TEAM_B } from "../helpers/multiWorkspaceHarness.js";
-import { redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
+import { TEAM_B } from "../helpers/multiWorkspaceHarness.js";
+import { redisSkipReason } from "../helpers/redisServer.js";
 import { until } from "../helpers/replicaHarness.js";
-import { KEY_A, KEY_B, mentions } from "./sides.js";
+import { startWorkspaceReplicas, TEAMS, type Team } from "../helpers/workspaceReplicas.js";
+import { mentions } from "./sides.js";
 
 const INTERVAL_MS = 60;
 const CACHE_TTL_MS = 300;
 const X = "carrier-x";
 const Y = "carrier-a";
-const TEAMS = {
-  A: { key: KEY_A, user: "U0DISPATCH", channel: "C0GENERAL" },
-  B: { key: KEY_B, user: "U0SECDISP", channel: "C0SECGENERAL" },
-} as const;
-type Team = keyof typeof TEAMS;
 
 async function startBed(replicas: number, tokenTtlSeconds: number) {
-  const redis = replicas > 1 ? await startRedisServer() : undefined;
-  const sim: RunningSimulator = await startSimulator({
-    port: 0,
-    minIntervalMs: INTERVAL_MS,
-    control: true,
-    drift: false,
+  const base = await startWorkspaceReplicas({
+    replicas,
     tokenTtlSeconds,
+    intervalMs: INTERVAL_MS,
+    cacheTtlMs: CACHE_TTL_MS,
+    dataDirPrefix: "fleetbot-uninstall-",
   });
-  const proxy = await startFleetProxy(sim.url);
-  const fake = await startFakeSlack();
-  const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-uninstall-"));
-  const env: Record<string, string> = {
-    SLACK_CLIENT_ID: fake.options.oauth.clientId,
-    SLACK_CLIENT_SECRET: fake.options.oauth.clientSecret,
-    SLACK_STATE_SECRET: "words-that-sign-install-states",
-    SLACK_SIGNING_SECRET: fake.options.signingSecret,
-    SLACK_API_URL: fake.apiUrl,
-    PORT: "0",
-    DATA_DIR: dataDir,
-    FLEET_API_URL: proxy.url,
-    FLEET_MIN_INTERVAL_MS: String(INTERVAL_MS),
-    FLEET_SAFETY_MARGIN_MS: "5",
-    VEHICLE_CACHE_TTL_MS: String(CACHE_TTL_MS),
-    LOG_LEVEL: "silent",
-    CREDENTIALS_KEY: Buffer.alloc(32, 7).toString("base64"),
-    ...(redis ? { REDIS_URL: redis.url } : {}),
-  };
-  const bots: Fleetbot[] = [];
-  for (let i = 0; i < replicas; i++)
-    bots.push(await startFleetbot(loadConfig(env), { upkeepEveryMs: 0, alertPolling: false }));
-  fake.oauth.configuredRedirectUri = `${bots[0]!.url}/slack/oauth_redirect`;
-  const drivers = bots.map((bot) => {
-    const a = new SlackDriver({ botUrl: `${bot.url}/slack/events`, fake });
-    return { A: a, B: a.asTeam(TEAM_B) };
-  });
+  const { sim, bots, drivers } = base;
   const half = (from: number) => sim.vehicles.slice(from, from + 12);
   const fleets: Record<string, readonly SimVehicle[]> = { [Y]: half(0), [X]: half(12) };
   sim.control.upsertUser({ username: Y, password: "pass-a", vehicleIds: half(0).map((v) => v.vehicleId) });
   sim.control.upsertUser({ username: X, password: "pass-x", vehicleIds: half(12).map((v) => v.vehicleId) });
 
   const bed = {
-    sim,
-    proxy,
-    fake,
-    bots,
-    drivers,
+    ...base,
     fleets,
-    redis,
-    /** Every replica quiet and no task of the shared store unfinished or undelivered. */
-    async settle() {
-      await until(async () => {
-        for (const bot of bots) {
-          await bot.slack.idle();
-          await bot.runner.idle();
-          await bot.delivery.settled();
-        }
-        const store = bots[0]!.tasks;
-        return (await store.unfinished()).length === 0 && (await store.undelivered()).length === 0;
-      }, 30_000);
-    },
-    /** Requests as `username` that reached the simulator at or after `sinceMs`. */
-    callsAs(username: string, sinceMs = 0) {
-      return sim.control
-        .requests(1_000_000)
-        .filter((r) => r.username === username && Date.parse(r.at) >= sinceMs);
-    },
-    async command(replica: number, team: Team, text: string, userId: string = TEAMS[team].user) {
-      const result = await drivers[replica]![team].slashCommand({
-        command: "/fleet",
-        text,
-        userId,
-        channelId: TEAMS[team].channel,
-      });
-      await bots[replica]!.slack.idle();
-      return result;
-    },
-    /** `/fleet login` on one replica, the form submitted, the answer awaited in the user's DM. */
-    async link(replica: number, team: Team, username: string, password: string, userId = TEAMS[team].user) {
-      const driver = drivers[replica]![team];
-      const ws = driver.workspace;
-      const opened = () => ws.calls.filter((c) => c.method === "views.open" && c.ok).length;
-      const before = opened();
-      const dmBefore = ws.messages(userId).length;
-      await bed.command(replica, team, "login", userId);
-      await vi.waitFor(() => expect(opened()).toBeGreaterThan(before));
-      const view = [...ws.viewsSnapshot().values()]
-        .filter((v) => v.user === userId && v.type === "modal")
-        .at(-1)!;
-      await driver.viewSubmission({
-        userId,
-        viewId: view.id,
-        values: {
-          [INPUTS.loginUsername.block]: { [INPUTS.loginUsername.action]: username },
-          [INPUTS.loginPassword.block]: { [INPUTS.loginPassword.action]: password },
-        },
-      });
-      await bed.settle();
-      await vi.waitFor(() =>
-        expect(
-          ws
-            .messages(userId)
-            .slice(dmBefore)
-            .map((m) => textOf(m))
-            .join("\n"),
-        ).toMatch(/Linked: your commands now run as the fleet account/),
-      );
-    },
     /** A team's `/fleet vehicles` on a replica, answered with that account's plates. */
     async vehicles(replica: number, team: Team, account: string) {
       const ws = drivers[replica]![team].workspace;
       const before = ws.messages(TEAMS[team].channel).length;
-      await bed.command(replica, team, "vehicles");
-      await bed.settle();
+      await base.command(replica, team, "vehicles");
+      await base.settle();
       const answers = ws
         .messages(TEAMS[team].channel)
         .slice(before)
@@ -185,20 +82,7 @@ async function startBed(replicas: number, tokenTtlSeconds: number) {
         bot.vehicles.known().includes(account)
       );
     },
-    async close() {
-      proxy.release();
-      for (const bot of bots) await bot.close().catch(() => undefined);
-      await proxy.close();
-      await fake.close();
-      await sim.close();
-      await redis?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
   };
-  for (const team of ["A", "B"] as const) {
-    const installed = await installWorkspace(bots[0]!.url, fake, { teamId: team === "A" ? TEAM_A : TEAM_B });
-    expect(installed.status).toBe(200);
-  }
   return bed;
 }
 
