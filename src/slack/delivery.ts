@@ -13,6 +13,7 @@ import { zoneWasGuessed } from "../tasks/handlers/userZone.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
+import { withTimeout } from "../time/withTimeout.js";
 import { WorkspaceGoneError, type WorkspaceKey } from "../workspaces/workspace.js";
 import { mergeTransports, taskLanguage } from "./renderers.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
@@ -319,14 +320,7 @@ export class TaskDelivery {
     if (place === undefined) return;
     const local = this.acks.get(place);
     if (local) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        local.promise,
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, this.ackWaitMs());
-        }),
-      ]);
-      clearTimeout(timer);
+      await withTimeout(local.promise, this.ackWaitMs(), undefined);
       return;
     }
     // Another replica's ack: its mark goes when the ack is sent (or lapses with ackWaitMs).

@@ -1,5 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { AccountRepository } from "../store/repositories.js";
+import { withTimeout } from "../time/withTimeout.js";
 import { isTimeZone } from "../time/zone.js";
 import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";
 
@@ -75,11 +76,7 @@ export class People {
       });
       asking = started;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), this.deps.zoneWaitMs ?? ZONE_WAIT_MS);
-    });
-    const answer = await Promise.race([asking, late]).finally(() => clearTimeout(timer));
+    const answer = await withTimeout(asking, this.deps.zoneWaitMs ?? ZONE_WAIT_MS, undefined);
     if (answer) return this.told(answer);
     // A zone Slack gave before (now stale) is better than the company's.
     return cached ? { zone: cached.zone } : this.told({ zone: this.deps.companyTimeZone, told: false });

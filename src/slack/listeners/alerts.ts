@@ -4,6 +4,7 @@ import type { WebClient } from "@slack/web-api";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import { messages } from "../../i18n/catalogue.js";
 import { isLanguage, type Language } from "../../i18n/language.js";
+import { withTimeout } from "../../time/withTimeout.js";
 import type { AlertDeps } from "../context.js";
 import type { AlertCode, ChannelRef } from "../grammar/types.js";
 import {
@@ -130,15 +131,7 @@ export async function channelIdByName(
     } while (cursor);
     return undefined;
   };
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), budgetMs);
-  });
-  try {
-    return await Promise.race([search(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return await withTimeout(search(), budgetMs, undefined);
 }
 
 /** What an alerts command has: who typed it, in which channel, and the filters taken out of it. */

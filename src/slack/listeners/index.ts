@@ -21,6 +21,7 @@ import { messages } from "../../i18n/catalogue.js";
 import { resolveLanguageWithSource } from "../../i18n/resolve.js";
 import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
 import { MemorySharedState } from "../../store/sharedState.js";
+import { withTimeout } from "../../time/withTimeout.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { AlertDeps, CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
@@ -326,10 +327,6 @@ async function mayManageWorkspace(
     const installed = await ctx.workspaces.get(workspace);
     if (installed?.installerUserId === userId) return true;
   }
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), 2_000);
-  });
   const asked = client.users
     .info({ user: userId })
     .then((answer) => {
@@ -344,11 +341,7 @@ async function mayManageWorkspace(
       return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
     })
     .catch(() => undefined);
-  try {
-    return await Promise.race([asked, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return await withTimeout(asked, 2_000, undefined);
 }
 
 /** A Slack Connect user from another organisation: their id and their own team (or org) id. */
@@ -449,15 +442,7 @@ function workspaceSubscriptions(
 
 /** Waits for `work` to settle, at most `ms` (a Slack request must be answered within 3 s). */
 async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([work.then(noop, noop), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await withTimeout(work.then(noop, noop), ms, undefined);
 }
 
 function noop(): void {}

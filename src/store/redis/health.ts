@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
+import { withTimeout } from "../../time/withTimeout.js";
 import { HealthMark, type StoreHealthStatus } from "../health.js";
 
 /**
@@ -36,21 +37,17 @@ function connect(url: string, role: "store" | "queue" | "worker" | "gate"): Redi
 /** Waits until the connection is ready (the start of a replica), or throws after `timeoutMs`. */
 export async function connected(redis: Redis, timeoutMs = 10_000): Promise<void> {
   if (redis.status === "ready") return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onReady = () => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      redis.off("ready", onReady);
-    };
+  let onReady = (): void => undefined;
+  const ready = new Promise<boolean>((resolve) => {
+    onReady = () => resolve(true);
     redis.on("ready", onReady);
   });
+  try {
+    if (!(await withTimeout(ready, timeoutMs, false)))
+      throw new Error(`Redis did not answer within ${timeoutMs} ms`);
+  } finally {
+    redis.off("ready", onReady);
+  }
 }
 
 /** ioredis' own failures (connection closed, offline, timed out), as opposed to a script's refusal. */
