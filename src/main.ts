@@ -16,7 +16,7 @@ import type { LearnedLimitsRepository } from "./fleet/limits.js";
 import type { AcceptedPasswords } from "./fleet/passwords.js";
 import type { Vehicle } from "./fleet/schemas.js";
 import type { SharedTokens } from "./fleet/tokens.js";
-import { createFleetGate } from "./gate/fleetGate.js";
+import { createFleetGate, type FleetGateOptions } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
 import type { Language } from "./i18n/language.js";
 import { count } from "./i18n/plural.js";
@@ -793,7 +793,7 @@ async function fleetParts(
 ) {
   const { stores, service, metrics, logger } = parts;
   const callDurations = new CallDurations();
-  const gateOptions = {
+  const gateOptions: FleetGateOptions = {
     minIntervalMs: config.fleet.minIntervalMs,
     safetyMarginMs: config.fleet.safetyMarginMs,
     observer: callDurations.observer(metrics.gateObserver()),

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { CallGate, Priority, UpstreamCall } from "../fleet/seam.js";
 
 /**
@@ -73,6 +74,38 @@ export const PRIORITY_RANK: Record<Priority, number> = {
  * apart therefore cost the calls of one even when the slot is short.
  */
 export const REPORT_ANSWER_REUSE_MS = 60_000;
+
+/**
+ * What every gate is told, in memory or in Redis: the same spacing rules, so either one can
+ * stand behind AccountGate with the same settings. Each implementation adds its own fields.
+ */
+export interface GateOptions {
+  /** Minimum spacing between two starts of one account (FLEET_MIN_INTERVAL_MS). */
+  minIntervalMs: number;
+  /** Added to every interval against clock skew and network latency (FLEET_SAFETY_MARGIN_MS). */
+  safetyMarginMs?: number;
+  /** Each consecutive 429 widens the margin by this much, up to maxExtraMarginMs (for every replica). */
+  marginStepMs?: number;
+  maxExtraMarginMs?: number;
+  /**
+   * After this many clean calls in a row the widened margin is dropped again (default 10): a
+   * passing 429 (another client on the account) does not slow the account for ever, while a
+   * lasting stricter limit costs at most one 429 per run of clean calls.
+   */
+  marginRecoveryCalls?: number;
+  /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
+  rateLimitDelay?: (error: unknown) => number | undefined;
+  /** How long a history answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
+  reportAnswerReuseMs?: number;
+  /**
+   * This process's record of an account with nothing waiting or running here is dropped this long
+   * after its last use (default an hour, IDLE_ACCOUNT_MS). The memory gate waits for its spacing
+   * and any 429 block to pass first; the Redis gate's schedule lives on in Redis.
+   */
+  idleAccountMs?: number;
+  observer?: GateObserver;
+  logger?: Pick<Logger, "warn" | "debug">;
+}
 
 /** Hooks for metrics and logs; all optional. */
 export interface GateObserver {

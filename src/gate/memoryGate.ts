@@ -1,9 +1,8 @@
-import type { Logger } from "pino";
 import { type Priority, SlotSpentOnLogin, type UpstreamCall } from "../fleet/seam.js";
 import {
   type AccountGate,
   CallCancelledError,
-  type GateObserver,
+  type GateOptions,
   type GateSchedule,
   PRIORITY_RANK,
   REPORT_ANSWER_REUSE_MS,
@@ -29,32 +28,9 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-export interface MemoryGateOptions {
-  /** Minimum spacing between two starts of one account (FLEET_MIN_INTERVAL_MS). */
-  minIntervalMs: number;
-  /** Added to every interval against clock skew (FLEET_SAFETY_MARGIN_MS). */
-  safetyMarginMs?: number;
-  /** Each consecutive 429 widens the margin by this much, up to maxExtraMarginMs. */
-  marginStepMs?: number;
-  maxExtraMarginMs?: number;
-  /**
-   * After this many clean calls in a row the widened margin is dropped again (default 10): a
-   * passing 429 (another client on the account) does not slow the account for ever, while a
-   * lasting stricter limit costs at most one 429 per run of clean calls.
-   */
-  marginRecoveryCalls?: number;
-  /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
-  rateLimitDelay?: (error: unknown) => number | undefined;
-  /** How long a report answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
-  reportAnswerReuseMs?: number;
-  /**
-   * An account with nothing waiting or running is forgotten this long after its last use
-   * (default IDLE_ACCOUNT_MS; never sooner than its spacing and any 429 block allow).
-   */
-  idleAccountMs?: number;
+/** The memory gate keeps time by a clock of its own (a VirtualClock in tests and benchmarks). */
+export interface MemoryGateOptions extends GateOptions {
   clock?: Clock;
-  observer?: GateObserver;
-  logger?: Pick<Logger, "warn" | "debug">;
 }
 
 interface Waiter<T> {

@@ -6,6 +6,8 @@ import {
   UnauthorizedError,
   UpstreamTransportError,
 } from "../fleet/errors.js";
+import type { FleetGateOptions } from "./fleetGate.js";
+import type { GateOptions } from "./gate.js";
 import { RedisGate, type RedisGateOptions } from "./redisGate.js";
 
 /**
@@ -25,7 +27,7 @@ const FLEET_ERRORS = [
 
 /** The Redis gate for the fleet service: recognises the client's 429 and shares its errors. */
 export function createRedisFleetGate(
-  options: Omit<RedisGateOptions, "rateLimitDelay" | "shareableErrors">,
+  options: FleetGateOptions & Omit<RedisGateOptions, keyof GateOptions | "shareableErrors">,
 ): RedisGate {
   return new RedisGate({
     ...options,

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { Logger } from "pino";
 import { type FleetEndpoint, type Priority, SlotSpentOnLogin, type UpstreamCall } from "../fleet/seam.js";
 import {
   type AccountGate,
   CallCancelledError,
-  type GateObserver,
+  type GateOptions,
   type GateSchedule,
   PRIORITY_RANK,
   REPORT_ANSWER_REUSE_MS,
@@ -25,7 +24,8 @@ import {
   replyText,
 } from "./redisGateScripts.js";
 
-export interface RedisGateOptions {
+/** The Redis gate's own fields: its connections, keys, lease and how long Redis keeps what. */
+export interface RedisGateOptions extends GateOptions {
   /** Commands and scripts. Not closed by the gate. Must have no ioredis keyPrefix (use `keyPrefix` here). */
   redis: Redis;
   /** A connection for pub/sub; without one the gate opens (and closes) a duplicate of `redis`. */
@@ -34,17 +34,6 @@ export interface RedisGateOptions {
   replicaId: string;
   /** Prefix of every key and of the channel (default "fleetbot:gate"). */
   keyPrefix?: string;
-  /** Minimum spacing between two starts of one account (FLEET_MIN_INTERVAL_MS). */
-  minIntervalMs: number;
-  /** Added to every interval against clock skew and network latency (FLEET_SAFETY_MARGIN_MS). */
-  safetyMarginMs?: number;
-  /** Each consecutive 429 widens the margin by this much, up to maxExtraMarginMs (for every replica). */
-  marginStepMs?: number;
-  maxExtraMarginMs?: number;
-  /** After this many clean calls in a row the widened margin is dropped again (default 10). */
-  marginRecoveryCalls?: number;
-  /** Recognises a rate-limit answer and says how long to wait (undefined: not a 429). */
-  rateLimitDelay?: (error: unknown) => number | undefined;
   /**
    * Errors of these classes reach the callers of a shared call on other replicas as
    * instances of the same class. Any other failure is not shared: those callers send their
@@ -61,18 +50,12 @@ export interface RedisGateOptions {
   maxWaitMs?: number;
   /** How long an answer stays readable for the callers on other replicas. */
   resultTtlMs?: number;
-  /** How long a history answer serves identical report calls (default REPORT_ANSWER_REUSE_MS; at least one slot). */
-  reportAnswerReuseMs?: number;
   /**
    * An account's keys in Redis expire this long after its last use (default a day; never shorter
    * than a few looks of a waiting replica, nor than a slot): every username tried at /fleet login
    * has keys, and nobody may be tried only once and kept for ever.
    */
   idleKeyTtlMs?: number;
-  /** This replica's own record of an account with nothing waiting here is dropped after this (default an hour). */
-  idleAccountMs?: number;
-  observer?: GateObserver;
-  logger?: Pick<Logger, "warn" | "debug">;
 }
 
 interface Waiter {
