@@ -108,6 +108,8 @@ export interface Fleetbot {
   slack: RunningSlackApp;
   alerts: AlertPoller;
   delivery: TaskDelivery;
+  /** Uninstalls and dead tokens (multi-workspace mode): `idle()` resolves when no removal is under way. */
+  removal: Pick<WorkspaceRemoval, "idle">;
   url: string;
   close(): Promise<void>;
 }
@@ -221,6 +223,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     slack,
     alerts: alerts.poller,
     delivery,
+    removal,
     url: slack.url,
     close: () =>
       shutdown({
@@ -1012,6 +1015,7 @@ function lateRemoval() {
     async purge(key: WorkspaceKey): Promise<void> {
       await removal?.purge(key, "installed anew");
     },
+    idle: (): Promise<void> => removal?.idle() ?? Promise.resolve(),
     set(value: WorkspaceRemoval): WorkspaceRemoval {
       removal = value;
       for (const key of early.splice(0)) void value.tokenDead(key);

@@ -32,13 +32,48 @@ export type RemovalOutcome = "removed" | "already-removed" | "older-than-install
  * token found dead after an uninstall, just confirms it.
  */
 export class WorkspaceRemoval {
+  /** Removals under way: uninstall events, dead tokens, a fresh install's leftovers (retries included). */
+  private underWay = 0;
+  private idleWaiters: (() => void)[] = [];
+
   constructor(private readonly options: WorkspaceRemovalOptions) {}
+
+  /**
+   * Resolves when no removal is under way. A removal counts from the moment it is asked for, so
+   * once the work that could ask for one has settled, this says for certain whether one ran
+   * (tests prove with it that an event deleted nothing, instead of waiting a while).
+   */
+  idle(): Promise<void> {
+    if (this.underWay === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Runs one removal, counted for idle() from the call on (before its first await). An uninstall's
+   * purge counts again on its own, so one set off without being awaited is still waited for.
+   */
+  private async counted<T>(removal: () => Promise<T>): Promise<T> {
+    this.underWay++;
+    try {
+      return await removal();
+    } finally {
+      this.underWay--;
+      if (this.underWay === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
 
   /**
    * An uninstall event (`app_uninstalled`, `tokens_revoked` for the bot, `team_access_revoked`):
    * `eventTimeMs` is Slack's event_time. The data goes unless a newer installation exists.
    */
-  async uninstalled(
+  uninstalled(
+    ids: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
+    eventTimeMs: number,
+  ): Promise<RemovalOutcome> {
+    return this.counted(() => this.uninstall(ids, eventTimeMs));
+  }
+
+  private async uninstall(
     ids: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
     eventTimeMs: number,
   ): Promise<RemovalOutcome> {
@@ -64,7 +99,11 @@ export class WorkspaceRemoval {
    * Called fire-and-forget from a failed Slack call, so it never rejects: a store that fails here
    * is logged, and the next refused call tries again.
    */
-  async tokenDead(key: WorkspaceKey): Promise<void> {
+  tokenDead(key: WorkspaceKey): Promise<void> {
+    return this.counted(() => this.removeDeadToken(key));
+  }
+
+  private async removeDeadToken(key: WorkspaceKey): Promise<void> {
     if (key === ONLY_WORKSPACE) return;
     try {
       await this.options.installations.deleteInstallation(queryOfKey(key));
@@ -78,7 +117,11 @@ export class WorkspaceRemoval {
   }
 
   /** Deletes every kind of the workspace's data; a kind that fails is tried again, the others go on. */
-  async purge(key: WorkspaceKey, why: "uninstalled" | "installed anew" = "uninstalled"): Promise<void> {
+  purge(key: WorkspaceKey, why: "uninstalled" | "installed anew" = "uninstalled"): Promise<void> {
+    return this.counted(() => this.deleteData(key, why));
+  }
+
+  private async deleteData(key: WorkspaceKey, why: "uninstalled" | "installed anew"): Promise<void> {
     if (key === ONLY_WORKSPACE) throw new Error("the single workspace's data is never purged");
     const counts: Record<string, unknown> = {};
     let failed: WorkspaceData[] = [];

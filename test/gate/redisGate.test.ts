@@ -670,8 +670,18 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
     fresh();
     const own = await startRedisServer();
     try {
-      const a = replica("a", {}, own.url);
-      const b = replica("b", {}, own.url);
+      // The first call's end (its release tried) and what the gates warn of, on either replica.
+      const firstFinished = deferred();
+      const warnings: unknown[] = [];
+      const watched: Partial<RedisGateOptions> = {
+        observer: { callFinished: () => firstFinished.resolve() },
+        logger: {
+          warn: (_detail: unknown, message?: string) => warnings.push(message),
+          debug: () => undefined,
+        },
+      };
+      const a = replica("a", watched, own.url);
+      const b = replica("b", watched, own.url);
       // One process, one clock: Date.now() at each send is comparable with Redis TIME here.
       const starts: { label: string; at: number }[] = [];
       const firstStarted = deferred();
@@ -692,7 +702,9 @@ describe.skipIf(redisSkipReason)("RedisGate across replicas (real redis-server)"
       await until(async () => (await a.gate.schedule(ACCOUNT)).waiting.length === 5, "all queued");
       await own.kill();
       redisDown.resolve();
-      await new Promise((r) => setTimeout(r, 200));
+      // Redis comes back only once the first call's release has been tried, and lost.
+      await firstFinished.promise;
+      expect(warnings).toContain("gate could not release its turn");
       await own.restart();
       expect(await Promise.all(calls)).toEqual(labels);
       expect(starts.map((s) => s.label).sort()).toEqual([...labels].sort());
