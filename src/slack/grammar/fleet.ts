@@ -9,18 +9,17 @@ import {
   VEHICLE_REPORTS,
   type VehicleReportName,
 } from "../../reports/catalogue.js";
+import { parseAlerts } from "./alerts.js";
 import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
 import { closestWord, decodeSlackEntities, firstWord, foldWord, squeeze, withoutDiacritics } from "./text.js";
-import {
-  ALERT_CODES,
-  type AlertCode,
-  type ChannelRef,
-  type FleetCommandResult,
-  type GrammarContext,
-  type GrammarError,
-  type GrammarProblem,
-  type Period,
-  type VehicleRef,
+import type {
+  FleetCommandResult,
+  FleetGrammarContext,
+  GrammarContext,
+  GrammarError,
+  GrammarProblem,
+  Period,
+  VehicleRef,
 } from "./types.js";
 import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
 
@@ -36,9 +35,7 @@ import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
  * - `min` is a whole number of minutes from 1 to 1440; default 5.
  * - The reports, their synonyms, which take one vehicle (not `all`) and which a period, come
  *   from the report catalogue (src/reports/catalogue.ts).
- * - `alerts` alone = `alerts list`. `alerts subscribe` with no codes = every code; `all` = every code.
- *   Codes are case-insensitive and ignore dashes/underscores (`no-gps-coordinates`). The channel is
- *   `<#C…|name>`, `<#C…>` or a bare channel id (C… or G…), anywhere in the list; none = the current channel.
+ * - `alerts`: its subcommands, channel, codes and `subscribe`'s options are read in alerts.ts.
  * - `help [anything]` is help; `login`, `logout`, `whoami`, `queue` take nothing after them.
  * - Romanian words run their subcommand whatever the language setting, with or without diacritics
  *   and case (`coadă` = `coada` = `COADA`; `ș`/`ş`, `ț`/`ţ` alike): `ajutor`, `raport`, `coadă`,
@@ -390,106 +387,6 @@ function periodExample(withVehicles: string, problem: PeriodProblem, minMinutes:
 }
 
 // ---------------------------------------------------------------------------------------------
-// Alerts.
-
-const CODE_BY_KEY = new Map<string, AlertCode>(ALERT_CODES.map((c) => [c.toLowerCase(), c]));
-const CHANNEL_LINK = /^<#([CG][A-Z0-9]{2,})(?:\|([^>]*))?>$/;
-const CHANNEL_ID = /^[CG][A-Z0-9]{8,}$/;
-
-function readChannel(token: string): ChannelRef | undefined {
-  const link = CHANNEL_LINK.exec(token);
-  if (link) {
-    const name = link[2] ? decodeSlackEntities(link[2]) : "";
-    return name ? { id: link[1] ?? "", name } : { id: link[1] ?? "" };
-  }
-  if (CHANNEL_ID.test(token)) return { id: token };
-  return undefined;
-}
-
-function channelProblem(token: string): GrammarProblem {
-  return { code: "notAChannel", given: token };
-}
-
-function parseAlerts(args: string): FleetCommandResult {
-  const [subRaw, rest] = firstWord(args);
-  const sub = subRaw.toLowerCase();
-  const tokens = rest.match(/[^\s,]+/g) ?? [];
-  const channels: ChannelRef[] = [];
-  const words: string[] = [];
-  for (const token of tokens) {
-    const channel = readChannel(token);
-    if (channel) channels.push(channel);
-    else if (token.startsWith("#") || token.startsWith("<#"))
-      return fail(channelProblem(token), "/fleet alerts subscribe Error OldData");
-    else words.push(token);
-  }
-  if (channels.length > 1) {
-    return fail(
-      { code: "oneChannel" },
-      sub === "unsubscribe" ? "/fleet alerts unsubscribe" : "/fleet alerts subscribe Error",
-    );
-  }
-  const channel = channels[0];
-  switch (sub) {
-    case "":
-    case "list":
-      if (rest !== "")
-        return fail({ code: "takesNothing", command: "/fleet alerts list" }, "/fleet alerts list");
-      return { ok: true, kind: "alerts-list" };
-    case "unsubscribe":
-      if (words.length > 0) {
-        return fail({ code: "unsubscribeOnlyChannel", given: words.join(" ") }, "/fleet alerts unsubscribe");
-      }
-      return channel
-        ? { ok: true, kind: "alerts-unsubscribe", channel }
-        : { ok: true, kind: "alerts-unsubscribe" };
-    case "subscribe": {
-      const codes: AlertCode[] = [];
-      let everything = false;
-      for (const word of words) {
-        const key = word.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
-        // Every kind, including kinds a later fleetbot adds: stored as no filter at all.
-        if (key === "all") {
-          everything = true;
-          continue;
-        }
-        const found = CODE_BY_KEY.get(key);
-        if (!found) {
-          const near = closestWord(key, [...CODE_BY_KEY.keys()]);
-          const nearCode = near ? CODE_BY_KEY.get(near) : undefined;
-          return fail(
-            { code: "notAnAlertCode", given: word, ...(nearCode ? { suggestion: nearCode } : {}) },
-            `/fleet alerts subscribe ${nearCode ?? "Error OldData"}`,
-            nearCode ? { suggestion: nearCode } : {},
-          );
-        }
-        if (!codes.includes(found)) codes.push(found);
-      }
-      const all = everything ? [] : codes;
-      return channel
-        ? { ok: true, kind: "alerts-subscribe", channel, codes: all }
-        : { ok: true, kind: "alerts-subscribe", codes: all };
-    }
-    default: {
-      const near = closestWord(sub, ["subscribe", "unsubscribe", "list"]);
-      return fail(
-        {
-          code: "unknownAlertsSubcommand",
-          given: `/fleet alerts ${subRaw}`,
-          ...(near ? { suggestion: `/fleet alerts ${near}` } : {}),
-        },
-        near === "subscribe"
-          ? "/fleet alerts subscribe"
-          : near === "unsubscribe"
-            ? "/fleet alerts unsubscribe"
-            : "/fleet alerts list",
-        near ? { suggestion: near } : {},
-      );
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 
 /** Language words (compared without case and diacritics), English and Romanian. */
 const LANGUAGE_WORDS: ReadonlyMap<string, Language> = new Map<string, Language>([
@@ -539,7 +436,7 @@ function noArguments(sub: Subcommand, args: string): GrammarError | undefined {
   return fail({ code: "takesNothing", command: `/fleet ${sub}` }, `/fleet ${sub}`);
 }
 
-function unknownSubcommand(word: string, args: string, ctx: GrammarContext): GrammarError {
+function unknownSubcommand(word: string, args: string, ctx: FleetGrammarContext): GrammarError {
   const whole = squeeze(`${word} ${args}`);
   const vehicle =
     isRomanianPlate(word) || /^#\d+$/.test(word)
@@ -592,7 +489,7 @@ function exampleOfWord(word: string): string {
 function withWorkingExample(
   result: FleetCommandResult,
   sub: VehicleReportName,
-  ctx: GrammarContext,
+  ctx: FleetGrammarContext,
 ): FleetCommandResult {
   if (result.ok) return result;
   const prefix = "/fleet ";
@@ -603,11 +500,15 @@ function withWorkingExample(
   return { ...result, example: canonicalExample(sub) };
 }
 
-export function parseFleetCommand(text: string, ctx: GrammarContext): FleetCommandResult {
+export function parseFleetCommand(text: string, ctx: FleetGrammarContext): FleetCommandResult {
   return parseFleetCommandCore(text, ctx, true);
 }
 
-function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: boolean): FleetCommandResult {
+function parseFleetCommandCore(
+  text: string,
+  ctx: FleetGrammarContext,
+  checkExample: boolean,
+): FleetCommandResult {
   const [word, args] = firstWord(text);
   const sub = subcommandOf(word);
   if (sub === "") return { ok: true, kind: "modal", report: "report" };
@@ -632,7 +533,7 @@ function parseFleetCommandCore(text: string, ctx: GrammarContext, checkExample: 
       return fail({ code: "reportAfterWord", given: `/fleet ${word} ${args}` }, "/fleet report");
     }
     case "alerts":
-      return parseAlerts(args);
+      return parseAlerts(args, ctx);
     case "language":
       return parseLanguage(args);
     default: {

@@ -121,7 +121,7 @@ function reportLine(report: AnyReportEntry): LineSpec {
   };
 }
 
-/** An example of the alert filters, for the tests: the listener takes them out before the grammar. */
+/** An example of the alert filters, for the tests: the grammar reads them (alerts.ts). */
 export const ALERT_OPTIONS_EXAMPLE =
   "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
 

@@ -7,6 +7,7 @@ import { parseEtransportCommand } from "./etransport.js";
 import { parseFleetCommand } from "./fleet.js";
 import type { EtransportCommandResult, FleetCommandResult, GrammarContext, GrammarError } from "./types.js";
 
+export { type AlertOptionProblem, alertChannelChange, alertOptions } from "./alerts.js";
 export {
   DEFAULT_STATUS_IDS,
   ETRANSPORT_ROMANIAN_WORDS,

@@ -50,6 +50,8 @@ export type GrammarProblem =
   | { code: "takesNothing"; command: string }
   | { code: "unsubscribeOnlyChannel"; given: string }
   | { code: "notAnAlertCode"; given: string; suggestion?: string }
+  /** An option of `alerts subscribe` whose value cannot be read; `value` as typed. */
+  | { code: "alertOption"; option: "min" | "stale" | "lang"; value: string }
   | { code: "unknownAlertsSubcommand"; given: string; suggestion?: string }
   | { code: "oneLanguage"; command: string }
   | { code: "workspaceLanguageMissing" }

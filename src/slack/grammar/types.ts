@@ -17,6 +17,12 @@ export interface GrammarContext {
   now: Date;
 }
 
+/** A `/fleet` parse may know more: the ids Slack gave for the `#names` typed in an alerts command (alertChannelChange). */
+export interface FleetGrammarContext extends GrammarContext {
+  /** Channel name (lower case, no `#`) → id; a name not here stays typed, and is refused as no channel. */
+  channelIds?: ReadonlyMap<string, string>;
+}
+
 /**
  * A wrong argument. `problem` says what is wrong, as a code and its data (grammarErrorMessage of
  * src/slack/views/grammarError.ts writes it); `example` is a full command line (starting with
@@ -82,6 +88,20 @@ export const OTHER_ALERT_CODES = ["expiry", "changerequest", "notstarted", "Vani
 export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;
 export type AlertCode = (typeof ALERT_CODES)[number];
 
+/** The options of `/fleet alerts subscribe` besides its codes, as AlertSubscriptions.subscribe takes them. */
+export interface AlertSubscribeOptions {
+  /** `min=<minutes>`: how long a problem must last before it is posted. */
+  minDurationMinutes?: number;
+  /** `stale=<minutes>`: no position sent this long raises a stalled alert; 0 turns it off. */
+  staleMinutes?: number;
+  /** `exclude=<codes>`, as typed: the subscription's store checks them. */
+  exclude?: string[];
+  /** `vehicles=<plates>`. */
+  vehicles?: string[];
+  /** `lang=ro|en`: the language of the channel's alerts; absent, the workspace default. */
+  language?: Language;
+}
+
 /** A vehicle report's name: the report catalogue's (src/reports/catalogue.ts). */
 export type ReportName = VehicleReportName;
 
@@ -103,7 +123,14 @@ export type FleetCommand =
    * `filter` (no vehicles) for the vehicle list.
    */
   | ReportCommand
-  | { ok: true; kind: "alerts-subscribe"; channel?: ChannelRef; codes: AlertCode[] }
+  | {
+      ok: true;
+      kind: "alerts-subscribe";
+      channel?: ChannelRef;
+      /** Empty: every code. */
+      codes: AlertCode[];
+      options: AlertSubscribeOptions;
+    }
   | { ok: true; kind: "alerts-unsubscribe"; channel?: ChannelRef }
   | { ok: true; kind: "alerts-list" }
   /**

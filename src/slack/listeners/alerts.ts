@@ -3,13 +3,12 @@ import type { Block } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { InvalidAlertFilterError } from "../../alerts/subscriptions.js";
 import { messages } from "../../i18n/catalogue.js";
-import { isLanguage, type Language } from "../../i18n/language.js";
+import type { Language } from "../../i18n/language.js";
 import { withTimeout } from "../../time/withTimeout.js";
 import type { AlertDeps } from "../context.js";
-import type { AlertCode, ChannelRef } from "../grammar/types.js";
+import type { AlertCode, AlertSubscribeOptions, ChannelRef } from "../grammar/types.js";
 import {
   type AlertMuteValue,
-  type AlertOptionProblem,
   alertBlocksWithMute,
   alertBlocksWithoutMute,
   alertFilterErrorMessage,
@@ -25,86 +24,28 @@ import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
-export interface AlertFilterOptions {
-  minDurationMinutes?: number;
-  /** `stale=<minutes>`: no position sent this long raises a stalled alert; 0 turns it off. */
-  staleMinutes?: number;
-  exclude?: string[];
-  vehicles?: string[];
-  /** `lang=ro|en`: the language of the channel's alerts; absent, the workspace default. */
-  language?: Language;
-}
+/**
+ * `/fleet alerts subscribe`'s options and the text without them, as the grammar reads them
+ * (parseFleetCommand reads them itself; this is the same reading, apart).
+ */
+export { alertOptions } from "../grammar/alerts.js";
 
 /**
- * `/fleet alerts subscribe` takes filters the other commands do not: `min=<minutes>` (how long
- * a problem must last before it is posted), `stale=<minutes>` (how long without a position sent
- * before a stalled alert; 0: none), `exclude=<codes>` and `vehicles=<plates>` (comma-separated),
- * `lang=ro|en` (the language of the channel's alerts). They are taken out here; the rest goes
- * to the grammar.
+ * The ids of the channel names typed in `alerts subscribe|unsubscribe #general` (the grammar
+ * lists them: alertChannelChange), looked up one after the other. A name not found, or a lookup
+ * that fails or runs out of time (this happens before the ack), is left out, and the grammar says
+ * how to pick the channel.
  */
-export function alertOptions(text: string): {
-  text: string;
-  options?: AlertFilterOptions;
-  /** An option that cannot be read: alertOptionProblemMessage words it in the user's language. */
-  problem?: AlertOptionProblem;
-} {
-  if (!/^\s*alerts?\s+subscribe\b/i.test(text)) return { text };
-  const options: AlertFilterOptions = {};
-  let problem: AlertOptionProblem | undefined;
-  const rest = text.replace(
-    /\b(min|stale|exclude|vehicles|lang)\s*=\s*(\S+)/gi,
-    (_m, key: string, value: string) => {
-      const name = key.toLowerCase();
-      if (name === "min") {
-        const minutes = Number(value);
-        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) problem = { option: "min", value };
-        else options.minDurationMinutes = minutes;
-      } else if (name === "stale") {
-        // Past 6 hours positions can no longer be sent (OldData says so): a later warning is no warning.
-        const minutes = Number(value);
-        if (!Number.isInteger(minutes) || minutes < 0 || minutes > 360) problem = { option: "stale", value };
-        else options.staleMinutes = minutes;
-      } else if (name === "lang") {
-        const language = value.toLowerCase();
-        if (isLanguage(language)) options.language = language;
-        else problem = { option: "lang", value };
-      } else {
-        const list = value
-          .split(",")
-          .map((v) => v.trim())
-          .filter(Boolean);
-        if (name === "exclude") options.exclude = list;
-        else options.vehicles = list;
-      }
-      return " ";
-    },
-  );
-  return { text: rest.replace(/\s+/g, " ").trim(), options, problem };
-}
-
-/** A channel name typed, not picked: `#general` (Slack sends a picked one as `<#C…|general>`). */
-const TYPED_CHANNEL = /^#([a-z0-9][a-z0-9._-]{0,79})$/i;
-
-/**
- * `alerts subscribe|unsubscribe #general` with the name typed rather than picked: the name is
- * looked up (conversations.list) and written as the channel link the grammar reads. A name that
- * is not found, or a lookup that fails or runs out of time (this happens before the ack), stays
- * as typed, and the grammar says how to pick the channel.
- */
-export async function resolveTypedChannels(
-  text: string,
+export async function channelIdsOf(
+  names: readonly string[],
   channelIdByName: (name: string) => Promise<string | undefined>,
-): Promise<string> {
-  if (!/^\s*alerts?\s+(un)?subscribe\b/i.test(text)) return text;
-  const words = text.trim().split(/\s+/);
-  const out: string[] = [];
-  for (const word of words) {
-    const typed = TYPED_CHANNEL.exec(word);
-    const name = typed?.[1]?.toLowerCase();
-    const id = name ? await channelIdByName(name).catch(() => undefined) : undefined;
-    out.push(id && name ? `<#${id}|${name}>` : word);
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const name of names) {
+    const id = await channelIdByName(name).catch(() => undefined);
+    if (id) ids.set(name, id);
   }
-  return out.join(" ");
+  return ids;
 }
 
 /**
@@ -134,12 +75,11 @@ export async function channelIdByName(
   return await withTimeout(search(), budgetMs, undefined);
 }
 
-/** What an alerts command has: who typed it, in which channel, and the filters taken out of it. */
+/** What an alerts command has: who typed it, and in which channel. */
 export interface AlertCommandArgs {
   ack: Ack;
   userId: string;
   channelId: string;
-  filters?: AlertFilterOptions;
   /** The user's language when the command already resolved it (once per request); else looked up here. */
   language?: Language;
 }
@@ -218,7 +158,7 @@ export async function unsubscribeAlerts(
 
 /** `/fleet alerts subscribe [#channel] [codes…] [min=…] [exclude=…] [vehicles=…] [stale=…] [lang=…]`. */
 export async function subscribeAlerts(
-  args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[] },
+  args: AlertCommandArgs & { channel?: ChannelRef; codes: AlertCode[]; options: AlertSubscribeOptions },
   deps: AlertDeps,
 ): Promise<void> {
   const [language, account] = await Promise.all([
@@ -249,7 +189,7 @@ export async function subscribeAlerts(
       args.userId,
       {
         codes: args.codes,
-        ...args.filters,
+        ...args.options,
       },
     );
     await args.ack(

@@ -4,21 +4,12 @@ import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { ListenerDeps } from "../context.js";
 import { helpText, withVehicles } from "../grammar/help.js";
-import { parseFleetCommand } from "../grammar/index.js";
+import { alertChannelChange, parseFleetCommand } from "../grammar/index.js";
 import type { FleetCommand } from "../grammar/types.js";
-import { alertOptionProblemMessage } from "../views/alerts.js";
 import { helpMessage, noticeMessage } from "../views/common.js";
 import { grammarErrorMessage } from "../views/grammarError.js";
 import { login, loginWorkspace, logout, whoami } from "./account.js";
-import {
-  type AlertFilterOptions,
-  alertOptions,
-  channelIdByName,
-  listAlerts,
-  resolveTypedChannels,
-  subscribeAlerts,
-  unsubscribeAlerts,
-} from "./alerts.js";
+import { channelIdByName, channelIdsOf, listAlerts, subscribeAlerts, unsubscribeAlerts } from "./alerts.js";
 import { languageCommand } from "./language.js";
 import { showQueue } from "./queue.js";
 import { type Ack, ephemeral, replyFromCommand } from "./shared.js";
@@ -35,24 +26,27 @@ export async function fleetCommand(
   const zone = deps.reports.users.zoneAtAck(command.user_id);
   // Changing a channel's alerts asks Slack (a typed #name, membership, can the bot post there):
   // those commands are acknowledged first, and answered through the response_url.
-  const asksSlack = /^\s*alerts?\s+(un)?subscribe\b/i.test(command.text);
-  if (asksSlack) await slackAck();
-  const ack: Ack = asksSlack
+  const channelChange = alertChannelChange(command.text);
+  if (channelChange) await slackAck();
+  const ack: Ack = channelChange
     ? async (answer) => {
         if (answer !== undefined) await respond(answer);
       }
     : slackAck;
   // The user's language, resolved once for the whole command (its answers and its task's reply).
   const language = await deps.reports.users.languageOf(command.user_id);
-  const { text: withNames, options, problem } = alertOptions(command.text);
-  if (problem) {
-    await ack(ephemeral(alertOptionProblemMessage(problem, language)));
-    return;
-  }
-  const text = await resolveTypedChannels(withNames, (name) => channelIdByName(client, name));
-  const parsed = parseFleetCommand(text, { timeZone: zone, now: new Date(deps.reports.now()) });
+  const channelIds = await channelIdsOf(channelChange?.typedChannels ?? [], (name) =>
+    channelIdByName(client, name),
+  );
+  const parsed = parseFleetCommand(command.text, {
+    timeZone: zone,
+    now: new Date(deps.reports.now()),
+    channelIds,
+  });
   if (!parsed.ok) {
-    const examples = await examplesFor(deps.reports, command.user_id);
+    // An alert option's answer names its own example: no vehicle of the user's to put in it.
+    const examples =
+      parsed.problem.code === "alertOption" ? undefined : await examplesFor(deps.reports, command.user_id);
     // The example that works names one of the user's own vehicles, not a made-up plate.
     const error = { ...parsed, example: withVehicles(parsed.example, examples) };
     await ack(ephemeral(grammarErrorMessage(error, helpText("fleet", examples, language), language)));
@@ -68,21 +62,19 @@ export async function fleetCommand(
     zone,
     language,
   };
-  await dispatchFleetCommand(parsed, args, options, deps);
+  await dispatchFleetCommand(parsed, args, deps);
 }
 
 /** Every /fleet command to its family; the compiler names a command left out. */
 async function dispatchFleetCommand(
   parsed: FleetCommand,
   args: ReportCommandArgs,
-  filters: AlertFilterOptions | undefined,
   deps: ListenerDeps,
 ): Promise<void> {
   const alertArgs = {
     ack: args.ack,
     userId: args.userId,
     channelId: args.channelId,
-    filters,
     language: args.language,
   };
   switch (parsed.kind) {
@@ -113,7 +105,10 @@ async function dispatchFleetCommand(
     case "alerts-unsubscribe":
       return unsubscribeAlerts({ ...alertArgs, channel: parsed.channel }, deps.alerts);
     case "alerts-subscribe":
-      return subscribeAlerts({ ...alertArgs, channel: parsed.channel, codes: parsed.codes }, deps.alerts);
+      return subscribeAlerts(
+        { ...alertArgs, channel: parsed.channel, codes: parsed.codes, options: parsed.options },
+        deps.alerts,
+      );
     case "language":
       return languageCommand(args, parsed, deps.language);
     default:

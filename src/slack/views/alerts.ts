@@ -32,6 +32,7 @@ import {
 } from "../../i18n/index.js";
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
+import type { AlertOptionProblem } from "../grammar/alerts.js";
 import { noticeMessage } from "./common.js";
 import { transportButtonValue } from "./etransport.js";
 import {
@@ -41,8 +42,9 @@ import {
   idPart,
   SEVERITY_MARKS as TRANSPORT_SEVERITY_MARKS,
 } from "./etransportText.js";
+import { alertOptionMessage } from "./grammarError.js";
 import type { SlackMessage } from "./message.js";
-import { fitMrkdwn, userCode, userText } from "./text.js";
+import { fitMrkdwn, userText } from "./text.js";
 
 /**
  * Alert messages (pure): one alert per incident and channel with Pause / End / Show / Mute
@@ -728,36 +730,9 @@ export function alertFilterErrorMessage(problem: AlertFilterProblem, language: L
   return noticeMessage(`:warning: ${fitMrkdwn(text, 2800)}`, m.filterExample());
 }
 
-/** An option of `/fleet alerts subscribe` that cannot be read (listeners/alerts.ts alertOptions). */
-export interface AlertOptionProblem {
-  option: "min" | "stale" | "lang";
-  /** The value as typed. */
-  value: string;
-}
-
-/** The answer to an option that cannot be read, with an example that works. */
+/** The answer to an option of `/fleet alerts subscribe` that cannot be read, with an example that works. */
 export function alertOptionProblemMessage(problem: AlertOptionProblem, language: Language): SlackMessage {
-  const m = messages(language).alerts;
-  const option = userCode(cut(`${problem.option}=${problem.value}`, 60));
-  let text: string;
-  switch (problem.option) {
-    case "min":
-      text = m.optionMin({ option });
-      break;
-    case "stale":
-      text = m.optionStale({ option, example: userCode("stale=45") });
-      break;
-    case "lang":
-      text = m.optionLang({
-        option,
-        ro: userCode("lang=ro"),
-        en: userCode("lang=en"),
-        example: userCode("/fleet alerts subscribe Error OldData lang=ro"),
-      });
-      break;
-  }
-  // `stale=` and `lang=` name their own example in the sentence; `min=` gets one beneath.
-  return noticeMessage(`:warning: ${text}`, problem.option === "min" ? m.optionExample() : undefined);
+  return alertOptionMessage({ code: "alertOption", ...problem }, language);
 }
 
 /** Answer to the Mute button, in the clicker's language (whatever the alert's). */

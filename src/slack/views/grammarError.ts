@@ -11,9 +11,10 @@ import type { VehicleLike, VehicleResolution } from "../../reports/vehicleRefs.j
 import { normalisePlate } from "../../reports/vehicleRefs.js";
 import { commandIn, exampleIn } from "../grammar/examples.js";
 import { MODAL_REPORTS } from "../grammar/fleet.js";
-import type { GrammarError, GrammarProblem } from "../grammar/types.js";
+import type { GrammarError, GrammarProblem, ProblemOf } from "../grammar/types.js";
 import { ALERT_CODES } from "../grammar/types.js";
-import { sectionsOf, vehicleProblemsMrkdwn } from "./common.js";
+import { noticeMessage, sectionsOf, vehicleProblemsMrkdwn } from "./common.js";
+import { cut } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { ECHO_MAX, fitMrkdwn, userCode } from "./text.js";
 
@@ -172,6 +173,8 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
         ...(problem.suggestion !== undefined ? { suggestion: c(problem.suggestion) } : {}),
         codes: ALERT_CODES.map(c).join(", "),
       });
+    case "alertOption":
+      return alertOptionText(problem, language);
     case "unknownAlertsSubcommand":
       return t.unknownAlertsSubcommand({
         given: c(problem.given),
@@ -210,6 +213,37 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
   }
 }
 
+/** An option of `/fleet alerts subscribe` that cannot be read, as typed; `stale=` and `lang=` name their example. */
+function alertOptionText(problem: ProblemOf<"alertOption">, language: Language): string {
+  const m = messages(language).alerts;
+  const option = userCode(cut(`${problem.option}=${problem.value}`, 60));
+  switch (problem.option) {
+    case "min":
+      return m.optionMin({ option });
+    case "stale":
+      return m.optionStale({ option, example: userCode("stale=45") });
+    case "lang":
+      return m.optionLang({
+        option,
+        ro: userCode("lang=ro"),
+        en: userCode("lang=en"),
+        example: userCode("/fleet alerts subscribe Error OldData lang=ro"),
+      });
+  }
+}
+
+/**
+ * The answer to an alert option that cannot be read: the sentence, and for `min=` a whole
+ * example beneath it (the others say theirs in the sentence).
+ */
+export function alertOptionMessage(problem: ProblemOf<"alertOption">, language: Language): SlackMessage {
+  const text = alertOptionText(problem, language);
+  return noticeMessage(
+    `:warning: ${text}`,
+    problem.option === "min" ? messages(language).alerts.optionExample() : undefined,
+  );
+}
+
 /**
  * A wrong argument: what is wrong and an example that works (only the invoking user sees it), in
  * the reader's `language`; the command list (`help`, already in that language) under it when the
@@ -220,6 +254,8 @@ export function grammarErrorMessage(
   help: string | undefined,
   language: Language,
 ): SlackMessage {
+  // An alert option's answer carries its own example (in the sentence or beneath), not a "Try:".
+  if (error.problem.code === "alertOption") return alertOptionMessage(error.problem, language);
   const message = fitMrkdwn(grammarProblemText(error.problem, language), 2900);
   // A typo's example starts with the word it was near, in the language it was typed in: kept so.
   const nearTypo = error.problem.code === "unknownSubcommand" && error.problem.suggestion !== undefined;

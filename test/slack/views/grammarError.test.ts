@@ -55,6 +55,7 @@ const LINES = {
   takesNothing: "/fleet whoami please",
   unsubscribeOnlyChannel: "/fleet alerts unsubscribe Error",
   notAnAlertCode: "/fleet alerts subscribe Eror",
+  alertOption: "/fleet alerts subscribe Error min=abc",
   unknownAlertsSubcommand: "/fleet alerts zzz",
   oneLanguage: "/fleet language ro en",
   workspaceLanguageMissing: "/fleet language workspace",
