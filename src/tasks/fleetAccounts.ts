@@ -125,11 +125,21 @@ export class FleetAccounts {
    * password since: another workspace's list of the same fleet account is never answered.
    */
   async cachedListOf(actor: Actor): Promise<CachedVehicles<Vehicle> | undefined> {
-    const credentials = await this.credentialsFor(actor);
-    if (!credentials) return undefined;
-    const session = this.options.client.session(credentials);
-    if (await session.tokens.passwordSuperseded()) return undefined;
-    return this.vehicles.peekFor(actor.account, session.credentialsId);
+    try {
+      const credentials = await this.credentialsFor(actor);
+      if (!credentials) return undefined;
+      const session = this.options.client.session(credentials);
+      if (await session.tokens.passwordSuperseded()) return undefined;
+      return this.vehicles.peekFor(actor.account, session.credentialsId);
+    } catch (error) {
+      // A link that cannot be read (a changed CREDENTIALS_KEY, the store failing) has no list to
+      // show; the request itself then says why, in words (the task's failure).
+      this.options.logger?.warn(
+        { err: error, account: actor.account },
+        "the link behind a vehicle list could not be read",
+      );
+      return undefined;
+    }
   }
 
   /**
@@ -159,15 +169,8 @@ export class FleetAccounts {
    * Resolves once the list is stored, or the fetch failed (logged here): a picker may wait for it.
    */
   async warmVehicles(actor: Actor): Promise<void> {
-    // Fire-and-forget work never rejects: a store that cannot be read is logged.
-    const cached = await this.cachedListOf(actor).catch((error: unknown) => {
-      this.options.logger?.warn(
-        { err: error, account: actor.account },
-        "could not read the link for the vehicle list",
-      );
-      return null;
-    });
-    if (cached !== undefined) return;
+    // Fire-and-forget work never rejects (cachedListOf does not either).
+    if (await this.cachedListOf(actor)) return;
     const underWay = this.vehicles.pending(actor.account);
     if (underWay)
       return underWay.then(

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis, type RedisOptions } from "ioredis";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { realClockEnv } from "./realClock.js";
 
 /**
  * A real redis-server (Debian's package) for one test file: a free port, a temporary
@@ -14,15 +15,8 @@ import { afterAll, afterEach, beforeAll } from "vitest";
  * missing redis-server fails the run (.ci/run installs it).
  */
 
-/**
- * redis-server runs on the machine's real clock, without the libfaketime preload a calendar run
- * (test/calendar/runAt.sh) gives the tests: jemalloc's first clock_gettime() recurses into
- * libfaketime and the server hangs at start. Redis keeps its own time in production too (the gate
- * reads Redis TIME); only Node's clock is the one the calendar runs move.
- */
-const REDIS_ENV: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")),
-);
+/** redis-server runs on the machine's real clock, even in a calendar run (realClock.ts says why). */
+const REDIS_ENV = realClockEnv();
 
 function findRedisServer(): string | undefined {
   for (const candidate of ["redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server"]) {

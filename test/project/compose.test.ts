@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
+import { realClockEnv } from "../helpers/realClock.js";
 import { redisSkipReason } from "../helpers/redisServer.js";
 
 /**
@@ -134,6 +135,8 @@ describe.skipIf(redisSkipReason !== undefined)("compose.yaml's Redis options on 
     const options = (redis?.command ?? []).slice(1);
     const proc = spawn("redis-server", [...options, "--port", "0", "--unixsocket", socket, "--dir", dir], {
       stdio: "ignore",
+      // The machine's real clock, even in a calendar run (realClock.ts says why).
+      env: realClockEnv(),
     });
     server = proc;
     for (let attempt = 0; attempt < 200; attempt++) {

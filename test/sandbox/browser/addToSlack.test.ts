@@ -23,6 +23,7 @@ import {
   TEAM_A,
   TEAM_B,
 } from "../../helpers/multiWorkspaceHarness.js";
+import { realClockEnv } from "../../helpers/realClock.js";
 import {
   alertsFor,
   command,
@@ -79,6 +80,7 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    env: realClockEnv(),
     args: [
       "--no-sandbox",
       "--disable-gpu",

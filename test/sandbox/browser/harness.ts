@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { loadConfig } from "../../../src/config.js";
 import { type Fleetbot, startFleetbot } from "../../../src/main.js";
+import { realClockEnv } from "../../helpers/realClock.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const OUTPUT_DIR = join(process.cwd(), "test-output", "sandbox");
@@ -120,6 +121,7 @@ export async function startSandboxHarness(options: SandboxOptions = {}): Promise
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    env: realClockEnv(),
     args: [
       "--no-sandbox",
       "--disable-gpu",
