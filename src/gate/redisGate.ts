@@ -310,14 +310,7 @@ export class RedisGate implements AccountGate {
     const leaving: Promise<unknown>[] = [];
     for (const state of this.accounts.values()) {
       this.clearTimer(state);
-      for (const entry of [...state.entries.values()]) {
-        if (entry.sending) continue;
-        state.entries.delete(entry.id);
-        const taskIds = uniqueTaskIds(entry.waiters);
-        for (const waiter of entry.waiters)
-          this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
-        leaving.push(this.leave(state, entry.id, true, taskIds).catch(() => undefined));
-      }
+      this.cancelWaiting(state, leaving);
     }
     await Promise.allSettled(leaving);
     this.subscriber.off("message", this.onMessage);
@@ -331,12 +324,23 @@ export class RedisGate implements AccountGate {
     const state = this.accounts.get(account);
     if (!state) return 0;
     const leaving: Promise<unknown>[] = [];
+    // A call being sent cannot be taken back: it is marked, so its answer is not kept.
+    for (const entry of state.entries.values()) if (entry.sending) entry.forgotten = true;
+    const cancelled = this.cancelWaiting(state, leaving);
+    await Promise.allSettled(leaving);
+    this.notifyDrained();
+    return cancelled;
+  }
+
+  /**
+   * Takes an account's calls that are still waiting out of its line (their waiters hear
+   * CallCancelledError; each leaves the shared schedule, pushed onto `leaving`); a call being sent
+   * is left alone. How many were cancelled.
+   */
+  private cancelWaiting(state: LocalAccount, leaving: Promise<unknown>[]): number {
     let cancelled = 0;
     for (const entry of [...state.entries.values()]) {
-      if (entry.sending) {
-        entry.forgotten = true;
-        continue;
-      }
+      if (entry.sending) continue;
       cancelled++;
       state.entries.delete(entry.id);
       const taskIds = uniqueTaskIds(entry.waiters);
@@ -344,8 +348,6 @@ export class RedisGate implements AccountGate {
         this.rejectWaiter(waiter, new CallCancelledError(entry.call.endpoint));
       leaving.push(this.leave(state, entry.id, true, taskIds).catch(() => undefined));
     }
-    await Promise.allSettled(leaving);
-    this.notifyDrained();
     return cancelled;
   }
 
