@@ -606,7 +606,12 @@ function accountUpkeep(gate: AccountGate, fleet: FleetAccounts, logger: Logger, 
   const timer =
     everyMs > 0
       ? setInterval(() => {
-          upkeep.tick().catch((error: unknown) => logger.warn({ err: error }, "account upkeep failed"));
+          // An account nobody links any more is let go of first: a replica that missed an
+          // uninstall's announcement (Redis pub/sub is at most once) stops its calls within a tick.
+          fleet
+            .releaseUnused()
+            .then(() => upkeep.tick())
+            .catch((error: unknown) => logger.warn({ err: error }, "account upkeep failed"));
         }, everyMs)
       : undefined;
   timer?.unref();

@@ -45,7 +45,10 @@ export interface TransportSource {
 interface Link {
   source: TransportSource;
   subs: AlertSubscription[];
+  /** Its credentials hold a live token. */
   proven: boolean;
+  /** Its last login was refused. */
+  refused: boolean;
 }
 
 /** A refusal of the credentials themselves: another link of the account may still work. */
@@ -348,8 +351,12 @@ export class AlertPoller {
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
       this.log.warn({ account, err: result.error }, "alert sweep failed; stored alerts are still delivered");
-      // Not a refusal: the links not known to be refused keep getting what was stored.
-      postTo = links.live.flatMap((link) => link.subs).filter((sub) => !stale.includes(sub));
+      // Not a refusal: what was stored still goes out, but only to a link holding a live token (one
+      // the service accepted lately); a link not proven may hold an old password.
+      postTo = links.live
+        .filter((link) => link.proven)
+        .flatMap((link) => link.subs)
+        .filter((sub) => !stale.includes(sub));
     }
     await this.notePaused(account, stale, postTo, state);
     await this.publish(account, postTo, result, state, tried, stale);
@@ -442,21 +449,34 @@ export class AlertPoller {
         stale.push(sub);
         continue;
       }
-      const standing = (await source.standing?.()) ?? "unproven";
-      if (standing === "outdated" || standing === "refused") {
+      // A source that cannot tell (a test double) is taken as working, as before links had a standing.
+      const standing = (await source.standing?.()) ?? "proven";
+      // Outdated for good (the service took a newer password). A refused link stays a candidate,
+      // tried last: its token manager sends nothing until ALERT_LOGIN_RETRY_MS has passed since the
+      // refusal (then one login), so a passing 401 does not silence the account's alerts for good.
+      if (standing === "outdated") {
         stale.push(sub);
         continue;
       }
       const id = source.credentialsId ?? source;
       const link = byCredentials.get(id);
       if (link) link.subs.push(sub);
-      else byCredentials.set(id, { source, subs: [sub], proven: standing === "proven" });
+      else
+        byCredentials.set(id, {
+          source,
+          subs: [sub],
+          proven: standing === "proven",
+          refused: standing === "refused",
+        });
     }
     // The workspace subscription's link first, then the proven ones (no login needed).
+    // Refused links last; then the workspace subscription's link, then the proven ones (no login needed).
     const live = [...byCredentials.values()].sort(
       (a, b) =>
+        Number(a.refused) - Number(b.refused) ||
         Number(b.subs.some((s) => s.createdBy === undefined)) -
-          Number(a.subs.some((s) => s.createdBy === undefined)) || Number(b.proven) - Number(a.proven),
+          Number(a.subs.some((s) => s.createdBy === undefined)) ||
+        Number(b.proven) - Number(a.proven),
     );
     return { live, stale };
   }

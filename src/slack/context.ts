@@ -151,6 +151,8 @@ export interface QueueDeps extends Common {
 export interface ReportDeps extends QueueDeps {
   vehicles: CachedVehicles;
   render: RenderContext;
+  /** Whether the user's own link may be answered fleet data from the store now (a stored page). */
+  fleetAccess(account: string, slackUser: string): Promise<FleetAccess>;
 }
 
 export interface EtransportDeps extends QueueDeps {

@@ -80,7 +80,9 @@ export class FleetAccounts {
     const credentials = await this.credentialsFor(actor);
     if (!credentials) throw new Error(`No credentials for fleet account ${actor.account}`);
     const session = this.options.client.session(credentials);
-    this.open.set(session.account, session);
+    // The session upkeep keeps ready is the account's working one: a link whose password the
+    // service replaced (an alert sweep or a stale workspace asking) never takes its place.
+    if (!(await session.tokens.passwordSuperseded())) this.open.set(session.account, session);
     this.seen.add(session.account);
     return session;
   }
@@ -129,7 +131,8 @@ export class FleetAccounts {
       const credentials = await this.credentialsFor(actor);
       if (!credentials) return undefined;
       const session = this.options.client.session(credentials);
-      if (await session.tokens.passwordSuperseded()) return undefined;
+      // Not to a link the service replaced or refused: it would read what it can no longer ask.
+      if ((await session.tokens.passwordSuperseded()) || session.tokens.loginRefused) return undefined;
       return this.vehicles.peekFor(actor.account, session.credentialsId);
     } catch (error) {
       // A link that cannot be read (a changed CREDENTIALS_KEY, the store failing) has no list to

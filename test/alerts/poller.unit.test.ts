@@ -487,3 +487,15 @@ describe("AlertPoller: a stale link does not disturb the others (issue 30, point
     expect(t.paused).toEqual([{ channel: "C-STALE", subscriber: "U-stale" }]);
   });
 });
+
+describe("AlertPoller: a refused link is tried again (issue 30, review)", () => {
+  it("an account whose only link was refused once still gets its alerts when its login works again", async () => {
+    const s = setup([transport(1, "Error")]);
+    // The token manager decides when a refused login may be tried again (ALERT_LOGIN_RETRY_MS).
+    Object.assign(s.source, { standing: async () => "refused" as const });
+    await s.subs.subscribe("C1", "demo", "U1");
+    await s.poller.runOnce();
+    expect(s.source.calls.length).toBeGreaterThan(0);
+    expect(s.publisher.posts).toEqual(["C1:UIT0000000000001"]);
+  });
+});

@@ -28,7 +28,11 @@ function linked(links: Record<string, FleetCredentials | "unreadable">): LinkedC
 
 /** A client whose sessions say which credentials opened them. */
 const client = {
-  session: (credentials: FleetCredentials) => ({ account: credentials.username, credentials }),
+  session: (credentials: FleetCredentials) => ({
+    account: credentials.username,
+    credentials,
+    tokens: { passwordSuperseded: async () => false },
+  }),
 } as unknown as FleetClient;
 
 const passwordOf = async (fleet: FleetAccounts, actor: Parameters<FleetAccounts["sessionFor"]>[0]) =>

@@ -15,7 +15,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dmIdFor } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
-import { textOf } from "../helpers/botHarness.js";
+import { ACTIONS } from "../../src/slack/actionIds.js";
+import { buttonsOf, textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,
   startMultiWorkspaceHarness,
@@ -25,6 +26,8 @@ import {
 import {
   alertsFor,
   command,
+  forgedClick,
+  lastEphemeral,
   lastSeen,
   link,
   runningOn,
@@ -84,6 +87,9 @@ describe("a changed fleet password cuts the other workspace off at once", () => 
     await h?.close();
   });
 
+  /** B's vehicle list from before the change: a stored answer with a Next page button. */
+  let listB: { ts: string; next: string } | undefined;
+
   it("before the change, both workspaces read the account", async () => {
     const plate = fleet[0]!.plate;
     for (const side of [A, B]) {
@@ -91,6 +97,13 @@ describe("a changed fleet password cuts the other workspace off at once", () => 
       await h.settle();
       await vi.waitFor(() => expect(textOf(lastSeen(side))).toContain(plate));
     }
+    await command(h, B, "vehicles");
+    await h.settle();
+    const list = seenBy(B)
+      .filter((m) => buttonsOf(m, ACTIONS.pageNext).length > 0)
+      .at(-1);
+    expect(list).toBeDefined();
+    listB = { ts: list!.ts, next: buttonsOf(list!, ACTIONS.pageNext)[0]!.value };
   });
 
   it("after the carrier changes the password and links A again, B's where sends nothing and is told to link again", async () => {
@@ -117,6 +130,22 @@ describe("a changed fleet password cuts the other workspace off at once", () => 
     await h.settle();
     await vi.waitFor(() => expect(textOf(lastSeen(A))).toContain(plate));
     expect(requestsSince(changedAt).every((r) => r.status !== 401)).toBe(true);
+  });
+
+  it("B turns no page of its stored vehicle list any more (a stored answer is fleet data too)", async () => {
+    const before = B.driver.workspace.findMessage(B.channel, listB!.ts)?.revisions;
+    await forgedClick(B, {
+      userId: B.user,
+      channelId: B.channel,
+      messageTs: listB!.ts,
+      actionId: ACTIONS.pageNext,
+      value: listB!.next,
+    });
+    await h.settle();
+    await vi.waitFor(() =>
+      expect(textOf(lastEphemeral(B))).toMatch(/Parola acestui cont al platformei GPS s-a schimbat/),
+    );
+    expect(B.driver.workspace.findMessage(B.channel, listB!.ts)?.revisions).toBe(before);
   });
 
   it("B reads no e-Transport history from the store; A does", async () => {

@@ -165,9 +165,9 @@ export const alerts = {
   // ---------- daily digest ----------
   digestHeader: ({ account }: { account: string }) => `e-Transport digest · ${account}`,
   pausedPasswordChanged: ({ account, subscriber }: { account: string; subscriber: string }) =>
-    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and this channel's subscription still holds the old one. ${subscriber} links the account again with \`/fleet login\`; the alerts then come back by themselves.`,
+    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and this channel's subscription still holds the old one. ${subscriber} needs to link the account again with \`/fleet login\`; the alerts then come back by themselves.`,
   pausedWorkspacePasswordChanged: ({ account }: { account: string }) =>
-    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and the workspace's account still holds the old one. A workspace admin sets it again with \`/fleet login workspace\`; the alerts then come back by themselves.`,
+    `⏸️ Alerts of *${account}* are paused here: the fleet password changed, and the workspace's account still holds the old one. A workspace admin needs to set it again with \`/fleet login workspace\` (with one configured workspace, whoever runs fleetbot updates \`FLEET_PASSWORD\`); the alerts then come back by themselves.`,
   pausedLinkAgain: ({ account, channel }: { account: string; channel: string }) =>
     `⚠️ The fleet service no longer accepts the password your link to *${account}* holds (it was changed). Until you link the account again with \`/fleet login\`, fleetbot reads nothing as it, and the alerts you subscribed ${channel} to are paused.`,
   digestTransports: ({ counts }: { counts: string }) => `*Transports:* ${counts}`,

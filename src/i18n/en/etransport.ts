@@ -455,7 +455,7 @@ export const etransport = {
   historyChecking: () =>
     "fleetbot is checking your fleet account with the fleet service first (one request, up to half a minute). Ask again then.",
   historyLinkRefused: () =>
-    "The fleet service did not accept your linked account's password: the history is shown only to a working link. Link the account again with /fleet login.",
+    "The fleet service did not accept your linked account's password, and fleetbot shows fleet data only to a working link. Link the account again with /fleet login.",
 
   // ---------- the create / edit form ----------
   /** Modal titles: at most 24 characters. */

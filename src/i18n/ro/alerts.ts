@@ -126,9 +126,9 @@ export const alerts = {
     "Trimiterea a eșuat (Slack nu a răspuns sau a răspuns cu o eroare): se reîncearcă la următoarea verificare.",
   digestHeader: ({ account }) => `Rezumat e-Transport · ${account}`,
   pausedPasswordChanged: ({ account, subscriber }: { account: string; subscriber: string }) =>
-    `⏸️ Alertele contului *${account}* sunt oprite aici: parola contului platformei GPS s-a schimbat, iar abonarea acestui canal are încă parola veche. ${subscriber} asociază din nou contul cu \`/fleet login\`; apoi alertele revin singure.`,
+    `⏸️ Alertele contului *${account}* sunt oprite aici: parola contului platformei GPS s-a schimbat, iar abonarea acestui canal are încă parola veche. ${subscriber} trebuie să asocieze din nou contul cu \`/fleet login\`; apoi alertele revin singure.`,
   pausedWorkspacePasswordChanged: ({ account }: { account: string }) =>
-    `⏸️ Alertele contului *${account}* sunt oprite aici: parola contului platformei GPS s-a schimbat, iar contul workspace-ului are încă parola veche. Un administrator al workspace-ului o setează din nou cu \`/fleet login workspace\`; apoi alertele revin singure.`,
+    `⏸️ Alertele contului *${account}* sunt oprite aici: parola contului platformei GPS s-a schimbat, iar contul workspace-ului are încă parola veche. Un administrator al workspace-ului trebuie să o seteze din nou cu \`/fleet login workspace\` (cu un singur workspace configurat, cine administrează fleetbot actualizează \`FLEET_PASSWORD\`); apoi alertele revin singure.`,
   pausedLinkAgain: ({ account, channel }: { account: string; channel: string }) =>
     `⚠️ Platforma GPS nu mai acceptă parola din asocierea ta cu *${account}* (a fost schimbată). Până când asociezi din nou contul cu \`/fleet login\`, fleetbot nu mai citește nimic în numele lui, iar alertele la care ai abonat ${channel} sunt oprite.`,
   digestTransports: ({ counts }) => `*Transporturi:* ${counts}`,

@@ -432,7 +432,7 @@ export const etransport = {
   historyChecking: () =>
     "fleetbot verifică mai întâi contul tău la platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",
   historyLinkRefused: () =>
-    "Platforma GPS nu a acceptat parola contului asociat: istoricul se arată doar unei asocieri care funcționează. Asociază din nou contul cu /fleet login.",
+    "Platforma GPS nu a acceptat parola contului asociat, iar fleetbot arată date ale flotei doar unei asocieri care funcționează. Asociază din nou contul cu /fleet login.",
 
   modalTitleNew: () => "e-Transport nou",
   modalTitleEdit: () => "Editează e-Transport",

@@ -239,6 +239,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       ...queue,
       vehicles,
       render: { now, companyTimeZone: ctx.companyTimeZone, defaultLanguage: ctx.defaultLanguage },
+      fleetAccess: (account, slackUser) => ctx.fleetAccess(account, slackUser, workspace),
     },
     etransport: {
       ...queue,

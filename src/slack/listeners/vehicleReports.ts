@@ -23,6 +23,7 @@ import type { ReportDeps } from "../context.js";
 import { type VehicleExamples, vehicleExamples } from "../grammar/help.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask, resultNotKeptText } from "../renderers.js";
+import { fleetAccessMessage } from "../views/auditHistory.js";
 import { reportModal, statusModal } from "../views/common.js";
 import { grammarErrorMessage } from "../views/grammarError.js";
 import { pickedPeriodLabel } from "../views/periodText.js";
@@ -391,6 +392,14 @@ export async function turnPage({ ack, action, body, respond }: ButtonArgs, deps:
   const task = named?.task;
   if (!value || !task || task.state !== "done") {
     await respond(aside({ text: messages(language).reports.answerGone() }));
+    return;
+  }
+  // A stored answer is fleet data: it goes only to a clicker whose own link the service accepted
+  // lately (not to a link whose password was replaced since, nor a co-worker's older link).
+  const account = await deps.users.accountOf(body.user.id);
+  const access = account ? await deps.fleetAccess(account.username, body.user.id) : "refused";
+  if (access !== "proven") {
+    await respond(aside({ text: fleetAccessMessage(access, language).text }));
     return;
   }
   // The page shown stays; the user is told aside that its result is gone.
