@@ -8,6 +8,7 @@ import { logger as rootLogger } from "../log.js";
 import type { AlertPost, AlertSubscription } from "../store/alertStore.js";
 import type { AlertRepository } from "../store/repositories.js";
 import { MemorySharedState, type SharedState } from "../store/sharedState.js";
+import { cronZone } from "../time/cronZone.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 import { AlertGroups, type DueAlerts, type GroupRun, postAttempt } from "./alertGroups.js";
 import {
@@ -151,6 +152,12 @@ interface RunState {
   subscriptionsOf: ReadonlyMap<string, AlertSubscription[]>;
 }
 const MAX_PAGES = 1000;
+
+/** node-cron's zone option for an expression (cronZone: zone-free expressions run in UTC). */
+function zoneOption(expression: string, timeZone: string | undefined): { timezone?: string } {
+  const zone = cronZone(expression, timeZone);
+  return zone ? { timezone: zone } : {};
+}
 
 /**
  * Polls load-transports for every subscribed account (one sweep over every page, at alert
@@ -818,7 +825,7 @@ export class AlertPoller {
       {
         name: "alerts-poll",
         noOverlap: true,
-        ...(this.options.timeZone ? { timezone: this.options.timeZone } : {}),
+        ...zoneOption(cronExpression, this.options.timeZone),
       },
     );
     this.pollTask.on("execution:overlap", () => {
@@ -844,7 +851,7 @@ export class AlertPoller {
       {
         name: "alerts-digest",
         noOverlap: true,
-        ...(this.options.timeZone ? { timezone: this.options.timeZone } : {}),
+        ...zoneOption(cronExpression, this.options.timeZone),
       },
     );
   }

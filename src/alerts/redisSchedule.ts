@@ -1,6 +1,7 @@
 import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { cronZone } from "../time/cronZone.js";
 import { SweepLock } from "./sweepLock.js";
 
 /**
@@ -80,16 +81,20 @@ export class RedisAlertSchedule {
   /** Upserts the schedulers: every replica writes the same patterns, so the last writer changes nothing. */
   async register(): Promise<void> {
     const { options } = this;
-    const tz = options.timeZone ? { tz: options.timeZone } : {};
+    // As node-cron (cronZone): an expression that names no hour or day runs in UTC.
+    const tzOf = (pattern: string) => {
+      const zone = cronZone(pattern, options.timeZone);
+      return zone ? { tz: zone } : {};
+    };
     await this.queue.upsertJobScheduler(
       "alert-sweep",
-      { pattern: options.cron, ...tz },
+      { pattern: options.cron, ...tzOf(options.cron) },
       { name: "sweep", opts: { removeOnComplete: true, removeOnFail: 100 } },
     );
     if (options.digestCron) {
       await this.queue.upsertJobScheduler(
         "alert-digest",
-        { pattern: options.digestCron, ...tz },
+        { pattern: options.digestCron, ...tzOf(options.digestCron) },
         { name: "digest", opts: { removeOnComplete: true, removeOnFail: 100 } },
       );
     } else {

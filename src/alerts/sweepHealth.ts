@@ -1,4 +1,5 @@
 import cron from "node-cron";
+import { cronZone } from "../time/cronZone.js";
 
 /**
  * Whether the alert sweeps still run, for /healthz. A schedule can stop without an error (in
@@ -15,7 +16,8 @@ export const LATE_AFTER_TICKS = 3;
  * times (an irregular expression, e.g. business hours only, is judged by its longer gaps).
  */
 export function cronTickMs(expression: string, timeZone?: string): number {
-  const task = cron.createTask(expression, () => undefined, timeZone ? { timezone: timeZone } : {});
+  const zone = cronZone(expression, timeZone);
+  const task = cron.createTask(expression, () => undefined, zone ? { timezone: zone } : {});
   try {
     const runs = task.getNextRuns(6).map((date) => date.getTime());
     let longest = 0;
@@ -28,9 +30,11 @@ export function cronTickMs(expression: string, timeZone?: string): number {
 
 /** The next fire time of a cron expression after now (epoch ms), for a schedule kept elsewhere (Redis mode). */
 export function nextCronRunMs(expression: string, timeZone?: string): number | undefined {
-  const task = cron.createTask(expression, () => undefined, timeZone ? { timezone: timeZone } : {});
+  const zone = cronZone(expression, timeZone);
+  const task = cron.createTask(expression, () => undefined, zone ? { timezone: zone } : {});
   try {
-    return task.getNextRun()?.getTime();
+    // getNextRun() answers null for a task not started (node-cron 4.6): the first of its next runs.
+    return task.getNextRuns(1)[0]?.getTime();
   } finally {
     void task.destroy();
   }

@@ -31,7 +31,8 @@ export function assertTimeZone(zone: string): void {
   if (!isTimeZone(zone)) throw new RangeError(`Unknown time zone: ${zone}`);
 }
 
-function offsetMs(timeZone: string, instantMs: number): number {
+/** The offset of `timeZone` from UTC at an instant, in milliseconds (east positive). */
+export function offsetMs(timeZone: string, instantMs: number): number {
   return tzOffset(timeZone, new Date(instantMs)) * MINUTE_MS;
 }
 
