@@ -20,6 +20,7 @@ import { createFleetGate, type FleetGateOptions } from "./gate/fleetGate.js";
 import type { AccountGate } from "./gate/gate.js";
 import type { Language } from "./i18n/language.js";
 import { count } from "./i18n/plural.js";
+import { resolveLanguage } from "./i18n/resolve.js";
 import { createLogger, type Logger } from "./log.js";
 import { FleetbotMetrics } from "./metrics.js";
 import type { FakeSlack } from "./sandbox/fakeSlack/index.js";
@@ -703,11 +704,14 @@ function alertParts(
         ?.language ??
       (await stores.settings.workspaceLanguage(workspace)) ??
       config.defaultLanguage,
-    // A direct message (alerts paused): the person's own choice, else the workspace's, else DEFAULT_LANGUAGE.
+    // A direct message (alerts paused): the one resolution order (i18n/resolve.ts), without the
+    // Slack locale, which a sweep does not ask Slack for.
     userLanguage: async (workspace, userId) =>
-      (await stores.settings.userLanguage(workspace, userId)) ??
-      (await stores.settings.workspaceLanguage(workspace)) ??
-      config.defaultLanguage,
+      resolveLanguage({
+        user: await stores.settings.userLanguage(workspace, userId),
+        workspace: await stores.settings.workspaceLanguage(workspace),
+        configured: config.defaultLanguage,
+      }),
     ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
   const poller = new AlertPoller({

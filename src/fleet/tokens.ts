@@ -263,8 +263,7 @@ export class TokenManager {
    * sent or answered with it, not even with a token that has not expired.
    */
   async assertCurrentPassword(endpoint: FleetEndpoint = "login"): Promise<void> {
-    if (this.#offered || !this.#passwords) return;
-    if (!(await this.#passwords.superseded(this.account, this.#password))) return;
+    if (!(await this.passwordSuperseded())) return;
     this.#current = undefined;
     throw new UnauthorizedError(endpoint, "password-changed", { status: 401 });
   }

@@ -26,7 +26,7 @@ export interface LinkedCredentials {
  * own password within one token lifetime), `outdated` (the service took a newer password since),
  * `refused` (its login was refused), `checking` (no live token: a login was just started).
  */
-export type FleetAccess = "proven" | "outdated" | "refused" | "checking";
+export type FleetAccess = Exclude<Awaited<ReturnType<FleetSession["standing"]>>, "unproven"> | "checking";
 
 export interface FleetAccountsOptions {
   client: FleetClient;
@@ -132,7 +132,8 @@ export class FleetAccounts {
       if (!credentials) return undefined;
       const session = this.options.client.session(credentials);
       // Not to a link the service replaced or refused: it would read what it can no longer ask.
-      if ((await session.tokens.passwordSuperseded()) || session.tokens.loginRefused) return undefined;
+      const standing = await session.standing();
+      if (standing === "outdated" || standing === "refused") return undefined;
       return this.vehicles.peekFor(actor.account, session.credentialsId);
     } catch (error) {
       // A link that cannot be read (a changed CREDENTIALS_KEY, the store failing) has no list to
@@ -154,9 +155,8 @@ export class FleetAccounts {
     const credentials = await this.credentialsFor(actor);
     if (!credentials) return "refused";
     const session = this.options.client.session(credentials);
-    if (await session.tokens.passwordSuperseded()) return "outdated";
-    if (session.tokens.loginRefused) return "refused";
-    if (session.tokens.current()) return "proven";
+    const standing = await session.standing();
+    if (standing !== "unproven") return standing;
     this.open.set(session.account, session);
     session.tokens.token({ priority: "interactive" }).catch((error: unknown) => {
       this.options.logger?.warn(
