@@ -12,8 +12,8 @@ import {
   type VehicleReportName,
   type VehicleReportResult,
 } from "../reports/catalogue.js";
-import type { AccountLinkResult } from "../tasks/handlers/accountLink.js";
-import type { TransportFindResult, TransportListParams } from "../tasks/handlers/transports.js";
+import type { AccountLinkResult } from "../tasks/kinds/accountLink.js";
+import type { TransportFindResult, TransportListParams } from "../tasks/kinds/transports.js";
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { ResultNotKept, TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";

@@ -4,12 +4,12 @@
  * render a task with types that narrow on its kind.
  */
 import type { z } from "zod";
-import { type AccountLinkParams, type AccountLinkResult, accountLinkParams } from "./handlers/accountLink.js";
+import { type AccountLinkParams, type AccountLinkResult, accountLinkParams } from "./kinds/accountLink.js";
 import {
   type TransportActionOutcome,
   type TransportActionParams,
   transportActionParams,
-} from "./handlers/transportActions.js";
+} from "./kinds/transportAction.js";
 import {
   type TransportFindParams,
   type TransportFindResult,
@@ -23,12 +23,12 @@ import {
   transportListParams,
   transportRemoveParams,
   transportSaveParams,
-} from "./handlers/transports.js";
+} from "./kinds/transports.js";
 import {
   type VehicleReportParams,
   type VehicleReportResult,
   vehicleReportParams,
-} from "./handlers/vehicleData.js";
+} from "./kinds/vehicleReport.js";
 import type { TaskHandler } from "./runner.js";
 import { type NewTask, parseParams, type TaskRecord } from "./task.js";
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parsePeriod } from "../../src/slack/grammar/index.js";
-import { vehicleReportParams } from "../../src/tasks/handlers/vehicleData.js";
+import { vehicleReportParams } from "../../src/tasks/kinds/vehicleReport.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

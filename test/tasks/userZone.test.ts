@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { settlingUserZone, withZone, zoneWasGuessed } from "../../src/tasks/handlers/userZone.js";
+import { settlingUserZone, withZone } from "../../src/tasks/handlers/userZone.js";
+import { zoneWasGuessed } from "../../src/tasks/kinds/zoneNote.js";
 import type { TaskHandler } from "../../src/tasks/runner.js";
 
 /** A task's zone as stored: a flag (worded in the reader's language when rendered), never words. */

@@ -16,7 +16,7 @@ import type { TransportFormInput } from "../../etransport/form.js";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { FleetAccess } from "../../tasks/fleetAccounts.js";
-import type { TransportAction } from "../../tasks/handlers/transportActions.js";
+import type { TransportAction } from "../../tasks/kinds/transportAction.js";
 import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { ReplyTarget } from "../../tasks/task.js";
 import { INPUTS, VIEWS } from "../actionIds.js";

@@ -3,7 +3,7 @@ import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { AuditEntry, AuditHistory } from "../../store/auditStore.js";
 import type { FleetAccess } from "../../tasks/fleetAccounts.js";
-import { NOT_CONFIRMED } from "../../tasks/handlers/transports.js";
+import { NOT_CONFIRMED } from "../../tasks/kinds/transports.js";
 import { dateToken, formatUit } from "./etransportText.js";
 import { blocksText, type SlackMessage } from "./message.js";
 import { userCode, userText } from "./text.js";

@@ -1,27 +1,11 @@
-import { z } from "zod";
 import type { TransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import { TRANSPORT_STATUS, type TransportActionResult } from "../../fleet/schemas.js";
 import type { UitOutcome } from "../audit.js";
+import { type TransportAction, transportActionParams } from "../kinds/transportAction.js";
 import type { KindHandler } from "../kinds.js";
 import { progressWithSetup } from "./plannedCalls.js";
 import { findTransport } from "./transports.js";
-import { zoneNoteField } from "./userZone.js";
-
-export const TRANSPORT_ACTIONS = ["start", "pause", "end"] as const;
-export type TransportAction = (typeof TRANSPORT_ACTIONS)[number];
-
-export const transportActionParams = z.object({
-  action: z.enum(TRANSPORT_ACTIONS),
-  uits: z.array(z.string().regex(/^[A-Z0-9]{16}$/)).min(1),
-  /** Look the transports up afterwards so their cards show the new state (one call per UIT). */
-  refresh: z.boolean().default(false),
-  /** The list message the click came from (a task id): it is re-rendered with the card updated. */
-  listTaskId: z.string().optional(),
-  timeZone: z.string().optional(),
-  ...zoneNoteField,
-});
-export type TransportActionParams = z.infer<typeof transportActionParams>;
 
 /** The status a transport is in once the action took effect (our reading of the life cycle). */
 const STATUS_AFTER: Record<TransportAction, readonly number[]> = {
@@ -37,12 +21,6 @@ const LISTED_STATUSES = [
   TRANSPORT_STATUS.autoCompleted,
   TRANSPORT_STATUS.paused,
 ];
-
-export interface TransportActionOutcome {
-  results: TransportActionResult[];
-  /** The transports as the service has them after the action (when refresh was asked). */
-  after: TransportView[];
-}
 
 function uitOutcome(result: TransportActionResult): UitOutcome {
   if (result.isSuccess) return { uit: result.codeUit, outcome: "success" };

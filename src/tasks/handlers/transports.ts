@@ -1,12 +1,18 @@
-import { z } from "zod";
 import { toAddTransportParams, toUpdateTransportParams } from "../../etransport/form.js";
 import { type TransportView, toTransportView } from "../../etransport/types.js";
 import type { FleetSession } from "../../fleet/client.js";
 import type { CallContext } from "../../fleet/seam.js";
 import type { UitOutcome } from "../audit.js";
+import {
+  NOT_CONFIRMED,
+  type TransportDraft,
+  transportFindParams,
+  transportListParams,
+  transportRemoveParams,
+  transportSaveParams,
+} from "../kinds/transports.js";
 import type { KindHandler } from "../kinds.js";
 import { progressWithSetup } from "./plannedCalls.js";
-import { zoneNoteField } from "./userZone.js";
 
 /** Every status load-transports lists (Error, 5, never is). */
 export const LISTED_STATUS_IDS = [1, 2, 3, 4, 6];
@@ -25,12 +31,6 @@ export async function findTransport(
   return found ? toTransportView(found) : undefined;
 }
 
-/**
- * fleetbot's own code in the audit trail for a change the service answered `false` to (stored as a
- * code, never words: the history words it in its reader's language).
- */
-export const NOT_CONFIRMED = "NotConfirmed";
-
 /** Every UIT of a call the service answered with one boolean. */
 function confirmedOrNot(uits: readonly string[], ok: boolean): UitOutcome[] {
   return uits.map((uit) =>
@@ -39,22 +39,6 @@ function confirmedOrNot(uits: readonly string[], ok: boolean): UitOutcome[] {
 }
 
 // ---------- list ----------
-
-export const transportListParams = z.object({
-  statusIds: z.array(z.number().int()).min(1),
-  search: z.string().optional(),
-  pageIndex: z.number().int().min(0),
-  pageSize: z.number().int().min(1).max(100),
-  filterLabel: z.string(),
-  filter: z.string(),
-  timeZone: z.string(),
-  ...zoneNoteField,
-});
-export type TransportListParams = z.infer<typeof transportListParams>;
-export interface TransportListResult {
-  transports: TransportView[];
-  totalRecords: number;
-}
 
 export const transportListHandler: KindHandler<"transport-list", FleetSession> = {
   kind: "transport-list",
@@ -75,17 +59,6 @@ export const transportListHandler: KindHandler<"transport-list", FleetSession> =
 
 // ---------- find (before edit or remove) ----------
 
-export const transportFindParams = z.object({
-  uit: z.string().regex(/^[A-Z0-9]{16}$/),
-  purpose: z.enum(["edit", "remove", "show"]),
-  timeZone: z.string(),
-  ...zoneNoteField,
-});
-export type TransportFindParams = z.infer<typeof transportFindParams>;
-export interface TransportFindResult {
-  transport?: TransportView;
-}
-
 export const transportFindHandler: KindHandler<"transport-find", FleetSession> = {
   kind: "transport-find",
   params: transportFindParams,
@@ -101,41 +74,8 @@ export const transportFindHandler: KindHandler<"transport-find", FleetSession> =
 
 // ---------- add and update ----------
 
-const draftSchema = z.object({
-  vehicleUId: z.string().min(1),
-  codeUit: z
-    .string()
-    .regex(/^[A-Z0-9]{16}$/)
-    .optional(),
-  vatNumber: z.string().min(2),
-  validityStartMs: z.number(),
-  validityEndMs: z.number(),
-  transmissionStartMs: z.number().optional(),
-  transmissionEndMs: z.number().optional(),
-  startLocation: z.string().optional(),
-  endLocation: z.string().optional(),
-  trailer1Code: z.string().optional(),
-  trailer2Code: z.string().optional(),
-  notes: z.string().optional(),
-});
-
-export const transportSaveParams = z.object({
-  draft: draftSchema,
-  /** Set for an update; absent for a new transport. */
-  transportUId: z.string().optional(),
-  timeZone: z.string(),
-  ...zoneNoteField,
-});
-export type TransportSaveParams = z.infer<typeof transportSaveParams>;
-export interface TransportSaveResult {
-  saved: boolean;
-  transport?: TransportView;
-  /** True when a crash-resumed task found the change already made. */
-  alreadyThere?: boolean;
-}
-
 /** What update-transport leaves on the transport, to recognise an update that already went through. */
-function matchesDraft(t: TransportView, d: z.infer<typeof draftSchema>): boolean {
+function matchesDraft(t: TransportView, d: TransportDraft): boolean {
   return (
     t.carrierUId === d.vehicleUId &&
     t.validityStartMs === d.validityStartMs &&
@@ -189,16 +129,6 @@ export const transportSaveHandler: KindHandler<"transport-save", FleetSession> =
 };
 
 // ---------- remove ----------
-
-export const transportRemoveParams = z.object({
-  uit: z.string().regex(/^[A-Z0-9]{16}$/),
-  transportUId: z.string().min(1),
-});
-export type TransportRemoveParams = z.infer<typeof transportRemoveParams>;
-export interface TransportRemoveResult {
-  removed: boolean;
-  uit: string;
-}
 
 export const transportRemoveHandler: KindHandler<"transport-remove", FleetSession> = {
   kind: "transport-remove",

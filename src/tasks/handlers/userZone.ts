@@ -1,6 +1,6 @@
-import { z } from "zod";
 import type { PeriodLabel } from "../../reports/periodLabel.js";
 import type { WorkspaceKey } from "../../workspaces/workspace.js";
+import { zoneWasGuessed } from "../kinds/zoneNote.js";
 import type { TaskHandler } from "../runner.js";
 
 /**
@@ -11,14 +11,6 @@ import type { TaskHandler } from "../runner.js";
  * differs, reads the period again as typed, at the instant it was typed, in the settled zone.
  * The settled parameters are stored, so the answer and a resumed task use the same zone.
  */
-
-/** What zone-carrying parameters have besides their own fields. */
-export const zoneNoteField = {
-  /** True when the zone is the company's because Slack did not say the user's (worded when rendered). */
-  zoneGuessed: z.boolean().optional(),
-  /** The same, as English words: tasks stored before zoneGuessed. Read, never written. */
-  zoneNote: z.string().optional(),
-};
 
 export interface SettledZone {
   zone: string;
@@ -34,13 +26,6 @@ export interface UserZoneDeps {
 }
 
 type ZoneParams = { timeZone?: string; zoneGuessed?: boolean; zoneNote?: string };
-
-/** Whether a task's (stored) parameters say its times are in a guessed zone, as stored now or before. */
-export function zoneWasGuessed(params: unknown): boolean {
-  if (typeof params !== "object" || params === null) return false;
-  const stored = params as { zoneGuessed?: unknown; zoneNote?: unknown };
-  return stored.zoneGuessed === true || typeof stored.zoneNote === "string";
-}
 
 /** The parameters in the settled zone; a kind whose parsing used the zone re-reads it here. */
 export type Rezone<P> = (params: P, zone: SettledZone, typedAt: number) => P;

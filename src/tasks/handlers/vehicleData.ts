@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import type { Vehicle } from "../../fleet/schemas.js";
 import {
@@ -14,40 +13,12 @@ import {
   type VehicleReportName,
   type VehicleReportResult,
 } from "../../reports/catalogue.js";
-import { periodLabelSchema } from "../../reports/periodLabel.js";
 import { resolveVehicles } from "../../reports/vehicleRefs.js";
+import { type VehicleReportParams, vehicleReportParams } from "../kinds/vehicleReport.js";
 import type { KindHandler } from "../kinds.js";
 import type { VehicleCache } from "../vehicleCache.js";
-import { zoneNoteField } from "./userZone.js";
 
 export { reportVehicle, VEHICLE_REPORTS, type VehicleReportName, type VehicleReportResult };
-
-const reportNames = z.custom<VehicleReportName>(
-  (value) => typeof value === "string" && (VEHICLE_REPORTS as readonly string[]).includes(value),
-  { message: "not a vehicle report" },
-);
-
-const vehicleRefSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("all"), raw: z.string(), normalised: z.literal("ALL") }),
-  z.object({ type: z.literal("id"), raw: z.string(), normalised: z.string(), vehicleId: z.number().int() }),
-  z.object({ type: z.literal("plate"), raw: z.string(), normalised: z.string() }),
-  z.object({ type: z.literal("name"), raw: z.string(), normalised: z.string() }),
-]);
-
-export const vehicleReportParams = z.object({
-  report: reportNames,
-  refs: z.array(vehicleRefSchema).default([]),
-  filter: z.string().optional(),
-  /** `text`: the period as typed (empty: the default, today), re-read when the task settles the zone. */
-  period: z
-    .object({ fromMs: z.number(), toMs: z.number(), label: periodLabelSchema, text: z.string().optional() })
-    .optional(),
-  minMinutes: z.number().int().min(1).optional(),
-  /** The invoking user's zone: texts and files are written in it. */
-  timeZone: z.string(),
-  ...zoneNoteField,
-});
-export type VehicleReportParams = z.infer<typeof vehicleReportParams>;
 
 export interface VehicleDataDeps {
   client: FleetClient;
