@@ -290,3 +290,14 @@ export class InstalledWorkspaces implements Workspaces {
     return client;
   }
 }
+
+/** A workspace's Web API client; WorkspaceGoneError when it is not (or no longer) installed. */
+export async function workspaceClient(
+  workspaces: Workspaces,
+  key: WorkspaceKey,
+  kind?: ClientKind,
+): Promise<WebClient> {
+  const workspace = await workspaces.get(key);
+  if (!workspace) throw new WorkspaceGoneError(key);
+  return workspace.client(kind);
+}

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { type Fleetbot, type StartOptions, startFleetbot } from "../../src/app/start.js";
 import { loadConfig } from "../../src/config.js";
 import type { GateSchedule } from "../../src/gate/gate.js";
 import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
-import { type Fleetbot, type StartOptions, startFleetbot } from "../../src/main.js";
 import {
   type DriverResult,
   type FakeSlack,

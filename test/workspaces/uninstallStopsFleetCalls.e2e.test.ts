@@ -17,7 +17,7 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Fleetbot } from "../../src/main.js";
+import type { Fleetbot } from "../../src/app/start.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
 import { textOf } from "../helpers/botHarness.js";
 import { TEAM_B } from "../helpers/multiWorkspaceHarness.js";

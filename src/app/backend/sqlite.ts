@@ -1,0 +1,50 @@
+import type { Config } from "../../config.js";
+import { createFleetGate } from "../../gate/fleetGate.js";
+import type { Logger } from "../../log.js";
+import { AccountStore } from "../../store/accountStore.js";
+import { AlertStore } from "../../store/alertStore.js";
+import { AuditStore } from "../../store/auditStore.js";
+import { openDatabase } from "../../store/database.js";
+import { StoreHealth } from "../../store/health.js";
+import { SqliteInstallationStore } from "../../store/installationStore.js";
+import { LearnedLimitsStore } from "../../store/learnedLimits.js";
+import { promised } from "../../store/repositories.js";
+import { SettingsStore } from "../../store/settingsStore.js";
+import { TaskStore } from "../../store/taskStore.js";
+import { LocalRenewalLock } from "../../workspaces/registry.js";
+import type { Backend } from "./backend.js";
+import { retentionOf, warnUnreadable } from "./retention.js";
+
+/**
+ * One process: SQLite in DATA_DIR (a corrupt store stops the start, a read-only one is named),
+ * the gate, the task queue and the alert schedule in memory. A changed key is told once.
+ */
+export function openSqliteBackend(config: Config, logger: Logger): Backend {
+  const db = openDatabase(config.dataDir);
+  const tasks = promised(new TaskStore(db));
+  const accounts = promised(new AccountStore(db, config.credentialsKey));
+  const alerts = promised(new AlertStore(db));
+  const audit = promised(new AuditStore(db));
+  const settings = promised(new SettingsStore(db));
+  warnUnreadable(config, accounts, logger).catch((error: unknown) =>
+    logger.warn({ err: error }, "linked accounts could not be checked against CREDENTIALS_KEY"),
+  );
+  const limits = new LearnedLimitsStore(db);
+  return {
+    tasks,
+    accounts,
+    alerts,
+    audit,
+    settings,
+    installations: new SqliteInstallationStore(db, config.credentialsKey),
+    renewalLock: new LocalRenewalLock(),
+    learnedLimits: async () => limits,
+    health: new StoreHealth(db),
+    retention: retentionOf(config, { tasks, alerts, audit }, logger),
+    gate: (options) => createFleetGate(options),
+    report: { healthFields: () => ({}), degraded: () => [], observe: () => {} },
+    close: async () => {
+      db.close();
+    },
+  };
+}

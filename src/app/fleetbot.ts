@@ -1,0 +1,60 @@
+import type { AlertPoller } from "../alerts/poller.js";
+import type { Config } from "../config.js";
+import type { FleetClient, FleetSession } from "../fleet/client.js";
+import type { Vehicle } from "../fleet/schemas.js";
+import type { Logger } from "../log.js";
+import type { FleetbotMetrics } from "../metrics.js";
+import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
+import type { RunningSimulator, SimulatorOptions } from "../simulator/index.js";
+import type { RunningSlackApp } from "../slack/app.js";
+import type { TaskDelivery } from "../slack/delivery.js";
+import type { TaskRepository } from "../store/repositories.js";
+import type { AccountUpkeep } from "../tasks/accountUpkeep.js";
+import type { FleetAccounts } from "../tasks/fleetAccounts.js";
+import type { TaskRunner } from "../tasks/runner.js";
+import type { VehicleCache } from "../tasks/vehicleCache.js";
+import type { WorkspaceRemoval } from "../workspaces/removal.js";
+
+/**
+ * The one place that wires fleetbot together. `startFleetbot` reads top to bottom: stores,
+ * the fleet service (or the embedded simulator), the gate and the accounts behind it, the
+ * task runner, Slack (delivery first, then the app), alerts, and the background work.
+ */
+export interface Fleetbot {
+  config: Config;
+  logger: Logger;
+  fleetUrl: string;
+  simulator?: RunningSimulator;
+  /** The in-process fake Slack of the sandbox mode (no Slack configured). */
+  fakeSlack?: FakeSlack;
+  client: FleetClient;
+  /** The fleet accounts acted as (sessions, vehicle lists; let go of when nobody links one). */
+  accounts: FleetAccounts;
+  /** Token renewal and list refresh ahead of time; `tick` runs one pass (tests, with upkeepEveryMs 0). */
+  upkeep: Pick<AccountUpkeep, "tick">;
+  runner: TaskRunner<FleetSession>;
+  tasks: TaskRepository;
+  vehicles: VehicleCache<Vehicle>;
+  metrics: FleetbotMetrics;
+  slack: RunningSlackApp;
+  alerts: AlertPoller;
+  delivery: TaskDelivery;
+  /** Uninstalls and dead tokens (multi-workspace mode): `idle()` resolves when no removal is under way. */
+  removal: Pick<WorkspaceRemoval, "idle">;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Simulator settings for the embedded mode (tests scale time with them). */
+  simulator?: Omit<SimulatorOptions, "port">;
+  /** The account upkeep period (0: off). */
+  upkeepEveryMs?: number;
+  /** Least time between two progress updates of one message (tests shorten it). */
+  progressEveryMs?: number;
+  /** Start the ALERTS_CRON poller (default true; tests call `alerts.runOnce()` themselves). */
+  alertPolling?: boolean;
+  /** How the alert publisher waits out Slack's Retry-After (tests advance the fake Slack's clock). */
+  alertSleep?: (ms: number) => Promise<void>;
+}

@@ -1,0 +1,86 @@
+import { cronTickMs, nextCronRunMs } from "../alerts/sweepHealth.js";
+import type { Config } from "../config.js";
+import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
+import type { SandboxDeps } from "../sandbox/web/index.js";
+import type { RunningSimulator } from "../simulator/index.js";
+import type { FleetAccounts } from "../tasks/fleetAccounts.js";
+import type { AlertParts } from "./alerts.js";
+import type { HealthState } from "./health.js";
+
+/**
+ * The sandbox page (no Slack configured): served beside /slack/events, it reaches the bot through
+ * a driver that signs requests exactly as Slack does, which needs the bot's URL once it listens.
+ */
+export async function sandboxPage(
+  fake: FakeSlack,
+  simulator: RunningSimulator | undefined,
+  bot: Pick<SandboxDeps, "alertSchedule" | "fleetStatus">,
+) {
+  const [{ SlackDriver }, { sandboxRoutes }] = await Promise.all([
+    import("../sandbox/fakeSlack/index.js"),
+    import("../sandbox/web/index.js"),
+  ]);
+  let driver: InstanceType<typeof SlackDriver> | undefined;
+  const page = sandboxRoutes({
+    fake,
+    simulator,
+    ...bot,
+    driver: () => {
+      if (!driver) throw new Error("The bot is not listening yet");
+      return driver;
+    },
+  });
+  return {
+    routes: page,
+    listening(url: string) {
+      driver = new SlackDriver({ botUrl: `${url}/slack/events`, fake });
+    },
+    close: () => page.close(),
+  };
+}
+
+export type SandboxFirstList = { status(): "connecting" | "ready" | "failed"; start(): Promise<void> };
+
+/**
+ * A newcomer opens the report form first thing: the sandbox fetches the demo account's vehicle list
+ * before anything else (its login, then company-vehicles; the alert checks start after), and the page
+ * says "connecting to the fleet service…" until the list is there.
+ */
+export function sandboxFirstList(fleet: FleetAccounts): SandboxFirstList {
+  const account = fleet.workspaceAccount?.username;
+  let settled = account === undefined;
+  let ready = account === undefined;
+  let started: Promise<void> | undefined;
+  return {
+    // Once there, the list stays ready for the page, even when the cache lets it go later.
+    status: () => {
+      ready ||= account !== undefined && fleet.vehicles.peek(account) !== undefined;
+      return ready ? "ready" : settled ? "failed" : "connecting";
+    },
+    start() {
+      started ??=
+        account === undefined
+          ? Promise.resolve()
+          : fleet.warmVehicles({ account }).finally(() => {
+              settled = true;
+            });
+      return started;
+    },
+  };
+}
+
+/**
+ * The alert schedule as the sandbox page tells it ("next alert check in 23 s"): node-cron's own
+ * next run, or in Redis mode the expression's next tick; none while no schedule runs.
+ */
+export function alertSchedule(config: Config, alerts: AlertParts, health: HealthState) {
+  const zone = config.companyTimeZone;
+  const everyMs = cronTickMs(config.alerts.cron, zone);
+  return () => {
+    const running = health.alertsSince !== undefined;
+    const nextCheckAt =
+      alerts.poller.nextRunAt() ??
+      (running && alerts.schedule ? nextCronRunMs(config.alerts.cron, zone) : undefined);
+    return nextCheckAt === undefined ? { everyMs } : { nextCheckAt, everyMs };
+  };
+}

@@ -1,0 +1,310 @@
+import type { Installation } from "@slack/oauth";
+import { LogLevel, WebClient } from "@slack/web-api";
+import { ALERT_CLIENT_OPTIONS, createAlertWebClient } from "../alerts/slackPublisher.js";
+import type { Config } from "../config.js";
+import type { FleetClient, FleetSession } from "../fleet/client.js";
+import type { Language } from "../i18n/language.js";
+import type { Logger } from "../log.js";
+import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
+import { type HttpRoute, type RunningSlackApp, startSlackApp } from "../slack/app.js";
+import type { SlackContext } from "../slack/context.js";
+import type { TaskDelivery } from "../slack/delivery.js";
+import { installOptions, type PublicSite, publicRoutes } from "../slack/installRoutes.js";
+import { isChannelMember } from "../slack/listeners/shared.js";
+import type { PendingAcks } from "../slack/pendingAcks.js";
+import { People } from "../slack/people.js";
+import { installWelcomeMessage } from "../slack/views/installation.js";
+import { MemorySharedState, type SharedState } from "../store/sharedState.js";
+import type { FleetAccounts } from "../tasks/fleetAccounts.js";
+import type { UserZoneDeps } from "../tasks/handlers/userZone.js";
+import type { TaskRunner } from "../tasks/runner.js";
+import {
+  InstalledWorkspaces,
+  SingleWorkspace,
+  type Workspaces,
+  workspaceClient,
+} from "../workspaces/registry.js";
+import { WorkspaceRemoval } from "../workspaces/removal.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
+import type { AlertParts } from "./alerts.js";
+import type { Backend, SharedTaskQueue } from "./backend/backend.js";
+import type { HealthState } from "./health.js";
+import { type lateRemoval, workspaceData } from "./workspaceData.js";
+
+export interface SlackSettings {
+  mode: "http" | "socket" | "multi";
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl: string;
+  /** The in-process fake Slack of the sandbox mode. */
+  fake?: FakeSlack;
+}
+
+/** The configured workspace, or (sandbox mode) a fake Slack in this process. */
+export async function slackSettings(config: Config): Promise<SlackSettings> {
+  if (config.slack.mode === "sandbox") {
+    // Imported only in the sandbox mode, like the simulator.
+    const { startFakeSlack } = await import("../sandbox/fakeSlack/index.js");
+    const fake = await startFakeSlack({ port: 0 });
+    return {
+      mode: "http",
+      botToken: fake.options.botToken,
+      signingSecret: fake.options.signingSecret,
+      apiUrl: fake.apiUrl,
+      fake,
+    };
+  }
+  return {
+    mode: config.slack.mode,
+    // Multi-workspace mode has no token of its own: each installation brings one.
+    botToken: config.slack.botToken ?? "",
+    signingSecret: config.slack.signingSecret,
+    appToken: config.slack.appToken,
+    apiUrl: config.slack.apiUrl,
+  };
+}
+
+/**
+ * The workspaces fleetbot serves: the configured one with its bot token (and the sandbox's), or
+ * in multi-workspace mode every installation, each with its own token (renewed under a lock).
+ */
+export function slackWorkspaces(
+  config: Config,
+  slackSide: SlackSettings,
+  stores: Backend,
+  logger: Logger,
+  removal: ReturnType<typeof lateRemoval>,
+): Workspaces {
+  const oauth = config.slack.oauth;
+  if (slackSide.mode !== "multi" || !oauth)
+    // fleetbot's own Web API client (answers, files, zones, membership checks); Bolt keeps one for its listeners.
+    return new SingleWorkspace({
+      default: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+      alerts: createAlertWebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+    });
+  const registry: InstalledWorkspaces = new InstalledWorkspaces({
+    installations: stores.installations,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    slackApiUrl: slackSide.apiUrl,
+    lock: stores.renewalLock,
+    clientOptions: { alerts: { ...ALERT_CLIENT_OPTIONS, logLevel: LogLevel.ERROR } },
+    logger: logger.child({ module: "workspaces" }),
+    onTokenDead: (key) => removal.tokenDead(key),
+    onInstalled: async (installation, key, fresh) => {
+      // A workspace that installs anew starts clean, even when its uninstall event was lost.
+      if (fresh) await removal.purge(key);
+      // Just installed: nobody there has chosen a language, nor the workspace a default.
+      await welcomeInstaller(
+        registry,
+        installation,
+        key,
+        config.slack.supportUrl,
+        config.defaultLanguage,
+      ).catch((error: unknown) =>
+        logger.warn({ err: error, workspace: key }, "could not send the installer the first steps"),
+      );
+    },
+  });
+  return registry;
+}
+
+/** The installer's direct message: the workspace account first (`/fleet login workspace`), then `/fleet help`. */
+export async function welcomeInstaller(
+  workspaces: Workspaces,
+  installation: Installation,
+  key: WorkspaceKey,
+  supportUrl: string | undefined,
+  language: Language,
+): Promise<void> {
+  const installer = installation.user?.id;
+  if (!installer) return;
+  const client = await workspaceClient(workspaces, key);
+  const opened = await client.conversations.open({ users: installer });
+  if (!opened.channel?.id) return;
+  const teamName = installation.team?.name ?? installation.enterprise?.name;
+  const message = installWelcomeMessage({
+    ...(teamName ? { teamName } : {}),
+    ...(supportUrl ? { supportUrl } : {}),
+    language,
+  });
+  await client.chat.postMessage({ channel: opened.channel.id, text: message.text, blocks: message.blocks });
+}
+
+/** Who Slack users are (zones, the account they act as), and how a task settles its user's zone. */
+export function peopleParts(
+  config: Config,
+  parts: { stores: Backend; fleet: FleetAccounts; workspaces: Workspaces },
+) {
+  const { stores, fleet, workspaces } = parts;
+  const people = new People({
+    accounts: stores.accounts,
+    workspaceAccount: fleet.workspaceAccount,
+    companyTimeZone: config.companyTimeZone,
+  });
+  // The user's zone is settled in each task, after the ack (users.info never delays an ack).
+  const zones: UserZoneDeps = {
+    settle: async (slackUser, workspace) => {
+      const client = await workspaceClient(workspaces, workspace).catch(() => undefined);
+      // An uninstalled workspace's task ends unanswered anyway; its times need no zone from Slack.
+      return client ? people.settleZone(client, slackUser, workspace) : { zone: config.companyTimeZone };
+    },
+    saveParams: (taskId, params) => stores.tasks.updateParams(taskId, params),
+  };
+  return { people, zones };
+}
+
+/**
+ * The Slack side, started: in multi-workspace mode the workspace removal (it needs the runner
+ * and the people cache), the listeners' context, the Bolt app with its routes, and Slack's
+ * health for /healthz.
+ */
+export async function startSlack(
+  config: Config,
+  parts: Omit<Parameters<typeof slackContext>[1], "removal"> &
+    Omit<Parameters<typeof startSlackSide>[1], "context" | "usedStates"> & {
+      lateRemoval: ReturnType<typeof lateRemoval>;
+      health: HealthState;
+      queue: SharedTaskQueue | undefined;
+    },
+): Promise<RunningSlackApp> {
+  const { stores, runner, people, workspaces, logger } = parts;
+  const { fleet, queue } = parts;
+  let slack: RunningSlackApp | undefined;
+  const removal = workspaces.multi
+    ? parts.lateRemoval.set(
+        new WorkspaceRemoval({
+          installations: stores.installations,
+          data: workspaceData({ stores, runner, people, workspaces, fleet, queue, slack: () => slack }),
+          logger: logger.child({ module: "workspaces" }),
+        }),
+      )
+    : undefined;
+  const context = slackContext(config, { ...parts, ...(removal ? { removal } : {}) });
+  slack = await startSlackSide(config, {
+    ...parts,
+    context,
+    usedStates: stores.sharedState ?? new MemorySharedState(),
+  });
+  parts.health.slack = await checkSlackToken(slack, workspaces, logger);
+  return slack;
+}
+
+/** What the listeners are built from (listeners/index.ts narrows it per command family). */
+/** The Slack app (HTTP or Socket Mode) with its routes; the sandbox page learns its address. */
+export async function startSlackSide(
+  config: Config,
+  parts: {
+    slackSide: SlackSettings;
+    routes: HttpRoute[];
+    pendingAcks: PendingAcks;
+    context: SlackContext;
+    sandbox: { listening(url: string): void } | undefined;
+    fleet: FleetAccounts;
+    workspaces: Workspaces;
+    usedStates: SharedState;
+    logger: Logger;
+  },
+): Promise<RunningSlackApp> {
+  const { slackSide, sandbox, workspaces } = parts;
+  const oauth = config.slack.oauth;
+  const site: PublicSite = {
+    supportUrl: config.slack.supportUrl ?? "/privacy",
+    taskRetentionDays: config.taskRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
+  };
+  // Multi-workspace mode: Bolt's installer serves /slack/install and /slack/oauth_redirect.
+  const install =
+    oauth && workspaces instanceof InstalledWorkspaces
+      ? installOptions({
+          ...oauth,
+          slackApiUrl: slackSide.apiUrl,
+          installationStore: workspaces.boltInstallationStore(),
+          usedStates: parts.usedStates,
+          site,
+        })
+      : undefined;
+  const slack = await startSlackApp({
+    ...slackSide,
+    port: config.port,
+    // The sandbox page drives a fleet account with no sign-in: reachable from this machine only.
+    ...(slackSide.fake ? { host: "127.0.0.1" } : {}),
+    ...(install ? { install } : {}),
+    routes: install ? [...parts.routes, ...publicRoutes(site)] : parts.routes,
+    logger: parts.logger,
+    pendingAcks: parts.pendingAcks,
+    context: parts.context,
+  });
+  sandbox?.listening(slack.url);
+  return slack;
+}
+
+export function slackContext(
+  config: Config,
+  parts: {
+    stores: Backend;
+    client: FleetClient;
+    fleet: FleetAccounts;
+    runner: TaskRunner<FleetSession>;
+    delivery: TaskDelivery;
+    alerts: AlertParts;
+    people: People;
+    workspaces: Workspaces;
+    removal?: WorkspaceRemoval;
+    logger: Logger;
+  },
+): SlackContext {
+  const { stores, client, fleet, runner, delivery, alerts, people, workspaces, removal, logger } = parts;
+  return {
+    runner,
+    tasks: stores.tasks,
+    accounts: stores.accounts,
+    auditHistory: (account, uit, limit) => stores.audit.history(account, uit, limit),
+    fleetAccess: (account, slackUser, workspace) => fleet.accessOf({ account, slackUser, workspace }),
+    client,
+    vehicles: fleet.vehicles,
+    people,
+    delivery,
+    credentialsKey: config.credentialsKey,
+    companyTimeZone: config.companyTimeZone,
+    defaultLanguage: config.defaultLanguage,
+    settings: stores.settings,
+    alerts: {
+      subscriptions: alerts.subscriptions,
+      store: stores.alerts,
+      checkChannel: (channel, workspace) => alerts.publisher.checkChannel(channel, workspace),
+      isMember: async (channel, userId, workspace) =>
+        isChannelMember(await workspaceClient(workspaces, workspace), channel, userId),
+    },
+    workspaces,
+    ...(config.slack.supportUrl ? { supportUrl: config.slack.supportUrl } : {}),
+    ...(removal
+      ? { installation: { uninstalled: (ids, eventTimeMs) => removal.uninstalled(ids, eventTimeMs) } }
+      : {}),
+    releaseAccount: (username) => fleet.release(username),
+    warmVehicles: (account, slackUser, workspace) => fleet.warmVehicles({ account, slackUser, workspace }),
+    cachedVehicles: async (account, slackUser, workspace) =>
+      (await fleet.cachedListOf({ account, slackUser, workspace }))?.vehicles,
+    storeHealth: stores.health,
+    ...(stores.sharedState ? { sharedState: stores.sharedState } : {}),
+    logger: logger.child({ module: "slack" }),
+    now: () => Date.now(),
+  };
+}
+
+export async function checkSlackToken(
+  slack: RunningSlackApp,
+  workspaces: Workspaces,
+  logger: Logger,
+): Promise<string> {
+  // Multi-workspace mode: /healthz depends on no one workspace's token.
+  if (workspaces.multi) return "multi-workspace";
+  try {
+    await slack.client.auth.test();
+    return "ok";
+  } catch (error) {
+    logger.error({ err: error }, "Slack rejected the bot token (auth.test)");
+    return "auth.test failed";
+  }
+}

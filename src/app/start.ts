@@ -1,0 +1,94 @@
+import type { Config } from "../config.js";
+import { createLogger } from "../log.js";
+import { FleetbotMetrics } from "../metrics.js";
+import { PendingAcks } from "../slack/pendingAcks.js";
+import { alertParts } from "./alerts.js";
+import type { Backend } from "./backend/backend.js";
+import { openSqliteBackend } from "./backend/sqlite.js";
+import { accountUpkeep, fleetParts, startFleetService } from "./fleet.js";
+import type { Fleetbot, StartOptions } from "./fleetbot.js";
+import { httpRoutes } from "./http.js";
+import { shutdown, startBackground } from "./lifecycle.js";
+import { sandboxFirstList } from "./sandbox.js";
+import { peopleParts, slackSettings, slackWorkspaces, startSlack } from "./slack.js";
+import { taskDelivery, taskRunner } from "./tasks.js";
+import { lateRemoval } from "./workspaceData.js";
+
+export type { Fleetbot, StartOptions };
+
+/**
+ * The composition root: each part built once, in the order the next needs it. The backend is
+ * chosen here and only here; every part below takes it as it is.
+ */
+export async function startFleetbot(config: Config, options: StartOptions = {}): Promise<Fleetbot> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new FleetbotMetrics();
+  const stores = await openBackend(config, logger);
+  const service = await startFleetService(config, options);
+  const { callDurations, gate, client, fleet } = await fleetParts(config, {
+    stores,
+    service,
+    metrics,
+    logger,
+  });
+  const slackSide = await slackSettings(config);
+  // Removal is wired once the runner and the people cache exist; a dead token found earlier waits for it.
+  const removal = lateRemoval();
+  const workspaces = slackWorkspaces(config, slackSide, stores, logger, removal);
+  const { people, zones } = peopleParts(config, { stores, fleet, workspaces });
+  // HTTP mode: tasks let the acks of the Slack requests being read go out first.
+  const pendingAcks = new PendingAcks();
+  // A lookup goes first when a burst's tasks are let go together.
+  const beforeWork = (task: { priority: string }) => pendingAcks.settled(task.priority === "interactive");
+  const { runner, queue } = taskRunner(config, {
+    stores,
+    gate,
+    client,
+    fleet,
+    zones,
+    logger,
+    callDurations,
+    beforeWork,
+  });
+  const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
+  const slackApiUrl = slackSide.apiUrl;
+  const delivery = taskDelivery(config, { stores, runner, workspaces, slackApiUrl, options, logger });
+  const sleep = options.alertSleep ? { sleep: options.alertSleep } : {};
+  const alerts = alertParts(config, { stores, fleet, metrics, workspaces, logger, ...sleep });
+  // The sandbox: the demo account's vehicle list comes first (login, then company-vehicles).
+  const firstList = slackSide.fake ? sandboxFirstList(fleet) : undefined;
+  const { health, routes, sandbox } = await httpRoutes(config, {
+    ...{ stores, metrics, alerts, service, slackSide },
+    ...(firstList ? { firstList } : {}),
+  });
+  const slack = await startSlack(config, {
+    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, lateRemoval: removal, queue },
+    ...{ slackSide, routes, pendingAcks, sandbox, health, logger },
+  });
+  const background = await startBackground(config, {
+    ...{ stores, runner, queue, alerts, fleet, options, sandboxed: !!slackSide.fake, health, logger },
+    ...(firstList ? { firstList: firstList.start() } : {}),
+  });
+  health.ready = true;
+  const running = { health, upkeep, background, alerts, runner, delivery, sandbox, slack, queue, gate };
+  return {
+    ...{ config, logger, fleetUrl: service.url, simulator: service.simulator, fakeSlack: slackSide.fake },
+    ...{
+      client,
+      accounts: fleet,
+      upkeep: upkeep.upkeep,
+      runner,
+      tasks: stores.tasks,
+      vehicles: fleet.vehicles,
+    },
+    ...{ metrics, slack, alerts: alerts.poller, delivery, removal, url: slack.url },
+    close: () => shutdown({ ...running, slackSide, service, stores }),
+  };
+}
+
+/** One process on SQLite, or replicas on one Redis (REDIS_URL; its modules are imported only then). */
+async function openBackend(config: Config, logger: Fleetbot["logger"]): Promise<Backend> {
+  if (!config.redisUrl) return openSqliteBackend(config, logger);
+  const { openRedisBackend } = await import("./backend/redis.js");
+  return openRedisBackend(config, config.redisUrl, logger);
+}
