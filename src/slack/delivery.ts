@@ -8,34 +8,20 @@ import { messages } from "../i18n/catalogue.js";
 import type { Language } from "../i18n/language.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { SharedState } from "../store/sharedState.js";
-import type { TransportListResult } from "../tasks/kinds/transports.js";
 import { zoneWasGuessed } from "../tasks/kinds/zoneNote.js";
 import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { withTimeout } from "../time/withTimeout.js";
 import { WorkspaceGoneError, type WorkspaceKey } from "../workspaces/workspace.js";
+import type { OutgoingFile, Rendered } from "./rendered.js";
 import { mergeTransports, taskLanguage } from "./renderers.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
-import { progressMessage, progressPhrase, statusModal } from "./views/common.js";
 import { withCardUnderWay } from "./views/etransport.js";
 import type { SlackMessage } from "./views/message.js";
-
-export interface OutgoingFile {
-  filename: string;
-  title: string;
-  content: Uint8Array | string;
-}
-
-export interface Rendered {
-  message: SlackMessage;
-  files?: OutgoingFile[];
-  /** A modal to show instead of a message, when the task was asked from one (edit form). */
-  view?: View;
-  /** Another task's result to keep current (a list after an action on one of its cards), stored by delivery. */
-  listUpdate?: { taskId: string; result: TransportListResult };
-}
+import { progressMessage, progressPhrase } from "./views/progress.js";
+import { statusModal } from "./views/statusModal.js";
 
 /** How many of the account's last tasks an edit looks through for earlier cards of the transport. */
 const RECENT_TASKS_FOR_CARDS = 200;

@@ -17,8 +17,7 @@ import type { TransportFindResult, TransportListParams } from "../tasks/kinds/tr
 import { isTaskKind, type TaskOf, taskOf } from "../tasks/kinds.js";
 import type { ResultNotKept, TaskRecord } from "../tasks/task.js";
 import { VIEWS } from "./actionIds.js";
-import type { Rendered } from "./delivery.js";
-import { cancelledMessage, failureMessage, loginModal, noticeMessage, statusModal } from "./views/common.js";
+import type { Rendered } from "./rendered.js";
 import {
   removeConfirmationMessage,
   transportActionResultMessage,
@@ -27,9 +26,14 @@ import {
 } from "./views/etransport.js";
 import { transportModal } from "./views/etransportModal.js";
 import { formatUit, transportStatusText } from "./views/etransportText.js";
+import { loginModal } from "./views/loginModal.js";
 import type { SlackMessage } from "./views/message.js";
+import { noticeMessage } from "./views/notice.js";
+import { resolutionMessage } from "./views/reports/resolution.js";
+import { statusModal } from "./views/statusModal.js";
+import { cancelledMessage, failureMessage } from "./views/taskEnding.js";
 import { ECHO_MAX, userText } from "./views/text.js";
-import { REPORT_VIEWS, type ReportViewContext, resolutionMessage } from "./views/vehicleData.js";
+import { REPORT_VIEWS, type ReportViewContext } from "./views/vehicleData.js";
 
 /**
  * One line saying what a task is, for progress messages and the queue, as mrkdwn, in `language`

@@ -15,7 +15,7 @@ const TRANSPORT_ENDPOINTS = new Set([
 /**
  * What a user and support see of a failed task, as a code and its parameters (TaskError): no
  * words are stored, so a task's failure renders in its reader's language whenever it is shown
- * (src/slack/views/common.ts taskErrorText, from the `tasks` catalogue).
+ * (src/slack/views/taskEnding.ts taskErrorText, from the `tasks` catalogue).
  */
 export function describeTaskError(error: unknown): TaskError {
   if (isApplicationFailureError(error) && error.errorCode && TRANSPORT_ENDPOINTS.has(error.endpoint)) {

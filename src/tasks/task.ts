@@ -53,7 +53,7 @@ export type TaskState = (typeof TASK_STATES)[number];
 
 /**
  * What a failed task's error says, as a code and its parameters (never words: the reader's
- * language is known only when it is rendered, src/slack/views/common.ts taskErrorText). Each
+ * language is known only when it is rendered, src/slack/views/taskEnding.ts taskErrorText). Each
  * code's parameters:
  * - `etransport`: `errorCode` and `parameters` (string[]) of an e-Transport application failure;
  * - `credentials`: `username`, and `workspace: true` for the workspace's own account;

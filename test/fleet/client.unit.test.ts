@@ -10,7 +10,7 @@ import {
   UpstreamTransportError,
 } from "../../src/fleet/errors.js";
 import type { CallGate, UpstreamCall } from "../../src/fleet/seam.js";
-import { taskErrorText } from "../../src/slack/views/common.js";
+import { taskErrorText } from "../../src/slack/views/taskEnding.js";
 import { describeTaskError } from "../../src/tasks/failures.js";
 import { DAY_MS, recordingGate } from "./helpers.js";
 

@@ -23,15 +23,12 @@ import { fuelCsv, refillsCsv, routeCsv, stopsCsv, temperaturesCsv } from "../../
 import { routeGpx } from "../../src/slack/files/routeGpx.js";
 import { temperatureChartPng } from "../../src/slack/files/temperatureChart.js";
 import type { SlackMessage } from "../../src/slack/views/message.js";
-import {
-  fuelMessage,
-  positionCard,
-  refillsMessage,
-  routeMessage,
-  stopsMessage,
-  temperatureMessage,
-  vehicleListMessage,
-} from "../../src/slack/views/vehicleData.js";
+import { fuelMessage } from "../../src/slack/views/reports/fuel.js";
+import { positionCard, vehicleListMessage } from "../../src/slack/views/reports/positions.js";
+import { refillsMessage } from "../../src/slack/views/reports/refills.js";
+import { routeMessage } from "../../src/slack/views/reports/route.js";
+import { stopsMessage } from "../../src/slack/views/reports/stops.js";
+import { temperatureMessage } from "../../src/slack/views/reports/temperatures.js";
 import { PNG_SIGNATURE, pngSize, ZONE } from "./helpers.js";
 
 /** Wednesday 4 Nov 2026, 10:00 in Bucharest. */

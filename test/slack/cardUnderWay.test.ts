@@ -13,12 +13,12 @@ import type { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/actionIds.js";
 import { TaskDelivery } from "../../src/slack/delivery.js";
-import { progressPhrase } from "../../src/slack/views/common.js";
 import {
   actionUnderWayNote,
   lookupUnderWayNote,
   withCardUnderWay,
 } from "../../src/slack/views/etransport.js";
+import { progressPhrase } from "../../src/slack/views/progress.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised, type TaskRepository } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";

@@ -8,10 +8,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { type GrammarContext, parseCommandLine } from "../../src/slack/grammar/index.js";
-import { helpMessage, vehicleProblemsMrkdwn } from "../../src/slack/views/common.js";
 import { transportCard, transportListMessage } from "../../src/slack/views/etransport.js";
 import { grammarErrorMessage } from "../../src/slack/views/grammarError.js";
+import { helpMessage } from "../../src/slack/views/help.js";
 import { userCode, userText } from "../../src/slack/views/text.js";
+import { vehicleProblemsMrkdwn } from "../../src/slack/views/vehicleProblems.js";
 import { echoedMentions, HOSTILE } from "./echoCheck.js";
 import { NOW, transport } from "./views/etransportFixtures.js";
 

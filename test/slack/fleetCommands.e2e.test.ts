@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
 import { viewerVehicleIds } from "../../src/simulator/fleet.js";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
-import { noticeMessage } from "../../src/slack/views/common.js";
+import { noticeMessage } from "../../src/slack/views/notice.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

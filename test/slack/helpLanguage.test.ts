@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "../../src/i18n/index.js";
 import { helpText, usageExamples, usageLines } from "../../src/slack/grammar/help.js";
 import { parseCommandLine } from "../../src/slack/grammar/index.js";
-import { helpMessage } from "../../src/slack/views/common.js";
+import { helpMessage } from "../../src/slack/views/help.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const parse = (text: string) => parseCommandLine(text, ctx).result;

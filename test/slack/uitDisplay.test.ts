@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApplicationFailureError } from "../../src/fleet/errors.js";
 import { describeTask, renderTask } from "../../src/slack/renderers.js";
-import { taskErrorText } from "../../src/slack/views/common.js";
+import { taskErrorText } from "../../src/slack/views/taskEnding.js";
 import { describeTaskError } from "../../src/tasks/failures.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 

@@ -8,7 +8,7 @@ import type { Vehicle } from "../../src/fleet/schemas.js";
 import type { CallContext } from "../../src/fleet/seam.js";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
-import { progressMessage } from "../../src/slack/views/common.js";
+import { progressMessage } from "../../src/slack/views/progress.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised } from "../../src/store/repositories.js";
 import { TaskStore } from "../../src/store/taskStore.js";

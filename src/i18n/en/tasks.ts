@@ -1,7 +1,7 @@
 /**
  * English, tasks: what a queued, running, finished, failed or cancelled request says (progress,
  * the queue, the ack's place and estimate), and the fleet service's and fleetbot's failures by code
- * (src/tasks/failures.ts stores the code, src/slack/views/common.ts taskErrorText says it).
+ * (src/tasks/failures.ts stores the code, src/slack/views/taskEnding.ts taskErrorText says it).
  * Values are inserted as given: `what` is a task's description (mrkdwn, escaped), durations are
  * `duration` of format.ts, times `slackDate`.
  */

@@ -4,8 +4,9 @@ import type { NewTaskOf, TaskKind } from "../../tasks/kinds.js";
 import type { TaskProgress, TaskRecord } from "../../tasks/task.js";
 import type { QueueDeps } from "../context.js";
 import { describeTask } from "../renderers.js";
-import { noticeMessage, progressMessage } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
+import { noticeMessage } from "../views/notice.js";
+import { progressMessage } from "../views/progress.js";
 
 export interface Queued {
   task: TaskRecord;

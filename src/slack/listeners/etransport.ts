@@ -31,7 +31,6 @@ import {
   fleetAccessMessage,
   HISTORY_MAX_ENTRIES,
 } from "../views/auditHistory.js";
-import { helpMessage, noticeMessage, progressPhrase, statusModal } from "../views/common.js";
 import {
   actionUnderWayNote,
   lookupUnderWayNote,
@@ -49,6 +48,10 @@ import {
   vehicleOptions,
 } from "../views/etransportModal.js";
 import { grammarErrorMessage } from "../views/grammarError.js";
+import { helpMessage } from "../views/help.js";
+import { noticeMessage } from "../views/notice.js";
+import { progressPhrase } from "../views/progress.js";
+import { statusModal } from "../views/statusModal.js";
 import { ECHO_MAX, userText } from "../views/text.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import {

@@ -3,7 +3,7 @@ import type { WebClient } from "@slack/web-api";
 import { messages } from "../../i18n/index.js";
 import type { CachedVehicles, QueueDeps } from "../context.js";
 import { helpText, vehicleExamples } from "../grammar/help.js";
-import { homeView } from "../views/common.js";
+import { homeView } from "../views/home.js";
 import { supportLine } from "../views/installation.js";
 import { userText } from "../views/text.js";
 import { queueEntries } from "./queue.js";

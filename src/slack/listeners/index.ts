@@ -25,7 +25,8 @@ import { withTimeout } from "../../time/withTimeout.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
 import type { AlertDeps, CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
-import { noticeMessage, statusModal } from "../views/common.js";
+import { noticeMessage } from "../views/notice.js";
+import { statusModal } from "../views/statusModal.js";
 import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
 import { alertMute, alertUnmute } from "./alerts.js";
 import {

@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { type Catalogue, messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { LanguageDeps } from "../context.js";
-import { noticeMessage } from "../views/common.js";
+import { noticeMessage } from "../views/notice.js";
 import { type Ack, ephemeral } from "./shared.js";
 
 /**

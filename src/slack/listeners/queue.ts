@@ -3,7 +3,8 @@ import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { QueueDeps } from "../context.js";
 import { describeTask, taskLanguage } from "../renderers.js";
-import { cancelledMessage, QUEUE_ENTRY_BLOCK, type QueueEntry, queueMessage } from "../views/common.js";
+import { QUEUE_ENTRY_BLOCK, type QueueEntry, queueMessage } from "../views/queue.js";
+import { cancelledMessage } from "../views/taskEnding.js";
 import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;

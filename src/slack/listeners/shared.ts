@@ -5,8 +5,8 @@ import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { ReplyTarget, TaskRecord } from "../../tasks/task.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
-import { noticeMessage } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
+import { noticeMessage } from "../views/notice.js";
 
 /** Bolt's ack of a command or action. */
 export type Ack = (response?: string | RespondArguments) => Promise<void>;

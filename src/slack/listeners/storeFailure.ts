@@ -8,8 +8,9 @@ import type {
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import { resolveLanguage } from "../../i18n/resolve.js";
-import { noticeMessage, statusModal } from "../views/common.js";
 import type { SlackMessage } from "../views/message.js";
+import { noticeMessage } from "../views/notice.js";
+import { statusModal } from "../views/statusModal.js";
 import { aside, ephemeral } from "./shared.js";
 
 /** The notice when the store refuses a write (SQLite: disk full or read-only). */

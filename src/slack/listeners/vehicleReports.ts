@@ -24,9 +24,10 @@ import { type VehicleExamples, vehicleExamples } from "../grammar/help.js";
 import type { GrammarError, ReportCommand, ReportName, ReportPrefill } from "../grammar/types.js";
 import { describeTask, renderTask, resultNotKeptText } from "../renderers.js";
 import { fleetAccessMessage } from "../views/auditHistory.js";
-import { reportModal, statusModal } from "../views/common.js";
 import { grammarErrorMessage } from "../views/grammarError.js";
 import { pickedPeriodLabel } from "../views/periodText.js";
+import { reportModal } from "../views/reportModal.js";
+import { statusModal } from "../views/statusModal.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
 import {

@@ -33,7 +33,6 @@ import {
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
 import type { AlertOptionProblem } from "../grammar/alerts.js";
-import { noticeMessage } from "./common.js";
 import { transportButtonValue } from "./etransport.js";
 import {
   blocksText,
@@ -44,6 +43,7 @@ import {
 } from "./etransportText.js";
 import { alertOptionMessage } from "./grammarError.js";
 import type { SlackMessage } from "./message.js";
+import { noticeMessage } from "./notice.js";
 import { fitMrkdwn, userText } from "./text.js";
 
 /**

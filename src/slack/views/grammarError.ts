@@ -13,10 +13,12 @@ import { commandIn, exampleIn } from "../grammar/examples.js";
 import { MODAL_REPORTS } from "../grammar/fleet.js";
 import type { GrammarError, GrammarProblem, ProblemOf } from "../grammar/types.js";
 import { ALERT_CODES } from "../grammar/types.js";
-import { noticeMessage, sectionsOf, vehicleProblemsMrkdwn } from "./common.js";
+import { sectionsOf } from "./blocks.js";
 import { cut } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
+import { noticeMessage } from "./notice.js";
 import { ECHO_MAX, fitMrkdwn, userCode } from "./text.js";
+import { vehicleProblemsMrkdwn } from "./vehicleProblems.js";
 
 /** An example command is fleetbot's own words around at most a few echoes of the user's. */
 const EXAMPLE_MAX = 600;

@@ -14,7 +14,7 @@ import {
 } from "../../../src/slack/grammar/index.js";
 import { alertOptions } from "../../../src/slack/listeners/alerts.js";
 import { alertOptionProblemMessage } from "../../../src/slack/views/alerts.js";
-import { helpMessage } from "../../../src/slack/views/common.js";
+import { helpMessage } from "../../../src/slack/views/help.js";
 import { msg } from "./problemText.js";
 
 const ctx: GrammarContext = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };

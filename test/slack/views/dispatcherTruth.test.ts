@@ -10,7 +10,6 @@ import { listPhrase } from "../../../src/i18n/en/etransport.js";
 import type { StopsReport } from "../../../src/reports/stops.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
-import { queueMessage } from "../../../src/slack/views/common.js";
 import {
   parseTransportButtonValue,
   removeCancelledMessage,
@@ -21,7 +20,8 @@ import {
   transportListFilter,
   transportListMessage,
 } from "../../../src/slack/views/etransport.js";
-import { stopsMessage } from "../../../src/slack/views/vehicleData.js";
+import { queueMessage } from "../../../src/slack/views/queue.js";
+import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
 import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 import type { TaskRecord } from "../../../src/tasks/task.js";
 import { transport } from "./etransportFixtures.js";

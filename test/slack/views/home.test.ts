@@ -7,8 +7,9 @@ import { describe, expect, it, vi } from "vitest";
 import type { QueueDeps } from "../../../src/slack/context.js";
 import { helpText } from "../../../src/slack/grammar/help.js";
 import { publishHome } from "../../../src/slack/listeners/home.js";
-import { homeView, type QueueEntry } from "../../../src/slack/views/common.js";
+import { homeView } from "../../../src/slack/views/home.js";
 import { supportLine } from "../../../src/slack/views/installation.js";
+import type { QueueEntry } from "../../../src/slack/views/queue.js";
 
 const NOW = Date.parse("2026-11-22T10:00:00Z");
 

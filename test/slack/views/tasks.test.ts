@@ -19,20 +19,14 @@ import { periodText } from "../../../src/i18n/periodText.js";
 import { queuedMessage, queuePosition } from "../../../src/slack/listeners/acknowledge.js";
 import { cannotQueueMessage, cannotSaveMessage } from "../../../src/slack/listeners/storeFailure.js";
 import { describeTask, renderTask, resultNotKeptText } from "../../../src/slack/renderers.js";
-import {
-  cancelledMessage,
-  failureMessage,
-  loginModal,
-  pacingNote,
-  progressMessage,
-  progressPhrase,
-  queueMessage,
-  statusModal,
-  taskErrorText,
-  vehicleProblemsMrkdwn,
-} from "../../../src/slack/views/common.js";
 import { installWelcomeMessage } from "../../../src/slack/views/installation.js";
+import { loginModal } from "../../../src/slack/views/loginModal.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
+import { pacingNote, progressMessage, progressPhrase } from "../../../src/slack/views/progress.js";
+import { queueMessage } from "../../../src/slack/views/queue.js";
+import { statusModal } from "../../../src/slack/views/statusModal.js";
+import { cancelledMessage, failureMessage, taskErrorText } from "../../../src/slack/views/taskEnding.js";
+import { vehicleProblemsMrkdwn } from "../../../src/slack/views/vehicleProblems.js";
 import { LinkedAccountUnreadableError } from "../../../src/store/accountStore.js";
 import { describeTaskError } from "../../../src/tasks/failures.js";
 import {

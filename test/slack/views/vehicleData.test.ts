@@ -15,16 +15,13 @@ import {
 import { type LimitProblem, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
+import { fuelMessage } from "../../../src/slack/views/reports/fuel.js";
+import { positionCard, vehicleListMessage } from "../../../src/slack/views/reports/positions.js";
+import { refillsMessage } from "../../../src/slack/views/reports/refills.js";
+import { routeMessage } from "../../../src/slack/views/reports/route.js";
+import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
+import { temperatureMessage } from "../../../src/slack/views/reports/temperatures.js";
 import { userText } from "../../../src/slack/views/text.js";
-import {
-  fuelMessage,
-  positionCard,
-  refillsMessage,
-  routeMessage,
-  stopsMessage,
-  temperatureMessage,
-  vehicleListMessage,
-} from "../../../src/slack/views/vehicleData.js";
 import { blocksText, clipMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 
 const ZONE = "Europe/Bucharest";

@@ -22,21 +22,16 @@ import type {
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { parseFleetCommand } from "../../../src/slack/grammar/index.js";
 import { unresolvedVehicles } from "../../../src/slack/listeners/vehicleReports.js";
-import { reportModal } from "../../../src/slack/views/common.js";
 import type { SlackMessage } from "../../../src/slack/views/message.js";
-import {
-  fuelMessage,
-  modalReportChoices,
-  noReadingsLine,
-  positionCard,
-  REPORT_VIEWS,
-  refillsMessage,
-  resolutionMessage,
-  routeMessage,
-  stopsMessage,
-  temperatureMessage,
-  vehicleListMessage,
-} from "../../../src/slack/views/vehicleData.js";
+import { reportModal } from "../../../src/slack/views/reportModal.js";
+import { fuelMessage } from "../../../src/slack/views/reports/fuel.js";
+import { positionCard, vehicleListMessage } from "../../../src/slack/views/reports/positions.js";
+import { refillsMessage } from "../../../src/slack/views/reports/refills.js";
+import { resolutionMessage } from "../../../src/slack/views/reports/resolution.js";
+import { routeMessage } from "../../../src/slack/views/reports/route.js";
+import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
+import { noReadingsLine, temperatureMessage } from "../../../src/slack/views/reports/temperatures.js";
+import { modalReportChoices, REPORT_VIEWS } from "../../../src/slack/views/vehicleData.js";
 import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 
 const ZONE = "Europe/Bucharest";

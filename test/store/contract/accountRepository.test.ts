@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { taskErrorText } from "../../../src/slack/views/common.js";
+import { taskErrorText } from "../../../src/slack/views/taskEnding.js";
 import {
   AccountStore,
   CredentialsKeyMissingError,
