@@ -18,6 +18,7 @@ import { MemorySharedState, type SharedState } from "../store/sharedState.js";
 import type { FleetAccounts } from "../tasks/fleetAccounts.js";
 import type { UserZoneDeps } from "../tasks/handlers/userZone.js";
 import type { TaskRunner } from "../tasks/runner.js";
+import type { WorkspaceEvents } from "../workspaces/events.js";
 import {
   InstalledWorkspaces,
   SingleWorkspace,
@@ -27,9 +28,8 @@ import {
 import { WorkspaceRemoval } from "../workspaces/removal.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type { AlertParts } from "./alerts.js";
-import type { Backend, SharedTaskQueue } from "./backend/backend.js";
+import type { Backend } from "./backend/backend.js";
 import type { HealthState } from "./health.js";
-import { type lateRemoval, workspaceData } from "./workspaceData.js";
 
 export interface SlackSettings {
   mode: "http" | "socket" | "multi";
@@ -74,15 +74,23 @@ export function slackWorkspaces(
   slackSide: SlackSettings,
   stores: Backend,
   logger: Logger,
-  removal: ReturnType<typeof lateRemoval>,
-): Workspaces {
+  events: WorkspaceEvents,
+): { workspaces: Workspaces; removal?: WorkspaceRemoval } {
   const oauth = config.slack.oauth;
   if (slackSide.mode !== "multi" || !oauth)
     // fleetbot's own Web API client (answers, files, zones, membership checks); Bolt keeps one for its listeners.
-    return new SingleWorkspace({
-      default: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
-      alerts: createAlertWebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
-    });
+    return {
+      workspaces: new SingleWorkspace({
+        default: new WebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+        alerts: createAlertWebClient(slackSide.botToken, { slackApiUrl: slackSide.apiUrl }),
+      }),
+    };
+  // Uninstalls and dead tokens: the installation, then what every subscriber of `events` keeps.
+  const removal = new WorkspaceRemoval({
+    installations: stores.installations,
+    events,
+    logger: logger.child({ module: "workspaces" }),
+  });
   const registry: InstalledWorkspaces = new InstalledWorkspaces({
     installations: stores.installations,
     clientId: oauth.clientId,
@@ -91,10 +99,8 @@ export function slackWorkspaces(
     lock: stores.renewalLock,
     clientOptions: { alerts: { ...ALERT_CLIENT_OPTIONS, logLevel: LogLevel.ERROR } },
     logger: logger.child({ module: "workspaces" }),
-    onTokenDead: (key) => removal.tokenDead(key),
-    onInstalled: async (installation, key, fresh) => {
-      // A workspace that installs anew starts clean, even when its uninstall event was lost.
-      if (fresh) await removal.purge(key);
+    events,
+    onInstalled: async (installation, key) => {
       // Just installed: nobody there has chosen a language, nor the workspace a default.
       await welcomeInstaller(
         registry,
@@ -107,7 +113,7 @@ export function slackWorkspaces(
       );
     },
   });
-  return registry;
+  return { workspaces: registry, removal };
 }
 
 /** The installer's direct message: the workspace account first (`/fleet login workspace`), then `/fleet help`. */
@@ -135,13 +141,18 @@ export async function welcomeInstaller(
 /** Who Slack users are (zones, the account they act as), and how a task settles its user's zone. */
 export function peopleParts(
   config: Config,
-  parts: { stores: Backend; fleet: FleetAccounts; workspaces: Workspaces },
+  parts: { stores: Backend; fleet: FleetAccounts; workspaces: Workspaces; events: WorkspaceEvents },
 ) {
   const { stores, fleet, workspaces } = parts;
   const people = new People({
     accounts: stores.accounts,
     workspaceAccount: fleet.workspaceAccount,
     companyTimeZone: config.companyTimeZone,
+  });
+  parts.events.onRemoved({
+    name: "cached users",
+    stage: "memory",
+    deleteWorkspace: (key) => people.forgetWorkspace(key),
   });
   // The user's zone is settled in each task, after the ack (users.info never delays an ack).
   const zones: UserZoneDeps = {
@@ -156,36 +167,28 @@ export function peopleParts(
 }
 
 /**
- * The Slack side, started: in multi-workspace mode the workspace removal (it needs the runner
- * and the people cache), the listeners' context, the Bolt app with its routes, and Slack's
- * health for /healthz.
+ * The Slack side, started: the listeners' context, the Bolt app with its routes (its listeners'
+ * per-workspace deps go when a workspace is removed), and Slack's health for /healthz.
  */
 export async function startSlack(
   config: Config,
-  parts: Omit<Parameters<typeof slackContext>[1], "removal"> &
+  parts: Parameters<typeof slackContext>[1] &
     Omit<Parameters<typeof startSlackSide>[1], "context" | "usedStates"> & {
-      lateRemoval: ReturnType<typeof lateRemoval>;
       health: HealthState;
-      queue: SharedTaskQueue | undefined;
+      events: WorkspaceEvents;
     },
 ): Promise<RunningSlackApp> {
-  const { stores, runner, people, workspaces, logger } = parts;
-  const { fleet, queue } = parts;
-  let slack: RunningSlackApp | undefined;
-  const removal = workspaces.multi
-    ? parts.lateRemoval.set(
-        new WorkspaceRemoval({
-          installations: stores.installations,
-          data: workspaceData({ stores, runner, people, workspaces, fleet, queue, slack: () => slack }),
-          logger: logger.child({ module: "workspaces" }),
-        }),
-      )
-    : undefined;
-  const context = slackContext(config, { ...parts, ...(removal ? { removal } : {}) });
-  slack = await startSlackSide(config, {
+  const { stores, workspaces, logger } = parts;
+  const context = slackContext(config, parts);
+  const slack = await startSlackSide(config, {
     ...parts,
     context,
     usedStates: stores.sharedState ?? new MemorySharedState(),
+  });
+  parts.events.onRemoved({
+    name: "listener deps",
+    stage: "memory",
+    deleteWorkspace: (key) => slack.forgetWorkspace(key),
   });
   parts.health.slack = await checkSlackToken(slack, workspaces, logger);
   return slack;

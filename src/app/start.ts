@@ -2,6 +2,7 @@ import type { Config } from "../config.js";
 import { createLogger } from "../log.js";
 import { FleetbotMetrics } from "../metrics.js";
 import { PendingAcks } from "../slack/pendingAcks.js";
+import { WorkspaceEvents } from "../workspaces/events.js";
 import { alertParts } from "./alerts.js";
 import type { Backend } from "./backend/backend.js";
 import { openSqliteBackend } from "./backend/sqlite.js";
@@ -12,7 +13,7 @@ import { shutdown, startBackground } from "./lifecycle.js";
 import { sandboxFirstList } from "./sandbox.js";
 import { peopleParts, slackSettings, slackWorkspaces, startSlack } from "./slack.js";
 import { taskDelivery, taskRunner } from "./tasks.js";
-import { lateRemoval } from "./workspaceData.js";
+import { removeStoredData } from "./workspaceData.js";
 
 export type { Fleetbot, StartOptions };
 
@@ -32,10 +33,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
   });
   const slackSide = await slackSettings(config);
-  // Removal is wired once the runner and the people cache exist; a dead token found earlier waits for it.
-  const removal = lateRemoval();
-  const workspaces = slackWorkspaces(config, slackSide, stores, logger, removal);
-  const { people, zones } = peopleParts(config, { stores, fleet, workspaces });
+  // What happens to workspaces: each part that keeps something of one subscribes where it is built.
+  const events = new WorkspaceEvents();
+  removeStoredData(events, stores);
+  const { workspaces, removal } = slackWorkspaces(config, slackSide, stores, logger, events);
+  const { people, zones } = peopleParts(config, { stores, fleet, workspaces, events });
   // HTTP mode: tasks let the acks of the Slack requests being read go out first.
   const pendingAcks = new PendingAcks();
   // A lookup goes first when a burst's tasks are let go together.
@@ -49,6 +51,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     logger,
     callDurations,
     beforeWork,
+    events,
   });
   const upkeep = accountUpkeep(gate, fleet, logger, options.upkeepEveryMs ?? 15_000);
   const slackApiUrl = slackSide.apiUrl;
@@ -62,8 +65,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...(firstList ? { firstList } : {}),
   });
   const slack = await startSlack(config, {
-    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, lateRemoval: removal, queue },
-    ...{ slackSide, routes, pendingAcks, sandbox, health, logger },
+    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, events },
+    ...{ slackSide, routes, pendingAcks, sandbox, health, logger, ...(removal ? { removal } : {}) },
   });
   const background = await startBackground(config, {
     ...{ stores, runner, queue, alerts, fleet, options, sandboxed: !!slackSide.fake, health, logger },
@@ -81,7 +84,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       tasks: stores.tasks,
       vehicles: fleet.vehicles,
     },
-    ...{ metrics, slack, alerts: alerts.poller, delivery, removal, url: slack.url },
+    ...{ metrics, slack, alerts: alerts.poller, delivery, url: slack.url },
+    // Single-workspace mode removes nothing: always idle.
+    removal: removal ?? { idle: async () => {} },
     close: () => shutdown({ ...running, slackSide, service, stores }),
   };
 }

@@ -24,6 +24,7 @@ import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "../
 import { vehicleReportHandler } from "../tasks/handlers/vehicleData.js";
 import { TaskRunner } from "../tasks/runner.js";
 import type { TaskRecord } from "../tasks/task.js";
+import type { WorkspaceEvents } from "../workspaces/events.js";
 import type { Workspaces } from "../workspaces/registry.js";
 import { workspaceClient } from "../workspaces/registry.js";
 import type { Backend, SharedTaskQueue } from "./backend/backend.js";
@@ -40,6 +41,7 @@ export function taskRunner(
     logger: Logger;
     callDurations: CallDurations;
     beforeWork: (task: TaskRecord) => Promise<void>;
+    events: WorkspaceEvents;
   },
 ): { runner: TaskRunner<FleetSession>; queue?: SharedTaskQueue } {
   const { stores, gate, client, fleet, zones, logger, callDurations, beforeWork } = parts;
@@ -89,6 +91,23 @@ export function taskRunner(
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),
+  });
+  // A removed workspace's queued and running tasks go first: nothing more is answered there.
+  parts.events.onRemoved({
+    name: "tasks",
+    stage: "work",
+    deleteWorkspace: (key) => runner.forgetWorkspace(key),
+  });
+  parts.events.onRemoved({
+    // Once its links are gone: the fleet accounts nobody links any more make no call again (their
+    // sessions, tokens, lists, upkeep, waiting calls), on this replica and, announced, on every other.
+    name: "fleet accounts",
+    stage: "accounts",
+    deleteWorkspace: async (key) => {
+      const released = await fleet.releaseUnused();
+      await queue?.announceRemoval(key);
+      return released.length;
+    },
   });
   return queue ? { runner, queue } : { runner };
 }

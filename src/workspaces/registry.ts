@@ -7,6 +7,7 @@ import {
   installationKey,
   queryOfKey,
 } from "../store/installationStore.js";
+import type { WorkspaceEvents } from "./events.js";
 import {
   type ClientKind,
   DEAD_TOKEN_ERRORS,
@@ -117,10 +118,10 @@ export interface InstalledWorkspacesOptions {
   clientOptions?: Partial<Record<ClientKind, Omit<WebClientOptions, "slackApiUrl">>>;
   now?: () => number;
   logger: Pick<Logger, "info" | "warn">;
-  /** Slack refused a workspace's token for good: handled like an uninstall. */
-  onTokenDead(key: WorkspaceKey): void;
-  /** An installation was stored (a new install, or a re-authorization): `fresh` when none was stored before. */
-  onInstalled?(installation: Installation, key: WorkspaceKey, fresh: boolean): Promise<void>;
+  /** Where the registry announces a token Slack refused for good and a fresh install; its clients go on a removal. */
+  events: WorkspaceEvents;
+  /** An installation was stored (a new install, or a re-authorization), after a fresh one's leftovers went. */
+  onInstalled?(installation: Installation, key: WorkspaceKey): Promise<void>;
 }
 
 /**
@@ -139,6 +140,11 @@ export class InstalledWorkspaces implements Workspaces {
 
   constructor(private readonly options: InstalledWorkspacesOptions) {
     this.now = options.now ?? Date.now;
+    options.events.onRemoved({
+      name: "clients",
+      stage: "memory",
+      deleteWorkspace: (key) => this.forget(key),
+    });
   }
 
   keyOf(ids: WorkspaceIds): WorkspaceKey | undefined {
@@ -173,7 +179,9 @@ export class InstalledWorkspaces implements Workspaces {
         const fresh = (await this.options.installations.installedAt(queryOfKey(key))) === undefined;
         await this.options.installations.storeInstallation(installation);
         this.forget(key);
-        await this.options.onInstalled?.(installation, key, fresh);
+        // A workspace that installs anew starts clean, even when its uninstall event was lost.
+        if (fresh) await this.options.events.installedAnew(key);
+        await this.options.onInstalled?.(installation, key);
       },
       fetchInstallation: async (query) => {
         const installation = await this.fresh(query);
@@ -224,7 +232,7 @@ export class InstalledWorkspaces implements Workspaces {
       const code = slackErrorCode(error);
       if (code && (DEAD_TOKEN_ERRORS.has(code) || code === "invalid_refresh_token")) {
         this.options.logger.warn({ workspace: key, error: code }, "Slack refused the token renewal for good");
-        this.options.onTokenDead(key);
+        this.options.events.tokenDead(key);
         throw new WorkspaceGoneError(key);
       }
       throw error;
@@ -283,7 +291,7 @@ export class InstalledWorkspaces implements Workspaces {
       { ...this.options.clientOptions?.[kind], slackApiUrl: this.options.slackApiUrl },
       () => {
         this.forget(key);
-        this.options.onTokenDead(key);
+        this.options.events.tokenDead(key);
       },
     );
     this.clients.set(`${kind}|${key}`, { token, client });

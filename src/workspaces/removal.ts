@@ -1,20 +1,17 @@
 import type { Logger } from "pino";
 import { type InstallationRepository, queryOfKey } from "../store/installationStore.js";
+import type { WorkspaceData, WorkspaceEvents } from "./events.js";
 import { ONLY_WORKSPACE, type WorkspaceKey, workspaceKeyOf } from "./workspace.js";
 
-/** One kind of a workspace's data, and how to delete all of it (idempotent). */
-export interface WorkspaceData {
-  name: string;
-  deleteWorkspace(key: WorkspaceKey): Promise<unknown> | unknown;
-}
+export type { WorkspaceData } from "./events.js";
 
 export interface WorkspaceRemovalOptions {
   installations: Pick<
     InstallationRepository,
     "deleteIfInstalledBefore" | "installedAt" | "deleteInstallation"
   >;
-  /** Every store and cache that holds the workspace's data, in the order they are deleted. */
-  data: readonly WorkspaceData[];
+  /** The registry's announcements, and every store and cache that holds a workspace's data (its subscribers). */
+  events: WorkspaceEvents;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** Between tries of a deletion that failed (a store fault): the data must go within a minute. */
   retryMs?: number;
@@ -36,7 +33,12 @@ export class WorkspaceRemoval {
   private underWay = 0;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly options: WorkspaceRemovalOptions) {}
+  constructor(private readonly options: WorkspaceRemovalOptions) {
+    options.events.handleRemovals({
+      tokenDead: (key) => void this.tokenDead(key),
+      installedAnew: (key) => this.purge(key, "installed anew"),
+    });
+  }
 
   /**
    * Resolves when no removal is under way. A removal counts from the moment it is asked for, so
@@ -125,7 +127,7 @@ export class WorkspaceRemoval {
     if (key === ONLY_WORKSPACE) throw new Error("the single workspace's data is never purged");
     const counts: Record<string, unknown> = {};
     let failed: WorkspaceData[] = [];
-    for (const part of this.options.data) {
+    for (const part of this.options.events.removedSubscribers()) {
       try {
         counts[part.name] = await part.deleteWorkspace(key);
       } catch (error) {

@@ -4,6 +4,7 @@
  * ask at the same moment; Bolt never sees a refresh token (so it never renews on its own, without
  * the lock); a token Slack refuses for good is reported once, like an uninstall.
  */
+
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import { openDatabase } from "../../src/store/database.js";
 import { SqliteInstallationStore } from "../../src/store/installationStore.js";
+import { WorkspaceEvents } from "../../src/workspaces/events.js";
 import { InstalledWorkspaces, LocalRenewalLock, type RenewalLock } from "../../src/workspaces/registry.js";
 
 const START = Date.UTC(2026, 10, 25, 9, 0, 0);
@@ -37,6 +39,8 @@ async function setup(options: { expiresInSeconds: number; lock?: RenewalLock }) 
   });
   const store = new SqliteInstallationStore(db, randomBytes(32), () => clock.now);
   const dead: string[] = [];
+  const events = new WorkspaceEvents();
+  events.handleRemovals({ tokenDead: (key) => dead.push(key), installedAnew: async () => {} });
   const registry = new InstalledWorkspaces({
     installations: store,
     clientId: fake.options.oauth.clientId,
@@ -45,7 +49,7 @@ async function setup(options: { expiresInSeconds: number; lock?: RenewalLock }) 
     lock: options.lock ?? new LocalRenewalLock(),
     now: () => clock.now,
     logger: { info: () => {}, warn: () => {} },
-    onTokenDead: (key) => dead.push(key),
+    events,
   });
   return { clock, fake, store, registry, dead };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { WorkspaceEvents } from "../../src/workspaces/events.js";
 import { type WorkspaceData, WorkspaceRemoval } from "../../src/workspaces/removal.js";
 import { ONLY_WORKSPACE } from "../../src/workspaces/workspace.js";
 
@@ -27,14 +28,16 @@ async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
   return settled;
 }
 
-function removalWith(data: WorkspaceData[], installedAt?: number) {
+function removalWith(data: Omit<WorkspaceData, "stage">[], installedAt?: number) {
+  const events = new WorkspaceEvents();
+  for (const part of data) events.onRemoved({ stage: "data", ...part });
   return new WorkspaceRemoval({
     installations: {
       deleteIfInstalledBefore: async () => installedAt === undefined,
       installedAt: async () => installedAt,
       deleteInstallation: async () => undefined,
     },
-    data,
+    events,
     logger,
     retryMs: 5,
   });
@@ -107,5 +110,61 @@ describe("WorkspaceRemoval.idle", () => {
     expect(await hasSettled(idle)).toBe(false);
     second.resolve();
     await idle;
+  });
+});
+
+/** Parts subscribe where they are built, in any order; a removal deletes stage by stage. */
+describe("WorkspaceEvents", () => {
+  it("a removal deletes the work, then the data, then the fleet accounts, then memory, whatever the order of subscription", async () => {
+    const events = new WorkspaceEvents();
+    const deleted: string[] = [];
+    const part = (name: string, stage: "work" | "data" | "accounts" | "memory") =>
+      events.onRemoved({ name, stage, deleteWorkspace: (key) => deleted.push(`${name} of ${key}`) });
+    part("clients", "memory");
+    part("linked accounts", "data");
+    part("fleet accounts", "accounts");
+    part("tasks", "work");
+    part("settings", "data");
+    part("listener deps", "memory");
+    const removal = new WorkspaceRemoval({
+      installations: {
+        deleteIfInstalledBefore: async () => true,
+        installedAt: async () => undefined,
+        deleteInstallation: async () => undefined,
+      },
+      events,
+      logger,
+    });
+    expect(await removal.uninstalled({ teamId: "T0GONE" }, Date.now())).toBe("removed");
+    expect(deleted).toEqual([
+      "tasks of T:T0GONE",
+      "linked accounts of T:T0GONE",
+      "settings of T:T0GONE",
+      "fleet accounts of T:T0GONE",
+      "clients of T:T0GONE",
+      "listener deps of T:T0GONE",
+    ]);
+  });
+
+  it("a token found dead before the removal is built is removed once it is; a fresh install purges through it", async () => {
+    const events = new WorkspaceEvents();
+    const deleted: string[] = [];
+    events.onRemoved({ name: "tasks", stage: "work", deleteWorkspace: (key) => deleted.push(key) });
+    events.tokenDead("T0EARLY");
+    await events.installedAnew("T0NEW");
+    expect(deleted).toEqual([]);
+    const removal = new WorkspaceRemoval({
+      installations: {
+        deleteIfInstalledBefore: async () => false,
+        installedAt: async () => undefined,
+        deleteInstallation: async () => undefined,
+      },
+      events,
+      logger,
+    });
+    await removal.idle();
+    expect(deleted).toEqual(["T0EARLY"]);
+    await events.installedAnew("T0NEW");
+    expect(deleted).toEqual(["T0EARLY", "T0NEW"]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { WorkspaceEvents } from "../../src/workspaces/events.js";
 import { WorkspaceRemoval } from "../../src/workspaces/removal.js";
 
 /** A dead token's removal runs fire-and-forget from a failed Slack call: it must never reject. */
@@ -19,7 +20,7 @@ describe("WorkspaceRemoval.tokenDead", () => {
           throw new Error("store down");
         },
       },
-      data: [],
+      events: new WorkspaceEvents(),
       logger,
     });
     await expect(removal.tokenDead("T0DEAD")).resolves.toBeUndefined();
@@ -28,6 +29,12 @@ describe("WorkspaceRemoval.tokenDead", () => {
 
   it("a working store removes the installation and the workspace's data", async () => {
     const deleted: string[] = [];
+    const events = new WorkspaceEvents();
+    events.onRemoved({
+      name: "tasks",
+      stage: "work",
+      deleteWorkspace: (key) => deleted.push(`tasks of ${key}`),
+    });
     const removal = new WorkspaceRemoval({
       installations: {
         deleteIfInstalledBefore: async () => false,
@@ -36,7 +43,7 @@ describe("WorkspaceRemoval.tokenDead", () => {
           deleted.push("installation");
         },
       },
-      data: [{ name: "tasks", deleteWorkspace: (key) => deleted.push(`tasks of ${key}`) }],
+      events,
       logger,
     });
     await removal.tokenDead("T0DEAD");
