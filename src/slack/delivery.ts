@@ -3,27 +3,26 @@ import type { View } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import { request } from "undici";
-import type { TransportView } from "../etransport/types.js";
 import { messages } from "../i18n/catalogue.js";
 import type { Language } from "../i18n/language.js";
 import type { TaskRepository } from "../store/repositories.js";
 import type { SharedState } from "../store/sharedState.js";
 import { zoneWasGuessed } from "../tasks/kinds/zoneNote.js";
-import { taskOf } from "../tasks/kinds.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import type { ReplyTarget, TaskProgress, TaskRecord } from "../tasks/task.js";
 import { withTimeout } from "../time/withTimeout.js";
 import { WorkspaceGoneError, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { OutgoingFile, Rendered } from "./rendered.js";
-import { mergeTransports, taskLanguage } from "./renderers.js";
+import { taskLanguage } from "./renderers.js";
+import type { StoredAnswers } from "./rendering/kindRenderer.js";
+import { staleAnswerRefresh, underWayMessage } from "./rendering/registry.js";
 import { responseUrlAllowed } from "./responseUrlPolicy.js";
 import { RESPONSE_URL_USES, takeResponseUrlUse } from "./responseUrlUses.js";
-import { withCardUnderWay } from "./views/etransport.js";
 import type { SlackMessage } from "./views/message.js";
 import { progressMessage, progressPhrase } from "./views/progress.js";
 import { statusModal } from "./views/statusModal.js";
 
-/** How many of the account's last tasks an edit looks through for earlier cards of the transport. */
+/** How many of the account's last tasks a change looks through for earlier answers it made stale. */
 const RECENT_TASKS_FOR_CARDS = 200;
 
 /** Tries of one answer (across restarts) before it is given up and marked delivered. */
@@ -449,14 +448,14 @@ export class TaskDelivery {
   }
 
   /**
-   * After an edit, every earlier card of that transport fleetbot can still update: the cards
-   * posted by its earlier saves (chat.update) and the lists that show it while their
-   * response_url lasts. Looked for among the account's last tasks (bounded); returns where.
+   * After a task that changed what earlier answers show (an edited transport: the cards its
+   * earlier saves posted, the lists that show it), each of them fleetbot can still update, as
+   * its kind's renderer says (staleAnswerRefresh). Looked for among the account's last tasks
+   * (bounded); returns where.
    */
-  private async refreshCardsOf(task: TaskRecord): Promise<string[]> {
-    const save = task.state === "done" ? taskOf(task, "transport-save") : undefined;
-    const edited = save?.params.transportUId && save.result?.saved ? save.result.transport : undefined;
-    if (!edited) return [];
+  private async refreshStaleAnswers(task: TaskRecord): Promise<string[]> {
+    const refresh = task.state === "done" ? staleAnswerRefresh(task) : undefined;
+    if (!refresh) return [];
     const places: string[] = [];
     for (const earlier of await this.options.store.recent(
       task.account,
@@ -465,7 +464,7 @@ export class TaskDelivery {
     )) {
       if (earlier.id === task.id || earlier.state !== "done") continue;
       try {
-        const place = await this.refreshCard(earlier, edited, this.languageOf(task));
+        const place = await refresh(earlier, this.answers, this.languageOf(task));
         if (place) places.push(place);
       } catch (error) {
         this.options.logger.debug({ err: error, taskId: earlier.id }, "earlier card not updated");
@@ -474,45 +473,28 @@ export class TaskDelivery {
     return places;
   }
 
-  /** One earlier answer showing the edited transport, re-rendered in place; where, or undefined. */
-  private async refreshCard(
-    earlier: TaskRecord,
-    edited: TransportView,
-    language: Language,
-  ): Promise<string | undefined> {
-    const saved = taskOf(earlier, "transport-save");
-    const posted = earlier.reply.posted;
-    if (saved?.result?.transport?.uId === edited.uId && posted) {
-      await this.options.store.updateResult(earlier.id, { ...saved.result, transport: edited });
-      const current = await this.options.store.get(earlier.id);
-      if (!current) return undefined;
-      const { message } = await this.options.render(current);
-      await (await this.clientOf(earlier)).chat.update({
+  /** Stored answers as a kind's delivery hooks reach them (KindRenderer): reads, writes and Slack calls. */
+  private readonly answers: StoredAnswers = {
+    get: (taskId) => this.options.store.get(taskId),
+    updateResult: (taskId, result) => this.options.store.updateResult(taskId, result),
+    render: (task) => this.options.render(task),
+    updatePosted: async (task, posted, message) => {
+      await (await this.clientOf(task)).chat.update({
         channel: posted.channel,
         ts: posted.ts,
         text: message.text,
         blocks: message.blocks,
       });
-      return posted.channel.startsWith("D") ? messages(language).tasks.placeDm() : `<#${posted.channel}>`;
-    }
-    const list = taskOf(earlier, "transport-list");
-    if (!list?.result?.transports.some((t) => t.uId === edited.uId) || !this.canUseResponseUrl(earlier.reply))
-      return undefined;
-    await this.options.store.updateResult(earlier.id, {
-      ...list.result,
-      transports: mergeTransports(list.result.transports, [edited]),
-    });
-    const current = await this.options.store.get(earlier.id);
-    if (!current) return undefined;
-    const { message } = await this.options.render(current);
-    const sent = await this.postResponseUrl(
-      earlier.id,
-      current.reply,
-      { ...message, replace_original: true, response_type: "ephemeral" },
-      RESPONSE_URL_USES,
-    );
-    return sent ? messages(language).tasks.placeList() : undefined;
-  }
+    },
+    responseUrlOpen: (task) => this.canUseResponseUrl(task.reply),
+    replaceThroughResponseUrl: (task, message) =>
+      this.postResponseUrl(
+        task.id,
+        task.reply,
+        { ...message, replace_original: true, response_type: "ephemeral" },
+        RESPONSE_URL_USES,
+      ),
+  };
 
   private async onProgress(progress: TaskProgress, task: TaskRecord): Promise<void> {
     if (progress.state !== "queued" && progress.state !== "running") return;
@@ -528,7 +510,13 @@ export class TaskDelivery {
     if (!(await this.progressDue(task, reply, key))) return;
     const language = this.languageOf(task);
     const message = underWay
-      ? await this.listWithCardUnderWay(task, underWay, progress)
+      ? await underWayMessage(
+          task,
+          underWay,
+          () => progressPhrase(progress, this.now(), this.languageOf(task)),
+          this.languageOf(task),
+          this.answers,
+        )
       : progressMessage(this.options.describe(task, language), progress, this.now(), language);
     if (!message) return;
     this.rememberProgress(task.id, { at: this.now(), key });
@@ -551,25 +539,6 @@ export class TaskDelivery {
     if (last && (last.key === key || this.now() - last.at < (this.options.progressEveryMs ?? 20_000)))
       return false;
     return !(await this.ackPending(reply, task.createdAt));
-  }
-
-  /** The list a card's action was clicked in, with that card's place and estimate. */
-  private async listWithCardUnderWay(
-    task: TaskRecord,
-    underWay: NonNullable<ReplyTarget["underWay"]>,
-    progress: TaskProgress,
-  ): Promise<SlackMessage | undefined> {
-    const listTaskId = taskOf(task, "transport-action")?.params.listTaskId;
-    const list = listTaskId ? await this.options.store.get(listTaskId) : undefined;
-    if (!list) return undefined;
-    const { message } = await this.options.render(list);
-    return withCardUnderWay(
-      message,
-      underWay.blockId,
-      underWay.action,
-      progressPhrase(progress, this.now(), this.languageOf(task)),
-      this.languageOf(task),
-    );
   }
 
   /** The language the task's user reads (resolved when it was asked). */
@@ -620,7 +589,7 @@ export class TaskDelivery {
       (await this.updateModal(task, task.reply.viewId, rendered.view))
     )
       return;
-    const refreshed = await this.refreshCardsOf(task);
+    const refreshed = await this.refreshStaleAnswers(task);
     const sentTo = await this.send(task, rendered.message, replacesOriginal(task));
     if (task.reply.viewId)
       await this.closeStatusModal(

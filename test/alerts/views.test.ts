@@ -17,7 +17,7 @@ import {
   subscriptionChangedMessage,
   subscriptionListMessage,
 } from "../../src/slack/views/alerts.js";
-import { parseTransportButtonValue } from "../../src/slack/views/etransport.js";
+import { parseTransportButtonValue } from "../../src/slack/views/etransport/buttonValues.js";
 import type { AlertSubscription } from "../../src/store/alertStore.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);

@@ -6,7 +6,10 @@ import {
   toUpdateTransportParams,
   validateTransportForm,
 } from "../../src/etransport/form.js";
-import { transportFormErrorText, transportFormWarningTexts } from "../../src/slack/views/etransportModal.js";
+import {
+  transportFormErrorText,
+  transportFormWarningTexts,
+} from "../../src/slack/views/etransport/formWording.js";
 
 const NOW = Date.parse("2025-03-10T08:00:00Z");
 const HOUR = 3600;

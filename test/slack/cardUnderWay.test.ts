@@ -17,7 +17,7 @@ import {
   actionUnderWayNote,
   lookupUnderWayNote,
   withCardUnderWay,
-} from "../../src/slack/views/etransport.js";
+} from "../../src/slack/views/etransport/underWay.js";
 import { progressPhrase } from "../../src/slack/views/progress.js";
 import { openDatabase } from "../../src/store/database.js";
 import { promised, type TaskRepository } from "../../src/store/repositories.js";

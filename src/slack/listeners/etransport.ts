@@ -24,29 +24,22 @@ import type { EtransportDeps } from "../context.js";
 import { helpText } from "../grammar/help.js";
 import { parseEtransportCommand } from "../grammar/index.js";
 import type { EtransportCommand } from "../grammar/types.js";
-import { describeTask, storedTransportList } from "../renderers.js";
+import { describeTask } from "../renderers.js";
+import { storedTransportList } from "../rendering/transportList.js";
 import {
   auditHistoryMessage,
   auditUnreadableMessage,
   fleetAccessMessage,
   HISTORY_MAX_ENTRIES,
 } from "../views/auditHistory.js";
-import {
-  actionUnderWayNote,
-  lookupUnderWayNote,
-  parseTransportButtonValue,
-  parseTransportListNavValue,
-  removeCancelledMessage,
-  TRANSPORT_LIST_PAGE_SIZE,
-  withCardUnderWay,
-} from "../views/etransport.js";
-import {
-  checkTransportModal,
-  transportFormValues,
-  transportFormWarningTexts,
-  transportModal,
-  vehicleOptions,
-} from "../views/etransportModal.js";
+import { parseTransportButtonValue, parseTransportListNavValue } from "../views/etransport/buttonValues.js";
+import { TRANSPORT_LIST_PAGE_SIZE } from "../views/etransport/cardOptions.js";
+import { transportModal } from "../views/etransport/formModal.js";
+import { checkTransportModal, transportFormValues } from "../views/etransport/formSubmission.js";
+import { transportFormWarningTexts } from "../views/etransport/formWording.js";
+import { removeCancelledMessage } from "../views/etransport/removal.js";
+import { actionUnderWayNote, lookupUnderWayNote, withCardUnderWay } from "../views/etransport/underWay.js";
+import { vehicleOptions } from "../views/etransport/vehicleOptions.js";
 import { grammarErrorMessage } from "../views/grammarError.js";
 import { helpMessage } from "../views/help.js";
 import { noticeMessage } from "../views/notice.js";

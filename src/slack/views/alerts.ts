@@ -33,7 +33,7 @@ import {
 import type { AlertSubscription } from "../../store/alertStore.js";
 import { ACTIONS } from "../actionIds.js";
 import type { AlertOptionProblem } from "../grammar/alerts.js";
-import { transportButtonValue } from "./etransport.js";
+import { transportButtonValue } from "./etransport/buttonValues.js";
 import {
   blocksText,
   cut,

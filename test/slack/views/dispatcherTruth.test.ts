@@ -6,20 +6,20 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { TransportActionResult } from "../../../src/fleet/schemas.js";
-import { listPhrase } from "../../../src/i18n/en/etransport.js";
+import { listPhrase, type TransportBulkAction } from "../../../src/i18n/en/etransport.js";
 import type { StopsReport } from "../../../src/reports/stops.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
 import {
-  parseTransportButtonValue,
-  removeCancelledMessage,
-  removeConfirmationMessage,
-  type TransportBulkAction,
   transportActionHeadline,
   transportActionResultMessage,
-  transportListFilter,
-  transportListMessage,
-} from "../../../src/slack/views/etransport.js";
+} from "../../../src/slack/views/etransport/actionResult.js";
+import { parseTransportButtonValue } from "../../../src/slack/views/etransport/buttonValues.js";
+import { transportListFilter, transportListMessage } from "../../../src/slack/views/etransport/list.js";
+import {
+  removeCancelledMessage,
+  removeConfirmationMessage,
+} from "../../../src/slack/views/etransport/removal.js";
 import { queueMessage } from "../../../src/slack/views/queue.js";
 import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
 import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";

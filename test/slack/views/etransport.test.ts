@@ -5,15 +5,15 @@ import type { TransportActionResult } from "../../../src/fleet/schemas.js";
 import { totalText, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
 import { markOf } from "../../../src/slack/views/alerts.js";
+import { transportActionResultMessage } from "../../../src/slack/views/etransport/actionResult.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
-  removeConfirmationMessage,
-  TRANSPORT_LIST_PAGE_SIZE,
-  transportActionResultMessage,
-  transportCard,
-  transportListMessage,
-} from "../../../src/slack/views/etransport.js";
+} from "../../../src/slack/views/etransport/buttonValues.js";
+import { transportCard } from "../../../src/slack/views/etransport/card.js";
+import { TRANSPORT_LIST_PAGE_SIZE } from "../../../src/slack/views/etransport/cardOptions.js";
+import { transportListMessage } from "../../../src/slack/views/etransport/list.js";
+import { removeConfirmationMessage } from "../../../src/slack/views/etransport/removal.js";
 import { formatUit } from "../../../src/slack/views/etransportText.js";
 import { userText } from "../../../src/slack/views/text.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";

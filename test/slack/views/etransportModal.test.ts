@@ -9,16 +9,16 @@ import {
   validateViewErrors,
 } from "../../../src/sandbox/fakeSlack/limits.js";
 import { INPUTS, VIEWS } from "../../../src/slack/actionIds.js";
+import { pickerSeconds } from "../../../src/slack/views/etransport/formInputs.js";
+import { transportModal } from "../../../src/slack/views/etransport/formModal.js";
 import {
   checkTransportModal,
-  pickerSeconds,
-  type TransportModalVehicle,
   transportFormValues,
-  transportModal,
   transportModalErrors,
   type ViewStateValues,
-  vehicleOptions,
-} from "../../../src/slack/views/etransportModal.js";
+} from "../../../src/slack/views/etransport/formSubmission.js";
+import type { TransportModalVehicle } from "../../../src/slack/views/etransport/vehicleOptions.js";
+import { vehicleOptions } from "../../../src/slack/views/etransport/vehicleOptions.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 const vehicles: TransportModalVehicle[] = [

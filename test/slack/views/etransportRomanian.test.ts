@@ -6,19 +6,17 @@ import type { Language } from "../../../src/i18n/language.js";
 import { totalText, validateMessagePayload, validateView } from "../../../src/sandbox/fakeSlack/limits.js";
 import { INPUTS } from "../../../src/slack/actionIds.js";
 import { auditHistoryMessage } from "../../../src/slack/views/auditHistory.js";
+import { transportActionResultMessage } from "../../../src/slack/views/etransport/actionResult.js";
+import { transportCard } from "../../../src/slack/views/etransport/card.js";
+import { transportModal } from "../../../src/slack/views/etransport/formModal.js";
+import { checkTransportModal } from "../../../src/slack/views/etransport/formSubmission.js";
+import { transportFormWarningTexts } from "../../../src/slack/views/etransport/formWording.js";
+import { transportListMessage } from "../../../src/slack/views/etransport/list.js";
 import {
-  actionUnderWayNote,
   removeCancelledMessage,
   removeConfirmationMessage,
-  transportActionResultMessage,
-  transportCard,
-  transportListMessage,
-} from "../../../src/slack/views/etransport.js";
-import {
-  checkTransportModal,
-  transportFormWarningTexts,
-  transportModal,
-} from "../../../src/slack/views/etransportModal.js";
+} from "../../../src/slack/views/etransport/removal.js";
+import { actionUnderWayNote } from "../../../src/slack/views/etransport/underWay.js";
 import type { AuditEntry } from "../../../src/store/auditStore.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
