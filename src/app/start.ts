@@ -4,8 +4,7 @@ import { FleetbotMetrics } from "../metrics.js";
 import { PendingAcks } from "../slack/pendingAcks.js";
 import { WorkspaceEvents } from "../workspaces/events.js";
 import { alertParts } from "./alerts.js";
-import type { Backend } from "./backend/backend.js";
-import { openSqliteBackend } from "./backend/sqlite.js";
+import { openBackend } from "./backend/index.js";
 import { accountUpkeep, fleetParts, startFleetService } from "./fleet.js";
 import type { Fleetbot, StartOptions } from "./fleetbot.js";
 import { httpRoutes } from "./http.js";
@@ -89,11 +88,4 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     removal: removal ?? { idle: async () => {} },
     close: () => shutdown({ ...running, slackSide, service, stores }),
   };
-}
-
-/** One process on SQLite, or replicas on one Redis (REDIS_URL; its modules are imported only then). */
-async function openBackend(config: Config, logger: Fleetbot["logger"]): Promise<Backend> {
-  if (!config.redisUrl) return openSqliteBackend(config, logger);
-  const { openRedisBackend } = await import("./backend/redis.js");
-  return openRedisBackend(config, config.redisUrl, logger);
 }

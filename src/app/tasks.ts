@@ -61,28 +61,7 @@ export function taskRunner(
     gate,
     beforeWork,
     ...(queue ? { dispatch: queue } : {}),
-    handlers: [
-      settlingUserZone(
-        vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
-        zones,
-        rezonePeriod(readTypedPeriod),
-      ),
-      settlingUserZone(transportActionHandler, zones, withZone),
-      settlingUserZone(transportListHandler, zones, withZone),
-      settlingUserZone(transportFindHandler, zones, withZone),
-      settlingUserZone(transportSaveHandler, zones, withZone),
-      transportRemoveHandler,
-      accountLinkHandler({
-        client,
-        accounts: stores.accounts,
-        key: config.credentialsKey,
-        // Failed link attempts per fleet user name: one count for every workspace (and replica).
-        failures: new LinkFailures(stores.sharedState ?? new MemorySharedState(), {
-          ...LINK_FAILURE_LIMITS,
-          perAccount: config.fleet.linkFailures,
-        }),
-      }),
-    ],
+    handlers: taskHandlers(config, { stores, client, fleet, zones }),
     sessionFor: async (task) => fleet.sessionFor(task),
     loginCalls: (account) => client.loginCalls(account),
     typicalCallMs: (account) => callDurations.typicalMs(account),
@@ -110,6 +89,36 @@ export function taskRunner(
     },
   });
   return queue ? { runner, queue } : { runner };
+}
+
+/** Every task kind's handler; a kind that reads times settles its user's zone first. */
+function taskHandlers(
+  config: Config,
+  parts: { stores: Backend; client: FleetClient; fleet: FleetAccounts; zones: UserZoneDeps },
+) {
+  const { stores, client, fleet, zones } = parts;
+  return [
+    settlingUserZone(
+      vehicleReportHandler({ client, vehicles: fleet.vehicles, intervalMs: config.fleet.minIntervalMs }),
+      zones,
+      rezonePeriod(readTypedPeriod),
+    ),
+    settlingUserZone(transportActionHandler, zones, withZone),
+    settlingUserZone(transportListHandler, zones, withZone),
+    settlingUserZone(transportFindHandler, zones, withZone),
+    settlingUserZone(transportSaveHandler, zones, withZone),
+    transportRemoveHandler,
+    accountLinkHandler({
+      client,
+      accounts: stores.accounts,
+      key: config.credentialsKey,
+      // Failed link attempts per fleet user name: one count for every workspace (and replica).
+      failures: new LinkFailures(stores.sharedState ?? new MemorySharedState(), {
+        ...LINK_FAILURE_LIMITS,
+        perAccount: config.fleet.linkFailures,
+      }),
+    }),
+  ];
 }
 
 /** The command grammar's period reader, for tasks that read a typed period again in the user's settled zone. */

@@ -158,7 +158,7 @@ transport's broken transmission, its UIT and vehicle); the alert posts (channel 
 and mutes.</li>
 <li><strong>Tasks</strong>: each request (a lookup, a report, a transport change) with its
 parameters (who asked, where, which vehicles or transports, which period) and its result; with
-several replicas, also its queue job (BullMQ, in Redis).</li>
+several replicas, also its job in the queue they share.</li>
 <li><strong>Cached users</strong>: a person's Slack time zone, so that periods are read in it;
 held in memory only, for up to a day.</li>
 </ul>

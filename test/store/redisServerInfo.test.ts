@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FleetbotMetrics } from "../../src/metrics.js";
 import {
   durabilityWarnings,
+  observeRedisMemory,
   parseInfo,
   readRedisDurability,
   readRedisMemory,
@@ -30,7 +31,7 @@ describe("Redis server info", () => {
       const redis = redisServer.connect();
       await redis.config("SET", "maxmemory", "104857600");
       const metrics = new FleetbotMetrics();
-      metrics.observeRedisMemory(() => readRedisMemory(redis));
+      observeRedisMemory(metrics.registry, () => readRedisMemory(redis));
       const text = await metrics.text();
       const used = Number(/^fleetbot_redis_used_memory_bytes (\d+)$/m.exec(text)?.[1]);
       expect(used).toBeGreaterThan(0);

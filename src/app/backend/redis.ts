@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { RedisAlertSchedule } from "../../alerts/redisSchedule.js";
+import type { Redis } from "ioredis";
 import type { Config } from "../../config.js";
 import { createRedisFleetGate } from "../../gate/redisFleetGate.js";
 import type { Logger } from "../../log.js";
@@ -8,11 +8,19 @@ import { RedisAcceptedPasswords } from "../../store/redis/acceptedPasswords.js";
 import { connected, openRedis, RedisHealth } from "../../store/redis/health.js";
 import { createRedisRepositories } from "../../store/redis/index.js";
 import { RedisRenewalLock } from "../../store/redis/renewalLock.js";
-import { readRedisDurability, readRedisMemory } from "../../store/redis/serverInfo.js";
+import { observeRedisMemory, readRedisDurability, readRedisMemory } from "../../store/redis/serverInfo.js";
 import { RedisSharedState } from "../../store/redis/sharedState.js";
 import { RedisSharedTokens } from "../../store/redis/sharedTokens.js";
-import { RedisTaskQueue } from "../../tasks/redisTaskQueue.js";
-import type { Backend } from "./backend.js";
+import type {
+  AlertScheduleHooks,
+  Backend,
+  BackendReport,
+  SharedAlertSchedule,
+  SharedTaskQueue,
+  TaskQueueHooks,
+} from "./backend.js";
+import { RedisAlertSchedule } from "./bullmq/alertSchedule.js";
+import { RedisTaskQueue } from "./bullmq/taskQueue.js";
 import { retentionOf, warnUnreadable } from "./retention.js";
 
 /** Key prefix of everything fleetbot keeps in Redis. */
@@ -88,7 +96,20 @@ export async function openRedisBackend(config: Config, url: string, logger: Logg
         keyPrefix: `${PREFIX}gate`,
         leaseMs,
       }),
-    taskQueue: (hooks) =>
+    ...sharedWork({ queueConnection, workerConnection, lockMs }),
+    report: backendReport(unsafe, queueConnection),
+    async close() {
+      for (const connection of [gateConnection, queueConnection, workerConnection, store])
+        await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+/** The task queue and the alert schedule every replica shares (BullMQ on Redis). */
+function sharedWork(redis: { queueConnection: Redis; workerConnection: Redis; lockMs: number }) {
+  const { queueConnection, workerConnection, lockMs } = redis;
+  return {
+    taskQueue: (hooks: TaskQueueHooks): SharedTaskQueue =>
       new RedisTaskQueue({
         connection: queueConnection,
         workerConnection,
@@ -101,7 +122,7 @@ export async function openRedisBackend(config: Config, url: string, logger: Logg
         retryDelayMs: hooks.retryDelayMs,
         logger: hooks.logger,
       }),
-    alertSchedule: (hooks) =>
+    alertSchedule: (hooks: AlertScheduleHooks): SharedAlertSchedule =>
       new RedisAlertSchedule({
         connection: queueConnection,
         workerConnection,
@@ -114,19 +135,19 @@ export async function openRedisBackend(config: Config, url: string, logger: Logg
         lockMs,
         logger: hooks.logger,
       }),
-    report: {
-      // Whether this replica reaches Redis (its tasks, gate and queue live there).
-      healthFields: (check) => ({
-        redis: check.ok ? "ok" : check.reason,
-        ...(unsafe.length > 0 ? { redisConfig: unsafe } : {}),
-      }),
-      degraded: () => (unsafe.length > 0 ? ["redis-config"] : []),
-      // Read on each scrape: a full Redis with noeviction refuses every write.
-      observe: (metrics) => metrics.observeRedisMemory(() => readRedisMemory(queueConnection)),
-    },
-    async close() {
-      for (const connection of [gateConnection, queueConnection, workerConnection, store])
-        await connection.quit().catch(() => connection.disconnect());
-    },
+  };
+}
+
+/** What /healthz and /metrics add in this mode: whether Redis is reached, its unsafe settings, its memory. */
+function backendReport(unsafe: string[], connection: Redis): BackendReport {
+  return {
+    // Whether this replica reaches Redis (its tasks, gate and queue live there).
+    healthFields: (check) => ({
+      redis: check.ok ? "ok" : check.reason,
+      ...(unsafe.length > 0 ? { redisConfig: unsafe } : {}),
+    }),
+    degraded: () => (unsafe.length > 0 ? ["redis-config"] : []),
+    // Read on each scrape: a full Redis with noeviction refuses every write.
+    observe: (metrics) => observeRedisMemory(metrics.registry, () => readRedisMemory(connection)),
   };
 }

@@ -176,7 +176,7 @@ export const tasks = {
     "Its storage is full or read-only; the operator is told by /healthz. Try again in a few minutes.",
   cannotQueue: () => ":warning: fleetbot cannot queue requests right now, nothing was queued.",
   cannotQueueDetail: () =>
-    "It has lost its connection to Redis; the operator is told by /healthz. Try again in a minute.",
+    "It has lost its connection to the queue its replicas share; the operator is told by /healthz. Try again in a minute.",
   /** A modal's title (at most 24 characters). */
   notSavedTitle: () => "Not saved",
   /** `code`: Slack's error code; `id`: the task's id. */

@@ -149,7 +149,7 @@ export const tasks = {
     "Spațiul lui de stocare este plin sau doar pentru citire; operatorul află prin /healthz. Încearcă din nou peste câteva minute.",
   cannotQueue: () => ":warning: fleetbot nu poate pune cereri în coadă acum; nimic nu a fost pus în coadă.",
   cannotQueueDetail: () =>
-    "A pierdut legătura cu Redis; operatorul află prin /healthz. Încearcă din nou peste un minut.",
+    "A pierdut legătura cu coada de cereri comună; operatorul află prin /healthz. Încearcă din nou peste un minut.",
   notSavedTitle: () => "Nesalvat",
   refusedFiles: ({ what, code, id }) =>
     `:warning: Fișierele pentru ${what} nu au putut fi trimise: Slack le-a refuzat (${code}). Sarcina ${id}.`,

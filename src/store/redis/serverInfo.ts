@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { Gauge, type Registry } from "prom-client";
 import { z } from "zod";
 
 /**
@@ -74,4 +75,44 @@ export async function readRedisDurability(redis: Redis): Promise<RedisDurability
     ...(maxmemoryPolicy !== undefined ? { maxmemoryPolicy } : {}),
     unsafe: durabilityWarnings({ appendonly, maxmemoryPolicy }),
   };
+}
+
+/**
+ * Redis mode: the server's used_memory and maxmemory (INFO memory), read on each scrape. A
+ * full Redis with noeviction refuses every write, so this is the gauge to alert on.
+ */
+export function observeRedisMemory(
+  registry: Registry,
+  read: () => Promise<{ usedBytes: number; maxBytes: number }>,
+): void {
+  // One INFO per scrape, shared by both gauges.
+  let reading: Promise<{ usedBytes: number; maxBytes: number } | undefined> | undefined;
+  const latest = () => {
+    reading ??= read()
+      .catch(() => undefined)
+      .finally(() => {
+        setImmediate(() => {
+          reading = undefined;
+        });
+      });
+    return reading;
+  };
+  new Gauge({
+    name: "fleetbot_redis_used_memory_bytes",
+    help: "Memory the Redis server uses (INFO memory used_memory).",
+    registers: [registry],
+    async collect() {
+      const memory = await latest();
+      if (memory) this.set(memory.usedBytes);
+    },
+  });
+  new Gauge({
+    name: "fleetbot_redis_maxmemory_bytes",
+    help: "The Redis server's memory limit (INFO memory maxmemory; 0: none).",
+    registers: [registry],
+    async collect() {
+      const memory = await latest();
+      if (memory) this.set(memory.maxBytes);
+    },
+  });
 }

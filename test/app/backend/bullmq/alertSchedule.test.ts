@@ -4,9 +4,9 @@
  * stops its sweep.
  */
 import { describe, expect, it } from "vitest";
-import { RedisAlertSchedule } from "../../src/alerts/redisSchedule.js";
-import { SweepLock } from "../../src/alerts/sweepLock.js";
-import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
+import { RedisAlertSchedule } from "../../../../src/app/backend/bullmq/alertSchedule.js";
+import { SweepLock } from "../../../../src/app/backend/bullmq/sweepLock.js";
+import { redisForTests, redisSkipReason } from "../../../helpers/redisServer.js";
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
