@@ -2,15 +2,11 @@ import type { KnownBlock } from "@slack/types";
 import { LogLevel, type Logger as SlackLogger, WebClient } from "@slack/web-api";
 import type { Language } from "../i18n/language.js";
 import { groupedAlertMessage } from "../slack/views/alertGroups.js";
-import {
-  type AlertViewOptions,
-  alertMessage,
-  alertsPausedDirectMessage,
-  alertsPausedMessage,
-  digestMessage,
-  resolvedAlertMessage,
-  resolvedThreadReply,
-} from "../slack/views/alerts.js";
+import { digestMessage } from "../slack/views/alerts/digest.js";
+import { alertMessage } from "../slack/views/alerts/incidentMessage.js";
+import type { AlertViewOptions } from "../slack/views/alerts/incidentText.js";
+import { alertsPausedDirectMessage, alertsPausedMessage } from "../slack/views/alerts/paused.js";
+import { resolvedAlertMessage, resolvedThreadReply } from "../slack/views/alerts/resolution.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { IncidentRecord } from "./incidents.js";
 import {
@@ -51,7 +47,7 @@ export interface SlackAlertPublisherOptions {
 /**
  * Whether alerts can be posted in a channel; when not, Slack's error code (not_in_channel,
  * is_archived, channel_not_found, restricted_action, missing_scope): the Slack side words it
- * in the reader's language (views/alerts.ts postFailureText).
+ * in the reader's language (views/alerts/subscriptionList.ts postFailureText).
  */
 export type ChannelCheck = { ok: true } | { ok: false; code: string };
 
@@ -87,7 +83,8 @@ export const ALERT_CLIENT_OPTIONS = { rejectRateLimitedCalls: true, retryConfig:
 
 /**
  * Slack's refusals that are the channel's (the bot not in it, archived, restricted): stored as
- * `channel:<code>` and worded for the reader by the Slack side (views/alerts.ts postFailureText).
+ * `channel:<code>` and worded for the reader by the Slack side
+ * (views/alerts/subscriptionList.ts postFailureText).
  */
 const CHANNEL_ERRORS: ReadonlySet<string> = new Set([
   "not_in_channel",

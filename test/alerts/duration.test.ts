@@ -12,7 +12,7 @@ import {
   type ResolveReason,
 } from "../../src/alerts/incidents.js";
 import type { TransportView } from "../../src/etransport/types.js";
-import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts.js";
+import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
 import { textOf } from "../helpers/botHarness.js";
 
 const MIN = 60_000;

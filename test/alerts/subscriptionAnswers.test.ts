@@ -3,16 +3,15 @@ import { describe, expect, it } from "vitest";
 import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/subscriptions.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { alertOptions } from "../../src/slack/listeners/alerts.js";
+import { digestMessage } from "../../src/slack/views/alerts/digest.js";
+import { alertMutedMessage, alertUnmutedMessage } from "../../src/slack/views/alerts/mute.js";
 import {
   alertFilterErrorMessage,
-  alertMutedMessage,
   alertOptionProblemMessage,
-  alertUnmutedMessage,
-  digestMessage,
   subscriptionChangedMessage,
-  subscriptionListMessage,
   subscriptionRefusalMessage,
-} from "../../src/slack/views/alerts.js";
+} from "../../src/slack/views/alerts/subscriptionAnswers.js";
+import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
 import type { AlertSubscription } from "../../src/store/alertStore.js";
 
 /**

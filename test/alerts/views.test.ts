@@ -4,19 +4,18 @@ import type { IncidentRecord } from "../../src/alerts/incidents.js";
 import type { TransportView } from "../../src/etransport/types.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../src/slack/actionIds.js";
+import { digestMessage } from "../../src/slack/views/alerts/digest.js";
+import { alertMessage } from "../../src/slack/views/alerts/incidentMessage.js";
 import {
   alertBlocksWithMute,
   alertBlocksWithoutMute,
-  alertMessage,
   alertMutedMessage,
   alertUnmutedMessage,
-  digestMessage,
   parseAlertMuteValue,
-  resolvedAlertMessage,
-  resolvedThreadReply,
-  subscriptionChangedMessage,
-  subscriptionListMessage,
-} from "../../src/slack/views/alerts.js";
+} from "../../src/slack/views/alerts/mute.js";
+import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
+import { subscriptionChangedMessage } from "../../src/slack/views/alerts/subscriptionAnswers.js";
+import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
 import { parseTransportButtonValue } from "../../src/slack/views/etransport/buttonValues.js";
 import type { AlertSubscription } from "../../src/store/alertStore.js";
 

@@ -4,16 +4,15 @@ import type { IncidentRecord } from "../../src/alerts/incidents.js";
 import type { TransportView } from "../../src/etransport/types.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { groupedAlertMessage } from "../../src/slack/views/alertGroups.js";
+import { digestMessage } from "../../src/slack/views/alerts/digest.js";
+import { alertMessage } from "../../src/slack/views/alerts/incidentMessage.js";
 import {
   alertBlocksWithMute,
   alertBlocksWithoutMute,
   alertLanguageOf,
-  alertMessage,
-  digestMessage,
-  postFailureText,
-  resolvedAlertMessage,
-  resolvedThreadReply,
-} from "../../src/slack/views/alerts.js";
+} from "../../src/slack/views/alerts/mute.js";
+import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
+import { postFailureText } from "../../src/slack/views/alerts/subscriptionList.js";
 
 /** Channel alerts in the subscription's language (lang=ro): every word from the catalogue. */
 

@@ -23,7 +23,7 @@ const DOMAIN = ["fleet", "gate", "reports", "etransport", "store", "alerts", "ti
 
 const SLACK_IMPORTS = [
   'import { INPUTS } from "../slack/actionIds.js";\nexport const ids = INPUTS;\n',
-  'export { digestMessage } from "../slack/views/alerts.js";\n',
+  'export { digestMessage } from "../slack/views/alerts/digest.js";\n',
   'export async function load() {\n  return import("../slack/grammar/uit.js");\n}\n',
 ];
 /** The catalogue and the formatting modules: words, which only the Slack side writes. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartOptions, startFleetbot } from "../../src/app/start.js";
 import { type Config, loadConfig, sandboxAlertsCron } from "../../src/config.js";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
-import { SEVERITY_MARKS } from "../../src/slack/views/alerts.js";
+import { SEVERITY_MARKS } from "../../src/slack/views/alerts/incidentText.js";
 import { alertMessagesFor, textOf } from "../helpers/botHarness.js";
 
 const USER = "U0DISPATCH";

@@ -11,15 +11,17 @@ import {
   type AlertMuteValue,
   alertBlocksWithMute,
   alertBlocksWithoutMute,
-  alertFilterErrorMessage,
   alertLanguageOf,
   alertMutedMessage,
   alertUnmutedMessage,
   parseAlertMuteValue,
+} from "../views/alerts/mute.js";
+import {
+  alertFilterErrorMessage,
   subscriptionChangedMessage,
-  subscriptionListMessage,
   subscriptionRefusalMessage,
-} from "../views/alerts.js";
+} from "../views/alerts/subscriptionAnswers.js";
+import { subscriptionListMessage } from "../views/alerts/subscriptionList.js";
 import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./shared.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;

@@ -76,7 +76,7 @@ const cannotAct = (hasAccount: boolean, language: Language) =>
 const contentKey = (value: unknown) =>
   createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 
-/** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts.ts). */
+/** Buttons of alert messages live in blocks whose ids start with "alert." (src/slack/views/alerts/). */
 const fromAlert = (button: ButtonAction) => button.block_id.startsWith("alert.");
 
 const editMetadata = z.object({

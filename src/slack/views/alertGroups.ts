@@ -10,7 +10,7 @@ import {
   markOf,
   SEVERITY_MARKS,
   titleOf,
-} from "./alerts.js";
+} from "./alerts/incidentText.js";
 import { cut, formatUit, idPart } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { fitMrkdwn, userText } from "./text.js";

@@ -13,7 +13,7 @@ import {
   parseFleetCommand,
 } from "../../../src/slack/grammar/index.js";
 import { alertOptions } from "../../../src/slack/listeners/alerts.js";
-import { alertOptionProblemMessage } from "../../../src/slack/views/alerts.js";
+import { alertOptionProblemMessage } from "../../../src/slack/views/alerts/subscriptionAnswers.js";
 import { helpMessage } from "../../../src/slack/views/help.js";
 import { msg } from "./problemText.js";
 

@@ -4,7 +4,7 @@ import type { TransportView } from "../../../src/etransport/types.js";
 import type { TransportActionResult } from "../../../src/fleet/schemas.js";
 import { totalText, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { ACTIONS } from "../../../src/slack/actionIds.js";
-import { markOf } from "../../../src/slack/views/alerts.js";
+import { markOf } from "../../../src/slack/views/alerts/incidentText.js";
 import { transportActionResultMessage } from "../../../src/slack/views/etransport/actionResult.js";
 import {
   parseTransportButtonValue,
