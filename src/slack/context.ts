@@ -23,7 +23,7 @@ import type { Workspaces } from "../workspaces/registry.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type { AckHold, TaskDelivery } from "./delivery.js";
 import type { InstallationDeps } from "./listeners/installation.js";
-import type { TaskOwnership } from "./listeners/shared.js";
+import type { TaskOwnership } from "./listeners/taskOwnership.js";
 import type { People } from "./people.js";
 import type { RenderContext } from "./renderers.js";
 

@@ -21,7 +21,8 @@ import { statusModal } from "../views/statusModal.js";
 import { userText } from "../views/text.js";
 import { submitAndAcknowledge } from "./acknowledge.js";
 import { publishHome } from "./home.js";
-import { type Ack, ephemeral, noAccountMessage, parseJson } from "./shared.js";
+import { parseJson } from "./payloads.js";
+import { type Ack, ephemeral, noAccountMessage } from "./responses.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

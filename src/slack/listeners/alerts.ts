@@ -22,7 +22,7 @@ import {
   subscriptionRefusalMessage,
 } from "../views/alerts/subscriptionAnswers.js";
 import { subscriptionListMessage } from "../views/alerts/subscriptionList.js";
-import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./shared.js";
+import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./responses.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 

@@ -47,15 +47,9 @@ import { progressPhrase } from "../views/progress.js";
 import { statusModal } from "../views/statusModal.js";
 import { ECHO_MAX, userText } from "../views/text.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
-import {
-  type Ack,
-  aside,
-  ephemeral,
-  isChannelMember,
-  notYoursAnswer,
-  replyFromAction,
-  replyFromCommand,
-} from "./shared.js";
+import { isChannelMember } from "./channelMembership.js";
+import { replyFromAction, replyFromCommand } from "./replyTargets.js";
+import { type Ack, aside, ephemeral, notYoursAnswer } from "./responses.js";
 import { examplesFor } from "./vehicleReports.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;

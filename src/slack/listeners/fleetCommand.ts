@@ -13,7 +13,8 @@ import { login, loginWorkspace, logout, whoami } from "./account.js";
 import { channelIdByName, channelIdsOf, listAlerts, subscribeAlerts, unsubscribeAlerts } from "./alerts.js";
 import { languageCommand } from "./language.js";
 import { showQueue } from "./queue.js";
-import { type Ack, ephemeral, replyFromCommand } from "./shared.js";
+import { replyFromCommand } from "./replyTargets.js";
+import { type Ack, ephemeral } from "./responses.js";
 import { examplesFor, openReportModal, type ReportCommandArgs, runReport } from "./vehicleReports.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;

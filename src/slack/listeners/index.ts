@@ -44,8 +44,8 @@ import { fleetCommand } from "./fleetCommand.js";
 import { homeOpened } from "./home.js";
 import { appUninstalled, teamAccessRevoked, tokensRevoked } from "./installation.js";
 import { cancelTask, refreshQueue } from "./queue.js";
-import { taskOwnership } from "./shared.js";
 import { answerStoreFailure } from "./storeFailure.js";
+import { taskOwnership } from "./taskOwnership.js";
 import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
 
 type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;

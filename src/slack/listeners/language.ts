@@ -3,7 +3,7 @@ import { type Catalogue, messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { LanguageDeps } from "../context.js";
 import { noticeMessage } from "../views/notice.js";
-import { type Ack, ephemeral } from "./shared.js";
+import { type Ack, ephemeral } from "./responses.js";
 
 /**
  * `/fleet language` (`limba`, `limbă`): the user's own language, and an installed workspace's

@@ -5,7 +5,7 @@ import type { QueueDeps } from "../context.js";
 import { describeTask, taskLanguage } from "../renderers.js";
 import { QUEUE_ENTRY_BLOCK, type QueueEntry, queueMessage } from "../views/queue.js";
 import { cancelledMessage } from "../views/taskEnding.js";
-import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./shared.js";
+import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./responses.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 

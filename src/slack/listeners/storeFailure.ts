@@ -11,7 +11,7 @@ import { resolveLanguage } from "../../i18n/resolve.js";
 import type { SlackMessage } from "../views/message.js";
 import { noticeMessage } from "../views/notice.js";
 import { statusModal } from "../views/statusModal.js";
-import { aside, ephemeral } from "./shared.js";
+import { aside, ephemeral } from "./responses.js";
 
 /** The notice when the store refuses a write (SQLite: disk full or read-only). */
 export function cannotSaveMessage(language: Language): SlackMessage {

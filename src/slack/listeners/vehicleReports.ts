@@ -30,15 +30,9 @@ import { reportModal } from "../views/reportModal.js";
 import { statusModal } from "../views/statusModal.js";
 import { modalReportChoices } from "../views/vehicleData.js";
 import { queuedMessage, queuePosition, submitAndAcknowledge } from "./acknowledge.js";
-import {
-  type Ack,
-  aside,
-  ephemeral,
-  noAccountMessage,
-  notYoursAnswer,
-  parseJson,
-  replyFromAction,
-} from "./shared.js";
+import { parseJson } from "./payloads.js";
+import { replyFromAction } from "./replyTargets.js";
+import { type Ack, aside, ephemeral, noAccountMessage, notYoursAnswer } from "./responses.js";
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
