@@ -119,84 +119,85 @@ function boltLogger(logger: Logger): BoltLogger {
   };
 }
 
-/*
- * `convoStore: false` in both modes: no listener reads `context.conversation`, and Bolt's default
- * in-memory store answered every request by building and throwing a "Conversation not found"
- * error (a stack trace per ack) for nothing.
- */
-export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
-  const logger = boltLogger(options.logger);
-  const clientOptions = { slackApiUrl: options.apiUrl };
-  let app: App;
-  let server: Server | undefined;
-  if (options.mode === "http" || options.mode === "multi") {
-    const install = options.mode === "multi" ? options.install : undefined;
-    if (options.mode === "multi" && !install)
-      throw new Error("multi-workspace mode needs the install options");
-    const customRoutes: CustomRoute[] = options.routes.map((route) => ({
-      path: route.path,
-      method: [route.method ?? "GET"],
-      handler: (req, res) => serveRoute(route, req, res, options.logger),
-    }));
-    const receiver = new HTTPReceiver({
-      signingSecret: options.signingSecret ?? "",
-      endpoints: "/slack/events",
-      customRoutes,
-      logger,
-      // The guard below verifies every request before Bolt sees it and answers ssl_check itself.
-      // Bolt checks again (about 0.1 ms an ack): with its check off, Bolt routed a payload
-      // smuggled beside an ssl_check, so a gap in the guard must not be the only lock.
-      signatureVerification: true,
-      // The guard caps bodies at 1 MB before Bolt buffers anything; this is the same cap.
-      bodyLimit: MAX_BODY_BYTES,
-      ...(install
-        ? {
-            clientId: install.clientId,
-            clientSecret: install.clientSecret,
-            stateSecret: install.stateSecret,
-            scopes: [...install.scopes],
-            installationStore: install.installationStore,
-            installerOptions: {
-              // /slack/install redirects to Slack at once (no interstitial page to click through).
-              directInstall: true,
-              stateStore: install.stateStore,
-              // Bolt hands the installer these, not the App's clientOptions: oauth.v2.access at SLACK_API_URL.
-              clientOptions,
-              authorizationUrl: install.authorizationUrl,
-              callbackOptions: install.callbackOptions,
-            },
-          }
-        : {}),
-    });
-    // Timestamps both ways, signature, content type and resends are settled before Bolt runs anything.
-    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
-      signingSecret: options.signingSecret ?? "",
-      path: "/slack/events",
-      sharedState: options.context.sharedState,
-      ...(options.pendingAcks ? { pendingAcks: options.pendingAcks } : {}),
-      logger: options.logger.child({ module: "requests" }),
-    });
-    app = install
-      ? // No token: Bolt authorizes each request with its workspace's installation.
-        new App({ receiver, clientOptions, logger, convoStore: false })
-      : new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });
-  } else {
-    const receiver = new SocketModeReceiver({
-      appToken: options.appToken ?? "",
-      logger,
-      installerOptions: { clientOptions },
-    });
-    app = new App({
-      token: options.botToken,
-      receiver,
-      socketMode: true,
-      clientOptions,
-      logger,
-      convoStore: false,
-    });
-  }
+/** HTTP (single workspace) or multi-workspace mode: Bolt behind the request guard. */
+function httpApp(options: SlackAppOptions, logger: BoltLogger, clientOptions: { slackApiUrl: string }): App {
+  const install = options.mode === "multi" ? options.install : undefined;
+  if (options.mode === "multi" && !install) throw new Error("multi-workspace mode needs the install options");
+  const customRoutes: CustomRoute[] = options.routes.map((route) => ({
+    path: route.path,
+    method: [route.method ?? "GET"],
+    handler: (req, res) => serveRoute(route, req, res, options.logger),
+  }));
+  const receiver = new HTTPReceiver({
+    signingSecret: options.signingSecret ?? "",
+    endpoints: "/slack/events",
+    customRoutes,
+    logger,
+    // The guard below verifies every request before Bolt sees it and answers ssl_check itself.
+    // Bolt checks again (about 0.1 ms an ack): with its check off, Bolt routed a payload
+    // smuggled beside an ssl_check, so a gap in the guard must not be the only lock.
+    signatureVerification: true,
+    // The guard caps bodies at 1 MB before Bolt buffers anything; this is the same cap.
+    bodyLimit: MAX_BODY_BYTES,
+    ...(install ? installerOptions(install, clientOptions) : {}),
+  });
+  // Timestamps both ways, signature, content type and resends are settled before Bolt runs anything.
+  receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+    signingSecret: options.signingSecret ?? "",
+    path: "/slack/events",
+    sharedState: options.context.sharedState,
+    ...(options.pendingAcks ? { pendingAcks: options.pendingAcks } : {}),
+    logger: options.logger.child({ module: "requests" }),
+  });
+  return install
+    ? // No token: Bolt authorizes each request with its workspace's installation.
+      new App({ receiver, clientOptions, logger, convoStore: false })
+    : new App({ token: options.botToken, receiver, clientOptions, logger, convoStore: false });
+}
 
-  // Listeners still running after their ack (tests wait for them; shutdown could too).
+/** Multi-workspace mode: the HTTP receiver's options of Bolt's own installer. */
+function installerOptions(install: SlackInstallOptions, clientOptions: { slackApiUrl: string }) {
+  return {
+    clientId: install.clientId,
+    clientSecret: install.clientSecret,
+    stateSecret: install.stateSecret,
+    scopes: [...install.scopes],
+    installationStore: install.installationStore,
+    installerOptions: {
+      // /slack/install redirects to Slack at once (no interstitial page to click through).
+      directInstall: true,
+      stateStore: install.stateStore,
+      // Bolt hands the installer these, not the App's clientOptions: oauth.v2.access at SLACK_API_URL.
+      clientOptions,
+      authorizationUrl: install.authorizationUrl,
+      callbackOptions: install.callbackOptions,
+    },
+  };
+}
+
+/** Socket Mode: Bolt over Slack's WebSocket, no inbound HTTP. */
+function socketApp(
+  options: SlackAppOptions,
+  logger: BoltLogger,
+  clientOptions: { slackApiUrl: string },
+): App {
+  const receiver = new SocketModeReceiver({
+    appToken: options.appToken ?? "",
+    logger,
+    installerOptions: { clientOptions },
+  });
+  return new App({
+    token: options.botToken,
+    receiver,
+    socketMode: true,
+    clientOptions,
+    logger,
+    convoStore: false,
+  });
+}
+
+/** Counts the listeners still running after their ack (tests wait for them; shutdown could too). */
+function trackRunning(app: App): () => Promise<void> {
   let running = 0;
   const idleWaiters: (() => void)[] = [];
   app.use(async ({ next }) => {
@@ -208,8 +209,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       if (running === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     }
   });
+  return () =>
+    running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+}
 
-  // Before any listener: a response_url on a host that is not Slack's is never answered to.
+/** Before any listener: a response_url on a host that is not Slack's is never answered to. */
+function refuseForeignResponseUrls(app: App, options: SlackAppOptions): void {
   app.use(async (args) => {
     const foreign = responseUrlsOf(args.body).filter((url) => !responseUrlAllowed(url, options.apiUrl));
     if (foreign.length === 0) {
@@ -222,34 +227,53 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     );
     if ("ack" in args && typeof args.ack === "function") await args.ack();
   });
+}
 
+/** Starts the app; its HTTP server (Bolt's, or in Socket Mode a small one for health and metrics). */
+async function listen(app: App, options: SlackAppOptions): Promise<Server> {
+  if (options.mode !== "socket") {
+    return (await app.start(
+      options.host ? { port: options.port, host: options.host } : options.port,
+    )) as Server;
+  }
+  await app.start();
+  // Socket Mode has no inbound HTTP: health and metrics get a small server of their own.
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const route = options.routes.find((r) => r.path === path && req.method === (r.method ?? "GET"));
+    if (!route) {
+      res.writeHead(404).end();
+      return;
+    }
+    serveRoute(route, req, res, options.logger);
+  });
+  await new Promise<void>((resolve) =>
+    server.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, resolve),
+  );
+  return server;
+}
+
+/*
+ * `convoStore: false` in both modes: no listener reads `context.conversation`, and Bolt's default
+ * in-memory store answered every request by building and throwing a "Conversation not found"
+ * error (a stack trace per ack) for nothing.
+ */
+export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
+  const logger = boltLogger(options.logger);
+  const clientOptions = { slackApiUrl: options.apiUrl };
+  const app =
+    options.mode === "http" || options.mode === "multi"
+      ? httpApp(options, logger, clientOptions)
+      : socketApp(options, logger, clientOptions);
+  const idle = trackRunning(app);
+  refuseForeignResponseUrls(app, options);
   const context = options.context;
   // The one registration list (listeners/index.ts); manifest.yml declares the same.
   const listeners = registerListeners(app, context);
   app.error(async (error) => {
     options.logger.error({ err: error }, "Slack listener failed");
   });
-
-  if (options.mode !== "socket") {
-    server = (await app.start(
-      options.host ? { port: options.port, host: options.host } : options.port,
-    )) as Server;
-  } else {
-    await app.start();
-    // Socket Mode has no inbound HTTP: health and metrics get a small server of their own.
-    server = createServer((req, res) => {
-      const path = (req.url ?? "/").split("?")[0];
-      const route = options.routes.find((r) => r.path === path && req.method === (r.method ?? "GET"));
-      if (!route) {
-        res.writeHead(404).end();
-        return;
-      }
-      serveRoute(route, req, res, options.logger);
-    });
-    await new Promise<void>((resolve) =>
-      server!.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, resolve),
-    );
-  }
+  const server = await listen(app, options);
   const port = (server.address() as AddressInfo).port;
   return {
     app,
@@ -257,11 +281,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     context,
     url: `http://127.0.0.1:${port}`,
     forgetWorkspace: (key) => listeners.forgetWorkspace(key),
-    idle: () =>
-      running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    idle,
     async stop() {
       await app.stop();
-      if (options.mode === "socket") await new Promise<void>((resolve) => server?.close(() => resolve()));
+      if (options.mode === "socket") await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -7,8 +7,6 @@ import type { KnownBlock } from "@slack/types";
 import { EXAMPLE_UIT, UIT_LENGTH } from "../../etransport/uit.js";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
-import type { VehicleLike, VehicleResolution } from "../../reports/vehicleRefs.js";
-import { normalisePlate } from "../../reports/vehicleRefs.js";
 import { commandIn, exampleIn } from "../grammar/examples.js";
 import { MODAL_REPORTS } from "../grammar/fleet.js";
 import type { GrammarError, GrammarProblem, ProblemOf } from "../grammar/types.js";
@@ -17,16 +15,13 @@ import { sectionsOf } from "./blocks.js";
 import { cut } from "./etransportText.js";
 import type { SlackMessage } from "./message.js";
 import { noticeMessage } from "./notice.js";
-import { ECHO_MAX, fitMrkdwn, userCode } from "./text.js";
-import { vehicleProblemsMrkdwn } from "./vehicleProblems.js";
+import { fitMrkdwn, userCode } from "./text.js";
+import { resolutionProblemText, vehicleProblemsMrkdwn } from "./vehicleProblems.js";
 
 /** An example command is fleetbot's own words around at most a few echoes of the user's. */
 const EXAMPLE_MAX = 600;
 /** At most this many echoes in a list; the rest are counted. */
 const LIST_SHOWN = 5;
-
-/** A resolution that did not find one vehicle. */
-export type ResolutionProblem = Exclude<VehicleResolution<VehicleLike>, { kind: "found" | "all" }>;
 
 /** Echoes as inline code, a few listed and the rest counted: "`a`, `b` and 3 more". */
 function codeList(texts: readonly string[], language: Language): string {
@@ -38,49 +33,116 @@ function codeList(texts: readonly string[], language: Language): string {
   return more > 0 ? `${listed} ${messages(language).grammar.andMoreShort(more)}` : listed;
 }
 
-function describeVehicle(v: VehicleLike): string {
-  return v.name && normalisePlate(v.name) !== normalisePlate(v.plate) ? `${v.plate} (${v.name})` : v.plate;
-}
+/** An echo of what was typed, as inline code (escaped and cut). */
+const c = (text: string) => userCode(text);
+/** A command line in the reader's command words, as inline code. */
+const commandCode = (line: string, language: Language) => userCode(commandIn(line, language));
 
-/**
- * A vehicle that a reference did not find, as a sentence in `language` naming what was typed.
- * Not yet escaped (echoes in backticks, vehicle names as the service gives them): it goes through
- * vehicleProblemsMrkdwn, which escapes and cuts each line.
- */
-export function resolutionProblemText(r: ResolutionProblem, language: Language): string {
-  const t = messages(language).grammar;
-  // What was typed is cut to an echo's budget here (escaping comes later, per line): a 5,000-character
-  // "vehicle" is not told back at the line's full length.
-  const c = (text: string) => {
-    const chars = [...text.replace(/`/g, "'")];
-    return `\`${chars.length > ECHO_MAX ? `${chars.slice(0, ECHO_MAX - 1).join("")}…` : chars.join("")}\``;
-  };
-  switch (r.kind) {
-    case "ambiguous": {
-      const shown = r.candidates.slice(0, LIST_SHOWN).map(describeVehicle).join(", ");
-      const more = r.candidates.length - LIST_SHOWN;
-      return t.vehicleAmbiguous({
-        given: c(r.ref.raw),
-        count: r.candidates.length,
-        candidates: more > 0 ? `${shown} ${t.andMoreShort(more)}` : shown,
-      });
-    }
-    case "unknown": {
-      const suggestions = r.suggestions.map((v) => c(v.plate)).join(` ${t.or()} `);
-      return r.ref.type === "plate"
-        ? t.vehicleUnknownPlate({ given: c(r.ref.raw), suggestions })
-        : t.vehicleUnknownName({ given: c(r.ref.raw), suggestions });
-    }
-    case "not-visible":
-      return t.vehicleNotVisible({ vehicle: c(`#${r.vehicleId}`) });
-  }
-}
+type PeriodProblem = ProblemOf<
+  | "notADate"
+  | "noSuchMonth"
+  | "noSuchDay"
+  | "tooFarBack"
+  | "notATime"
+  | "notAStart"
+  | "notAnEnd"
+  | "notStarted"
+  | "skippedByClocks"
+  | "rangeSeparator"
+  | "endsBeforeStart"
+  | "tooLong"
+  | "lastNeedsUnit"
+  | "lastNotANumber"
+  | "countOutOfRange"
+  | "timeNeedsEnd"
+  | "notAPeriod"
+>;
+type ReportProblem = ProblemOf<
+  | "optionTwice"
+  | "strayWords"
+  | "periodFirst"
+  | "minNotWhole"
+  | "minOutOfRange"
+  | "minOnlyForStops"
+  | "unknownOption"
+  | "oneVehicleNotAll"
+  | "oneVehicleMany"
+  | "snapshotNoPeriod"
+  | "reportAfterWord"
+  | "vehicleWithoutSubcommand"
+  | "notAVehicleId"
+  | "notAVehicle"
+  | "vehiclesNotFound"
+>;
+type CommandProblem = ProblemOf<
+  | "notAChannel"
+  | "oneChannel"
+  | "takesNothing"
+  | "unsubscribeOnlyChannel"
+  | "notAnAlertCode"
+  | "alertOption"
+  | "unknownAlertsSubcommand"
+  | "oneLanguage"
+  | "workspaceLanguageMissing"
+  | "notALanguage"
+  | "loginTakesNothing"
+  | "unknownSubcommand"
+  | "notACommand"
+>;
+type EtransportProblem = ProblemOf<
+  "uitLength" | "uitCharacters" | "oneTransport" | "historyNeedsUit" | "historyOne" | "uitWithoutVerb"
+>;
 
 /** What is wrong, as mrkdwn in `language` (echoes escaped and cut). */
 export function grammarProblemText(problem: GrammarProblem, language: Language): string {
+  switch (problem.code) {
+    case "notADate":
+    case "noSuchMonth":
+    case "noSuchDay":
+    case "tooFarBack":
+    case "notATime":
+    case "notAStart":
+    case "notAnEnd":
+    case "notStarted":
+    case "skippedByClocks":
+    case "rangeSeparator":
+    case "endsBeforeStart":
+    case "tooLong":
+    case "lastNeedsUnit":
+    case "lastNotANumber":
+    case "countOutOfRange":
+    case "timeNeedsEnd":
+    case "notAPeriod":
+      return periodProblemText(problem, language);
+    case "uitLength":
+    case "uitCharacters":
+    case "oneTransport":
+    case "historyNeedsUit":
+    case "historyOne":
+    case "uitWithoutVerb":
+      return etransportProblemText(problem, language);
+    case "notAChannel":
+    case "oneChannel":
+    case "takesNothing":
+    case "unsubscribeOnlyChannel":
+    case "notAnAlertCode":
+    case "alertOption":
+    case "unknownAlertsSubcommand":
+    case "oneLanguage":
+    case "workspaceLanguageMissing":
+    case "notALanguage":
+    case "loginTakesNothing":
+    case "unknownSubcommand":
+    case "notACommand":
+      return commandProblemText(problem, language);
+    default:
+      return reportProblemText(problem, language);
+  }
+}
+
+/** A period that cannot be read (src/slack/grammar/period.ts). */
+function periodProblemText(problem: PeriodProblem, language: Language): string {
   const t = messages(language).grammar;
-  const c = (text: string) => userCode(text);
-  const command = (line: string) => userCode(commandIn(line, language));
   switch (problem.code) {
     case "notADate":
       return t.notADate({ given: c(problem.given), example: c(problem.example) });
@@ -94,14 +156,6 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
     case "skippedByClocks":
     case "rangeSeparator":
     case "lastNotANumber":
-    case "strayWords":
-    case "periodFirst":
-    case "minNotWhole":
-    case "notAVehicleId":
-    case "notAVehicle":
-    case "notAChannel":
-    case "unsubscribeOnlyChannel":
-    case "notALanguage":
       return t[problem.code]({ given: c(problem.given) });
     case "notAStart":
     case "notAnEnd":
@@ -121,6 +175,20 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
         yesterday: c(problem.yesterday),
         range: c(problem.range),
       });
+  }
+}
+
+/** A /fleet report's options and vehicles. */
+function reportProblemText(problem: ReportProblem, language: Language): string {
+  const t = messages(language).grammar;
+  const command = (line: string) => commandCode(line, language);
+  switch (problem.code) {
+    case "strayWords":
+    case "periodFirst":
+    case "minNotWhole":
+    case "notAVehicleId":
+    case "notAVehicle":
+      return t[problem.code]({ given: c(problem.given) });
     case "optionTwice":
       return t.optionTwice({ option: c(problem.option) });
     case "minOutOfRange":
@@ -161,6 +229,18 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
         problem.problems.map((r) => resolutionProblemText(r, language)),
         language,
       );
+  }
+}
+
+/** /fleet alerts, language and login, and a command or subcommand that is not one. */
+function commandProblemText(problem: CommandProblem, language: Language): string {
+  const t = messages(language).grammar;
+  const command = (line: string) => commandCode(line, language);
+  switch (problem.code) {
+    case "notAChannel":
+    case "unsubscribeOnlyChannel":
+    case "notALanguage":
+      return t[problem.code]({ given: c(problem.given) });
     case "oneChannel":
     case "workspaceLanguageMissing":
     case "loginTakesNothing":
@@ -190,6 +270,14 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
             suggestion: c(problem.suggestion),
             ...(problem.pauseToo ? { pauseCommand: command("/etransport pause") } : {}),
           });
+  }
+}
+
+/** /etransport's UITs and arguments. */
+function etransportProblemText(problem: EtransportProblem, language: Language): string {
+  const t = messages(language).grammar;
+  const command = (line: string) => commandCode(line, language);
+  switch (problem.code) {
     case "uitLength":
       return t.uitLength({
         given: c(problem.given),

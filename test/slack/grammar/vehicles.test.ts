@@ -8,7 +8,7 @@ import {
   type VehicleRef,
   type VehicleResolution,
 } from "../../../src/slack/grammar/index.js";
-import { type ResolutionProblem, resolutionProblemText } from "../../../src/slack/views/grammarError.js";
+import { type ResolutionProblem, resolutionProblemText } from "../../../src/slack/views/vehicleProblems.js";
 import { msg } from "./problemText.js";
 
 /** A resolution that found nothing, as an English reader is told (and the Romanian, for the same). */

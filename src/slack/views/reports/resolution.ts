@@ -1,10 +1,9 @@
 /** A report that found no vehicle to run on. */
 import type { Language } from "../../../i18n/language.js";
 import type { StoredResolutionProblem } from "../../../reports/catalogue.js";
-import { resolutionProblemText } from "../grammarError.js";
 import type { SlackMessage } from "../message.js";
 import { noticeMessage } from "../notice.js";
-import { vehicleProblemsMrkdwn } from "../vehicleProblems.js";
+import { resolutionProblemText, vehicleProblemsMrkdwn } from "../vehicleProblems.js";
 import { words } from "./reportFormat.js";
 
 // ---------- vehicles not found ----------
