@@ -10,7 +10,7 @@ import { type HttpRoute, type RunningSlackApp, startSlackApp } from "../slack/ap
 import type { SlackContext } from "../slack/context.js";
 import type { TaskDelivery } from "../slack/delivery.js";
 import { installOptions, type PublicSite, publicRoutes } from "../slack/installRoutes.js";
-import { isChannelMember } from "../slack/listeners/shared.js";
+import { isChannelMember } from "../slack/listeners/channelMembership.js";
 import type { PendingAcks } from "../slack/pendingAcks.js";
 import { People } from "../slack/people.js";
 import { installWelcomeMessage } from "../slack/views/installation.js";
