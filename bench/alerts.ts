@@ -20,9 +20,9 @@ import { createFleetGate } from "../src/gate/fleetGate.js";
 import { runUntilSettled, VirtualClock } from "../src/gate/virtualClock.js";
 import { startFakeSlack } from "../src/sandbox/fakeSlack/index.js";
 import { startSimulator } from "../src/simulator/index.js";
-import { AlertStore } from "../src/store/alertStore.js";
+import { SqliteAlertStore } from "../src/store/alertStore.js";
 import { openDatabase } from "../src/store/database.js";
-import { promised } from "../src/store/repositories.js";
+import { promised } from "../src/store/promised.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;
@@ -52,7 +52,7 @@ export async function alertBenchmarks(): Promise<{
   const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-bench-alerts-"));
   const db = openDatabase(dataDir);
   try {
-    const store = new AlertStore(db, now);
+    const store = new SqliteAlertStore(db, now);
     const alertClient = createAlertWebClient(fake.options.botToken, { slackApiUrl: fake.apiUrl });
     const slack = new SlackAlertPublisher({
       clientFor: async () => alertClient,

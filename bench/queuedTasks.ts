@@ -10,8 +10,8 @@ import { createFleetGate } from "../src/gate/fleetGate.js";
 import type { AccountGate } from "../src/gate/gate.js";
 import { VirtualClock } from "../src/gate/virtualClock.js";
 import { openDatabase } from "../src/store/database.js";
-import { promised } from "../src/store/repositories.js";
-import { TaskStore } from "../src/store/taskStore.js";
+import { promised } from "../src/store/promised.js";
+import { SqliteTaskStore } from "../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../src/tasks/runner.js";
 import { NaiveFifoGate } from "./naiveFifoGate.js";
 
@@ -31,7 +31,7 @@ const handler: TaskHandler<{ vehicleIds: number[]; day: number }, number, null> 
     gate.run({ account: "demo", endpoint: "stops", context: ctx.call }, async () => ctx.params.day),
 };
 const runner = new TaskRunner<null>({
-  store: promised(new TaskStore(db, () => clock.now())),
+  store: promised(new SqliteTaskStore(db, () => clock.now())),
   gate,
   handlers: [handler],
   sessionFor: async () => null,

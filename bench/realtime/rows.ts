@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { openDatabase } from "../../src/store/database.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import {
   ALERTS_CHANNEL,
   accountRequests,
@@ -663,11 +663,11 @@ export async function memory(options: RowOptions): Promise<RealtimeRow[]> {
 
 // ---------------------------------------------------------------------------- row 7
 
-/** 20,000 tasks written straight into a fresh store (TaskStore.create), as a backlog left by a stop. */
+/** 20,000 tasks written straight into a fresh store (SqliteTaskStore.create), as a backlog left by a stop. */
 function seedStore(count: number): string {
   const dir = mkdtempSync(join(tmpdir(), "fleetbot-bench-"));
   const db = openDatabase(dir);
-  const store = new TaskStore(db);
+  const store = new SqliteTaskStore(db);
   const day = 24 * 3_600_000;
   const to = Math.floor(Date.now() / day) * day;
   db.transaction(() => {

@@ -1,5 +1,4 @@
-import type { AlertPost } from "../store/alertStore.js";
-import type { AlertRepository } from "../store/repositories.js";
+import type { AlertPost, AlertRepository } from "../store/contract/index.js";
 import type { IncidentRecord } from "./incidents.js";
 import {
   type AlertGroupView,

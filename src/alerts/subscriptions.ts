@@ -1,6 +1,5 @@
 import type { Language } from "../i18n/language.js";
-import type { AlertMute, AlertSubscription } from "../store/alertStore.js";
-import type { AlertRepository } from "../store/repositories.js";
+import type { AlertMute, AlertRepository, AlertSubscription } from "../store/contract/index.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import { canonicalAlertCode, DEFAULT_STALE_MINUTES } from "./incidents.js";
 

@@ -8,7 +8,7 @@ import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
 import type { RunningSimulator, SimulatorOptions } from "../simulator/index.js";
 import type { RunningSlackApp } from "../slack/app.js";
 import type { TaskDelivery } from "../slack/delivery.js";
-import type { TaskRepository } from "../store/repositories.js";
+import type { TaskRepository } from "../store/contract/index.js";
 import type { AccountUpkeep } from "../tasks/accountUpkeep.js";
 import type { FleetAccounts } from "../tasks/fleetAccounts.js";
 import type { TaskRunner } from "../tasks/runner.js";

@@ -6,7 +6,7 @@ import type { Logger } from "../log.js";
 import { TaskDelivery } from "../slack/delivery.js";
 import { parsePeriodCore } from "../slack/grammar/period.js";
 import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "../slack/renderers.js";
-import type { TaskRepository } from "../store/repositories.js";
+import type { TaskRepository } from "../store/contract/index.js";
 import { MemorySharedState } from "../store/sharedState.js";
 import { type CallDurations, TaskOverhead } from "../tasks/callDurations.js";
 import { describeTaskError } from "../tasks/failures.js";

@@ -12,12 +12,7 @@ import {
   UnauthorizedError,
   UpstreamTransportError,
 } from "./errors.js";
-import {
-  CallLimitBook,
-  type LearnedLimitsRepository,
-  limitAfterRefusal,
-  readLimitRefusal,
-} from "./limits.js";
+import { CallLimitBook, type LimitBookStorage, limitAfterRefusal, readLimitRefusal } from "./limits.js";
 import { canonicalJson, normalizeKeys } from "./normalize.js";
 import { type AcceptedPasswords, MemoryAcceptedPasswords } from "./passwords.js";
 import {
@@ -104,7 +99,7 @@ export interface FleetClientOptions {
    * Where limits learned from the service's refusals are kept across restarts (main.ts
    * wires the SQLite store). Without it they are learned again after each start.
    */
-  learnedLimits?: LearnedLimitsRepository;
+  learnedLimits?: LimitBookStorage;
   /** Replicas (Redis): each account's token shared between them (see SharedTokens). */
   sharedTokens?: SharedTokens;
   /**

@@ -16,8 +16,13 @@ import {
  * reports (and the bot after a restart) plan with it from their first call.
  */
 
-/** Where learned limits are kept across restarts; keyed by the service's base URL. */
-export interface LearnedLimitsRepository {
+/**
+ * Where a CallLimitBook reads the limits learned earlier and writes each new lesson; keyed by the
+ * service's base URL. Synchronous: the book reads once, at construction. The backend gives one
+ * per service over the store's LearnedLimitsRepository (src/store/contract/learnedLimits.ts): the
+ * SQLite store itself, or with replicas what Redis held at start, each lesson written through.
+ */
+export interface LimitBookStorage {
   /** Every limit learned earlier from the service at `service`. */
   load(service: string): Partial<Record<SplittableEndpoint, CallLimits>>;
   /** Remembers limits of one endpoint; a stored limit that is already tighter is kept. */
@@ -90,7 +95,7 @@ export class CallLimitBook {
 
   constructor(
     private readonly service: string,
-    private readonly repository?: LearnedLimitsRepository,
+    private readonly repository?: LimitBookStorage,
   ) {
     const stored = repository?.load(service) ?? {};
     for (const endpoint of SPLITTABLE_ENDPOINTS) {

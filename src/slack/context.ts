@@ -5,14 +5,14 @@ import type { FleetClient, FleetSession } from "../fleet/client.js";
 import type { Vehicle } from "../fleet/schemas.js";
 import type { Language } from "../i18n/language.js";
 import type { ResolvedLanguage } from "../i18n/resolve.js";
-import type { AuditHistory } from "../store/auditStore.js";
-import type { StoreHealth } from "../store/health.js";
 import type {
   AccountRepository,
   AlertRepository,
+  AuditHistory,
   SettingsRepository,
   TaskRepository,
-} from "../store/repositories.js";
+} from "../store/contract/index.js";
+import type { StoreHealth } from "../store/health.js";
 import type { SharedState, WindowTake } from "../store/sharedState.js";
 import type { FleetAccess } from "../tasks/fleetAccounts.js";
 import type { NewTaskOf, TaskKind } from "../tasks/kinds.js";

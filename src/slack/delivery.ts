@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { request } from "undici";
 import { messages } from "../i18n/catalogue.js";
 import type { Language } from "../i18n/language.js";
-import type { TaskRepository } from "../store/repositories.js";
+import type { TaskRepository } from "../store/contract/index.js";
 import type { SharedState } from "../store/sharedState.js";
 import { zoneWasGuessed } from "../tasks/kinds/zoneNote.js";
 import type { TaskRunner } from "../tasks/runner.js";

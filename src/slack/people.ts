@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import type { AccountRepository } from "../store/repositories.js";
+import type { AccountRepository } from "../store/contract/index.js";
 import { withTimeout } from "../time/withTimeout.js";
 import { isTimeZone } from "../time/zone.js";
 import { ONLY_WORKSPACE, WORKSPACE_ACCOUNT_USER, type WorkspaceKey } from "../workspaces/workspace.js";

@@ -1,10 +1,10 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
-import { decryptSecret, encryptSecret, linkAssociatedData } from "./accountStore.js";
 import type { Db } from "./database.js";
 import { RedisAccountStore } from "./redis/accountStore.js";
 import { RedisSettingsStore } from "./redis/settingsStore.js";
+import { decryptSecret, encryptSecret, linkAssociatedData } from "./sealing.js";
 
 /**
  * `npm run migrate -- --adopt-workspace T:<team>`: an operator moving from single- to

@@ -9,12 +9,26 @@ import {
   storedAlertCodes,
 } from "../alerts/incidents.js";
 import { parseTransportView, type TransportView } from "../etransport/types.js";
-import { LANGUAGES, type Language } from "../i18n/language.js";
+import { LANGUAGES } from "../i18n/language.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
+import {
+  type AlertGroup,
+  type AlertGroupMember,
+  type AlertMute,
+  type AlertPost,
+  type AlertPostFailure,
+  type AlertRepository,
+  type AlertSubscription,
+  assertDeletableWorkspace,
+  type DeletedWorkspaceAlerts,
+  type NewAlertSubscription,
+} from "./contract/alerts.js";
+import type { Synchronous } from "./contract/synchronous.js";
 import type { Db } from "./database.js";
 
 /**
- * Alert subscriptions, incidents, their posts per channel and mutes (migration 3). Every
+ * Alert subscriptions, incidents, their posts per channel and mutes in SQLite (the contract and
+ * its records: contract/alerts.ts; tables of migration 3). Every
  * write is one statement or one transaction: incident changes are stored before any post,
  * and a post row with a ts is done, so a restart neither loses nor repeats an alert.
  *
@@ -24,95 +38,6 @@ import type { Db } from "./database.js";
  * channel, UIT), a group one (workspace, channel)'s. A Slack Connect channel has one id in two
  * workspaces: the channel id alone names nothing.
  */
-
-export interface AlertSubscription {
-  id: string;
-  /** The workspace of the channel ("" in single-workspace mode). */
-  workspace: WorkspaceKey;
-  channel: string;
-  /** Fleet account (username) the subscription's sweeps run as. */
-  account: string;
-  /** Slack user who subscribed; undefined for the workspace subscription (ALERTS_CHANNEL). */
-  createdBy?: string;
-  codes: string[];
-  excludeCodes: string[];
-  vehicles: string[];
-  minDurationMinutes: number;
-  /** Minutes without a position sent before a stalled alert (`stale=`); 0: never. */
-  staleMinutes: number;
-  /** Language of the channel's alerts and digests (`lang=`); undefined: the workspace default. */
-  language?: Language;
-  createdAt: number;
-}
-
-export interface NewAlertSubscription {
-  /** Default "" (single-workspace mode). */
-  workspace?: WorkspaceKey;
-  channel: string;
-  account: string;
-  createdBy?: string;
-  codes?: readonly string[];
-  excludeCodes?: readonly string[];
-  vehicles?: readonly string[];
-  minDurationMinutes?: number;
-  /** Default DEFAULT_STALE_MINUTES (30). */
-  staleMinutes?: number;
-  /** Default none: the workspace default when rendered. */
-  language?: Language;
-}
-
-/** One incident's message in one channel of one workspace. */
-export interface AlertPost {
-  incidentId: string;
-  workspace: WorkspaceKey;
-  channel: string;
-  /** Set once chat.postMessage succeeded: the post is done and never repeated. */
-  ts?: string;
-  postedAt?: number;
-  /** When the alert was edited to resolved. */
-  resolvedUpdatedAt?: number;
-  /** The resolution's thread reply. */
-  replyTs?: string;
-  /** When the resolution (edit + reply) was completed, or given up. */
-  resolvedPostedAt?: number;
-  attempts: number;
-  lastError?: string;
-  /** The post was held back by a mute until then. */
-  mutedUntil?: number;
-  /** Posted as a member of this grouped alert: `ts` is then the member's thread reply. */
-  groupId?: string;
-}
-
-/** One grouped alert: a storm of incidents of one account in one channel, posted as one message. */
-export interface AlertGroup {
-  id: string;
-  account: string;
-  workspace: WorkspaceKey;
-  channel: string;
-  createdAt: number;
-  /** Set once the group message was posted: never posted again. */
-  ts?: string;
-  postedAt?: number;
-  /** How many members the group message listed when Slack last accepted it. */
-  shown: number;
-  /** When the group message was edited to resolved as a whole. */
-  resolvedAt?: number;
-  attempts: number;
-  lastError?: string;
-}
-
-/** A member of a group: its incident as stored and its post row in the group's channel. */
-export interface AlertGroupMember {
-  incident: IncidentRecord;
-  post: AlertPost;
-}
-
-export interface AlertMute {
-  workspace: WorkspaceKey;
-  channel: string;
-  codeUit: string;
-  until: number;
-}
 
 const jsonList = z.string().transform((s, ctx) => {
   try {
@@ -124,22 +49,6 @@ const jsonList = z.string().transform((s, ctx) => {
   ctx.addIssue({ code: "custom", message: "not a JSON list of strings" });
   return z.NEVER;
 });
-
-/** What deleteWorkspace removed. */
-export interface DeletedWorkspaceAlerts {
-  subscriptions: number;
-  posts: number;
-  mutes: number;
-  groups: number;
-  /** Incidents of fleet accounts no subscription of any workspace uses any more. */
-  incidents: number;
-}
-
-/** deleteWorkspace refuses the single workspace (shared with the Redis store). */
-export function assertDeletableWorkspace(workspace: WorkspaceKey): void {
-  if (workspace === ONLY_WORKSPACE)
-    throw new Error("the single workspace's alerts are never deleted as an uninstalled workspace's");
-}
 
 const subscriptionRow = z.object({
   id: z.string(),
@@ -297,7 +206,7 @@ const uniq = (list: readonly string[] | undefined) => [
   ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
 ];
 
-export class AlertStore {
+export class SqliteAlertStore implements Synchronous<AlertRepository> {
   private readonly s;
 
   constructor(
@@ -672,10 +581,7 @@ export class AlertStore {
   }
 
   /** The workspace's channel's most recent post failure, for `/fleet alerts list`. */
-  lastFailure(
-    channel: string,
-    workspace: WorkspaceKey = ONLY_WORKSPACE,
-  ): { codeUit: string; error: string; attempts: number } | undefined {
+  lastFailure(channel: string, workspace: WorkspaceKey = ONLY_WORKSPACE): AlertPostFailure | undefined {
     const row = this.s.lastErrors.get(workspace, channel) as
       | { last_error: string; attempts: number; code_uit: string }
       | undefined;

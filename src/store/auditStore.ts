@@ -1,45 +1,19 @@
 import { z } from "zod";
+import {
+  AUDIT_ACTIONS,
+  AUDIT_OUTCOMES,
+  type AuditEntry,
+  type AuditHistory,
+  type AuditRepository,
+  auditEntrySchema,
+} from "./contract/audit.js";
+import type { Synchronous } from "./contract/synchronous.js";
 import type { Db } from "./database.js";
 
 /**
- * The audit trail of transport changes (migration 5): who (Slack user, fleet account) created,
- * edited, started, paused, ended or removed which transport (UIT), when, and what the fleet
- * service answered. Kept AUDIT_RETENTION_DAYS, far longer than the tasks that made the changes,
- * because a carrier asked by ANAF about a transport needs the record. It holds no secret: the
- * writers put in names, codes and the service's failure texts only.
+ * The audit trail of transport changes in SQLite (the contract and its records:
+ * contract/audit.ts; the table of migration 5).
  */
-
-export const AUDIT_ACTIONS = ["create", "update", "start", "pause", "end", "remove"] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** success / failure: the service's answer; unknown: no usable answer (a timeout, a 5xx), the change may or may not be there. */
-export const AUDIT_OUTCOMES = ["success", "failure", "unknown"] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-
-export const auditEntrySchema = z.object({
-  /** Unique; an entry recorded twice under one id (a resumed task) is kept once. */
-  id: z.string().min(1),
-  at: z.number(),
-  /** The fleet account (username) the change was made as. */
-  account: z.string(),
-  slackUser: z.string().optional(),
-  uit: z.string(),
-  action: z.enum(AUDIT_ACTIONS),
-  outcome: z.enum(AUDIT_OUTCOMES),
-  /** The service's failure code (or the kind of failure), when not a success. */
-  code: z.string().optional(),
-  /** The service's message, or what is known of an unknown outcome. */
-  message: z.string().optional(),
-  /** The task that made the call (support can match it with the logs while the task is kept). */
-  taskId: z.string().optional(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
-
-/** A UIT's entries for one account, newest first, and how many there are in all. */
-export interface AuditHistory {
-  entries: AuditEntry[];
-  total: number;
-}
 
 const rowSchema = z.object({
   id: z.string(),
@@ -72,7 +46,7 @@ function fromRow(raw: unknown): AuditEntry {
 
 const countRow = z.object({ n: z.number() });
 
-export class AuditStore {
+export class SqliteAuditStore implements Synchronous<AuditRepository> {
   private readonly s;
 
   constructor(private readonly db: Db) {
@@ -126,7 +100,7 @@ export class AuditStore {
     return this.s.purge.run(instant).changes;
   }
 
-  /** Every entry, oldest first (the migration to Redis). */
+  /** Every entry, oldest first (ties by id). */
   all(): AuditEntry[] {
     return this.s.all.all().map(fromRow);
   }

@@ -184,7 +184,7 @@ export const MIGRATIONS: readonly string[] = [
   // 8: the service's own date for a fault's end, read at resolution (alerts/duration.ts faultEnd).
   "ALTER TABLE alert_incidents ADD COLUMN end_evidence_at INTEGER;",
   // 9: Slack installations (multi-workspace mode), keyed E:<enterprise> (org-wide) or T:<team>;
-  // tokens sealed with CREDENTIALS_KEY (store/installationStore.ts).
+  // tokens sealed with CREDENTIALS_KEY (store/installationSealing.ts).
   `CREATE TABLE slack_installations (
      key TEXT PRIMARY KEY,
      team_id TEXT,
@@ -267,7 +267,7 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE alert_mutes_v11 RENAME TO alert_mutes;`,
   // 12: linked accounts are keyed by (workspace, Slack user).
   // Rebuilt (SQLite cannot change a primary key in place); every existing row is the single
-  // workspace's (''), whose passwords stay sealed as they were (accountStore.ts linkAssociatedData).
+  // workspace's (''), whose passwords stay sealed as they were (sealing.ts linkAssociatedData).
   `CREATE TABLE linked_accounts_v12 (
      workspace TEXT NOT NULL DEFAULT '',
      slack_user TEXT NOT NULL,

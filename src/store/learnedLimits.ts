@@ -1,5 +1,6 @@
-import type { LearnedLimitsRepository } from "../fleet/limits.js";
 import { type CallLimits, SPLITTABLE_ENDPOINTS, type SplittableEndpoint } from "../fleet/split.js";
+import type { LearnedLimitsRepository } from "./contract/learnedLimits.js";
+import type { Synchronous } from "./contract/synchronous.js";
 import type { Db } from "./database.js";
 
 interface LearnedLimitRow {
@@ -15,11 +16,11 @@ function isSplittableEndpoint(name: string): name is SplittableEndpoint {
 }
 
 /**
- * Limits the fleet service revealed by refusing requests as too large (see src/fleet/limits.ts),
- * kept so a restarted bot plans with them from its first call instead of paying a refused
- * call (one 30-second slot) to learn each again. One row per service base URL and endpoint.
+ * Limits the fleet service revealed by refusing requests as too large, in SQLite (the contract:
+ * contract/learnedLimits.ts): one row per service base URL and endpoint. Being synchronous, it is
+ * also the LimitBookStorage the SQLite backend hands a fleet client (src/fleet/limits.ts).
  */
-export class LearnedLimitsStore implements LearnedLimitsRepository {
+export class SqliteLearnedLimitsStore implements Synchronous<LearnedLimitsRepository> {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,

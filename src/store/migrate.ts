@@ -6,17 +6,12 @@ import type { IncidentRecord } from "../alerts/incidents.js";
 import type { TransportView } from "../etransport/types.js";
 import { LANGUAGES } from "../i18n/language.js";
 import type { TaskRecord } from "../tasks/task.js";
-import { decryptSecret, linkAssociatedData } from "./accountStore.js";
-import {
-  type AlertGroup,
-  type AlertMute,
-  type AlertPost,
-  AlertStore,
-  type AlertSubscription,
-} from "./alertStore.js";
-import { type AuditEntry, AuditStore } from "./auditStore.js";
+import { SqliteAlertStore } from "./alertStore.js";
+import { SqliteAuditStore } from "./auditStore.js";
+import type { AlertGroup, AlertMute, AlertPost, AlertSubscription, AuditEntry } from "./contract/index.js";
 import { type Db, openDatabase, StoreError } from "./database.js";
-import { isReadable, readSealedInstallations, type SealedInstallation } from "./installationStore.js";
+import { isReadable, type SealedInstallation } from "./installationSealing.js";
+import { readSealedInstallations } from "./installationStore.js";
 import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
 import { RedisAlertStore } from "./redis/alertStore.js";
 import { RedisAuditStore } from "./redis/auditStore.js";
@@ -25,7 +20,8 @@ import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learne
 import { DEFAULT_PREFIX } from "./redis/lua.js";
 import { RedisSettingsStore, type SettingRecord } from "./redis/settingsStore.js";
 import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
-import { TaskStore } from "./taskStore.js";
+import { decryptSecret, linkAssociatedData } from "./sealing.js";
+import { SqliteTaskStore } from "./taskStore.js";
 
 /**
  * `npm run migrate -- --to-redis`: copies what a single fleetbot keeps in SQLite into Redis,
@@ -139,8 +135,8 @@ export interface SqliteSnapshot {
 }
 
 export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
-  const tasks = new TaskStore(db);
-  const alerts = new AlertStore(db);
+  const tasks = new SqliteTaskStore(db);
+  const alerts = new SqliteAlertStore(db);
   const read = db.transaction((): SqliteSnapshot => {
     const accounts = db
       .prepare(
@@ -282,7 +278,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       listed,
       tasks: taskCopies,
       limits,
-      audit: new AuditStore(db).all(),
+      audit: new SqliteAuditStore(db).all(),
     };
   });
   return read();

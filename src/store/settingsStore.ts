@@ -1,44 +1,18 @@
 import { isLanguage, type Language } from "../i18n/language.js";
-import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
+import type { WorkspaceKey } from "../workspaces/workspace.js";
+import {
+  assertInstalledSettingsWorkspace,
+  assertSettingLanguage,
+  type SettingsRepository,
+} from "./contract/settings.js";
+import type { Synchronous } from "./contract/synchronous.js";
 import type { Db } from "./database.js";
 
 /**
- * Both stores refuse what the table's CHECK refuses (SQLite raises "CHECK constraint failed";
- * Redis has no constraint, so the stores check first).
+ * Each person's language and each installed workspace's default language in SQLite (the
+ * contract: contract/settings.ts). Nothing here is a secret: a language is stored as it is.
  */
-export function assertSettingLanguage(language: unknown): asserts language is Language {
-  if (!isLanguage(language))
-    throw new RangeError(
-      `CHECK constraint failed: language IN ('en','ro') (got ${String(language).slice(0, 20)})`,
-    );
-}
-
-/**
- * The single workspace ("") has no stored default (DEFAULT_LANGUAGE is its default), and its
- * users' settings are never deleted wholesale (like its tasks and links).
- */
-export function assertInstalledSettingsWorkspace(
-  workspace: WorkspaceKey,
-  action: "default" | "delete",
-): void {
-  if (workspace !== ONLY_WORKSPACE) return;
-  throw new Error(
-    action === "default"
-      ? 'The single workspace (workspace "") has no default language in the store: DEFAULT_LANGUAGE is its default'
-      : 'The single-workspace settings (workspace "") are not removed wholesale',
-  );
-}
-
-/**
- * Each person's settings, per (workspace, Slack user): a user id means nothing outside its
- * workspace. Today one setting, the language fleetbot answers them in; and each installed
- * workspace's default language (set in Slack by its installer or an admin with
- * `/fleet language workspace ro|en`; the single workspace's is DEFAULT_LANGUAGE).
- *
- * Nothing here is a secret: a language is stored as it is. The language a person ends up with
- * is resolved elsewhere (src/i18n/resolve.ts): these are only the choices.
- */
-export class SettingsStore {
+export class SqliteSettingsStore implements Synchronous<SettingsRepository> {
   private readonly statements;
 
   constructor(

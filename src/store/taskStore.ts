@@ -9,6 +9,8 @@ import {
   taskRecordSchema,
 } from "../tasks/task.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
+import type { Synchronous } from "./contract/synchronous.js";
+import { assertPurgeable, type StepState, type TaskRepository } from "./contract/tasks.js";
 import type { Db } from "./database.js";
 import {
   DEFAULT_RESULT_LIMITS,
@@ -67,19 +69,12 @@ function fromRow(raw: unknown): TaskRecord {
   });
 }
 
-/** deleteWorkspace's refusal of the single workspace (shared with the Redis store). */
-export function assertPurgeable(workspace: WorkspaceKey): void {
-  if (workspace === ONLY_WORKSPACE)
-    throw new Error("the single workspace's tasks are never deleted as an uninstalled workspace's");
-}
-
-export type StepState = { state: "sending" } | { state: "done"; result: unknown };
-
 /**
- * Tasks and their mutation journal in SQLite. Every write is one statement or one
- * transaction, so a crash leaves either the old or the new state, never half of it.
+ * Tasks and their mutation journal in SQLite (the contract: contract/tasks.ts). Every write is
+ * one statement or one transaction, so a crash leaves either the old or the new state, never half
+ * of it.
  */
-export class TaskStore {
+export class SqliteTaskStore implements Synchronous<TaskRepository> {
   private readonly statements;
 
   constructor(

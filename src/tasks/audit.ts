@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
 } from "../fleet/errors.js";
 import { CallCancelledError } from "../gate/gate.js";
-import type { AuditAction, AuditEntry, AuditOutcome } from "../store/auditStore.js";
+import type { AuditAction, AuditEntry, AuditOutcome } from "../store/contract/index.js";
 import type { TaskRecord } from "./task.js";
 
 /**

@@ -1,5 +1,5 @@
 import { isApplicationFailureError, isFleetError } from "../fleet/errors.js";
-import { LinkedAccountUnreadableError } from "../store/accountStore.js";
+import { LinkedAccountUnreadableError } from "../store/contract/index.js";
 import { WORKSPACE_ACCOUNT_USER } from "../workspaces/workspace.js";
 import type { TaskError } from "./task.js";
 

@@ -6,7 +6,7 @@ import {
   type InstallationRepository,
   installationKey,
   queryOfKey,
-} from "../store/installationStore.js";
+} from "../store/contract/index.js";
 import type { WorkspaceEvents } from "./events.js";
 import {
   type ClientKind,

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { type InstallationRepository, queryOfKey } from "../store/installationStore.js";
+import { type InstallationRepository, queryOfKey } from "../store/contract/index.js";
 import type { WorkspaceData, WorkspaceEvents } from "./events.js";
 import { ONLY_WORKSPACE, type WorkspaceKey, workspaceKeyOf } from "./workspace.js";
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { AlertGroups, type GroupRun, groupKey } from "../../src/alerts/alertGroups.js";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
 import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 
 const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
 
@@ -30,7 +30,7 @@ function open(i: number): IncidentChange {
 
 describe("a grouped alert whose message was deleted", () => {
   it("still posts the replies of members that joined later, and stops editing the gone message", async () => {
-    const store = promised(new AlertStore(openDatabase(":memory:"), () => NOW));
+    const store = promised(new SqliteAlertStore(openDatabase(":memory:"), () => NOW));
     let updates = 0;
     const replies: string[] = [];
     const publisher: AlertPublisher = {

@@ -8,9 +8,9 @@ import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
 import { runUntilSettled } from "../../src/gate/virtualClock.js";
 import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimulatorOptions, TransportControl } from "../../src/simulator/index.js";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 import { startFleetHarness } from "../helpers/fleetHarness.js";
 
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
@@ -67,7 +67,7 @@ export async function startAlertHarness(
 
   const open = () => {
     const db: Db = openDatabase(dataDir);
-    const store = new AlertStore(db, now);
+    const store = new SqliteAlertStore(db, now);
     const subscriptions = new AlertSubscriptions(promised(store), now);
     const poller = new AlertPoller({
       store: promised(store),

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
 import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/subscriptions.js";
 import type { TransportView } from "../../src/etransport/types.js";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -77,7 +77,7 @@ describe("migration 3 (alerts)", () => {
 
   it("allows one active incident per (account, transport, kind) but any number of resolved ones", () => {
     const db = openDatabase(":memory:");
-    const store = new AlertStore(db, () => NOW);
+    const store = new SqliteAlertStore(db, () => NOW);
     const [first] = store.applyChanges([open()]);
     expect(() => store.applyChanges([open(NOW + 1)])).toThrow(/UNIQUE/);
     store.applyChanges([{ type: "resolve", id: first!.id, at: NOW + 2, reason: "recovered", wasOpen: true }]);
@@ -115,7 +115,7 @@ describe("migration 11 (alerts by workspace)", () => {
 
     const db = openDatabase(dir);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    const store = new AlertStore(db, () => 50);
+    const store = new SqliteAlertStore(db, () => 50);
     expect(store.subscriptions().map((x) => [x.id, x.workspace, x.channel, x.staleMinutes])).toEqual([
       ["s2", "", "C2", 30],
       ["s1", "", "C1", 0],
@@ -139,10 +139,10 @@ describe("migration 11 (alerts by workspace)", () => {
   });
 });
 
-describe("AlertStore", () => {
+describe("SqliteAlertStore", () => {
   it("stores incidents with their facts and applies changes in one transaction", () => {
     const db = openDatabase(":memory:");
-    const store = new AlertStore(db, () => NOW);
+    const store = new SqliteAlertStore(db, () => NOW);
     const [incident] = store.applyChanges([{ ...open(), state: "pending" }]);
     expect(incident).toMatchObject({ state: "pending", firstSeenAt: NOW, facts });
     expect(incident!.openedAt).toBeUndefined();
@@ -178,7 +178,7 @@ describe("AlertStore", () => {
   it("records posts: failure, success (once), resolution steps", () => {
     const db = openDatabase(":memory:");
     let now = NOW;
-    const store = new AlertStore(db, () => now);
+    const store = new SqliteAlertStore(db, () => now);
     const [incident] = store.applyChanges([open()]);
     const id = incident!.id;
     store.ensurePost(id, "C1");
@@ -206,7 +206,7 @@ describe("AlertStore", () => {
   it("mutes a UIT in a channel until a time", async () => {
     const db = openDatabase(":memory:");
     let now = NOW;
-    const store = new AlertStore(db, () => now);
+    const store = new SqliteAlertStore(db, () => now);
     const subs = new AlertSubscriptions(promised(store), () => now);
     await subs.mute("C1", "UIT1", 1000);
     expect(store.mutedUntil("C1", "UIT1")).toBe(NOW + 1000);
@@ -221,7 +221,7 @@ describe("AlertStore", () => {
 describe("AlertSubscriptions", () => {
   it("subscribes, replaces, lists, unsubscribes; one per channel and account", async () => {
     const db = openDatabase(":memory:");
-    const store = new AlertStore(db, () => NOW);
+    const store = new SqliteAlertStore(db, () => NOW);
     const subs = new AlertSubscriptions(promised(store), () => NOW);
     const a = await subs.subscribe("C1", "demo", "U1", {
       codes: ["error", "OLDDATA"],
@@ -262,7 +262,7 @@ describe("AlertSubscriptions", () => {
 
   it("refuses unknown codes and silly durations, saying which", async () => {
     const db = openDatabase(":memory:");
-    const subs = new AlertSubscriptions(promised(new AlertStore(db)));
+    const subs = new AlertSubscriptions(promised(new SqliteAlertStore(db)));
     await expect(subs.subscribe("C1", "demo", "U1", { codes: ["Error", "Bogus"] })).rejects.toThrow(
       InvalidAlertFilterError,
     );
@@ -281,7 +281,7 @@ describe("AlertSubscriptions", () => {
 
   it("seeds the sandbox's #alerts in a fresh store only: once removed, a restart does not bring it back", async () => {
     const db = openDatabase(":memory:");
-    const store = new AlertStore(db);
+    const store = new SqliteAlertStore(db);
     const subs = new AlertSubscriptions(promised(store));
     expect((await subs.seedSubscription("C0ALERTS", "demo"))?.channel).toBe("C0ALERTS");
     expect(subs.isConfigured("C0ALERTS", "demo")).toBe(false);
@@ -307,7 +307,7 @@ describe("AlertSubscriptions", () => {
 
   it("ensures the workspace subscription without replacing an existing one", async () => {
     const db = openDatabase(":memory:");
-    const subs = new AlertSubscriptions(promised(new AlertStore(db)));
+    const subs = new AlertSubscriptions(promised(new SqliteAlertStore(db)));
     const first = await subs.ensureWorkspaceSubscription("C0ALERTS", "demo");
     expect(first.createdBy).toBeUndefined();
     await subs.subscribe("C0ALERTS", "demo", "U1", { codes: ["Error"] });

@@ -13,9 +13,9 @@ import type { LoadTransportsParams } from "../../src/fleet/client.js";
 import { UnauthorizedError } from "../../src/fleet/errors.js";
 import type { Transport } from "../../src/fleet/schemas.js";
 import type { CallContext } from "../../src/fleet/seam.js";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
@@ -97,7 +97,7 @@ class RecordingPublisher implements AlertPublisher {
 function setup(list: Transport[], onPage?: (index: number, self: FakeSource) => void) {
   let now = NOW;
   const db = openDatabase(":memory:");
-  const store = new AlertStore(db, () => now);
+  const store = new SqliteAlertStore(db, () => now);
   const source = new FakeSource(list, onPage);
   const publisher = new RecordingPublisher();
   const poller = new AlertPoller({

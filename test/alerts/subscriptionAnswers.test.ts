@@ -12,7 +12,7 @@ import {
   subscriptionRefusalMessage,
 } from "../../src/slack/views/alerts/subscriptionAnswers.js";
 import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
-import type { AlertSubscription } from "../../src/store/alertStore.js";
+import type { AlertSubscription } from "../../src/store/contract/index.js";
 
 /**
  * What one person reads of `/fleet alerts list|subscribe|unsubscribe` and of a click on an

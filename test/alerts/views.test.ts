@@ -17,7 +17,7 @@ import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views
 import { subscriptionChangedMessage } from "../../src/slack/views/alerts/subscriptionAnswers.js";
 import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
 import { parseTransportButtonValue } from "../../src/slack/views/etransport/buttonValues.js";
-import type { AlertSubscription } from "../../src/store/alertStore.js";
+import type { AlertSubscription } from "../../src/store/contract/index.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const MIN = 60_000;

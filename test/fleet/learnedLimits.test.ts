@@ -7,7 +7,7 @@ import { BadRequestError } from "../../src/fleet/errors.js";
 import { DAY_MS } from "../../src/fleet/split.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
-import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { recordingGate } from "./helpers.js";
 
 /**
@@ -54,7 +54,7 @@ function freshDir(): string {
 function start(sim: RunningSimulator, dataDir?: string) {
   const db = dataDir ? openDatabase(dataDir) : undefined;
   if (db) dbs.push(db);
-  const store = db ? new LearnedLimitsStore(db) : undefined;
+  const store = db ? new SqliteLearnedLimitsStore(db) : undefined;
   const gate = recordingGate();
   const client = new FleetClient({
     baseUrl: sim.url,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   CallLimitBook,
-  type LearnedLimitsRepository,
+  type LimitBookStorage,
   limitAfterRefusal,
   readLimitRefusal,
 } from "../../src/fleet/limits.js";
@@ -68,7 +68,7 @@ describe("limitAfterRefusal", () => {
   });
 });
 
-class MemoryRepository implements LearnedLimitsRepository {
+class MemoryRepository implements LimitBookStorage {
   readonly rows = new Map<string, CallLimits>();
   load(service: string): Partial<Record<SplittableEndpoint, CallLimits>> {
     const out: Partial<Record<SplittableEndpoint, CallLimits>> = {};

@@ -8,8 +8,8 @@ import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
 import { isUpstreamTransportError } from "../../src/fleet/errors.js";
 import { createFleetGate } from "../../src/gate/fleetGate.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { describeTaskError as describeError } from "../../src/tasks/failures.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
 import { transportSaveHandler } from "../../src/tasks/handlers/transports.js";
@@ -18,7 +18,7 @@ import type { NewTask } from "../../src/tasks/task.js";
 
 const dataDir = process.env.DATA_DIR!;
 const db = openDatabase(dataDir);
-const store = new TaskStore(db);
+const store = new SqliteTaskStore(db);
 const gate = createFleetGate({
   minIntervalMs: Number(process.env.FLEET_MIN_INTERVAL_MS ?? 100),
   safetyMarginMs: 20,

@@ -13,11 +13,12 @@ import { join } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TaskDelivery } from "../../src/slack/delivery.js";
+import type { TaskRepository } from "../../src/store/contract/index.js";
 import { openDatabase } from "../../src/store/database.js";
+import { promised } from "../../src/store/promised.js";
 import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import { promised, type TaskRepository } from "../../src/store/repositories.js";
 import { MemorySharedState, type SharedState } from "../../src/store/sharedState.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hooks.listen(0, "127.0.0.1", resolve));
   apiUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/api/`;
   dir = mkdtempSync(join(tmpdir(), "fleetbot-ackhold-"));
-  store = promised(new TaskStore(openDatabase(dir)));
+  store = promised(new SqliteTaskStore(openDatabase(dir)));
 });
 afterAll(async () => {
   await new Promise((resolve) => hooks.close(resolve));

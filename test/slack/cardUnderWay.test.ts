@@ -19,9 +19,10 @@ import {
   withCardUnderWay,
 } from "../../src/slack/views/etransport/underWay.js";
 import { progressPhrase } from "../../src/slack/views/progress.js";
+import type { TaskRepository } from "../../src/store/contract/index.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised, type TaskRepository } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
 import { buttonsOf, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
@@ -102,7 +103,7 @@ describe("the delivery keeps a waiting card current", () => {
     await new Promise<void>((resolve) => hooks.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
     dir = mkdtempSync(join(tmpdir(), "fleetbot-underway-"));
-    store = promised(new TaskStore(openDatabase(dir)));
+    store = promised(new SqliteTaskStore(openDatabase(dir)));
   });
   afterAll(async () => {
     await new Promise((resolve) => hooks.close(resolve));

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
 import { People } from "../../src/slack/people.js";
-import type { AccountRepository } from "../../src/store/repositories.js";
+import type { AccountRepository } from "../../src/store/contract/index.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
 
 const TA = "T:TALPHA01";

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
-import { AccountStore } from "../../src/store/accountStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
 import { openDatabase, StoreError } from "../../src/store/database.js";
 import { DAY_MS } from "../../src/store/retention.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const KEY_A = Buffer.alloc(32, 1);
@@ -33,7 +33,7 @@ describe("a changed CREDENTIALS_KEY", () => {
   it("is told at start in one line, and the affected user is asked to link again", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-key-"));
     const db = openDatabase(dataDir);
-    new AccountStore(db, KEY_A).link("", USER, "demo", "demo");
+    new SqliteAccountStore(db, KEY_A).link("", USER, "demo", "demo");
     db.close();
 
     const { logger, lines } = capturingLogger();
@@ -69,7 +69,7 @@ describe("retention", () => {
   it("runs at start: a task finished 15 days ago is gone, one finished yesterday stays", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-retention-"));
     const db = openDatabase(dataDir);
-    const tasks = new TaskStore(db);
+    const tasks = new SqliteTaskStore(db);
     const ids = [15, 1].map((days) => {
       const { task } = tasks.create({
         kind: "vehicle-report",

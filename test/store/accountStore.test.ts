@@ -4,13 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  AccountStore,
-  CredentialsKeyMissingError,
-  decryptSecret,
-  encryptSecret,
-} from "../../src/store/accountStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
+import { CredentialsKeyMissingError } from "../../src/store/contract/index.js";
 import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
+import { decryptSecret, encryptSecret } from "../../src/store/sealing.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,10 +18,10 @@ function store(key: Buffer | undefined) {
   const dir = mkdtempSync(join(tmpdir(), "fleetbot-accounts-"));
   dirs.push(dir);
   const db = openDatabase(dir);
-  return { dir, db, accounts: new AccountStore(db, key) };
+  return { dir, db, accounts: new SqliteAccountStore(db, key) };
 }
 
-describe("AccountStore", () => {
+describe("SqliteAccountStore", () => {
   it("keeps the password encrypted at rest and gives it back to its user", () => {
     const key = randomBytes(32);
     const { dir, db, accounts } = store(key);
@@ -57,7 +54,7 @@ describe("AccountStore", () => {
 
     const db = openDatabase(dir);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    const accounts = new AccountStore(db, key);
+    const accounts = new SqliteAccountStore(db, key);
     expect(accounts.get("", "U1")).toEqual({
       workspace: "",
       slackUser: "U1",

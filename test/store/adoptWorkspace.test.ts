@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { AccountStore, encryptSecret, LinkedAccountUnreadableError } from "../../src/store/accountStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
 import { adoptWorkspace, formatAdoptReport } from "../../src/store/adoptWorkspace.js";
+import { LinkedAccountUnreadableError } from "../../src/store/contract/index.js";
 import { openDatabase } from "../../src/store/database.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
-import { SettingsStore } from "../../src/store/settingsStore.js";
+import { encryptSecret } from "../../src/store/sealing.js";
+import { SqliteSettingsStore } from "../../src/store/settingsStore.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
@@ -14,8 +16,8 @@ const TEAM = "T:TADOPT01";
 
 /** The same steps on either backend: seed single-workspace links, adopt, look. */
 interface Side {
-  accounts: AccountStore | RedisAccountStore;
-  settings: SettingsStore | RedisSettingsStore;
+  accounts: SqliteAccountStore | RedisAccountStore;
+  settings: SqliteSettingsStore | RedisSettingsStore;
   adopt(key: Buffer, from: string, to: string): ReturnType<typeof adoptWorkspace>;
 }
 
@@ -150,8 +152,8 @@ describe("adoptWorkspace on SQLite", () => {
   adoptionCases(async (key) => {
     const db = store();
     return {
-      accounts: new AccountStore(db, key, () => NOW),
-      settings: new SettingsStore(db, () => NOW),
+      accounts: new SqliteAccountStore(db, key, () => NOW),
+      settings: new SqliteSettingsStore(db, () => NOW),
       adopt: async (k, from, to) => await adoptWorkspace({ db }, k, from, to),
     };
   });
@@ -159,7 +161,7 @@ describe("adoptWorkspace on SQLite", () => {
   it("moves all or nothing: the copy is one transaction", () => {
     const key = randomBytes(32);
     const db = openDatabase(":memory:");
-    const accounts = new AccountStore(db, key, () => NOW);
+    const accounts = new SqliteAccountStore(db, key, () => NOW);
     accounts.link("", "U1", "one@example.ro", "pw-one");
     accounts.link("", WORKSPACE_ACCOUNT_USER, "ws@example.ro", "pw-ws");
     // An insert that fails halfway (a trigger standing in for a full disk) leaves everything in place.
@@ -179,8 +181,8 @@ describe("adoptWorkspace on SQLite", () => {
   it("a setting that cannot move undoes the links moved with it (one transaction)", async () => {
     const key = randomBytes(32);
     const db = openDatabase(":memory:");
-    const accounts = new AccountStore(db, key, () => NOW);
-    const settings = new SettingsStore(db, () => NOW);
+    const accounts = new SqliteAccountStore(db, key, () => NOW);
+    const settings = new SqliteSettingsStore(db, () => NOW);
     accounts.link("", "U1", "one@example.ro", "pw-one");
     settings.setUserLanguage("", "U1", "ro");
     db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON user_settings WHEN NEW.workspace = '${TEAM}'
@@ -195,7 +197,7 @@ describe("adoptWorkspace on SQLite", () => {
 
   it("keeps each setting's time", async () => {
     const db = openDatabase(":memory:");
-    new SettingsStore(db, () => NOW - 5000).setUserLanguage("", "U1", "ro");
+    new SqliteSettingsStore(db, () => NOW - 5000).setUserLanguage("", "U1", "ro");
     await adoptWorkspace({ db }, randomBytes(32), "", TEAM);
     expect(db.prepare("SELECT workspace, slack_user, language, updated_at FROM user_settings").all()).toEqual(
       [{ workspace: TEAM, slack_user: "U1", language: "ro", updated_at: NOW - 5000 }],
@@ -206,7 +208,7 @@ describe("adoptWorkspace on SQLite", () => {
   it("a moved row only opens under its new workspace", async () => {
     const key = randomBytes(32);
     const db = openDatabase(":memory:");
-    const accounts = new AccountStore(db, key, () => NOW);
+    const accounts = new SqliteAccountStore(db, key, () => NOW);
     accounts.link("", "U1", "one@example.ro", "pw-one");
     await adoptWorkspace({ db }, key, "", TEAM);
     db.prepare("UPDATE linked_accounts SET workspace = '' WHERE slack_user = 'U1'").run();

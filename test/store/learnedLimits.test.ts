@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
-import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -18,11 +18,11 @@ afterEach(() => {
 
 const SERVICE = "https://fleet.example";
 
-describe("LearnedLimitsStore", () => {
+describe("SqliteLearnedLimitsStore", () => {
   it("keeps limits per service and endpoint across a reopen", () => {
     const dir = freshDir();
     const db = openDatabase(dir);
-    const store = new LearnedLimitsStore(db, () => 1_000);
+    const store = new SqliteLearnedLimitsStore(db, () => 1_000);
     expect(store.load(SERVICE)).toEqual({});
     store.save(SERVICE, "stops", { maxDays: 31 });
     store.save(SERVICE, "temperatures", { maxVehicles: 10, maxDays: 7.5 });
@@ -30,7 +30,7 @@ describe("LearnedLimitsStore", () => {
     db.close();
 
     const reopened = openDatabase(dir);
-    const again = new LearnedLimitsStore(reopened);
+    const again = new SqliteLearnedLimitsStore(reopened);
     expect(again.load(SERVICE)).toEqual({
       stops: { maxDays: 31 },
       temperatures: { maxVehicles: 10, maxDays: 7.5 },
@@ -41,7 +41,7 @@ describe("LearnedLimitsStore", () => {
 
   it("each dimension keeps the tighter value; a missing one does not erase what is stored", () => {
     const db = openDatabase(":memory:");
-    const store = new LearnedLimitsStore(db);
+    const store = new SqliteLearnedLimitsStore(db);
     store.save(SERVICE, "stops", { maxDays: 31 });
     store.save(SERVICE, "stops", { maxVehicles: 5 });
     store.save(SERVICE, "stops", { maxDays: 40, maxVehicles: 8 });
@@ -58,7 +58,7 @@ describe("LearnedLimitsStore", () => {
     db.prepare(
       "INSERT INTO learned_limits (service, endpoint, max_vehicles, max_days, learned_at) VALUES (?, 'load-transports', 3, NULL, 1)",
     ).run(SERVICE);
-    expect(new LearnedLimitsStore(db).load(SERVICE)).toEqual({});
+    expect(new SqliteLearnedLimitsStore(db).load(SERVICE)).toEqual({});
     expect(() =>
       db
         .prepare(
@@ -84,7 +84,7 @@ describe("LearnedLimitsStore", () => {
     const db = openDatabase(dir);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT id FROM tasks").all()).toEqual([{ id: "t1" }]);
-    expect(new LearnedLimitsStore(db).load(SERVICE)).toEqual({});
+    expect(new SqliteLearnedLimitsStore(db).load(SERVICE)).toEqual({});
     db.close();
   });
 });

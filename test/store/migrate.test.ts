@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AccountStore } from "../../src/store/accountStore.js";
-import { AlertStore } from "../../src/store/alertStore.js";
-import { AuditStore } from "../../src/store/auditStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
+import { SqliteAuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { readSealedInstallations, SqliteInstallationStore } from "../../src/store/installationStore.js";
-import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
@@ -16,8 +16,8 @@ import { RedisInstallationStore } from "../../src/store/redis/installationStore.
 import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
 import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
-import { SettingsStore } from "../../src/store/settingsStore.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteSettingsStore } from "../../src/store/settingsStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 import {
   addInstallations,
@@ -70,7 +70,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     ]);
     const audit = new RedisAuditStore(redis, { prefix });
     const source = openDatabase(fixture.dataDir);
-    expect(await audit.all()).toEqual(new AuditStore(source).all());
+    expect(await audit.all()).toEqual(new SqliteAuditStore(source).all());
     source.close();
     expect((await audit.history("demo", "AB12CD34EF56GH78", 10)).entries.map((e) => e.action)).toEqual([
       "end",
@@ -79,10 +79,10 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
 
     const db = openDatabase(fixture.dataDir);
     const sqlite = {
-      accounts: new AccountStore(db, fixture.key, clock),
-      alerts: new AlertStore(db, clock),
-      tasks: new TaskStore(db, clock),
-      limits: new LearnedLimitsStore(db, clock),
+      accounts: new SqliteAccountStore(db, fixture.key, clock),
+      alerts: new SqliteAlertStore(db, clock),
+      tasks: new SqliteTaskStore(db, clock),
+      limits: new SqliteLearnedLimitsStore(db, clock),
     };
     const options = { prefix, now: clock };
     const target = {
@@ -243,7 +243,12 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
   it("copies each link with its workspace: it opens in Redis under the same (workspace, user)", async () => {
     const { fixture, prefix } = setup();
     const source = openDatabase(fixture.dataDir);
-    new AccountStore(source, fixture.key, clock).link("T:T123", "U1", "alpha@example.ro", "Parola-Alfa");
+    new SqliteAccountStore(source, fixture.key, clock).link(
+      "T:T123",
+      "U1",
+      "alpha@example.ro",
+      "Parola-Alfa",
+    );
     source.close();
     const report = await migrateToRedis({
       source: { dataDir: fixture.dataDir },
@@ -266,7 +271,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
   it("copies the language settings with their times; a setting already in Redis is kept; a second run copies none", async () => {
     const { fixture, prefix } = setup();
     const db = openDatabase(fixture.dataDir);
-    const sqlite = new SettingsStore(db, () => NOW - 5000);
+    const sqlite = new SqliteSettingsStore(db, () => NOW - 5000);
     sqlite.setUserLanguage("", "U1", "ro");
     sqlite.setUserLanguage("", "U2", "en");
     sqlite.setUserLanguage("T:T123", "U1", "ro");

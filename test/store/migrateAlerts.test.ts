@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
 import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
@@ -39,7 +39,7 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis: alerts by worksp
 
   it("keeps each row's workspace, and copies grouped alerts and the last sweeps along", async () => {
     const db = openDatabase(":memory:");
-    const sqlite = new AlertStore(db, () => NOW);
+    const sqlite = new SqliteAlertStore(db, () => NOW);
     for (const workspace of ["", A, B])
       sqlite.upsertSubscription({ workspace, channel: "C1", account: "demo", createdBy: "U1" });
     const ids = sqlite.applyChanges([open(1), open(2), open(3)]).map((i) => i.id);

@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccountStore } from "../../src/store/accountStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
@@ -137,7 +137,7 @@ describe("the migrate script's --adopt-workspace", () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/0 moved/);
       const db = openDatabase(fixture.dataDir);
-      const accounts = new AccountStore(db, fixture.key);
+      const accounts = new SqliteAccountStore(db, fixture.key);
       expect(accounts.get("T:T123", "U1")?.password).toBe(PASSWORDS.U1);
       expect(accounts.get("T:T123", "U2")?.password).toBe(PASSWORDS.U2);
       expect(accounts.get("", "U1")).toBeUndefined();

@@ -5,13 +5,13 @@ import { join } from "node:path";
 import type { Installation } from "@slack/bolt";
 import type { Redis } from "ioredis";
 import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { AccountStore } from "../../src/store/accountStore.js";
-import { AlertStore } from "../../src/store/alertStore.js";
-import { AuditStore } from "../../src/store/auditStore.js";
+import { SqliteAccountStore } from "../../src/store/accountStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
+import { SqliteAuditStore } from "../../src/store/auditStore.js";
 import { openDatabase } from "../../src/store/database.js";
 import { SqliteInstallationStore } from "../../src/store/installationStore.js";
-import { LearnedLimitsStore } from "../../src/store/learnedLimits.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import type { NewTask } from "../../src/tasks/task.js";
 
 /** A single instance's DATA_DIR with something of every kind, live and finished. */
@@ -64,11 +64,11 @@ export function makeDataDir(start = NOW): Fixture {
   const db = openDatabase(dataDir);
   let now = start;
   const clock = () => now;
-  const accounts = new AccountStore(db, key, clock);
-  const alerts = new AlertStore(db, clock);
-  const tasks = new TaskStore(db, clock);
-  const limits = new LearnedLimitsStore(db, clock);
-  const audit = new AuditStore(db);
+  const accounts = new SqliteAccountStore(db, key, clock);
+  const alerts = new SqliteAlertStore(db, clock);
+  const tasks = new SqliteTaskStore(db, clock);
+  const limits = new SqliteLearnedLimitsStore(db, clock);
+  const audit = new SqliteAuditStore(db);
 
   accounts.link("", "U1", "one@example.ro", PASSWORDS.U1);
   accounts.link("", "U2", "two@example.ro", PASSWORDS.U2);

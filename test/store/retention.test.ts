@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AlertStore } from "../../src/store/alertStore.js";
+import { SqliteAlertStore } from "../../src/store/alertStore.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 import { DAY_MS, StoreRetention } from "../../src/store/retention.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 
 let db: Db | undefined;
 afterEach(() => db?.close());
@@ -12,10 +12,10 @@ const NOW = Date.UTC(2026, 10, 22, 12);
 
 function stores(now: () => number) {
   db = openDatabase(":memory:");
-  return { tasks: new TaskStore(db, now), alerts: new AlertStore(db, now) };
+  return { tasks: new SqliteTaskStore(db, now), alerts: new SqliteAlertStore(db, now) };
 }
 
-function finishedTask(tasks: TaskStore, finishedAt: number, state: "done" | "failed" = "done") {
+function finishedTask(tasks: SqliteTaskStore, finishedAt: number, state: "done" | "failed" = "done") {
   const { task } = tasks.create({
     kind: "vehicle-report",
     params: {},

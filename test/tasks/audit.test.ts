@@ -9,10 +9,11 @@ import { ApplicationFailureError, RequestRuleError, UpstreamTransportError } fro
 import type { TransportActionResult } from "../../src/fleet/schemas.js";
 import { CallCancelledError } from "../../src/gate/gate.js";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { AuditStore } from "../../src/store/auditStore.js";
+import { SqliteAuditStore } from "../../src/store/auditStore.js";
+import type { AuditRepository } from "../../src/store/contract/index.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
-import { type AuditRepository, promised } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { FOUND_AFTER_INTERRUPTION } from "../../src/tasks/audit.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 
@@ -28,7 +29,7 @@ type Step = TransportActionResult[] | Error;
 
 function setup(script: Step[], options: { audit?: AuditRepository; applied?: boolean } = {}) {
   db = openDatabase(":memory:");
-  const audit = new AuditStore(db);
+  const audit = new SqliteAuditStore(db);
   const storeFailures: unknown[] = [];
   let sends = 0;
   const handler: TaskHandler<{ uits: string[] }, TransportActionResult[], undefined> = {
@@ -60,7 +61,7 @@ function setup(script: Step[], options: { audit?: AuditRepository; applied?: boo
         },
       }),
   };
-  const tasks = new TaskStore(db);
+  const tasks = new SqliteTaskStore(db);
   const runner = new TaskRunner<undefined>({
     store: promised(tasks),
     audit: options.audit ?? promised(audit),

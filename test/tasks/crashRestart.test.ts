@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { openDatabase } from "../../src/store/database.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import type { NewTask } from "../../src/tasks/task.js";
 
 const worker = join(import.meta.dirname, "..", "helpers", "taskWorker.ts");
@@ -160,7 +160,7 @@ describe("a fleetbot process killed with queued tasks", () => {
     expect([states.get(inProgress[0]!), states.get(inProgress[1]!)]).toEqual([6, 6]);
 
     const db = openDatabase(dataDir);
-    const store = new TaskStore(db);
+    const store = new SqliteTaskStore(db);
     expect(store.unfinished()).toEqual([]);
     expect(store.undelivered()).toEqual([]);
     db.close();

@@ -10,8 +10,8 @@ import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { progressMessage } from "../../src/slack/views/progress.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { CallDurations, TaskOverhead } from "../../src/tasks/callDurations.js";
 import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
 import { vehicleReportHandler } from "../../src/tasks/handlers/vehicleData.js";
@@ -71,7 +71,7 @@ function runnerSetup(
     rateLimitDelay: () => undefined,
     observer: durations.observer(),
   });
-  const store = new TaskStore(openDatabase(dir), () => clock.now());
+  const store = new SqliteTaskStore(openDatabase(dir), () => clock.now());
   const session = new SlowSession(gate, clock);
   const runner = new TaskRunner<SlowSession>({
     store: promised(store),

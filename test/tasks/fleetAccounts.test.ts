@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FleetClient } from "../../src/fleet/client.js";
-import { LinkedAccountUnreadableError } from "../../src/store/accountStore.js";
+import { LinkedAccountUnreadableError } from "../../src/store/contract/index.js";
 import {
   FleetAccounts,
   type FleetCredentials,

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { type TaskDispatch, type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 
@@ -23,7 +23,7 @@ afterEach(() => {
 function setup(dispatch: TaskDispatch) {
   const dir = mkdtempSync(join(tmpdir(), "fleetbot-fence-"));
   dirs.push(dir);
-  const store = promised(new TaskStore(openDatabase(dir)));
+  const store = promised(new SqliteTaskStore(openDatabase(dir)));
   const sent: string[] = [];
   const endHandler: TaskHandler<{ uit: string }, string, undefined> = {
     kind: "end",

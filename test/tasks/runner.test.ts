@@ -7,9 +7,9 @@ import type { CallContext } from "../../src/fleet/seam.js";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
+import { promised } from "../../src/store/promised.js";
 import type { ResultLimits } from "../../src/store/resultCodec.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
 
@@ -77,7 +77,7 @@ function setup(dataDir?: string, resultLimits?: ResultLimits) {
     rateLimitDelay: () => undefined,
   });
   const db = openDatabase(dir);
-  const store = new TaskStore(db, () => clock.now(), resultLimits);
+  const store = new SqliteTaskStore(db, () => clock.now(), resultLimits);
   const session = new RecordingSession(gate, "demo");
   const finished: TaskRecord[] = [];
   const progress: TaskProgress[] = [];

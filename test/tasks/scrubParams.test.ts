@@ -10,8 +10,8 @@ import { z } from "zod";
 import { MemoryGate } from "../../src/gate/memoryGate.js";
 import { VirtualClock } from "../../src/gate/virtualClock.js";
 import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/repositories.js";
-import { TaskStore } from "../../src/store/taskStore.js";
+import { promised } from "../../src/store/promised.js";
+import { SqliteTaskStore } from "../../src/store/taskStore.js";
 import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
 
 interface SecretParams {
@@ -53,7 +53,7 @@ function setup() {
   gate = new MemoryGate({ minIntervalMs: 30_000, clock, rateLimitDelay: () => undefined });
   const db = openDatabase(dir);
   dbs.push(db);
-  const store = new TaskStore(db, () => clock.now());
+  const store = new SqliteTaskStore(db, () => clock.now());
   const runner = new TaskRunner<undefined>({
     store: promised(store),
     gate,

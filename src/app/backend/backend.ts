@@ -1,19 +1,19 @@
-import type { LearnedLimitsRepository } from "../../fleet/limits.js";
+import type { LimitBookStorage } from "../../fleet/limits.js";
 import type { AcceptedPasswords } from "../../fleet/passwords.js";
 import type { SharedTokens } from "../../fleet/tokens.js";
 import type { FleetGateOptions } from "../../gate/fleetGate.js";
 import type { AccountGate } from "../../gate/gate.js";
 import type { Logger } from "../../log.js";
 import type { FleetbotMetrics } from "../../metrics.js";
-import type { StoreHealth } from "../../store/health.js";
-import type { InstallationRepository } from "../../store/installationStore.js";
 import type {
   AccountRepository,
   AlertRepository,
   AuditRepository,
+  InstallationRepository,
   SettingsRepository,
   TaskRepository,
-} from "../../store/repositories.js";
+} from "../../store/contract/index.js";
+import type { StoreHealth } from "../../store/health.js";
 import type { StoreRetention } from "../../store/retention.js";
 import type { SharedState } from "../../store/sharedState.js";
 import type { TaskDispatch } from "../../tasks/runner.js";
@@ -38,7 +38,7 @@ export interface Backend {
   /** One token renewal per workspace at a time (across replicas when shared). */
   renewalLock: RenewalLock;
   /** Learned call limits of one fleet service, read once (the client plans with them). */
-  learnedLimits(service: string): Promise<LearnedLimitsRepository>;
+  learnedLimits(service: string): Promise<LimitBookStorage>;
   health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered"> & {
     readonly backend: "sqlite" | "redis";
   };

@@ -6,7 +6,7 @@ import type {
   AlertRepository,
   AuditRepository,
   TaskRepository,
-} from "../../store/repositories.js";
+} from "../../store/contract/index.js";
 import { StoreRetention } from "../../store/retention.js";
 
 /** Both backends' retention: finished tasks, resolved incidents and audit entries, by the configured days. */

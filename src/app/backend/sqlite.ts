@@ -1,16 +1,16 @@
 import type { Config } from "../../config.js";
 import { createFleetGate } from "../../gate/fleetGate.js";
 import type { Logger } from "../../log.js";
-import { AccountStore } from "../../store/accountStore.js";
-import { AlertStore } from "../../store/alertStore.js";
-import { AuditStore } from "../../store/auditStore.js";
+import { SqliteAccountStore } from "../../store/accountStore.js";
+import { SqliteAlertStore } from "../../store/alertStore.js";
+import { SqliteAuditStore } from "../../store/auditStore.js";
 import { openDatabase } from "../../store/database.js";
 import { StoreHealth } from "../../store/health.js";
 import { SqliteInstallationStore } from "../../store/installationStore.js";
-import { LearnedLimitsStore } from "../../store/learnedLimits.js";
-import { promised } from "../../store/repositories.js";
-import { SettingsStore } from "../../store/settingsStore.js";
-import { TaskStore } from "../../store/taskStore.js";
+import { SqliteLearnedLimitsStore } from "../../store/learnedLimits.js";
+import { promised } from "../../store/promised.js";
+import { SqliteSettingsStore } from "../../store/settingsStore.js";
+import { SqliteTaskStore } from "../../store/taskStore.js";
 import { LocalRenewalLock } from "../../workspaces/registry.js";
 import type { Backend } from "./backend.js";
 import { retentionOf, warnUnreadable } from "./retention.js";
@@ -21,15 +21,15 @@ import { retentionOf, warnUnreadable } from "./retention.js";
  */
 export function openSqliteBackend(config: Config, logger: Logger): Backend {
   const db = openDatabase(config.dataDir);
-  const tasks = promised(new TaskStore(db));
-  const accounts = promised(new AccountStore(db, config.credentialsKey));
-  const alerts = promised(new AlertStore(db));
-  const audit = promised(new AuditStore(db));
-  const settings = promised(new SettingsStore(db));
+  const tasks = promised(new SqliteTaskStore(db));
+  const accounts = promised(new SqliteAccountStore(db, config.credentialsKey));
+  const alerts = promised(new SqliteAlertStore(db));
+  const audit = promised(new SqliteAuditStore(db));
+  const settings = promised(new SqliteSettingsStore(db));
   warnUnreadable(config, accounts, logger).catch((error: unknown) =>
     logger.warn({ err: error }, "linked accounts could not be checked against CREDENTIALS_KEY"),
   );
-  const limits = new LearnedLimitsStore(db);
+  const limits = new SqliteLearnedLimitsStore(db);
   return {
     tasks,
     accounts,

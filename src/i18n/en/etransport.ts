@@ -13,7 +13,7 @@ import type {
   TRANSMISSION_STATUS_CODES,
   TransportStatusId,
 } from "../../fleet/schemas.js";
-import type { AuditAction } from "../../store/auditStore.js";
+import type { AuditAction } from "../../store/contract/index.js";
 import { number } from "../format.js";
 import { plural } from "../plural.js";
 import type { Section } from "../section.js";

@@ -20,7 +20,7 @@ import type { KnownTransportFailure } from "../../etransport/failures.js";
 import type { TransportAction } from "../../etransport/types.js";
 import type { VatProblem } from "../../etransport/vat.js";
 import type { TransportStatusId } from "../../fleet/schemas.js";
-import type { AuditAction } from "../../store/auditStore.js";
+import type { AuditAction } from "../../store/contract/index.js";
 import type {
   AdvisedTransmissionCode,
   ChangeRequestCode,

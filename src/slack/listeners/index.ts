@@ -19,7 +19,7 @@ import type { WebClient } from "@slack/web-api";
 import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
 import { messages } from "../../i18n/catalogue.js";
 import { resolveLanguageWithSource } from "../../i18n/resolve.js";
-import { encryptSecret, linkAssociatedData } from "../../store/accountStore.js";
+import { encryptSecret, linkAssociatedData } from "../../store/sealing.js";
 import { MemorySharedState } from "../../store/sharedState.js";
 import { withTimeout } from "../../time/withTimeout.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
-import type { AuditEntry, AuditHistory } from "../../store/auditStore.js";
+import type { AuditEntry, AuditHistory } from "../../store/contract/index.js";
 import type { FleetAccess } from "../../tasks/fleetAccounts.js";
 import { NOT_CONFIRMED } from "../../tasks/kinds/transports.js";
 import { dateToken, formatUit } from "./etransportText.js";

@@ -2,15 +2,13 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
 import {
+  type AccountRepository,
   assertInstalledWorkspace,
-  CredentialsKeyMissingError,
-  decryptSecret,
-  encryptSecret,
   type LinkedAccount,
   LinkedAccountUnreadableError,
-  linkAssociatedData,
-} from "../accountStore.js";
-import type { AccountRepository } from "../repositories.js";
+  type UnreadableLink,
+} from "../contract/accounts.js";
+import { CredentialsKeyMissingError, decryptSecret, encryptSecret, linkAssociatedData } from "../sealing.js";
 import { LuaScript, RedisStore, type RedisStoreOptions, rangeHashes, storedNumber } from "./lua.js";
 
 /**
@@ -213,7 +211,7 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
     return undefined;
   }
 
-  async unreadable(): Promise<{ workspace: WorkspaceKey; slackUser: string; username: string }[]> {
+  async unreadable(): Promise<UnreadableLink[]> {
     return (await this.sealedAccounts())
       .filter((row) => this.open(row) === undefined)
       .map((row) => ({ workspace: row.workspace, slackUser: row.slackUser, username: row.username }));

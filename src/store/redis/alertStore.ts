@@ -15,12 +15,13 @@ import {
   type AlertGroupMember,
   type AlertMute,
   type AlertPost,
+  type AlertPostFailure,
+  type AlertRepository,
   type AlertSubscription,
   assertDeletableWorkspace,
   type DeletedWorkspaceAlerts,
   type NewAlertSubscription,
-} from "../alertStore.js";
-import type { AlertRepository } from "../repositories.js";
+} from "../contract/alerts.js";
 import {
   binaryCompare,
   encodePairs,
@@ -38,12 +39,13 @@ import {
 } from "./lua.js";
 
 /**
- * Alert subscriptions, incidents, their posts per channel and mutes in Redis, with the SQLite
- * AlertStore's answers. A channel id means something only in its workspace: keys that hold one
- * hold its slot, the channel id itself in workspace "" (so keys written before workspaces
- * existed are read as they are), else "<bytes of workspace>:<workspace><channel>" (a Slack
- * channel id never holds a ':'). Keys (after the prefix; an ord is "<16-digit seq>|<id>", a
- * pord is "<16-digit seq><incidentId>:<slot>", both ordering members of equal score by insertion):
+ * Alert subscriptions, incidents, their posts per channel and mutes in Redis, with
+ * SqliteAlertStore's answers (the contract: contract/alerts.ts). A channel id means something only
+ * in its workspace: keys that hold one hold its slot, the channel id itself in workspace "" (so
+ * keys written before workspaces existed are read as they are), else
+ * "<bytes of workspace>:<workspace><channel>" (a Slack channel id never holds a ':'). Keys (after
+ * the prefix; an ord is "<16-digit seq>|<id>", a pord is "<16-digit seq><incidentId>:<slot>", both
+ * ordering members of equal score by insertion):
  *   alert:seq                          counter shared by subscriptions, incidents and posts
  *   alert:sub:<id>                     hash: a subscription (codes, excludeCodes, vehicles as JSON)
  *   alert:subs                         zset createdAt → ord
@@ -1159,7 +1161,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
   async lastFailure(
     channel: string,
     workspace: WorkspaceKey = ONLY_WORKSPACE,
-  ): Promise<{ codeUit: string; error: string; attempts: number } | undefined> {
+  ): Promise<AlertPostFailure | undefined> {
     const reply = flatStrings.parse(
       await LAST_FAILURE.run(this.redis, [], [this.prefix, slotOf(workspace, channel)]),
     );

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { type AuditEntry, type AuditHistory, auditEntrySchema } from "../auditStore.js";
-import type { AuditRepository } from "../repositories.js";
+import {
+  type AuditEntry,
+  type AuditHistory,
+  type AuditRepository,
+  auditEntrySchema,
+} from "../contract/audit.js";
 import { binaryCompare, LuaScript, RedisStore, storedJson } from "./lua.js";
 
 /**

@@ -1,6 +1,5 @@
 import type { Redis } from "ioredis";
-import type { InstallationRepository } from "../installationStore.js";
-import type { LearnedLimitsRepo, Repositories } from "../repositories.js";
+import type { InstallationRepository, LearnedLimitsRepository, Repositories } from "../contract/index.js";
 import { RedisAccountStore } from "./accountStore.js";
 import { RedisAlertStore } from "./alertStore.js";
 import { RedisAuditStore } from "./auditStore.js";
@@ -23,7 +22,7 @@ export { RedisTaskStore, type StepRecord } from "./taskStore.js";
 export function createRedisRepositories(
   redis: Redis,
   options: RedisStoreOptions & { key: Buffer | undefined },
-): Repositories & { limits: LearnedLimitsRepo; installations: InstallationRepository } {
+): Repositories & { limits: LearnedLimitsRepository; installations: InstallationRepository } {
   return {
     tasks: new RedisTaskStore(redis, options),
     accounts: new RedisAccountStore(redis, options),

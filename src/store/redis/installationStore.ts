@@ -1,30 +1,32 @@
 import type { Installation, InstallationQuery } from "@slack/bolt";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { CredentialsKeyMissingError } from "../accountStore.js";
 import {
-  bodyUserOf,
   candidateKeys,
   describeQuery,
   exactKey,
-  FetchedMarks,
   InstallationNotFoundError,
   type InstallationRecord,
   type InstallationRef,
   type InstallationRepository,
+  type RotatedBotToken,
+} from "../contract/installations.js";
+import {
+  bodyUserOf,
+  FetchedMarks,
   isReadable,
   openInstallation,
-  type RotatedBotToken,
   recordOf,
   refOf,
   type SealedInstallation,
   sealInstallation,
   withRotatedBotToken,
-} from "../installationStore.js";
+} from "../installationSealing.js";
+import { CredentialsKeyMissingError } from "../sealing.js";
 import { LuaScript, RedisStore, type RedisStoreOptions, storedNumber } from "./lua.js";
 
 /**
- * Slack installations in Redis, sealed exactly as in SQLite (installationStore.ts), each change
+ * Slack installations in Redis, sealed exactly as in SQLite (installationSealing.ts), each change
  * one Lua script.
  *
  * Keys (after the prefix):

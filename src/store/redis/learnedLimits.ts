@@ -1,5 +1,5 @@
 import { type CallLimits, SPLITTABLE_ENDPOINTS, type SplittableEndpoint } from "../../fleet/split.js";
-import type { LearnedLimitsRepo } from "../repositories.js";
+import type { LearnedLimitsRepository } from "../contract/learnedLimits.js";
 import { LuaScript, numberText, RedisStore, storedNumber } from "./lua.js";
 
 /**
@@ -54,7 +54,7 @@ function checkLimits(limits: CallLimits): void {
     throw new RangeError(`CHECK constraint failed: max_days > 0 (got ${limits.maxDays})`);
 }
 
-export class RedisLearnedLimitsStore extends RedisStore implements LearnedLimitsRepo {
+export class RedisLearnedLimitsStore extends RedisStore implements LearnedLimitsRepository {
   private key(service: string): string {
     return `${this.prefix}limits:${service}`;
   }

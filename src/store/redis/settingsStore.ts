@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { isLanguage, type Language } from "../../i18n/language.js";
 import type { WorkspaceKey } from "../../workspaces/workspace.js";
-import type { SettingsRepository } from "../repositories.js";
-import { assertInstalledSettingsWorkspace, assertSettingLanguage } from "../settingsStore.js";
+import {
+  assertInstalledSettingsWorkspace,
+  assertSettingLanguage,
+  type SettingsRepository,
+} from "../contract/settings.js";
 import { LuaScript, RedisStore } from "./lua.js";
 
 /**

@@ -2,7 +2,7 @@ import { createHash, createHmac, hkdfSync } from "node:crypto";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { SharedToken, SharedTokens } from "../../fleet/tokens.js";
-import { decryptSecret, encryptSecret } from "../accountStore.js";
+import { decryptSecret, encryptSecret } from "../sealing.js";
 import { LuaScript, RedisStore, type RedisStoreOptions } from "./lua.js";
 
 /**

@@ -11,7 +11,7 @@ import {
   taskRecordSchema,
 } from "../../tasks/task.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
-import type { TaskRepository } from "../repositories.js";
+import { assertPurgeable, type StepState, type TaskRepository } from "../contract/tasks.js";
 import {
   DEFAULT_RESULT_LIMITS,
   decodeResult,
@@ -21,7 +21,6 @@ import {
   notKeptText,
   type ResultLimits,
 } from "../resultCodec.js";
-import { assertPurgeable, type StepState } from "../taskStore.js";
 import {
   encodePairs,
   jsonText,
@@ -436,7 +435,10 @@ const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
 const deleteWorkspaceReply = z.tuple([z.number(), z.array(z.string())]);
 
-/** Tasks and their mutation journal in Redis: the same operations and answers as the SQLite TaskStore. */
+/**
+ * Tasks and their mutation journal in Redis: the same operations and answers as SqliteTaskStore
+ * (the contract: contract/tasks.ts).
+ */
 export class RedisTaskStore extends RedisStore implements TaskRepository {
   private readonly resultLimits: ResultLimits;
 

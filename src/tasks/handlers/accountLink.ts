@@ -1,7 +1,7 @@
 import type { FleetClient, FleetSession } from "../../fleet/client.js";
 import { isUnauthorizedError } from "../../fleet/errors.js";
-import { decryptSecret, linkAssociatedData } from "../../store/accountStore.js";
-import type { AccountRepository } from "../../store/repositories.js";
+import type { AccountRepository } from "../../store/contract/index.js";
+import { decryptSecret, linkAssociatedData } from "../../store/sealing.js";
 import { MemorySharedState } from "../../store/sharedState.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../workspaces/workspace.js";
 import { accountLinkParams } from "../kinds/accountLink.js";

@@ -17,7 +17,7 @@ import {
   removeConfirmationMessage,
 } from "../../../src/slack/views/etransport/removal.js";
 import { actionUnderWayNote } from "../../../src/slack/views/etransport/underWay.js";
-import type { AuditEntry } from "../../../src/store/auditStore.js";
+import type { AuditEntry } from "../../../src/store/contract/index.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 /**

@@ -27,7 +27,7 @@ import { queueMessage } from "../../../src/slack/views/queue.js";
 import { statusModal } from "../../../src/slack/views/statusModal.js";
 import { cancelledMessage, failureMessage, taskErrorText } from "../../../src/slack/views/taskEnding.js";
 import { vehicleProblemsMrkdwn } from "../../../src/slack/views/vehicleProblems.js";
-import { LinkedAccountUnreadableError } from "../../../src/store/accountStore.js";
+import { LinkedAccountUnreadableError } from "../../../src/store/contract/index.js";
 import { describeTaskError } from "../../../src/tasks/failures.js";
 import {
   TASK_ERROR_CODES,

@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { taskErrorText } from "../../../src/slack/views/taskEnding.js";
+import { SqliteAccountStore } from "../../../src/store/accountStore.js";
 import {
-  AccountStore,
   CredentialsKeyMissingError,
-  encryptSecret,
   LinkedAccountUnreadableError,
-  linkAssociatedData,
-} from "../../../src/store/accountStore.js";
+} from "../../../src/store/contract/index.js";
 import { openDatabase } from "../../../src/store/database.js";
+import { encryptSecret, linkAssociatedData } from "../../../src/store/sealing.js";
 import { describeTaskError } from "../../../src/tasks/failures.js";
 import { WORKSPACE_ACCOUNT_USER } from "../../../src/workspaces/workspace.js";
 import { describeContract, NOW } from "./backends.js";
@@ -221,14 +220,17 @@ describe("the associated data of a linked account's password", () => {
     db.prepare(
       "INSERT INTO linked_accounts (slack_user, username, secret, linked_at) VALUES (?, ?, ?, ?)",
     ).run("U1", "legacy@example.ro", encryptSecret(key, "legacy-pw", "U1"), NOW);
-    expect(new AccountStore(db, key).get("", "U1")).toMatchObject({ workspace: "", password: "legacy-pw" });
+    expect(new SqliteAccountStore(db, key).get("", "U1")).toMatchObject({
+      workspace: "",
+      password: "legacy-pw",
+    });
     db.close();
   });
 
   it("binds the workspace: a sealed row moved to another workspace does not open (SQLite)", () => {
     const key = randomBytes(32);
     const db = openDatabase(":memory:");
-    const accounts = new AccountStore(db, key, () => NOW);
+    const accounts = new SqliteAccountStore(db, key, () => NOW);
     accounts.link(TA, "U1", "alpha@example.ro", "pw-alpha");
     accounts.link("", "U2", "single@example.ro", "pw-single");
     const move = db.prepare(

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { AuditEntry } from "../../../src/store/auditStore.js";
+import type { AuditEntry } from "../../../src/store/contract/index.js";
 import { DAY_MS, StoreRetention } from "../../../src/store/retention.js";
 import { describeContract, NOW } from "./backends.js";
 

@@ -4,15 +4,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterEach, describe } from "vitest";
-import { AccountStore } from "../../../src/store/accountStore.js";
-import { AlertStore } from "../../../src/store/alertStore.js";
-import { AuditStore } from "../../../src/store/auditStore.js";
+import { SqliteAccountStore } from "../../../src/store/accountStore.js";
+import { SqliteAlertStore } from "../../../src/store/alertStore.js";
+import { SqliteAuditStore } from "../../../src/store/auditStore.js";
+import type {
+  AccountRepository,
+  AlertRepository,
+  AuditRepository,
+  InstallationRepository,
+  LearnedLimitsRepository,
+  SettingsRepository,
+  TaskRepository,
+} from "../../../src/store/contract/index.js";
 import { type Db, openDatabase } from "../../../src/store/database.js";
-import {
-  type InstallationRepository,
-  SqliteInstallationStore,
-} from "../../../src/store/installationStore.js";
-import { LearnedLimitsStore } from "../../../src/store/learnedLimits.js";
+import { SqliteInstallationStore } from "../../../src/store/installationStore.js";
+import { SqliteLearnedLimitsStore } from "../../../src/store/learnedLimits.js";
+import { promised } from "../../../src/store/promised.js";
 import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../../src/store/redis/auditStore.js";
@@ -20,17 +27,8 @@ import { RedisInstallationStore } from "../../../src/store/redis/installationSto
 import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
 import { RedisSettingsStore } from "../../../src/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
-import {
-  type AccountRepository,
-  type AlertRepository,
-  type AuditRepository,
-  type LearnedLimitsRepo,
-  promised,
-  type SettingsRepository,
-  type TaskRepository,
-} from "../../../src/store/repositories.js";
-import { SettingsStore } from "../../../src/store/settingsStore.js";
-import { TaskStore } from "../../../src/store/taskStore.js";
+import { SqliteSettingsStore } from "../../../src/store/settingsStore.js";
+import { SqliteTaskStore } from "../../../src/store/taskStore.js";
 import { type RedisServer, redisForTests, redisSkipReason } from "../../helpers/redisServer.js";
 
 /**
@@ -45,7 +43,7 @@ export interface Stores {
   tasks: TaskRepository;
   accounts: AccountRepository;
   alerts: AlertRepository;
-  limits: LearnedLimitsRepo;
+  limits: LearnedLimitsRepository;
   audit: AuditRepository;
   settings: SettingsRepository;
   installations: InstallationRepository;
@@ -93,12 +91,12 @@ function sqliteBackend(): Backend {
       const clock = { now: NOW };
       const now = () => clock.now;
       const storesOn = (db: Db, key: Buffer | undefined): Stores => ({
-        tasks: promised(new TaskStore(db, now)),
-        accounts: promised(new AccountStore(db, key, now)),
-        alerts: promised(new AlertStore(db, now)),
-        limits: promised(new LearnedLimitsStore(db, now)),
-        audit: promised(new AuditStore(db)),
-        settings: promised(new SettingsStore(db, now)),
+        tasks: promised(new SqliteTaskStore(db, now)),
+        accounts: promised(new SqliteAccountStore(db, key, now)),
+        alerts: promised(new SqliteAlertStore(db, now)),
+        limits: promised(new SqliteLearnedLimitsStore(db, now)),
+        audit: promised(new SqliteAuditStore(db)),
+        settings: promised(new SqliteSettingsStore(db, now)),
         installations: new SqliteInstallationStore(db, key, now),
       });
       const db = openDatabase(dir);

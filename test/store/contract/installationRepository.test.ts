@@ -4,14 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Installation } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
-import { CredentialsKeyMissingError } from "../../../src/store/accountStore.js";
-import { openDatabase } from "../../../src/store/database.js";
 import {
+  CredentialsKeyMissingError,
   InstallationNotFoundError,
   InstallationUnreadableError,
-  readSealedInstallations,
-  SqliteInstallationStore,
-} from "../../../src/store/installationStore.js";
+} from "../../../src/store/contract/index.js";
+import { openDatabase } from "../../../src/store/database.js";
+import { readSealedInstallations, SqliteInstallationStore } from "../../../src/store/installationStore.js";
 import { RedisInstallationStore } from "../../../src/store/redis/installationStore.js";
 import { describeContract, NOW } from "./backends.js";
 

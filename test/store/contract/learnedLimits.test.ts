@@ -3,7 +3,7 @@ import { describeContract } from "./backends.js";
 
 const SERVICE = "https://fleet.example";
 
-describeContract("LearnedLimitsRepo", (backend) => {
+describeContract("LearnedLimitsRepository", (backend) => {
   it("keeps limits per service and endpoint; another connection reads them", async () => {
     const s = await backend.open();
     expect(await s.limits.load(SERVICE)).toEqual({});

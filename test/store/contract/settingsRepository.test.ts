@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Language } from "../../../src/i18n/language.js";
 import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../../src/store/database.js";
-import { SettingsStore } from "../../../src/store/settingsStore.js";
+import { SqliteSettingsStore } from "../../../src/store/settingsStore.js";
 import { describeContract, NOW } from "./backends.js";
 
 const TA = "T:TALPHA01";
@@ -115,7 +115,7 @@ describeContract("SettingsRepository", (backend) => {
   });
 });
 
-describe("SettingsStore on SQLite: migration 13", () => {
+describe("SqliteSettingsStore on SQLite: migration 13", () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -138,7 +138,7 @@ describe("SettingsStore on SQLite: migration 13", () => {
       expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(13);
       expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.prepare("SELECT slack_user FROM linked_accounts").all()).toEqual([{ slack_user: "U1" }]);
-      const settings = new SettingsStore(db, () => NOW);
+      const settings = new SqliteSettingsStore(db, () => NOW);
       settings.setUserLanguage("", "U1", "ro");
       settings.setWorkspaceLanguage(TA, "en");
       expect(db.prepare("SELECT * FROM user_settings").all()).toEqual([

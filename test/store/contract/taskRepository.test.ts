@@ -5,10 +5,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import type { TaskRepository } from "../../../src/store/contract/index.js";
 import { MIGRATIONS, openDatabase } from "../../../src/store/database.js";
+import { promised } from "../../../src/store/promised.js";
 import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
-import { promised, type TaskRepository } from "../../../src/store/repositories.js";
-import { TaskStore } from "../../../src/store/taskStore.js";
+import { SqliteTaskStore } from "../../../src/store/taskStore.js";
 import type { NewTask } from "../../../src/tasks/task.js";
 import { type BackendName, describeContract, NOW } from "./backends.js";
 
@@ -633,7 +634,7 @@ describeContract("TaskRepository: tasks stored before workspaces", (backend, nam
         rmSync(dir, { recursive: true, force: true });
       });
       return {
-        tasks: promised(new TaskStore(db, () => NOW + 10)),
+        tasks: promised(new SqliteTaskStore(db, () => NOW + 10)),
         pending: "old-pending",
         finished: "old-done",
       };

@@ -2,7 +2,7 @@
 import { ALERT_FILTER_WORDS, INCIDENT_KINDS } from "../../../alerts/incidents.js";
 import type { AlertFilterProblem } from "../../../alerts/subscriptions.js";
 import { type Language, messages } from "../../../i18n/index.js";
-import type { AlertSubscription } from "../../../store/alertStore.js";
+import type { AlertSubscription } from "../../../store/contract/index.js";
 import type { AlertOptionProblem } from "../../grammar/alerts.js";
 import { mrkdwn } from "../blocks.js";
 import { alertOptionMessage } from "../grammarError.js";

@@ -1,7 +1,7 @@
 /** /fleet alerts list: the subscriptions of a channel or a workspace, and why a post failed. */
 import type { KnownBlock } from "@slack/types";
 import { duration, type Language, messages } from "../../../i18n/index.js";
-import type { AlertSubscription } from "../../../store/alertStore.js";
+import type { AlertSubscription } from "../../../store/contract/index.js";
 import { mrkdwn } from "../blocks.js";
 import type { SlackMessage } from "../message.js";
 import { userText } from "../text.js";
@@ -9,7 +9,7 @@ import { userText } from "../text.js";
 // ---------- subscriptions ----------
 
 export interface SubscriptionListOptions {
-  /** The channel's last post failure, if any (AlertStore.lastFailure). */
+  /** The channel's last post failure, if any (AlertRepository.lastFailure). */
   failures?: Readonly<Record<string, { codeUit: string; error: string; attempts: number } | undefined>>;
 }
 
