@@ -12,7 +12,7 @@ import type {
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import { assertNever } from "../../assertNever.js";
-import type { TransportFormInput } from "../../etransport/form.js";
+import type { TransportDraft, TransportFormInput } from "../../etransport/form.js";
 import { messages } from "../../i18n/catalogue.js";
 import type { Language } from "../../i18n/language.js";
 import type { FleetAccess } from "../../tasks/fleetAccounts.js";
@@ -35,7 +35,11 @@ import {
 import { parseTransportButtonValue, parseTransportListNavValue } from "../views/etransport/buttonValues.js";
 import { TRANSPORT_LIST_PAGE_SIZE } from "../views/etransport/cardOptions.js";
 import { transportModal } from "../views/etransport/formModal.js";
-import { checkTransportModal, transportFormValues } from "../views/etransport/formSubmission.js";
+import {
+  checkTransportModal,
+  type TransportModalCheck,
+  transportFormValues,
+} from "../views/etransport/formSubmission.js";
 import { transportFormWarningTexts } from "../views/etransport/formWording.js";
 import { removeCancelledMessage } from "../views/etransport/removal.js";
 import { actionUnderWayNote, lookupUnderWayNote, withCardUnderWay } from "../views/etransport/underWay.js";
@@ -522,101 +526,136 @@ function readMetadata(view: ViewSubmitAction["view"]) {
   }
 }
 
+/** A submitted transport form, read: who submitted it, its metadata and the domain's check of it. */
+interface SubmittedForm {
+  account: { username: string } | undefined;
+  language: Language;
+  metadata: ReturnType<typeof readMetadata>;
+  /** The zone the warnings are worded in (the task settles it before the card is rendered). */
+  zone: string;
+  nowMs: number;
+  checked: TransportModalCheck;
+}
+
 /** The create or edit form submitted: checked, warnings confirmed by a second submit, then saved by a task. */
 export function transportSubmitted(mode: "create" | "edit") {
-  return async ({ ack, view, body, client }: ViewArgs, deps: EtransportDeps): Promise<void> => {
-    const account = await deps.users.accountOf(body.user.id);
-    const language = await deps.users.languageOf(body.user.id);
-    const metadata = readMetadata(view);
-    const input: TransportFormInput = transportFormValues(
-      view.state.values as Parameters<typeof transportFormValues>[0],
-    );
-    // Only the warnings' wording uses the zone here; the task settles it before the card is rendered.
-    const zone = deps.users.zoneAtAck(body.user.id);
-    const vehicle = account
-      ? (await deps.vehicles.peek(account.username, body.user.id))?.find(
-          (v) => v.vehicleUId === input.vehicleUId,
-        )
-      : undefined;
-    // The one call to the domain's validation (its errors are keyed for the modal's blocks).
-    const nowMs = deps.now();
-    const checked = checkTransportModal(
-      input,
-      {
-        mode,
-        nowMs,
-        vehiclePlate: vehicle?.vehicleRegistrationNumber,
-        ...(mode === "edit" && metadata.saved ? { saved: metadata.saved } : {}),
-      },
-      { language, timeZone: zone, nowMs },
-    );
-    if (!account) {
-      await ack({
-        response_action: "errors",
-        errors: { [INPUTS.transportVehicle.block]: words(language).linkFirst() },
-      });
+  return async (args: ViewArgs, deps: EtransportDeps): Promise<void> => {
+    const form = await readSubmittedForm(mode, args, deps);
+    const outcome = await formOutcome(form, args, deps);
+    if ("errors" in outcome) {
+      await args.ack({ response_action: "errors", errors: outcome.errors });
       return;
     }
-    // The card is posted where the form's metadata says: only in a channel the user is in.
-    if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id))) {
-      await ack({
-        response_action: "errors",
-        errors: { [INPUTS.transportVehicle.block]: words(language).notYourChannel() },
-      });
-      return;
-    }
-    if (!checked.ok) {
-      await ack({ response_action: "errors", errors: checked.errors });
-      return;
-    }
-    // Warnings (validity longer than the legal spans…) do not block: shown once, the same submission again confirms.
-    // The key is the warnings as data: the same form submitted again confirms them, whatever the language.
-    const warningKey = checked.warnings.length > 0 ? JSON.stringify(checked.warnings) : "";
-    if (warningKey && deps.formWarnings.get(view.id) !== warningKey) {
-      deps.formWarnings.set(view.id, warningKey);
-      const warnings = transportFormWarningTexts(checked.warnings, language, zone, nowMs).join(" ");
-      await ack({
-        response_action: "errors",
-        errors: {
-          [INPUTS.transportValidityEnd.block]: words(language).submitAgain({ warnings }).slice(0, 1900),
-        },
-      });
-      return;
-    }
-    deps.formWarnings.delete(view.id);
-    const draft = { ...checked.value, ...(mode === "edit" && metadata.uit ? { codeUit: metadata.uit } : {}) };
-    const m = words(language);
-    const title = mode === "create" ? m.newTitle() : m.editTitle();
-    await submitAndAcknowledge(
-      deps,
-      {
-        kind: "transport-save",
-        params: { draft, transportUId: mode === "edit" ? metadata.transportUId : undefined, timeZone: zone },
-        account: account.username,
-        slackUser: body.user.id,
-        reply: { viewId: view.id, channel: metadata.channel, inChannel: true, language },
-        priority: "interactive",
-        // The same form submitted twice runs once; a different one (a corrected edit) runs too.
-        dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
-      },
-      (queued) =>
-        ack({
-          response_action: "update",
-          view: statusModal(
-            title,
-            queued.created
-              ? m.saveQueued({
-                  what: describeTask(queued.task, language),
-                  place: queuePosition(queued, language),
-                  destination: cardDestination(mode, metadata.channel, language),
-                })
-              : m.saveAlreadyQueued({ what: describeTask(queued.task, language) }),
-            mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
-            language,
-          ),
-        }),
-    );
+    deps.formWarnings.delete(args.view.id);
+    await saveTransport(mode, form, outcome, args, deps);
   };
+}
+
+async function readSubmittedForm(
+  mode: "create" | "edit",
+  { view, body }: ViewArgs,
+  deps: EtransportDeps,
+): Promise<SubmittedForm> {
+  const account = await deps.users.accountOf(body.user.id);
+  const language = await deps.users.languageOf(body.user.id);
+  const metadata = readMetadata(view);
+  const input: TransportFormInput = transportFormValues(
+    view.state.values as Parameters<typeof transportFormValues>[0],
+  );
+  // Only the warnings' wording uses the zone here; the task settles it before the card is rendered.
+  const zone = deps.users.zoneAtAck(body.user.id);
+  const vehicle = account
+    ? (await deps.vehicles.peek(account.username, body.user.id))?.find(
+        (v) => v.vehicleUId === input.vehicleUId,
+      )
+    : undefined;
+  // The one call to the domain's validation (its errors are keyed for the modal's blocks).
+  const nowMs = deps.now();
+  const checked = checkTransportModal(
+    input,
+    {
+      mode,
+      nowMs,
+      vehiclePlate: vehicle?.vehicleRegistrationNumber,
+      ...(mode === "edit" && metadata.saved ? { saved: metadata.saved } : {}),
+    },
+    { language, timeZone: zone, nowMs },
+  );
+  return { account, language, metadata, zone, nowMs, checked };
+}
+
+/**
+ * What the form's submission comes to: the errors to show on the form (no link, a channel the
+ * user is not in, the form's own errors, warnings not yet confirmed), or the draft to save.
+ */
+async function formOutcome(
+  form: SubmittedForm,
+  { view, body, client }: ViewArgs,
+  deps: EtransportDeps,
+): Promise<{ errors: Record<string, string> } | { account: { username: string }; value: TransportDraft }> {
+  const { account, language, metadata, checked } = form;
+  if (!account) return { errors: { [INPUTS.transportVehicle.block]: words(language).linkFirst() } };
+  // The card is posted where the form's metadata says: only in a channel the user is in.
+  if (metadata.channel && !(await isChannelMember(client, metadata.channel, body.user.id)))
+    return { errors: { [INPUTS.transportVehicle.block]: words(language).notYourChannel() } };
+  if (!checked.ok) return { errors: checked.errors };
+  // Warnings (validity longer than the legal spans…) do not block: shown once, the same submission again confirms.
+  // The key is the warnings as data: the same form submitted again confirms them, whatever the language.
+  const warningKey = checked.warnings.length > 0 ? JSON.stringify(checked.warnings) : "";
+  if (warningKey && deps.formWarnings.get(view.id) !== warningKey) {
+    deps.formWarnings.set(view.id, warningKey);
+    const warnings = transportFormWarningTexts(checked.warnings, language, form.zone, form.nowMs).join(" ");
+    return {
+      errors: {
+        [INPUTS.transportValidityEnd.block]: words(language).submitAgain({ warnings }).slice(0, 1900),
+      },
+    };
+  }
+  return { account, value: checked.value };
+}
+
+/** The checked form saved by a task; the form says where the card will go while it waits. */
+async function saveTransport(
+  mode: "create" | "edit",
+  form: SubmittedForm,
+  checked: { account: { username: string }; value: TransportDraft },
+  { ack, view, body }: ViewArgs,
+  deps: EtransportDeps,
+): Promise<void> {
+  const { language, metadata, zone } = form;
+  const account = checked.account;
+  const draft = { ...checked.value, ...(mode === "edit" && metadata.uit ? { codeUit: metadata.uit } : {}) };
+  const m = words(language);
+  const title = mode === "create" ? m.newTitle() : m.editTitle();
+  await submitAndAcknowledge(
+    deps,
+    {
+      kind: "transport-save",
+      params: { draft, transportUId: mode === "edit" ? metadata.transportUId : undefined, timeZone: zone },
+      account: account.username,
+      slackUser: body.user.id,
+      reply: { viewId: view.id, channel: metadata.channel, inChannel: true, language },
+      priority: "interactive",
+      // The same form submitted twice runs once; a different one (a corrected edit) runs too.
+      dedupeKey: `${account.username}:save:${draft.codeUit ?? metadata.transportUId}:${contentKey(draft)}`,
+    },
+    (queued) =>
+      ack({
+        response_action: "update",
+        view: statusModal(
+          title,
+          queued.created
+            ? m.saveQueued({
+                what: describeTask(queued.task, language),
+                place: queuePosition(queued, language),
+                destination: cardDestination(mode, metadata.channel, language),
+              })
+            : m.saveAlreadyQueued({ what: describeTask(queued.task, language) }),
+          mode === "create" ? VIEWS.transportCreate : VIEWS.transportEdit,
+          language,
+        ),
+      }),
+  );
 }
 
 /** Where the saved transport's card goes, as the form says while the save waits. */

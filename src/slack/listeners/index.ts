@@ -15,19 +15,14 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from "@slack/bolt";
-import type { WebClient } from "@slack/web-api";
-import type { AlertSubscriptions } from "../../alerts/subscriptions.js";
 import { messages } from "../../i18n/catalogue.js";
 import { resolveLanguageWithSource } from "../../i18n/resolve.js";
-import { encryptSecret, linkAssociatedData } from "../../store/sealing.js";
-import { MemorySharedState } from "../../store/sharedState.js";
-import { withTimeout } from "../../time/withTimeout.js";
-import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js";
+import type { WorkspaceKey } from "../../workspaces/workspace.js";
 import { ACTIONS, INPUTS, VIEWS } from "../actionIds.js";
-import type { AlertDeps, CachedVehicles, ListenerDeps, SlackContext, TaskDesk, Users } from "../context.js";
+import type { ListenerDeps, SlackContext } from "../context.js";
 import { noticeMessage } from "../views/notice.js";
 import { statusModal } from "../views/statusModal.js";
-import { homeLogin, homeLogout, LinkAttempts, loginSubmitted } from "./account.js";
+import { homeLogin, homeLogout, loginSubmitted } from "./account.js";
 import { alertMute, alertUnmute } from "./alerts.js";
 import {
   etransportCommand,
@@ -45,8 +40,8 @@ import { homeOpened } from "./home.js";
 import { appUninstalled, teamAccessRevoked, tokensRevoked } from "./installation.js";
 import { cancelTask, refreshQueue } from "./queue.js";
 import { answerStoreFailure } from "./storeFailure.js";
-import { taskOwnership } from "./taskOwnership.js";
 import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./vehicleReports.js";
+import { listenerDeps } from "./workspaceDeps.js";
 
 type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -171,181 +166,6 @@ export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspac
   return { forgetWorkspace: (key) => built.delete(key) };
 }
 
-/** The families' narrow deps for one workspace: every id they read or write is that workspace's. */
-export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_WORKSPACE): ListenerDeps {
-  // The user's choice, the workspace's default (none stored for the single workspace), DEFAULT_LANGUAGE.
-  const language = async (userId: string, slackLocale?: string) => {
-    const [user, ofWorkspace] = await Promise.all([
-      ctx.settings.userLanguage(workspace, userId),
-      workspace === ONLY_WORKSPACE ? undefined : ctx.settings.workspaceLanguage(workspace),
-    ]);
-    return resolveLanguageWithSource({
-      user,
-      workspace: ofWorkspace,
-      configured: ctx.defaultLanguage,
-      slackLocale,
-    });
-  };
-  const users: Users = {
-    timeZoneOf: (client, userId) => ctx.people.timeZoneOf(client, userId, workspace),
-    zoneAtAck: (userId) => ctx.people.zoneAtAck(userId, workspace),
-    accountOf: (userId) => ctx.people.accountOf(userId, workspace),
-    languageOf: async (userId, slackLocale) => (await language(userId, slackLocale)).language,
-  };
-  const tasks: TaskDesk = {
-    // A write the store refuses is told to the user within the ack (answerStoreFailure) and to /healthz.
-    submit: (task) => ctx.runner.submit({ ...task, workspace }),
-    progressOf: (taskId) => ctx.runner.progressOf(taskId),
-    holdUntilAck: (reply) => ctx.delivery.holdUntilAck(reply),
-    cancel: async (taskId, byUser) => {
-      const task = await ctx.tasks.get(taskId);
-      // Another workspace's task id cancels nothing.
-      if (!task || task.workspace !== workspace) return false;
-      // Written before cancelling: a queued task's answer goes out at once.
-      if (byUser) await ctx.tasks.setReply(taskId, { ...task.reply, cancelledBy: byUser });
-      return await ctx.runner.cancel(taskId);
-    },
-    owned: async (taskId, userId) =>
-      taskOwnership(
-        await ctx.tasks.get(taskId),
-        userId,
-        await ctx.people.accountOf(userId, workspace),
-        workspace,
-      ),
-    unfinished: (account, limit) => ctx.tasks.unfinished(account, limit, workspace),
-    countUnfinished: (account) => ctx.tasks.countUnfinished(account, workspace),
-    progressOfMany: (tasks) => ctx.runner.progressOfMany(tasks),
-  };
-  const vehicles: CachedVehicles = {
-    peek: (account, slackUser) => {
-      // A person reads the list: upkeep keeps it from expiring while they do.
-      ctx.vehicles.noteUse(account);
-      return ctx.cachedVehicles(account, slackUser, workspace);
-    },
-    warm: (account, slackUser) => void ctx.warmVehicles(account, slackUser, workspace),
-    within: async (account, slackUser, waitMs) => {
-      const cached = await vehicles.peek(account, slackUser);
-      if (cached) return cached;
-      await settledWithin(ctx.warmVehicles(account, slackUser, workspace), waitMs);
-      return ctx.cachedVehicles(account, slackUser, workspace);
-    },
-  };
-  const now = () => ctx.now();
-  const queue = { users, tasks, now, ...(ctx.supportUrl ? { supportUrl: ctx.supportUrl } : {}) };
-  const attempts = new LinkAttempts(ctx.sharedState ?? new MemorySharedState({ now }));
-  const key = ctx.credentialsKey;
-  return {
-    queue,
-    reports: {
-      ...queue,
-      vehicles,
-      render: { now, companyTimeZone: ctx.companyTimeZone, defaultLanguage: ctx.defaultLanguage },
-      fleetAccess: (account, slackUser) => ctx.fleetAccess(account, slackUser, workspace),
-    },
-    etransport: {
-      ...queue,
-      vehicles,
-      formWarnings: new Map(),
-      auditHistory: (account, uit, limit) => ctx.auditHistory(account, uit, limit),
-      fleetAccess: (account, slackUser) => ctx.fleetAccess(account, slackUser, workspace),
-    },
-    alerts: {
-      users,
-      now,
-      subscriptions: workspaceSubscriptions(ctx.alerts.subscriptions, workspace),
-      lastFailure: (channel) => ctx.alerts.store.lastFailure(channel, workspace),
-      checkChannel: (channel) => ctx.alerts.checkChannel(channel, workspace),
-      isMember: (channel, userId) => ctx.alerts.isMember(channel, userId, workspace),
-    },
-    account: {
-      ...queue,
-      linking:
-        ctx.accounts.canStore && key
-          ? {
-              seal: (slackUser, password) =>
-                encryptSecret(key, password, linkAssociatedData(workspace, slackUser)),
-              attempts: {
-                take: (slackUser) => attempts.take(workspace, slackUser),
-              },
-            }
-          : null,
-      unlink: async (slackUser) => {
-        const linkedAs = await ctx.accounts.usernameOf(workspace, slackUser);
-        const had = await ctx.accounts.unlink(workspace, slackUser);
-        if (linkedAs) await ctx.releaseAccount(linkedAs);
-        return had;
-      },
-      ...(ctx.workspaces.multi
-        ? {
-            workspaceAccount: {
-              mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
-              orgWide: isOrgWide(workspace),
-            },
-          }
-        : {}),
-    },
-    language: {
-      users,
-      now,
-      defaultLanguage: ctx.defaultLanguage,
-      current: (userId) => language(userId),
-      choose: (userId, chosen) => ctx.settings.setUserLanguage(workspace, userId, chosen),
-      ...(ctx.workspaces.multi
-        ? {
-            workspaceDefault: {
-              mayManage: (client, userId) => mayManageWorkspace(ctx, workspace, client, userId),
-              orgWide: isOrgWide(workspace),
-              set: (chosen) => ctx.settings.setWorkspaceLanguage(workspace, chosen),
-            },
-          }
-        : {}),
-    },
-  };
-}
-
-/** An org-wide install on Enterprise Grid (`E:<enterprise>`): one installation for the whole org. */
-function isOrgWide(workspace: WorkspaceKey): boolean {
-  return workspace.startsWith("E:");
-}
-
-/**
- * Who may set a workspace's own fleet account or default language, asked at every use (the form's
- * submission included), so a role taken away counts at once:
- * - a workspace install (`T:`): whoever installed fleetbot there first (a later run of "Add to
- *   Slack", by anyone, transfers nothing: the store keeps the first installer), or a workspace
- *   admin or owner (users.info `is_admin`, `is_owner`, `is_primary_owner`);
- * - an org-wide install (`E:`), whose settings every workspace of the org acts under: an org admin
- *   or owner of that org only (users.info `enterprise_user`); a workspace admin is not enough.
- * Undefined when Slack did not answer within 2 s (an ack cannot wait longer).
- */
-async function mayManageWorkspace(
-  ctx: SlackContext,
-  workspace: WorkspaceKey,
-  client: WebClient,
-  userId: string,
-): Promise<boolean | undefined> {
-  const orgWide = isOrgWide(workspace);
-  if (!orgWide) {
-    const installed = await ctx.workspaces.get(workspace);
-    if (installed?.installerUserId === userId) return true;
-  }
-  const asked = client.users
-    .info({ user: userId })
-    .then((answer) => {
-      const user = answer.user;
-      if (orgWide) {
-        const org = user?.enterprise_user;
-        return (
-          org?.enterprise_id === workspace.slice(2) &&
-          (org.is_admin === true || org.is_owner === true || org.is_primary_owner === true)
-        );
-      }
-      return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
-    })
-    .catch(() => undefined);
-  return await withTimeout(asked, 2_000, undefined);
-}
-
 /** A Slack Connect user from another organisation: their id and their own team (or org) id. */
 interface ExternalUser {
   userId: string;
@@ -424,27 +244,3 @@ async function refuseExternalUser(
     .respond({ ...notice, response_type: "ephemeral", replace_original: false })
     .catch((error: unknown) => ctx.logger.warn({ err: error }, "could not tell an external user why"));
 }
-
-/** The alert subscriptions as one workspace's listeners see them: its channels only, whatever they pass. */
-function workspaceSubscriptions(
-  subscriptions: AlertSubscriptions,
-  workspace: WorkspaceKey,
-): AlertDeps["subscriptions"] {
-  return {
-    list: (filter = {}) => subscriptions.list({ ...filter, workspace }),
-    subscribe: (channel, account, createdBy, filters) =>
-      subscriptions.subscribe(channel, account, createdBy, filters, workspace),
-    unsubscribe: (channel, account) => subscriptions.unsubscribe(channel, account, workspace),
-    mute: (channel, codeUit, ms) => subscriptions.mute(channel, codeUit, ms, workspace),
-    unmute: (channel, codeUit) => subscriptions.unmute(channel, codeUit, workspace),
-    isConfigured: (channel, account) => subscriptions.isConfigured(channel, account, workspace),
-    canMute: (channel, codeUit, account) => subscriptions.canMute(channel, codeUit, account, workspace),
-  };
-}
-
-/** Waits for `work` to settle, at most `ms` (a Slack request must be answered within 3 s). */
-async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  await withTimeout(work.then(noop, noop), ms, undefined);
-}
-
-function noop(): void {}

@@ -25,7 +25,7 @@ import {
 } from "../etransportText.js";
 import { userText } from "../text.js";
 import { transportButtons } from "./cardButtons.js";
-import { LIMITS_BY_DETAIL, type TransportCardOptions } from "./cardOptions.js";
+import { type DetailLimits, LIMITS_BY_DETAIL, type TransportCardOptions } from "./cardOptions.js";
 import { words } from "./words.js";
 
 const STATUS_EMOJI: Readonly<Record<number, string>> = {
@@ -87,30 +87,49 @@ function changeRequestMeaning(code: string, language: Language): string {
     : m.unknownChangeRequestStatus({ code });
 }
 
-// ---------- card ----------
+// ---------- cards ----------
 
 /** One transport: a section with the facts, a context with dates and places, buttons by state. */
 export function transportCard(t: TransportView, opts: TransportCardOptions): KnownBlock[] {
   const language = opts.language;
-  const m = words(language);
   const detail = LIMITS_BY_DETAIL[opts.detail ?? "full"];
-  const info = transportStateInfo(t);
   const id = `${idPart(t.codeUit)}${opts.blockIdSuffix ? `-${idPart(opts.blockIdSuffix)}` : ""}`;
+  const lines = cardLines(t, opts, detail);
+  const facts = cardFacts(t, opts, detail);
+  const blocks: KnownBlock[] = [
+    {
+      type: "section",
+      block_id: `etransport.card.${id}`,
+      text: mrkdwn(lines.join("\n")),
+    } satisfies SectionBlock,
+  ];
+  if (facts.length > 0) {
+    blocks.push({
+      type: "context",
+      block_id: `etransport.facts.${id}`,
+      elements: [mrkdwn(facts.join(" · "))],
+    });
+  }
+  if (opts.buttons !== false) {
+    const elements = transportButtons(t, opts.detail ?? "full", opts.listToken, language);
+    if (elements.length > 0) {
+      blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
+    }
+  }
+  return blocks;
+}
 
+/** The card's section: UIT and status, vehicle, transmission, validity, change request, answer, notes. */
+function cardLines(t: TransportView, opts: TransportCardOptions, detail: DetailLimits): string[] {
+  const language = opts.language;
+  const m = words(language);
+  const info = transportStateInfo(t);
   const lines: string[] = [];
   lines.push(
     `${MARKER[info.severity]}*\`${userText(formatUit(t.codeUit), 40)}\`* · ${STATUS_EMOJI[t.statusId] ?? "❔"} *${transportStatusText(language, t.statusId)}*`,
   );
   lines.push(`:truck: ${vehicleLabel(t, detail.name, language)}`);
-
-  const tx = info.transmission;
-  const txWords = transmissionWords(tx, language);
-  let txLine = `${m.transmissionLabel()} ${MARKER[tx.severity]}${tx.code ? `${userText(tx.code, 40)} — ` : ""}${txWords.meaning}`;
-  if (tx.severity !== "ok" && txWords.advice && detail.advice) txLine += `\n      _${txWords.advice}_`;
-  if (t.transmissionStatusErrorDescription && tx.severity !== "ok") {
-    txLine += `\n      “${userText(t.transmissionStatusErrorDescription, detail.message)}”`;
-  }
-  lines.push(txLine);
+  lines.push(transmissionLine(t, info.transmission, detail, language));
 
   const validity = validityText(t, opts, language);
   if (validity) lines.push(validity);
@@ -127,7 +146,30 @@ export function transportCard(t: TransportView, opts: TransportCardOptions): Kno
     lines.push(`${m.platformAnswer()} “${userText(t.externalResponse, detail.message)}”`);
   }
   if (t.notes && detail.notes > 0) lines.push(`${m.notesLabel()} ${userText(t.notes, detail.notes)}`);
+  return lines;
+}
 
+/** The transmission status, its meaning, and (when it is not fine) the advice and the service's words. */
+function transmissionLine(
+  t: TransportView,
+  tx: TransportStateInfo["transmission"],
+  detail: DetailLimits,
+  language: Language,
+): string {
+  const m = words(language);
+  const txWords = transmissionWords(tx, language);
+  let txLine = `${m.transmissionLabel()} ${MARKER[tx.severity]}${tx.code ? `${userText(tx.code, 40)} — ` : ""}${txWords.meaning}`;
+  if (tx.severity !== "ok" && txWords.advice && detail.advice) txLine += `\n      _${txWords.advice}_`;
+  if (t.transmissionStatusErrorDescription && tx.severity !== "ok") {
+    txLine += `\n      “${userText(t.transmissionStatusErrorDescription, detail.message)}”`;
+  }
+  return txLine;
+}
+
+/** The card's context line: last sent, last GPS, transmission window, trailers, places. */
+function cardFacts(t: TransportView, opts: TransportCardOptions, detail: DetailLimits): string[] {
+  const language = opts.language;
+  const m = words(language);
   const when = (ms: number): string => dateToken(ms, opts.timeZone, language);
   const facts: string[] = [];
   if (t.lastTransmissionMs !== undefined) facts.push(m.lastSent({ when: when(t.lastTransmissionMs) }));
@@ -152,28 +194,7 @@ export function transportCard(t: TransportView, opts: TransportCardOptions): Kno
       `${t.startLocation ? userText(t.startLocation, detail.place) : "?"} → ${t.endLocation ? userText(t.endLocation, detail.place) : "?"}`,
     );
   }
-
-  const blocks: KnownBlock[] = [
-    {
-      type: "section",
-      block_id: `etransport.card.${id}`,
-      text: mrkdwn(lines.join("\n")),
-    } satisfies SectionBlock,
-  ];
-  if (facts.length > 0) {
-    blocks.push({
-      type: "context",
-      block_id: `etransport.facts.${id}`,
-      elements: [mrkdwn(facts.join(" · "))],
-    });
-  }
-  if (opts.buttons !== false) {
-    const elements = transportButtons(t, opts.detail ?? "full", opts.listToken, language);
-    if (elements.length > 0) {
-      blocks.push({ type: "actions", block_id: `etransport.actions.${id}`, elements } satisfies ActionsBlock);
-    }
-  }
-  return blocks;
+  return facts;
 }
 
 /** Cards for several transports with unique block ids, separated by dividers. */

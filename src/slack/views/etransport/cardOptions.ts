@@ -26,7 +26,7 @@ export interface TransportCardOptions {
   listToken?: string;
 }
 
-interface DetailLimits {
+export interface DetailLimits {
   name: number;
   place: number;
   notes: number;

@@ -13,8 +13,6 @@ import { fittingCards } from "./card.js";
 import { MESSAGE_TEXT_BUDGET, TRANSPORT_LIST_PAGE_SIZE, type TransportCardOptions } from "./cardOptions.js";
 import { words } from "./words.js";
 
-// ---------- list ----------
-
 export interface TransportListInput {
   transports: readonly TransportView[];
   totalRecords: number;

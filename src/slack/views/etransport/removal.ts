@@ -13,8 +13,6 @@ import { transportButton } from "./cardButtons.js";
 import type { TransportCardOptions } from "./cardOptions.js";
 import { words } from "./words.js";
 
-// ---------- remove confirmation ----------
-
 /** /etransport remove <UIT>: what will be deleted, and a danger button that asks once more. */
 export function removeConfirmationMessage(
   t: TransportView,

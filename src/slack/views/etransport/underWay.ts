@@ -8,8 +8,6 @@ import type { SlackMessage } from "../message.js";
 import { userText } from "../text.js";
 import { words } from "./words.js";
 
-// ---------- action outcomes ----------
-
 /** The actions a card's buttons run as one task (Edit and Remove ask first). */
 type TransportCardAction = Exclude<TransportAction, "edit" | "remove">;
 

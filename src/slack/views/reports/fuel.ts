@@ -18,8 +18,6 @@ import {
 } from "../vehicleFormat.js";
 import { litresOr, PAGE_CHARS, pageLabel, VEHICLES_PER_PAGE, words } from "./reportFormat.js";
 
-// ---------- fuel ----------
-
 function figuresText(lang: Language, f: FuelFigures): string {
   if (f.distanceKm === 0 && f.hoursSeconds === 0 && f.litres === 0) return words(lang).fuelDidNotMove();
   const hours = fmtMinutes(lang, f.hoursSeconds / 60);

@@ -15,8 +15,6 @@ import {
 } from "../vehicleFormat.js";
 import { litresOr, words } from "./reportFormat.js";
 
-// ---------- refills ----------
-
 const MAX_EVENT_LINES = 40;
 const EVENT_CHARS = 6000;
 

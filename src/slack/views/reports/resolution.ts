@@ -6,8 +6,6 @@ import { noticeMessage } from "../notice.js";
 import { resolutionProblemText, vehicleProblemsMrkdwn } from "../vehicleProblems.js";
 import { words } from "./reportFormat.js";
 
-// ---------- vehicles not found ----------
-
 /**
  * A report that found no vehicle to run on: each problem in the reader's language (a legacy
  * English sentence of an older task as it is), and how vehicles are named.

@@ -16,8 +16,6 @@ import {
 } from "../vehicleFormat.js";
 import { placeMrkdwn, speedText, whole, words } from "./reportFormat.js";
 
-// ---------- route ----------
-
 export function routeMessage(report: RouteReport, options: VehicleViewOptions): SlackMessage {
   const lang = options.language;
   const m = words(lang);

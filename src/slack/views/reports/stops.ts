@@ -22,8 +22,6 @@ import {
 import { wallDay } from "../wallClock.js";
 import { PAGE_CHARS, pageLabel, placeMrkdwn, STOPS_PER_PAGE, whole, words } from "./reportFormat.js";
 
-// ---------- stops ----------
-
 function stopLine(lang: Language, stop: StopItem, tz: string, nowMs: number | undefined): string {
   const m = words(lang);
   const start = slackDateIn(lang, stop.startMs, tz, nowMs);

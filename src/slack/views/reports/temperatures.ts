@@ -17,8 +17,6 @@ import {
 } from "../vehicleFormat.js";
 import { PAGE_CHARS, pageLabel, VEHICLES_PER_PAGE, words } from "./reportFormat.js";
 
-// ---------- temperatures ----------
-
 function sensorLine(lang: Language, s: SensorSummary): string {
   const m = words(lang);
   const value =
