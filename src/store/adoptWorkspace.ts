@@ -2,8 +2,7 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../workspaces/workspace.js";
 import type { Db } from "./database.js";
-import { RedisAccountStore } from "./redis/accountStore.js";
-import { RedisSettingsStore } from "./redis/settingsStore.js";
+import { RedisMigrationTarget } from "./migrationTarget.js";
 import { decryptSecret, encryptSecret, linkAssociatedData } from "./sealing.js";
 
 /**
@@ -156,8 +155,8 @@ async function adoptInRedis(
     settingsKept: 0,
   };
   const prefix = target.prefix !== undefined ? { prefix: target.prefix } : {};
-  const store = new RedisAccountStore(target.redis, { ...prefix, key });
-  for (const row of await store.sealedAccounts()) {
+  const redis = new RedisMigrationTarget(target.redis, prefix);
+  for (const row of await redis.sealedAccounts()) {
     if (row.workspace !== from) continue;
     const password = tryOpen(key, row.secret, from, row.slackUser);
     if (password === undefined) {
@@ -165,7 +164,7 @@ async function adoptInRedis(
       continue;
     }
     // Each link moves in one script, only if it is still the one read here.
-    const outcome = await store.moveSealed(
+    const outcome = await redis.moveSealed(
       row,
       to,
       encryptSecret(key, password, linkAssociatedData(to, row.slackUser)),
@@ -174,10 +173,9 @@ async function adoptInRedis(
     else if (outcome === "kept") report.replaced++;
     else report.changed++;
   }
-  const settings = new RedisSettingsStore(target.redis, prefix);
-  for (const slackUser of await settings.usersWithSettings(from)) {
+  for (const slackUser of await redis.usersWithSettings(from)) {
     // Each user's setting moves in one script; 'gone': no longer there (another run took it).
-    const outcome = await settings.moveUserSetting(from, to, slackUser);
+    const outcome = await redis.moveUserSetting(from, to, slackUser);
     if (outcome === "moved") report.settingsMoved++;
     else if (outcome === "kept") report.settingsKept++;
   }

@@ -12,14 +12,15 @@ import type { AlertGroup, AlertMute, AlertPost, AlertSubscription, AuditEntry } 
 import { type Db, openDatabase, StoreError } from "./database.js";
 import { isReadable, type SealedInstallation } from "./installationSealing.js";
 import { readSealedInstallations } from "./installationStore.js";
-import { RedisAccountStore, type SealedAccount } from "./redis/accountStore.js";
-import { RedisAlertStore } from "./redis/alertStore.js";
+import {
+  type LearnedLimitRecord,
+  RedisMigrationTarget,
+  type SettingRecord,
+  type StepRecord,
+} from "./migrationTarget.js";
+import type { SealedAccount } from "./redis/accountStore.js";
 import { RedisAuditStore } from "./redis/auditStore.js";
-import { RedisInstallationStore } from "./redis/installationStore.js";
-import { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./redis/learnedLimits.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
-import { RedisSettingsStore, type SettingRecord } from "./redis/settingsStore.js";
-import { RedisTaskStore, type StepRecord } from "./redis/taskStore.js";
 import { decryptSecret, linkAssociatedData } from "./sealing.js";
 import { SqliteTaskStore } from "./taskStore.js";
 
@@ -327,13 +328,10 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   } finally {
     close();
   }
-  const installations = new RedisInstallationStore(options.redis, { ...storeOptions, key: options.key });
-  const accounts = new RedisAccountStore(options.redis, { ...storeOptions, key: options.key });
-  const alerts = new RedisAlertStore(options.redis, storeOptions);
-  const tasks = new RedisTaskStore(options.redis, storeOptions);
-  const limits = new RedisLearnedLimitsStore(options.redis, storeOptions);
+  // Each record through the migration's own writes (migrationTarget.ts); the audit trail through
+  // the repository's record, which already keeps an entry stored twice once.
+  const target = new RedisMigrationTarget(options.redis, storeOptions);
   const audit = new RedisAuditStore(options.redis, storeOptions);
-  const settings = new RedisSettingsStore(options.redis, storeOptions);
 
   const outcomes: KindOutcome[] = [];
   // An installation already in Redis (a replica's install, reinstall or token rotation) is the
@@ -341,52 +339,52 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   if (snapshot.installations.length > 0)
     outcomes.push(
       await copyEach("Slack installations", snapshot.installations, async (i) =>
-        copiedOrPresent(await installations.importSealed(i)),
+        copiedOrPresent(await target.importInstallation(i)),
       ),
     );
   outcomes.push(
     await copyEach("linked accounts", snapshot.accounts, async (a) =>
-      copiedOrPresent(await accounts.importSealed(a)),
+      copiedOrPresent(await target.importAccount(a)),
     ),
   );
   // A setting already in Redis (chosen on a replica since) is the live one: it is kept.
   if (snapshot.settings.length > 0)
     outcomes.push(
       await copyEach("language settings", snapshot.settings, async (s) =>
-        copiedOrPresent(await settings.importSetting(s)),
+        copiedOrPresent(await target.importSetting(s)),
       ),
     );
   outcomes.push(
     await copyEach("alert subscriptions", snapshot.subscriptions, async (s) =>
-      copiedOrPresent(await alerts.importSubscription(s)),
+      copiedOrPresent(await target.importSubscription(s)),
     ),
   );
   // Before the incidents: each copied post that names a group joins it.
   if (snapshot.groups.length > 0)
     outcomes.push(
       await copyEach("alert groups", snapshot.groups, async (g) =>
-        copiedOrPresent(await alerts.importGroup(g)),
+        copiedOrPresent(await target.importGroup(g)),
       ),
     );
   const incidents = await copyEach(
     "incidents",
     snapshot.incidents,
-    async ({ incident, posts }) => await alerts.importIncident(incident, posts),
+    async ({ incident, posts }) => await target.importIncident(incident, posts),
     "Redis already has another active incident of that transport and kind",
   );
   incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts with them`;
   outcomes.push(incidents);
   outcomes.push(
-    await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await alerts.importMute(m))),
+    await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await target.importMute(m))),
   );
   if (snapshot.listed.length > 0)
     outcomes.push(
       await copyEach("last sweeps", snapshot.listed, async (l) =>
-        copiedOrPresent(await alerts.importListed(l.account, l.transports)),
+        copiedOrPresent(await target.importListed(l.account, l.transports)),
       ),
     );
   const taskOutcome = await copyEach("tasks", snapshot.tasks, async ({ task, steps }) =>
-    copiedOrPresent(await tasks.importTask(task, steps)),
+    copiedOrPresent(await target.importTask(task, steps)),
   );
   const unfinished = snapshot.tasks.filter((t) => t.task.state === "queued" || t.task.state === "running");
   taskOutcome.detail =
@@ -395,7 +393,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   outcomes.push(taskOutcome);
   outcomes.push(
     await copyEach("learned limits", snapshot.limits, async (l) =>
-      copiedOrPresent(await limits.importLimit(l)),
+      copiedOrPresent(await target.importLimit(l)),
     ),
   );
   outcomes.push(

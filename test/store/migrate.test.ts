@@ -9,6 +9,7 @@ import { openDatabase } from "../../src/store/database.js";
 import { readSealedInstallations, SqliteInstallationStore } from "../../src/store/installationStore.js";
 import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
+import { RedisMigrationTarget } from "../../src/store/migrationTarget.js";
 import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
 import { RedisAuditStore } from "../../src/store/redis/auditStore.js";
@@ -97,7 +98,9 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     expect((await target.accounts.get("", "U2"))?.password).toBe(PASSWORDS.U2);
     expect(await target.accounts.isLinked("two@example.ro")).toBe(true);
     const sealedInSqlite = db.prepare("SELECT secret FROM linked_accounts ORDER BY rowid").pluck().all();
-    expect((await target.accounts.sealedAccounts()).map((a) => a.secret)).toEqual(sealedInSqlite);
+    expect((await new RedisMigrationTarget(redis, options).sealedAccounts()).map((a) => a.secret)).toEqual(
+      sealedInSqlite,
+    );
 
     expect(await target.alerts.subscriptions()).toEqual(sqlite.alerts.subscriptions());
     expect(await target.alerts.subscribedAccounts()).toEqual(["demo"]);

@@ -103,30 +103,37 @@ return removed
 `);
 
 /**
- * Moves one link to another workspace with its password sealed anew (adoptWorkspace), only if
- * the source still holds the sealed text that was read (a re-link meanwhile wins).
- * ARGV: prefix, from id, expected secret, to id, to workspace, slackUser, new secret
- * → 'moved', 'kept' (the target already had a link: it stays, the source goes), 'changed'.
+ * Writes a sealed link as it is (a user's link, or the migration's copy); with `keepExisting`, a
+ * link already stored for that user stays → whether it was written.
  */
-const MOVE = new LuaScript(`
-local p, fromId, toId, toWorkspace = ARGV[1], ARGV[2], ARGV[4], ARGV[5]
-local fromKey = p .. 'account:' .. fromId
-local row = redis.call('HMGET', fromKey, 'username', 'secret', 'linkedAt', 'workspace')
-local username, secret, linkedAt, fromWorkspace = row[1], row[2], row[3], row[4] or ''
-if not username or secret ~= ARGV[3] then return 'changed' end
-redis.call('DEL', fromKey)
-redis.call('ZREM', p .. 'accounts', fromId)
-redis.call('SREM', p .. 'accounts:of:' .. username, fromId)
-if fromWorkspace ~= '' then redis.call('SREM', p .. 'accounts:in:' .. fromWorkspace, fromId) end
-local toKey = p .. 'account:' .. toId
-if redis.call('EXISTS', toKey) == 1 then return 'kept' end
-redis.call('HSET', toKey, 'workspace', toWorkspace, 'slackUser', ARGV[6], 'username', username,
-  'secret', ARGV[7], 'linkedAt', linkedAt)
-redis.call('SADD', p .. 'accounts:of:' .. username, toId)
-if toWorkspace ~= '' then redis.call('SADD', p .. 'accounts:in:' .. toWorkspace, toId) end
-redis.call('ZADD', p .. 'accounts', redis.call('INCR', p .. 'accounts:seq'), toId)
-return 'moved'
-`);
+export async function writeSealedAccount(
+  redis: Redis,
+  prefix: string,
+  account: SealedAccount,
+  keepExisting: boolean,
+): Promise<boolean> {
+  const written = await LINK.run(
+    redis,
+    [],
+    [
+      prefix,
+      linkId(account.workspace, account.slackUser),
+      account.username,
+      account.secret,
+      String(account.linkedAt),
+      keepExisting ? "1" : "0",
+      account.workspace,
+      account.slackUser,
+    ],
+  );
+  return written === 1;
+}
+
+/** Every linked account, password still sealed, in the order linked. */
+export async function readSealedAccounts(redis: Redis, prefix: string): Promise<SealedAccount[]> {
+  const hashes = await rangeHashes(redis, `${prefix}accounts`, `${prefix}account:`, { member: "raw" });
+  return hashes.map((hash) => accountHashSchema.parse(hash));
+}
 
 export class RedisAccountStore extends RedisStore implements AccountRepository {
   private readonly key: Buffer | undefined;
@@ -140,28 +147,15 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
     return this.key !== undefined;
   }
 
-  private async write(account: SealedAccount, keepExisting: boolean): Promise<boolean> {
-    const written = await LINK.run(
-      this.redis,
-      [],
-      [
-        this.prefix,
-        linkId(account.workspace, account.slackUser),
-        account.username,
-        account.secret,
-        String(account.linkedAt),
-        keepExisting ? "1" : "0",
-        account.workspace,
-        account.slackUser,
-      ],
-    );
-    return written === 1;
-  }
-
   async link(workspace: WorkspaceKey, slackUser: string, username: string, password: string): Promise<void> {
     if (!this.key) throw new CredentialsKeyMissingError();
     const secret = encryptSecret(this.key, password, linkAssociatedData(workspace, slackUser));
-    await this.write({ workspace, slackUser, username, secret, linkedAt: this.now() }, false);
+    await writeSealedAccount(
+      this.redis,
+      this.prefix,
+      { workspace, slackUser, username, secret, linkedAt: this.now() },
+      false,
+    );
   }
 
   async unlink(workspace: WorkspaceKey, slackUser: string): Promise<boolean> {
@@ -212,7 +206,7 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
   }
 
   async unreadable(): Promise<UnreadableLink[]> {
-    return (await this.sealedAccounts())
+    return (await readSealedAccounts(this.redis, this.prefix))
       .filter((row) => this.open(row) === undefined)
       .map((row) => ({ workspace: row.workspace, slackUser: row.slackUser, username: row.username }));
   }
@@ -231,44 +225,5 @@ export class RedisAccountStore extends RedisStore implements AccountRepository {
   async deleteWorkspace(workspace: WorkspaceKey): Promise<number> {
     assertInstalledWorkspace(workspace);
     return Number(await DELETE_WORKSPACE.run(this.redis, [], [this.prefix, workspace]));
-  }
-
-  /** Every linked account, password still sealed, in the order linked. */
-  async sealedAccounts(): Promise<SealedAccount[]> {
-    const hashes = await rangeHashes(this.redis, `${this.prefix}accounts`, `${this.prefix}account:`, {
-      member: "raw",
-    });
-    return hashes.map((hash) => accountHashSchema.parse(hash));
-  }
-
-  /** Copies a sealed account as it is (the migration: no key needed). A user already linked here keeps theirs: false. */
-  async importSealed(account: SealedAccount): Promise<boolean> {
-    return await this.write(account, true);
-  }
-
-  /**
-   * adoptWorkspace's step: moves a link read by sealedAccounts() to workspace `to`, its password
-   * sealed anew (`secret`). 'kept': `to` already had a link of that user (it stays; the old one
-   * goes); 'changed': the link was re-linked or unlinked meanwhile (nothing done).
-   */
-  async moveSealed(
-    from: SealedAccount,
-    to: WorkspaceKey,
-    secret: string,
-  ): Promise<"moved" | "kept" | "changed"> {
-    const outcome = await MOVE.run(
-      this.redis,
-      [],
-      [
-        this.prefix,
-        linkId(from.workspace, from.slackUser),
-        from.secret,
-        linkId(to, from.slackUser),
-        to,
-        from.slackUser,
-        secret,
-      ],
-    );
-    return z.enum(["moved", "kept", "changed"]).parse(outcome);
   }
 }

@@ -24,14 +24,12 @@ import {
 } from "../contract/alerts.js";
 import {
   binaryCompare,
-  encodePairs,
   flatStrings,
   LUA_PRELUDE,
   LuaScript,
   numberText,
   pairsListToRecords,
   pairsToRecord,
-  presentFields,
   RedisStore,
   rangeHashes,
   storedJson,
@@ -138,7 +136,7 @@ const groupHash = z.object({
   lastError: z.string().optional(),
 });
 
-function toGroup(hash: Record<string, string>): AlertGroup {
+export function toGroup(hash: Record<string, string>): AlertGroup {
   const row = groupHash.parse(hash);
   const group: AlertGroup = {
     id: row.id,
@@ -156,7 +154,7 @@ function toGroup(hash: Record<string, string>): AlertGroup {
   return group;
 }
 
-function toSubscription(hash: Record<string, string>): AlertSubscription {
+export function toSubscription(hash: Record<string, string>): AlertSubscription {
   const row = subscriptionHash.parse(hash);
   const subscription: AlertSubscription = {
     id: row.id,
@@ -220,7 +218,7 @@ function toPost(hash: Record<string, string>): AlertPost {
   return post;
 }
 
-function incidentFields(incident: IncidentRecord): Record<string, string | undefined> {
+export function incidentFields(incident: IncidentRecord): Record<string, string | undefined> {
   return {
     id: incident.id,
     account: incident.account,
@@ -239,7 +237,7 @@ function incidentFields(incident: IncidentRecord): Record<string, string | undef
   };
 }
 
-function postFields(post: AlertPost): Record<string, string | undefined> {
+export function postFields(post: AlertPost): Record<string, string | undefined> {
   return {
     incidentId: post.incidentId,
     workspace: post.workspace,
@@ -256,7 +254,7 @@ function postFields(post: AlertPost): Record<string, string | undefined> {
   };
 }
 
-function groupFields(group: AlertGroup): Record<string, string | undefined> {
+export function groupFields(group: AlertGroup): Record<string, string | undefined> {
   return {
     id: group.id,
     account: group.account,
@@ -280,18 +278,19 @@ const uniq = (list: readonly string[] | undefined) => [
 const pairField = (first: string, second: string) => `${Buffer.byteLength(first, "utf8")}:${first}${second}`;
 
 /** What keys holding a channel id hold instead: the channel of one workspace (the Lua slot_of). */
-const slotOf = (workspace: WorkspaceKey, channel: string) =>
+export const slotOf = (workspace: WorkspaceKey, channel: string) =>
   workspace === ONLY_WORKSPACE ? channel : pairField(workspace, channel);
 
 /** The alert:mutes field of a UIT muted in a workspace's channel. */
-const muteField = (workspace: WorkspaceKey, channel: string, codeUit: string) =>
+export const muteField = (workspace: WorkspaceKey, channel: string, codeUit: string) =>
   pairField(slotOf(workspace, channel), codeUit);
 
 /** Posts by workspace, then channel (SQLite's ORDER BY workspace, channel). */
 const byWorkspaceAndChannel = (a: AlertPost, b: AlertPost) =>
   binaryCompare(a.workspace, b.workspace) || binaryCompare(a.channel, b.channel);
 
-const ALERT_LUA = `${LUA_PRELUDE}
+/** The alerts' Lua library: the key layout above, kept by every script that writes alerts. */
+export const ALERT_LUA = `${LUA_PRELUDE}
 local function incident_key(p, id) return p .. 'alert:incident:' .. id end
 local function post_key(p, id, slot) return p .. 'alert:post:' .. id .. ':' .. slot end
 local function pair_field(a, b) return string.len(a) .. ':' .. a .. b end
@@ -436,19 +435,6 @@ redis.call('HSET', key, 'codes', ARGV[9], 'excludeCodes', ARGV[10], 'vehicles', 
 if ARGV[7] == '1' then redis.call('HSET', key, 'createdBy', ARGV[8]) else redis.call('HDEL', key, 'createdBy') end
 if ARGV[14] ~= '' then redis.call('HSET', key, 'language', ARGV[14]) else redis.call('HDEL', key, 'language') end
 return {created, redis.call('HGETALL', key)}
-`);
-
-/** ARGV: prefix, slot, account, id, fields… → 1 copied, 0 already there. */
-const IMPORT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
-local p, slot, account, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local index = p .. 'alert:subs:of:' .. slot
-if redis.call('HEXISTS', index, account) == 1 or redis.call('EXISTS', p .. 'alert:sub:' .. id) == 1 then return 0 end
-local fields = read_pairs(5)
-local ord = ord_of(redis.call('INCR', p .. 'alert:seq'), id)
-redis.call('HSET', p .. 'alert:sub:' .. id, 'ord', ord, unpack(fields))
-redis.call('ZADD', p .. 'alert:subs', redis.call('HGET', p .. 'alert:sub:' .. id, 'createdAt'), ord)
-redis.call('HSET', index, account, id)
-return 1
 `);
 
 /** ARGV: prefix, slot, account → the subscription's hash or {}. */
@@ -636,62 +622,6 @@ for _, id in ipairs(touched) do out[#out + 1] = redis.call('HGETALL', incident_k
 return out
 `);
 
-/**
- * ARGV: prefix, id, account, kind, transportUId, state, incident fields…, post count, then per post:
- * its slot and its fields… (workspace and channel among them) → 1 copied, 0 already there, 2
- * refused (another active incident of the same transport and kind is here already). A post
- * naming a group joins it when the group was copied before (importGroup); else it is a single
- * alert (a group that is not there would hold its post back for ever).
- */
-const IMPORT_INCIDENT = new LuaScript(`${ALERT_LUA}
-local p, id, account, kind, uid, state = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local key = incident_key(p, id)
-if redis.call('EXISTS', key) == 1 then return 0 end
-if (state == 'pending' or state == 'open') and redis.call('HEXISTS', p .. 'alert:active-key:' .. account, kind .. ':' .. uid) == 1 then
-  return 2
-end
-local fields, i = read_pairs(7)
-redis.call('HSET', key, 'ord', ord_of(redis.call('INCR', p .. 'alert:seq'), id), unpack(fields))
-index_incident(p, id)
-local posts = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, posts do
-  local slot = ARGV[i]
-  local post_fields, next_index = read_pairs(i + 1)
-  new_post(p, id, slot, post_fields)
-  local pkey = post_key(p, id, slot)
-  local gid = redis.call('HGET', pkey, 'groupId')
-  if gid then
-    if redis.call('EXISTS', p .. 'alert:group:' .. gid) == 1 then
-      redis.call('ZADD', p .. 'alert:group-members:' .. gid, redis.call('INCR', p .. 'alert:seq'), id)
-    else
-      redis.call('HDEL', pkey, 'groupId')
-    end
-  end
-  i = next_index
-end
-return 1
-`);
-
-/** ARGV: prefix, group id, workspace, fields… → 1 copied, 0 already there. Members join as their posts are copied. */
-const IMPORT_GROUP = new LuaScript(`${ALERT_LUA}
-local p, gid, w = ARGV[1], ARGV[2], ARGV[3]
-local gkey = p .. 'alert:group:' .. gid
-if redis.call('EXISTS', gkey) == 1 then return 0 end
-local fields = read_pairs(4)
-redis.call('HSET', gkey, unpack(fields))
-if w ~= '' then redis.call('SADD', ws_key(p, w, 'groups'), gid) end
-return 1
-`);
-
-/** ARGV: prefix, account, then transportUId and facts pairs → 1 copied, 0 the account has a list already. */
-const IMPORT_LISTED = new LuaScript(`
-local key = ARGV[1] .. 'alert:listed:' .. ARGV[2]
-if redis.call('EXISTS', key) == 1 or #ARGV < 4 then return 0 end
-for i = 3, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
-return 1
-`);
-
 /** ARGV: prefix, incident id, workspace, channel → the post's hash (created empty when missing). */
 const ENSURE_POST = new LuaScript(`${ALERT_LUA}
 local p, id, w, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -823,13 +753,6 @@ set_mute(ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 return 1
 `);
 
-/** ARGV: prefix, field, until, workspace → 1 copied, 0 already there. */
-const IMPORT_MUTE = new LuaScript(`${ALERT_LUA}
-if redis.call('HEXISTS', ARGV[1] .. 'alert:mutes', ARGV[2]) == 1 then return 0 end
-set_mute(ARGV[1], ARGV[2], ARGV[3], ARGV[4])
-return 1
-`);
-
 /** ARGV: prefix, field → 1 removed, 0 none. */
 const UNMUTE = new LuaScript(`${ALERT_LUA}
 return delete_mute(ARGV[1], ARGV[2])
@@ -923,8 +846,6 @@ return {subs, posts, mutes, groups, incidents}
 const createdReply = z.tuple([z.number(), z.unknown()]);
 const purgeReply = z.tuple([z.number(), z.number()]);
 const deleteReply = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]);
-
-export type IncidentImport = "copied" | "present" | "conflict";
 
 export class RedisAlertStore extends RedisStore implements AlertRepository {
   private key(name: string): string {
@@ -1306,100 +1227,5 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
       await DELETE_WORKSPACE.run(this.redis, [], [this.prefix, workspace]),
     );
     return { subscriptions, posts, mutes, groups, incidents };
-  }
-
-  // ---------- migration ----------
-
-  /** Copies a subscription as it is (id, creation time); one already there for its channel and account stays. */
-  async importSubscription(subscription: AlertSubscription): Promise<boolean> {
-    const fields: Record<string, string | undefined> = {
-      id: subscription.id,
-      workspace: subscription.workspace,
-      channel: subscription.channel,
-      account: subscription.account,
-      createdBy: subscription.createdBy,
-      codes: JSON.stringify(subscription.codes),
-      excludeCodes: JSON.stringify(subscription.excludeCodes),
-      vehicles: JSON.stringify(subscription.vehicles),
-      minDurationMinutes: String(subscription.minDurationMinutes),
-      staleMinutes: String(subscription.staleMinutes),
-      language: subscription.language,
-      createdAt: String(subscription.createdAt),
-    };
-    toSubscription(presentFields(fields));
-    const copied = await IMPORT_SUBSCRIPTION.run(
-      this.redis,
-      [],
-      [
-        this.prefix,
-        slotOf(subscription.workspace, subscription.channel),
-        subscription.account,
-        subscription.id,
-        ...encodePairs(fields),
-      ],
-    );
-    return copied === 1;
-  }
-
-  /** Copies an incident as it is with its posts (the migration); one atomic write. */
-  async importIncident(incident: IncidentRecord, posts: readonly AlertPost[]): Promise<IncidentImport> {
-    const postArgs: string[] = [String(posts.length)];
-    for (const post of posts) {
-      if (post.incidentId !== incident.id)
-        throw new Error(`post of ${post.incidentId} given with ${incident.id}`);
-      postArgs.push(slotOf(post.workspace, post.channel), ...encodePairs(postFields(post)));
-    }
-    const outcome = await IMPORT_INCIDENT.run(
-      this.redis,
-      [],
-      [
-        this.prefix,
-        incident.id,
-        incident.account,
-        incident.kind,
-        incident.transportUId,
-        incident.state,
-        ...encodePairs(incidentFields(incident)),
-        ...postArgs,
-      ],
-    );
-    return outcome === 1 ? "copied" : outcome === 2 ? "conflict" : "present";
-  }
-
-  /**
-   * Copies a grouped alert without its members (before the incidents: each post that names it
-   * joins it as it is copied); one already there stays.
-   */
-  async importGroup(group: AlertGroup): Promise<boolean> {
-    const fields = groupFields(group);
-    toGroup(presentFields(fields));
-    const copied = await IMPORT_GROUP.run(
-      this.redis,
-      [],
-      [this.prefix, group.id, group.workspace, ...encodePairs(fields)],
-    );
-    return copied === 1;
-  }
-
-  /** Copies the last complete sweep's transports of an account; a list already there stays. */
-  async importListed(account: string, transports: readonly TransportView[]): Promise<boolean> {
-    const pairs = transports.flatMap((t) => [t.uId, JSON.stringify(t)]);
-    return (await IMPORT_LISTED.run(this.redis, [], [this.prefix, account, ...pairs])) === 1;
-  }
-
-  /** Copies a mute; one already there for the workspace, channel and UIT stays. */
-  async importMute(mute: AlertMute): Promise<boolean> {
-    return (
-      (await IMPORT_MUTE.run(
-        this.redis,
-        [],
-        [
-          this.prefix,
-          muteField(mute.workspace, mute.channel, mute.codeUit),
-          String(mute.until),
-          mute.workspace,
-        ],
-      )) === 1
-    );
   }
 }

@@ -13,10 +13,10 @@ export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
 export { RedisAlertStore } from "./alertStore.js";
 export { RedisAuditStore } from "./auditStore.js";
 export { RedisInstallationStore } from "./installationStore.js";
-export { type LearnedLimitRecord, RedisLearnedLimitsStore } from "./learnedLimits.js";
+export { RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
 export { RedisSettingsStore } from "./settingsStore.js";
-export { RedisTaskStore, type StepRecord } from "./taskStore.js";
+export { RedisTaskStore } from "./taskStore.js";
 
 /** Every store of the Redis mode over one client (without keyPrefix) and one key prefix. */
 export function createRedisRepositories(

@@ -117,6 +117,39 @@ redis.call('SREM', p .. 'installations', key)
 return 1
 `);
 
+/**
+ * Writes a sealed installation (a fresh install or a re-authorization, or the migration's copy);
+ * with `keepExisting`, one already stored under its key stays → whether it was written.
+ */
+export async function writeSealedInstallation(
+  redis: Redis,
+  prefix: string,
+  s: SealedInstallation,
+  keepExisting: boolean,
+): Promise<boolean> {
+  const fields: string[] = [
+    "key",
+    s.key,
+    "isEnterpriseInstall",
+    s.isEnterpriseInstall ? "1" : "0",
+    "body",
+    s.body,
+    "secrets",
+    s.secrets,
+    "installedAt",
+    String(s.installedAt),
+    "updatedAt",
+    String(s.updatedAt),
+    "authorizedAt",
+    String(s.authorizedAt),
+    ...(s.installedBy !== undefined ? ["installedBy", s.installedBy] : []),
+    ...(s.authorizedBy !== undefined ? ["authorizedBy", s.authorizedBy] : []),
+    ...(s.teamId !== undefined ? ["teamId", s.teamId] : []),
+    ...(s.enterpriseId !== undefined ? ["enterpriseId", s.enterpriseId] : []),
+  ];
+  return (await STORE.run(redis, [], [prefix, s.key, keepExisting ? "1" : "0", ...fields])) === 1;
+}
+
 export class RedisInstallationStore extends RedisStore implements InstallationRepository {
   private readonly key: Buffer | undefined;
   private readonly marks = new FetchedMarks();
@@ -176,36 +209,8 @@ export class RedisInstallationStore extends RedisStore implements InstallationRe
       await this.replaceIfSame(sealed, origin.authorizedAt);
       return;
     }
-    await this.write(sealInstallation(this.key, installation, { installedAt: now, updatedAt: now }), false);
-  }
-
-  /** Copies a sealed installation as it is (the migration: no key needed). One already here is kept: false. */
-  async importSealed(sealed: SealedInstallation): Promise<boolean> {
-    return await this.write(sealed, true);
-  }
-
-  private async write(s: SealedInstallation, keepExisting: boolean): Promise<boolean> {
-    const fields: string[] = [
-      "key",
-      s.key,
-      "isEnterpriseInstall",
-      s.isEnterpriseInstall ? "1" : "0",
-      "body",
-      s.body,
-      "secrets",
-      s.secrets,
-      "installedAt",
-      String(s.installedAt),
-      "updatedAt",
-      String(s.updatedAt),
-      "authorizedAt",
-      String(s.authorizedAt),
-      ...(s.installedBy !== undefined ? ["installedBy", s.installedBy] : []),
-      ...(s.authorizedBy !== undefined ? ["authorizedBy", s.authorizedBy] : []),
-      ...(s.teamId !== undefined ? ["teamId", s.teamId] : []),
-      ...(s.enterpriseId !== undefined ? ["enterpriseId", s.enterpriseId] : []),
-    ];
-    return (await STORE.run(this.redis, [], [this.prefix, s.key, keepExisting ? "1" : "0", ...fields])) === 1;
+    const sealed = sealInstallation(this.key, installation, { installedAt: now, updatedAt: now });
+    await writeSealedInstallation(this.redis, this.prefix, sealed, false);
   }
 
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<"v1" | "v2", boolean>> {

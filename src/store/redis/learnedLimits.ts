@@ -8,8 +8,11 @@ import { LuaScript, numberText, RedisStore, storedNumber } from "./lua.js";
  * (an endpoint with a learnedAt field is a row, even with no dimension learned).
  */
 
-/** One learned row, as the migration copies it. */
-export interface LearnedLimitRecord {
+/** A service's hash. */
+export const limitsKey = (prefix: string, service: string) => `${prefix}limits:${service}`;
+
+/** One stored row of a service. */
+interface LearnedRow {
   service: string;
   endpoint: string;
   maxVehicles?: number;
@@ -39,15 +42,8 @@ redis.call('HSET', KEYS[1], endpoint .. ':learnedAt', ARGV[4])
 return 1
 `);
 
-/** KEYS: the service's hash. ARGV: endpoint, then field/value pairs. Only when the endpoint has no row yet. */
-const IMPORT = new LuaScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1] .. ':learnedAt') == 1 then return 0 end
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[1] .. ':' .. ARGV[i], ARGV[i + 1]) end
-return 1
-`);
-
-/** The database's CHECK constraints, so both stores refuse the same nonsense. */
-function checkLimits(limits: CallLimits): void {
+/** The database's CHECK constraints, so both stores (and the migration) refuse the same nonsense. */
+export function checkLimits(limits: CallLimits): void {
   if (limits.maxVehicles !== undefined && !(limits.maxVehicles >= 1))
     throw new RangeError(`CHECK constraint failed: max_vehicles >= 1 (got ${limits.maxVehicles})`);
   if (limits.maxDays !== undefined && !(limits.maxDays > 0))
@@ -56,13 +52,13 @@ function checkLimits(limits: CallLimits): void {
 
 export class RedisLearnedLimitsStore extends RedisStore implements LearnedLimitsRepository {
   private key(service: string): string {
-    return `${this.prefix}limits:${service}`;
+    return limitsKey(this.prefix, service);
   }
 
   /** Every row of a service, endpoints this version does not split included. */
-  async records(service: string): Promise<LearnedLimitRecord[]> {
+  private async records(service: string): Promise<LearnedRow[]> {
     const hash = await this.redis.hgetall(this.key(service));
-    const rows = new Map<string, LearnedLimitRecord>();
+    const rows = new Map<string, LearnedRow>();
     for (const [field, value] of Object.entries(hash)) {
       const split = field.lastIndexOf(":");
       const endpoint = field.slice(0, split);
@@ -101,14 +97,5 @@ export class RedisLearnedLimitsStore extends RedisStore implements LearnedLimits
 
   async forget(service: string): Promise<void> {
     await this.redis.del(this.key(service));
-  }
-
-  /** Copies a row as it is (the migration); an endpoint already learned here keeps its row: false. */
-  async importLimit(row: LearnedLimitRecord): Promise<boolean> {
-    checkLimits(row);
-    const fields: string[] = ["learnedAt", String(row.learnedAt)];
-    if (row.maxVehicles !== undefined) fields.push("maxVehicles", String(row.maxVehicles));
-    if (row.maxDays !== undefined) fields.push("maxDays", String(row.maxDays));
-    return (await IMPORT.run(this.redis, [this.key(row.service)], [row.endpoint, ...fields])) === 1;
   }
 }

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { isLanguage, type Language } from "../../i18n/language.js";
 import type { WorkspaceKey } from "../../workspaces/workspace.js";
 import {
@@ -30,45 +29,15 @@ redis.call('DEL', KEYS[1])
 return removed
 `);
 
-const WORKSPACE_FIELD = "workspace";
+/** The field of a workspace's default language (a user's is `user:<slackUser>`). */
+export const WORKSPACE_FIELD = "workspace";
 
-/** KEYS: the workspace's hash. ARGV: the field, the language, when set → 1 copied, 0 the field was there (kept). */
-const IMPORT = new LuaScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. ':at', ARGV[3])
-return 1
-`);
-
-/**
- * KEYS: the source workspace's hash, the target's. ARGV: the user's field. The setting leaves the
- * source; the target gets it unless it has one of its own → 'moved', 'kept' or 'gone' (none left).
- */
-const MOVE_USER = new LuaScript(`
-local field = ARGV[1]
-local value = redis.call('HGET', KEYS[1], field)
-if not value then return 'gone' end
-local at = redis.call('HGET', KEYS[1], field .. ':at')
-redis.call('HDEL', KEYS[1], field, field .. ':at')
-if redis.call('HEXISTS', KEYS[2], field) == 1 then return 'kept' end
-if at then
-  redis.call('HSET', KEYS[2], field, value, field .. ':at', at)
-else
-  redis.call('HSET', KEYS[2], field, value)
-end
-return 'moved'
-`);
-
-/** A stored setting as the migration copies it: a user's language, or (no slackUser) a workspace's default. */
-export interface SettingRecord {
-  workspace: WorkspaceKey;
-  slackUser?: string;
-  language: Language;
-  updatedAt: number;
-}
+/** A workspace's hash. */
+export const settingsKey = (prefix: string, workspace: WorkspaceKey) => `${prefix}settings:${workspace}`;
 
 export class RedisSettingsStore extends RedisStore implements SettingsRepository {
   private key(workspace: WorkspaceKey): string {
-    return `${this.prefix}settings:${workspace}`;
+    return settingsKey(this.prefix, workspace);
   }
 
   private async read(workspace: WorkspaceKey, field: string): Promise<Language | undefined> {
@@ -104,41 +73,5 @@ export class RedisSettingsStore extends RedisStore implements SettingsRepository
   async deleteWorkspace(workspace: WorkspaceKey): Promise<number> {
     assertInstalledSettingsWorkspace(workspace, "delete");
     return Number(await DELETE_WORKSPACE.run(this.redis, [this.key(workspace)], []));
-  }
-
-  /**
-   * `migrate --to-redis`: writes a setting read from SQLite with its time, only when Redis has
-   * none there (a setting already in Redis is the live one) → whether it was copied.
-   */
-  async importSetting(record: SettingRecord): Promise<boolean> {
-    if (record.slackUser === undefined) assertInstalledSettingsWorkspace(record.workspace, "default");
-    assertSettingLanguage(record.language);
-    const field = record.slackUser === undefined ? WORKSPACE_FIELD : `user:${record.slackUser}`;
-    const copied = await IMPORT.run(
-      this.redis,
-      [this.key(record.workspace)],
-      [field, record.language, String(record.updatedAt)],
-    );
-    return Number(copied) === 1;
-  }
-
-  /** The users who have a setting in that workspace (whatever its value). */
-  async usersWithSettings(workspace: WorkspaceKey): Promise<string[]> {
-    return (await this.redis.hkeys(this.key(workspace)))
-      .filter((field) => field.startsWith("user:") && !field.endsWith(":at"))
-      .map((field) => field.slice("user:".length));
-  }
-
-  /**
-   * adoptWorkspace's step, atomic: a user's setting leaves workspace `from` for `to`, with its
-   * time. 'kept': `to` already had one (it stays; the old one goes); 'gone': none left to move.
-   */
-  async moveUserSetting(
-    from: WorkspaceKey,
-    to: WorkspaceKey,
-    slackUser: string,
-  ): Promise<"moved" | "kept" | "gone"> {
-    const outcome = await MOVE_USER.run(this.redis, [this.key(from), this.key(to)], [`user:${slackUser}`]);
-    return z.enum(["moved", "kept", "gone"]).parse(outcome);
   }
 }

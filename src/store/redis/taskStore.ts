@@ -66,6 +66,11 @@ import {
  * "created_at, rowid" orders come straight from a range.
  */
 
+/** A task's hash. */
+export const taskKey = (prefix: string, id: string) => `${prefix}task:${id}`;
+/** A task's journal. */
+export const stepsKey = (prefix: string, id: string) => `${prefix}task-steps:${id}`;
+
 const taskHashSchema = z.object({
   id: z.string(),
   kind: z.string(),
@@ -101,7 +106,10 @@ function fromHash(hash: Record<string, string>): TaskRecord {
 }
 
 /** A task's fields as stored (the ord is added by the script that stores it), its result encoded. */
-function toHash(task: TaskRecord, result: EncodedResult | undefined): Record<string, string | undefined> {
+export function toHash(
+  task: TaskRecord,
+  result: EncodedResult | undefined,
+): Record<string, string | undefined> {
   return {
     id: task.id,
     kind: task.kind,
@@ -126,19 +134,13 @@ function toHash(task: TaskRecord, result: EncodedResult | undefined): Record<str
   };
 }
 
-/** One journal entry as the migration copies it. */
-export interface StepRecord {
-  step: string;
-  state: StepState;
-  updatedAt: number;
-}
-
 const storedStepSchema = z.discriminatedUnion("state", [
   z.object({ state: z.literal("sending"), updatedAt: z.number() }),
   z.object({ state: z.literal("done"), result: z.unknown().optional(), updatedAt: z.number() }),
 ]);
 
-function stepText(state: StepState, updatedAt: number): string {
+/** A journal entry as stored. */
+export function stepText(state: StepState, updatedAt: number): string {
   return JSON.stringify(
     state.state === "sending" ? { state: "sending", updatedAt } : { ...state, updatedAt },
   );
@@ -165,7 +167,8 @@ local function unfinished_indexes(p, ws, account)
 end
 `;
 
-const TASK_LUA = `${LUA_PRELUDE}${WORKSPACE_LUA}
+/** The tasks' Lua library: the key layout above, kept by every script that writes a task. */
+export const TASK_LUA = `${LUA_PRELUDE}${WORKSPACE_LUA}
 local function pending_key(p, ws, dk)
   local id = redis.call('HGET', dedupe_hash(p, ws), dk)
   if not id then return nil end
@@ -209,19 +212,6 @@ local ord = ord_of(redis.call('INCR', p .. 'tasks:seq'), ARGV[3])
 redis.call('HSET', KEYS[1], 'ord', ord, unpack(fields))
 index_task(p, KEYS[1])
 return {1, redis.call('HGETALL', KEYS[1])}
-`);
-
-/** KEYS: task, steps. ARGV: prefix, id, fields…, steps… → 1 copied, 0 already there. */
-const IMPORT = new LuaScript(`${TASK_LUA}
-local p = ARGV[1]
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local fields, next_index = read_pairs(3)
-local steps = read_pairs(next_index)
-local ord = ord_of(redis.call('INCR', p .. 'tasks:seq'), ARGV[2])
-redis.call('HSET', KEYS[1], 'ord', ord, unpack(fields))
-if #steps > 0 then redis.call('HSET', KEYS[2], unpack(steps)) end
-index_task(p, KEYS[1])
-return 1
 `);
 
 /** KEYS: task. ARGV: now. */
@@ -448,11 +438,11 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
   }
 
   private taskKey(id: string): string {
-    return `${this.prefix}task:${id}`;
+    return taskKey(this.prefix, id);
   }
 
   private stepsKey(id: string): string {
-    return `${this.prefix}task-steps:${id}`;
+    return stepsKey(this.prefix, id);
   }
 
   async create(task: NewTask): Promise<{ task: TaskRecord; created: boolean }> {
@@ -691,39 +681,5 @@ export class RedisTaskStore extends RedisStore implements TaskRepository {
       deleted += count;
       if (examined < PURGE_BATCH) return deleted;
     }
-  }
-
-  /** The task's journal, by step name (what the migration copies and its tests compare). */
-  async steps(taskId: string): Promise<StepRecord[]> {
-    const hash = await this.redis.hgetall(this.stepsKey(taskId));
-    return Object.entries(hash)
-      .map(([step, text]) => {
-        const stored = storedStepSchema.parse(storedJson.parse(text));
-        const state: StepState =
-          stored.state === "sending" ? { state: "sending" } : { state: "done", result: stored.result };
-        return { step, state, updatedAt: stored.updatedAt };
-      })
-      .sort((a, b) => (a.step < b.step ? -1 : a.step > b.step ? 1 : 0));
-  }
-
-  /**
-   * Copies a task as it is (id, state, times, attempts) with its journal, for the migration.
-   * A task already in Redis is left alone: returns false.
-   */
-  async importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean> {
-    const record = taskRecordSchema.parse(task);
-    const stepFields: Record<string, string> = {};
-    for (const entry of steps) stepFields[entry.step] = stepText(entry.state, entry.updatedAt);
-    const copied = await IMPORT.run(
-      this.redis,
-      [this.taskKey(record.id), this.stepsKey(record.id)],
-      [
-        this.prefix,
-        record.id,
-        ...encodePairs(toHash(record, await encodeResult(record.result, this.resultLimits))),
-        ...encodePairs(stepFields),
-      ],
-    );
-    return copied === 1;
   }
 }

@@ -19,6 +19,7 @@ import type {
 import { type Db, openDatabase } from "../../../src/store/database.js";
 import { SqliteInstallationStore } from "../../../src/store/installationStore.js";
 import { SqliteLearnedLimitsStore } from "../../../src/store/learnedLimits.js";
+import { type MigrationTarget, RedisMigrationTarget } from "../../../src/store/migrationTarget.js";
 import { promised } from "../../../src/store/promised.js";
 import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
 import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
@@ -56,6 +57,8 @@ export interface StoreSet extends Stores {
   replica(options?: { key?: Buffer | undefined }): Stores;
   /** Whether the text appears anywhere in what the backend keeps (the file, or every key and value). */
   rawContains(text: string): Promise<boolean>;
+  /** The migrator's writes into this backend (Redis only: `migrate --to-redis`). */
+  migrationTarget?: MigrationTarget;
 }
 
 export interface OpenOptions {
@@ -143,6 +146,7 @@ function redisBackend(): Backend {
       return {
         ...storesOn(redis, key),
         clock,
+        migrationTarget: new RedisMigrationTarget(redis, { prefix, now }),
         replica(replicaOptions = { key }) {
           return storesOn(connect(), keyOf(replicaOptions));
         },
