@@ -114,7 +114,7 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
 - 6: VmRSS of the bot process (/proc/<pid>/status) 2 s after the last of N distinct one-call
   reports was acknowledged (8 in flight at a time); the chart line renders
   \`temps <chilled reefer> yesterday\` first and reads the RSS 2 s after its file was shared.
-- 7: the tasks are written with TaskStore.create into a fresh DATA_DIR before the start (sending
+- 7: the tasks are written with SqliteTaskStore.create into a fresh DATA_DIR before the start (sending
   20,000 commands through Slack would take longer than the bench); the bot is started, asked
   \`/fleet queue\`, stopped with SIGTERM and started again on the same directory. "listening" is
   the bot's own log line, written after the store was opened and the queue resumed.
