@@ -22,8 +22,9 @@ import type { SqliteTaskStore } from "./taskStore.js";
  * tests drive them directly. One generic wrapper also keeps a single copy of every signature (a
  * hand-written async adapter per store would be a third copy to keep in step with the interface
  * and the class). The compiler still holds them to the written interfaces: each class
- * `implements Synchronous<XRepository>` (contract/synchronous.ts: the interface with each promise's value returned
- * directly), and `promised` returns the interface itself, not a type derived from the class.
+ * `implements Synchronous<XRepository>` (contract/synchronous.ts: the interface with each
+ * promise's value returned directly), and `promised` returns the interface itself, not a type
+ * derived from the class.
  */
 
 /** The SQLite stores promised() turns into repositories. */
