@@ -80,7 +80,7 @@ export interface SlackContext {
     workspace: WorkspaceKey,
   ): Promise<readonly Vehicle[] | undefined>;
   /** Whether the store takes writes; a failed submission is recorded here (and told at the ack). */
-  storeHealth: Pick<StoreHealth, "failed"> & { readonly backend: "sqlite" | "redis" };
+  storeHealth: Pick<StoreHealth, "failed"> & { readonly outage: "unwritable" | "unreachable" };
   logger: Pick<Logger, "info" | "warn" | "error" | "debug">;
   now(): number;
   /** Memory every replica must share (request resends, link attempts); default: this process'. */

@@ -73,7 +73,8 @@ export abstract class HealthMark {
  * back, so everything recovers by itself.
  */
 export class StoreHealth extends HealthMark {
-  readonly backend = "sqlite" as const;
+  /** How this store fails: its disk stops taking writes. */
+  readonly outage = "unwritable" as const;
 
   constructor(
     private readonly db: Db,

@@ -40,7 +40,7 @@ export interface Backend {
   /** Learned call limits of one fleet service, read once (the client plans with them). */
   learnedLimits(service: string): Promise<LimitBookStorage>;
   health: Pick<StoreHealth, "failed" | "check" | "status" | "onRecovered"> & {
-    readonly backend: "sqlite" | "redis";
+    readonly outage: "unwritable" | "unreachable";
   };
   retention: StoreRetention;
   /** Replicas: request-guard memory, login attempts, notices and response_url uses they share (absent: this process's memory, or the task's row). */

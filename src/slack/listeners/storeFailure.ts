@@ -38,7 +38,7 @@ export function answerStoreFailure(
   health: {
     /** Records the failure and says whether it was the store's (the disk, or a lost Redis). */
     failed(error: unknown): boolean;
-    readonly backend: "sqlite" | "redis";
+    readonly outage: "unwritable" | "unreachable";
   },
   defaultLanguage: Language = "en",
 ): Middleware<AnyMiddlewareArgs> {
@@ -49,7 +49,8 @@ export function answerStoreFailure(
       // Any read or write the store refused, a task's submission or a lookup before the ack alike.
       if (!health.failed(error)) throw error;
       const language = resolveLanguage({ configured: defaultLanguage, slackLocale: localeOf(args.body) });
-      const notice = health.backend === "redis" ? cannotQueueMessage(language) : cannotSaveMessage(language);
+      const notice =
+        health.outage === "unreachable" ? cannotQueueMessage(language) : cannotSaveMessage(language);
       if (isView(args)) {
         await args.ack({
           response_action: "update",

@@ -67,7 +67,8 @@ function isRedisUnavailable(error: unknown, redis: Redis): boolean {
  * event clears the mark (then interrupted work resumes).
  */
 export class RedisHealth extends HealthMark {
-  readonly backend = "redis" as const;
+  /** How this store fails: the server is out of reach (tasks cannot be queued). */
+  readonly outage = "unreachable" as const;
 
   constructor(
     private readonly redis: Redis,
