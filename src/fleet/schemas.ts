@@ -291,10 +291,41 @@ function compareNumbers(a: number, b: number): number {
   return a - b;
 }
 
+type DateSchema = ReturnType<typeof serviceDate>;
+type OptionalDateSchema = ReturnType<typeof optionalServiceDate>;
+
 function buildSchemas(timeZone: string) {
   const date = serviceDate(timeZone);
   const optionalDate = optionalServiceDate(timeZone);
+  const vehicle = vehicleSchema(optionalDate);
+  const locationPoint = locationPointSchema(date);
+  const { stopRecord, stopsPayload } = stopSchemas(date, optionalDate);
+  const consumptionRecord = consumptionRecordSchema();
+  const refillEvent = refillEventSchema(timeZone);
+  const { sensorReading, temperaturesPayload } = sensorSchemas(date);
+  const { transport, loadTransportsPayload } = transportSchemas(optionalDate);
+  return {
+    vehicle,
+    vehiclesPayload: z.array(vehicle),
+    locationPoint,
+    wayPayload: z.array(locationPoint).transform((points) => sortPoints(points)),
+    stopRecord,
+    stopsPayload,
+    consumptionRecord,
+    consumptionPayload: z.array(consumptionRecord),
+    refillEvent,
+    refillsPayload: z.array(refillEvent),
+    sensorReading,
+    temperaturesPayload,
+    transport,
+    loadTransportsPayload,
+    transportActionPayload: transportActionPayloadSchema,
+    booleanPayload: booleanish,
+  };
+}
 
+/** A vehicle of the list, with its last position. */
+function vehicleSchema(optionalDate: OptionalDateSchema) {
   const vehicle = z.object({
     vehicleId: integerish,
     vehicleUId: optionalText,
@@ -317,7 +348,11 @@ function buildSchemas(timeZone: string) {
     vehicleModel: optionalText,
     manufactureYear: optionalInteger,
   });
+  return vehicle;
+}
 
+/** One position of a route. */
+function locationPointSchema(date: DateSchema) {
   const locationPoint = z.object({
     vehicleId: integerish,
     gpsDate: date,
@@ -326,7 +361,11 @@ function buildSchemas(timeZone: string) {
     speed: optionalNumber,
     course: optionalNumber,
   });
+  return locationPoint;
+}
 
+/** A stop, and the stops payload (flattened, sorted). */
+function stopSchemas(date: DateSchema, optionalDate: OptionalDateSchema) {
   const engineOnStop = z.object({
     startDate: optionalDate,
     endDate: optionalDate,
@@ -369,7 +408,11 @@ function buildSchemas(timeZone: string) {
       }),
     )
     .transform((groups) => sortStops(groups.flatMap((g) => Object.values(g.results).flat())));
+  return { stopRecord, stopsPayload };
+}
 
+/** One vehicle's consumption, with its secondary (LPG) source when it has data. */
+function consumptionRecordSchema() {
   const consumptionRecord = consumptionSourceInput
     .extend({
       // Not documented; kept when a service version sends it.
@@ -389,7 +432,11 @@ function buildSchemas(timeZone: string) {
         secondarySource: sourceHasData(secondary) ? secondary : undefined,
       };
     });
+  return consumptionRecord;
+}
 
+/** A refuelling or a possible theft; its date as written and, when readable, as an instant. */
+function refillEventSchema(timeZone: string) {
   const refillEvent = z
     .object({
       date: optionalText,
@@ -408,7 +455,11 @@ function buildSchemas(timeZone: string) {
       estimation: r.estimation,
       isPrivate: r.isPrivate,
     }));
+  return refillEvent;
+}
 
+/** A temperature or humidity reading, and the temperatures payload (sorted). */
+function sensorSchemas(date: DateSchema) {
   const sensorReading = z.object({
     vehicleId: integerish,
     date,
@@ -422,7 +473,11 @@ function buildSchemas(timeZone: string) {
       temperature: sortReadings(groups.flatMap((g) => g.temperature)),
       humidity: sortReadings(groups.flatMap((g) => g.humidity)),
     }));
+  return { sensorReading, temperaturesPayload };
+}
 
+/** An e-Transport transport, and the load-transports payload. */
+function transportSchemas(optionalDate: OptionalDateSchema) {
   // Transport dates: the doc says company time even where its example shows Z; bare
   // values are therefore company-local and explicit offsets are honoured.
   const transport = z.object({
@@ -463,25 +518,7 @@ function buildSchemas(timeZone: string) {
       transports: listOf(transport),
     })
     .transform((p) => ({ totalRecords: p.totalRecords ?? p.transports.length, transports: p.transports }));
-
-  return {
-    vehicle,
-    vehiclesPayload: z.array(vehicle),
-    locationPoint,
-    wayPayload: z.array(locationPoint).transform((points) => sortPoints(points)),
-    stopRecord,
-    stopsPayload,
-    consumptionRecord,
-    consumptionPayload: z.array(consumptionRecord),
-    refillEvent,
-    refillsPayload: z.array(refillEvent),
-    sensorReading,
-    temperaturesPayload,
-    transport,
-    loadTransportsPayload,
-    transportActionPayload: transportActionPayloadSchema,
-    booleanPayload: booleanish,
-  };
+  return { transport, loadTransportsPayload };
 }
 
 export type FleetSchemas = ReturnType<typeof buildSchemas>;

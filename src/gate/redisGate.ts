@@ -72,6 +72,9 @@ interface Waiter {
 }
 
 /** This replica's side of one Redis entry: its callers and their `send`. */
+/** What a sent call came to: its value, or the error it failed with. */
+type CallOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 interface LocalEntry {
   id: string;
   call: UpstreamCall;
@@ -590,7 +593,7 @@ export class RedisGate implements AccountGate {
     }
     const confirmed = this.renew(state, token, true);
     const renewal = setInterval(() => void this.renew(state, token, false), Math.max(1, this.leaseMs / 3));
-    let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+    let outcome: CallOutcome;
     try {
       outcome = { ok: true, value: await sending };
     } catch (error) {
@@ -600,67 +603,108 @@ export class RedisGate implements AccountGate {
     await confirmed; // the release must not overtake the start it confirms
     const durationMs = Date.now() - startedAt;
     const retryAfterMs = outcome.ok ? undefined : this.options.rateLimitDelay?.(outcome.error);
+    // Each ends with the account's next turn and the drained check, in the same step as its answers.
+    if (!outcome.ok && outcome.error instanceof SlotSpentOnLogin)
+      await this.againAfterLogin(state, entry, token, durationMs);
+    else if (retryAfterMs !== undefined)
+      await this.againAfterRateLimit(state, entry, token, durationMs, retryAfterMs);
+    else await this.settle(state, entry, token, durationMs, outcome);
+  }
 
-    if (!outcome.ok && outcome.error instanceof SlotSpentOnLogin) {
-      // The turn went to the account's login: the same call goes back to its place (first of its
-      // class) for every replica waiting on it, and is sent at the next turn.
-      const keep = this.keepLiveWaiters(entry);
-      await this.finish(state, entry.id, token, "again", { keep });
-      entry.sending = false;
-      if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
-      this.options.observer?.callFinished?.(loginIn(call), "ok", durationMs, 1);
-    } else if (retryAfterMs !== undefined) {
-      // Someone else used the account's budget: every replica waits as told with a wider
-      // margin, and the same call goes back to the head of its class.
-      const keep = this.keepLiveWaiters(entry);
-      const result = await this.finish(state, entry.id, token, "rate_limited", { retryAfterMs, keep });
-      entry.sending = false;
-      if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
-      const consecutive = result?.consecutive429 ?? 1;
-      this.options.observer?.callFinished?.(
-        call,
-        "rate_limited",
-        durationMs,
-        entry.waiters.length + (result?.others ?? 0),
-      );
-      this.options.observer?.rateLimited?.(call.account, retryAfterMs, consecutive);
-      if (consecutive >= 2) {
-        this.options.logger?.warn(
-          { account: call.account, consecutive, extraMarginMs: state.extraMarginMs },
-          "fleet service keeps answering 429; widening the spacing",
-        );
-      }
-    } else {
-      state.entries.delete(entry.id);
-      // Callers on other replicas can only have joined a call with a shareKey.
-      let done = this.codec.encodeRetry();
-      let recent: Buffer | undefined;
-      if (call.shareKey !== undefined) {
-        const encoded = outcome.ok
-          ? this.codec.encodeValue(outcome.value)
-          : this.codec.encodeError(outcome.error);
-        if (encoded) done = encoded;
-        if (outcome.ok) recent = encoded;
-      }
-      const result = await this.finish(state, entry.id, token, outcome.ok ? "ok" : "error", {
-        done,
-        recent,
-        // History answers serve identical reports for REPORT_ANSWER_REUSE_MS; others for one slot (0).
-        recentKeepMs: call.history ? this.reportAnswerReuseMs : 0,
-      });
-      this.options.observer?.callFinished?.(
-        call,
-        outcome.ok ? "ok" : "error",
-        durationMs,
-        entry.waiters.length + (result?.others ?? 0),
-      );
-      for (const waiter of entry.waiters) {
-        if (outcome.ok) this.resolveWaiter(waiter, outcome.value);
-        else this.rejectWaiter(waiter, outcome.error);
-      }
-    }
+  /** After a call: the account's next turn (pump), and the drained check. */
+  private afterCall(state: LocalAccount): void {
     this.pump(state);
     this.notifyDrained();
+  }
+
+  /**
+   * The turn went to the account's login: the same call goes back to its place (first of its
+   * class) for every replica waiting on it, and is sent at the next turn.
+   */
+  private async againAfterLogin(
+    state: LocalAccount,
+    entry: LocalEntry,
+    token: string,
+    durationMs: number,
+  ): Promise<void> {
+    const keep = this.keepLiveWaiters(entry);
+    await this.finish(state, entry.id, token, "again", { keep });
+    entry.sending = false;
+    if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
+    this.options.observer?.callFinished?.(loginIn(entry.call), "ok", durationMs, 1);
+    this.afterCall(state);
+  }
+
+  /**
+   * Someone else used the account's budget: every replica waits as told with a wider
+   * margin, and the same call goes back to the head of its class.
+   */
+  private async againAfterRateLimit(
+    state: LocalAccount,
+    entry: LocalEntry,
+    token: string,
+    durationMs: number,
+    retryAfterMs: number,
+  ): Promise<void> {
+    const call = entry.call;
+    const keep = this.keepLiveWaiters(entry);
+    const result = await this.finish(state, entry.id, token, "rate_limited", { retryAfterMs, keep });
+    entry.sending = false;
+    if (!keep && state.entries.get(entry.id) === entry) state.entries.delete(entry.id);
+    const consecutive = result?.consecutive429 ?? 1;
+    this.options.observer?.callFinished?.(
+      call,
+      "rate_limited",
+      durationMs,
+      entry.waiters.length + (result?.others ?? 0),
+    );
+    this.options.observer?.rateLimited?.(call.account, retryAfterMs, consecutive);
+    if (consecutive >= 2) {
+      this.options.logger?.warn(
+        { account: call.account, consecutive, extraMarginMs: state.extraMarginMs },
+        "fleet service keeps answering 429; widening the spacing",
+      );
+    }
+    this.afterCall(state);
+  }
+
+  /** The call answered (or failed for good): its turn is released, every caller answered, here and on other replicas. */
+  private async settle(
+    state: LocalAccount,
+    entry: LocalEntry,
+    token: string,
+    durationMs: number,
+    outcome: CallOutcome,
+  ): Promise<void> {
+    const call = entry.call;
+    state.entries.delete(entry.id);
+    // Callers on other replicas can only have joined a call with a shareKey.
+    let done = this.codec.encodeRetry();
+    let recent: Buffer | undefined;
+    if (call.shareKey !== undefined) {
+      const encoded = outcome.ok
+        ? this.codec.encodeValue(outcome.value)
+        : this.codec.encodeError(outcome.error);
+      if (encoded) done = encoded;
+      if (outcome.ok) recent = encoded;
+    }
+    const result = await this.finish(state, entry.id, token, outcome.ok ? "ok" : "error", {
+      done,
+      recent,
+      // History answers serve identical reports for REPORT_ANSWER_REUSE_MS; others for one slot (0).
+      recentKeepMs: call.history ? this.reportAnswerReuseMs : 0,
+    });
+    this.options.observer?.callFinished?.(
+      call,
+      outcome.ok ? "ok" : "error",
+      durationMs,
+      entry.waiters.length + (result?.others ?? 0),
+    );
+    for (const waiter of entry.waiters) {
+      if (outcome.ok) this.resolveWaiter(waiter, outcome.value);
+      else this.rejectWaiter(waiter, outcome.error);
+    }
+    this.afterCall(state);
   }
 
   /**

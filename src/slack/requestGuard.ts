@@ -186,86 +186,22 @@ function announcedTooLarge(req: IncomingMessage, limit: number): boolean {
   return Number.isFinite(length) && length > limit;
 }
 
+/** What the guard's checks share: its options, its clock, the memory of requests seen, its log. */
+interface Guard {
+  options: RequestGuardOptions;
+  now: () => number;
+  seen: SharedState;
+  log: RequestGuardOptions["logger"];
+}
+
 /** Wraps Bolt's request listener: Slack requests pass the checks above first; other routes go straight through. */
 export function guardSlackRequests(inner: RequestListener, options: RequestGuardOptions): RequestListener {
   const now = options.now ?? Date.now;
-  const seen =
-    options.sharedState ?? new MemorySharedState({ now, maxEntries: options.maxRemembered ?? 10_000 });
-  const log = options.logger;
-
-  /** No signature headers: Slack's ssl_check, or nothing. */
-  const unsigned = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = announcedTooLarge(req, MAX_UNSIGNED_BYTES)
-      ? undefined
-      : await readBody(req, MAX_UNSIGNED_BYTES);
-    if (body && isPlainSslCheck(formOf(mediaType(req.headers["content-type"]), body))) {
-      res.writeHead(200).end();
-      return;
-    }
-    log?.warn({ path: options.path }, "Slack request refused: no signature");
-    refuse(res, 401);
-  };
-
-  const guarded = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const timestamp = header(req, "x-slack-request-timestamp");
-    const signature = header(req, "x-slack-signature");
-    if (timestamp === undefined || signature === undefined) {
-      await unsigned(req, res);
-      return;
-    }
-    const timestampSec = timestampOf(timestamp);
-    if (timestampSec === undefined || Math.abs(now() - timestampSec * 1000) > REQUEST_WINDOW_MS) {
-      log?.warn({ path: options.path }, "Slack request refused: timestamp outside the window");
-      refuse(res, 401);
-      return;
-    }
-    if (announcedTooLarge(req, MAX_BODY_BYTES)) {
-      refuse(res, 413);
-      return;
-    }
-    const body = await readBody(req, MAX_BODY_BYTES);
-    if (!body) {
-      refuse(res, 413);
-      return;
-    }
-    if (!validSignature(options.signingSecret, timestamp, body, signature)) {
-      log?.warn({ path: options.path }, "Slack request refused: bad signature");
-      refuse(res, 401);
-      return;
-    }
-    // Verified: from here on it is Slack's request, and its ack goes before tasks' work.
-    options.pendingAcks?.track(res);
-    const contentType = mediaType(req.headers["content-type"]);
-    if (contentType === FORM || contentType === JSON_TYPE) req.headers["content-type"] = contentType;
-    const form = formOf(contentType, body);
-    if (hasSslCheck(form)) {
-      res.writeHead(200).end();
-      return;
-    }
-    // Bolt reads the buffered body instead of the (consumed) stream.
-    Object.assign(req, { rawBody: body });
-    const kind = requestKind(contentType, body, form);
-    if (kind && ONCE_ONLY.has(kind)) {
-      const key = createHash("sha256").update(body).digest("hex");
-      let first: boolean;
-      try {
-        // Until this request's own window has closed, wherever in it the request arrived.
-        const rememberMs = Math.max(1, timestampSec * 1000 + REQUEST_WINDOW_MS + REPLAY_MARGIN_MS - now());
-        first = await seen.firstSeen(`slack-request:${key}`, Math.ceil(rememberMs));
-      } catch (error) {
-        log?.warn({ err: error }, "Slack request's resend memory cannot be reached; let through");
-        first = true;
-      }
-      if (!first) {
-        log?.debug(
-          { kind, retry: req.headers["x-slack-retry-num"] },
-          "repeated Slack request answered without running it again",
-        );
-        res.writeHead(200).end();
-        return;
-      }
-    }
-    inner(req, res);
+  const guard: Guard = {
+    options,
+    now,
+    seen: options.sharedState ?? new MemorySharedState({ now, maxEntries: options.maxRemembered ?? 10_000 }),
+    log: options.logger,
   };
   return (req, res) => {
     // Bolt upper-cases the method too; an unreadable URL goes to Bolt, which cannot route it either.
@@ -273,9 +209,111 @@ export function guardSlackRequests(inner: RequestListener, options: RequestGuard
       inner(req, res);
       return;
     }
-    guarded(req, res).catch((error: unknown) => {
-      log?.warn({ err: error }, "Slack request could not be read");
+    guarded(guard, inner, req, res).catch((error: unknown) => {
+      guard.log?.warn({ err: error }, "Slack request could not be read");
       if (!res.headersSent) refuse(res, 400);
     });
   };
+}
+
+/** One request to Slack's path: signed, within its window, whole, once; then Bolt's. */
+async function guarded(
+  guard: Guard,
+  inner: RequestListener,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const timestamp = header(req, "x-slack-request-timestamp");
+  const signature = header(req, "x-slack-signature");
+  if (timestamp === undefined || signature === undefined) {
+    await unsigned(guard, req, res);
+    return;
+  }
+  const verified = await verifiedBody(guard, req, res, timestamp, signature);
+  if (!verified) return;
+  const { body, timestampSec } = verified;
+  // Verified: from here on it is Slack's request, and its ack goes before tasks' work.
+  guard.options.pendingAcks?.track(res);
+  const contentType = mediaType(req.headers["content-type"]);
+  if (contentType === FORM || contentType === JSON_TYPE) req.headers["content-type"] = contentType;
+  const form = formOf(contentType, body);
+  if (hasSslCheck(form)) {
+    res.writeHead(200).end();
+    return;
+  }
+  // Bolt reads the buffered body instead of the (consumed) stream.
+  Object.assign(req, { rawBody: body });
+  const kind = requestKind(contentType, body, form);
+  if (kind && ONCE_ONLY.has(kind) && !(await firstTime(guard, body, timestampSec))) {
+    guard.log?.debug(
+      { kind, retry: req.headers["x-slack-retry-num"] },
+      "repeated Slack request answered without running it again",
+    );
+    res.writeHead(200).end();
+    return;
+  }
+  inner(req, res);
+}
+
+/** No signature headers: Slack's ssl_check, or nothing. */
+async function unsigned(guard: Guard, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = announcedTooLarge(req, MAX_UNSIGNED_BYTES)
+    ? undefined
+    : await readBody(req, MAX_UNSIGNED_BYTES);
+  if (body && isPlainSslCheck(formOf(mediaType(req.headers["content-type"]), body))) {
+    res.writeHead(200).end();
+    return;
+  }
+  guard.log?.warn({ path: guard.options.path }, "Slack request refused: no signature");
+  refuse(res, 401);
+}
+
+/**
+ * The request's body once its timestamp is within the window, its size within the cap and its
+ * signature Slack's; undefined when it was refused (401 or 413, answered here).
+ */
+async function verifiedBody(
+  guard: Guard,
+  req: IncomingMessage,
+  res: ServerResponse,
+  timestamp: string,
+  signature: string,
+): Promise<{ body: Buffer; timestampSec: number } | undefined> {
+  const { options, log } = guard;
+  const timestampSec = timestampOf(timestamp);
+  if (timestampSec === undefined || Math.abs(guard.now() - timestampSec * 1000) > REQUEST_WINDOW_MS) {
+    log?.warn({ path: options.path }, "Slack request refused: timestamp outside the window");
+    refuse(res, 401);
+    return undefined;
+  }
+  if (announcedTooLarge(req, MAX_BODY_BYTES)) {
+    refuse(res, 413);
+    return undefined;
+  }
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if (!body) {
+    refuse(res, 413);
+    return undefined;
+  }
+  if (!validSignature(options.signingSecret, timestamp, body, signature)) {
+    log?.warn({ path: options.path }, "Slack request refused: bad signature");
+    refuse(res, 401);
+    return undefined;
+  }
+  return { body, timestampSec };
+}
+
+/**
+ * Whether this exact body is seen for the first time (a resend or one of Slack's retries is not),
+ * remembered until the request's own window has closed, wherever in it the request arrived.
+ */
+async function firstTime(guard: Guard, body: Buffer, timestampSec: number): Promise<boolean> {
+  const key = createHash("sha256").update(body).digest("hex");
+  try {
+    const rememberMs = Math.max(1, timestampSec * 1000 + REQUEST_WINDOW_MS + REPLAY_MARGIN_MS - guard.now());
+    return await guard.seen.firstSeen(`slack-request:${key}`, Math.ceil(rememberMs));
+  } catch (error) {
+    guard.log?.warn({ err: error }, "Slack request's resend memory cannot be reached; let through");
+    return true;
+  }
 }

@@ -469,62 +469,9 @@ export class TaskRunner<S> {
       // out before any of their tasks runs (and posts its answer).
       await (this.options.beforeWork?.(initial) ?? new Promise<void>((resolve) => setImmediate(resolve)));
       if (!handler) throw new Error(`No handler for task kind ${initial.kind}`);
-      const store = this.options.store;
-      let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
-      for (let attempt = initial.attempts; attempt < this.maxAttempts; attempt++) {
-        await store.markRunning(initial.id);
-        const current = await store.get(initial.id);
-        if (!current) {
-          // Deleted with its workspace (forgetWorkspace): it neither runs nor answers.
-          this.options.logger?.info({ taskId: initial.id }, "task forgotten with its workspace; not run");
-          return;
-        }
-        active.record = current;
-        this.emitProgressSafely(active);
-        if (active.callsFrom === undefined) {
-          active.callsFrom = this.now();
-          this.options.overhead?.recordStart(active.callsFrom - active.admittedAt);
-        }
-        try {
-          const session = handler.ownSession
-            ? (undefined as S)
-            : await this.options.sessionFor(active.record);
-          const params = handler.params.parse(initial.params);
-          const result = await handler.run(this.contextFor(active, params, session));
-          await this.finishAndAnnounce(initial.id, "done", { result, ...this.scrubbed(initial) });
-          return;
-        } catch (error) {
-          lastError = error;
-          if (error instanceof TaskLostError) active.lost = true;
-          if (active.lost || controller.signal.aborted || error instanceof CallCancelledError) break;
-          if (!(this.options.isRetryable?.(error) ?? false)) break;
-          this.options.logger?.warn(
-            { taskId: initial.id, kind: initial.kind, attempt: attempt + 1 },
-            "task attempt failed; retrying",
-          );
-        }
-      }
-      if (active.lost) {
-        // The replica that runs the job now ends the task and answers; nothing more here.
-        this.options.logger?.warn(
-          { taskId: initial.id },
-          "task taken over by another replica; this run stops",
-        );
-        return;
-      }
-      if (controller.signal.aborted) {
-        await this.finishAndAnnounce(initial.id, "cancelled", this.scrubbed(initial));
-        return;
-      }
-      if (this.stopped) {
-        // Interrupted by shutdown (the gate dropped its waiting calls): the task stays
-        // unfinished in the store and resumes at the next start.
-        this.options.logger?.info({ taskId: initial.id, kind: initial.kind }, "task left for the next start");
-        return;
-      }
-      const error = this.options.describeError(lastError);
-      this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
-      await this.finishAndAnnounce(initial.id, "failed", { error, ...this.scrubbed(initial) });
+      const attempts = await this.runAttempts(initial, handler, active);
+      if (attempts.ended) return;
+      await this.endUnfinished(initial, active, attempts.lastError);
     } catch (error) {
       // A store failure: leave the task unfinished; it resumes when the store takes writes again.
       this.options.onStoreFailure?.(error);
@@ -533,6 +480,76 @@ export class TaskRunner<S> {
       this.active.delete(initial.id);
       this.forgotten.delete(initial.id);
     }
+  }
+
+  /**
+   * Runs the task's handler, again after a passing failure (isRetryable) up to maxAttempts.
+   * `ended`: the task is done, or was forgotten with its workspace; else the error it stopped on.
+   */
+  private async runAttempts(
+    initial: TaskRecord,
+    handler: AnyTaskHandler<S>,
+    active: ActiveTask,
+  ): Promise<{ ended: true } | { ended: false; lastError: unknown }> {
+    const store = this.options.store;
+    let lastError: unknown = new Error(`gave up after ${initial.attempts} interrupted attempts`);
+    for (let attempt = initial.attempts; attempt < this.maxAttempts; attempt++) {
+      await store.markRunning(initial.id);
+      const current = await store.get(initial.id);
+      if (!current) {
+        // Deleted with its workspace (forgetWorkspace): it neither runs nor answers.
+        this.options.logger?.info({ taskId: initial.id }, "task forgotten with its workspace; not run");
+        return { ended: true };
+      }
+      active.record = current;
+      this.emitProgressSafely(active);
+      if (active.callsFrom === undefined) {
+        active.callsFrom = this.now();
+        this.options.overhead?.recordStart(active.callsFrom - active.admittedAt);
+      }
+      try {
+        const session = handler.ownSession ? (undefined as S) : await this.options.sessionFor(active.record);
+        const params = handler.params.parse(initial.params);
+        const result = await handler.run(this.contextFor(active, params, session));
+        await this.finishAndAnnounce(initial.id, "done", { result, ...this.scrubbed(initial) });
+        return { ended: true };
+      } catch (error) {
+        lastError = error;
+        if (error instanceof TaskLostError) active.lost = true;
+        if (active.lost || active.controller.signal.aborted || error instanceof CallCancelledError) break;
+        if (!(this.options.isRetryable?.(error) ?? false)) break;
+        this.options.logger?.warn(
+          { taskId: initial.id, kind: initial.kind, attempt: attempt + 1 },
+          "task attempt failed; retrying",
+        );
+      }
+    }
+    return { ended: false, lastError };
+  }
+
+  /**
+   * A task whose attempts stopped without an answer: taken over by another replica (nothing
+   * here), cancelled, left for the next start by a shutdown, or failed with `lastError`.
+   */
+  private async endUnfinished(initial: TaskRecord, active: ActiveTask, lastError: unknown): Promise<void> {
+    if (active.lost) {
+      // The replica that runs the job now ends the task and answers; nothing more here.
+      this.options.logger?.warn({ taskId: initial.id }, "task taken over by another replica; this run stops");
+      return;
+    }
+    if (active.controller.signal.aborted) {
+      await this.finishAndAnnounce(initial.id, "cancelled", this.scrubbed(initial));
+      return;
+    }
+    if (this.stopped) {
+      // Interrupted by shutdown (the gate dropped its waiting calls): the task stays
+      // unfinished in the store and resumes at the next start.
+      this.options.logger?.info({ taskId: initial.id, kind: initial.kind }, "task left for the next start");
+      return;
+    }
+    const error = this.options.describeError(lastError);
+    this.options.logger?.warn({ taskId: initial.id, kind: initial.kind, error }, "task failed");
+    await this.finishAndAnnounce(initial.id, "failed", { error, ...this.scrubbed(initial) });
   }
 
   /** Ends the task in the store and, when this ending is the one kept, tells the listeners. */
@@ -694,59 +711,16 @@ export class TaskRunner<S> {
       );
       return { ...base, position: 0, expectedFinishAt: this.now(), slotMs: schedule.slotMs };
     }
-    const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
-    const running = schedule.running?.taskIds.includes(record.id) ?? false;
-    let position: number;
-    let firstStartAt: number;
-    if (mine) {
-      position = mine.position;
-      firstStartAt = mine.expectedStartAt;
-    } else if (running) {
-      position = 0;
-      firstStartAt = schedule.running?.startedAt ?? this.now();
-    } else {
-      // Not in the gate yet (waiting for room here, or between two calls): its call will be served
-      // after the waiting calls of its class or a more urgent one, not after every waiting call (a
-      // lookup behind thirty queued reports is next, not 26th).
-      const rank = PRIORITY_RANK[record.priority];
-      const ahead =
-        placeInQueue?.get(record.id) ??
-        (this.waiting.get(record.account) ?? []).findIndex((t) => t.id === record.id);
-      const servedFirst = schedule.waiting.filter((w) => PRIORITY_RANK[w.priority] <= rank).length;
-      // Admitted tasks still letting the acks go first (PendingAcks) have no call in the gate yet,
-      // but each will put one there before this one: those as urgent, admitted earlier.
-      const myAdmission = active?.admittedAt ?? Number.POSITIVE_INFINITY;
-      let notYetInGate = 0;
-      for (const other of this.active.values()) {
-        if (other.record.id === record.id || other.record.account !== record.account) continue;
-        if (other.callsFrom !== undefined || PRIORITY_RANK[other.record.priority] > rank) continue;
-        if (other.admittedAt <= myAdmission) notYetInGate++;
-      }
-      position = servedFirst + notYetInGate + Math.max(0, ahead);
-      firstStartAt = schedule.nextSlotAt + position * schedule.slotMs;
-    }
+    const { position, firstStartAt: placed } = this.firstCallOf(record, active, schedule, placeInQueue);
     // A task that has not reached its calls yet cannot make one before the bot's own start time
     // has passed (acks first, store writes): it matters when the slot is free now.
+    let firstStartAt = placed;
     const overhead = this.options.overhead;
     if (overhead && active?.callsFrom === undefined) {
       const startedFor = active ? this.now() - active.admittedAt : 0;
       firstStartAt = Math.max(firstStartAt, this.now() + Math.max(0, overhead.startMs() - startedFor));
     }
-    // Calls of other active tasks interleave with ours: more urgent ones take all their
-    // remaining slots, equally urgent ones one slot per call of ours (round robin). A call
-    // of theirs already running or waiting ahead of ours is counted in firstStartAt.
-    const myRank = PRIORITY_RANK[record.priority];
-    let interleaved = 0;
-    for (const other of this.active.values()) {
-      if (other.record.id === record.id || other.record.account !== record.account) continue;
-      const theirsAhead =
-        (schedule.running?.taskIds.includes(other.record.id) ?? false) ||
-        schedule.waiting.some((w) => w.position < position && w.taskIds.includes(other.record.id));
-      const theirs = Math.max(0, other.total - other.done - (theirsAhead ? 1 : 0));
-      const rank = PRIORITY_RANK[other.record.priority];
-      if (rank < myRank) interleaved += theirs;
-      else if (rank === myRank) interleaved += Math.min(theirs, remaining - 1);
-    }
+    const interleaved = this.interleavedCalls(record, schedule, position, remaining);
     // The task ends when its last call answers, not when that call starts: one call in flight
     // with nothing after it ends one answer time after its start.
     const callsAfterFirst = Math.max(0, remaining - 1) + interleaved;
@@ -770,6 +744,64 @@ export class TaskRunner<S> {
       "task estimate",
     );
     return { ...base, position, expectedFinishAt, slotMs: schedule.slotMs };
+  }
+
+  /** The task's place among the account's calls and when its next call starts, by the gate's schedule. */
+  private firstCallOf(
+    record: TaskRecord,
+    active: ActiveTask | undefined,
+    schedule: GateSchedule,
+    placeInQueue?: ReadonlyMap<string, number>,
+  ): { position: number; firstStartAt: number } {
+    const mine = schedule.waiting.find((w) => w.taskIds.includes(record.id));
+    if (mine) return { position: mine.position, firstStartAt: mine.expectedStartAt };
+    if (schedule.running?.taskIds.includes(record.id) ?? false)
+      return { position: 0, firstStartAt: schedule.running?.startedAt ?? this.now() };
+    // Not in the gate yet (waiting for room here, or between two calls): its call will be served
+    // after the waiting calls of its class or a more urgent one, not after every waiting call (a
+    // lookup behind thirty queued reports is next, not 26th).
+    const rank = PRIORITY_RANK[record.priority];
+    const ahead =
+      placeInQueue?.get(record.id) ??
+      (this.waiting.get(record.account) ?? []).findIndex((t) => t.id === record.id);
+    const servedFirst = schedule.waiting.filter((w) => PRIORITY_RANK[w.priority] <= rank).length;
+    // Admitted tasks still letting the acks go first (PendingAcks) have no call in the gate yet,
+    // but each will put one there before this one: those as urgent, admitted earlier.
+    const myAdmission = active?.admittedAt ?? Number.POSITIVE_INFINITY;
+    let notYetInGate = 0;
+    for (const other of this.active.values()) {
+      if (other.record.id === record.id || other.record.account !== record.account) continue;
+      if (other.callsFrom !== undefined || PRIORITY_RANK[other.record.priority] > rank) continue;
+      if (other.admittedAt <= myAdmission) notYetInGate++;
+    }
+    const position = servedFirst + notYetInGate + Math.max(0, ahead);
+    return { position, firstStartAt: schedule.nextSlotAt + position * schedule.slotMs };
+  }
+
+  /**
+   * Calls of other active tasks interleave with ours: more urgent ones take all their
+   * remaining slots, equally urgent ones one slot per call of ours (round robin). A call
+   * of theirs already running or waiting ahead of ours is counted in firstStartAt.
+   */
+  private interleavedCalls(
+    record: TaskRecord,
+    schedule: GateSchedule,
+    position: number,
+    remaining: number,
+  ): number {
+    const myRank = PRIORITY_RANK[record.priority];
+    let interleaved = 0;
+    for (const other of this.active.values()) {
+      if (other.record.id === record.id || other.record.account !== record.account) continue;
+      const theirsAhead =
+        (schedule.running?.taskIds.includes(other.record.id) ?? false) ||
+        schedule.waiting.some((w) => w.position < position && w.taskIds.includes(other.record.id));
+      const theirs = Math.max(0, other.total - other.done - (theirsAhead ? 1 : 0));
+      const rank = PRIORITY_RANK[other.record.priority];
+      if (rank < myRank) interleaved += theirs;
+      else if (rank === myRank) interleaved += Math.min(theirs, remaining - 1);
+    }
+    return interleaved;
   }
 
   /** The calls of a task that has not reported its own total: its handler's plan plus a login. */

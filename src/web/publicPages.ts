@@ -128,23 +128,13 @@ export interface PrivacyPageOptions {
   auditRetentionDays: number;
 }
 
-/**
- * `GET /privacy`: what fleetbot stores, for how long, and how it is deleted. The figures are the
- * running configuration's (TASK_RETENTION_DAYS, AUDIT_RETENTION_DAYS); the fixed ones are
- * store/retention.ts's (resolved incidents 30 days, a delivered result's bulk one day).
- */
-export function privacyPage(options: PrivacyPageOptions): string {
-  const taskDays = days(options.taskRetentionDays);
-  const auditDays = days(options.auditRetentionDays);
-  return page(
-    "fleetbot: privacy",
-    `<h1>Privacy</h1>
+const PRIVACY_INTRO = `<h1>Privacy</h1>
 <p class="lead">What fleetbot stores, for how long, and how it is deleted.</p>
 <p>fleetbot does not read messages: it has no permission to. It receives its commands, the
 buttons and forms of its own messages, and its App Home; it asks Slack for a person's time zone
-and, for alert subscriptions, for channel names and members (not stored).</p>
+and, for alert subscriptions, for channel names and members (not stored).</p>`;
 
-<h2>What is stored</h2>
+const WHAT_IS_STORED = `<h2>What is stored</h2>
 <p>For each Slack workspace that installs fleetbot:</p>
 <ul>
 <li><strong>The installation</strong>: the workspace's id and name, who installed fleetbot, and
@@ -169,9 +159,9 @@ created, edited, started, paused, ended or removed which transport (UIT), when, 
 fleet service answered. It holds no password or token.</li>
 <li>The transports the last alert check saw listed (to notice one that disappears), and, with
 several replicas, the fleet service's access token of the account, sealed, until it expires.</li>
-</ul>
+</ul>`;
 
-<h2>Private mode</h2>
+const PRIVATE_MODE = `<h2>Private mode</h2>
 <p>A vehicle the fleet service marks as in private use (<code>isPrivate</code>: a company car
 driven privately) is not tracked through fleetbot, as EU rules require of an employer. While it is
 in private mode, no answer, file or alert shows where it is or was: <code>where</code> and
@@ -183,21 +173,47 @@ A stop or refuelling the service marks private is listed without its place whate
 mode now. A transport alert still shows the transport's transmission status. fleetbot reads the
 flag from the fleet service's vehicle list on every lookup, and from a list at most
 <code>VEHICLE_CACHE_TTL_MS</code> old (15 minutes by default) for reports; places are dropped before a result is
-stored, so none is kept either.</p>
+stored, so none is kept either.</p>`;
 
-<h2>How long</h2>
+/**
+ * `GET /privacy`: what fleetbot stores, for how long, and how it is deleted. The figures are the
+ * running configuration's (TASK_RETENTION_DAYS, AUDIT_RETENTION_DAYS); the fixed ones are
+ * store/retention.ts's (resolved incidents 30 days, a delivered result's bulk one day).
+ */
+export function privacyPage(options: PrivacyPageOptions): string {
+  return page(
+    "fleetbot: privacy",
+    `${PRIVACY_INTRO}
+
+${WHAT_IS_STORED}
+
+${PRIVATE_MODE}
+
+${howLong(options)}
+
+${howDeleted(options)}
+${footer(options.supportUrl)}`,
+  );
+}
+
+/** How long each kind of data is kept: the running configuration's figures and store/retention.ts's. */
+function howLong(options: PrivacyPageOptions): string {
+  return `<h2>How long</h2>
 <ul>
-<li>Finished tasks and their results: deleted ${taskDays} after they finish. The bulk of a
+<li>Finished tasks and their results: deleted ${days(options.taskRetentionDays)} after they finish. The bulk of a
 result (the data behind its pages and files) is dropped a day after it was delivered.</li>
 <li>Resolved incidents: deleted 30 days after they resolve. Mutes: deleted when they expire.</li>
-<li>The audit trail of transport changes: ${auditDays}.</li>
+<li>The audit trail of transport changes: ${days(options.auditRetentionDays)}.</li>
 <li>Cached time zones: a day, in memory; a restart forgets them.</li>
 <li>The installation, linked accounts and subscriptions: until fleetbot is uninstalled, or, for
 a linked account, until <code>/fleet logout</code>; for a subscription, until
 <code>/fleet alerts unsubscribe</code>.</li>
-</ul>
+</ul>`;
+}
 
-<h2>How it is deleted</h2>
+/** Uninstalls, password changes, and what stays in Slack. */
+function howDeleted(options: PrivacyPageOptions): string {
+  return `<h2>How it is deleted</h2>
 <p>Uninstalling fleetbot from a workspace, or Slack revoking its tokens, deletes that workspace's
 installation, linked accounts and their sealed passwords, subscriptions, incidents, alert posts,
 mutes, queued and finished tasks with their results and queue jobs, and cached users, within a
@@ -213,11 +229,9 @@ again. If nobody links the new password, the old one stops at its next login, wi
 To tell which password is the current one, fleetbot keeps a keyed digest of the one the service
 accepted last (the linked passwords themselves stay sealed, as above).</p>
 <p>The audit trail is kept per fleet account, not per workspace, because it records changes made
-to the carrier's transports in RO e-Transport: it stays for ${auditDays}, then it is deleted.
+to the carrier's transports in RO e-Transport: it stays for ${days(options.auditRetentionDays)}, then it is deleted.
 Messages fleetbot already posted stay in Slack, under the workspace's own retention settings.</p>
-<p>Questions, or a request to delete something sooner: ${link(options.supportUrl, "support")}.</p>
-${footer(options.supportUrl)}`,
-  );
+<p>Questions, or a request to delete something sooner: ${link(options.supportUrl, "support")}.</p>`;
 }
 
 /** Why an install did not finish: the person cancelled on Slack's page, the `state` was bad or replayed, or Slack's answer failed. */

@@ -349,65 +349,25 @@ class Checker {
     }
     const actionIds = new Set<string>();
     switch (type) {
-      case "section": {
-        if (value.text === undefined && value.fields === undefined) {
-          this.add(pointer, "must provide text or fields");
-        }
-        if (value.text !== undefined) this.text(value.text, `${pointer}/text`, LIMITS.sectionText, false);
-        if (value.fields !== undefined) {
-          const fields = value.fields;
-          if (!Array.isArray(fields)) this.add(`${pointer}/fields`, "must be an array");
-          else {
-            if (fields.length > LIMITS.sectionFields) {
-              this.add(`${pointer}/fields`, `must be less than ${LIMITS.sectionFields + 1} items`);
-            }
-            for (const [i, field] of fields.entries()) {
-              this.text(field, `${pointer}/fields/${i}`, LIMITS.sectionFieldText, false);
-            }
-          }
-        }
-        if (value.accessory !== undefined) this.element(value.accessory, `${pointer}/accessory`, actionIds);
+      case "section":
+        this.sectionBlock(value, pointer, actionIds);
         break;
-      }
       case "header":
         this.text(value.text, `${pointer}/text`, LIMITS.headerText, true);
         break;
-      case "context": {
-        const elements = this.list(value.elements, `${pointer}/elements`, LIMITS.contextElements);
-        elements.forEach((element, i) => {
-          const at = `${pointer}/elements/${i}`;
-          if (isRecord(element) && element.type === "image") this.image(element, at);
-          else this.text(element, at, LIMITS.sectionText, false);
-        });
+      case "context":
+        this.contextBlock(value, pointer);
         break;
-      }
-      case "actions": {
-        const elements = this.list(value.elements, `${pointer}/elements`, LIMITS.actionsElements);
-        elements.forEach((element, i) => {
-          const at = `${pointer}/elements/${i}`;
-          if (isRecord(element) && element.type === "image")
-            this.add(`${at}/type`, "image is not interactive");
-          else this.element(element, at, actionIds);
-        });
+      case "actions":
+        this.actionsBlock(value, pointer, actionIds);
         break;
-      }
       case "image":
         this.image(value, pointer);
         this.optionalText(value.title, `${pointer}/title`, LIMITS.imageTitle, true);
         break;
-      case "input": {
-        this.text(value.label, `${pointer}/label`, LIMITS.inputLabel, true);
-        this.optionalText(value.hint, `${pointer}/hint`, LIMITS.inputHint, true);
-        const element = value.element;
-        if (!isRecord(element)) this.add(`${pointer}/element`, "is required");
-        else if (typeof element.type !== "string" || !INPUT_ELEMENT_TYPES.has(element.type)) {
-          this.add(
-            `${pointer}/element/type`,
-            `element type ${JSON.stringify(element.type)} cannot be an input`,
-          );
-        } else this.element(element, `${pointer}/element`, actionIds);
+      case "input":
+        this.inputBlock(value, pointer, actionIds);
         break;
-      }
       case "rich_text":
         if (!Array.isArray(value.elements)) this.add(`${pointer}/elements`, "must be an array");
         break;
@@ -417,6 +377,54 @@ class Checker {
       default:
         break;
     }
+  }
+
+  sectionBlock(value: Record<string, unknown>, pointer: string, actionIds: Set<string>): void {
+    if (value.text === undefined && value.fields === undefined) {
+      this.add(pointer, "must provide text or fields");
+    }
+    if (value.text !== undefined) this.text(value.text, `${pointer}/text`, LIMITS.sectionText, false);
+    if (value.fields !== undefined) {
+      const fields = value.fields;
+      if (!Array.isArray(fields)) this.add(`${pointer}/fields`, "must be an array");
+      else {
+        if (fields.length > LIMITS.sectionFields) {
+          this.add(`${pointer}/fields`, `must be less than ${LIMITS.sectionFields + 1} items`);
+        }
+        for (const [i, field] of fields.entries()) {
+          this.text(field, `${pointer}/fields/${i}`, LIMITS.sectionFieldText, false);
+        }
+      }
+    }
+    if (value.accessory !== undefined) this.element(value.accessory, `${pointer}/accessory`, actionIds);
+  }
+
+  contextBlock(value: Record<string, unknown>, pointer: string): void {
+    const elements = this.list(value.elements, `${pointer}/elements`, LIMITS.contextElements);
+    elements.forEach((element, i) => {
+      const at = `${pointer}/elements/${i}`;
+      if (isRecord(element) && element.type === "image") this.image(element, at);
+      else this.text(element, at, LIMITS.sectionText, false);
+    });
+  }
+
+  actionsBlock(value: Record<string, unknown>, pointer: string, actionIds: Set<string>): void {
+    const elements = this.list(value.elements, `${pointer}/elements`, LIMITS.actionsElements);
+    elements.forEach((element, i) => {
+      const at = `${pointer}/elements/${i}`;
+      if (isRecord(element) && element.type === "image") this.add(`${at}/type`, "image is not interactive");
+      else this.element(element, at, actionIds);
+    });
+  }
+
+  inputBlock(value: Record<string, unknown>, pointer: string, actionIds: Set<string>): void {
+    this.text(value.label, `${pointer}/label`, LIMITS.inputLabel, true);
+    this.optionalText(value.hint, `${pointer}/hint`, LIMITS.inputHint, true);
+    const element = value.element;
+    if (!isRecord(element)) this.add(`${pointer}/element`, "is required");
+    else if (typeof element.type !== "string" || !INPUT_ELEMENT_TYPES.has(element.type)) {
+      this.add(`${pointer}/element/type`, `element type ${JSON.stringify(element.type)} cannot be an input`);
+    } else this.element(element, `${pointer}/element`, actionIds);
   }
 
   list(value: unknown, pointer: string, max: number): unknown[] {

@@ -134,6 +134,51 @@ export function buildState(
   const user = ws.users.get(userId);
   if (!user) throw new Error(`sandbox: unknown user ${userId}`);
   const channels = sandboxChannels(fake, userId);
+  const messages = sandboxMessages(fake, userId, channels);
+
+  const names: Record<string, string> = {};
+  for (const u of ws.users.values()) names[u.id] = u.realName || u.name;
+  for (const c of ws.channels.values()) if (!c.isIm) names[c.id] = c.name;
+
+  const { modals, home } = openViews(fake, userId);
+
+  const hint = (command: string) => (l: UsageLine) => ({
+    command,
+    ...l,
+    example: withVehicles(l.example, examples),
+  });
+  const lang = language ?? "en";
+  const commands = [
+    ...usageLines("fleet", lang).map(hint("/fleet")),
+    ...usageLines("etransport", lang).map(hint("/etransport")),
+  ];
+
+  return {
+    version,
+    user: { id: user.id, name: user.name, realName: user.realName, tz: user.tz },
+    bot: { id: fake.options.botUserId, name: ws.users.get(fake.options.botUserId)?.name ?? "fleetbot" },
+    team: { name: fake.options.teamName },
+    channels,
+    messages,
+    names,
+    modals,
+    home,
+    language: language ?? null,
+    commands,
+    ...(examples?.plates[0] ? { examplePlate: examples.plates[0] } : {}),
+    violations: fake.violations
+      .slice(-5)
+      .map((v) => ({ source: v.source, error: v.error, reasons: v.reasons })),
+  };
+}
+
+/** Each conversation's messages as the user sees them (their own ephemeral ones included), files linked. */
+function sandboxMessages(
+  fake: FakeSlack,
+  userId: string,
+  channels: readonly SandboxChannel[],
+): Record<string, SandboxMessage[]> {
+  const ws = fake.workspace;
   const filesById = new Map(fake.files.map((f) => [f.id, f]));
   const fileOf = (id: string, name: string, title: string): SandboxFile => {
     const stored = filesById.get(id);
@@ -173,11 +218,11 @@ export function buildState(
       .filter((m) => !m.ephemeral || m.visibleTo === userId)
       .map(messageOf);
   }
+  return messages;
+}
 
-  const names: Record<string, string> = {};
-  for (const u of ws.users.values()) names[u.id] = u.realName || u.name;
-  for (const c of ws.channels.values()) if (!c.isIm) names[c.id] = c.name;
-
+/** The user's App Home, and the stack of modals open now (Slack shows one stack at a time). */
+function openViews(fake: FakeSlack, userId: string): { modals: SandboxModal[]; home: JsonObject | null } {
   let modals: SandboxModal[] = [];
   let home: JsonObject | null = null;
   const views = fake.views;
@@ -195,33 +240,5 @@ export function buildState(
       });
     }
   }
-
-  const hint = (command: string) => (l: UsageLine) => ({
-    command,
-    ...l,
-    example: withVehicles(l.example, examples),
-  });
-  const lang = language ?? "en";
-  const commands = [
-    ...usageLines("fleet", lang).map(hint("/fleet")),
-    ...usageLines("etransport", lang).map(hint("/etransport")),
-  ];
-
-  return {
-    version,
-    user: { id: user.id, name: user.name, realName: user.realName, tz: user.tz },
-    bot: { id: fake.options.botUserId, name: ws.users.get(fake.options.botUserId)?.name ?? "fleetbot" },
-    team: { name: fake.options.teamName },
-    channels,
-    messages,
-    names,
-    modals,
-    home,
-    language: language ?? null,
-    commands,
-    ...(examples?.plates[0] ? { examplePlate: examples.plates[0] } : {}),
-    violations: fake.violations
-      .slice(-5)
-      .map((v) => ({ source: v.source, error: v.error, reasons: v.reasons })),
-  };
+  return { modals, home };
 }
