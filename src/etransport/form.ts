@@ -7,7 +7,8 @@ import { checkVatNumber, type VatProblem } from "./vat.js";
  * Validation of a transport form (pure). Errors are keyed by field name (the keys of
  * TransportFormInput) and are data, not words: `{ uit: { problem: "length", length: 12, … } }`.
  * The Slack modal maps them to its block ids and words them in the reader's language
- * (src/slack/views/etransportModal.ts). Warnings (legal spans, dates far ahead or past) never block.
+ * (src/slack/views/etransport/formSubmission.ts). Warnings (legal spans, dates far ahead or past)
+ * never block.
  */
 
 export type TransportFormMode = "create" | "edit";

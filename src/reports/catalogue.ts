@@ -2,7 +2,7 @@
  * The vehicle reports, one entry each: what the command grammar, the help, the report
  * modal, the task handler and the renderer read (the help's words are the `help` section of
  * src/i18n, keyed by report name). Adding a report = one entry here, one
- * builder in src/reports, one view (src/slack/views/vehicleData.ts, REPORT_VIEWS) and its help
+ * builder in src/reports, one view (src/slack/views/reports/, in REPORT_VIEWS) and its help
  * line (src/i18n/{en,ro}/help.ts, its examples in src/slack/grammar/help.ts), and its title and
  * modal label (src/i18n/{en,ro}/reports.ts, `title` and `modalLabel`).
  * No Slack and no words here: the Slack side (modal label, view) is keyed by the same names.

@@ -1,6 +1,6 @@
 /**
  * English, vehicle reports (/fleet where, route, stops, fuel, refills, temps): the report views
- * (src/slack/views/vehicleData.ts, vehicleFormat.ts), the report form's choices, and the files
+ * (src/slack/views/reports/, vehicleFormat.ts), the report form's choices, and the files
  * (CSV headers, the chart, the GPX route). Numbers, quantities, durations and dates come in
  * already formatted (src/i18n/format.ts) as strings; counts come as numbers and are counted here.
  */
