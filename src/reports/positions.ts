@@ -2,47 +2,12 @@
 import type { Vehicle } from "../fleet/schemas.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import { positionWithoutPlace } from "./privacy.js";
-import { type ReportVehicle, toReportVehicle } from "./types.js";
+import { toReportVehicle } from "./types.js";
 
-export const ENGINE_STATES = ["on", "off", "unknown"] as const;
-export type EngineState = (typeof ENGINE_STATES)[number];
+export type { EngineState, PositionReport, VehicleListReport } from "./records.js";
+export { ENGINE_STATES } from "./records.js";
 
-export interface PositionReport {
-  vehicle: ReportVehicle;
-  /** Absent when the service sent no position (a tracker that never reported). */
-  latitude?: number;
-  longitude?: number;
-  address?: string;
-  speedKmh?: number;
-  courseDeg?: number;
-  engine: EngineState;
-  /** Last GPS update (the service's gpsDate, company-local, read as an instant). */
-  gpsAtMs?: number;
-  /** Whole minutes from gpsAtMs to the time the report was built (never negative). */
-  ageMinutes?: number;
-  /**
-   * The vehicle is in private mode (company-vehicles `isPrivate`): then the report has no
-   * coordinates, address, map link, speed or heading (src/reports/privacy.ts).
-   */
-  isPrivate: boolean;
-  /** OpenStreetMap link to the position; absent without a position. */
-  mapUrl?: string;
-  vin?: string;
-  /** Manufacturer and model, e.g. "Volvo FH 500". */
-  model?: string;
-}
-
-export interface VehicleListReport {
-  /** The filter as the reader typed it (trimmed), absent when none. */
-  filter?: string;
-  /** Vehicles matching the filter (= items.length). */
-  total: number;
-  /** Vehicles in the fleet before filtering. */
-  fleetTotal: number;
-  /** When the list was built (epoch ms): ages in items are relative to it. */
-  atMs: number;
-  items: PositionReport[];
-}
+import type { EngineState, PositionReport, VehicleListReport } from "./records.js";
 
 /**
  * fleet-api.md leaves engineEvent undocumented ("units and value ranges … not shown").

@@ -19,10 +19,15 @@
  * Every function here is idempotent, so a report stored before this rule is cleaned again when
  * it is rendered (REPORT_VIEWS).
  */
-import type { PositionReport, VehicleListReport } from "./positions.js";
-import type { RefillItem, RefillsReport } from "./refills.js";
-import type { RouteReport } from "./route.js";
-import type { StopItem, StopsReport } from "./stops.js";
+import type {
+  PositionReport,
+  RefillItem,
+  RefillsReport,
+  RouteReport,
+  StopItem,
+  StopsReport,
+  VehicleListReport,
+} from "./records.js";
 import type { ReportVehicle } from "./types.js";
 
 /** Whether the service marks this (vehicle, stop or refuelling) private; anything but `true` is not. */

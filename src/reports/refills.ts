@@ -4,42 +4,9 @@ import { round } from "./format.js";
 import { refillsWithoutPrivatePlaces } from "./privacy.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
-export interface RefillItem {
-  /** The instant, when fleetbot could read the date (its format is not documented). */
-  atMs?: number;
-  /** The date exactly as the service wrote it. */
-  dateText: string;
-  /** The event kind as sent (Fueling, PossibleFuelTheft, …SecondarySource, or a new kind). */
-  kind: string;
-  /** Where, as sent; "" for a private event or a vehicle in private mode (privacy.ts). */
-  location: string;
-  /** The service's estimation (litres in practice; the unit is not documented). */
-  litres?: number;
-  isPrivate: boolean;
-  secondary: boolean;
-  theft: boolean;
-  /** A kind the document does not list, kept and shown as-is. */
-  unknownKind?: boolean;
-}
+export type { RefillItem, RefillsReport, RefillTotals } from "./records.js";
 
-/** Read from the service's own FuelStart / Total* / RemainingFuel events, never recomputed. */
-export interface RefillTotals {
-  start?: number;
-  refilled?: number;
-  possibleTheft?: number;
-  remaining?: number;
-  consumed?: number;
-}
-
-export interface RefillsReport {
-  vehicle: ReportVehicle;
-  period: ReportPeriod;
-  /** Refuellings, possible thefts and unknown kinds, in the service's order. */
-  events: RefillItem[];
-  totals: { primary: RefillTotals; secondary?: RefillTotals };
-  refillCount: number;
-  theftCount: number;
-}
+import type { RefillItem, RefillsReport, RefillTotals } from "./records.js";
 
 const SUFFIX = "SecondarySource";
 

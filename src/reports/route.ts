@@ -4,27 +4,9 @@ import { haversineKm, round } from "./format.js";
 import { routeWithoutPrivatePlaces } from "./privacy.js";
 import type { ReportPeriod, ReportVehicle } from "./types.js";
 
-export interface RoutePoint {
-  atMs: number;
-  lat: number;
-  lon: number;
-  /** km/h as the service sent it; absent when it sent none. */
-  speed?: number;
-}
+export type { RoutePoint, RouteReport } from "./records.js";
 
-export interface RouteReport {
-  vehicle: ReportVehicle;
-  period: ReportPeriod;
-  /** In time order, only this vehicle's points. */
-  points: RoutePoint[];
-  /** Sum of great-circle distances between consecutive points (haversine). */
-  distanceKm: number;
-  maxSpeedKmh: number;
-  /** Time between consecutive points where the vehicle moved (speed above 3 km/h). */
-  movingMinutes: number;
-  firstAtMs?: number;
-  lastAtMs?: number;
-}
+import type { RoutePoint, RouteReport } from "./records.js";
 
 /** Above this speed (km/h) a point counts as moving; below it is GPS drift at a standstill. */
 export const MOVING_SPEED_KMH = 3;

@@ -4,55 +4,9 @@ import { round } from "./format.js";
 import { stopsWithoutPrivatePlaces, stopWithoutPlace } from "./privacy.js";
 import { type ReportPeriod, type ReportVehicle, unlistedVehicle } from "./types.js";
 
-export interface StopItem {
-  /** When the stop began, as the service sent it (possibly before the report period). */
-  startMs: number;
-  /** When the stop ended, as the service sent it (possibly after the report period). */
-  endMs: number;
-  /**
-   * Minutes of the stop inside the report period, from the start and end dates
-   * (fleet-api.md gives no unit for stopDuration). A stop that began before the period
-   * counts from the period's start, one that lasts past it until its end.
-   */
-  durationMinutes: number;
-  /** The stop began before the period: its duration counts from the period's start. */
-  beganBeforePeriod?: true;
-  /** The stop lasted to the period's end (or past it): its duration counts until then. */
-  lastedToPeriodEnd?: true;
-  /** stopDuration exactly as the service sent it (unit not documented). */
-  stopDurationRaw?: number;
-  /**
-   * Minutes stopped with the engine running inside the period: the sum of the dated
-   * engineOnStops periods (clipped to the period), else stationaryEngineOnTime in the unit
-   * stopDuration turned out to have, at most the stop's minutes in the period (undated, it
-   * cannot be placed in time); absent when neither can be read.
-   */
-  engineOnMinutes?: number;
-  address?: string;
-  hotSpot?: string;
-  latitude?: number;
-  longitude?: number;
-  /** "First Last" of each driver. */
-  drivers: string[];
-  /** As sent (litres, presumably; the trip before and the stop itself). */
-  fuelConsumption?: number;
-  /** The service marks the stop private: it has no address, hot spot or coordinates (privacy.ts). */
-  isPrivate: boolean;
-}
+export type { StopItem, StopsReport, VehicleStops } from "./records.js";
 
-export interface VehicleStops {
-  vehicle: ReportVehicle;
-  stops: StopItem[];
-  totalStopMinutes: number;
-}
-
-export interface StopsReport {
-  period: ReportPeriod;
-  /** The stationaryMargin the stops were asked with (the service applies it). */
-  minMinutes: number;
-  vehicles: VehicleStops[];
-  totalStops: number;
-}
+import type { StopItem, StopsReport, VehicleStops } from "./records.js";
 
 type DurationUnit = "minutes" | "seconds" | "hours";
 const UNIT_MINUTES: Record<DurationUnit, number> = { minutes: 1, seconds: 1 / 60, hours: 60 };
