@@ -206,6 +206,197 @@ const uniq = (list: readonly string[] | undefined) => [
   ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
 ];
 
+/** The subscriptions: one per (workspace, channel, account). */
+function subscriptionStatements(db: Db) {
+  return {
+    upsertSub: db.prepare(
+      `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, language, created_at)
+         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @language, @now)
+         ON CONFLICT (workspace, channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
+           exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
+           stale_minutes = excluded.stale_minutes, language = excluded.language`,
+    ),
+    subByKey: db.prepare(
+      "SELECT * FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
+    ),
+    // Subscriptions are few (one per workspace, channel and account): one statement for every filter.
+    subsWhere: db.prepare(
+      `SELECT * FROM alert_subscriptions
+         WHERE (@account IS NULL OR account = @account) AND (@channel IS NULL OR channel = @channel)
+           AND (@workspace IS NULL OR workspace = @workspace)
+         ORDER BY created_at, rowid`,
+    ),
+    deleteSub: db.prepare(
+      "DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
+    ),
+    deleteSubsOfChannel: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ?"),
+    accounts: db.prepare("SELECT DISTINCT account FROM alert_subscriptions ORDER BY account"),
+  };
+}
+
+/** The incidents of a fleet account and their changes. */
+function incidentStatements(db: Db) {
+  return {
+    incident: db.prepare("SELECT * FROM alert_incidents WHERE id = ?"),
+    activeOfAccount: db.prepare(
+      "SELECT * FROM alert_incidents WHERE account = ? AND state IN ('pending','open') ORDER BY first_seen_at, rowid",
+    ),
+    openAll: db.prepare("SELECT * FROM alert_incidents WHERE state = 'open' ORDER BY first_seen_at, rowid"),
+    incidentsOfAccount: db.prepare(
+      "SELECT * FROM alert_incidents WHERE account = ? ORDER BY first_seen_at, rowid",
+    ),
+    insertIncident: db.prepare(
+      `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, state, last_seen_at, facts)
+         VALUES (@id, @account, @transport_uid, @code_uit, @kind, @code, @at, @opened_at, @state, @at, @facts)`,
+    ),
+    confirm: db.prepare(
+      `UPDATE alert_incidents SET state = 'open', opened_at = @at, last_seen_at = @at, facts = @facts
+         WHERE id = @id AND state = 'pending'`,
+    ),
+    still: db.prepare(
+      "UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at) WHERE id = @id AND state IN ('pending','open')",
+    ),
+    resolve: db.prepare(
+      `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason,
+           end_evidence_at = @end_evidence_at
+         WHERE id = @id AND state IN ('pending','open')`,
+    ),
+  };
+}
+
+/** The posts of an incident, one per (incident, workspace, channel). */
+function postStatements(db: Db) {
+  return {
+    post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND workspace = ? AND channel = ?"),
+    postedFor: db.prepare(
+      `SELECT 1 FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE p.workspace = ? AND p.channel = ? AND i.code_uit = ? AND i.account = ? LIMIT 1`,
+    ),
+    postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY workspace, channel"),
+    unresolvedPosts: db.prepare(
+      `SELECT p.* FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE i.account = ? AND i.state = 'resolved' AND p.resolved_posted_at IS NULL
+         ORDER BY i.resolved_at, p.rowid`,
+    ),
+    ensurePost: db.prepare(
+      `INSERT INTO alert_posts (incident_id, workspace, channel) VALUES (?, ?, ?)
+         ON CONFLICT (incident_id, workspace, channel) DO NOTHING`,
+    ),
+    posted: db.prepare(
+      `UPDATE alert_posts SET ts = @ts, posted_at = @at, attempts = attempts + 1, last_error = NULL, muted_until = NULL
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND ts IS NULL`,
+    ),
+    failed: db.prepare(
+      `UPDATE alert_posts SET attempts = attempts + 1, last_error = @error
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
+    ),
+    muted: db.prepare(
+      `UPDATE alert_posts SET muted_until = @until
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
+    ),
+    resolvedUpdated: db.prepare(
+      `UPDATE alert_posts SET resolved_updated_at = @at, last_error = NULL
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
+    ),
+    replied: db.prepare(
+      `UPDATE alert_posts SET reply_ts = @ts, last_error = NULL
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND reply_ts IS NULL`,
+    ),
+    resolutionDone: db.prepare(
+      `UPDATE alert_posts SET resolved_posted_at = @at
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
+    ),
+    lastErrors: db.prepare(
+      `SELECT p.last_error, p.attempts, i.code_uit FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
+         WHERE p.last_error IS NOT NULL AND p.workspace = ? AND p.channel = ? ORDER BY p.rowid DESC LIMIT 1`,
+    ),
+  };
+}
+
+/** Grouped alerts and the posts that join them. */
+function groupStatements(db: Db) {
+  return {
+    insertGroup: db.prepare(
+      `INSERT INTO alert_groups (id, account, workspace, channel, created_at)
+         VALUES (@id, @account, @workspace, @channel, @at)`,
+    ),
+    group: db.prepare("SELECT * FROM alert_groups WHERE id = ?"),
+    joinGroup: db.prepare(
+      `UPDATE alert_posts SET group_id = @group_id
+         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel
+           AND ts IS NULL AND group_id IS NULL`,
+    ),
+    groupMembers: db.prepare(`SELECT p.* FROM alert_posts p WHERE p.group_id = ? ORDER BY p.rowid`),
+    groupPosted: db.prepare(
+      `UPDATE alert_groups SET ts = @ts, posted_at = @at, shown = @shown, attempts = attempts + 1, last_error = NULL
+         WHERE id = @id AND ts IS NULL`,
+    ),
+    groupShown: db.prepare("UPDATE alert_groups SET shown = MAX(shown, @shown) WHERE id = @id"),
+    groupFailed: db.prepare(
+      "UPDATE alert_groups SET attempts = attempts + 1, last_error = @error WHERE id = @id",
+    ),
+    groupResolved: db.prepare(
+      "UPDATE alert_groups SET resolved_at = @at WHERE id = @id AND resolved_at IS NULL",
+    ),
+  };
+}
+
+/** The mutes, one per (workspace, channel, UIT). */
+function muteStatements(db: Db) {
+  return {
+    mute: db.prepare(
+      `INSERT INTO alert_mutes (workspace, channel, code_uit, until) VALUES (@workspace, @channel, @code_uit, @until)
+         ON CONFLICT (workspace, channel, code_uit) DO UPDATE SET until = excluded.until`,
+    ),
+    unmute: db.prepare("DELETE FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?"),
+    muteOf: db.prepare("SELECT until FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?"),
+  };
+}
+
+/** Each account's last complete sweep. */
+function listedStatements(db: Db) {
+  return {
+    listed: db.prepare("SELECT facts FROM alert_listed WHERE account = ? ORDER BY rowid"),
+    clearListed: db.prepare("DELETE FROM alert_listed WHERE account = ?"),
+    addListed: db.prepare(
+      "INSERT OR REPLACE INTO alert_listed (account, transport_uid, facts) VALUES (?, ?, ?)",
+    ),
+  };
+}
+
+/** Retention: mutes past their time, resolved incidents with nothing owed, empty groups. */
+function purgeStatements(db: Db) {
+  return {
+    purgeMutes: db.prepare("DELETE FROM alert_mutes WHERE until <= ?"),
+    purgeIncidents: db.prepare(
+      `DELETE FROM alert_incidents WHERE state = 'resolved' AND resolved_at < ?
+         AND NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.incident_id = alert_incidents.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL)`,
+    ),
+    purgeGroups: db.prepare(
+      "DELETE FROM alert_groups WHERE NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.group_id = alert_groups.id)",
+    ),
+  };
+}
+
+/** deleteWorkspace: the fleet accounts the workspace's rows name, then its rows. */
+function workspaceDeletionStatements(db: Db) {
+  return {
+    accountsOfWorkspace: db.prepare(
+      `SELECT account FROM alert_subscriptions WHERE workspace = @workspace
+         UNION SELECT i.account FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id WHERE p.workspace = @workspace
+         UNION SELECT account FROM alert_groups WHERE workspace = @workspace`,
+    ),
+    deleteSubsOfWorkspace: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ?"),
+    deletePostsOfWorkspace: db.prepare("DELETE FROM alert_posts WHERE workspace = ?"),
+    deleteMutesOfWorkspace: db.prepare("DELETE FROM alert_mutes WHERE workspace = ?"),
+    // Posts of other workspaces never name these groups (a group and its members share theirs).
+    deleteGroupsOfWorkspace: db.prepare("DELETE FROM alert_groups WHERE workspace = ?"),
+    isSubscribed: db.prepare("SELECT 1 FROM alert_subscriptions WHERE account = ? LIMIT 1"),
+    // Their posts in other workspaces go with them (ON DELETE CASCADE).
+    deleteIncidentsOfAccount: db.prepare("DELETE FROM alert_incidents WHERE account = ?"),
+  };
+}
+
 export class SqliteAlertStore implements Synchronous<AlertRepository> {
   private readonly s;
 
@@ -214,152 +405,14 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
     private readonly now: () => number = Date.now,
   ) {
     this.s = {
-      upsertSub: db.prepare(
-        `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, language, created_at)
-         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @language, @now)
-         ON CONFLICT (workspace, channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
-           exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
-           stale_minutes = excluded.stale_minutes, language = excluded.language`,
-      ),
-      listed: db.prepare("SELECT facts FROM alert_listed WHERE account = ? ORDER BY rowid"),
-      clearListed: db.prepare("DELETE FROM alert_listed WHERE account = ?"),
-      addListed: db.prepare(
-        "INSERT OR REPLACE INTO alert_listed (account, transport_uid, facts) VALUES (?, ?, ?)",
-      ),
-      subByKey: db.prepare(
-        "SELECT * FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
-      ),
-      // Subscriptions are few (one per workspace, channel and account): one statement for every filter.
-      subsWhere: db.prepare(
-        `SELECT * FROM alert_subscriptions
-         WHERE (@account IS NULL OR account = @account) AND (@channel IS NULL OR channel = @channel)
-           AND (@workspace IS NULL OR workspace = @workspace)
-         ORDER BY created_at, rowid`,
-      ),
-      deleteSub: db.prepare(
-        "DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
-      ),
-      deleteSubsOfChannel: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ? AND channel = ?"),
-      accounts: db.prepare("SELECT DISTINCT account FROM alert_subscriptions ORDER BY account"),
-      incident: db.prepare("SELECT * FROM alert_incidents WHERE id = ?"),
-      activeOfAccount: db.prepare(
-        "SELECT * FROM alert_incidents WHERE account = ? AND state IN ('pending','open') ORDER BY first_seen_at, rowid",
-      ),
-      openAll: db.prepare("SELECT * FROM alert_incidents WHERE state = 'open' ORDER BY first_seen_at, rowid"),
-      incidentsOfAccount: db.prepare(
-        "SELECT * FROM alert_incidents WHERE account = ? ORDER BY first_seen_at, rowid",
-      ),
-      insertIncident: db.prepare(
-        `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, state, last_seen_at, facts)
-         VALUES (@id, @account, @transport_uid, @code_uit, @kind, @code, @at, @opened_at, @state, @at, @facts)`,
-      ),
-      confirm: db.prepare(
-        `UPDATE alert_incidents SET state = 'open', opened_at = @at, last_seen_at = @at, facts = @facts
-         WHERE id = @id AND state = 'pending'`,
-      ),
-      still: db.prepare(
-        "UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at) WHERE id = @id AND state IN ('pending','open')",
-      ),
-      resolve: db.prepare(
-        `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason,
-           end_evidence_at = @end_evidence_at
-         WHERE id = @id AND state IN ('pending','open')`,
-      ),
-      post: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? AND workspace = ? AND channel = ?"),
-      postedFor: db.prepare(
-        `SELECT 1 FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
-         WHERE p.workspace = ? AND p.channel = ? AND i.code_uit = ? AND i.account = ? LIMIT 1`,
-      ),
-      postsOf: db.prepare("SELECT * FROM alert_posts WHERE incident_id = ? ORDER BY workspace, channel"),
-      unresolvedPosts: db.prepare(
-        `SELECT p.* FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
-         WHERE i.account = ? AND i.state = 'resolved' AND p.resolved_posted_at IS NULL
-         ORDER BY i.resolved_at, p.rowid`,
-      ),
-      ensurePost: db.prepare(
-        `INSERT INTO alert_posts (incident_id, workspace, channel) VALUES (?, ?, ?)
-         ON CONFLICT (incident_id, workspace, channel) DO NOTHING`,
-      ),
-      posted: db.prepare(
-        `UPDATE alert_posts SET ts = @ts, posted_at = @at, attempts = attempts + 1, last_error = NULL, muted_until = NULL
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND ts IS NULL`,
-      ),
-      failed: db.prepare(
-        `UPDATE alert_posts SET attempts = attempts + 1, last_error = @error
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
-      ),
-      muted: db.prepare(
-        `UPDATE alert_posts SET muted_until = @until
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
-      ),
-      resolvedUpdated: db.prepare(
-        `UPDATE alert_posts SET resolved_updated_at = @at, last_error = NULL
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
-      ),
-      replied: db.prepare(
-        `UPDATE alert_posts SET reply_ts = @ts, last_error = NULL
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel AND reply_ts IS NULL`,
-      ),
-      resolutionDone: db.prepare(
-        `UPDATE alert_posts SET resolved_posted_at = @at
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel`,
-      ),
-      lastErrors: db.prepare(
-        `SELECT p.last_error, p.attempts, i.code_uit FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id
-         WHERE p.last_error IS NOT NULL AND p.workspace = ? AND p.channel = ? ORDER BY p.rowid DESC LIMIT 1`,
-      ),
-      mute: db.prepare(
-        `INSERT INTO alert_mutes (workspace, channel, code_uit, until) VALUES (@workspace, @channel, @code_uit, @until)
-         ON CONFLICT (workspace, channel, code_uit) DO UPDATE SET until = excluded.until`,
-      ),
-      unmute: db.prepare("DELETE FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?"),
-      muteOf: db.prepare(
-        "SELECT until FROM alert_mutes WHERE workspace = ? AND channel = ? AND code_uit = ?",
-      ),
-      purgeMutes: db.prepare("DELETE FROM alert_mutes WHERE until <= ?"),
-      insertGroup: db.prepare(
-        `INSERT INTO alert_groups (id, account, workspace, channel, created_at)
-         VALUES (@id, @account, @workspace, @channel, @at)`,
-      ),
-      group: db.prepare("SELECT * FROM alert_groups WHERE id = ?"),
-      joinGroup: db.prepare(
-        `UPDATE alert_posts SET group_id = @group_id
-         WHERE incident_id = @incident_id AND workspace = @workspace AND channel = @channel
-           AND ts IS NULL AND group_id IS NULL`,
-      ),
-      groupMembers: db.prepare(`SELECT p.* FROM alert_posts p WHERE p.group_id = ? ORDER BY p.rowid`),
-      groupPosted: db.prepare(
-        `UPDATE alert_groups SET ts = @ts, posted_at = @at, shown = @shown, attempts = attempts + 1, last_error = NULL
-         WHERE id = @id AND ts IS NULL`,
-      ),
-      groupShown: db.prepare("UPDATE alert_groups SET shown = MAX(shown, @shown) WHERE id = @id"),
-      groupFailed: db.prepare(
-        "UPDATE alert_groups SET attempts = attempts + 1, last_error = @error WHERE id = @id",
-      ),
-      groupResolved: db.prepare(
-        "UPDATE alert_groups SET resolved_at = @at WHERE id = @id AND resolved_at IS NULL",
-      ),
-      purgeGroups: db.prepare(
-        "DELETE FROM alert_groups WHERE NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.group_id = alert_groups.id)",
-      ),
-      purgeIncidents: db.prepare(
-        `DELETE FROM alert_incidents WHERE state = 'resolved' AND resolved_at < ?
-         AND NOT EXISTS (SELECT 1 FROM alert_posts p WHERE p.incident_id = alert_incidents.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL)`,
-      ),
-      // deleteWorkspace: the fleet accounts the workspace's rows name, then its rows.
-      accountsOfWorkspace: db.prepare(
-        `SELECT account FROM alert_subscriptions WHERE workspace = @workspace
-         UNION SELECT i.account FROM alert_posts p JOIN alert_incidents i ON i.id = p.incident_id WHERE p.workspace = @workspace
-         UNION SELECT account FROM alert_groups WHERE workspace = @workspace`,
-      ),
-      deleteSubsOfWorkspace: db.prepare("DELETE FROM alert_subscriptions WHERE workspace = ?"),
-      deletePostsOfWorkspace: db.prepare("DELETE FROM alert_posts WHERE workspace = ?"),
-      deleteMutesOfWorkspace: db.prepare("DELETE FROM alert_mutes WHERE workspace = ?"),
-      // Posts of other workspaces never name these groups (a group and its members share theirs).
-      deleteGroupsOfWorkspace: db.prepare("DELETE FROM alert_groups WHERE workspace = ?"),
-      isSubscribed: db.prepare("SELECT 1 FROM alert_subscriptions WHERE account = ? LIMIT 1"),
-      // Their posts in other workspaces go with them (ON DELETE CASCADE).
-      deleteIncidentsOfAccount: db.prepare("DELETE FROM alert_incidents WHERE account = ?"),
+      ...subscriptionStatements(db),
+      ...incidentStatements(db),
+      ...postStatements(db),
+      ...groupStatements(db),
+      ...muteStatements(db),
+      ...listedStatements(db),
+      ...purgeStatements(db),
+      ...workspaceDeletionStatements(db),
     };
   }
 

@@ -135,139 +135,169 @@ export interface SqliteSnapshot {
   audit: AuditEntry[];
 }
 
-export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
-  const tasks = new SqliteTaskStore(db);
-  const alerts = new SqliteAlertStore(db);
-  const read = db.transaction((): SqliteSnapshot => {
-    const accounts = db
-      .prepare(
-        "SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid",
-      )
-      .all()
-      .map((raw) => {
-        const row = accountRow.parse(raw);
-        return {
-          workspace: row.workspace,
-          slackUser: row.slack_user,
-          username: row.username,
-          secret: row.secret,
-          linkedAt: row.linked_at,
-        };
-      });
+function readAccounts(db: Db): SealedAccount[] {
+  return db
+    .prepare("SELECT workspace, slack_user, username, secret, linked_at FROM linked_accounts ORDER BY rowid")
+    .all()
+    .map((raw) => {
+      const row = accountRow.parse(raw);
+      return {
+        workspace: row.workspace,
+        slackUser: row.slack_user,
+        username: row.username,
+        secret: row.secret,
+        linkedAt: row.linked_at,
+      };
+    });
+}
 
-    const settings = db
-      .prepare(
-        `SELECT workspace, slack_user, language, updated_at FROM
+/** The users' settings (per workspace), then the installed workspaces' defaults. */
+function readSettings(db: Db): SettingRecord[] {
+  return db
+    .prepare(
+      `SELECT workspace, slack_user, language, updated_at FROM
            (SELECT 0 AS part, rowid AS n, workspace, slack_user, language, updated_at FROM user_settings
             UNION ALL
             SELECT 1, rowid, workspace, NULL, language, updated_at FROM workspace_settings)
          ORDER BY part, n`,
-      )
-      .all()
-      .map((raw): SettingRecord => {
-        const row = settingRow.parse(raw);
-        const record: SettingRecord = {
-          workspace: row.workspace,
-          language: row.language,
-          updatedAt: row.updated_at,
-        };
-        if (row.slack_user !== null) record.slackUser = row.slack_user;
-        return record;
-      });
+    )
+    .all()
+    .map((raw): SettingRecord => {
+      const row = settingRow.parse(raw);
+      const record: SettingRecord = {
+        workspace: row.workspace,
+        language: row.language,
+        updatedAt: row.updated_at,
+      };
+      if (row.slack_user !== null) record.slackUser = row.slack_user;
+      return record;
+    });
+}
 
-    const liveIncidentIds = db
-      .prepare(
-        `SELECT id FROM alert_incidents i WHERE state IN ('pending','open')
+/** Live incidents, and resolved ones whose resolution post is still owed, each with its posts. */
+function readIncidents(db: Db, alerts: SqliteAlertStore): SqliteSnapshot["incidents"] {
+  const liveIncidentIds = db
+    .prepare(
+      `SELECT id FROM alert_incidents i WHERE state IN ('pending','open')
            OR (state = 'resolved' AND EXISTS (SELECT 1 FROM alert_posts p
                  WHERE p.incident_id = i.id AND p.ts IS NOT NULL AND p.resolved_posted_at IS NULL))
          ORDER BY first_seen_at, rowid`,
-      )
-      .all()
-      .map((raw) => idRow.parse(raw).id);
-    const postChannels = db.prepare(
-      "SELECT workspace, channel FROM alert_posts WHERE incident_id = ? ORDER BY rowid",
-    );
-    const incidents = liveIncidentIds.flatMap((id) => {
-      const incident = alerts.incident(id);
-      if (!incident) return [];
-      const posts = postChannels
-        .all(id)
-        .map((raw) => {
-          const key = postKeyRow.parse(raw);
-          return alerts.post(id, key.channel, key.workspace);
-        })
-        .filter((post): post is AlertPost => post !== undefined);
-      return [{ incident, posts }];
-    });
-    const groupIds = [
-      ...new Set(incidents.flatMap(({ posts }) => posts.flatMap((p) => (p.groupId ? [p.groupId] : [])))),
-    ];
-    const groups = groupIds.flatMap((id) => {
-      const group = alerts.group(id);
-      return group ? [group] : [];
-    });
-    const listed = db
-      .prepare("SELECT DISTINCT account FROM alert_listed ORDER BY account")
-      .all()
+    )
+    .all()
+    .map((raw) => idRow.parse(raw).id);
+  const postChannels = db.prepare(
+    "SELECT workspace, channel FROM alert_posts WHERE incident_id = ? ORDER BY rowid",
+  );
+  return liveIncidentIds.flatMap((id) => {
+    const incident = alerts.incident(id);
+    if (!incident) return [];
+    const posts = postChannels
+      .all(id)
       .map((raw) => {
-        const { account } = z.object({ account: z.string() }).parse(raw);
-        return { account, transports: alerts.listedTransports(account) };
+        const key = postKeyRow.parse(raw);
+        return alerts.post(id, key.channel, key.workspace);
       })
-      .filter((l) => l.transports.length > 0);
+      .filter((post): post is AlertPost => post !== undefined);
+    return [{ incident, posts }];
+  });
+}
 
-    const mutes = db
-      .prepare("SELECT workspace, channel, code_uit, until FROM alert_mutes WHERE until > ? ORDER BY rowid")
-      .all(now)
-      .map((raw): AlertMute => {
-        const row = muteRow.parse(raw);
-        return { workspace: row.workspace, channel: row.channel, codeUit: row.code_uit, until: row.until };
-      });
+/** The groups the incidents' posts name. */
+function readGroups(alerts: SqliteAlertStore, incidents: SqliteSnapshot["incidents"]): AlertGroup[] {
+  const groupIds = [
+    ...new Set(incidents.flatMap(({ posts }) => posts.flatMap((p) => (p.groupId ? [p.groupId] : [])))),
+  ];
+  return groupIds.flatMap((id) => {
+    const group = alerts.group(id);
+    return group ? [group] : [];
+  });
+}
 
-    const taskIds = db
-      .prepare(
-        `SELECT id FROM tasks WHERE state IN ('queued','running')
+/** Each account's last complete sweep, when it listed anything. */
+function readListed(db: Db, alerts: SqliteAlertStore): SqliteSnapshot["listed"] {
+  return db
+    .prepare("SELECT DISTINCT account FROM alert_listed ORDER BY account")
+    .all()
+    .map((raw) => {
+      const { account } = z.object({ account: z.string() }).parse(raw);
+      return { account, transports: alerts.listedTransports(account) };
+    })
+    .filter((l) => l.transports.length > 0);
+}
+
+/** The mutes still in force at `now`. */
+function readMutes(db: Db, now: number): AlertMute[] {
+  return db
+    .prepare("SELECT workspace, channel, code_uit, until FROM alert_mutes WHERE until > ? ORDER BY rowid")
+    .all(now)
+    .map((raw): AlertMute => {
+      const row = muteRow.parse(raw);
+      return { workspace: row.workspace, channel: row.channel, codeUit: row.code_uit, until: row.until };
+    });
+}
+
+/** Unfinished tasks, and finished ones whose answer never went out, each with its journal. */
+function readTasks(db: Db, tasks: SqliteTaskStore): SqliteSnapshot["tasks"] {
+  const taskIds = db
+    .prepare(
+      `SELECT id FROM tasks WHERE state IN ('queued','running')
            OR (delivered_at IS NULL AND state IN ('done','failed','cancelled'))
          ORDER BY rowid`,
-      )
-      .all()
-      .map((raw) => idRow.parse(raw).id);
-    const stepsOf = db.prepare(
-      "SELECT step, state, result, updated_at FROM task_steps WHERE task_id = ? ORDER BY step",
-    );
-    const taskCopies = taskIds.flatMap((id) => {
-      const task = tasks.get(id);
-      if (!task) return [];
-      const steps = stepsOf.all(id).map((raw): StepRecord => {
-        const row = stepRow.parse(raw);
-        return {
-          step: row.step,
-          state:
-            row.state === "sending"
-              ? { state: "sending" }
-              : { state: "done", result: row.result === null ? undefined : JSON.parse(row.result) },
-          updatedAt: row.updated_at,
-        };
-      });
-      return [{ task, steps }];
+    )
+    .all()
+    .map((raw) => idRow.parse(raw).id);
+  const stepsOf = db.prepare(
+    "SELECT step, state, result, updated_at FROM task_steps WHERE task_id = ? ORDER BY step",
+  );
+  return taskIds.flatMap((id) => {
+    const task = tasks.get(id);
+    if (!task) return [];
+    const steps = stepsOf.all(id).map((raw): StepRecord => {
+      const row = stepRow.parse(raw);
+      return {
+        step: row.step,
+        state:
+          row.state === "sending"
+            ? { state: "sending" }
+            : { state: "done", result: row.result === null ? undefined : JSON.parse(row.result) },
+        updatedAt: row.updated_at,
+      };
     });
+    return [{ task, steps }];
+  });
+}
 
-    const limits = db
-      .prepare(
-        "SELECT service, endpoint, max_vehicles, max_days, learned_at FROM learned_limits ORDER BY rowid",
-      )
-      .all()
-      .map((raw): LearnedLimitRecord => {
-        const row = limitRow.parse(raw);
-        const record: LearnedLimitRecord = {
-          service: row.service,
-          endpoint: row.endpoint,
-          learnedAt: row.learned_at,
-        };
-        if (row.max_vehicles !== null) record.maxVehicles = row.max_vehicles;
-        if (row.max_days !== null) record.maxDays = row.max_days;
-        return record;
-      });
+function readLimits(db: Db): LearnedLimitRecord[] {
+  return db
+    .prepare(
+      "SELECT service, endpoint, max_vehicles, max_days, learned_at FROM learned_limits ORDER BY rowid",
+    )
+    .all()
+    .map((raw): LearnedLimitRecord => {
+      const row = limitRow.parse(raw);
+      const record: LearnedLimitRecord = {
+        service: row.service,
+        endpoint: row.endpoint,
+        learnedAt: row.learned_at,
+      };
+      if (row.max_vehicles !== null) record.maxVehicles = row.max_vehicles;
+      if (row.max_days !== null) record.maxDays = row.max_days;
+      return record;
+    });
+}
 
+export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
+  const tasks = new SqliteTaskStore(db);
+  const alerts = new SqliteAlertStore(db);
+  const read = db.transaction((): SqliteSnapshot => {
+    const accounts = readAccounts(db);
+    const settings = readSettings(db);
+    const incidents = readIncidents(db, alerts);
+    const groups = readGroups(alerts, incidents);
+    const listed = readListed(db, alerts);
+    const mutes = readMutes(db, now);
+    const taskCopies = readTasks(db, tasks);
+    const limits = readLimits(db);
     return {
       installations: readSealedInstallations(db),
       accounts,
@@ -318,21 +348,21 @@ async function copyEach<T>(
 
 const copiedOrPresent = (copied: boolean): "copied" | "present" => (copied ? "copied" : "present");
 
-export async function migrateToRedis(options: MigrateOptions): Promise<MigrationReport> {
-  const now = options.now ?? Date.now;
-  const storeOptions = { prefix: options.prefix ?? DEFAULT_PREFIX, now };
-  const { db, close } = openSource(options.source);
-  let snapshot: SqliteSnapshot;
+/** The snapshot of the source store, which is closed again (when opened here) whatever happens. */
+function snapshotOf(source: MigrationSource, now: () => number): SqliteSnapshot {
+  const { db, close } = openSource(source);
   try {
-    snapshot = readSqliteSnapshot(db, now());
+    return readSqliteSnapshot(db, now());
   } finally {
     close();
   }
-  // Each record through the migration's own writes (migrationTarget.ts); the audit trail through
-  // the repository's record, which already keeps an entry stored twice once.
-  const target = new RedisMigrationTarget(options.redis, storeOptions);
-  const audit = new RedisAuditStore(options.redis, storeOptions);
+}
 
+/** Slack installations, linked accounts and language settings. */
+async function copyWorkspaceRecords(
+  snapshot: SqliteSnapshot,
+  target: RedisMigrationTarget,
+): Promise<KindOutcome[]> {
   const outcomes: KindOutcome[] = [];
   // An installation already in Redis (a replica's install, reinstall or token rotation) is the
   // live one: it is kept, whatever its times.
@@ -354,6 +384,26 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
         copiedOrPresent(await target.importSetting(s)),
       ),
     );
+  return outcomes;
+}
+
+async function copyIncidents(snapshot: SqliteSnapshot, target: RedisMigrationTarget): Promise<KindOutcome> {
+  const incidents = await copyEach(
+    "incidents",
+    snapshot.incidents,
+    async ({ incident, posts }) => await target.importIncident(incident, posts),
+    "Redis already has another active incident of that transport and kind",
+  );
+  incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts with them`;
+  return incidents;
+}
+
+/** Alert subscriptions, groups, incidents with their posts, mutes and last sweeps. */
+async function copyAlertRecords(
+  snapshot: SqliteSnapshot,
+  target: RedisMigrationTarget,
+): Promise<KindOutcome[]> {
+  const outcomes: KindOutcome[] = [];
   outcomes.push(
     await copyEach("alert subscriptions", snapshot.subscriptions, async (s) =>
       copiedOrPresent(await target.importSubscription(s)),
@@ -366,14 +416,7 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
         copiedOrPresent(await target.importGroup(g)),
       ),
     );
-  const incidents = await copyEach(
-    "incidents",
-    snapshot.incidents,
-    async ({ incident, posts }) => await target.importIncident(incident, posts),
-    "Redis already has another active incident of that transport and kind",
-  );
-  incidents.detail = `${snapshot.incidents.reduce((n, i) => n + i.posts.length, 0)} posts with them`;
-  outcomes.push(incidents);
+  outcomes.push(await copyIncidents(snapshot, target));
   outcomes.push(
     await copyEach("mutes", snapshot.mutes, async (m) => copiedOrPresent(await target.importMute(m))),
   );
@@ -383,6 +426,10 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
         copiedOrPresent(await target.importListed(l.account, l.transports)),
       ),
     );
+  return outcomes;
+}
+
+async function copyTasks(snapshot: SqliteSnapshot, target: RedisMigrationTarget): Promise<KindOutcome> {
   const taskOutcome = await copyEach("tasks", snapshot.tasks, async ({ task, steps }) =>
     copiedOrPresent(await target.importTask(task, steps)),
   );
@@ -390,7 +437,17 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
   taskOutcome.detail =
     `${unfinished.length} unfinished, ${snapshot.tasks.length - unfinished.length} finished with the answer not out; ` +
     `${snapshot.tasks.reduce((n, t) => n + t.steps.length, 0)} journal steps`;
-  outcomes.push(taskOutcome);
+  return taskOutcome;
+}
+
+/** Tasks with their journal, learned limits and the audit trail. */
+async function copyWorkRecords(
+  snapshot: SqliteSnapshot,
+  target: RedisMigrationTarget,
+  audit: RedisAuditStore,
+): Promise<KindOutcome[]> {
+  const outcomes: KindOutcome[] = [];
+  outcomes.push(await copyTasks(snapshot, target));
   outcomes.push(
     await copyEach("learned limits", snapshot.limits, async (l) =>
       copiedOrPresent(await target.importLimit(l)),
@@ -401,21 +458,40 @@ export async function migrateToRedis(options: MigrateOptions): Promise<Migration
       copiedOrPresent((await audit.record([e])) === 1),
     ),
   );
+  return outcomes;
+}
+
+/** Counts the accounts and installations the key cannot open (nothing is decrypted into Redis). */
+function countUnreadable(report: MigrationReport, snapshot: SqliteSnapshot, key: Buffer): void {
+  report.unreadableAccounts = snapshot.accounts.filter((a) => {
+    try {
+      decryptSecret(key, a.secret, linkAssociatedData(a.workspace, a.slackUser));
+      return false;
+    } catch {
+      return true;
+    }
+  }).length;
+  if (snapshot.installations.length > 0)
+    report.unreadableInstallations = snapshot.installations.filter((i) => !isReadable(key, i)).length;
+}
+
+export async function migrateToRedis(options: MigrateOptions): Promise<MigrationReport> {
+  const now = options.now ?? Date.now;
+  const storeOptions = { prefix: options.prefix ?? DEFAULT_PREFIX, now };
+  const snapshot = snapshotOf(options.source, now);
+  // Each record through the migration's own writes (migrationTarget.ts); the audit trail through
+  // the repository's record, which already keeps an entry stored twice once.
+  const target = new RedisMigrationTarget(options.redis, storeOptions);
+  const audit = new RedisAuditStore(options.redis, storeOptions);
+
+  const outcomes: KindOutcome[] = [];
+  outcomes.push(...(await copyWorkspaceRecords(snapshot, target)));
+  outcomes.push(...(await copyAlertRecords(snapshot, target)));
+  outcomes.push(...(await copyWorkRecords(snapshot, target, audit)));
 
   const report: MigrationReport = { outcomes };
   const key = options.key;
-  if (key) {
-    report.unreadableAccounts = snapshot.accounts.filter((a) => {
-      try {
-        decryptSecret(key, a.secret, linkAssociatedData(a.workspace, a.slackUser));
-        return false;
-      } catch {
-        return true;
-      }
-    }).length;
-    if (snapshot.installations.length > 0)
-      report.unreadableInstallations = snapshot.installations.filter((i) => !isReadable(key, i)).length;
-  }
+  if (key) countUnreadable(report, snapshot, key);
   return report;
 }
 

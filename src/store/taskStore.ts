@@ -69,6 +69,129 @@ function fromRow(raw: unknown): TaskRecord {
   });
 }
 
+/** A task's row: storing it, reading it back, the pending one with a dedupe key. */
+function recordStatements(db: Db) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO tasks (id, kind, params, account, workspace, slack_user, reply, priority, state, dedupe_key,
+           progress_done, progress_total, attempts, created_at, updated_at)
+         VALUES (@id, @kind, @params, @account, @workspace, @slack_user, @reply, @priority, 'queued', @dedupe_key, 0, 0, 0, @now, @now)`,
+    ),
+    byId: db.prepare("SELECT * FROM tasks WHERE id = ?"),
+    pendingByDedupe: db.prepare(
+      "SELECT * FROM tasks WHERE workspace = ? AND dedupe_key = ? AND state IN ('queued','running') LIMIT 1",
+    ),
+  };
+}
+
+/** The queued and running tasks, listed or counted: all, of an account, of a workspace, or both. */
+function unfinishedStatements(db: Db) {
+  return {
+    unfinished: db.prepare(
+      "SELECT * FROM tasks WHERE state IN ('queued','running') ORDER BY created_at, rowid",
+    ),
+    unfinishedOfAccount: db.prepare(
+      "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+    ),
+    unfinishedOfWorkspace: db.prepare(
+      "SELECT * FROM tasks WHERE workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+    ),
+    unfinishedOfAccountInWorkspace: db.prepare(
+      "SELECT * FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
+    ),
+    countUnfinished: db.prepare("SELECT count(*) AS n FROM tasks WHERE state IN ('queued','running')"),
+    countUnfinishedOfAccount: db.prepare(
+      "SELECT count(*) AS n FROM tasks WHERE account = ? AND state IN ('queued','running')",
+    ),
+    countUnfinishedOfWorkspace: db.prepare(
+      "SELECT count(*) AS n FROM tasks WHERE workspace = ? AND state IN ('queued','running')",
+    ),
+    countUnfinishedOfAccountInWorkspace: db.prepare(
+      "SELECT count(*) AS n FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running')",
+    ),
+  };
+}
+
+/** A task's changes while it runs and after: state, outcome, progress, reply target, result, parameters. */
+function lifecycleStatements(db: Db) {
+  return {
+    setState: db.prepare("UPDATE tasks SET state = @state, updated_at = @now WHERE id = @id"),
+    start: db.prepare(
+      "UPDATE tasks SET state = 'running', attempts = attempts + 1, updated_at = @now WHERE id = @id AND state IN ('queued','running')",
+    ),
+    finish: db.prepare(
+      `UPDATE tasks SET state = @state, result = @result, error = @error, updated_at = @now, finished_at = @now,
+           params = COALESCE(@params, params)
+         WHERE id = @id AND state IN ('queued','running')`,
+    ),
+    progress: db.prepare(
+      "UPDATE tasks SET progress_done = @done, progress_total = @total, updated_at = @now WHERE id = @id",
+    ),
+    reply: db.prepare("UPDATE tasks SET reply = @reply, updated_at = @now WHERE id = @id"),
+    result: db.prepare("UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?"),
+    params: db.prepare("UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?"),
+  };
+}
+
+/** The mutation journal, one row per (task, step). */
+function stepStatements(db: Db) {
+  return {
+    step: db.prepare("SELECT state, result FROM task_steps WHERE task_id = ? AND step = ?"),
+    upsertStep: db.prepare(
+      `INSERT INTO task_steps (task_id, step, state, result, updated_at) VALUES (@task_id, @step, @state, @result, @now)
+         ON CONFLICT (task_id, step) DO UPDATE SET state = excluded.state, result = excluded.result, updated_at = excluded.updated_at`,
+    ),
+  };
+}
+
+/** Finished tasks and whether their answer went out. */
+function deliveryStatements(db: Db) {
+  return {
+    undelivered: db.prepare(
+      "SELECT * FROM tasks WHERE delivered_at IS NULL AND state IN ('done','failed','cancelled') ORDER BY finished_at",
+    ),
+    delivered: db.prepare("UPDATE tasks SET delivered_at = @now WHERE id = @id"),
+  };
+}
+
+/** An account's tasks, newest first. */
+function recentStatements(db: Db) {
+  return {
+    recentOfAccount: db.prepare(
+      "SELECT * FROM tasks WHERE account = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    ),
+    recentOfAccountInWorkspace: db.prepare(
+      "SELECT * FROM tasks WHERE account = ? AND workspace = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    ),
+  };
+}
+
+/** An uninstalled workspace's tasks and their journal. */
+function workspaceDeletionStatements(db: Db) {
+  return {
+    idsOfWorkspace: db.prepare("SELECT id FROM tasks WHERE workspace = ? ORDER BY created_at, rowid"),
+    // The journal goes with its task (task_steps' foreign key cascades; said here as well, so
+    // the purge does not rest on the connection's foreign_keys setting).
+    deleteStepsOfWorkspace: db.prepare(
+      "DELETE FROM task_steps WHERE task_id IN (SELECT id FROM tasks WHERE workspace = ?)",
+    ),
+    deleteOfWorkspace: db.prepare("DELETE FROM tasks WHERE workspace = ?"),
+  };
+}
+
+/** Retention: old finished tasks, and the bulk results of delivered ones. */
+function retentionStatements(db: Db) {
+  return {
+    purge: db.prepare("DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?"),
+    // The marker keeps the size; SQLite compresses nothing, so bulk is plain JSON above the threshold.
+    dropDeliveredBulk: db.prepare(
+      `UPDATE tasks SET result = @marker || '{"reason":"expired","bytes":' || length(CAST(result AS BLOB)) || '}'
+         WHERE delivered_at IS NOT NULL AND delivered_at < @instant AND result IS NOT NULL
+           AND substr(result, 1, length(@marker)) <> @marker AND length(CAST(result AS BLOB)) > @bulk`,
+    ),
+  };
+}
+
 /**
  * Tasks and their mutation journal in SQLite (the contract: contract/tasks.ts). Every write is
  * one statement or one transaction, so a crash leaves either the old or the new state, never half
@@ -83,81 +206,14 @@ export class SqliteTaskStore implements Synchronous<TaskRepository> {
     private readonly resultLimits: ResultLimits = DEFAULT_RESULT_LIMITS,
   ) {
     this.statements = {
-      insert: db.prepare(
-        `INSERT INTO tasks (id, kind, params, account, workspace, slack_user, reply, priority, state, dedupe_key,
-           progress_done, progress_total, attempts, created_at, updated_at)
-         VALUES (@id, @kind, @params, @account, @workspace, @slack_user, @reply, @priority, 'queued', @dedupe_key, 0, 0, 0, @now, @now)`,
-      ),
-      byId: db.prepare("SELECT * FROM tasks WHERE id = ?"),
-      pendingByDedupe: db.prepare(
-        "SELECT * FROM tasks WHERE workspace = ? AND dedupe_key = ? AND state IN ('queued','running') LIMIT 1",
-      ),
-      unfinished: db.prepare(
-        "SELECT * FROM tasks WHERE state IN ('queued','running') ORDER BY created_at, rowid",
-      ),
-      unfinishedOfAccount: db.prepare(
-        "SELECT * FROM tasks WHERE account = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
-      ),
-      unfinishedOfWorkspace: db.prepare(
-        "SELECT * FROM tasks WHERE workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
-      ),
-      unfinishedOfAccountInWorkspace: db.prepare(
-        "SELECT * FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running') ORDER BY created_at, rowid LIMIT ?",
-      ),
-      countUnfinished: db.prepare("SELECT count(*) AS n FROM tasks WHERE state IN ('queued','running')"),
-      countUnfinishedOfAccount: db.prepare(
-        "SELECT count(*) AS n FROM tasks WHERE account = ? AND state IN ('queued','running')",
-      ),
-      countUnfinishedOfWorkspace: db.prepare(
-        "SELECT count(*) AS n FROM tasks WHERE workspace = ? AND state IN ('queued','running')",
-      ),
-      countUnfinishedOfAccountInWorkspace: db.prepare(
-        "SELECT count(*) AS n FROM tasks WHERE account = ? AND workspace = ? AND state IN ('queued','running')",
-      ),
-      setState: db.prepare("UPDATE tasks SET state = @state, updated_at = @now WHERE id = @id"),
-      start: db.prepare(
-        "UPDATE tasks SET state = 'running', attempts = attempts + 1, updated_at = @now WHERE id = @id AND state IN ('queued','running')",
-      ),
-      finish: db.prepare(
-        `UPDATE tasks SET state = @state, result = @result, error = @error, updated_at = @now, finished_at = @now,
-           params = COALESCE(@params, params)
-         WHERE id = @id AND state IN ('queued','running')`,
-      ),
-      progress: db.prepare(
-        "UPDATE tasks SET progress_done = @done, progress_total = @total, updated_at = @now WHERE id = @id",
-      ),
-      reply: db.prepare("UPDATE tasks SET reply = @reply, updated_at = @now WHERE id = @id"),
-      result: db.prepare("UPDATE tasks SET result = ?, updated_at = ? WHERE id = ?"),
-      params: db.prepare("UPDATE tasks SET params = ?, updated_at = ? WHERE id = ?"),
-      step: db.prepare("SELECT state, result FROM task_steps WHERE task_id = ? AND step = ?"),
-      upsertStep: db.prepare(
-        `INSERT INTO task_steps (task_id, step, state, result, updated_at) VALUES (@task_id, @step, @state, @result, @now)
-         ON CONFLICT (task_id, step) DO UPDATE SET state = excluded.state, result = excluded.result, updated_at = excluded.updated_at`,
-      ),
-      undelivered: db.prepare(
-        "SELECT * FROM tasks WHERE delivered_at IS NULL AND state IN ('done','failed','cancelled') ORDER BY finished_at",
-      ),
-      delivered: db.prepare("UPDATE tasks SET delivered_at = @now WHERE id = @id"),
-      recentOfAccount: db.prepare(
-        "SELECT * FROM tasks WHERE account = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-      ),
-      recentOfAccountInWorkspace: db.prepare(
-        "SELECT * FROM tasks WHERE account = ? AND workspace = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-      ),
-      idsOfWorkspace: db.prepare("SELECT id FROM tasks WHERE workspace = ? ORDER BY created_at, rowid"),
-      // The journal goes with its task (task_steps' foreign key cascades; said here as well, so
-      // the purge does not rest on the connection's foreign_keys setting).
-      deleteStepsOfWorkspace: db.prepare(
-        "DELETE FROM task_steps WHERE task_id IN (SELECT id FROM tasks WHERE workspace = ?)",
-      ),
-      deleteOfWorkspace: db.prepare("DELETE FROM tasks WHERE workspace = ?"),
-      purge: db.prepare("DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?"),
-      // The marker keeps the size; SQLite compresses nothing, so bulk is plain JSON above the threshold.
-      dropDeliveredBulk: db.prepare(
-        `UPDATE tasks SET result = @marker || '{"reason":"expired","bytes":' || length(CAST(result AS BLOB)) || '}'
-         WHERE delivered_at IS NOT NULL AND delivered_at < @instant AND result IS NOT NULL
-           AND substr(result, 1, length(@marker)) <> @marker AND length(CAST(result AS BLOB)) > @bulk`,
-      ),
+      ...recordStatements(db),
+      ...unfinishedStatements(db),
+      ...lifecycleStatements(db),
+      ...stepStatements(db),
+      ...deliveryStatements(db),
+      ...recentStatements(db),
+      ...workspaceDeletionStatements(db),
+      ...retentionStatements(db),
     };
   }
 
