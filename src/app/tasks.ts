@@ -67,6 +67,7 @@ export function taskRunner(
     typicalCallMs: (account) => callDurations.typicalMs(account),
     overhead: new TaskOverhead(),
     onStoreFailure: (error) => stores.health.failed(error),
+    isStoreFailure: (error) => stores.health.failed(error),
     describeError: describeTaskError,
     isRetryable: (error) => isUpstreamTransportError(error),
     logger: logger.child({ module: "tasks" }),

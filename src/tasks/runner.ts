@@ -80,6 +80,11 @@ export interface TaskRunnerOptions<S> {
   describeError(error: unknown): TaskError;
   /** A write of the task's state failed (disk full, read-only): the caller tracks the store's health. */
   onStoreFailure?(error: unknown): void;
+  /**
+   * Whether an error a task met was the store's (disk full or read-only, Redis out of reach); the
+   * caller may record it. Such a task is left unfinished, not failed: it resumes once the store is back.
+   */
+  isStoreFailure?(error: unknown): boolean;
   /** Errors worth another attempt (timeouts, 5xx); others fail the task at once. */
   isRetryable?(error: unknown): boolean;
   maxAttempts?: number;
@@ -515,6 +520,10 @@ export class TaskRunner<S> {
         return { ended: true };
       } catch (error) {
         lastError = error;
+        // The store (a lost Redis, a full disk) failed under the handler: the task is not at fault.
+        // It stays unfinished and resumes once the store is back, instead of being ended as failed
+        // by the first write that succeeds again (the outer catch records it).
+        if (this.options.isStoreFailure?.(error) === true) throw error;
         if (error instanceof TaskLostError) active.lost = true;
         if (active.lost || active.controller.signal.aborted || error instanceof CallCancelledError) break;
         if (!(this.options.isRetryable?.(error) ?? false)) break;
