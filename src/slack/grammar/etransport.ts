@@ -46,7 +46,6 @@ const SYNONYMS: Record<string, Subcommand> = {
   find: "list",
   begin: "start",
   resume: "start",
-  stop: "end",
   finish: "end",
   complete: "end",
   update: "edit",
@@ -70,9 +69,36 @@ export const ETRANSPORT_ROMANIAN_WORDS: ReadonlyMap<string, Subcommand> = new Ma
   ["editează", "edit"],
   ["șterge", "remove"],
 ]);
+/** Further Romanian words dispatchers type for a subcommand (CONTRACT.md); the help names the first above. */
+const ROMANIAN_ALSO: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ["reia", "start"],
+  ["finalizează", "end"],
+  ["încheie", "end"],
+  ["modifică", "edit"],
+  ["adaugă", "new"],
+  ["istoric", "history"],
+]);
 const ROMANIAN_BY_FOLD: ReadonlyMap<string, Subcommand> = new Map(
-  [...ETRANSPORT_ROMANIAN_WORDS].map(([word, sub]) => [foldWord(word), sub]),
+  [...ETRANSPORT_ROMANIAN_WORDS, ...ROMANIAN_ALSO].map(([word, sub]) => [foldWord(word), sub]),
 );
+
+/**
+ * Words that say "stop" without saying how: end a transport for good, or pause it. They never run;
+ * the answer names end, with pause beside it (never start, which a typo's nearest word would be:
+ * `oprește` is two letters from `pornește`). The Romanian answer is spelled as typed.
+ */
+const STOP_WORDS: ReadonlyMap<string, { plain: string; written: string }> = new Map([
+  ["stop", { plain: "end", written: "end" }],
+  ["opreste", { plain: "termina", written: "termină" }],
+]);
+
+/** The answer to a stop word, spelled as typed (without diacritics when typed without them). */
+function stopAnswer(word: string): string | undefined {
+  const folded = foldWord(word);
+  const answer = STOP_WORDS.get(folded);
+  if (!answer) return undefined;
+  return folded === word.toLowerCase() ? answer.plain : answer.written;
+}
 
 /** The subcommand a word names: English (any case) or Romanian (any case, with or without diacritics). */
 function subcommandOf(word: string): string {
@@ -82,7 +108,9 @@ function subcommandOf(word: string): string {
 /** What a typo may be near: the subcommands, and the Romanian words with and without diacritics. */
 const SUGGESTIBLE: readonly string[] = [
   ...SUBCOMMANDS,
-  ...[...ETRANSPORT_ROMANIAN_WORDS.keys()].flatMap((w) => (foldWord(w) === w ? [w] : [w, foldWord(w)])),
+  ...[...ETRANSPORT_ROMANIAN_WORDS.keys(), ...ROMANIAN_ALSO.keys()].flatMap((w) =>
+    foldWord(w) === w ? [w] : [w, foldWord(w)],
+  ),
 ];
 
 const EXAMPLES: Record<Subcommand, string> = {
@@ -201,7 +229,9 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
       showHelp: true,
     });
   }
-  const near = (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUGGESTIBLE);
+  const stop = stopAnswer(word);
+  const near =
+    stop ?? (Object.hasOwn(SYNONYMS, sub) ? SYNONYMS[sub] : undefined) ?? closestWord(sub, SUGGESTIBLE);
   if (near) {
     const retried = parseEtransportCommand(`${near} ${args}`);
     const example =
@@ -214,7 +244,7 @@ export function parseEtransportCommand(text: string, _ctx?: GrammarContext): Etr
         root: "/etransport",
         given: `/etransport ${word}`,
         suggestion: `/etransport ${near}`,
-        ...(sub === "stop" ? { pauseToo: true } : {}),
+        ...(stop ? { pauseToo: true } : {}),
       },
       example,
       { suggestion: near, showHelp: true },
