@@ -27,7 +27,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Same start as `npm start` after its build step (prestart), without npm in the process tree.
 # The same image runs the move from one instance to Redis (README, "Several replicas"), with the
-# old instance's data mounted on /data and REDIS_URL set:  node dist/store/migrateCli.js --to-redis
+# old instance's data mounted on /data and REDIS_URL set:  node dist/platform/store/migrateCli.js --to-redis
 # (`npm run migrate` needs tsx, a dev dependency pruned above).
 # A smaller young generation (4 MB semi-spaces instead of 16): RSS with 300 queued tasks measured
 # 149 → 116 MB at no measurable CPU cost. An old generation that grows by 10 % at a time

@@ -11,18 +11,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AlertPoller } from "../src/alerts/poller.js";
-import type { AlertPublisher } from "../src/alerts/publisher.js";
-import { createAlertWebClient, SlackAlertPublisher } from "../src/alerts/slackPublisher.js";
-import { AlertSubscriptions } from "../src/alerts/subscriptions.js";
-import { FleetClient } from "../src/fleet/client.js";
-import { createFleetGate } from "../src/gate/fleetGate.js";
-import { runUntilSettled, VirtualClock } from "../src/gate/virtualClock.js";
+import { AlertPoller } from "../src/features/alerts/poller.js";
+import type { AlertPublisher } from "../src/features/alerts/publisher.js";
+import { createAlertWebClient, SlackAlertPublisher } from "../src/features/alerts/slackPublisher.js";
+import { AlertSubscriptions } from "../src/features/alerts/subscriptions.js";
+import { FleetClient } from "../src/platform/fleet/client.js";
+import { createFleetGate } from "../src/platform/gate/fleetGate.js";
+import { runUntilSettled, VirtualClock } from "../src/platform/gate/virtualClock.js";
+import { SqliteAlertStore } from "../src/platform/store/alertStore.js";
+import { openDatabase } from "../src/platform/store/database.js";
+import { promised } from "../src/platform/store/promised.js";
 import { startFakeSlack } from "../src/sandbox/fakeSlack/index.js";
 import { startSimulator } from "../src/simulator/index.js";
-import { SqliteAlertStore } from "../src/store/alertStore.js";
-import { openDatabase } from "../src/store/database.js";
-import { promised } from "../src/store/promised.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;

@@ -1,6 +1,6 @@
-import type { UpstreamCall } from "../src/fleet/seam.js";
-import type { AccountGate, GateSchedule } from "../src/gate/gate.js";
-import type { Clock } from "../src/gate/memoryGate.js";
+import type { UpstreamCall } from "../src/platform/fleet/seam.js";
+import type { AccountGate, GateSchedule } from "../src/platform/gate/gate.js";
+import type { Clock } from "../src/platform/gate/memoryGate.js";
 
 /**
  * The baseline the benchmark compares against: one FIFO queue per account with the same

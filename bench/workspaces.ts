@@ -28,13 +28,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { INPUTS } from "../src/platform/slack/actionIds.js";
 import {
   type FakeSlack,
   type FakeTeamInput,
   SlackDriver,
   startFakeSlack,
 } from "../src/sandbox/fakeSlack/index.js";
-import { INPUTS } from "../src/slack/actionIds.js";
 import { listeningUrl } from "../test/helpers/botLog.js";
 import { installWorkspace } from "../test/helpers/installFlow.js";
 import { type RedisServer, startRedisServer } from "../test/helpers/redisServer.js";

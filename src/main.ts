@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
+import { type Config, ConfigError, loadConfig } from "./app/config.js";
 import { type Fleetbot, startFleetbot } from "./app/start.js";
-import { type Config, ConfigError, loadConfig } from "./config.js";
-import { StoreError } from "./store/database.js";
+import { StoreError } from "./platform/store/database.js";
 
 async function main(): Promise<void> {
   let config: Config;

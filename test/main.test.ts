@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/app/config.js";
 import { type Fleetbot, startFleetbot } from "../src/app/start.js";
-import { loadConfig } from "../src/config.js";
 
 const dirs: string[] = [];
 let bot: Fleetbot | undefined;

@@ -8,8 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
 import {
   ALERTS_CHANNEL,
   accountRequests,

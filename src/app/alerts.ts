@@ -1,16 +1,16 @@
 import cron from "node-cron";
-import { countingPublisher } from "../alerts/countingPublisher.js";
-import { AlertPoller } from "../alerts/poller.js";
-import { SlackAlertPublisher } from "../alerts/slackPublisher.js";
-import { AlertSubscriptions } from "../alerts/subscriptions.js";
-import type { Config } from "../config.js";
+import { countingPublisher } from "../features/alerts/countingPublisher.js";
+import { AlertPoller } from "../features/alerts/poller.js";
+import { SlackAlertPublisher } from "../features/alerts/slackPublisher.js";
+import { AlertSubscriptions } from "../features/alerts/subscriptions.js";
 import { resolveLanguage } from "../i18n/resolve.js";
-import type { Logger } from "../log.js";
-import type { FleetbotMetrics } from "../metrics.js";
-import type { FleetAccounts } from "../tasks/fleetAccounts.js";
-import type { Workspaces } from "../workspaces/registry.js";
-import { workspaceClient } from "../workspaces/registry.js";
+import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { Logger } from "../platform/log.js";
+import type { FleetbotMetrics } from "../platform/metrics.js";
+import type { Workspaces } from "../platform/workspaces/registry.js";
+import { workspaceClient } from "../platform/workspaces/registry.js";
 import type { Backend } from "./backend/backend.js";
+import type { Config } from "./config.js";
 
 /** Subscriptions, the Slack publisher (counted for /metrics) and the ALERTS_CRON poller. */
 export type AlertParts = ReturnType<typeof alertParts>;

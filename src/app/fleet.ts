@@ -1,14 +1,14 @@
-import type { Config } from "../config.js";
-import { FleetClient } from "../fleet/client.js";
-import type { FleetGateOptions } from "../gate/fleetGate.js";
-import type { AccountGate } from "../gate/gate.js";
-import type { Logger } from "../log.js";
-import type { FleetbotMetrics } from "../metrics.js";
+import { AccountUpkeep } from "../platform/accounts/accountUpkeep.js";
+import { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import { FleetClient } from "../platform/fleet/client.js";
+import type { FleetGateOptions } from "../platform/gate/fleetGate.js";
+import type { AccountGate } from "../platform/gate/gate.js";
+import type { Logger } from "../platform/log.js";
+import type { FleetbotMetrics } from "../platform/metrics.js";
+import { CallDurations } from "../platform/tasks/callDurations.js";
 import type { RunningSimulator } from "../simulator/index.js";
-import { AccountUpkeep } from "../tasks/accountUpkeep.js";
-import { CallDurations } from "../tasks/callDurations.js";
-import { FleetAccounts } from "../tasks/fleetAccounts.js";
 import type { Backend } from "./backend/backend.js";
+import type { Config } from "./config.js";
 import type { StartOptions } from "./fleetbot.js";
 
 /** FLEET_API_URL, or the embedded simulator when none is set. */

@@ -1,19 +1,19 @@
-import type { AlertPoller } from "../alerts/poller.js";
-import type { Config } from "../config.js";
-import type { FleetClient, FleetSession } from "../fleet/client.js";
-import type { Vehicle } from "../fleet/schemas.js";
-import type { Logger } from "../log.js";
-import type { FleetbotMetrics } from "../metrics.js";
+import type { AlertPoller } from "../features/alerts/poller.js";
+import type { AccountUpkeep } from "../platform/accounts/accountUpkeep.js";
+import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { FleetClient, FleetSession } from "../platform/fleet/client.js";
+import type { Vehicle } from "../platform/fleet/schemas.js";
+import type { Logger } from "../platform/log.js";
+import type { FleetbotMetrics } from "../platform/metrics.js";
+import type { TaskDelivery } from "../platform/slack/delivery.js";
+import type { TaskRepository } from "../platform/store/contract/index.js";
+import type { TaskRunner } from "../platform/tasks/runner.js";
+import type { VehicleCache } from "../platform/vehicles/vehicleCache.js";
+import type { WorkspaceRemoval } from "../platform/workspaces/removal.js";
 import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
 import type { RunningSimulator, SimulatorOptions } from "../simulator/index.js";
-import type { RunningSlackApp } from "../slack/app.js";
-import type { TaskDelivery } from "../slack/delivery.js";
-import type { TaskRepository } from "../store/contract/index.js";
-import type { AccountUpkeep } from "../tasks/accountUpkeep.js";
-import type { FleetAccounts } from "../tasks/fleetAccounts.js";
-import type { TaskRunner } from "../tasks/runner.js";
-import type { VehicleCache } from "../tasks/vehicleCache.js";
-import type { WorkspaceRemoval } from "../workspaces/removal.js";
+import type { Config } from "./config.js";
+import type { FleetbotSlack } from "./slack.js";
 
 /**
  * The one place that wires fleetbot together. `startFleetbot` reads top to bottom: stores,
@@ -36,7 +36,7 @@ export interface Fleetbot {
   tasks: TaskRepository;
   vehicles: VehicleCache<Vehicle>;
   metrics: FleetbotMetrics;
-  slack: RunningSlackApp;
+  slack: FleetbotSlack;
   alerts: AlertPoller;
   delivery: TaskDelivery;
   /** Uninstalls and dead tokens (multi-workspace mode): `idle()` resolves when no removal is under way. */

@@ -1,9 +1,9 @@
-import { cronTickMs, sweepHealth } from "../alerts/sweepHealth.js";
-import type { Config } from "../config.js";
-import type { FleetbotMetrics } from "../metrics.js";
-import type { HttpRoute } from "../slack/app.js";
+import { cronTickMs, sweepHealth } from "../features/alerts/sweepHealth.js";
+import type { FleetbotMetrics } from "../platform/metrics.js";
+import type { HttpRoute } from "../platform/slack/app.js";
 import type { AlertParts } from "./alerts.js";
 import type { Backend } from "./backend/backend.js";
+import type { Config } from "./config.js";
 
 export interface HealthState {
   ready: boolean;

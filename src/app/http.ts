@@ -1,8 +1,8 @@
-import type { Config } from "../config.js";
-import type { FleetbotMetrics } from "../metrics.js";
+import type { FleetbotMetrics } from "../platform/metrics.js";
 import type { RunningSimulator } from "../simulator/index.js";
 import type { AlertParts } from "./alerts.js";
 import type { Backend } from "./backend/backend.js";
+import type { Config } from "./config.js";
 import { type HealthState, healthRoutes } from "./health.js";
 import { alertSchedule, type SandboxFirstList, sandboxPage } from "./sandbox.js";
 import type { SlackSettings } from "./slack.js";

@@ -1,10 +1,10 @@
-import { cronTickMs, nextCronRunMs } from "../alerts/sweepHealth.js";
-import type { Config } from "../config.js";
+import { cronTickMs, nextCronRunMs } from "../features/alerts/sweepHealth.js";
+import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
 import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
 import type { SandboxDeps } from "../sandbox/web/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
-import type { FleetAccounts } from "../tasks/fleetAccounts.js";
 import type { AlertParts } from "./alerts.js";
+import type { Config } from "./config.js";
 import type { HealthState } from "./health.js";
 
 /**

@@ -1,34 +1,35 @@
 import type { Installation } from "@slack/oauth";
 import { LogLevel, WebClient } from "@slack/web-api";
-import { ALERT_CLIENT_OPTIONS, createAlertWebClient } from "../alerts/slackPublisher.js";
-import type { Config } from "../config.js";
-import type { FleetClient, FleetSession } from "../fleet/client.js";
+import type { UserZoneDeps } from "../features/account/handlers/userZone.js";
+import { ALERT_CLIENT_OPTIONS, createAlertWebClient } from "../features/alerts/slackPublisher.js";
+import type { SlackContext } from "../features/context.js";
+import { registerListeners } from "../features/listeners.js";
 import type { Language } from "../i18n/language.js";
-import type { Logger } from "../log.js";
-import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
-import { type HttpRoute, type RunningSlackApp, startSlackApp } from "../slack/app.js";
-import type { SlackContext } from "../slack/context.js";
-import type { TaskDelivery } from "../slack/delivery.js";
-import { installOptions, type PublicSite, publicRoutes } from "../slack/installRoutes.js";
-import { isChannelMember } from "../slack/listeners/channelMembership.js";
-import type { PendingAcks } from "../slack/pendingAcks.js";
-import { People } from "../slack/people.js";
-import { installWelcomeMessage } from "../slack/views/installation.js";
-import { MemorySharedState, type SharedState } from "../store/sharedState.js";
-import type { FleetAccounts } from "../tasks/fleetAccounts.js";
-import type { UserZoneDeps } from "../tasks/handlers/userZone.js";
-import type { TaskRunner } from "../tasks/runner.js";
-import type { WorkspaceEvents } from "../workspaces/events.js";
+import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { FleetClient, FleetSession } from "../platform/fleet/client.js";
+import type { Logger } from "../platform/log.js";
+import { type HttpRoute, type RunningSlackApp, startSlackApp } from "../platform/slack/app.js";
+import type { TaskDelivery } from "../platform/slack/delivery.js";
+import { installOptions, type PublicSite, publicRoutes } from "../platform/slack/installRoutes.js";
+import { isChannelMember } from "../platform/slack/listeners/channelMembership.js";
+import type { PendingAcks } from "../platform/slack/pendingAcks.js";
+import { People } from "../platform/slack/people.js";
+import { installWelcomeMessage } from "../platform/slack/views/installation.js";
+import { MemorySharedState, type SharedState } from "../platform/store/sharedState.js";
+import type { TaskRunner } from "../platform/tasks/runner.js";
+import type { WorkspaceEvents } from "../platform/workspaces/events.js";
 import {
   InstalledWorkspaces,
   SingleWorkspace,
   type Workspaces,
   workspaceClient,
-} from "../workspaces/registry.js";
-import { WorkspaceRemoval } from "../workspaces/removal.js";
-import type { WorkspaceKey } from "../workspaces/workspace.js";
+} from "../platform/workspaces/registry.js";
+import { WorkspaceRemoval } from "../platform/workspaces/removal.js";
+import type { WorkspaceKey } from "../platform/workspaces/workspace.js";
+import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
 import type { AlertParts } from "./alerts.js";
 import type { Backend } from "./backend/backend.js";
+import type { Config } from "./config.js";
 import type { HealthState } from "./health.js";
 
 export interface SlackSettings {
@@ -177,7 +178,7 @@ export async function startSlack(
       health: HealthState;
       events: WorkspaceEvents;
     },
-): Promise<RunningSlackApp> {
+): Promise<FleetbotSlack> {
   const { stores, workspaces, logger } = parts;
   const context = slackContext(config, parts);
   const slack = await startSlackSide(config, {
@@ -209,7 +210,7 @@ export async function startSlackSide(
     usedStates: SharedState;
     logger: Logger;
   },
-): Promise<RunningSlackApp> {
+): Promise<FleetbotSlack> {
   const { slackSide, sandbox, workspaces } = parts;
   const oauth = config.slack.oauth;
   const site: PublicSite = {
@@ -237,11 +238,15 @@ export async function startSlackSide(
     routes: install ? [...parts.routes, ...publicRoutes(site)] : parts.routes,
     logger: parts.logger,
     pendingAcks: parts.pendingAcks,
-    context: parts.context,
+    ...(parts.context.sharedState ? { sharedState: parts.context.sharedState } : {}),
+    register: (app) => registerListeners(app, parts.context),
   });
   sandbox?.listening(slack.url);
-  return slack;
+  return { ...slack, context: parts.context };
 }
+
+/** The running Slack app with the context its listeners were built from. */
+export type FleetbotSlack = RunningSlackApp & { context: SlackContext };
 
 export function slackContext(
   config: Config,

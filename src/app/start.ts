@@ -1,10 +1,10 @@
-import type { Config } from "../config.js";
-import { createLogger } from "../log.js";
-import { FleetbotMetrics } from "../metrics.js";
-import { PendingAcks } from "../slack/pendingAcks.js";
-import { WorkspaceEvents } from "../workspaces/events.js";
+import { createLogger } from "../platform/log.js";
+import { FleetbotMetrics } from "../platform/metrics.js";
+import { PendingAcks } from "../platform/slack/pendingAcks.js";
+import { WorkspaceEvents } from "../platform/workspaces/events.js";
 import { alertParts } from "./alerts.js";
 import { openBackend } from "./backend/index.js";
+import type { Config } from "./config.js";
 import { accountUpkeep, fleetParts, startFleetService } from "./fleet.js";
 import type { Fleetbot, StartOptions } from "./fleetbot.js";
 import { httpRoutes } from "./http.js";

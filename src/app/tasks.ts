@@ -1,33 +1,39 @@
-import type { Config } from "../config.js";
-import type { FleetClient, FleetSession } from "../fleet/client.js";
-import { isUpstreamTransportError } from "../fleet/errors.js";
-import type { AccountGate } from "../gate/gate.js";
-import type { Logger } from "../log.js";
-import { TaskDelivery } from "../slack/delivery.js";
-import { parsePeriodCore } from "../slack/grammar/period.js";
-import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "../slack/renderers.js";
-import type { TaskRepository } from "../store/contract/index.js";
-import { MemorySharedState } from "../store/sharedState.js";
-import { type CallDurations, TaskOverhead } from "../tasks/callDurations.js";
-import { describeTaskError } from "../tasks/failures.js";
-import type { FleetAccounts } from "../tasks/fleetAccounts.js";
-import { accountLinkHandler } from "../tasks/handlers/accountLink.js";
-import { LINK_FAILURE_LIMITS, LinkFailures } from "../tasks/handlers/linkFailures.js";
-import { transportActionHandler } from "../tasks/handlers/transportActions.js";
+import { parsePeriodCore } from "../commands/period.js";
+import { accountLinkHandler } from "../features/account/handlers/accountLink.js";
+import { LINK_FAILURE_LIMITS, LinkFailures } from "../features/account/handlers/linkFailures.js";
+import {
+  rezonePeriod,
+  settlingUserZone,
+  type UserZoneDeps,
+  withZone,
+} from "../features/account/handlers/userZone.js";
+import { transportActionHandler } from "../features/etransport/handlers/transportActions.js";
 import {
   transportFindHandler,
   transportListHandler,
   transportRemoveHandler,
   transportSaveHandler,
-} from "../tasks/handlers/transports.js";
-import { rezonePeriod, settlingUserZone, type UserZoneDeps, withZone } from "../tasks/handlers/userZone.js";
-import { vehicleReportHandler } from "../tasks/handlers/vehicleData.js";
-import { TaskRunner } from "../tasks/runner.js";
-import type { TaskRecord } from "../tasks/task.js";
-import type { WorkspaceEvents } from "../workspaces/events.js";
-import type { Workspaces } from "../workspaces/registry.js";
-import { workspaceClient } from "../workspaces/registry.js";
+} from "../features/etransport/handlers/transports.js";
+import { describeTask, type RenderContext, relatedTaskIds, renderTask } from "../features/renderers.js";
+import { staleAnswerRefresh, underWayMessage } from "../features/renderRegistry.js";
+import { vehicleReportHandler } from "../features/reports/handler.js";
+import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { FleetClient, FleetSession } from "../platform/fleet/client.js";
+import { isUpstreamTransportError } from "../platform/fleet/errors.js";
+import type { AccountGate } from "../platform/gate/gate.js";
+import type { Logger } from "../platform/log.js";
+import { TaskDelivery } from "../platform/slack/delivery.js";
+import type { TaskRepository } from "../platform/store/contract/index.js";
+import { MemorySharedState } from "../platform/store/sharedState.js";
+import { type CallDurations, TaskOverhead } from "../platform/tasks/callDurations.js";
+import { describeTaskError } from "../platform/tasks/failures.js";
+import { TaskRunner } from "../platform/tasks/runner.js";
+import type { TaskRecord } from "../platform/tasks/task.js";
+import type { WorkspaceEvents } from "../platform/workspaces/events.js";
+import type { Workspaces } from "../platform/workspaces/registry.js";
+import { workspaceClient } from "../platform/workspaces/registry.js";
 import type { Backend, SharedTaskQueue } from "./backend/backend.js";
+import type { Config } from "./config.js";
 import type { StartOptions } from "./fleetbot.js";
 
 export function taskRunner(
@@ -149,6 +155,8 @@ export function taskDelivery(
     runner,
     render: async (task) => renderTask(task, await renderContext(config, stores.tasks, task)),
     describe: describeTask,
+    underWayMessage,
+    staleAnswerRefresh,
     defaultLanguage: config.defaultLanguage,
     logger: logger.child({ module: "delivery" }),
     progressEveryMs: parts.options.progressEveryMs,

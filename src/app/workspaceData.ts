@@ -1,5 +1,5 @@
-import { LinkAttempts } from "../slack/listeners/account.js";
-import type { WorkspaceEvents } from "../workspaces/events.js";
+import { LinkAttempts } from "../features/account/slack/listeners.js";
+import type { WorkspaceEvents } from "../platform/workspaces/events.js";
 import type { Backend } from "./backend/backend.js";
 
 /**

@@ -7,7 +7,7 @@
  * Every Intl object is made once and kept (a formatter costs tens of microseconds to build,
  * a format call well under one): numbers per (language, fraction digits), dates per
  * (language, time zone). A zone the runtime does not know throws a RangeError (a caller bug:
- * zones are checked where they enter, src/time/zone.ts) and is not kept.
+ * zones are checked where they enter, src/platform/time/zone.ts) and is not kept.
  */
 import type { Language } from "./language.js";
 

@@ -1,11 +1,11 @@
 /**
- * A period's label (src/reports/periodLabel.ts) in the reader's language: "last 3 days",
+ * A period's label (src/commands/periodLabel.ts) in the reader's language: "last 3 days",
  * "ultimele 3 zile", "yesterday (Tue 24 Nov)". Dates in format.ts's one form; a legacy label (the
  * English words a task stored before labels were data) is shown as it is. Here, not in
- * src/slack/views, so that report files (GPX, charts) can write it too.
+ * the Slack views, so that report files (GPX, charts) can write it too.
  */
 
-import type { PeriodLabel, PeriodLabelCode } from "../reports/periodLabel.js";
+import type { PeriodLabel, PeriodLabelCode } from "../commands/periodLabel.js";
 import { messages } from "./catalogue.js";
 import { date, dateTime } from "./format.js";
 import type { Language } from "./language.js";

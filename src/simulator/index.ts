@@ -1,7 +1,7 @@
 /**
  * The embedded fleet service: a faithful stand-in for the upstream tracking service
  * (fleet-api.md) for the demo mode and tests. It is an independent oracle: it shares no
- * code or schema with src/fleet/.
+ * code or schema with src/platform/fleet/.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -4,12 +4,12 @@
  * again every sweep.
  */
 import { describe, expect, it } from "vitest";
-import { AlertGroups, type GroupRun, groupKey } from "../../src/alerts/alertGroups.js";
-import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { AlertPublishError, type AlertPublisher } from "../../src/alerts/publisher.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
+import { AlertGroups, type GroupRun, groupKey } from "../../src/features/alerts/alertGroups.js";
+import type { IncidentChange } from "../../src/features/alerts/incidents.js";
+import { AlertPublishError, type AlertPublisher } from "../../src/features/alerts/publisher.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
 
 const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
 

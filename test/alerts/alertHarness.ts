@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
-import type { AlertPublisher } from "../../src/alerts/publisher.js";
-import { createAlertWebClient, SlackAlertPublisher } from "../../src/alerts/slackPublisher.js";
-import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
-import { runUntilSettled } from "../../src/gate/virtualClock.js";
+import { AlertPoller, type TransportSource } from "../../src/features/alerts/poller.js";
+import type { AlertPublisher } from "../../src/features/alerts/publisher.js";
+import { createAlertWebClient, SlackAlertPublisher } from "../../src/features/alerts/slackPublisher.js";
+import { AlertSubscriptions } from "../../src/features/alerts/subscriptions.js";
+import { runUntilSettled } from "../../src/platform/gate/virtualClock.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
 import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimulatorOptions, TransportControl } from "../../src/simulator/index.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
 import { startFleetHarness } from "../helpers/fleetHarness.js";
 
 const silent = { info() {}, warn() {}, debug() {}, error() {} };

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/subscriptions.js";
-import type { TransportView } from "../../src/etransport/types.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
+import type { IncidentChange } from "../../src/features/alerts/incidents.js";
+import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/features/alerts/subscriptions.js";
+import type { TransportView } from "../../src/features/etransport/types.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
 
 const dirs: string[] = [];
 const freshDir = () => {

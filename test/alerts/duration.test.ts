@@ -4,15 +4,18 @@
  * the span the checks allow ("2–6 min"), never as if it ended at the check.
  */
 import { describe, expect, it } from "vitest";
-import { faultDurationSpan, faultEnd } from "../../src/alerts/duration.js";
+import { faultDurationSpan, faultEnd } from "../../src/features/alerts/duration.js";
 import {
   endEvidenceOf,
   evaluateSweep,
   type IncidentRecord,
   type ResolveReason,
-} from "../../src/alerts/incidents.js";
-import type { TransportView } from "../../src/etransport/types.js";
-import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
+} from "../../src/features/alerts/incidents.js";
+import {
+  resolvedAlertMessage,
+  resolvedThreadReply,
+} from "../../src/features/alerts/slack/views/resolution.js";
+import type { TransportView } from "../../src/features/etransport/types.js";
 import { textOf } from "../helpers/botHarness.js";
 
 const MIN = 60_000;

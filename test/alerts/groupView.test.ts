@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { IncidentRecord } from "../../src/alerts/incidents.js";
+import type { IncidentRecord } from "../../src/features/alerts/incidents.js";
+import { groupedAlertMessage } from "../../src/features/alerts/slack/views/alertGroups.js";
 import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
-import { groupedAlertMessage } from "../../src/slack/views/alertGroups.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const MIN = 60_000;

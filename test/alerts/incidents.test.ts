@@ -16,8 +16,8 @@ import {
   stalledSinceMs,
   subscriptionMatches,
   vanishedChanges,
-} from "../../src/alerts/incidents.js";
-import type { TransportView } from "../../src/etransport/types.js";
+} from "../../src/features/alerts/incidents.js";
+import type { TransportView } from "../../src/features/etransport/types.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const H = 3600_000;

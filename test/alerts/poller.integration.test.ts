@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { postFailureText } from "../../src/slack/views/alerts/subscriptionList.js";
+import { postFailureText } from "../../src/features/alerts/slack/views/subscriptionList.js";
 import { textOf } from "../helpers/botHarness.js";
 import { type AlertHarness, startAlertHarness } from "./alertHarness.js";
 

@@ -1,21 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { AlertPoller, type TransportSource } from "../../src/alerts/poller.js";
+import { AlertPoller, type TransportSource } from "../../src/features/alerts/poller.js";
 import {
   type AlertDigest,
   AlertPublishError,
   type AlertPublisher,
   type AlertsPausedNotice,
   type AlertTarget,
-} from "../../src/alerts/publisher.js";
-import { toPublishError } from "../../src/alerts/slackPublisher.js";
-import { AlertSubscriptions } from "../../src/alerts/subscriptions.js";
-import type { LoadTransportsParams } from "../../src/fleet/client.js";
-import { UnauthorizedError } from "../../src/fleet/errors.js";
-import type { Transport } from "../../src/fleet/schemas.js";
-import type { CallContext } from "../../src/fleet/seam.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
+} from "../../src/features/alerts/publisher.js";
+import { toPublishError } from "../../src/features/alerts/slackPublisher.js";
+import { AlertSubscriptions } from "../../src/features/alerts/subscriptions.js";
+import type { LoadTransportsParams } from "../../src/platform/fleet/client.js";
+import { UnauthorizedError } from "../../src/platform/fleet/errors.js";
+import type { Transport } from "../../src/platform/fleet/schemas.js";
+import type { CallContext } from "../../src/platform/fleet/seam.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const silent = { info() {}, warn() {}, debug() {}, error() {} };

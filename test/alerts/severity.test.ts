@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertSeverity, isDomesticRoute, placeCountry } from "../../src/alerts/severity.js";
+import { alertSeverity, isDomesticRoute, placeCountry } from "../../src/features/etransport/severity.js";
 
 describe("placeCountry", () => {
   it.each([

@@ -1,18 +1,18 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/alerts/subscriptions.js";
-import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
-import { alertOptions } from "../../src/slack/listeners/alerts.js";
-import { digestMessage } from "../../src/slack/views/alerts/digest.js";
-import { alertMutedMessage, alertUnmutedMessage } from "../../src/slack/views/alerts/mute.js";
+import { alertOptions } from "../../src/features/alerts/slack/listeners.js";
+import { digestMessage } from "../../src/features/alerts/slack/views/digest.js";
+import { alertMutedMessage, alertUnmutedMessage } from "../../src/features/alerts/slack/views/mute.js";
 import {
   alertFilterErrorMessage,
   alertOptionProblemMessage,
   subscriptionChangedMessage,
   subscriptionRefusalMessage,
-} from "../../src/slack/views/alerts/subscriptionAnswers.js";
-import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
-import type { AlertSubscription } from "../../src/store/contract/index.js";
+} from "../../src/features/alerts/slack/views/subscriptionAnswers.js";
+import { subscriptionListMessage } from "../../src/features/alerts/slack/views/subscriptionList.js";
+import { AlertSubscriptions, InvalidAlertFilterError } from "../../src/features/alerts/subscriptions.js";
+import type { AlertSubscription } from "../../src/platform/store/contract/index.js";
+import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 
 /**
  * What one person reads of `/fleet alerts list|subscribe|unsubscribe` and of a click on an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cronTickMs, sweepHealth } from "../../src/alerts/sweepHealth.js";
+import { cronTickMs, sweepHealth } from "../../src/features/alerts/sweepHealth.js";
 
 describe("alert sweep health (issue 23, item 6)", () => {
   it("measures a tick from the cron expression", () => {

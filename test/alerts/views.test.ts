@@ -1,23 +1,26 @@
 import type { ActionsBlock, Block, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { IncidentRecord } from "../../src/alerts/incidents.js";
-import type { TransportView } from "../../src/etransport/types.js";
-import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
-import { digestMessage } from "../../src/slack/views/alerts/digest.js";
-import { alertMessage } from "../../src/slack/views/alerts/incidentMessage.js";
+import type { IncidentRecord } from "../../src/features/alerts/incidents.js";
+import { digestMessage } from "../../src/features/alerts/slack/views/digest.js";
+import { alertMessage } from "../../src/features/alerts/slack/views/incidentMessage.js";
 import {
   alertBlocksWithMute,
   alertBlocksWithoutMute,
   alertMutedMessage,
   alertUnmutedMessage,
   parseAlertMuteValue,
-} from "../../src/slack/views/alerts/mute.js";
-import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
-import { subscriptionChangedMessage } from "../../src/slack/views/alerts/subscriptionAnswers.js";
-import { subscriptionListMessage } from "../../src/slack/views/alerts/subscriptionList.js";
-import { parseTransportButtonValue } from "../../src/slack/views/etransport/buttonValues.js";
-import type { AlertSubscription } from "../../src/store/contract/index.js";
+} from "../../src/features/alerts/slack/views/mute.js";
+import {
+  resolvedAlertMessage,
+  resolvedThreadReply,
+} from "../../src/features/alerts/slack/views/resolution.js";
+import { subscriptionChangedMessage } from "../../src/features/alerts/slack/views/subscriptionAnswers.js";
+import { subscriptionListMessage } from "../../src/features/alerts/slack/views/subscriptionList.js";
+import { parseTransportButtonValue } from "../../src/features/etransport/slack/views/buttonValues.js";
+import type { TransportView } from "../../src/features/etransport/types.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
+import type { AlertSubscription } from "../../src/platform/store/contract/index.js";
+import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const MIN = 60_000;

@@ -1,18 +1,21 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { IncidentRecord } from "../../src/alerts/incidents.js";
-import type { TransportView } from "../../src/etransport/types.js";
-import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
-import { groupedAlertMessage } from "../../src/slack/views/alertGroups.js";
-import { digestMessage } from "../../src/slack/views/alerts/digest.js";
-import { alertMessage } from "../../src/slack/views/alerts/incidentMessage.js";
+import type { IncidentRecord } from "../../src/features/alerts/incidents.js";
+import { groupedAlertMessage } from "../../src/features/alerts/slack/views/alertGroups.js";
+import { digestMessage } from "../../src/features/alerts/slack/views/digest.js";
+import { alertMessage } from "../../src/features/alerts/slack/views/incidentMessage.js";
 import {
   alertBlocksWithMute,
   alertBlocksWithoutMute,
   alertLanguageOf,
-} from "../../src/slack/views/alerts/mute.js";
-import { resolvedAlertMessage, resolvedThreadReply } from "../../src/slack/views/alerts/resolution.js";
-import { postFailureText } from "../../src/slack/views/alerts/subscriptionList.js";
+} from "../../src/features/alerts/slack/views/mute.js";
+import {
+  resolvedAlertMessage,
+  resolvedThreadReply,
+} from "../../src/features/alerts/slack/views/resolution.js";
+import { postFailureText } from "../../src/features/alerts/slack/views/subscriptionList.js";
+import type { TransportView } from "../../src/features/etransport/types.js";
+import { totalText, validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 
 /** Channel alerts in the subscription's language (lang=ro): every word from the catalogue. */
 

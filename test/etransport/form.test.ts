@@ -5,11 +5,11 @@ import {
   toAddTransportParams,
   toUpdateTransportParams,
   validateTransportForm,
-} from "../../src/etransport/form.js";
+} from "../../src/features/etransport/form.js";
 import {
   transportFormErrorText,
   transportFormWarningTexts,
-} from "../../src/slack/views/etransport/formWording.js";
+} from "../../src/features/etransport/slack/views/formWording.js";
 
 const NOW = Date.parse("2025-03-10T08:00:00Z");
 const HOUR = 3600;

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isKnownTransportFailure, transportFailure } from "../../src/etransport/failures.js";
-import { transportStateInfo } from "../../src/etransport/state.js";
-import { parseTransportView, toTransportView } from "../../src/etransport/types.js";
-import { fleetSchemas, TRANSMISSION_STATUS_CODES } from "../../src/fleet/schemas.js";
+import { isKnownTransportFailure, transportFailure } from "../../src/features/etransport/failures.js";
+import {
+  isAdvisedTransmission,
+  transportStatusText,
+} from "../../src/features/etransport/slack/views/transportText.js";
+import { transportStateInfo } from "../../src/features/etransport/state.js";
+import { parseTransportView, toTransportView } from "../../src/features/etransport/types.js";
 import { messages } from "../../src/i18n/catalogue.js";
-import { isAdvisedTransmission, transportStatusText } from "../../src/slack/views/etransportText.js";
+import { fleetSchemas, TRANSMISSION_STATUS_CODES } from "../../src/platform/fleet/schemas.js";
 
 describe("transportStateInfo: status → name, finished, actions", () => {
   it.each([

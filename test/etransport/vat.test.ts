@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isPlausiblePlate, isRomanianPlate, normalisePlate } from "../../src/etransport/plates.js";
+import { isPlausiblePlate, isRomanianPlate, normalisePlate } from "../../src/features/etransport/plates.js";
 import {
   checkVatNumber,
   cifControlDigit,
   isValidRomanianCif,
   type VatProblem,
-} from "../../src/etransport/vat.js";
+} from "../../src/features/etransport/vat.js";
 import { messages } from "../../src/i18n/catalogue.js";
 
 /** The refusal as the English form words it (the domain gives codes and data). */

@@ -1,6 +1,6 @@
 import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FleetClient, parseRetryAfter } from "../../src/fleet/client.js";
+import { FleetClient, parseRetryAfter } from "../../src/platform/fleet/client.js";
 import {
   ApplicationFailureError,
   BadRequestError,
@@ -8,10 +8,10 @@ import {
   RequestRuleError,
   UnauthorizedError,
   UpstreamTransportError,
-} from "../../src/fleet/errors.js";
-import type { CallGate, UpstreamCall } from "../../src/fleet/seam.js";
-import { taskErrorText } from "../../src/slack/views/taskEnding.js";
-import { describeTaskError } from "../../src/tasks/failures.js";
+} from "../../src/platform/fleet/errors.js";
+import type { CallGate, UpstreamCall } from "../../src/platform/fleet/seam.js";
+import { taskErrorText } from "../../src/platform/slack/views/taskEnding.js";
+import { describeTaskError } from "../../src/platform/tasks/failures.js";
 import { DAY_MS, recordingGate } from "./helpers.js";
 
 /**

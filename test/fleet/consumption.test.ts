@@ -3,9 +3,9 @@ import {
   consumptionTotals,
   mergeConsumptionSpans,
   vehicleConsumptionTotals,
-} from "../../src/fleet/consumption.js";
-import { normalizeKeys } from "../../src/fleet/normalize.js";
-import { type ConsumptionRecord, fleetSchemas } from "../../src/fleet/schemas.js";
+} from "../../src/platform/fleet/consumption.js";
+import { normalizeKeys } from "../../src/platform/fleet/normalize.js";
+import { type ConsumptionRecord, fleetSchemas } from "../../src/platform/fleet/schemas.js";
 
 const records = (raw: unknown[]): ConsumptionRecord[] =>
   fleetSchemas("Europe/Bucharest").consumptionPayload.parse(normalizeKeys(raw));

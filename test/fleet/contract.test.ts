@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
-import { vehicleConsumptionTotals } from "../../src/fleet/consumption.js";
+import { FleetClient, type FleetSession } from "../../src/platform/fleet/client.js";
+import { vehicleConsumptionTotals } from "../../src/platform/fleet/consumption.js";
 import {
   ApplicationFailureError,
   BadRequestError,
@@ -9,10 +9,10 @@ import {
   RequestRuleError,
   UnauthorizedError,
   UpstreamTransportError,
-} from "../../src/fleet/errors.js";
-import { directGate } from "../../src/fleet/seam.js";
-import { splitPeriod } from "../../src/fleet/split.js";
-import { formatCompanyLocal } from "../../src/fleet/time.js";
+} from "../../src/platform/fleet/errors.js";
+import { directGate } from "../../src/platform/fleet/seam.js";
+import { splitPeriod } from "../../src/platform/fleet/split.js";
+import { formatCompanyLocal } from "../../src/platform/fleet/time.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 import { DAY_MS } from "./helpers.js";
 

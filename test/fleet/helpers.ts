@@ -1,4 +1,4 @@
-import { type CallGate, sendAtOnce, type UpstreamCall } from "../../src/fleet/seam.js";
+import { type CallGate, sendAtOnce, type UpstreamCall } from "../../src/platform/fleet/seam.js";
 
 /** A gate without spacing that records every call it runs (endpoint, shareKey, context). */
 export function recordingGate(): CallGate & { calls: UpstreamCall[] } {

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
-import { BadRequestError } from "../../src/fleet/errors.js";
-import { DAY_MS } from "../../src/fleet/split.js";
+import { FleetClient, type FleetSession } from "../../src/platform/fleet/client.js";
+import { BadRequestError } from "../../src/platform/fleet/errors.js";
+import { DAY_MS } from "../../src/platform/fleet/split.js";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { SqliteLearnedLimitsStore } from "../../src/platform/store/learnedLimits.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
 import { recordingGate } from "./helpers.js";
 
 /**

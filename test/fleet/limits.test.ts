@@ -4,8 +4,8 @@ import {
   type LimitBookStorage,
   limitAfterRefusal,
   readLimitRefusal,
-} from "../../src/fleet/limits.js";
-import type { CallLimits, PlannedCall, SplittableEndpoint } from "../../src/fleet/split.js";
+} from "../../src/platform/fleet/limits.js";
+import type { CallLimits, PlannedCall, SplittableEndpoint } from "../../src/platform/fleet/split.js";
 import { DAY_MS } from "./helpers.js";
 
 const reason = (errorCode: string, ...errorParameters: string[]) => ({ errorCode, errorParameters });

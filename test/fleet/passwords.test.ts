@@ -4,10 +4,10 @@
  * the token of the link that works. Against the simulator over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient } from "../../src/fleet/client.js";
-import { UnauthorizedError } from "../../src/fleet/errors.js";
-import { MemoryAcceptedPasswords } from "../../src/fleet/passwords.js";
-import { directGate } from "../../src/fleet/seam.js";
+import { FleetClient } from "../../src/platform/fleet/client.js";
+import { UnauthorizedError } from "../../src/platform/fleet/errors.js";
+import { MemoryAcceptedPasswords } from "../../src/platform/fleet/passwords.js";
+import { directGate } from "../../src/platform/fleet/seam.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 
 describe("MemoryAcceptedPasswords", () => {

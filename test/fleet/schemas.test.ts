@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, lowerFirstChar, normalizeKeys } from "../../src/fleet/normalize.js";
+import { canonicalJson, lowerFirstChar, normalizeKeys } from "../../src/platform/fleet/normalize.js";
 import {
   envelopeSchema,
   fleetSchemas,
@@ -7,7 +7,7 @@ import {
   loginResponseSchema,
   normalizeTransportActionPayload,
   transportActionPayloadSchema,
-} from "../../src/fleet/schemas.js";
+} from "../../src/platform/fleet/schemas.js";
 
 const TZ = "Europe/Bucharest";
 const s = fleetSchemas(TZ);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LocationPoint, StopRecord } from "../../src/fleet/schemas.js";
+import type { LocationPoint, StopRecord } from "../../src/platform/fleet/schemas.js";
 import {
   chunkVehicles,
   combineLimits,
@@ -12,7 +12,7 @@ import {
   planCalls,
   planReport,
   splitPeriod,
-} from "../../src/fleet/split.js";
+} from "../../src/platform/fleet/split.js";
 
 const TZ = "Europe/Bucharest";
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

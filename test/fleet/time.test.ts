@@ -6,7 +6,7 @@ import {
   parseDurationSeconds,
   parseLooseServiceDate,
   parseServiceDate,
-} from "../../src/fleet/time.js";
+} from "../../src/platform/fleet/time.js";
 
 const TZ = "Europe/Bucharest";
 const iso = (s: string, tz = TZ) => parseServiceDate(s, tz)?.toISOString();

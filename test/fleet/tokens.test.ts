@@ -1,15 +1,15 @@
 import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { UnauthorizedError } from "../../src/fleet/errors.js";
-import type { LoginResponse } from "../../src/fleet/schemas.js";
+import { UnauthorizedError } from "../../src/platform/fleet/errors.js";
+import type { LoginResponse } from "../../src/platform/fleet/schemas.js";
 import {
   ALERT_LOGIN_RETRY_MS,
   type SharedToken,
   type SharedTokens,
   TokenManager,
-} from "../../src/fleet/tokens.js";
-import { createLogger } from "../../src/log.js";
+} from "../../src/platform/fleet/tokens.js";
+import { createLogger } from "../../src/platform/log.js";
 import { recordingGate } from "./helpers.js";
 
 const SECRET = "eyJ.secret-token-text";

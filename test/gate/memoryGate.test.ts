@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Priority, UpstreamCall } from "../../src/fleet/seam.js";
-import { CallCancelledError, PRIORITY_RANK } from "../../src/gate/gate.js";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { VirtualClock } from "../../src/gate/virtualClock.js";
+import type { Priority, UpstreamCall } from "../../src/platform/fleet/seam.js";
+import { CallCancelledError, PRIORITY_RANK } from "../../src/platform/gate/gate.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { VirtualClock } from "../../src/platform/gate/virtualClock.js";
 
 const INTERVAL = 30_000;
 const MARGIN = 250;

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RateLimitedError, UnauthorizedError } from "../../src/fleet/errors.js";
-import type { Priority, UpstreamCall } from "../../src/fleet/seam.js";
-import { CallCancelledError } from "../../src/gate/gate.js";
-import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
-import { RedisGate, type RedisGateOptions } from "../../src/gate/redisGate.js";
+import { RateLimitedError, UnauthorizedError } from "../../src/platform/fleet/errors.js";
+import type { Priority, UpstreamCall } from "../../src/platform/fleet/seam.js";
+import { CallCancelledError } from "../../src/platform/gate/gate.js";
+import { createRedisFleetGate } from "../../src/platform/gate/redisFleetGate.js";
+import { RedisGate, type RedisGateOptions } from "../../src/platform/gate/redisGate.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 // Scaled-down spacing: 60 ms interval + 20 ms margin = an 80 ms slot.

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient } from "../../src/fleet/client.js";
-import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
-import type { RedisGate } from "../../src/gate/redisGate.js";
+import { FleetClient } from "../../src/platform/fleet/client.js";
+import { createRedisFleetGate } from "../../src/platform/gate/redisFleetGate.js";
+import type { RedisGate } from "../../src/platform/gate/redisGate.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 

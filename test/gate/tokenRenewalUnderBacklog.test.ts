@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
-import type { UpstreamCall } from "../../src/fleet/seam.js";
-import { createFleetGate } from "../../src/gate/fleetGate.js";
-import type { GateObserver } from "../../src/gate/gate.js";
-import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
-import { runUntilSettled, VirtualClock } from "../../src/gate/virtualClock.js";
+import { FleetClient, type FleetSession } from "../../src/platform/fleet/client.js";
+import type { UpstreamCall } from "../../src/platform/fleet/seam.js";
+import { createFleetGate } from "../../src/platform/gate/fleetGate.js";
+import type { GateObserver } from "../../src/platform/gate/gate.js";
+import { createRedisFleetGate } from "../../src/platform/gate/redisFleetGate.js";
+import { runUntilSettled, VirtualClock } from "../../src/platform/gate/virtualClock.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { COMPANY_ZONE, HARNESS_START } from "../helpers/fleetHarness.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";

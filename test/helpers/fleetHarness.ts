@@ -1,6 +1,6 @@
-import { FleetClient } from "../../src/fleet/client.js";
-import { createFleetGate } from "../../src/gate/fleetGate.js";
-import { runUntilSettled, VirtualClock } from "../../src/gate/virtualClock.js";
+import { FleetClient } from "../../src/platform/fleet/client.js";
+import { createFleetGate } from "../../src/platform/gate/fleetGate.js";
+import { runUntilSettled, VirtualClock } from "../../src/platform/gate/virtualClock.js";
 import { type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 
 export const COMPANY_ZONE = "Europe/Bucharest";

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../../src/app/config.js";
 import { type StartOptions, startFleetbot } from "../../src/app/start.js";
-import { loadConfig } from "../../src/config.js";
 import { type FakeSlackOptions, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import { type InstallChoiceInput, installWorkspace } from "./installFlow.js";
 

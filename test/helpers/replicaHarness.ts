@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { loadConfig } from "../../src/app/config.js";
 import { type Fleetbot, type StartOptions, startFleetbot } from "../../src/app/start.js";
-import { loadConfig } from "../../src/config.js";
-import type { GateSchedule } from "../../src/gate/gate.js";
-import { createRedisFleetGate } from "../../src/gate/redisFleetGate.js";
+import type { GateSchedule } from "../../src/platform/gate/gate.js";
+import { createRedisFleetGate } from "../../src/platform/gate/redisFleetGate.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import {
   type DriverResult,
   type FakeSlack,
@@ -13,7 +14,6 @@ import {
   startFakeSlack,
 } from "../../src/sandbox/fakeSlack/index.js";
 import { type RecordedRequest, type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
 import { startFleetProxy } from "./fleetProxy.js";
 import { type RedisServer, startRedisServer } from "./redisServer.js";
 

@@ -4,17 +4,18 @@
  * list of new tasks) it submits them first; it then resumes whatever is unfinished and
  * prints one JSON line per finished task. It exits when nothing is left to do.
  */
-import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
-import { isUpstreamTransportError } from "../../src/fleet/errors.js";
-import { createFleetGate } from "../../src/gate/fleetGate.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import { describeTaskError as describeError } from "../../src/tasks/failures.js";
-import { transportActionHandler } from "../../src/tasks/handlers/transportActions.js";
-import { transportSaveHandler } from "../../src/tasks/handlers/transports.js";
-import { TaskRunner } from "../../src/tasks/runner.js";
-import type { NewTask } from "../../src/tasks/task.js";
+
+import { transportActionHandler } from "../../src/features/etransport/handlers/transportActions.js";
+import { transportSaveHandler } from "../../src/features/etransport/handlers/transports.js";
+import { FleetClient, type FleetSession } from "../../src/platform/fleet/client.js";
+import { isUpstreamTransportError } from "../../src/platform/fleet/errors.js";
+import { createFleetGate } from "../../src/platform/gate/fleetGate.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import { describeTaskError as describeError } from "../../src/platform/tasks/failures.js";
+import { TaskRunner } from "../../src/platform/tasks/runner.js";
+import type { NewTask } from "../../src/platform/tasks/task.js";
 
 const dataDir = process.env.DATA_DIR!;
 const db = openDatabase(dataDir);

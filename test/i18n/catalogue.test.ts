@@ -2,21 +2,21 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { INCIDENT_KINDS, type ResolveReason } from "../../src/alerts/incidents.js";
-import { KNOWN_TRANSPORT_FAILURES } from "../../src/etransport/failures.js";
-import { TRANSPORT_ACTIONS } from "../../src/etransport/types.js";
-import {
-  CHANGE_REQUEST_STATUS_CODES,
-  TRANSMISSION_STATUS_CODES,
-  TRANSPORT_STATUS,
-} from "../../src/fleet/schemas.js";
+import { INCIDENT_KINDS, type ResolveReason } from "../../src/features/alerts/incidents.js";
+import { KNOWN_TRANSPORT_FAILURES } from "../../src/features/etransport/failures.js";
+import { TRANSPORT_ACTIONS } from "../../src/features/etransport/types.js";
+import { VEHICLE_REPORTS } from "../../src/features/reports/catalogue.js";
+import { ENGINE_STATES } from "../../src/features/reports/positions.js";
 import { en, messages, ro } from "../../src/i18n/catalogue.js";
 import { CSV_COLUMNS, CSV_WORDS, REPORT_FILES } from "../../src/i18n/en/reports.js";
 import { LANGUAGES } from "../../src/i18n/language.js";
 import type { Message } from "../../src/i18n/section.js";
-import { VEHICLE_REPORTS } from "../../src/reports/catalogue.js";
-import { ENGINE_STATES } from "../../src/reports/positions.js";
-import { TASK_STATES } from "../../src/tasks/task.js";
+import {
+  CHANGE_REQUEST_STATUS_CODES,
+  TRANSMISSION_STATUS_CODES,
+  TRANSPORT_STATUS,
+} from "../../src/platform/fleet/schemas.js";
+import { TASK_STATES } from "../../src/platform/tasks/task.js";
 
 /**
  * The two catalogues say the same things: the same sections and keys, and every message takes

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, defaultLogDestination, prettyLogStream } from "../../src/log.js";
+import { createLogger, defaultLogDestination, prettyLogStream } from "../../src/platform/log.js";
 import { logSecrets, SECRET_VALUES } from "./secretFixture.js";
 
 function terminal(isTTY: boolean) {

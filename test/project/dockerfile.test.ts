@@ -14,7 +14,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
 /** The migration as the README tells it to run inside the image (no tsx there: dev dependencies are pruned). */
-const IMAGE_MIGRATE = "node dist/store/migrateCli.js --to-redis";
+const IMAGE_MIGRATE = "node dist/platform/store/migrateCli.js --to-redis";
 
 /** The source file `npm run build` compiles to a dist/ path (tsconfig.build.json: src → dist). */
 const sourceOf = (distPath: string) =>
@@ -96,7 +96,7 @@ describe("Dockerfile", () => {
   it("runs the bot and the Redis migration with production dependencies only (dev ones are pruned)", () => {
     const cmd = JSON.parse(`[${dockerfile.match(/^CMD \[(.+)\]$/m)?.[1]}]`) as string[];
     const entries = [cmd.at(-1) ?? "", IMAGE_MIGRATE.split(" ")[1] ?? ""];
-    expect(entries).toEqual(["dist/main.js", "dist/store/migrateCli.js"]);
+    expect(entries).toEqual(["dist/main.js", "dist/platform/store/migrateCli.js"]);
     for (const entry of entries) {
       const source = sourceOf(entry);
       expect(existsSync(source), `${entry} is built from ${relative(root, source)}`).toBe(true);
@@ -106,13 +106,13 @@ describe("Dockerfile", () => {
       expect(missing, `${entry} loads packages that are not production dependencies`).toEqual([]);
     }
     // The walk follows relative imports: the migration reaches SQLite only through src/store.
-    const migration = runtimePackages(sourceOf("dist/store/migrateCli.js"));
+    const migration = runtimePackages(sourceOf("dist/platform/store/migrateCli.js"));
     for (const name of ["ioredis", "better-sqlite3"]) expect(migration.has(name), name).toBe(true);
   });
 
   it("is the image the README's migration command runs in", () => {
     expect(readme).toContain(IMAGE_MIGRATE);
-    expect(pkg.scripts.migrate).toBe(`tsx ${relative(root, sourceOf("dist/store/migrateCli.js"))}`);
+    expect(pkg.scripts.migrate).toBe(`tsx ${relative(root, sourceOf("dist/platform/store/migrateCli.js"))}`);
   });
 
   it("keeps secrets and local state out of the build context", () => {

@@ -12,10 +12,10 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const ALLOWED = [
   /^src\/app\/backend\//,
-  /^src\/store\/redis\//,
-  /^src\/gate\/redis[A-Z]\w*\.ts$/,
-  /^src\/store\/(migrate|migrateCli|migrationTarget|adoptWorkspace)\.ts$/,
-  /^src\/config\.ts$/,
+  /^src\/platform\/store\/redis\//,
+  /^src\/platform\/gate\/redis[A-Z]\w*\.ts$/,
+  /^src\/platform\/store\/(migrate|migrateCli|migrationTarget|adoptWorkspace)\.ts$/,
+  /^src\/app\/config\.ts$/,
 ];
 
 /** The code of a TypeScript file without its comments (a `//` inside a string, as in a URL, is kept). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { fleetUsage, parseFleetCommand } from "../../src/commands/index.js";
+import { REPORT_CATALOGUE, REPORT_ENTRIES, VEHICLE_REPORTS } from "../../src/features/reports/catalogue.js";
+import { reportModal } from "../../src/features/reports/slack/views/reportModal.js";
+import { REPORT_VIEWS } from "../../src/features/reports/slack/views/reportViews.js";
 import { en } from "../../src/i18n/index.js";
-import { REPORT_CATALOGUE, REPORT_ENTRIES, VEHICLE_REPORTS } from "../../src/reports/catalogue.js";
-import { fleetUsage, parseFleetCommand } from "../../src/slack/grammar/index.js";
-import { reportModal } from "../../src/slack/views/reportModal.js";
-import { REPORT_VIEWS } from "../../src/slack/views/vehicleData.js";
 
 /** The start of each report's English help line (the `help` catalogue section, keyed by report name). */
 const HELP_WORDS = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fuelReport } from "../../src/reports/index.js";
-import { fuelCsv } from "../../src/slack/files/reportCsv.js";
+import { fuelReport } from "../../src/features/reports/index.js";
+import { fuelCsv } from "../../src/features/reports/slack/files/reportCsv.js";
 import { LPG_CAR, PERIOD, schemas, TRUCK } from "./helpers.js";
 
 const records = schemas.consumptionPayload.parse([

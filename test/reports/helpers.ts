@@ -1,5 +1,5 @@
-import { fleetSchemas } from "../../src/fleet/schemas.js";
-import type { ReportPeriod, ReportVehicle } from "../../src/reports/index.js";
+import type { ReportPeriod, ReportVehicle } from "../../src/features/reports/index.js";
+import { fleetSchemas } from "../../src/platform/fleet/schemas.js";
 
 export const ZONE = "Europe/Bucharest";
 export const schemas = fleetSchemas(ZONE);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { engineState, positionReport, vehicleListReport } from "../../src/reports/index.js";
+import { engineState, positionReport, vehicleListReport } from "../../src/features/reports/index.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
 import { schemas } from "./helpers.js";
 
 const NOW = Date.UTC(2026, 10, 3, 12, 0);

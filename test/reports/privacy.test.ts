@@ -4,18 +4,18 @@
  * file (message, CSV, GPX) can show one. Times, durations and litres stay.
  */
 import { describe, expect, it } from "vitest";
-import type { FleetSession } from "../../src/fleet/client.js";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { REPORT_CATALOGUE } from "../../src/reports/catalogue.js";
+import { REPORT_CATALOGUE } from "../../src/features/reports/catalogue.js";
 import {
   positionReport,
   refillsReport,
   routeReport,
   stopsReport,
   vehicleListReport,
-} from "../../src/reports/index.js";
-import { refillsCsv, routeCsv, stopsCsv } from "../../src/slack/files/reportCsv.js";
-import { routeGpx } from "../../src/slack/files/routeGpx.js";
+} from "../../src/features/reports/index.js";
+import { refillsCsv, routeCsv, stopsCsv } from "../../src/features/reports/slack/files/reportCsv.js";
+import { routeGpx } from "../../src/features/reports/slack/files/routeGpx.js";
+import type { FleetSession } from "../../src/platform/fleet/client.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
 import { PERIOD, schemas, TRUCK } from "./helpers.js";
 
 const NOW = Date.UTC(2026, 10, 3, 12, 0);

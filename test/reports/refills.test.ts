@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { refillsReport } from "../../src/reports/index.js";
-import { refillsCsv } from "../../src/slack/files/reportCsv.js";
+import { refillsReport } from "../../src/features/reports/index.js";
+import { refillsCsv } from "../../src/features/reports/slack/files/reportCsv.js";
 import { LPG_CAR, PERIOD, schemas } from "./helpers.js";
 
 const e = (date: string, event: string, estimation: number | null, location = "") => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { resolvableVehicles } from "../../src/reports/catalogue.js";
-import { resolveVehicles, type VehicleRef } from "../../src/reports/vehicleRefs.js";
-import { parseVehicleRef } from "../../src/slack/grammar/vehicles.js";
+import { parseVehicleRef } from "../../src/commands/vehicles.js";
+import { resolvableVehicles } from "../../src/features/reports/catalogue.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
+import { resolveVehicles, type VehicleRef } from "../../src/platform/vehicles/vehicleRefs.js";
 
 function refOf(text: string): VehicleRef {
   const parsed = parseVehicleRef(text);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { LocationPoint } from "../../src/fleet/schemas.js";
-import { routeReport } from "../../src/reports/index.js";
-import { routeCsv } from "../../src/slack/files/reportCsv.js";
-import { routeGpx } from "../../src/slack/files/routeGpx.js";
+import { routeReport } from "../../src/features/reports/index.js";
+import { routeCsv } from "../../src/features/reports/slack/files/reportCsv.js";
+import { routeGpx } from "../../src/features/reports/slack/files/routeGpx.js";
+import type { LocationPoint } from "../../src/platform/fleet/schemas.js";
 import { PERIOD, schemas, TRUCK } from "./helpers.js";
 
 const points: LocationPoint[] = schemas.wayPayload.parse([

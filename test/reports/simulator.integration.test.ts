@@ -3,9 +3,6 @@
  * writer and view. Checks facts that hold whatever the synthetic data is.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FleetClient, type FleetSession } from "../../src/fleet/client.js";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { directGate } from "../../src/fleet/seam.js";
 import {
   fuelReport,
   positionReport,
@@ -16,19 +13,28 @@ import {
   temperatureReport,
   toReportVehicle,
   vehicleListReport,
-} from "../../src/reports/index.js";
+} from "../../src/features/reports/index.js";
+import {
+  fuelCsv,
+  refillsCsv,
+  routeCsv,
+  stopsCsv,
+  temperaturesCsv,
+} from "../../src/features/reports/slack/files/reportCsv.js";
+import { routeGpx } from "../../src/features/reports/slack/files/routeGpx.js";
+import { temperatureChartPng } from "../../src/features/reports/slack/files/temperatureChart.js";
+import { fuelMessage } from "../../src/features/reports/slack/views/fuel.js";
+import { positionCard, vehicleListMessage } from "../../src/features/reports/slack/views/positions.js";
+import { refillsMessage } from "../../src/features/reports/slack/views/refills.js";
+import { routeMessage } from "../../src/features/reports/slack/views/route.js";
+import { stopsMessage } from "../../src/features/reports/slack/views/stops.js";
+import { temperatureMessage } from "../../src/features/reports/slack/views/temperatures.js";
+import { FleetClient, type FleetSession } from "../../src/platform/fleet/client.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
+import { directGate } from "../../src/platform/fleet/seam.js";
+import type { SlackMessage } from "../../src/platform/slack/views/message.js";
 import { validateMessagePayload } from "../../src/sandbox/fakeSlack/limits.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
-import { fuelCsv, refillsCsv, routeCsv, stopsCsv, temperaturesCsv } from "../../src/slack/files/reportCsv.js";
-import { routeGpx } from "../../src/slack/files/routeGpx.js";
-import { temperatureChartPng } from "../../src/slack/files/temperatureChart.js";
-import type { SlackMessage } from "../../src/slack/views/message.js";
-import { fuelMessage } from "../../src/slack/views/reports/fuel.js";
-import { positionCard, vehicleListMessage } from "../../src/slack/views/reports/positions.js";
-import { refillsMessage } from "../../src/slack/views/reports/refills.js";
-import { routeMessage } from "../../src/slack/views/reports/route.js";
-import { stopsMessage } from "../../src/slack/views/reports/stops.js";
-import { temperatureMessage } from "../../src/slack/views/reports/temperatures.js";
 import { PNG_SIGNATURE, pngSize, ZONE } from "./helpers.js";
 
 /** Wednesday 4 Nov 2026, 10:00 in Bucharest. */

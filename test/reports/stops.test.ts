@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inferDurationUnit, stopsReport } from "../../src/reports/index.js";
-import { stopsCsv } from "../../src/slack/files/reportCsv.js";
+import { inferDurationUnit, stopsReport } from "../../src/features/reports/index.js";
+import { stopsCsv } from "../../src/features/reports/slack/files/reportCsv.js";
 import { LPG_CAR, PERIOD, schemas, TRUCK } from "./helpers.js";
 
 const raw = [

@@ -3,8 +3,8 @@
  * parked since before the period never totals more than the period, in the report and the CSV.
  */
 import { describe, expect, it } from "vitest";
-import { stopItem, stopsReport } from "../../src/reports/index.js";
-import { stopsCsv } from "../../src/slack/files/reportCsv.js";
+import { stopItem, stopsReport } from "../../src/features/reports/index.js";
+import { stopsCsv } from "../../src/features/reports/slack/files/reportCsv.js";
 import { PERIOD, schemas, TRUCK } from "./helpers.js";
 
 // PERIOD is 3 Nov 2026 00:00 – 4 Nov 2026 00:00 in Bucharest; the service sends company local time.

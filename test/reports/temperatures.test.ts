@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { SensorReadings } from "../../src/fleet/schemas.js";
-import { downsampleMinMax, MAX_SERIES_POINTS, temperatureReport } from "../../src/reports/index.js";
-import { temperaturesCsv } from "../../src/slack/files/reportCsv.js";
-import { CHART_HEIGHT, CHART_WIDTH, temperatureChartPng } from "../../src/slack/files/temperatureChart.js";
+import { downsampleMinMax, MAX_SERIES_POINTS, temperatureReport } from "../../src/features/reports/index.js";
+import { temperaturesCsv } from "../../src/features/reports/slack/files/reportCsv.js";
+import {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  temperatureChartPng,
+} from "../../src/features/reports/slack/files/temperatureChart.js";
+import type { SensorReadings } from "../../src/platform/fleet/schemas.js";
 import { PERIOD, PNG_SIGNATURE, pngSize, schemas, TRUCK } from "./helpers.js";
 
 const REEFER = { vehicleId: 201, plate: "B-200-FRG", name: "Frigorific <&> ăîșț" };

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Config, loadConfig, sandboxAlertsCron } from "../../src/app/config.js";
 import { type StartOptions, startFleetbot } from "../../src/app/start.js";
-import { type Config, loadConfig, sandboxAlertsCron } from "../../src/config.js";
+import { SEVERITY_MARKS } from "../../src/features/alerts/slack/views/incidentText.js";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
-import { SEVERITY_MARKS } from "../../src/slack/views/alerts/incidentText.js";
 import { alertMessagesFor, textOf } from "../helpers/botHarness.js";
 
 const USER = "U0DISPATCH";

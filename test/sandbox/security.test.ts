@@ -9,8 +9,8 @@ import { request } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/app/config.js";
 import { type Fleetbot, startFleetbot } from "../../src/app/start.js";
-import { loadConfig } from "../../src/config.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { tokenOf } from "./browser/harness.js";
 

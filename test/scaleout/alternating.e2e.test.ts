@@ -5,7 +5,7 @@
  * the reports queued on the other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ONLY_WORKSPACE } from "../../src/workspaces/workspace.js";
+import { ONLY_WORKSPACE } from "../../src/platform/workspaces/workspace.js";
 import { textOf } from "../helpers/botHarness.js";
 import { redisSkipReason } from "../helpers/redisServer.js";
 import { CHANNEL, type ReplicaHarness, startReplicaHarness, until } from "../helpers/replicaHarness.js";

@@ -5,7 +5,7 @@
  * reaches the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { textOf } from "../helpers/botHarness.js";
 import { redisSkipReason } from "../helpers/redisServer.js";
 import { CHANNEL, type ReplicaHarness, startReplicaHarness, until } from "../helpers/replicaHarness.js";

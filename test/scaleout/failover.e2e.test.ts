@@ -6,8 +6,8 @@
  * hands a job to any replica's worker, not necessarily the one Slack's request reached).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import type { ResponseRecord } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
 import { buttonsOf, textOf } from "../helpers/botHarness.js";
 import {
   type ProcessReplicas,

@@ -5,8 +5,8 @@
  * login as demo, and whoever tried is told so. The simulator's arrival log is the judge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import type { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
-import { INPUTS } from "../../src/slack/actionIds.js";
 import { redisSkipReason } from "../helpers/redisServer.js";
 import { CHANNEL, type ReplicaHarness, startReplicaHarness, until } from "../helpers/replicaHarness.js";
 

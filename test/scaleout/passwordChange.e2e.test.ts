@@ -17,7 +17,7 @@
  *   not repeat it) and B's subscriber one DM.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { UnauthorizedError } from "../../src/fleet/errors.js";
+import { UnauthorizedError } from "../../src/platform/fleet/errors.js";
 import type { FakeMessage } from "../../src/sandbox/fakeSlack/index.js";
 import { dmIdFor } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";

@@ -4,12 +4,12 @@
  */
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
+import { languageCommand } from "../../src/features/account/slack/language.js";
+import { login, loginWorkspace, logout, whoami } from "../../src/features/account/slack/listeners.js";
+import type { AccountDeps, LanguageDeps } from "../../src/features/context.js";
+import { showQueue } from "../../src/features/queue/slack/listeners.js";
 import type { Language } from "../../src/i18n/language.js";
 import type { LanguageSource } from "../../src/i18n/resolve.js";
-import type { AccountDeps, LanguageDeps } from "../../src/slack/context.js";
-import { login, loginWorkspace, logout, whoami } from "../../src/slack/listeners/account.js";
-import { languageCommand } from "../../src/slack/listeners/language.js";
-import { showQueue } from "../../src/slack/listeners/queue.js";
 
 type Answer = { text?: string; blocks?: unknown };
 

@@ -12,14 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TaskDelivery } from "../../src/slack/delivery.js";
-import type { TaskRepository } from "../../src/store/contract/index.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import { MemorySharedState, type SharedState } from "../../src/store/sharedState.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
+import { staleAnswerRefresh, underWayMessage } from "../../src/features/renderRegistry.js";
+import { TaskDelivery } from "../../src/platform/slack/delivery.js";
+import type { TaskRepository } from "../../src/platform/store/contract/index.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
+import { MemorySharedState, type SharedState } from "../../src/platform/store/sharedState.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import type { TaskRecord } from "../../src/platform/tasks/task.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const silent = { warn() {}, info() {}, debug() {}, error() {} };
@@ -66,6 +67,8 @@ function replica(ackMarks: SharedState | undefined) {
     },
     render: async () => ({ message: { text: "the answer", blocks: [] } }),
     describe: () => "where",
+    underWayMessage,
+    staleAnswerRefresh,
     logger: silent,
     slackApiUrl: apiUrl,
     ackWaitMs: 5_000,

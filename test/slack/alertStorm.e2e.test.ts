@@ -5,8 +5,8 @@
  * HTTP 429 + Retry-After. Its clock is virtual: the bot's waits for Retry-After advance it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import type { TransmissionCode } from "../../src/simulator/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
 import { type BotHarness, buttonsOf, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

@@ -3,7 +3,7 @@
  * simulator, posts and updates in the fake Slack, buttons on the alert as the clicking user.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import {
   alertMessagesFor,
   type BotHarness,

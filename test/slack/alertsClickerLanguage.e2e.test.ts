@@ -6,7 +6,7 @@
  * in theirs: a Romanian alert clicked by an English user answers in English, and the other way round.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import {
   alertMessagesFor,
   type BotHarness,

@@ -5,7 +5,7 @@
  * fleetbot does not speak is refused with an example that works.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import {
   alertMessagesFor,
   type BotHarness,

@@ -4,8 +4,8 @@
  * Slack, which records every state a message went through.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS } from "../../src/platform/slack/actionIds.js";
 import type { FakeMessage } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

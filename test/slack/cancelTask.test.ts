@@ -3,9 +3,9 @@
  * ownership read and the cancel is told as finished, and the clicked message is left as it is.
  */
 import { describe, expect, it } from "vitest";
-import type { QueueDeps } from "../../src/slack/context.js";
-import { cancelTask } from "../../src/slack/listeners/queue.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
+import type { QueueDeps } from "../../src/features/context.js";
+import { cancelTask } from "../../src/features/queue/slack/listeners.js";
+import type { TaskRecord } from "../../src/platform/tasks/task.js";
 
 const TASK: TaskRecord = {
   id: "task-1",

@@ -11,19 +11,20 @@ import { join } from "node:path";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
-import { TaskDelivery } from "../../src/slack/delivery.js";
 import {
   actionUnderWayNote,
   lookupUnderWayNote,
   withCardUnderWay,
-} from "../../src/slack/views/etransport/underWay.js";
-import { progressPhrase } from "../../src/slack/views/progress.js";
-import type { TaskRepository } from "../../src/store/contract/index.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
+} from "../../src/features/etransport/slack/views/underWay.js";
+import { staleAnswerRefresh, underWayMessage } from "../../src/features/renderRegistry.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
+import { TaskDelivery } from "../../src/platform/slack/delivery.js";
+import { progressPhrase } from "../../src/platform/slack/views/progress.js";
+import type { TaskRepository } from "../../src/platform/store/contract/index.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import type { TaskProgress, TaskRecord } from "../../src/platform/tasks/task.js";
 import { buttonsOf, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -125,6 +126,8 @@ describe("the delivery keeps a waiting card current", () => {
       },
       render: async () => ({ message: list }),
       describe: () => "Pause",
+      underWayMessage,
+      staleAnswerRefresh,
       logger: { warn() {}, info() {}, debug() {}, error() {} },
       slackApiUrl: `${base}/api/`,
       progressEveryMs: 0,

@@ -5,7 +5,7 @@
  * and remove by command can be cancelled.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
+import { ACTIONS, INPUTS } from "../../src/platform/slack/actionIds.js";
 import { type BotHarness, buttonsOf, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

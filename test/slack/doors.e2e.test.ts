@@ -5,8 +5,8 @@
  * account (viewer) and is the victim.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS } from "../../src/platform/slack/actionIds.js";
 import { DEFAULT_CHANNELS } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
 import { type BotHarness, buttonsOf, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

@@ -3,8 +3,8 @@
  * and the simulator, whose request log shows exactly what reached the fleet service.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS, VIEWS } from "../../src/platform/slack/actionIds.js";
 import { viewerVehicleIds } from "../../src/simulator/fleet.js";
-import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
 import { type BotHarness, buttonsOf, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

@@ -4,8 +4,8 @@
  * by the same fleet account only.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INPUTS } from "../../src/slack/actionIds.js";
-import { formatUit } from "../../src/slack/views/etransportText.js";
+import { formatUit } from "../../src/features/etransport/slack/views/transportText.js";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

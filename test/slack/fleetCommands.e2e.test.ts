@@ -4,10 +4,10 @@
  * payload beyond Slack's limits), and the embedded simulator behind the real gate.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS, VIEWS } from "../../src/platform/slack/actionIds.js";
+import { noticeMessage } from "../../src/platform/slack/views/notice.js";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
 import { viewerVehicleIds } from "../../src/simulator/fleet.js";
-import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/actionIds.js";
-import { noticeMessage } from "../../src/slack/views/notice.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

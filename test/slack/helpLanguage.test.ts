@@ -5,10 +5,10 @@
  * English line's.
  */
 import { describe, expect, it } from "vitest";
+import { helpText, usageExamples, usageLines } from "../../src/commands/help.js";
+import { parseCommandLine } from "../../src/commands/index.js";
+import { helpMessage } from "../../src/commands/views/help.js";
 import { messages } from "../../src/i18n/index.js";
-import { helpText, usageExamples, usageLines } from "../../src/slack/grammar/help.js";
-import { parseCommandLine } from "../../src/slack/grammar/index.js";
-import { helpMessage } from "../../src/slack/views/help.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const parse = (text: string) => parseCommandLine(text, ctx).result;

@@ -3,7 +3,7 @@
  * limits (the fake rejects anything beyond them), long reports show their progress.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

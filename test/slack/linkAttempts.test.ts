@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LinkAttempts } from "../../src/slack/listeners/account.js";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import { MemorySharedState } from "../../src/store/sharedState.js";
+import { LinkAttempts } from "../../src/features/account/slack/listeners.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
+import { MemorySharedState } from "../../src/platform/store/sharedState.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const MIN = 60_000;

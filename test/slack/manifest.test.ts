@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REGISTERED } from "../../src/slack/listeners/index.js";
-import { BOT_SCOPES } from "../../src/slack/scopes.js";
+import { REGISTERED } from "../../src/features/listeners.js";
+import { BOT_SCOPES } from "../../src/platform/slack/scopes.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as {

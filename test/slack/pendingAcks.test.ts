@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PendingAcks } from "../../src/slack/pendingAcks.js";
+import { PendingAcks } from "../../src/platform/slack/pendingAcks.js";
 
 /** A response as PendingAcks sees it: something that emits "finish" (or "close"). */
 const response = () => new EventEmitter() as unknown as ServerResponse;

@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
-import { People } from "../../src/slack/people.js";
-import type { AccountRepository } from "../../src/store/contract/index.js";
-import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
+import { People } from "../../src/platform/slack/people.js";
+import type { AccountRepository } from "../../src/platform/store/contract/index.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../src/platform/workspaces/workspace.js";
 
 const TA = "T:TALPHA01";
 const TB = "T:TBRAVO02";

@@ -11,7 +11,7 @@ import {
   installSuccessPage,
   landingPage,
   privacyPage,
-} from "../../src/web/publicPages.js";
+} from "../../src/platform/web/publicPages.js";
 
 const SUPPORT = "https://support.example.com/fleetbot";
 

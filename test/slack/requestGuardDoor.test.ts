@@ -8,8 +8,12 @@ import { createHmac } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { PendingAcks } from "../../src/slack/pendingAcks.js";
-import { guardSlackRequests, MAX_BODY_BYTES, REQUEST_WINDOW_MS } from "../../src/slack/requestGuard.js";
+import { PendingAcks } from "../../src/platform/slack/pendingAcks.js";
+import {
+  guardSlackRequests,
+  MAX_BODY_BYTES,
+  REQUEST_WINDOW_MS,
+} from "../../src/platform/slack/requestGuard.js";
 
 const SECRET = "door-test-signing-secret";
 const PATH = "/slack/events";

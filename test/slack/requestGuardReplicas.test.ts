@@ -8,9 +8,9 @@ import { createHmac } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardSlackRequests } from "../../src/slack/requestGuard.js";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import type { SharedState } from "../../src/store/sharedState.js";
+import { guardSlackRequests } from "../../src/platform/slack/requestGuard.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
+import type { SharedState } from "../../src/platform/store/sharedState.js";
 import { redisForTests, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 const SECRET = "replica-test-signing-secret";

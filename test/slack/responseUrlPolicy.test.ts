@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseUrlAllowed, responseUrlsOf } from "../../src/slack/responseUrlPolicy.js";
+import { responseUrlAllowed, responseUrlsOf } from "../../src/platform/slack/responseUrlPolicy.js";
 import { type BotHarness, startBotHarness } from "../helpers/botHarness.js";
 
 describe("responseUrlAllowed", () => {

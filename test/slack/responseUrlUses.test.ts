@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESPONSE_URL_USES, takeResponseUrlUse } from "../../src/slack/responseUrlUses.js";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
+import { RESPONSE_URL_USES, takeResponseUrlUse } from "../../src/platform/slack/responseUrlUses.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 describe.skipIf(redisSkipReason)("response_url uses counted in Redis", () => {

@@ -1,7 +1,7 @@
 /** Issue 23 (item 5): a task whose result the store no longer keeps renders a notice, not a crash. */
 import { describe, expect, it } from "vitest";
-import { renderTask } from "../../src/slack/renderers.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
+import { renderTask } from "../../src/features/renderers.js";
+import type { TaskRecord } from "../../src/platform/tasks/task.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const report = (resultNotKept: TaskRecord["resultNotKept"]): TaskRecord => ({

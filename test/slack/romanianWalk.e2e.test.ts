@@ -6,7 +6,7 @@
  * Every step asserts real Romanian words, and that the English it replaces is gone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INPUTS } from "../../src/slack/actionIds.js";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import {
   alertMessagesFor,
   type BotHarness,

@@ -5,10 +5,10 @@
 
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/app/config.js";
+import { channelIdByName } from "../../src/features/alerts/slack/listeners.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
-import { channelIdByName } from "../../src/slack/listeners/alerts.js";
 import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const DANA = "U0DISPATCH";

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INPUTS } from "../../src/slack/actionIds.js";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 
 /** A password no log line could contain by chance: any occurrence is a leak. */
 const PASSWORD = "Zq7-unusual-Pa55word";

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { type HttpRoute, serveRoute } from "../../src/slack/app.js";
+import { createLogger } from "../../src/platform/log.js";
+import { type HttpRoute, serveRoute } from "../../src/platform/slack/app.js";
 
 let server: Server | undefined;
 afterEach(async () => {

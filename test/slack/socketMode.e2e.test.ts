@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/app/config.js";
 import { type Fleetbot, startFleetbot } from "../../src/app/start.js";
-import { loadConfig } from "../../src/config.js";
 import { type FakeSlack, SlackDriver, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
 import { textOf } from "../helpers/botHarness.js";
 

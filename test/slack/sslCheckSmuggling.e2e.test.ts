@@ -7,8 +7,8 @@
  * fleet's plates. Each must get an empty 200 (or a 401) and have no effect at all.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS } from "../../src/platform/slack/actionIds.js";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
 import { type BotHarness, buttonsOf, lastSeenBy, startBotHarness } from "../helpers/botHarness.js";
 
 let h: BotHarness;

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { openDatabase, StoreError } from "../../src/store/database.js";
-import { DAY_MS } from "../../src/store/retention.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
+import { createLogger } from "../../src/platform/log.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { openDatabase, StoreError } from "../../src/platform/store/database.js";
+import { DAY_MS } from "../../src/platform/store/retention.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
 import { lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const KEY_A = Buffer.alloc(32, 1);

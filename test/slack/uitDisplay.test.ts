@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ApplicationFailureError } from "../../src/fleet/errors.js";
-import { describeTask, renderTask } from "../../src/slack/renderers.js";
-import { taskErrorText } from "../../src/slack/views/taskEnding.js";
-import { describeTaskError } from "../../src/tasks/failures.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
+import { describeTask, renderTask } from "../../src/features/renderers.js";
+import { ApplicationFailureError } from "../../src/platform/fleet/errors.js";
+import { taskErrorText } from "../../src/platform/slack/views/taskEnding.js";
+import { describeTaskError } from "../../src/platform/tasks/failures.js";
+import type { TaskRecord } from "../../src/platform/tasks/task.js";
 
 const UIT = "AB12CD34EF56GH78";
 const SHOWN = "AB12-CD34-EF56-GH78";

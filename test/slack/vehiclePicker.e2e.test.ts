@@ -5,8 +5,8 @@
  * account's own plates once its list is known.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { INPUTS } from "../../src/slack/actionIds.js";
-import { VEHICLES_LOADING_VALUE } from "../../src/slack/listeners/vehicleReports.js";
+import { VEHICLES_LOADING_VALUE } from "../../src/features/reports/slack/listeners.js";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const USER = "U0DISPATCH";

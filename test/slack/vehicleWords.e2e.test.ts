@@ -3,8 +3,8 @@
  * periods, and a vehicle the cached list does not know is answered at once instead of queued.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parsePeriod } from "../../src/slack/grammar/index.js";
-import { vehicleReportParams } from "../../src/tasks/kinds/vehicleReport.js";
+import { parsePeriod } from "../../src/commands/index.js";
+import { vehicleReportParams } from "../../src/features/reports/kind.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 let h: BotHarness;

@@ -6,7 +6,7 @@
 import { TZDate } from "@date-fns/tz";
 import { startOfDay, subDays } from "date-fns";
 import { afterEach, describe, expect, it } from "vitest";
-import { taskOf } from "../../src/tasks/kinds.js";
+import { taskOf } from "../../src/features/taskKinds.js";
 import { type BotHarness, lastSeenBy, startBotHarness, textOf } from "../helpers/botHarness.js";
 
 const NEW_YORK_USER = "U0NEWYORK";

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { CredentialsKeyMissingError } from "../../src/store/contract/index.js";
-import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
-import { decryptSecret, encryptSecret } from "../../src/store/sealing.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { CredentialsKeyMissingError } from "../../src/platform/store/contract/index.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/platform/store/database.js";
+import { decryptSecret, encryptSecret } from "../../src/platform/store/sealing.js";
 
 const dirs: string[] = [];
 afterEach(() => {

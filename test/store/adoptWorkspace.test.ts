@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { adoptWorkspace, formatAdoptReport } from "../../src/store/adoptWorkspace.js";
-import { LinkedAccountUnreadableError } from "../../src/store/contract/index.js";
-import { openDatabase } from "../../src/store/database.js";
-import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
-import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
-import { encryptSecret } from "../../src/store/sealing.js";
-import { SqliteSettingsStore } from "../../src/store/settingsStore.js";
-import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { adoptWorkspace, formatAdoptReport } from "../../src/platform/store/adoptWorkspace.js";
+import { LinkedAccountUnreadableError } from "../../src/platform/store/contract/index.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { RedisAccountStore } from "../../src/platform/store/redis/accountStore.js";
+import { RedisSettingsStore } from "../../src/platform/store/redis/settingsStore.js";
+import { encryptSecret } from "../../src/platform/store/sealing.js";
+import { SqliteSettingsStore } from "../../src/platform/store/settingsStore.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../src/platform/workspaces/workspace.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);

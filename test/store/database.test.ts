@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, openDatabase, SCHEMA_VERSION, StoreError } from "../../src/store/database.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION, StoreError } from "../../src/platform/store/database.js";
 
 const dirs: string[] = [];
 const freshDir = () => {

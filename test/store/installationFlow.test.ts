@@ -13,9 +13,9 @@ import { type Logger, LogLevel } from "@slack/logger";
 import { InstallProvider } from "@slack/oauth";
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { SqliteInstallationStore } from "../../src/platform/store/installationStore.js";
 import { type FakeSlack, type FakeSlackOptions, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { SqliteInstallationStore } from "../../src/store/installationStore.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
 const silent: Logger = {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/store/database.js";
-import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../src/platform/store/database.js";
+import { SqliteLearnedLimitsStore } from "../../src/platform/store/learnedLimits.js";
 
 const dirs: string[] = [];
 const freshDir = () => {

@@ -2,23 +2,26 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { SqliteAuditStore } from "../../src/store/auditStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { readSealedInstallations, SqliteInstallationStore } from "../../src/store/installationStore.js";
-import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
-import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
-import { RedisMigrationTarget } from "../../src/store/migrationTarget.js";
-import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
-import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
-import { RedisAuditStore } from "../../src/store/redis/auditStore.js";
-import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
-import { RedisLearnedLimitsStore } from "../../src/store/redis/learnedLimits.js";
-import { RedisSettingsStore } from "../../src/store/redis/settingsStore.js";
-import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
-import { SqliteSettingsStore } from "../../src/store/settingsStore.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { SqliteAuditStore } from "../../src/platform/store/auditStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import {
+  readSealedInstallations,
+  SqliteInstallationStore,
+} from "../../src/platform/store/installationStore.js";
+import { SqliteLearnedLimitsStore } from "../../src/platform/store/learnedLimits.js";
+import { formatMigrationReport, migrateToRedis } from "../../src/platform/store/migrate.js";
+import { RedisMigrationTarget } from "../../src/platform/store/migrationTarget.js";
+import { RedisAccountStore } from "../../src/platform/store/redis/accountStore.js";
+import { RedisAlertStore } from "../../src/platform/store/redis/alertStore.js";
+import { RedisAuditStore } from "../../src/platform/store/redis/auditStore.js";
+import { RedisInstallationStore } from "../../src/platform/store/redis/installationStore.js";
+import { RedisLearnedLimitsStore } from "../../src/platform/store/redis/learnedLimits.js";
+import { RedisSettingsStore } from "../../src/platform/store/redis/settingsStore.js";
+import { RedisTaskStore } from "../../src/platform/store/redis/taskStore.js";
+import { SqliteSettingsStore } from "../../src/platform/store/settingsStore.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 import {
   addInstallations,

@@ -1,10 +1,10 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { formatMigrationReport, migrateToRedis } from "../../src/store/migrate.js";
-import { RedisAlertStore } from "../../src/store/redis/alertStore.js";
+import type { IncidentChange } from "../../src/features/alerts/incidents.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { formatMigrationReport, migrateToRedis } from "../../src/platform/store/migrate.js";
+import { RedisAlertStore } from "../../src/platform/store/redis/alertStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);

@@ -3,11 +3,11 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { RedisAccountStore } from "../../src/store/redis/accountStore.js";
-import { RedisInstallationStore } from "../../src/store/redis/installationStore.js";
-import { RedisTaskStore } from "../../src/store/redis/taskStore.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { RedisAccountStore } from "../../src/platform/store/redis/accountStore.js";
+import { RedisInstallationStore } from "../../src/platform/store/redis/installationStore.js";
+import { RedisTaskStore } from "../../src/platform/store/redis/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../helpers/redisServer.js";
 import {
   addInstallations,
@@ -20,7 +20,7 @@ import {
 
 const root = join(import.meta.dirname, "../..");
 
-/** `npm run migrate` runs `tsx src/store/migrateCli.ts`; the test runs the same file with tsx's loader. */
+/** `npm run migrate` runs `tsx src/platform/store/migrateCli.ts`; the test runs the same file with tsx's loader. */
 async function migrate(
   args: readonly string[],
   env: Record<string, string | undefined>,
@@ -31,7 +31,7 @@ async function migrate(
   return await new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "src/store/migrateCli.ts", ...args],
+      ["--import", "tsx", "src/platform/store/migrateCli.ts", ...args],
       { cwd: root, env: childEnv, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -44,7 +44,7 @@ async function migrate(
 describe("the migrate script", () => {
   it("is the package's `migrate` script", () => {
     const manifest: unknown = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-    expect(manifest).toMatchObject({ scripts: { migrate: "tsx src/store/migrateCli.ts" } });
+    expect(manifest).toMatchObject({ scripts: { migrate: "tsx src/platform/store/migrateCli.ts" } });
   });
 
   it("exits 1 with one clear line on a missing or unknown argument", async () => {

@@ -4,15 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Installation } from "@slack/bolt";
 import type { Redis } from "ioredis";
-import type { IncidentChange } from "../../src/alerts/incidents.js";
-import { SqliteAccountStore } from "../../src/store/accountStore.js";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { SqliteAuditStore } from "../../src/store/auditStore.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteInstallationStore } from "../../src/store/installationStore.js";
-import { SqliteLearnedLimitsStore } from "../../src/store/learnedLimits.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import type { NewTask } from "../../src/tasks/task.js";
+import type { IncidentChange } from "../../src/features/alerts/incidents.js";
+import { SqliteAccountStore } from "../../src/platform/store/accountStore.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { SqliteAuditStore } from "../../src/platform/store/auditStore.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { SqliteInstallationStore } from "../../src/platform/store/installationStore.js";
+import { SqliteLearnedLimitsStore } from "../../src/platform/store/learnedLimits.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import type { NewTask } from "../../src/platform/tasks/task.js";
 
 /** A single instance's DATA_DIR with something of every kind, live and finished. */
 

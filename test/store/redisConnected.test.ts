@@ -1,7 +1,7 @@
 /** connected(): a replica's start waits for Redis, at most timeoutMs, and leaves no listener behind. */
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { connected } from "../../src/store/redis/health.js";
+import { connected } from "../../src/platform/store/redis/health.js";
 
 describe("connected", () => {
   let redis: Redis;

@@ -1,13 +1,13 @@
 /** Issue 23: Redis memory in /metrics, and the durability settings warned about at start. */
 import { describe, expect, it } from "vitest";
-import { FleetbotMetrics } from "../../src/metrics.js";
+import { FleetbotMetrics } from "../../src/platform/metrics.js";
 import {
   durabilityWarnings,
   observeRedisMemory,
   parseInfo,
   readRedisDurability,
   readRedisMemory,
-} from "../../src/store/redis/serverInfo.js";
+} from "../../src/platform/store/redis/serverInfo.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 describe("Redis server info", () => {

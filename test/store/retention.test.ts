@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SqliteAlertStore } from "../../src/store/alertStore.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { DAY_MS, StoreRetention } from "../../src/store/retention.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
+import { SqliteAlertStore } from "../../src/platform/store/alertStore.js";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { DAY_MS, StoreRetention } from "../../src/platform/store/retention.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
 
 let db: Db | undefined;
 afterEach(() => db?.close());

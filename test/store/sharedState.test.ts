@@ -12,8 +12,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import { MemorySharedState, type SharedState } from "../../src/store/sharedState.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
+import { MemorySharedState, type SharedState } from "../../src/platform/store/sharedState.js";
 import {
   type RedisServer,
   redisForTests,

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FleetClient } from "../../src/fleet/client.js";
-import { UnauthorizedError } from "../../src/fleet/errors.js";
-import { RedisSharedTokens } from "../../src/store/redis/sharedTokens.js";
+import { FleetClient } from "../../src/platform/fleet/client.js";
+import { UnauthorizedError } from "../../src/platform/fleet/errors.js";
+import { RedisSharedTokens } from "../../src/platform/store/redis/sharedTokens.js";
 import { COMPANY_ZONE, type FleetHarness, startFleetHarness } from "../helpers/fleetHarness.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 

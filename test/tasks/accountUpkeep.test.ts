@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { AccountUpkeep } from "../../src/tasks/accountUpkeep.js";
-import { FleetAccounts } from "../../src/tasks/fleetAccounts.js";
-import { VehicleCache } from "../../src/tasks/vehicleCache.js";
+import { AccountUpkeep } from "../../src/platform/accounts/accountUpkeep.js";
+import { FleetAccounts } from "../../src/platform/accounts/fleetAccounts.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
+import { VehicleCache } from "../../src/platform/vehicles/vehicleCache.js";
 import { type FleetHarness, startFleetHarness } from "../helpers/fleetHarness.js";
 
 let harness: FleetHarness | undefined;

@@ -5,17 +5,21 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApplicationFailureError, RequestRuleError, UpstreamTransportError } from "../../src/fleet/errors.js";
-import type { TransportActionResult } from "../../src/fleet/schemas.js";
-import { CallCancelledError } from "../../src/gate/gate.js";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { SqliteAuditStore } from "../../src/store/auditStore.js";
-import type { AuditRepository } from "../../src/store/contract/index.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import { FOUND_AFTER_INTERRUPTION } from "../../src/tasks/audit.js";
-import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
+import {
+  ApplicationFailureError,
+  RequestRuleError,
+  UpstreamTransportError,
+} from "../../src/platform/fleet/errors.js";
+import type { TransportActionResult } from "../../src/platform/fleet/schemas.js";
+import { CallCancelledError } from "../../src/platform/gate/gate.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { SqliteAuditStore } from "../../src/platform/store/auditStore.js";
+import type { AuditRepository } from "../../src/platform/store/contract/index.js";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import { FOUND_AFTER_INTERRUPTION } from "../../src/platform/tasks/audit.js";
+import { type TaskHandler, TaskRunner } from "../../src/platform/tasks/runner.js";
 
 const AT = Date.UTC(2026, 10, 3, 9, 30);
 const A = "AAAAAAAAAAAAAAAA";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CallDurations } from "../../src/tasks/callDurations.js";
+import { CallDurations } from "../../src/platform/tasks/callDurations.js";
 
 describe("CallDurations", () => {
   it("forgets an account without a call for the idle time, keeps an active one's average", () => {

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import type { NewTask } from "../../src/platform/tasks/task.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import type { NewTask } from "../../src/tasks/task.js";
 
 const worker = join(import.meta.dirname, "..", "helpers", "taskWorker.ts");
 let sim: RunningSimulator | undefined;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { FleetClient } from "../../src/fleet/client.js";
-import { LinkedAccountUnreadableError } from "../../src/store/contract/index.js";
 import {
   FleetAccounts,
   type FleetCredentials,
   type LinkedCredentials,
-} from "../../src/tasks/fleetAccounts.js";
-import { WORKSPACE_ACCOUNT_USER } from "../../src/workspaces/workspace.js";
+} from "../../src/platform/accounts/fleetAccounts.js";
+import type { FleetClient } from "../../src/platform/fleet/client.js";
+import { LinkedAccountUnreadableError } from "../../src/platform/store/contract/index.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../src/platform/workspaces/workspace.js";
 
 const TA = "T:TALPHA01";
 const TB = "T:TBRAVO02";

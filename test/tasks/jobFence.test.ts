@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import { type TaskDispatch, type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import { type TaskDispatch, type TaskHandler, TaskRunner } from "../../src/platform/tasks/runner.js";
+import type { TaskRecord } from "../../src/platform/tasks/task.js";
 
 /**
  * The Redis mode's fence, with the queue replaced by a dispatch whose answers the test sets:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { RedisSharedState } from "../../src/store/redis/sharedState.js";
-import { MemorySharedState } from "../../src/store/sharedState.js";
-import { LINK_FAILURE_LIMITS, LinkFailures } from "../../src/tasks/handlers/linkFailures.js";
+import { LINK_FAILURE_LIMITS, LinkFailures } from "../../src/features/account/handlers/linkFailures.js";
+import { RedisSharedState } from "../../src/platform/store/redis/sharedState.js";
+import { MemorySharedState } from "../../src/platform/store/sharedState.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const MIN = 60_000;

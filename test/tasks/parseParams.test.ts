@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { parseParams } from "../../src/tasks/task.js";
+import { parseParams } from "../../src/platform/tasks/task.js";
 
 describe("parseParams", () => {
   it("parses one parameters object once per schema, and each new object again", () => {

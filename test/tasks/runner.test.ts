@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { CallContext } from "../../src/fleet/seam.js";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { VirtualClock } from "../../src/gate/virtualClock.js";
-import { openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import type { ResultLimits } from "../../src/store/resultCodec.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
-import type { TaskProgress, TaskRecord } from "../../src/tasks/task.js";
+import type { CallContext } from "../../src/platform/fleet/seam.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { VirtualClock } from "../../src/platform/gate/virtualClock.js";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import type { ResultLimits } from "../../src/platform/store/resultCodec.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import { type TaskHandler, TaskRunner } from "../../src/platform/tasks/runner.js";
+import type { TaskProgress, TaskRecord } from "../../src/platform/tasks/task.js";
 
 const INTERVAL = 30_000;
 

@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { type Db, openDatabase } from "../../src/store/database.js";
-import { promised } from "../../src/store/promised.js";
-import { SqliteTaskStore } from "../../src/store/taskStore.js";
-import { type TaskHandler, TaskRunner } from "../../src/tasks/runner.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { type Db, openDatabase } from "../../src/platform/store/database.js";
+import { promised } from "../../src/platform/store/promised.js";
+import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
+import { type TaskHandler, TaskRunner } from "../../src/platform/tasks/runner.js";
 
 let db: Db | undefined;
 afterEach(() => db?.close());

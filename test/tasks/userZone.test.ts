@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { settlingUserZone, withZone } from "../../src/tasks/handlers/userZone.js";
-import { zoneWasGuessed } from "../../src/tasks/kinds/zoneNote.js";
-import type { TaskHandler } from "../../src/tasks/runner.js";
+import { settlingUserZone, withZone } from "../../src/features/account/handlers/userZone.js";
+import type { TaskHandler } from "../../src/platform/tasks/runner.js";
+import { zoneWasGuessed } from "../../src/platform/tasks/zoneNote.js";
 
 /** A task's zone as stored: a flag (worded in the reader's language when rendered), never words. */
 describe("a guessed zone is stored as a flag", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { CallContext } from "../../src/fleet/seam.js";
-import { MemoryGate } from "../../src/gate/memoryGate.js";
-import { VirtualClock } from "../../src/gate/virtualClock.js";
-import { VehicleCache } from "../../src/tasks/vehicleCache.js";
+import type { CallContext } from "../../src/platform/fleet/seam.js";
+import { MemoryGate } from "../../src/platform/gate/memoryGate.js";
+import { VirtualClock } from "../../src/platform/gate/virtualClock.js";
+import { VehicleCache } from "../../src/platform/vehicles/vehicleCache.js";
 
 const INTERVAL = 30_000;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Vehicle } from "../../src/fleet/schemas.js";
-import { AccountUpkeep } from "../../src/tasks/accountUpkeep.js";
-import { VehicleCache } from "../../src/tasks/vehicleCache.js";
+import { AccountUpkeep } from "../../src/platform/accounts/accountUpkeep.js";
+import type { Vehicle } from "../../src/platform/fleet/schemas.js";
+import { VehicleCache } from "../../src/platform/vehicles/vehicleCache.js";
 import { type FleetHarness, startFleetHarness } from "../helpers/fleetHarness.js";
 
 let harness: FleetHarness | undefined;

@@ -5,9 +5,9 @@
  * day are read in UTC; the others keep the company zone.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AlertPoller } from "../../src/alerts/poller.js";
-import { cronTickMs, nextCronRunMs } from "../../src/alerts/sweepHealth.js";
-import { cronZone } from "../../src/time/cronZone.js";
+import { AlertPoller } from "../../src/features/alerts/poller.js";
+import { cronTickMs, nextCronRunMs } from "../../src/features/alerts/sweepHealth.js";
+import { cronZone } from "../../src/platform/time/cronZone.js";
 
 const ZONE = "Europe/Bucharest";
 

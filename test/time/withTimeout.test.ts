@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { withTimeout } from "../../src/time/withTimeout.js";
+import { withTimeout } from "../../src/platform/time/withTimeout.js";
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assertTimeZone, instantToWall, isTimeZone, wallToInstant } from "../../src/time/zone.js";
+import { assertTimeZone, instantToWall, isTimeZone, wallToInstant } from "../../src/platform/time/zone.js";
 
 const BUCHAREST = "Europe/Bucharest";
 const wall = (iso: string): number => Date.parse(`${iso}Z`);

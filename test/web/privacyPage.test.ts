@@ -5,7 +5,7 @@
  * links off at once, and within how long when nobody links the new one.
  */
 import { describe, expect, it } from "vitest";
-import { privacyPage } from "../../src/web/publicPages.js";
+import { privacyPage } from "../../src/platform/web/publicPages.js";
 
 const words = privacyPage({
   supportUrl: "https://support.example.com",

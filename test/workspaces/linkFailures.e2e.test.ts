@@ -9,8 +9,8 @@
  * account's own work. All through real HTTP: signed requests, the fake Slack, the simulator.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import { SECOND_TEAM } from "../../src/sandbox/fakeSlack/oauth.js";
-import { INPUTS } from "../../src/slack/actionIds.js";
 import { textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,

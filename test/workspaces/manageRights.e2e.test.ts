@@ -16,8 +16,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ACTIONS, INPUTS } from "../../src/platform/slack/actionIds.js";
 import { DEFAULT_USERS, SECOND_TEAM } from "../../src/sandbox/fakeSlack/index.js";
-import { ACTIONS, INPUTS } from "../../src/slack/actionIds.js";
 import { textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,

@@ -9,9 +9,9 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { dmIdFor } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
 import { buttonsOf, textOf } from "../helpers/botHarness.js";
 import { replayRedirect } from "../helpers/installFlow.js";
 import {

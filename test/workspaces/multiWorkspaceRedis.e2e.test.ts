@@ -6,7 +6,7 @@
  */
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ACTIONS } from "../../src/slack/actionIds.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { buttonsOf, textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,

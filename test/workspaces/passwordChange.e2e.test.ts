@@ -13,9 +13,9 @@
  * And B linking again with the new password brings everything back.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { dmIdFor } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
-import { ACTIONS } from "../../src/slack/actionIds.js";
 import { buttonsOf, textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,

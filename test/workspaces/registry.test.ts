@@ -12,11 +12,15 @@ import { join } from "node:path";
 import type { Installation } from "@slack/oauth";
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/platform/store/database.js";
+import { SqliteInstallationStore } from "../../src/platform/store/installationStore.js";
+import { WorkspaceEvents } from "../../src/platform/workspaces/events.js";
+import {
+  InstalledWorkspaces,
+  LocalRenewalLock,
+  type RenewalLock,
+} from "../../src/platform/workspaces/registry.js";
 import { type FakeSlack, startFakeSlack } from "../../src/sandbox/fakeSlack/index.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteInstallationStore } from "../../src/store/installationStore.js";
-import { WorkspaceEvents } from "../../src/workspaces/events.js";
-import { InstalledWorkspaces, LocalRenewalLock, type RenewalLock } from "../../src/workspaces/registry.js";
 
 const START = Date.UTC(2026, 10, 25, 9, 0, 0);
 const cleanups: (() => Promise<void> | void)[] = [];

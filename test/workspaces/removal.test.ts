@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { WorkspaceEvents } from "../../src/workspaces/events.js";
-import { type WorkspaceData, WorkspaceRemoval } from "../../src/workspaces/removal.js";
-import { ONLY_WORKSPACE } from "../../src/workspaces/workspace.js";
+import { WorkspaceEvents } from "../../src/platform/workspaces/events.js";
+import { type WorkspaceData, WorkspaceRemoval } from "../../src/platform/workspaces/removal.js";
+import { ONLY_WORKSPACE } from "../../src/platform/workspaces/workspace.js";
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -4,7 +4,7 @@
  * holder that dies releases it after lockMs.
  */
 import { describe, expect, it } from "vitest";
-import { RedisRenewalLock } from "../../src/store/redis/renewalLock.js";
+import { RedisRenewalLock } from "../../src/platform/store/redis/renewalLock.js";
 import { redisForTests, redisSkipReason } from "../helpers/redisServer.js";
 
 const skip = redisSkipReason;

@@ -5,9 +5,9 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, vi } from "vitest";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import type { FakeMessage, SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
 import type { SimVehicle } from "../../src/simulator/index.js";
-import { INPUTS } from "../../src/slack/actionIds.js";
 import { textOf } from "../helpers/botHarness.js";
 import { type MultiWorkspaceHarness, TEAM_A, TEAM_B } from "../helpers/multiWorkspaceHarness.js";
 

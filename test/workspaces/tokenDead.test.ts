@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { WorkspaceEvents } from "../../src/workspaces/events.js";
-import { WorkspaceRemoval } from "../../src/workspaces/removal.js";
+import { WorkspaceEvents } from "../../src/platform/workspaces/events.js";
+import { WorkspaceRemoval } from "../../src/platform/workspaces/removal.js";
 
 /** A dead token's removal runs fire-and-forget from a failed Slack call: it must never reject. */
 describe("WorkspaceRemoval.tokenDead", () => {

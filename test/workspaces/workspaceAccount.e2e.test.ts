@@ -4,7 +4,7 @@
  * never sees it. In single-workspace mode the operator sets it (FLEET_USERNAME), and says so.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { INPUTS } from "../../src/slack/actionIds.js";
+import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import { type BotHarness, startBotHarness, textOf } from "../helpers/botHarness.js";
 import {
   type MultiWorkspaceHarness,

@@ -1,10 +1,10 @@
-import type { LimitBookStorage } from "../../fleet/limits.js";
-import type { AcceptedPasswords } from "../../fleet/passwords.js";
-import type { SharedTokens } from "../../fleet/tokens.js";
-import type { FleetGateOptions } from "../../gate/fleetGate.js";
-import type { AccountGate } from "../../gate/gate.js";
-import type { Logger } from "../../log.js";
-import type { FleetbotMetrics } from "../../metrics.js";
+import type { LimitBookStorage } from "../../platform/fleet/limits.js";
+import type { AcceptedPasswords } from "../../platform/fleet/passwords.js";
+import type { SharedTokens } from "../../platform/fleet/tokens.js";
+import type { FleetGateOptions } from "../../platform/gate/fleetGate.js";
+import type { AccountGate } from "../../platform/gate/gate.js";
+import type { Logger } from "../../platform/log.js";
+import type { FleetbotMetrics } from "../../platform/metrics.js";
 import type {
   AccountRepository,
   AlertRepository,
@@ -12,12 +12,12 @@ import type {
   InstallationRepository,
   SettingsRepository,
   TaskRepository,
-} from "../../store/contract/index.js";
-import type { StoreHealth } from "../../store/health.js";
-import type { StoreRetention } from "../../store/retention.js";
-import type { SharedState } from "../../store/sharedState.js";
-import type { TaskDispatch } from "../../tasks/runner.js";
-import type { RenewalLock } from "../../workspaces/registry.js";
+} from "../../platform/store/contract/index.js";
+import type { StoreHealth } from "../../platform/store/health.js";
+import type { StoreRetention } from "../../platform/store/retention.js";
+import type { SharedState } from "../../platform/store/sharedState.js";
+import type { TaskDispatch } from "../../platform/tasks/runner.js";
+import type { RenewalLock } from "../../platform/workspaces/registry.js";
 
 /**
  * Where fleetbot keeps what it knows, and how its replicas share work: the one choice of the

@@ -1,5 +1,5 @@
-import type { Config } from "../../config.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../platform/log.js";
+import type { Config } from "../config.js";
 import type { Backend } from "./backend.js";
 import { openSqliteBackend } from "./sqlite.js";
 

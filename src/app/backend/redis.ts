@@ -1,16 +1,20 @@
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
-import type { Config } from "../../config.js";
-import { createRedisFleetGate } from "../../gate/redisFleetGate.js";
-import type { Logger } from "../../log.js";
-import { StoreError } from "../../store/database.js";
-import { RedisAcceptedPasswords } from "../../store/redis/acceptedPasswords.js";
-import { connected, openRedis, RedisHealth } from "../../store/redis/health.js";
-import { createRedisRepositories } from "../../store/redis/index.js";
-import { RedisRenewalLock } from "../../store/redis/renewalLock.js";
-import { observeRedisMemory, readRedisDurability, readRedisMemory } from "../../store/redis/serverInfo.js";
-import { RedisSharedState } from "../../store/redis/sharedState.js";
-import { RedisSharedTokens } from "../../store/redis/sharedTokens.js";
+import { createRedisFleetGate } from "../../platform/gate/redisFleetGate.js";
+import type { Logger } from "../../platform/log.js";
+import { StoreError } from "../../platform/store/database.js";
+import { RedisAcceptedPasswords } from "../../platform/store/redis/acceptedPasswords.js";
+import { connected, openRedis, RedisHealth } from "../../platform/store/redis/health.js";
+import { createRedisRepositories } from "../../platform/store/redis/index.js";
+import { RedisRenewalLock } from "../../platform/store/redis/renewalLock.js";
+import {
+  observeRedisMemory,
+  readRedisDurability,
+  readRedisMemory,
+} from "../../platform/store/redis/serverInfo.js";
+import { RedisSharedState } from "../../platform/store/redis/sharedState.js";
+import { RedisSharedTokens } from "../../platform/store/redis/sharedTokens.js";
+import type { Config } from "../config.js";
 import type {
   AlertScheduleHooks,
   Backend,

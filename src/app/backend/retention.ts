@@ -1,13 +1,13 @@
-import type { Config } from "../../config.js";
 import { count } from "../../i18n/plural.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../platform/log.js";
 import type {
   AccountRepository,
   AlertRepository,
   AuditRepository,
   TaskRepository,
-} from "../../store/contract/index.js";
-import { StoreRetention } from "../../store/retention.js";
+} from "../../platform/store/contract/index.js";
+import { StoreRetention } from "../../platform/store/retention.js";
+import type { Config } from "../config.js";
 
 /** Both backends' retention: finished tasks, resolved incidents and audit entries, by the configured days. */
 export function retentionOf(

@@ -15,7 +15,7 @@ const SOURCES: Readonly<Record<LanguageSource, string>> = {
 };
 
 export const account = {
-  // ---------- /fleet language (src/slack/listeners/language.ts) ----------
+  // ---------- /fleet language (src/features/account/slack/language.ts) ----------
   /** `source`: where the language came from (src/i18n/resolve.ts). */
   languageCurrent: ({ language, source }: { language: Language; source: LanguageSource }) =>
     `Your language is *${common.languageName(language)}* (${SOURCES[source]}).`,
@@ -50,7 +50,7 @@ export const account = {
   linkYours: () => "Link yours with /fleet login.",
   notYours: () => "This message belongs to someone else.",
 
-  // ---------- /fleet login, logout, whoami (src/slack/listeners/account.ts) ----------
+  // ---------- /fleet login, logout, whoami (src/features/account/slack/listeners.ts) ----------
   linkingDisabled: () =>
     "Linking your own fleet account is not enabled here: the operator has not set CREDENTIALS_KEY (the key that encrypts stored passwords).",
   linkingDisabledMeanwhile: () => "Your commands run as the workspace account meanwhile.",
@@ -124,7 +124,7 @@ export const account = {
   linkTryAgain: () => "Try again with /fleet login.",
   linkTryAgainWorkspace: () => "Try again with /fleet login workspace.",
 
-  // ---------- the installer's welcome (src/slack/views/installation.ts) ----------
+  // ---------- the installer's welcome (src/platform/slack/views/installation.ts) ----------
   /** `team`: the workspace's name, escaped. */
   welcomeInstalledIn: ({ team }: { team: string }) =>
     `:wave: fleetbot is installed in *${team}*. First, set the fleet account your workspace uses: type \`/fleet login workspace\` (you, or a workspace admin, can do it).`,

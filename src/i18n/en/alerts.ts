@@ -1,10 +1,10 @@
 /**
  * English, transport alerts (src/alerts codes and kinds → words): the channel alert, its
- * resolved edit and thread reply, the grouped alert and the daily digest (src/slack/views/
+ * resolved edit and thread reply, the grouped alert and the daily digest (src/features/alerts/slack/views/
  * alerts.ts, alertGroups.ts). Values are inserted as given: escape user text for mrkdwn before
  * passing it; dates are `slackDate` and durations `duration` of format.ts, in this language.
  */
-import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
+import type { IncidentKind, ResolveReason } from "../../features/alerts/incidents.js";
 import { number } from "../format.js";
 import { count, plural } from "../plural.js";
 import type { Section } from "../section.js";

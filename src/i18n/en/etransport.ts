@@ -5,15 +5,15 @@
  * shared/etransport-notes.md's "usual cause / what to do", from TrackGPS's descriptions of each
  * status (docs.trackgps.ro/en/etransport/managment/transmissionstatus).
  */
-import type { KnownTransportFailure } from "../../etransport/failures.js";
-import type { TransportAction } from "../../etransport/types.js";
-import type { VatProblem } from "../../etransport/vat.js";
+import type { KnownTransportFailure } from "../../features/etransport/failures.js";
+import type { TransportAction } from "../../features/etransport/types.js";
+import type { VatProblem } from "../../features/etransport/vat.js";
 import type {
   CHANGE_REQUEST_STATUS_CODES,
   TRANSMISSION_STATUS_CODES,
   TransportStatusId,
-} from "../../fleet/schemas.js";
-import type { AuditAction } from "../../store/contract/index.js";
+} from "../../platform/fleet/schemas.js";
+import type { AuditAction } from "../../platform/store/contract/index.js";
 import { number } from "../format.js";
 import { plural } from "../plural.js";
 import type { Section } from "../section.js";
@@ -255,7 +255,7 @@ export const etransport = {
   transmissionAdvice: (code: AdvisedTransmissionCode) => ADVICE[code],
   changeRequestStatus: (code: ChangeRequestCode) => CHANGE_REQUEST[code],
 
-  // ---------- service failures (src/etransport/failures.ts codes) ----------
+  // ---------- service failures (src/features/etransport/failures.ts codes) ----------
   /**
    * A failure of the fleet service, summary and advice as one text: `errorCode` as the service
    * sent it, `parameters` its errorParameters (UITs already dashed). An unknown code is named.
@@ -381,7 +381,7 @@ export const etransport = {
     `Not removed: the transport with UIT ${uit} stays as it was.`,
   notRemoved: () => "Not removed.",
 
-  // ---------- task answers (src/slack/renderers.ts) ----------
+  // ---------- task answers (src/features/renderers.ts) ----------
   saved: ({ uit, created, alreadyThere }: { uit: string; created: boolean; alreadyThere: boolean }) =>
     `:white_check_mark: Transport ${uit}${uit ? " " : ""}${created ? "created" : "updated"}${alreadyThere ? " (it was already there: nothing sent twice)" : ""}.`,
   notSaved: ({ created }: { created: boolean }) =>
@@ -496,7 +496,7 @@ export const etransport = {
   examplePlaceholder: ({ example }: { example: string }) => `e.g. ${example}`,
   notesFieldLabel: () => "Notes",
 
-  // ---------- form errors (src/etransport/form.ts, vat.ts codes) ----------
+  // ---------- form errors (src/features/etransport/form.ts, vat.ts codes) ----------
   errorVehicleMissing: ({ example }: { example: string }) =>
     `Choose the vehicle: type part of its plate or name, e.g. ${example}.`,
   errorUitMissing: ({ example }: { example: string }) =>

@@ -1,7 +1,7 @@
 /**
  * English, the command grammar: what a command that does not parse is told (the grammar returns
- * a code and its data, src/slack/grammar/problems.ts; these are its words, written by
- * src/slack/views/grammarError.ts), and a period's label (src/reports/periodLabel.ts, written by
+ * a code and its data, src/commands/problems.ts; these are its words, written by
+ * src/commands/views/grammarError.ts), and a period's label (src/commands/periodLabel.ts, written by
  * src/i18n/periodText.ts). Dates come in already written (format.ts `date`). Text parameters come
  * in as inline code, already escaped (what the user typed, or a command in the reader's words).
  */

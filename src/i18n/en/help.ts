@@ -1,8 +1,8 @@
 /**
  * English, the help (`/fleet help`, `/etransport help`, the App Home's command list) and the App
  * Home. Each command's description is keyed by its subcommand; a report's by the report's name
- * (src/reports/catalogue.ts keeps only its codes and data). The command words themselves are the
- * grammar's (src/slack/grammar): both languages' words always work.
+ * (src/features/reports/catalogue.ts keeps only its codes and data). The command words themselves are the
+ * grammar's (src/commands): both languages' words always work.
  */
 import type { Section } from "../section.js";
 

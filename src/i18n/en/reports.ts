@@ -1,12 +1,12 @@
 /**
  * English, vehicle reports (/fleet where, route, stops, fuel, refills, temps): the report views
- * (src/slack/views/reports/, vehicleFormat.ts), the report form's choices, and the files
+ * (src/features/reports/slack/views/, vehicleFormat.ts), the report form's choices, and the files
  * (CSV headers, the chart, the GPX route). Numbers, quantities, durations and dates come in
  * already formatted (src/i18n/format.ts) as strings; counts come as numbers and are counted here.
  */
 
-import type { VehicleReportName } from "../../reports/catalogue.js";
-import type { EngineState } from "../../reports/positions.js";
+import type { VehicleReportName } from "../../features/reports/catalogue.js";
+import type { EngineState } from "../../features/reports/positions.js";
 import { number } from "../format.js";
 import { count, plural } from "../plural.js";
 import type { Section } from "../section.js";

@@ -1,7 +1,7 @@
 /**
  * English, tasks: what a queued, running, finished, failed or cancelled request says (progress,
  * the queue, the ack's place and estimate), and the fleet service's and fleetbot's failures by code
- * (src/tasks/failures.ts stores the code, src/slack/views/taskEnding.ts taskErrorText says it).
+ * (src/platform/tasks/failures.ts stores the code, src/platform/slack/views/taskEnding.ts taskErrorText says it).
  * Values are inserted as given: `what` is a task's description (mrkdwn, escaped), durations are
  * `duration` of format.ts, times `slackDate`.
  */
@@ -134,7 +134,7 @@ export const tasks = {
     `A ${endpoint} request covers at most ${count("en", days, { one: "day", other: "days" })}; split the period.`,
   ruleStopMargin: () => "The minimum stop duration must be a whole number of minutes, at least 1.",
   /**
-   * A value a request needs, missing or wrong (`subject`: RuleSubject of src/fleet/errors.ts; an
+   * A value a request needs, missing or wrong (`subject`: RuleSubject of src/platform/fleet/errors.ts; an
    * unknown one is shown as its code). The forms catch these first; these words are the last net.
    */
   ruleRequired: ({ subject }: { subject: string }) => `${valueEn(subject)} is required.`,

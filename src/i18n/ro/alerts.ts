@@ -2,7 +2,7 @@
  * Romanian, transport alerts. The status names come from ro/etransport.ts (TrackGPS's tables);
  * "aplicația ANAF" is TrackGPS's fallback advice, as there. Informal second person throughout.
  */
-import type { IncidentKind, ResolveReason } from "../../alerts/incidents.js";
+import type { IncidentKind, ResolveReason } from "../../features/alerts/incidents.js";
 import type { alerts as en } from "../en/alerts.js";
 import { number } from "../format.js";
 import { count, plural } from "../plural.js";

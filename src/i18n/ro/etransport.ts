@@ -16,11 +16,11 @@
  *   the ANAF application to manually transmit location data").
  */
 
-import type { KnownTransportFailure } from "../../etransport/failures.js";
-import type { TransportAction } from "../../etransport/types.js";
-import type { VatProblem } from "../../etransport/vat.js";
-import type { TransportStatusId } from "../../fleet/schemas.js";
-import type { AuditAction } from "../../store/contract/index.js";
+import type { KnownTransportFailure } from "../../features/etransport/failures.js";
+import type { TransportAction } from "../../features/etransport/types.js";
+import type { VatProblem } from "../../features/etransport/vat.js";
+import type { TransportStatusId } from "../../platform/fleet/schemas.js";
+import type { AuditAction } from "../../platform/store/contract/index.js";
 import type {
   AdvisedTransmissionCode,
   ChangeRequestCode,

@@ -1,7 +1,7 @@
 /**
  * Romanian, the help (`/fleet ajutor`, `/etransport ajutor`, the App Home's command list) and the
  * App Home. The Romanian help shows the Romanian command words first and the English ones in
- * brackets (src/slack/grammar/help.ts); both always work.
+ * brackets (src/commands/help.ts); both always work.
  */
 import type { help as en } from "../en/help.js";
 import type { SameParameters, Translation } from "../section.js";

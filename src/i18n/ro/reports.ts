@@ -4,8 +4,8 @@
  * "alimentări", "consum", "combustibil", "număr de înmatriculare", "sursă secundară (GPL)").
  */
 
-import type { VehicleReportName } from "../../reports/catalogue.js";
-import type { EngineState } from "../../reports/positions.js";
+import type { VehicleReportName } from "../../features/reports/catalogue.js";
+import type { EngineState } from "../../features/reports/positions.js";
 import type { CsvColumn, CsvWord, reports as en, ReportFile } from "../en/reports.js";
 import { number } from "../format.js";
 import { count, plural } from "../plural.js";

@@ -1,7 +1,7 @@
 /** The sandbox API's HTTP plumbing: the request guard, JSON bodies and answers. */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HttpRoute } from "../../slack/app.js";
+import type { HttpRoute } from "../../platform/slack/app.js";
 
 /** The header that carries the page's per-process token on every API call. */
 export const SANDBOX_TOKEN_HEADER = "x-sandbox-token";

@@ -7,13 +7,13 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { TransportStatusId } from "../../fleet/schemas.js";
+import { vehicleExamples } from "../../commands/help.js";
 import { messages } from "../../i18n/index.js";
 import { isLanguage, type Language } from "../../i18n/language.js";
+import type { TransportStatusId } from "../../platform/fleet/schemas.js";
+import type { HttpRoute } from "../../platform/slack/app.js";
 import type { RunningSimulator, TransmissionCode } from "../../simulator/index.js";
 import { STATUS_NAMES, TRANSMISSION_CODES } from "../../simulator/transports.js";
-import type { HttpRoute } from "../../slack/app.js";
-import { vehicleExamples } from "../../slack/grammar/help.js";
 import type { ElementInput, FakeSlack, SlackDriver } from "../fakeSlack/index.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";
 import { loadSandboxAssets, type SandboxAssets } from "./assets.js";

@@ -4,8 +4,8 @@
  * stack and Home tab, and the files shared with them. Plain JSON for the browser.
  */
 
+import { type UsageLine, usageLines, type VehicleExamples, withVehicles } from "../../commands/help.js";
 import type { Language } from "../../i18n/language.js";
-import { type UsageLine, usageLines, type VehicleExamples, withVehicles } from "../../slack/grammar/help.js";
 import type { FakeSlack } from "../fakeSlack/index.js";
 import type { FakeChannel, FakeMessage, Json, JsonObject } from "../fakeSlack/types.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";

@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INPUTS } from "../../../src/slack/actionIds.js";
+import { INPUTS } from "../../../src/platform/slack/actionIds.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
 import { command, field, message, modal, modalOutcome } from "./screen.js";
 

@@ -7,7 +7,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, INPUTS } from "../../../src/slack/actionIds.js";
+import { ACTIONS, INPUTS } from "../../../src/platform/slack/actionIds.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
 import { command, field, localInput, message, modal, openChannel } from "./screen.js";
 

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { loadConfig } from "../../../src/app/config.js";
 import { type Fleetbot, startFleetbot } from "../../../src/app/start.js";
-import { loadConfig } from "../../../src/config.js";
 import { realClockEnv } from "../../helpers/realClock.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

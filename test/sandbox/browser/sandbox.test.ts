@@ -7,7 +7,7 @@ import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, INPUTS } from "../../../src/slack/actionIds.js";
+import { ACTIONS, INPUTS } from "../../../src/platform/slack/actionIds.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
 import { command, localInput, message, openChannel } from "./screen.js";
 

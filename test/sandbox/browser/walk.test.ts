@@ -8,8 +8,8 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS } from "../../../src/platform/slack/actionIds.js";
 import { type RunningSimulator, type SimVehicle, startSimulator } from "../../../src/simulator/index.js";
-import { ACTIONS, INPUTS } from "../../../src/slack/actionIds.js";
 import { type FleetProxy, startFleetProxy } from "../../helpers/fleetProxy.js";
 import { chromiumAvailable, type SandboxHarness, startSandboxHarness } from "./harness.js";
 import {

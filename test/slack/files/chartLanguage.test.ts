@@ -3,9 +3,12 @@
  * day names and the numbers (in-process SVG: the text the PNG shows).
  */
 import { describe, expect, it } from "vitest";
-import type { TemperatureReport } from "../../../src/reports/index.js";
-import { temperaturesCsv } from "../../../src/slack/files/reportCsv.js";
-import { chartLocale, temperatureChartSvg } from "../../../src/slack/files/temperatureChart.js";
+import type { TemperatureReport } from "../../../src/features/reports/index.js";
+import { temperaturesCsv } from "../../../src/features/reports/slack/files/reportCsv.js";
+import {
+  chartLocale,
+  temperatureChartSvg,
+} from "../../../src/features/reports/slack/files/temperatureChart.js";
 
 const DAY = 86_400_000;
 const FROM = Date.UTC(2026, 10, 22, 22); // Mon 23 Nov 2026, 00:00 in Bucharest

@@ -6,11 +6,13 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { temperatureReport } from "../../../src/reports/index.js";
-import { CHART_HEIGHT, CHART_WIDTH } from "../../../src/slack/files/temperatureChart.js";
+import { temperatureReport } from "../../../src/features/reports/index.js";
+import { CHART_HEIGHT, CHART_WIDTH } from "../../../src/features/reports/slack/files/temperatureChart.js";
 import { PERIOD, PNG_SIGNATURE, pngSize, schemas, TRUCK } from "../../reports/helpers.js";
 
-const MODULE = fileURLToPath(new URL("../../../src/slack/files/chartWorker.ts", import.meta.url));
+const MODULE = fileURLToPath(
+  new URL("../../../src/features/reports/slack/files/chartWorker.ts", import.meta.url),
+);
 
 function chartProcess(): ChildProcess {
   return fork(MODULE, [], {

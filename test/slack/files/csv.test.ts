@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CSV_BOM, csvField, csvHeader, toCsv } from "../../../src/slack/files/csv.js";
+import { CSV_BOM, csvField, csvHeader, toCsv } from "../../../src/features/reports/slack/files/csv.js";
 
 describe("csv writer", () => {
   it("quotes fields with comma, quote, CR or LF and doubles quotes", () => {

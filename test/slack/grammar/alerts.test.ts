@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exampleIn } from "../../../src/slack/grammar/examples.js";
+import { exampleIn } from "../../../src/commands/examples.js";
 import {
   type AlertSubscribeOptions,
   alertChannelChange,
@@ -7,8 +7,8 @@ import {
   type FleetGrammarContext,
   parseCommandLine,
   parseFleetCommand,
-} from "../../../src/slack/grammar/index.js";
-import { grammarErrorMessage } from "../../../src/slack/views/grammarError.js";
+} from "../../../src/commands/index.js";
+import { grammarErrorMessage } from "../../../src/commands/views/grammarError.js";
 import { msg } from "./problemText.js";
 
 /** `/fleet alerts`: its subcommands, channel, codes and `subscribe`'s options, read by the one grammar. */

@@ -6,7 +6,7 @@ import {
   parseCommandLine,
   parseEtransportCommand,
   parseUitList,
-} from "../../../src/slack/grammar/index.js";
+} from "../../../src/commands/index.js";
 import { msg } from "./problemText.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };

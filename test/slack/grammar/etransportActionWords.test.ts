@@ -4,12 +4,8 @@
  * `pornește`, the opposite).
  */
 import { describe, expect, it } from "vitest";
-import {
-  type GrammarError,
-  parseCommandLine,
-  parseEtransportCommand,
-} from "../../../src/slack/grammar/index.js";
-import { grammarErrorMessage } from "../../../src/slack/views/grammarError.js";
+import { type GrammarError, parseCommandLine, parseEtransportCommand } from "../../../src/commands/index.js";
+import { grammarErrorMessage } from "../../../src/commands/views/grammarError.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const UIT = "Y45R577UN544GY4S";

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { periodText } from "../../../src/i18n/periodText.js";
 import {
   type FleetCommandResult,
   type GrammarContext,
   parseCommandLine,
   parseFleetCommand,
-} from "../../../src/slack/grammar/index.js";
+} from "../../../src/commands/index.js";
+import { periodText } from "../../../src/i18n/periodText.js";
 import { msg } from "./problemText.js";
 
 const ctx: GrammarContext = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };

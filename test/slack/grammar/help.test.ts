@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "../../../src/i18n/index.js";
-import { ALERT_OPTIONS_EXAMPLE, usageExamples } from "../../../src/slack/grammar/help.js";
+import { ALERT_OPTIONS_EXAMPLE, usageExamples } from "../../../src/commands/help.js";
 import {
   etransportUsageExamples,
   fleetUsage,
   helpText,
   parseCommandLine,
-} from "../../../src/slack/grammar/index.js";
-import { alertOptions } from "../../../src/slack/listeners/alerts.js";
+} from "../../../src/commands/index.js";
+import { alertOptions } from "../../../src/features/alerts/slack/listeners.js";
+import { LANGUAGES } from "../../../src/i18n/index.js";
 
 describe("help", () => {
   it("every usage example, in both languages, parses into the command it documents, at any date and zone", () => {

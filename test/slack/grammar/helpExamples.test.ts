@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Vehicle } from "../../../src/fleet/schemas.js";
+import { helpText, vehicleExamples } from "../../../src/commands/help.js";
+import { parseCommandLine } from "../../../src/commands/index.js";
+import { resolvableVehicles } from "../../../src/features/reports/catalogue.js";
 import { LANGUAGES } from "../../../src/i18n/index.js";
-import { resolvableVehicles } from "../../../src/reports/catalogue.js";
-import { resolveVehicles } from "../../../src/reports/vehicleRefs.js";
-import { helpText, vehicleExamples } from "../../../src/slack/grammar/help.js";
-import { parseCommandLine } from "../../../src/slack/grammar/index.js";
+import type { Vehicle } from "../../../src/platform/fleet/schemas.js";
+import { resolveVehicles } from "../../../src/platform/vehicles/vehicleRefs.js";
 
 /** An account's list as the service gives it: a plate written with spaces first, one without a plate. */
 const ACCOUNT = [

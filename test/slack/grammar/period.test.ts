@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { periodText } from "../../../src/i18n/periodText.js";
 import {
   MAX_DAYS,
   MAX_HOURS,
   type Period,
   parseCommandLine,
   parsePeriod,
-} from "../../../src/slack/grammar/index.js";
-import { withoutDiacritics } from "../../../src/slack/grammar/period.js";
+} from "../../../src/commands/index.js";
+import { withoutDiacritics } from "../../../src/commands/period.js";
+import { periodText } from "../../../src/i18n/periodText.js";
 import { msg } from "./problemText.js";
 
 const BUC = "Europe/Bucharest";

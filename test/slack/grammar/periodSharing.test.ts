@@ -5,8 +5,8 @@
  */
 import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FleetClient } from "../../../src/fleet/client.js";
-import { type Period, parseFleetCommand } from "../../../src/slack/grammar/index.js";
+import { type Period, parseFleetCommand } from "../../../src/commands/index.js";
+import { FleetClient } from "../../../src/platform/fleet/client.js";
 import { recordingGate } from "../../fleet/helpers.js";
 
 const ORIGIN = "http://fleet.test";

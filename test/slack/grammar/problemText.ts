@@ -1,5 +1,5 @@
-import type { GrammarProblem } from "../../../src/slack/grammar/types.js";
-import { grammarProblemText } from "../../../src/slack/views/grammarError.js";
+import type { GrammarProblem } from "../../../src/commands/types.js";
+import { grammarProblemText } from "../../../src/commands/views/grammarError.js";
 
 /** What a grammar error tells an English reader (the words the tests pin). */
 export function msg(error: { problem: GrammarProblem }): string {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ETRANSPORT_ROMANIAN_WORDS } from "../../../src/slack/grammar/etransport.js";
-import { FLEET_ROMANIAN_WORDS } from "../../../src/slack/grammar/fleet.js";
+import { ETRANSPORT_ROMANIAN_WORDS } from "../../../src/commands/etransport.js";
+import { FLEET_ROMANIAN_WORDS } from "../../../src/commands/fleet.js";
 import {
   etransportUsage,
   fleetUsage,
@@ -11,10 +11,10 @@ import {
   parseCommandLine,
   parseEtransportCommand,
   parseFleetCommand,
-} from "../../../src/slack/grammar/index.js";
-import { alertOptions } from "../../../src/slack/listeners/alerts.js";
-import { alertOptionProblemMessage } from "../../../src/slack/views/alerts/subscriptionAnswers.js";
-import { helpMessage } from "../../../src/slack/views/help.js";
+} from "../../../src/commands/index.js";
+import { helpMessage } from "../../../src/commands/views/help.js";
+import { alertOptions } from "../../../src/features/alerts/slack/listeners.js";
+import { alertOptionProblemMessage } from "../../../src/features/alerts/slack/views/subscriptionAnswers.js";
 import { msg } from "./problemText.js";
 
 const ctx: GrammarContext = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };

@@ -7,8 +7,11 @@ import {
   resolveVehicles,
   type VehicleRef,
   type VehicleResolution,
-} from "../../../src/slack/grammar/index.js";
-import { type ResolutionProblem, resolutionProblemText } from "../../../src/slack/views/vehicleProblems.js";
+} from "../../../src/commands/index.js";
+import {
+  type ResolutionProblem,
+  resolutionProblemText,
+} from "../../../src/platform/slack/views/vehicleProblems.js";
 import { msg } from "./problemText.js";
 
 /** A resolution that found nothing, as an English reader is told (and the Romanian, for the same). */

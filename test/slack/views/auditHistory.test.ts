@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { auditHistoryMessage, HISTORY_MAX_ENTRIES } from "../../../src/slack/views/auditHistory.js";
-import { blocksText } from "../../../src/slack/views/message.js";
-import type { AuditEntry } from "../../../src/store/contract/index.js";
+import {
+  auditHistoryMessage,
+  HISTORY_MAX_ENTRIES,
+} from "../../../src/features/etransport/slack/views/auditHistory.js";
+import { blocksText } from "../../../src/platform/slack/views/message.js";
+import type { AuditEntry } from "../../../src/platform/store/contract/index.js";
 
 const UIT = "AB12CD34EF56GH78";
 const AT = Date.UTC(2026, 10, 3, 8, 0);

@@ -5,25 +5,28 @@
  */
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { TransportActionResult } from "../../../src/fleet/schemas.js";
-import { listPhrase, type TransportBulkAction } from "../../../src/i18n/en/etransport.js";
-import type { StopsReport } from "../../../src/reports/stops.js";
-import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
-import { ACTIONS } from "../../../src/slack/actionIds.js";
 import {
   transportActionHeadline,
   transportActionResultMessage,
-} from "../../../src/slack/views/etransport/actionResult.js";
-import { parseTransportButtonValue } from "../../../src/slack/views/etransport/buttonValues.js";
-import { transportListFilter, transportListMessage } from "../../../src/slack/views/etransport/list.js";
+} from "../../../src/features/etransport/slack/views/actionResult.js";
+import { parseTransportButtonValue } from "../../../src/features/etransport/slack/views/buttonValues.js";
+import {
+  transportListFilter,
+  transportListMessage,
+} from "../../../src/features/etransport/slack/views/list.js";
 import {
   removeCancelledMessage,
   removeConfirmationMessage,
-} from "../../../src/slack/views/etransport/removal.js";
-import { queueMessage } from "../../../src/slack/views/queue.js";
-import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
-import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
-import type { TaskRecord } from "../../../src/tasks/task.js";
+} from "../../../src/features/etransport/slack/views/removal.js";
+import { queueMessage } from "../../../src/features/queue/slack/views.js";
+import { stopsMessage } from "../../../src/features/reports/slack/views/stops.js";
+import { periodMrkdwn } from "../../../src/features/reports/slack/views/vehicleFormat.js";
+import type { StopsReport } from "../../../src/features/reports/stops.js";
+import { listPhrase, type TransportBulkAction } from "../../../src/i18n/en/etransport.js";
+import type { TransportActionResult } from "../../../src/platform/fleet/schemas.js";
+import { ACTIONS } from "../../../src/platform/slack/actionIds.js";
+import type { TaskRecord } from "../../../src/platform/tasks/task.js";
+import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { transport } from "./etransportFixtures.js";
 
 const buttonsOf = (blocks: KnownBlock[]): Button[] =>

@@ -1,21 +1,21 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { TransportView } from "../../../src/etransport/types.js";
-import type { TransportActionResult } from "../../../src/fleet/schemas.js";
-import { totalText, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
-import { ACTIONS } from "../../../src/slack/actionIds.js";
-import { markOf } from "../../../src/slack/views/alerts/incidentText.js";
-import { transportActionResultMessage } from "../../../src/slack/views/etransport/actionResult.js";
+import { markOf } from "../../../src/features/alerts/slack/views/incidentText.js";
+import { transportActionResultMessage } from "../../../src/features/etransport/slack/views/actionResult.js";
 import {
   parseTransportButtonValue,
   parseTransportListNavValue,
-} from "../../../src/slack/views/etransport/buttonValues.js";
-import { transportCard } from "../../../src/slack/views/etransport/card.js";
-import { TRANSPORT_LIST_PAGE_SIZE } from "../../../src/slack/views/etransport/cardOptions.js";
-import { transportListMessage } from "../../../src/slack/views/etransport/list.js";
-import { removeConfirmationMessage } from "../../../src/slack/views/etransport/removal.js";
-import { formatUit } from "../../../src/slack/views/etransportText.js";
-import { userText } from "../../../src/slack/views/text.js";
+} from "../../../src/features/etransport/slack/views/buttonValues.js";
+import { transportCard } from "../../../src/features/etransport/slack/views/card.js";
+import { TRANSPORT_LIST_PAGE_SIZE } from "../../../src/features/etransport/slack/views/cardOptions.js";
+import { transportListMessage } from "../../../src/features/etransport/slack/views/list.js";
+import { removeConfirmationMessage } from "../../../src/features/etransport/slack/views/removal.js";
+import { formatUit } from "../../../src/features/etransport/slack/views/transportText.js";
+import type { TransportView } from "../../../src/features/etransport/types.js";
+import type { TransportActionResult } from "../../../src/platform/fleet/schemas.js";
+import { ACTIONS } from "../../../src/platform/slack/actionIds.js";
+import { userText } from "../../../src/platform/slack/views/text.js";
+import { totalText, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 const buttonsOf = (blocks: KnownBlock[]): Button[] =>

@@ -1,4 +1,4 @@
-import type { TransportView } from "../../../src/etransport/types.js";
+import type { TransportView } from "../../../src/features/etransport/types.js";
 
 export const NOW = Date.parse("2025-03-10T08:00:00Z");
 const HOUR = 3_600_000;

@@ -1,24 +1,24 @@
 import { TZDate } from "@date-fns/tz";
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { type TransportFormErrors, validateTransportForm } from "../../../src/etransport/form.js";
-import type { TransportView } from "../../../src/etransport/types.js";
-import {
-  validateOptionsResponse,
-  validateView,
-  validateViewErrors,
-} from "../../../src/sandbox/fakeSlack/limits.js";
-import { INPUTS, VIEWS } from "../../../src/slack/actionIds.js";
-import { pickerSeconds } from "../../../src/slack/views/etransport/formInputs.js";
-import { transportModal } from "../../../src/slack/views/etransport/formModal.js";
+import { type TransportFormErrors, validateTransportForm } from "../../../src/features/etransport/form.js";
+import { pickerSeconds } from "../../../src/features/etransport/slack/views/formInputs.js";
+import { transportModal } from "../../../src/features/etransport/slack/views/formModal.js";
 import {
   checkTransportModal,
   transportFormValues,
   transportModalErrors,
   type ViewStateValues,
-} from "../../../src/slack/views/etransport/formSubmission.js";
-import type { TransportModalVehicle } from "../../../src/slack/views/etransport/vehicleOptions.js";
-import { vehicleOptions } from "../../../src/slack/views/etransport/vehicleOptions.js";
+} from "../../../src/features/etransport/slack/views/formSubmission.js";
+import type { TransportModalVehicle } from "../../../src/features/etransport/slack/views/vehicleOptions.js";
+import { vehicleOptions } from "../../../src/features/etransport/slack/views/vehicleOptions.js";
+import type { TransportView } from "../../../src/features/etransport/types.js";
+import { INPUTS, VIEWS } from "../../../src/platform/slack/actionIds.js";
+import {
+  validateOptionsResponse,
+  validateView,
+  validateViewErrors,
+} from "../../../src/sandbox/fakeSlack/limits.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 const vehicles: TransportModalVehicle[] = [

@@ -1,23 +1,23 @@
 import type { ActionsBlock, Button, InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { TransportActionResult } from "../../../src/fleet/schemas.js";
-import { messages } from "../../../src/i18n/catalogue.js";
-import type { Language } from "../../../src/i18n/language.js";
-import { totalText, validateMessagePayload, validateView } from "../../../src/sandbox/fakeSlack/limits.js";
-import { INPUTS } from "../../../src/slack/actionIds.js";
-import { auditHistoryMessage } from "../../../src/slack/views/auditHistory.js";
-import { transportActionResultMessage } from "../../../src/slack/views/etransport/actionResult.js";
-import { transportCard } from "../../../src/slack/views/etransport/card.js";
-import { transportModal } from "../../../src/slack/views/etransport/formModal.js";
-import { checkTransportModal } from "../../../src/slack/views/etransport/formSubmission.js";
-import { transportFormWarningTexts } from "../../../src/slack/views/etransport/formWording.js";
-import { transportListMessage } from "../../../src/slack/views/etransport/list.js";
+import { transportActionResultMessage } from "../../../src/features/etransport/slack/views/actionResult.js";
+import { auditHistoryMessage } from "../../../src/features/etransport/slack/views/auditHistory.js";
+import { transportCard } from "../../../src/features/etransport/slack/views/card.js";
+import { transportModal } from "../../../src/features/etransport/slack/views/formModal.js";
+import { checkTransportModal } from "../../../src/features/etransport/slack/views/formSubmission.js";
+import { transportFormWarningTexts } from "../../../src/features/etransport/slack/views/formWording.js";
+import { transportListMessage } from "../../../src/features/etransport/slack/views/list.js";
 import {
   removeCancelledMessage,
   removeConfirmationMessage,
-} from "../../../src/slack/views/etransport/removal.js";
-import { actionUnderWayNote } from "../../../src/slack/views/etransport/underWay.js";
-import type { AuditEntry } from "../../../src/store/contract/index.js";
+} from "../../../src/features/etransport/slack/views/removal.js";
+import { actionUnderWayNote } from "../../../src/features/etransport/slack/views/underWay.js";
+import { messages } from "../../../src/i18n/catalogue.js";
+import type { Language } from "../../../src/i18n/language.js";
+import type { TransportActionResult } from "../../../src/platform/fleet/schemas.js";
+import { INPUTS } from "../../../src/platform/slack/actionIds.js";
+import type { AuditEntry } from "../../../src/platform/store/contract/index.js";
+import { totalText, validateMessagePayload, validateView } from "../../../src/sandbox/fakeSlack/limits.js";
 import { NOW, transport, worstTransport } from "./etransportFixtures.js";
 
 /**

@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { VehicleLike } from "../../../src/reports/vehicleRefs.js";
-import { exampleIn } from "../../../src/slack/grammar/examples.js";
+import { exampleIn } from "../../../src/commands/examples.js";
 import {
   type GrammarContext,
   type GrammarError,
   type GrammarProblemCode,
   parseCommandLine,
   parsePeriod,
-} from "../../../src/slack/grammar/index.js";
-import { grammarErrorMessage, grammarProblemText } from "../../../src/slack/views/grammarError.js";
+} from "../../../src/commands/index.js";
+import { grammarErrorMessage, grammarProblemText } from "../../../src/commands/views/grammarError.js";
+import type { VehicleLike } from "../../../src/platform/vehicles/vehicleRefs.js";
 
 const ctx: GrammarContext = { timeZone: "Europe/Bucharest", now: new Date("2026-11-25T12:30:00Z") };
 

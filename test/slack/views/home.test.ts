@@ -4,12 +4,12 @@
  */
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it, vi } from "vitest";
-import type { QueueDeps } from "../../../src/slack/context.js";
-import { helpText } from "../../../src/slack/grammar/help.js";
-import { publishHome } from "../../../src/slack/listeners/home.js";
-import { homeView } from "../../../src/slack/views/home.js";
-import { supportLine } from "../../../src/slack/views/installation.js";
-import type { QueueEntry } from "../../../src/slack/views/queue.js";
+import { helpText } from "../../../src/commands/help.js";
+import type { QueueDeps } from "../../../src/features/context.js";
+import { publishHome } from "../../../src/features/home/slack/listeners.js";
+import { homeView } from "../../../src/features/home/slack/views.js";
+import type { QueueEntry } from "../../../src/features/queue/slack/views.js";
+import { supportLine } from "../../../src/platform/slack/views/installation.js";
 
 const NOW = Date.parse("2026-11-22T10:00:00Z");
 

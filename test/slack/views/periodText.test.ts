@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { parsePeriod } from "../../../src/commands/index.js";
+import { periodLabelSchema } from "../../../src/commands/periodLabel.js";
+import { pickedPeriodLabel } from "../../../src/commands/pickedPeriod.js";
+import type { Period } from "../../../src/commands/types.js";
 import { type PeriodLabel, periodText } from "../../../src/i18n/periodText.js";
-import { periodLabelSchema } from "../../../src/reports/periodLabel.js";
-import { parsePeriod } from "../../../src/slack/grammar/index.js";
-import type { Period } from "../../../src/slack/grammar/types.js";
-import { pickedPeriodLabel } from "../../../src/slack/views/periodText.js";
 
 const BUC = "Europe/Bucharest";
 // Wednesday 2026-11-25 14:30 in Bucharest.

@@ -1,11 +1,10 @@
 /**
  * Private mode in the Slack views, in English and Romanian: REPORT_VIEWS renders a report through
- * the domain's privacy rule (src/reports/privacy.ts) even when it was stored before the rule, so a
+ * the domain's privacy rule (src/features/reports/privacy.ts) even when it was stored before the rule, so a
  * stored result rendered again (a page turn, a restart) shows no place either; a vehicle in private
  * mode reads 🔒 and a short phrase instead of its place.
  */
 import { describe, expect, it } from "vitest";
-import type { Language } from "../../../src/i18n/language.js";
 import type {
   PositionReport,
   RefillsReport,
@@ -14,10 +13,11 @@ import type {
   RouteReport,
   StopsReport,
   VehicleListReport,
-} from "../../../src/reports/index.js";
+} from "../../../src/features/reports/index.js";
+import { REPORT_VIEWS, type ReportAnswer } from "../../../src/features/reports/slack/views/reportViews.js";
+import type { Language } from "../../../src/i18n/language.js";
+import type { SlackMessage } from "../../../src/platform/slack/views/message.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
-import type { SlackMessage } from "../../../src/slack/views/message.js";
-import { REPORT_VIEWS, type ReportAnswer } from "../../../src/slack/views/vehicleData.js";
 
 const ZONE = "Europe/Bucharest";
 const NOW = Date.UTC(2026, 10, 3, 12, 0);

@@ -5,6 +5,13 @@
  * where a dispatcher reads it.
  */
 import { describe, expect, it } from "vitest";
+import { loginModal } from "../../../src/features/account/slack/views/loginModal.js";
+import { queuedMessage, queuePosition } from "../../../src/features/acknowledge.js";
+import { queueMessage } from "../../../src/features/queue/slack/views.js";
+import { describeTask, renderTask, resultNotKeptText } from "../../../src/features/renderers.js";
+import { messages } from "../../../src/i18n/catalogue.js";
+import type { Language } from "../../../src/i18n/language.js";
+import { periodText } from "../../../src/i18n/periodText.js";
 import {
   ApplicationFailureError,
   BadRequestError,
@@ -12,30 +19,27 @@ import {
   RequestRuleError,
   UnauthorizedError,
   UpstreamTransportError,
-} from "../../../src/fleet/errors.js";
-import { messages } from "../../../src/i18n/catalogue.js";
-import type { Language } from "../../../src/i18n/language.js";
-import { periodText } from "../../../src/i18n/periodText.js";
-import { queuedMessage, queuePosition } from "../../../src/slack/listeners/acknowledge.js";
-import { cannotQueueMessage, cannotSaveMessage } from "../../../src/slack/listeners/storeFailure.js";
-import { describeTask, renderTask, resultNotKeptText } from "../../../src/slack/renderers.js";
-import { installWelcomeMessage } from "../../../src/slack/views/installation.js";
-import { loginModal } from "../../../src/slack/views/loginModal.js";
-import type { SlackMessage } from "../../../src/slack/views/message.js";
-import { pacingNote, progressMessage, progressPhrase } from "../../../src/slack/views/progress.js";
-import { queueMessage } from "../../../src/slack/views/queue.js";
-import { statusModal } from "../../../src/slack/views/statusModal.js";
-import { cancelledMessage, failureMessage, taskErrorText } from "../../../src/slack/views/taskEnding.js";
-import { vehicleProblemsMrkdwn } from "../../../src/slack/views/vehicleProblems.js";
-import { LinkedAccountUnreadableError } from "../../../src/store/contract/index.js";
-import { describeTaskError } from "../../../src/tasks/failures.js";
+} from "../../../src/platform/fleet/errors.js";
+import { cannotQueueMessage, cannotSaveMessage } from "../../../src/platform/slack/listeners/storeFailure.js";
+import { installWelcomeMessage } from "../../../src/platform/slack/views/installation.js";
+import type { SlackMessage } from "../../../src/platform/slack/views/message.js";
+import { pacingNote, progressMessage, progressPhrase } from "../../../src/platform/slack/views/progress.js";
+import { statusModal } from "../../../src/platform/slack/views/statusModal.js";
+import {
+  cancelledMessage,
+  failureMessage,
+  taskErrorText,
+} from "../../../src/platform/slack/views/taskEnding.js";
+import { vehicleProblemsMrkdwn } from "../../../src/platform/slack/views/vehicleProblems.js";
+import { LinkedAccountUnreadableError } from "../../../src/platform/store/contract/index.js";
+import { describeTaskError } from "../../../src/platform/tasks/failures.js";
 import {
   TASK_ERROR_CODES,
   type TaskError,
   type TaskProgress,
   type TaskRecord,
-} from "../../../src/tasks/task.js";
-import { WORKSPACE_ACCOUNT_USER } from "../../../src/workspaces/workspace.js";
+} from "../../../src/platform/tasks/task.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../../src/platform/workspaces/workspace.js";
 
 const UIT = "AB12CD34EF56GH78";
 const SHOWN = "AB12-CD34-EF56-GH78";

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { ConsumptionRecord, StopRecord, Vehicle } from "../../../src/fleet/schemas.js";
-import { fleetSchemas } from "../../../src/fleet/schemas.js";
 import {
   fuelReport,
   positionReport,
@@ -11,18 +9,20 @@ import {
   stopsReport,
   temperatureReport,
   vehicleListReport,
-} from "../../../src/reports/index.js";
+} from "../../../src/features/reports/index.js";
+import { fuelMessage } from "../../../src/features/reports/slack/views/fuel.js";
+import { positionCard, vehicleListMessage } from "../../../src/features/reports/slack/views/positions.js";
+import { refillsMessage } from "../../../src/features/reports/slack/views/refills.js";
+import { routeMessage } from "../../../src/features/reports/slack/views/route.js";
+import { stopsMessage } from "../../../src/features/reports/slack/views/stops.js";
+import { temperatureMessage } from "../../../src/features/reports/slack/views/temperatures.js";
+import { blocksText, clipMrkdwn } from "../../../src/features/reports/slack/views/vehicleFormat.js";
+import type { ConsumptionRecord, StopRecord, Vehicle } from "../../../src/platform/fleet/schemas.js";
+import { fleetSchemas } from "../../../src/platform/fleet/schemas.js";
+import { ACTIONS } from "../../../src/platform/slack/actionIds.js";
+import type { SlackMessage } from "../../../src/platform/slack/views/message.js";
+import { userText } from "../../../src/platform/slack/views/text.js";
 import { type LimitProblem, validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
-import { ACTIONS } from "../../../src/slack/actionIds.js";
-import type { SlackMessage } from "../../../src/slack/views/message.js";
-import { fuelMessage } from "../../../src/slack/views/reports/fuel.js";
-import { positionCard, vehicleListMessage } from "../../../src/slack/views/reports/positions.js";
-import { refillsMessage } from "../../../src/slack/views/reports/refills.js";
-import { routeMessage } from "../../../src/slack/views/reports/route.js";
-import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
-import { temperatureMessage } from "../../../src/slack/views/reports/temperatures.js";
-import { userText } from "../../../src/slack/views/text.js";
-import { blocksText, clipMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 
 const ZONE = "Europe/Bucharest";
 const schemas = fleetSchemas(ZONE);

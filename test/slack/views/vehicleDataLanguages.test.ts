@@ -4,8 +4,7 @@
  * (1 / 2 / 20: "oprire", "opriri", "de opriri"), and the files a report sends.
  */
 import { describe, expect, it } from "vitest";
-import { fleetSchemas } from "../../../src/fleet/schemas.js";
-import type { Language } from "../../../src/i18n/language.js";
+import { parseFleetCommand } from "../../../src/commands/index.js";
 import type {
   FuelFigures,
   FuelReport,
@@ -18,21 +17,25 @@ import type {
   StopsReport,
   TemperatureReport,
   VehicleListReport,
-} from "../../../src/reports/index.js";
+} from "../../../src/features/reports/index.js";
+import { unresolvedVehicles } from "../../../src/features/reports/slack/listeners.js";
+import { fuelMessage } from "../../../src/features/reports/slack/views/fuel.js";
+import { positionCard, vehicleListMessage } from "../../../src/features/reports/slack/views/positions.js";
+import { refillsMessage } from "../../../src/features/reports/slack/views/refills.js";
+import { reportModal } from "../../../src/features/reports/slack/views/reportModal.js";
+import { modalReportChoices, REPORT_VIEWS } from "../../../src/features/reports/slack/views/reportViews.js";
+import { resolutionMessage } from "../../../src/features/reports/slack/views/resolution.js";
+import { routeMessage } from "../../../src/features/reports/slack/views/route.js";
+import { stopsMessage } from "../../../src/features/reports/slack/views/stops.js";
+import {
+  noReadingsLine,
+  temperatureMessage,
+} from "../../../src/features/reports/slack/views/temperatures.js";
+import { periodMrkdwn } from "../../../src/features/reports/slack/views/vehicleFormat.js";
+import type { Language } from "../../../src/i18n/language.js";
+import { fleetSchemas } from "../../../src/platform/fleet/schemas.js";
+import type { SlackMessage } from "../../../src/platform/slack/views/message.js";
 import { validateMessagePayload } from "../../../src/sandbox/fakeSlack/limits.js";
-import { parseFleetCommand } from "../../../src/slack/grammar/index.js";
-import { unresolvedVehicles } from "../../../src/slack/listeners/vehicleReports.js";
-import type { SlackMessage } from "../../../src/slack/views/message.js";
-import { reportModal } from "../../../src/slack/views/reportModal.js";
-import { fuelMessage } from "../../../src/slack/views/reports/fuel.js";
-import { positionCard, vehicleListMessage } from "../../../src/slack/views/reports/positions.js";
-import { refillsMessage } from "../../../src/slack/views/reports/refills.js";
-import { resolutionMessage } from "../../../src/slack/views/reports/resolution.js";
-import { routeMessage } from "../../../src/slack/views/reports/route.js";
-import { stopsMessage } from "../../../src/slack/views/reports/stops.js";
-import { noReadingsLine, temperatureMessage } from "../../../src/slack/views/reports/temperatures.js";
-import { modalReportChoices, REPORT_VIEWS } from "../../../src/slack/views/vehicleData.js";
-import { periodMrkdwn } from "../../../src/slack/views/vehicleFormat.js";
 
 const ZONE = "Europe/Bucharest";
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wallText } from "../../../src/reports/format.js";
-import { wallDateTime, wallDay } from "../../../src/slack/views/wallClock.js";
+import { wallText } from "../../../src/features/reports/format.js";
+import { wallDateTime, wallDay } from "../../../src/platform/slack/views/wallClock.js";
 
 /** Zones with DST both ways, half- and quarter-hour offsets, a 30-minute DST shift, a date-line jump. */
 const ZONES = [

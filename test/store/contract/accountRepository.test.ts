@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { taskErrorText } from "../../../src/slack/views/taskEnding.js";
-import { SqliteAccountStore } from "../../../src/store/accountStore.js";
+import { taskErrorText } from "../../../src/platform/slack/views/taskEnding.js";
+import { SqliteAccountStore } from "../../../src/platform/store/accountStore.js";
 import {
   CredentialsKeyMissingError,
   LinkedAccountUnreadableError,
-} from "../../../src/store/contract/index.js";
-import { openDatabase } from "../../../src/store/database.js";
-import { encryptSecret, linkAssociatedData } from "../../../src/store/sealing.js";
-import { describeTaskError } from "../../../src/tasks/failures.js";
-import { WORKSPACE_ACCOUNT_USER } from "../../../src/workspaces/workspace.js";
+} from "../../../src/platform/store/contract/index.js";
+import { openDatabase } from "../../../src/platform/store/database.js";
+import { encryptSecret, linkAssociatedData } from "../../../src/platform/store/sealing.js";
+import { describeTaskError } from "../../../src/platform/tasks/failures.js";
+import { WORKSPACE_ACCOUNT_USER } from "../../../src/platform/workspaces/workspace.js";
 import { describeContract, NOW } from "./backends.js";
 
 const TA = "T:TALPHA01";

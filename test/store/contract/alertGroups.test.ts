@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { IncidentChange } from "../../../src/alerts/incidents.js";
+import type { IncidentChange } from "../../../src/features/alerts/incidents.js";
 import { describeContract, NOW, type StoreSet } from "./backends.js";
 
 type OpenChange = Extract<IncidentChange, { type: "open" }>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { IncidentChange } from "../../../src/alerts/incidents.js";
-import type { TransportView } from "../../../src/etransport/types.js";
+import type { IncidentChange } from "../../../src/features/alerts/incidents.js";
+import type { TransportView } from "../../../src/features/etransport/types.js";
 import { describeContract, NOW, type StoreSet } from "./backends.js";
 
 const facts: TransportView = {

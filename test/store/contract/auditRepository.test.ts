@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import type { AuditEntry } from "../../../src/store/contract/index.js";
-import { DAY_MS, StoreRetention } from "../../../src/store/retention.js";
+import type { AuditEntry } from "../../../src/platform/store/contract/index.js";
+import { DAY_MS, StoreRetention } from "../../../src/platform/store/retention.js";
 import { describeContract, NOW } from "./backends.js";
 
 const UIT = "AB12CD34EF56GH78";

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterEach, describe } from "vitest";
-import { SqliteAccountStore } from "../../../src/store/accountStore.js";
-import { SqliteAlertStore } from "../../../src/store/alertStore.js";
-import { SqliteAuditStore } from "../../../src/store/auditStore.js";
+import { SqliteAccountStore } from "../../../src/platform/store/accountStore.js";
+import { SqliteAlertStore } from "../../../src/platform/store/alertStore.js";
+import { SqliteAuditStore } from "../../../src/platform/store/auditStore.js";
 import type {
   AccountRepository,
   AlertRepository,
@@ -15,21 +15,21 @@ import type {
   LearnedLimitsRepository,
   SettingsRepository,
   TaskRepository,
-} from "../../../src/store/contract/index.js";
-import { type Db, openDatabase } from "../../../src/store/database.js";
-import { SqliteInstallationStore } from "../../../src/store/installationStore.js";
-import { SqliteLearnedLimitsStore } from "../../../src/store/learnedLimits.js";
-import { type MigrationTarget, RedisMigrationTarget } from "../../../src/store/migrationTarget.js";
-import { promised } from "../../../src/store/promised.js";
-import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
-import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
-import { RedisAuditStore } from "../../../src/store/redis/auditStore.js";
-import { RedisInstallationStore } from "../../../src/store/redis/installationStore.js";
-import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
-import { RedisSettingsStore } from "../../../src/store/redis/settingsStore.js";
-import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
-import { SqliteSettingsStore } from "../../../src/store/settingsStore.js";
-import { SqliteTaskStore } from "../../../src/store/taskStore.js";
+} from "../../../src/platform/store/contract/index.js";
+import { type Db, openDatabase } from "../../../src/platform/store/database.js";
+import { SqliteInstallationStore } from "../../../src/platform/store/installationStore.js";
+import { SqliteLearnedLimitsStore } from "../../../src/platform/store/learnedLimits.js";
+import { type MigrationTarget, RedisMigrationTarget } from "../../../src/platform/store/migrationTarget.js";
+import { promised } from "../../../src/platform/store/promised.js";
+import { RedisAccountStore } from "../../../src/platform/store/redis/accountStore.js";
+import { RedisAlertStore } from "../../../src/platform/store/redis/alertStore.js";
+import { RedisAuditStore } from "../../../src/platform/store/redis/auditStore.js";
+import { RedisInstallationStore } from "../../../src/platform/store/redis/installationStore.js";
+import { RedisLearnedLimitsStore } from "../../../src/platform/store/redis/learnedLimits.js";
+import { RedisSettingsStore } from "../../../src/platform/store/redis/settingsStore.js";
+import { RedisTaskStore } from "../../../src/platform/store/redis/taskStore.js";
+import { SqliteSettingsStore } from "../../../src/platform/store/settingsStore.js";
+import { SqliteTaskStore } from "../../../src/platform/store/taskStore.js";
 import { type RedisServer, redisForTests, redisSkipReason } from "../../helpers/redisServer.js";
 
 /**

@@ -8,9 +8,12 @@ import {
   CredentialsKeyMissingError,
   InstallationNotFoundError,
   InstallationUnreadableError,
-} from "../../../src/store/contract/index.js";
-import { openDatabase } from "../../../src/store/database.js";
-import { readSealedInstallations, SqliteInstallationStore } from "../../../src/store/installationStore.js";
+} from "../../../src/platform/store/contract/index.js";
+import { openDatabase } from "../../../src/platform/store/database.js";
+import {
+  readSealedInstallations,
+  SqliteInstallationStore,
+} from "../../../src/platform/store/installationStore.js";
 import { describeContract, NOW } from "./backends.js";
 
 /** What InstallProvider.handleCallback builds from oauth.v2.access for a workspace install. */

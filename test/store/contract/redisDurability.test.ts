@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisAccountStore } from "../../../src/store/redis/accountStore.js";
-import { RedisAlertStore } from "../../../src/store/redis/alertStore.js";
-import { createRedisRepositories } from "../../../src/store/redis/index.js";
-import { RedisLearnedLimitsStore } from "../../../src/store/redis/learnedLimits.js";
-import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
+import { RedisAccountStore } from "../../../src/platform/store/redis/accountStore.js";
+import { RedisAlertStore } from "../../../src/platform/store/redis/alertStore.js";
+import { createRedisRepositories } from "../../../src/platform/store/redis/index.js";
+import { RedisLearnedLimitsStore } from "../../../src/platform/store/redis/learnedLimits.js";
+import { RedisTaskStore } from "../../../src/platform/store/redis/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../../helpers/redisServer.js";
 import { NOW } from "./backends.js";
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Language } from "../../../src/i18n/language.js";
-import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../../src/store/database.js";
-import { SqliteSettingsStore } from "../../../src/store/settingsStore.js";
+import { MIGRATIONS, openDatabase, SCHEMA_VERSION } from "../../../src/platform/store/database.js";
+import { SqliteSettingsStore } from "../../../src/platform/store/settingsStore.js";
 import { describeContract, NOW } from "./backends.js";
 
 const TA = "T:TALPHA01";

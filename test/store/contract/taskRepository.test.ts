@@ -5,12 +5,12 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TaskRepository } from "../../../src/store/contract/index.js";
-import { MIGRATIONS, openDatabase } from "../../../src/store/database.js";
-import { promised } from "../../../src/store/promised.js";
-import { RedisTaskStore } from "../../../src/store/redis/taskStore.js";
-import { SqliteTaskStore } from "../../../src/store/taskStore.js";
-import type { NewTask } from "../../../src/tasks/task.js";
+import type { TaskRepository } from "../../../src/platform/store/contract/index.js";
+import { MIGRATIONS, openDatabase } from "../../../src/platform/store/database.js";
+import { promised } from "../../../src/platform/store/promised.js";
+import { RedisTaskStore } from "../../../src/platform/store/redis/taskStore.js";
+import { SqliteTaskStore } from "../../../src/platform/store/taskStore.js";
+import type { NewTask } from "../../../src/platform/tasks/task.js";
 import { type BackendName, describeContract, NOW } from "./backends.js";
 
 const task = (overrides: Partial<NewTask> = {}): NewTask => ({

@@ -1,7 +1,7 @@
 import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { cronZone } from "../../../time/cronZone.js";
+import { cronZone } from "../../../platform/time/cronZone.js";
 import { SweepLock } from "./sweepLock.js";
 
 /**

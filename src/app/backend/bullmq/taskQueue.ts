@@ -1,9 +1,9 @@
 import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { PRIORITY_RANK } from "../../../gate/gate.js";
-import type { TaskDispatch } from "../../../tasks/runner.js";
-import type { TaskRecord } from "../../../tasks/task.js";
+import { PRIORITY_RANK } from "../../../platform/gate/gate.js";
+import type { TaskDispatch } from "../../../platform/tasks/runner.js";
+import type { TaskRecord } from "../../../platform/tasks/task.js";
 
 /**
  * The Redis mode's task queue: every task is a BullMQ job (job id = task id) in one of two

@@ -1,0 +1,8 @@
+/** Transport alerts, as other features see it: the `/fleet alerts …` subcommands. */
+export {
+  channelIdByName,
+  channelIdsOf,
+  listAlerts,
+  subscribeAlerts,
+  unsubscribeAlerts,
+} from "./slack/listeners.js";

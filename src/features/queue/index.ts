@@ -1,0 +1,3 @@
+/** The queue, as other features see it: a user's waiting tasks, and the `/fleet queue` answer. */
+export { queueEntries, showQueue } from "./slack/listeners.js";
+export type { QueueEntry } from "./slack/views.js";

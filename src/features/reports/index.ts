@@ -1,0 +1,14 @@
+/**
+ * Vehicle reports, as other features and the tests see them: the report builders (pure, over the
+ * fleet's records), and the `/fleet` front door's entries (run a report, open the report form).
+ */
+export * from "./format.js";
+export * from "./fuel.js";
+export * from "./positions.js";
+export * from "./privacy.js";
+export * from "./refills.js";
+export * from "./route.js";
+export { openReportModal, type ReportCommandArgs, runReport } from "./slack/listeners.js";
+export * from "./stops.js";
+export * from "./temperatures.js";
+export * from "./types.js";
