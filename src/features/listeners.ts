@@ -1,23 +1,11 @@
 /**
- * Every listener of the app, registered in one place: each family module exports its
- * handlers as `(args, deps)`, and this table says which Slack id each one answers. The
- * manifest test reads the same table, so manifest.yml cannot drift from what is registered.
+ * Every listener of the app, registered in one place: each feature exports its table
+ * (slack/registration.ts, through its index.ts), merged here. The manifest test reads the same
+ * tables, so manifest.yml cannot drift from what is registered.
  */
-import type {
-  AllMiddlewareArgs,
-  App,
-  BlockAction,
-  ButtonAction,
-  SlackActionMiddlewareArgs,
-  SlackCommandMiddlewareArgs,
-  SlackEventMiddlewareArgs,
-  SlackOptionsMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from "@slack/bolt";
+import type { App, BlockAction, ButtonAction, ViewSubmitAction } from "@slack/bolt";
 import { messages } from "../i18n/catalogue.js";
 import { resolveLanguageWithSource } from "../i18n/resolve.js";
-import { ACTIONS, INPUTS, VIEWS } from "../platform/slack/actionIds.js";
 import {
   appUninstalled,
   teamAccessRevoked,
@@ -27,82 +15,47 @@ import { answerStoreFailure } from "../platform/slack/listeners/storeFailure.js"
 import { noticeMessage } from "../platform/slack/views/notice.js";
 import { statusModal } from "../platform/slack/views/statusModal.js";
 import type { WorkspaceKey } from "../platform/workspaces/workspace.js";
-import { homeLogin, homeLogout, loginSubmitted } from "./account/slack/listeners.js";
-import { alertMute, alertUnmute } from "./alerts/slack/listeners.js";
+import { accountListeners } from "./account/index.js";
+import { alertsListeners } from "./alerts/index.js";
 import type { ListenerDeps, SlackContext } from "./context.js";
+import { etransportListeners } from "./etransport/index.js";
 import {
-  etransportCommand,
-  transportActionButton,
-  transportEdit,
-  transportRemove,
-  transportRemoveCancel,
-  transportShow,
-  transportSubmitted,
-  transportVehicleOptions,
-  turnTransportListPage,
-} from "./etransport/slack/listeners.js";
-import { fleetCommand } from "./fleetCommand/slack/listeners.js";
-import { homeOpened } from "./home/slack/listeners.js";
-import { cancelTask, refreshQueue } from "./queue/slack/listeners.js";
-import { reportSubmitted, reportVehicleOptions, showPosition, turnPage } from "./reports/slack/listeners.js";
+  type FeatureListeners,
+  type HomeOpenedArgs,
+  type Listener,
+  mergedListeners,
+} from "./featureListeners.js";
+import { fleetCommandListeners } from "./fleetCommand/index.js";
+import { homeListeners } from "./home/index.js";
+import { queueListeners } from "./queue/index.js";
+import { reportsListeners } from "./reports/index.js";
 import { listenerDeps } from "./workspaceDeps.js";
 
-type Listener<A> = (args: A, deps: ListenerDeps) => Promise<void>;
-type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
-type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-type OptionsArgs = SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs;
-type HomeOpenedArgs = SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs;
+/** Every feature's listeners: the one list the app registers and manifest.yml declares. */
+const FEATURES: readonly FeatureListeners[] = [
+  fleetCommandListeners,
+  reportsListeners,
+  etransportListeners,
+  alertsListeners,
+  accountListeners,
+  queueListeners,
+  homeListeners,
+];
 
 /** Slash commands (manifest.yml `features.slash_commands`). */
-export const COMMANDS: Readonly<Record<string, Listener<CommandArgs>>> = {
-  "/fleet": (args, deps) => fleetCommand(args, deps),
-  "/etransport": (args, deps) => etransportCommand(args, deps.etransport),
-};
-
+export const COMMANDS = mergedListeners(FEATURES.map((f) => f.commands));
 /** Buttons, by action_id. */
-export const BUTTONS: Readonly<Record<string, Listener<ButtonArgs>>> = {
-  [ACTIONS.cancelTask]: (args, deps) => cancelTask(args, deps.queue),
-  [ACTIONS.refreshQueue]: (args, deps) => refreshQueue(args, deps.queue),
-  [ACTIONS.pageNext]: (args, deps) => turnPage(args, deps.reports),
-  [ACTIONS.pagePrevious]: (args, deps) => turnPage(args, deps.reports),
-  [ACTIONS.showPosition]: (args, deps) => showPosition(args, deps.reports),
-  [ACTIONS.transportStart]: (args, deps) => transportActionButton("start")(args, deps.etransport),
-  [ACTIONS.transportPause]: (args, deps) => transportActionButton("pause")(args, deps.etransport),
-  [ACTIONS.transportEnd]: (args, deps) => transportActionButton("end")(args, deps.etransport),
-  [ACTIONS.transportRemove]: (args, deps) => transportRemove(args, deps.etransport),
-  [ACTIONS.transportRemoveCancel]: (args, deps) => transportRemoveCancel(args, deps.etransport),
-  [ACTIONS.transportEdit]: (args, deps) => transportEdit(args, deps.etransport),
-  [ACTIONS.transportShow]: (args, deps) => transportShow(args, deps.etransport),
-  [ACTIONS.transportListNext]: (args, deps) => turnTransportListPage(args, deps.etransport),
-  [ACTIONS.transportListPrevious]: (args, deps) => turnTransportListPage(args, deps.etransport),
-  [ACTIONS.alertMute]: (args, deps) => alertMute(args, deps.alerts),
-  [ACTIONS.alertUnmute]: (args, deps) => alertUnmute(args, deps.alerts),
-  [ACTIONS.homeLogin]: (args, deps) => homeLogin(args, deps.account),
-  [ACTIONS.homeLogout]: (args, deps) => homeLogout(args, deps.account),
-};
-
+export const BUTTONS = mergedListeners(FEATURES.map((f) => f.buttons));
 /** Modal submissions, by callback_id. */
-export const VIEW_SUBMISSIONS: Readonly<Record<string, Listener<ViewArgs>>> = {
-  [VIEWS.login]: (args, deps) => loginSubmitted(args, deps.account),
-  [VIEWS.report]: (args, deps) => reportSubmitted(args, deps.reports),
-  [VIEWS.transportCreate]: (args, deps) => transportSubmitted("create")(args, deps.etransport),
-  [VIEWS.transportEdit]: (args, deps) => transportSubmitted("edit")(args, deps.etransport),
-};
-
+export const VIEW_SUBMISSIONS = mergedListeners(FEATURES.map((f) => f.viewSubmissions));
 /** External selects (manifest.yml `message_menu_options_url`), by block_id. */
-export const SELECT_OPTIONS: Readonly<Record<string, Listener<OptionsArgs>>> = {
-  [INPUTS.reportVehicles.block]: (args, deps) => reportVehicleOptions(args, deps.reports),
-  [INPUTS.transportVehicle.block]: (args, deps) => transportVehicleOptions(args, deps.etransport),
-};
+export const SELECT_OPTIONS = mergedListeners(FEATURES.map((f) => f.selectOptions));
 
-/** Events (manifest.yml `settings.event_subscriptions.bot_events`). */
-/** Multi-workspace mode: the Events API's uninstalls (listeners/installation.ts). */
+/** Multi-workspace mode: the Events API's uninstalls (platform/slack/listeners/installation.ts). */
 export const INSTALLATION_EVENTS = ["app_uninstalled", "tokens_revoked", "team_access_revoked"] as const;
 
-export const EVENTS: Readonly<Record<"app_home_opened", Listener<HomeOpenedArgs>>> = {
-  app_home_opened: (args, deps) => homeOpened(args, deps.reports),
-};
+/** Events (manifest.yml `settings.event_subscriptions.bot_events`). */
+export const EVENTS = mergedListeners<HomeOpenedArgs>(FEATURES.map((f) => f.events));
 
 /** What the app registers, for manifest.yml to declare. */
 export const REGISTERED = {
@@ -159,7 +112,8 @@ export function registerListeners(app: App, ctx: SlackContext): { forgetWorkspac
     app.view<ViewSubmitAction>(id, run(listener));
   for (const [block, listener] of Object.entries(SELECT_OPTIONS))
     app.options<"block_suggestion">({ block_id: block }, run(listener));
-  app.event("app_home_opened", run(EVENTS.app_home_opened));
+  const homeOpened = EVENTS.app_home_opened;
+  if (homeOpened) app.event("app_home_opened", run(homeOpened));
   const installation = ctx.installation;
   if (installation) {
     // Multi-workspace mode: uninstalls, from the Events API (Bolt runs the first two without authorizing).

@@ -3,7 +3,7 @@
 # so that a test bound to today's date, weekday, time of day or daylight-saving state shows itself.
 #
 #   test/calendar/runAt.sh 2026-11-29T22:30:00Z                # the whole suite, Monday 00:30 in Bucharest
-#   test/calendar/runAt.sh 2026-11-29T22:30:00Z test/slack     # some files (vitest filters)
+#   test/calendar/runAt.sh 2026-11-29T22:30:00Z test/features # some files (vitest filters)
 #   test/calendar/runAt.sh --calendar-bound 2026-11-29T22:30:00Z  # the files that speak of relative days
 #
 # The clock starts at the instant and runs on; monotonic clocks (timers) stay real, and child

@@ -6,3 +6,4 @@ export {
   subscribeAlerts,
   unsubscribeAlerts,
 } from "./slack/listeners.js";
+export { alertsListeners } from "./slack/registration.js";

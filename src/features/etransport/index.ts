@@ -4,6 +4,7 @@
  * Its kinds, handlers, listeners and renderers are registered by the composition root.
  */
 export { type AlertSeverity, alertSeverity, isDomesticRoute } from "./severity.js";
+export { etransportListeners } from "./slack/registration.js";
 export { fleetAccessMessage } from "./slack/views/auditHistory.js";
 export { transportButtonValue } from "./slack/views/buttonValues.js";
 export {

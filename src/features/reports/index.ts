@@ -9,6 +9,7 @@ export * from "./privacy.js";
 export * from "./refills.js";
 export * from "./route.js";
 export { openReportModal, type ReportCommandArgs, runReport } from "./slack/listeners.js";
+export { reportsListeners } from "./slack/registration.js";
 export * from "./stops.js";
 export * from "./temperatures.js";
 export * from "./types.js";

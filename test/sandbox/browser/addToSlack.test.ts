@@ -33,7 +33,7 @@ import {
   mentions,
   type Side,
   sidesOf,
-} from "../../workspaces/sides.js";
+} from "../../platform/workspaces/sides.js";
 import { CHROMIUM, chromiumAvailable } from "./harness.js";
 
 const run = chromiumAvailable();

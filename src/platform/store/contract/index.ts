@@ -11,7 +11,7 @@ import type { TaskRepository } from "./tasks.js";
  * Redis can only answer asynchronously, so every operation returns a promise; better-sqlite3 is
  * synchronous, so the SQLite stores implement `Synchronous<…Repository>` and reach callers
  * through `promised` (src/platform/store/promised.ts). The compiler holds both to these interfaces, and
- * test/store/contract/ runs the same cases on both.
+ * test/platform/store/contract/ runs the same cases on both.
  *
  * Import records and interfaces from here, never from an implementation's file.
  */

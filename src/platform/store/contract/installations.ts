@@ -21,7 +21,7 @@ import type { Installation, InstallationQuery, InstallationStore } from "@slack/
  * resurrects nor overwrites).
  *
  * Implemented by SqliteInstallationStore (installationStore.ts) and RedisInstallationStore
- * (redis/installationStore.ts); both pass test/store/contract/installationRepository.test.ts.
+ * (redis/installationStore.ts); both pass test/platform/store/contract/installationRepository.test.ts.
  */
 
 /** What background work needs of an installation (no token). */

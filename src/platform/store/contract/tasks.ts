@@ -5,7 +5,7 @@ import { ONLY_WORKSPACE, type WorkspaceKey } from "../../workspaces/workspace.js
  * Tasks and their mutation journal. The task records themselves (`TaskRecord`, `NewTask`, the
  * reply target, the error) are the domain's, in src/platform/tasks/task.ts; this is what a store of them
  * does. Implemented by SqliteTaskStore (taskStore.ts) and RedisTaskStore (redis/taskStore.ts),
- * both run through test/store/contract/taskRepository.test.ts.
+ * both run through test/platform/store/contract/taskRepository.test.ts.
  */
 
 /** A journal entry: a mutation sent (the service may have it) or done, with its answer. */
