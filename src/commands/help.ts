@@ -78,31 +78,6 @@ function write(command: Command, spec: LineSpec, language: Language): UsageLine 
   };
 }
 
-/** Each report's help line, by name (the stops line names the default `min`). */
-const REPORT_DOES: Readonly<Record<VehicleReportName, (t: HelpWords) => string>> = {
-  vehicles: (t) => t.vehicles(),
-  where: (t) => t.where(),
-  route: (t) => t.route(),
-  stops: (t) => t.stops({ defaultMinutes: DEFAULT_MIN_MINUTES }),
-  fuel: (t) => t.fuel(),
-  refills: (t) => t.refills(),
-  temps: (t) => t.temps(),
-};
-
-/** Each report's example arguments: Romanian ones use the Romanian period words. */
-const REPORT_EXAMPLES: Readonly<Record<VehicleReportName, string | Readonly<Record<Language, string>>>> = {
-  vehicles: "volvo",
-  where: "B-123-ABC",
-  route: { en: "B-123-ABC yesterday", ro: "B-123-ABC ieri" },
-  stops: {
-    en: "B-123-ABC, CJ-07-XYZ last 3d min=10",
-    ro: "B-123-ABC, CJ-07-XYZ ultimele 3 zile min=10",
-  },
-  fuel: { en: "all last week", ro: "all săptămâna trecută" },
-  refills: { en: "B-123-ABC last 7d", ro: "B-123-ABC ultimele 7 zile" },
-  temps: { en: "#1234 last 12h", ro: "#1234 ultimele 12 ore" },
-};
-
 /** A report's usage line, from its catalogue entry: `/fleet stops <vehicles|all> [period] [min=<minutes>]`. */
 function reportLine(report: AnyReportEntry): LineSpec {
   return {
@@ -117,8 +92,9 @@ function reportLine(report: AnyReportEntry): LineSpec {
       const min = report.minStop ? ` [min=<${t.argMinutes()}>]` : "";
       return `${vehicles}${period}${min}`;
     },
-    does: REPORT_DOES[report.name],
-    args: REPORT_EXAMPLES[report.name],
+    // The help section has a line per report, by its name; the stops line names the default `min`.
+    does: (t) => t[report.name]({ defaultMinutes: DEFAULT_MIN_MINUTES }),
+    args: report.helpExample,
   };
 }
 

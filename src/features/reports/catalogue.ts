@@ -2,11 +2,12 @@
  * The vehicle reports, one entry each: what the command grammar, the help, the report
  * modal, the task handler and the renderer read (the help's words are the `help` section of
  * src/i18n, keyed by report name). Adding a report = one entry here, one
- * builder in src/reports, one view (src/features/reports/slack/views/, in REPORT_VIEWS) and its help
- * line (src/i18n/{en,ro}/help.ts, its examples in src/commands/help.ts), and its title and
+ * builder in src/features/reports, one view (src/features/reports/slack/views/, in REPORT_VIEWS) and its help
+ * line (src/i18n/{en,ro}/help.ts, its example in `helpExample`), and its title and
  * modal label (src/i18n/{en,ro}/reports.ts, `title` and `modalLabel`).
  * No Slack and no words here: the Slack side (modal label, view) is keyed by the same names.
  */
+import type { Language } from "../../i18n/language.js";
 import type { FleetClient, FleetSession } from "../../platform/fleet/client.js";
 import type { Vehicle } from "../../platform/fleet/schemas.js";
 import type { CallContext, Priority } from "../../platform/fleet/seam.js";
@@ -50,6 +51,8 @@ export interface ReportEntry<N extends string, R> {
   romanian: readonly string[];
   /** The shortest arguments that show its use (examples of error messages). */
   example: string;
+  /** The arguments of its help line's example, per language where the period words differ. */
+  helpExample: string | Readonly<Record<Language, string>>;
   /** `one`: exactly one vehicle, not `all`; `several`: a list or `all`; `filter`: every vehicle, filtered by text. */
   vehicles: "one" | "several" | "filter";
   /** `none`: a snapshot of now; `required`: a period (today when none is typed). */
@@ -139,6 +142,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["list"],
     romanian: ["vehicule"],
     example: "",
+    helpExample: "volvo",
     vehicles: "filter",
     period: "none",
     minStop: false,
@@ -151,6 +155,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["position", "location", "locate"],
     romanian: ["unde"],
     example: "B-123-ABC",
+    helpExample: "B-123-ABC",
     vehicles: "one",
     period: "none",
     minStop: false,
@@ -163,6 +168,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["track", "way", "trip"],
     romanian: ["traseu"],
     example: "B-123-ABC yesterday",
+    helpExample: { en: "B-123-ABC yesterday", ro: "B-123-ABC ieri" },
     vehicles: "one",
     period: "required",
     minStop: false,
@@ -182,6 +188,10 @@ export const REPORT_CATALOGUE = {
     synonyms: ["stop"],
     romanian: ["opriri"],
     example: "B-123-ABC last 3d min=10",
+    helpExample: {
+      en: "B-123-ABC, CJ-07-XYZ last 3d min=10",
+      ro: "B-123-ABC, CJ-07-XYZ ultimele 3 zile min=10",
+    },
     vehicles: "several",
     period: "required",
     minStop: true,
@@ -202,6 +212,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["consumption"],
     romanian: ["combustibil", "consum"],
     example: "all last week",
+    helpExample: { en: "all last week", ro: "all săptămâna trecută" },
     vehicles: "several",
     period: "required",
     minStop: false,
@@ -222,6 +233,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["refuel", "refuels", "refueling", "refuelling", "theft"],
     romanian: ["alimentări"],
     example: "B-123-ABC last 7d",
+    helpExample: { en: "B-123-ABC last 7d", ro: "B-123-ABC ultimele 7 zile" },
     vehicles: "one",
     period: "required",
     minStop: false,
@@ -247,6 +259,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["temp", "temperature", "temperatures", "humidity"],
     romanian: ["temperaturi"],
     example: "B-123-ABC today",
+    helpExample: { en: "#1234 last 12h", ro: "#1234 ultimele 12 ore" },
     vehicles: "several",
     period: "required",
     minStop: false,
