@@ -1,10 +1,5 @@
 import type { ReportDeps } from "../features/context.js";
-import {
-  type AnyReportEntry,
-  DEFAULT_MIN_MINUTES,
-  REPORT_ENTRIES,
-  type VehicleReportName,
-} from "../features/reports/catalogue.js";
+import { type AnyReportEntry, DEFAULT_MIN_MINUTES, REPORT_ENTRIES } from "../features/reports/catalogue.js";
 import { type Catalogue, type Language, messages } from "../i18n/index.js";
 import type { Vehicle } from "../platform/fleet/schemas.js";
 import { userCode } from "../platform/slack/views/text.js";
