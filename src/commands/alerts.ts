@@ -15,7 +15,7 @@
  *   read is refused before anything else of the command (the last such option is named).
  */
 import { isLanguage } from "../i18n/language.js";
-import { closestWord, decodeSlackEntities, firstWord, squeeze } from "./text.js";
+import { closestWord, decodeSlackEntities, firstWord, foldWord, squeeze } from "./text.js";
 import {
   ALERT_CODES,
   type AlertCode,
@@ -87,9 +87,9 @@ function channelChangeOf(
   text: string,
 ): { sub: "subscribe" | "unsubscribe"; typed: string; rest: string } | undefined {
   const [word, args] = firstWord(text);
-  if (!/^alerts?$/i.test(word)) return undefined;
+  if (!/^(alerts?|alerte)$/i.test(word)) return undefined;
   const [subRaw, rest] = firstWord(args);
-  const sub = subRaw.toLowerCase();
+  const sub = alertSubcommandOf(subRaw);
   return sub === "subscribe" || sub === "unsubscribe" ? { sub, typed: `${word} ${subRaw}`, rest } : undefined;
 }
 
@@ -206,9 +206,21 @@ function unknownAlertsSubcommand(subRaw: string, sub: string): GrammarError {
 }
 
 /** The text after `/fleet alerts`. */
+/** `alerts`' subcommands in Romanian (folded: no case, no diacritics): `abonează`, `dezabonează`, `listă`. */
+const ROMANIAN_ALERT_SUBCOMMANDS: ReadonlyMap<string, string> = new Map([
+  ["aboneaza", "subscribe"],
+  ["dezaboneaza", "unsubscribe"],
+  ["lista", "list"],
+]);
+
+/** The English subcommand a word names (Romanian words run theirs), lower case; other words as typed, lower case. */
+function alertSubcommandOf(word: string): string {
+  return ROMANIAN_ALERT_SUBCOMMANDS.get(foldWord(word)) ?? word.toLowerCase();
+}
+
 export function parseAlerts(args: string, ctx: Pick<FleetGrammarContext, "channelIds">): FleetCommandResult {
   const [subRaw, typed] = firstWord(args);
-  const sub = subRaw.toLowerCase();
+  const sub = alertSubcommandOf(subRaw);
   let rest = typed;
   let options: AlertSubscribeOptions = {};
   if (sub === "subscribe") {

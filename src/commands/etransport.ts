@@ -129,17 +129,48 @@ function fail(problem: GrammarProblem, example: string, extra: Partial<GrammarEr
   return { ok: false, kind: "error", problem, example, ...extra };
 }
 
+/**
+ * The list's status words in Romanian (folded: no case, no diacritics), as a dispatcher types
+ * them and as the statuses read: `toate`, `în așteptare`, `în desfășurare`, `în pauză`/`pauză`,
+ * `finalizate`. `în` is taken only before one of them.
+ */
+const ROMANIAN_STATUS_WORDS: ReadonlyMap<string, Exclude<TransportStatusFilter, "default">> = new Map([
+  ["toate", "all"],
+  ["asteptare", "pending"],
+  ["desfasurare", "active"],
+  ["active", "active"],
+  ["pauza", "paused"],
+  ["finalizate", "completed"],
+  ["finalizat", "completed"],
+]);
+
+/** The status filter at `words[i]` (English, or Romanian with its `în`), and how many words it took. */
+function statusFilterAt(
+  words: readonly string[],
+  i: number,
+): { filter: Exclude<TransportStatusFilter, "default">; words: number } | undefined {
+  const word = (words[i] ?? "").toLowerCase().replace(/,$/, "");
+  if (Object.hasOwn(STATUS_IDS, word))
+    return { filter: word as Exclude<TransportStatusFilter, "default">, words: 1 };
+  const folded = foldWord(word);
+  const romanian = ROMANIAN_STATUS_WORDS.get(folded);
+  if (romanian) return { filter: romanian, words: 1 };
+  const next = ROMANIAN_STATUS_WORDS.get(foldWord((words[i + 1] ?? "").replace(/,$/, "")));
+  if (folded === "in" && next && next !== "all") return { filter: next, words: 2 };
+  return undefined;
+}
+
 function parseList(args: string): EtransportCommandResult {
   const words = squeeze(decodeSlackEntities(args))
     .split(" ")
     .filter((w) => w !== "");
   const filters: TransportStatusFilter[] = [];
   let i = 0;
-  for (; i < words.length; i++) {
-    const w = (words[i] ?? "").toLowerCase().replace(/,$/, "");
-    if (!Object.hasOwn(STATUS_IDS, w)) break;
-    const f = w as Exclude<TransportStatusFilter, "default">;
-    if (!filters.includes(f)) filters.push(f);
+  while (i < words.length) {
+    const read = statusFilterAt(words, i);
+    if (!read) break;
+    if (!filters.includes(read.filter)) filters.push(read.filter);
+    i += read.words;
   }
   const ids =
     filters.length === 0

@@ -21,7 +21,7 @@ import type {
   Period,
   VehicleRef,
 } from "./types.js";
-import { isRomanianPlate, parseVehicleList } from "./vehicles.js";
+import { isAllWord, isRomanianPlate, parseVehicleList } from "./vehicles.js";
 
 /**
  * `/fleet` grammar. Rules where the contract is silent:
@@ -87,8 +87,20 @@ export const FLEET_ROMANIAN_WORDS: ReadonlyMap<string, Subcommand> = new Map<str
   ...OTHER_ROMANIAN,
   ...REPORT_ENTRIES.flatMap((e) => e.romanian.map((word): [string, Subcommand] => [word, e.name])),
 ]);
+/**
+ * Romanian words that run their subcommand too, as dispatchers say it, but are not listed in the
+ * help nor used to write examples (an example's first word alone in Romanian would mix languages).
+ */
+const ROMANIAN_ALSO: ReadonlyArray<readonly [string, Subcommand]> = [
+  ["alerte", "alerts"],
+  ["conectare", "login"],
+  ["deconectare", "logout"],
+  ...REPORT_ENTRIES.flatMap((e) =>
+    (e.romanianAlso ?? []).map((word): [string, Subcommand] => [word, e.name]),
+  ),
+];
 const ROMANIAN_BY_FOLD: ReadonlyMap<string, Subcommand> = new Map(
-  [...FLEET_ROMANIAN_WORDS].map(([word, sub]) => [foldWord(word), sub]),
+  [...FLEET_ROMANIAN_WORDS, ...ROMANIAN_ALSO].map(([word, sub]) => [foldWord(word), sub]),
 );
 
 /** The subcommand a word names: English (any case) or Romanian (any case, with or without diacritics). */
@@ -99,7 +111,9 @@ function subcommandOf(word: string): string {
 /** What a typo may be near: the subcommands, and the Romanian words with and without diacritics. */
 const SUGGESTIBLE: readonly string[] = [
   ...SUBCOMMANDS,
-  ...[...FLEET_ROMANIAN_WORDS.keys()].flatMap((w) => (foldWord(w) === w ? [w] : [w, foldWord(w)])),
+  ...[...FLEET_ROMANIAN_WORDS.keys(), ...ROMANIAN_ALSO.map(([w]) => w)].flatMap((w) =>
+    foldWord(w) === w ? [w] : [w, foldWord(w)],
+  ),
 ];
 
 const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
@@ -192,7 +206,7 @@ function misplacedPeriod(tokens: readonly string[]): string | undefined {
 
 /** A word that stands for vehicles on its own: a plate, `#id` or `all`. */
 function isVehicleWord(token: string): boolean {
-  return isRomanianPlate(token) || /^#\d+$/.test(token) || /^all$/i.test(token);
+  return isRomanianPlate(token) || /^#\d+$/.test(token) || isAllWord(token);
 }
 
 /** Words that are neither vehicles nor the period: what the user is told, and what they wrote around them. */
@@ -203,8 +217,9 @@ interface StrayWords {
 }
 
 /**
- * Unknown words after a period (`all yesterday please`), or beside `all` in one comma-free part
- * (`all please`): they are blamed themselves rather than read as part of a vehicle name.
+ * Unknown words after a period (`all yesterday please`), beside `all` in one comma-free part
+ * (`all please`), or after a plate or an id (`B-123-ABC next month`): they are blamed themselves
+ * rather than read as part of a vehicle name.
  */
 function strayWords(tokens: readonly string[]): StrayWords | undefined {
   for (let i = tokens.length - 2; i >= 0; i--) {
@@ -220,9 +235,19 @@ function strayWords(tokens: readonly string[]): StrayWords | undefined {
   for (let i = 0; i <= tokens.length; i++) {
     if (i < tokens.length && tokens[i] !== ",") continue;
     const part = tokens.slice(start, i);
-    const others = part.filter((t) => !/^all$/i.test(t));
+    const others = part.filter((t) => !isAllWord(t));
     if (others.length < part.length && others.length > 0 && !others.every(isVehicleWord)) {
       return { stray: others.join(" "), vehicles: ["all"], periodText: "" };
+    }
+    // Words after a plate or an id (`B-123-ABC săptămâna viitoare`): a period not understood,
+    // never a vehicle name that would silently leave the period at today.
+    const [first = "", ...after] = part;
+    if ((isRomanianPlate(first) || /^#\d+$/.test(first)) && !after.every(isVehicleWord)) {
+      return {
+        stray: after.filter((t) => !isVehicleWord(t)).join(" "),
+        vehicles: part.filter(isVehicleWord),
+        periodText: "",
+      };
     }
     start = i + 1;
   }
@@ -510,6 +535,8 @@ function parseFleetCommandCore(
   checkExample: boolean,
 ): FleetCommandResult {
   const [word, args] = firstWord(text);
+  // `cine sunt` ("who am I"): the one Romanian subcommand of two words.
+  if (foldWord(word) === "cine" && foldWord(args) === "sunt") return { ok: true, kind: "whoami" };
   const sub = subcommandOf(word);
   if (sub === "") return { ok: true, kind: "modal", report: "report" };
   switch (sub) {

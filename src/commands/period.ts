@@ -26,10 +26,15 @@ import type {
  * - Romanian words mean the English periods, with or without diacritics (ș/ş, ț/ţ alike): `azi`/`astăzi`
  *   = today, `ieri` = yesterday, `alaltăieri` = the day before yesterday, `săptămâna aceasta`/`trecută`
  *   = this/last week, `luna trecută` = last month, `ultimele <N> zile`/`ore` (also `ultimele <N> de
- *   zile`, as Romanian writes 20 and up) = last N days/hours, `ultima zi`/`oră` = the last day/hour.
+ *   zile`, as Romanian writes 20 and up; `ultimele 24h`, `3z`) = last N days/hours, `ultima zi`/`oră` =
+ *   the last day/hour; `săptămâna asta`, `luna aceasta`/`asta` = this week/month; `ultima
+ *   săptămână`/`lună` = the last 7/30 days (the span behind us; the calendar ones are `trecută`).
+ * - Dates are ISO (`2026-11-03`) or day-first dotted (`03.11.2026`; `03.11` is the last such day up
+ *   to today). After a whole-day start, `..03.12` is a date; after a timed one, a bare `17.30` is
+ *   that day's time.
  * - A period's label is data (src/commands/periodLabel.ts), written in the reader's language by
  *   src/i18n/periodText.ts.
- * - `last month` is the previous calendar month; `day before yesterday` is the day before yesterday.
+ * - `this month` runs from the 1st until now; `last month` is the previous calendar month; `day before yesterday` is the day before yesterday.
  * - A period running until now ends at the start of the current minute (never after now), so that
  *   identical asks within one minute are the same request and share one upstream call; a period
  *   younger than a minute (`today` just after midnight) ends at now itself.
@@ -84,11 +89,18 @@ const ROMANIAN_WORDS: ReadonlyMap<string, string> = new Map([
   ["ieri", "yesterday"],
   ["alaltaieri", "day before yesterday"],
   ["saptamana aceasta", "this week"],
+  ["saptamana asta", "this week"],
   ["saptamana trecuta", "last week"],
+  ["luna aceasta", "this month"],
+  ["luna asta", "this month"],
   ["luna trecuta", "last month"],
+  // "The last week/month" in Romanian is the span just behind us, not the calendar one (that is
+  // `săptămâna trecută`, `luna trecută`): the last 7 and 30 days.
+  ["ultima saptamana", "last 7d"],
+  ["ultima luna", "last 30d"],
 ]);
 /** `ultimele 3 zile`, `ultimele 12 ore`, `ultimele 24 de ore` (Romanian puts `de` after 19). */
-const ROMANIAN_LAST_N = /^ultimele ?(\S*?) ?(?:de )?(zile|ore)$/;
+const ROMANIAN_LAST_N = /^ultimele ?(\S*?) ?(?:de )?(zile|ore|z|h|d)$/;
 /** `ultima zi`, `ultima oră`: how a Romanian label writes 1 (periodText), read back too. */
 const ROMANIAN_LAST_ONE: ReadonlyMap<string, string> = new Map([
   ["ultima zi", "last 1d"],
@@ -104,7 +116,7 @@ export function englishPeriodText(normalised: string): string {
   const word = ROMANIAN_WORDS.get(plain);
   if (word !== undefined) return word;
   const last = ROMANIAN_LAST_N.exec(plain);
-  if (last) return `last ${last[1]}${last[2] === "ore" ? "h" : "d"}`;
+  if (last) return `last ${last[1]}${last[2] === "ore" || last[2] === "h" ? "h" : "d"}`;
   const one = ROMANIAN_LAST_ONE.get(plain);
   if (one !== undefined) return one;
   return normalised;
@@ -120,6 +132,8 @@ function untilNow(from: Date, now: Date): Date {
 }
 
 const DATE_SHAPE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+/** A day-first dotted date, as Romanians write it: `24.11.2026`, or `24.11` (the last such day up to today). */
+const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})(?:\.(\d{4}))?$/;
 const TIME_SHAPE = /^(\d{1,2}):(\d{2})$/;
 /** Things a dispatcher may type meaning a date, in another format. */
 export const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
@@ -131,22 +145,35 @@ function problem(what: GrammarProblem, fix: string): PeriodProblem {
 
 type WallOrProblem = { ok: true; wall: number } | PeriodProblem;
 
-function readDate(text: string, a: Anchors): WallOrProblem {
+/** A dotted date written the ISO way (`24.11` in the current year, or the last one when that is ahead). */
+function isoOfDotted(text: string, a: Anchors): string | undefined {
+  const m = DOTTED_DATE.exec(text);
+  if (!m) return undefined;
+  const day = m[1]?.padStart(2, "0");
+  const month = m[2]?.padStart(2, "0");
+  if (m[3] !== undefined) return `${m[3]}-${month}-${day}`;
+  const thisYear = wallDate(a.year, Number(month), Number(day));
+  const year = thisYear !== undefined && thisYear > a.todayWall ? a.year - 1 : a.year;
+  return `${year}-${month}-${day}`;
+}
+
+function readDate(typed: string, a: Anchors): WallOrProblem {
+  const text = isoOfDotted(typed, a) ?? typed;
   const m = DATE_SHAPE.exec(text);
   if (!m) {
-    return problem({ code: "notADate", given: text, example: a.yesterday }, a.yesterday);
+    return problem({ code: "notADate", given: typed, example: a.yesterday }, a.yesterday);
   }
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
   if (month < 1 || month > 12) {
-    return problem({ code: "noSuchMonth", given: text, month }, a.yesterday);
+    return problem({ code: "noSuchMonth", given: typed, month }, a.yesterday);
   }
   const wall = wallDate(year, month, day);
   if (wall === undefined) {
     const days = new Date(Date.UTC(2000, month, 0)).getUTCDate();
     const inYear = month === 2 ? new Date(Date.UTC(year, 2, 0)).getUTCDate() : days;
-    return problem({ code: "noSuchDay", given: text, month, year, days: inYear }, a.yesterday);
+    return problem({ code: "noSuchDay", given: typed, month, year, days: inYear }, a.yesterday);
   }
   if (year < 2000) return problem({ code: "tooFarBack", given: text }, a.yesterday);
   return { ok: true, wall };
@@ -244,7 +271,14 @@ function parseRange(text: string, ctx: GrammarContext, a: Anchors): Core {
   }
   const start = readBound(sides[0] ?? "", a, "start");
   if (!start.ok) return start;
-  const end = readBound(sides[1] ?? "", a, "end", wallDayStart(start.bound.wall));
+  // A bare time after a timed start is that day's (`24.11 08:00..17.30`); after a whole day,
+  // `25.11` is the next date.
+  const end = readBound(
+    sides[1] ?? "",
+    a,
+    "end",
+    start.bound.timed ? wallDayStart(start.bound.wall) : undefined,
+  );
   if (!end.ok) return end;
   const fromWallMs = start.bound.wall;
   // A date without a time ends with its whole day.
@@ -361,6 +395,10 @@ function parseNamed(key: string, text: string, ctx: GrammarContext, a: Anchors):
       };
       return finish("last-week", start, monday, label, text, ctx, a);
     }
+    case "this month": {
+      const first = wallMonthStart(a.nowWall);
+      return sinceStart("this-month", first, { kind: "thisMonth", first, year: a.year }, text, ctx);
+    }
     case "last month": {
       const first = wallMonthStart(a.nowWall);
       const start = wallMonthStart(first - DAY_MS);
@@ -382,13 +420,13 @@ function parse(textIn: string, ctx: GrammarContext): Core {
   if (text.includes("..")) return parseRange(text, ctx, a);
   const parts = text.split(" ");
   const first = parts[0] ?? "";
-  if (parts.length === 1 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first))) {
+  if (parts.length === 1 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first) || DOTTED_DATE.test(first))) {
     const date = readDate(first, a);
     if (!date.ok) return date;
     const label: PeriodLabelCode = { kind: "date", day: date.wall, year: a.year };
     return finish("date", date.wall, date.wall + DAY_MS, label, text, ctx, a);
   }
-  if (parts.length === 2 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first))) {
+  if (parts.length === 2 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first) || DOTTED_DATE.test(first))) {
     const date = readDate(first, a);
     if (!date.ok) return date;
     return problem(
@@ -436,8 +474,8 @@ export function looksLikePeriod(textIn: string): boolean {
   const normalised = normalisePeriodText(textIn);
   const plain = withoutDiacritics(normalised);
   if (ROMANIAN_WORDS.has(plain) || ROMANIAN_LAST_ONE.has(plain)) return true;
-  if (/^ultimele ?\d\S*( de)?( (zile|ore))?$|^ultimele \S+ (de )?(zile|ore)$/.test(plain)) return true;
-  if (/^luna (aceasta|asta)$|^saptamana asta$/.test(plain)) return true;
+  if (/^ultimele ?\d\S*( de)?( (zile|ore|z|h|d))?$|^ultimele \S+ (de )?(zile|ore)$/.test(plain)) return true;
+
   const text = englishPeriodText(normalised);
   if (/^(today|yesterday|day before yesterday|now|this week|last week|this month|last month)$/.test(text))
     return true;
@@ -461,7 +499,7 @@ export function looksLikePeriod(textIn: string): boolean {
         (endParts.length === 1 || /^\d[\d:.]*$/.test(endParts[1] ?? "")));
     return startOk && endOk;
   }
-  if (parts.length <= 2 && DATE_LIKE.test(parts[0] ?? "")) {
+  if (parts.length <= 2 && (DATE_LIKE.test(parts[0] ?? "") || DOTTED_DATE.test(parts[0] ?? ""))) {
     return parts.length === 1 || /^\d[\d:.h]*$/.test(parts[1] ?? "");
   }
   return false;

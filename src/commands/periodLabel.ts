@@ -24,6 +24,7 @@ const periodLabelCodeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("lastDays"), count: z.number().int(), ...common }),
   z.object({ kind: z.literal("thisWeek"), monday: wall, ...common }),
   z.object({ kind: z.literal("lastWeek"), monday: wall, sunday: wall, ...common }),
+  z.object({ kind: z.literal("thisMonth"), first: wall, ...common }),
   z.object({ kind: z.literal("lastMonth"), first: wall, last: wall, ...common }),
   z.object({ kind: z.literal("date"), day: wall, ...common }),
   z.object({ kind: z.literal("dates"), first: wall, last: wall, ...common }),

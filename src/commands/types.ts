@@ -46,6 +46,7 @@ export type PeriodKind =
   | "days"
   | "this-week"
   | "last-week"
+  | "this-month"
   | "last-month"
   | "date"
   | "dates"

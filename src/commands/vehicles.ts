@@ -1,6 +1,6 @@
 import { normalisePlate, type VehicleRef } from "../platform/vehicles/vehicleRefs.js";
 import type { GrammarProblem } from "./problems.js";
-import { decodeSlackEntities, squeeze } from "./text.js";
+import { decodeSlackEntities, foldWord, squeeze } from "./text.js";
 
 export {
   normalisePlate,
@@ -10,6 +10,13 @@ export {
   type VehicleLike,
   type VehicleResolution,
 } from "../platform/vehicles/vehicleRefs.js";
+
+/** The words for every vehicle: `all`, and Romanian `toate`/`toți` (any case, with or without diacritics). */
+const ALL_WORDS: ReadonlySet<string> = new Set(["all", "toate", "toti"]);
+
+export function isAllWord(token: string): boolean {
+  return ALL_WORDS.has(foldWord(token));
+}
 
 /**
  * Parsing of vehicle references (the text side); their resolution against the account's list
@@ -48,7 +55,7 @@ export type RefProblem = { ok: false; problem: GrammarProblem };
 /** One reference from its text (already split on commas). */
 export function parseVehicleRef(rawIn: string): { ok: true; ref: VehicleRef } | RefProblem {
   const raw = squeeze(decodeSlackEntities(rawIn));
-  if (/^all$/i.test(raw)) return { ok: true, ref: { type: "all", raw, normalised: "ALL" } };
+  if (isAllWord(raw)) return { ok: true, ref: { type: "all", raw, normalised: "ALL" } };
   if (raw.startsWith("#")) {
     const id = raw.slice(1).trim();
     if (/^\d{1,15}$/.test(id) && Number(id) > 0) {
@@ -80,7 +87,7 @@ export function parseVehicleList(text: string): { ok: true; refs: VehicleRef[] }
     const separate =
       words.length > 1 &&
       !isRomanianPlate(whole) &&
-      words.every((w) => isRomanianPlate(w) || /^#\d+$/.test(w) || /^all$/i.test(w));
+      words.every((w) => isRomanianPlate(w) || /^#\d+$/.test(w) || isAllWord(w));
     for (const piece of separate ? words : [whole]) {
       const parsed = parseVehicleRef(piece);
       if (!parsed.ok) return parsed;

@@ -41,6 +41,8 @@ export function periodText(label: PeriodLabel, language: Language): string {
         return m.periodThisWeek({ since: day(label.monday) });
       case "lastWeek":
         return m.periodLastWeek({ from: day(label.monday), to: day(label.sunday) });
+      case "thisMonth":
+        return m.periodThisMonth({ since: day(label.first) });
       case "lastMonth":
         return m.periodLastMonth({ from: day(label.first), to: day(label.last) });
       case "date":

@@ -221,7 +221,7 @@ describe("/fleet: wrong arguments", () => {
     ["where B-123-ABC yesterday", "takes no period", "/fleet where B-123-ABC"],
     ["stops #abc", "is not a vehicle id", "/fleet stops B-123-ABC last 3d min=10"],
     ["stops #0", "is not a vehicle id", "/fleet stops B-123-ABC last 3d min=10"],
-    ["stops B-123-ABC 03.11.2026", "Dates are written YYYY-MM-DD", "/fleet stops B-123-ABC 2026-11-21"],
+    ["stops B-123-ABC 03/11/2026", "Dates are written YYYY-MM-DD", "/fleet stops B-123-ABC 2026-11-21"],
     [
       "stops B-123-ABC 2026-11-03 08:00",
       "a time needs an end",

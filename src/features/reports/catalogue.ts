@@ -49,6 +49,8 @@ export interface ReportEntry<N extends string, R> {
    * setting, with or without diacritics (`ș`/`ş`, `ț`/`ţ` alike). The first is the help's.
    */
   romanian: readonly string[];
+  /** More Romanian words that run it (as dispatchers say it), not listed in the help. */
+  romanianAlso?: readonly string[];
   /** The shortest arguments that show its use (examples of error messages). */
   example: string;
   /** The arguments of its help line's example, per language where the period words differ. */
@@ -141,6 +143,7 @@ export const REPORT_CATALOGUE = {
     name: "vehicles",
     synonyms: ["list"],
     romanian: ["vehicule"],
+    romanianAlso: ["mașini", "camioane"],
     example: "",
     helpExample: "volvo",
     vehicles: "filter",
@@ -154,6 +157,7 @@ export const REPORT_CATALOGUE = {
     name: "where",
     synonyms: ["position", "location", "locate"],
     romanian: ["unde"],
+    romanianAlso: ["poziție", "localizare"],
     example: "B-123-ABC",
     helpExample: "B-123-ABC",
     vehicles: "one",
@@ -187,6 +191,7 @@ export const REPORT_CATALOGUE = {
     name: "stops",
     synonyms: ["stop"],
     romanian: ["opriri"],
+    romanianAlso: ["staționări"],
     example: "B-123-ABC last 3d min=10",
     helpExample: {
       en: "B-123-ABC, CJ-07-XYZ last 3d min=10",

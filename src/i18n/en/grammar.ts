@@ -34,6 +34,7 @@ export const grammar = {
   periodLastHours: (n: number) => `last ${count("en", n, { one: "hour", other: "hours" })}`,
   periodLastDays: (n: number) => `last ${count("en", n, { one: "day", other: "days" })}`,
   periodThisWeek: ({ since }: { since: string }) => `this week (since ${since})`,
+  periodThisMonth: ({ since }: { since: string }) => `this month (since ${since})`,
   periodLastWeek: ({ from, to }: { from: string; to: string }) => `last week (${from} – ${to})`,
   periodLastMonth: ({ from, to }: { from: string; to: string }) => `last month (${from} – ${to})`,
   /** A period cut at now. */
@@ -49,7 +50,7 @@ export const grammar = {
 
   // ---------- periods ----------
   notADate: ({ given, example }: { given: string; example: string }) =>
-    `${given} is not a date. Dates are written YYYY-MM-DD, like ${example}.`,
+    `${given} is not a date. Dates are written YYYY-MM-DD or DD.MM.YYYY, like ${example}.`,
   noSuchMonth: ({ given, month }: { given: string; month: number }) =>
     `${given} is not a date: there is no month ${number("en", month)}. Dates are written YYYY-MM-DD.`,
   noSuchDay: ({ given, month, year, days }: { given: string; month: number; year: number; days: number }) =>
@@ -78,7 +79,7 @@ export const grammar = {
   timeNeedsEnd: ({ given, example }: { given: string; example: string }) =>
     `${given}: a time needs an end too, like ${example}.`,
   notAPeriod: ({ given, yesterday, range }: { given: string; yesterday: string; range: string }) =>
-    `${given} is not a period. Use \`today\`, \`yesterday\`, \`last 12h\`, \`last 3d\`, \`this week\`, \`last week\`, \`last month\`, a date like ${yesterday} or a range like ${range}.`,
+    `${given} is not a period. Use \`today\`, \`yesterday\`, \`last 12h\`, \`last 3d\`, \`this week\`, \`last week\`, \`this month\`, \`last month\`, a date like ${yesterday} or a range like ${range}.`,
 
   // ---------- /fleet reports ----------
   optionTwice: ({ option }: { option: string }) => `${option} is given twice.`,

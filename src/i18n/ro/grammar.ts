@@ -35,6 +35,7 @@ export const grammar = {
   periodLastHours: (n) => last(n, "ultima oră", "ore"),
   periodLastDays: (n) => last(n, "ultima zi", "zile"),
   periodThisWeek: ({ since }) => `săptămâna aceasta (de la ${since})`,
+  periodThisMonth: ({ since }) => `luna aceasta (de la ${since})`,
   periodLastWeek: ({ from, to }) => `săptămâna trecută (${from} – ${to})`,
   periodLastMonth: ({ from, to }) => `luna trecută (${from} – ${to})`,
   periodUntilNow: ({ period }) => `${period} (până acum)`,
@@ -44,7 +45,7 @@ export const grammar = {
   andMoreShort: (n) => `și încă ${number("ro", n)}`,
 
   notADate: ({ given, example }) =>
-    `${given} nu este o dată. Datele se scriu AAAA-LL-ZZ, de exemplu ${example}.`,
+    `${given} nu este o dată. Datele se scriu ZZ.LL.AAAA sau AAAA-LL-ZZ, de exemplu ${example}.`,
   noSuchMonth: ({ given, month }) =>
     `${given} nu este o dată: nu există luna ${number("ro", month)}. Datele se scriu AAAA-LL-ZZ.`,
   noSuchDay: ({ given, month, year, days: n }) =>
@@ -72,7 +73,7 @@ export const grammar = {
     `${given}: numărul de ${hours ? "ore" : "zile"} trebuie să fie de la 1 la ${number("ro", max)}${hours ? " (sau folosește zile: `ultimele 3 zile`)" : ""}.`,
   timeNeedsEnd: ({ given, example }) => `${given}: o oră are nevoie și de un sfârșit, de exemplu ${example}.`,
   notAPeriod: ({ given, yesterday, range }) =>
-    `${given} nu este o perioadă. Folosește \`azi\`, \`ieri\`, \`ultimele 12 ore\`, \`ultimele 3 zile\`, \`săptămâna aceasta\`, \`săptămâna trecută\`, \`luna trecută\`, o dată ca ${yesterday} sau un interval ca ${range}.`,
+    `${given} nu este o perioadă. Folosește \`azi\`, \`ieri\`, \`ultimele 12 ore\`, \`ultimele 3 zile\`, \`săptămâna aceasta\`, \`săptămâna trecută\`, \`luna aceasta\`, \`luna trecută\`, o dată ca ${yesterday} sau un interval ca ${range}.`,
 
   optionTwice: ({ option }) => `${option} apare de două ori.`,
   strayWords: ({ given }) => `${given} nu este nici vehicul, nici perioadă. Scrie vehiculele, apoi perioada.`,

@@ -63,7 +63,7 @@ export const help = {
   vehiclesNote: () =>
     "*Vehicule*: numărul de înmatriculare (`b 123 abc` = `B-123-ABC`), numele sau `#&lt;id&gt;`; mai multe, despărțite prin virgule; `all` pentru toate vehiculele",
   periodsNote: () =>
-    "*Perioade* (în fusul tău orar): `azi` (implicit), `ieri`, `alaltăieri`, `ultimele 12 ore`, `ultimele 3 zile`, `săptămâna aceasta`, `săptămâna trecută`, `luna trecută`, `2026-11-03`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; și în engleză: `today`, `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `last month`",
+    "*Perioade* (în fusul tău orar): `azi` (implicit), `ieri`, `alaltăieri`, `ultimele 12 ore`, `ultimele 3 zile`, `săptămâna aceasta`, `săptămâna trecută`, `luna aceasta`, `luna trecută`, `03.11.2026` sau `2026-11-03`, `03.11..05.11`, `03.11.2026 08:00..03.11.2026 17:00`; și în engleză: `today`, `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `this month`, `last month`",
   alertCodesNote: () =>
     "*Coduri de alertă*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (valabilitatea codului UIT se apropie de sfârșit), `changerequest` (cererea de modificare a vehiculului a eșuat), `notstarted` (Pending după ora de începere), `Vanished` (nu mai apare în listă și nu e finalizat: poate e în Error, pe care serviciul îl ascunde), `Stalled` (nicio poziție trimisă timp de `stale=` minute, implicit 30; `stale=0` oprit) sau `all` (implicit)",
   uitNote: () => "*Cod UIT*: 16 litere și cifre; liniuțele și spațiile nu contează",
