@@ -21,7 +21,7 @@ import { EXAMPLE_UIT, normaliseUit, parseUitList } from "./uit.js";
  * - `history` takes exactly one UIT; without it (there is no form) it says so, with an example.
  * - Romanian words run their subcommand whatever the language setting, with or without diacritics
  *   and case, the comma-below `ș`/`ț` and the cedilla `ş`/`ţ` alike: `listă`, `nou`, `pornește`,
- *   `pauză`, `termină`, `editează`, `șterge`, `ajutor`. A typo of one is answered with the Romanian
+ *   `pauză`, `finalizează` (the glossary's word, as the status Finalizat), `editează`, `șterge`, `ajutor`. A typo of one is answered with the Romanian
  *   word, spelled as typed (with or without diacritics).
  */
 
@@ -65,14 +65,14 @@ export const ETRANSPORT_ROMANIAN_WORDS: ReadonlyMap<string, Subcommand> = new Ma
   ["nou", "new"],
   ["pornește", "start"],
   ["pauză", "pause"],
-  ["termină", "end"],
+  ["finalizează", "end"],
   ["editează", "edit"],
   ["șterge", "remove"],
 ]);
 /** Further Romanian words dispatchers type for a subcommand (CONTRACT.md); the help names the first above. */
 const ROMANIAN_ALSO: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["reia", "start"],
-  ["finalizează", "end"],
+  ["termină", "end"],
   ["încheie", "end"],
   ["modifică", "edit"],
   ["adaugă", "new"],
@@ -89,7 +89,7 @@ const ROMANIAN_BY_FOLD: ReadonlyMap<string, Subcommand> = new Map(
  */
 const STOP_WORDS: ReadonlyMap<string, { plain: string; written: string }> = new Map([
   ["stop", { plain: "end", written: "end" }],
-  ["opreste", { plain: "termina", written: "termină" }],
+  ["opreste", { plain: "finalizeaza", written: "finalizează" }],
 ]);
 
 /** The answer to a stop word, spelled as typed (without diacritics when typed without them). */

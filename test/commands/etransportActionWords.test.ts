@@ -49,10 +49,10 @@ describe("more Romanian words for e-Transport actions (CONTRACT.md)", () => {
 
 describe("a stop word is never run, and never answered with start", () => {
   it.each([
-    ["oprește", "termină"],
-    ["opreste", "termina"],
-    ["OPREȘTE", "termină"],
-    ["opreşte", "termină"],
+    ["oprește", "finalizează"],
+    ["opreste", "finalizeaza"],
+    ["OPREȘTE", "finalizează"],
+    ["opreşte", "finalizează"],
     ["stop", "end"],
   ])("%s → %s, with pause beside it", (typed, suggestion) => {
     const r = etransport(`${typed} ${UIT}`);
@@ -62,10 +62,10 @@ describe("a stop word is never run, and never answered with start", () => {
     expect(parseCommandLine(error.example, ctx).result).toMatchObject({ ok: true, kind: "end" });
   });
 
-  it("the Romanian answer names termină and pauză, and not pornește", () => {
+  it("the Romanian answer names finalizează and pauză, and not pornește", () => {
     const message = grammarErrorMessage(etransport(`oprește ${UIT}`) as GrammarError, undefined, "ro");
     const text = JSON.stringify(message);
-    expect(text).toContain("/etransport termină");
+    expect(text).toContain("/etransport finalizează");
     expect(text).toContain("/etransport pauză");
     expect(text).not.toContain("pornește");
   });

@@ -13,7 +13,7 @@ const ACCOUNT = [
   { vehicleId: 43, vehicleRegistrationNumber: "CJ-19-RTX", vehicleName: "Reefer 1" },
 ] as unknown as Vehicle[];
 
-const examplesIn = (text: string) => [...text.matchAll(/(?:e\.g\.|ex\.) `([^`]+)`/g)].map((m) => m[1]!);
+const examplesIn = (text: string) => [...text.matchAll(/(?:e\.g\.|Ex\.:) `([^`]+)`/g)].map((m) => m[1]!);
 
 describe("help examples with the account's vehicles", () => {
   it("uses the account's first plates and a real id, each written as one word", () => {

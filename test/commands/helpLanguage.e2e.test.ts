@@ -35,7 +35,7 @@ describe("help in the asker's language", () => {
     await say("/fleet", "limba ro", user);
     for (const text of ["ajutor", "help", "AJUTOR"]) {
       const help = await say("/fleet", text, user);
-      expect(help, text).toContain("`/fleet ajutor` (`help`) – lista aceasta. ex. `/fleet ajutor`");
+      expect(help, text).toContain("`/fleet ajutor` (`help`) – lista aceasta. Ex.: `/fleet ajutor`");
       expect(help, text).toContain("`/fleet traseu");
       expect(help, text).toContain("*Perioade*");
       expect(help, text).not.toContain("this list");

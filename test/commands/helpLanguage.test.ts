@@ -24,14 +24,14 @@ const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 describe("the help in Romanian", () => {
   const text = helpText("all", undefined, "ro");
 
-  it("has one line per command: the Romanian words first, the English in brackets, `ex.`", () => {
+  it("has one line per command: the Romanian words first, the English in brackets, `Ex.:`", () => {
     for (const command of ["fleet", "etransport"] as const)
       for (const line of usageLines(command, "ro")) {
         const others = line.others ?? [];
         const bracketed =
           others.length > 0 ? ` (${others.map((w) => `\`${w}\``).join(line.alternatives ? "|" : ", ")})` : "";
         expect(text).toContain(
-          `• \`${escaped(line.syntax)}\`${bracketed} – ${line.does}. ex. \`${line.example}\``,
+          `• \`${escaped(line.syntax)}\`${bracketed} – ${line.does}. Ex.: \`${line.example}\``,
         );
       }
     expect(text.split("\n").length).toBe(
@@ -42,16 +42,16 @@ describe("the help in Romanian", () => {
   });
 
   it("shows the examples the issue names", () => {
-    expect(text).toContain("• `/fleet ajutor` (`help`) – lista aceasta. ex. `/fleet ajutor`");
+    expect(text).toContain("• `/fleet ajutor` (`help`) – lista aceasta. Ex.: `/fleet ajutor`");
     expect(text).toContain("`/fleet unde &lt;vehicul&gt;` (`where`) – ");
     expect(text).toContain("`/fleet combustibil &lt;vehicule|all&gt; [perioadă]` (`consum`, `fuel`) – ");
     expect(text).toContain("`/fleet coadă` (`queue`) – ");
     expect(text).toContain("`/fleet raport` (`report`) – ");
-    expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune pe pauză sau termină transporturi");
-    expect(text).toContain("ex. `/fleet traseu B-123-ABC ieri`");
-    expect(text).toContain("ex. `/fleet combustibil all săptămâna trecută`");
+    expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune pe pauză sau finalizează transporturi");
+    expect(text).toContain("Ex.: `/fleet traseu B-123-ABC ieri`");
+    expect(text).toContain("Ex.: `/fleet combustibil all săptămâna trecută`");
     // A command with no Romanian word keeps its English one, without brackets.
-    expect(text).toContain("• `/fleet login` – leagă-ți contul de flotă");
+    expect(text).toContain("• `/fleet login` – asociază-ți contul de flotă");
   });
 
   it("writes every description, heading and note in Romanian", () => {
@@ -98,8 +98,8 @@ describe("the help in Romanian", () => {
 
   it("uses the reader's own vehicles in Romanian examples too", () => {
     const own = helpText("fleet", { plates: ["B-77-KMT"], vehicleId: 41 }, "ro");
-    expect(own).toContain("ex. `/fleet opriri B-77-KMT ultimele 3 zile min=10`");
-    expect(own).toContain("ex. `/fleet temperaturi #41 ultimele 12 ore`");
+    expect(own).toContain("Ex.: `/fleet opriri B-77-KMT ultimele 3 zile min=10`");
+    expect(own).toContain("Ex.: `/fleet temperaturi #41 ultimele 12 ore`");
     expect(own).not.toMatch(/B-123-ABC|CJ-07-XYZ|#1234\b/);
   });
 });
@@ -111,6 +111,6 @@ describe("the help in English", () => {
     expect(text).toContain("• `/fleet help` (`ajutor`) – this list. e.g. `/fleet help`");
     expect(text).toContain("*/fleet* _(in brackets: the Romanian word, also without diacritics)_");
     expect(text).toContain("e.g. `/fleet route B-123-ABC yesterday`");
-    expect(text).not.toContain("ex. `");
+    expect(text).not.toContain("Ex.: `");
   });
 });

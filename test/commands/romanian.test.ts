@@ -166,8 +166,8 @@ describe("/etransport: Romanian words", () => {
     ["porneste", "start"],
     ["pauză", "pause"],
     ["pauza", "pause"],
-    ["termină", "end"],
-    ["termina", "end"],
+    ["finalizează", "end"],
+    ["finalizeaza", "end"],
     ["editează", "edit"],
     ["editeaza", "edit"],
     ["șterge", "remove"],
@@ -229,7 +229,7 @@ describe("help shows the Romanian word beside the English one", () => {
     expect(text).toContain("`/fleet queue` (`coadă`) – ");
     expect(text).toContain("`/fleet help` (`ajutor`) – ");
     expect(text).toContain("`/fleet report` (`raport`) – ");
-    expect(text).toContain("(`pornește`|`pauză`|`termină`) – start, pause or end transports");
+    expect(text).toContain("(`pornește`|`pauză`|`finalizează`) – start, pause or end transports");
     expect(text).toContain("`/etransport remove &lt;UIT&gt;` (`șterge`) – ");
     expect(text).toContain("`/etransport list [pending|active|paused|completed|all] [search]` (`listă`) – ");
     for (const word of [...FLEET_ROMANIAN_WORDS.keys(), ...ETRANSPORT_ROMANIAN_WORDS.keys()])

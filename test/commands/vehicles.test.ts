@@ -166,7 +166,7 @@ describe("resolveVehicles", () => {
       "No vehicle with registration number `B-123-ABD` in this account. Did you mean `B-123-ABC` or `B-124-ABC`?",
     );
     expect(described(first, "ro")).toBe(
-      "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Te-ai gândit la `B-123-ABC` sau `B-124-ABC`?",
+      "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Ai vrut să scrii `B-123-ABC` sau `B-124-ABC`?",
     );
   });
 

@@ -11,7 +11,7 @@ const SOURCES: Readonly<Record<LanguageSource, string>> = {
   user: "aleasă de tine",
   workspace: "cea implicită a acestui workspace: nu ți-ai ales una",
   slack: "după limba ta din Slack: nu ți-ai ales una",
-  configured: "cea implicită a fleetbot: nu ți-ai ales una",
+  configured: "cea implicită a lui fleetbot: nu ți-ai ales una",
 };
 
 export const account = {
@@ -31,7 +31,7 @@ export const account = {
   languageWorkspaceRefused: () =>
     "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili limba implicită a workspace-ului.",
   languageAdminUnknown: () =>
-    "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet limba workspace` peste câteva momente.",
+    "Slack nu ne-a transmis la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet limba workspace` peste câteva momente.",
   languageChooseYours: () => "Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
   languageWorkspaceAskAdmin: () =>
     "Roagă un administrator sau proprietar al workspace-ului să o stabilească: reinstalarea cu Add to Slack nu dă drepturi. Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
@@ -52,13 +52,13 @@ export const account = {
   workspaceAccountRefused: () =>
     "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili contul de flotă al workspace-ului.",
   workspaceAdminUnknown: () =>
-    "Slack nu a spus la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet login workspace` peste câteva momente.",
+    "Slack nu ne-a transmis la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet login workspace` peste câteva momente.",
   workspaceAccountAskAdmin: () =>
     "Roagă un administrator sau proprietar al workspace-ului să îl stabilească (reinstalarea cu Add to Slack nu dă drepturi) sau asociază-ți propriul cont de flotă cu /fleet login.",
   orgAccountRefused: () =>
     "Aici fleetbot este instalat pentru toată organizația Enterprise Grid: doar un administrator sau proprietar al organizației poate stabili contul de flotă al organizației (un administrator de workspace nu poate).",
   orgAdminUnknown: () =>
-    "Slack nu a spus la timp dacă ești administrator al organizației: încearcă din nou peste câteva momente.",
+    "Slack nu ne-a transmis la timp dacă ești administrator al organizației: încearcă din nou peste câteva momente.",
   orgAccountAskAdmin: () =>
     "Roagă un administrator sau proprietar al organizației să îl stabilească sau asociază-ți propriul cont de flotă cu /fleet login.",
   externalUserRefused: () =>
@@ -82,29 +82,29 @@ export const account = {
   loginTitleWorkspace: () => "Contul workspace-ului",
   loginSubmit: () => "Asociază",
   loginIntro: () =>
-    "Asociază-ți propriul cont din serviciul de flotă: fleetbot lucrează apoi cu drepturile tale. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
+    "Asociază-ți propriul cont al platformei GPS: fleetbot lucrează apoi cu drepturile tale. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
   loginIntroWorkspace: () =>
-    "Contul workspace-ului din serviciul de flotă: toți cei de aici care nu și-au asociat propriul cont lucrează cu drepturile lui. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
+    "Contul workspace-ului pe platforma GPS: toți cei de aici care nu și-au asociat propriul cont lucrează cu drepturile lui. Parola este verificată printr-o autentificare reală, apoi salvată criptat.",
   loginUsername: () => "Nume de utilizator sau e-mail",
   loginPassword: () => "Parolă",
   loginPasswordHint: () => "Slack nu are câmp de parolă: fereastra aceasta o vezi doar tu.",
   loginRefusedHint: ({ reason }) => `⚠️ ${reason} Verifică parola, apoi apasă din nou Asociază.`,
-  loginUsernameMissing: () => "Scrie numele de utilizator sau e-mailul din serviciul de flotă.",
-  loginPasswordMissing: () => "Scrie parola din serviciul de flotă.",
+  loginUsernameMissing: () => "Scrie numele de utilizator sau e-mailul de pe platforma GPS.",
+  loginPasswordMissing: () => "Scrie parola de pe platforma GPS.",
   loginNotEnabled: () => "Asocierea nu este activată (lipsește CREDENTIALS_KEY).",
   loginTooMany: ({ time }) =>
-    `:no_entry: Prea multe încercări de asociere: încearcă din nou la ${time}. Nu s-a trimis nimic serviciului de flotă.`,
+    `:no_entry: Prea multe încercări de asociere: încearcă din nou la ${time}. Nu s-a trimis nimic platformei GPS.`,
   loginChecking: ({ username }) =>
-    `:hourglass_flowing_sand: Verific *${username}* la serviciul de flotă… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
+    `:hourglass_flowing_sand: Verific *${username}* pe platforma GPS… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
 
   linkedUser: ({ username }) =>
     `:white_check_mark: Asociat: de acum comenzile tale rulează cu contul de flotă *${username}*.`,
   linkedWorkspace: ({ username }) =>
     `:white_check_mark: Asociat: toți cei din acest workspace care nu și-au asociat propriul cont lucrează de acum cu contul de flotă *${username}*.`,
   linkRefusedLogin: () =>
-    "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
+    "Platforma GPS nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
   linkTooManyFailures: ({ wait }) =>
-    `:no_entry: Au fost încercate prea multe parole greșite pentru acest cont în ultima vreme, așa că fleetbot nu a verificat-o pe aceasta la serviciul de flotă. Încearcă din nou peste ${wait}.`,
+    `:no_entry: Au fost încercate prea multe parole greșite pentru acest cont în ultima vreme, așa că fleetbot nu a verificat-o pe aceasta pe platforma GPS. Încearcă din nou peste ${wait}.`,
   linkTryAgain: () => "Încearcă din nou cu /fleet login.",
   linkTryAgainWorkspace: () => "Încearcă din nou cu /fleet login workspace.",
 
@@ -113,6 +113,6 @@ export const account = {
   welcomeInstalled: () =>
     ":wave: fleetbot este instalat. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie `/fleet login workspace` (tu sau un administrator al workspace-ului).",
   welcomeNext: () =>
-    "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont în serviciul de flotă îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerts subscribe #canal`.",
+    "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont pe platforma GPS îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerts subscribe #canal`.",
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof account>;

@@ -14,7 +14,7 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   changerequest: "Cererea de modificare a vehiculului a eșuat",
   expiry: "Valabilitatea codului UIT expiră curând",
   notstarted: "Transport nepornit",
-  vanished: "Nu mai apare la serviciul de monitorizare",
+  vanished: "Nu mai apare pe platforma GPS",
   stalled: "Transmisie GPS blocată",
 };
 
@@ -23,14 +23,14 @@ const RECOVERED: Readonly<Record<IncidentKind, string>> = {
   changerequest: "cererea de modificare nu mai arată o eroare",
   expiry: "valabilitatea codului UIT a fost prelungită",
   notstarted: "transportul a fost pornit",
-  vanished: "serviciul afișează din nou transportul",
+  vanished: "platforma GPS afișează din nou transportul",
   stalled: "pozițiile ajung din nou la ANAF",
 };
 
 const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
   status: "transportul nu mai este În desfășurare",
   gone: "transportul nu mai apare în listă (încheiat, finalizat sau șters)",
-  completed: "serviciul arată transportul finalizat",
+  completed: "platforma GPS arată transportul finalizat",
   removed: "transportul a fost șters prin fleetbot",
   changed: "problema s-a schimbat: urmează o alertă nouă",
 };
@@ -52,20 +52,19 @@ export const alerts = {
   changeRequestFailed: () => "eșuată",
   plateMustBeUpdated: () =>
     "Numărul de înmatriculare de pe codul UIT trebuie actualizat înainte ca vehiculul să plece din nou la drum.",
-  validityEnds: ({ when }) => `*Valabilitatea codului UIT expiră* ${when}`,
+  validityEnds: ({ when }) => `*Valabilitatea codului UIT expiră la* ${when}`,
   validityEnded: ({ when }) => `*Valabilitatea codului UIT a expirat* ${when}`,
   expiredUitProhibited: () =>
-    "Folosirea unui cod UIT expirat este interzisă: încheie transportul sau cere un cod UIT nou.",
+    "Folosirea unui cod UIT expirat este interzisă: finalizează transportul sau cere un cod UIT nou.",
   plannedStart: ({ when, status }) => `*Începutul planificat al transmisiei* ${when} — încă ${status}`,
   startBeforeLeaving: () => "Pornește transportul înainte de plecarea vehiculului.",
-  vanishedLine: ({ status }) =>
-    `*Nu mai apare la serviciul de monitorizare:* era ${status} și nici nu este finalizat.`,
+  vanishedLine: ({ status }) => `*Nu mai apare pe platforma GPS:* era ${status}, dar nu apare ca finalizat.`,
   vanishedAdvice: () =>
-    "Poate fi în Eroare, pe care serviciul o ascunde: verifică-l acum în TrackGPS. Până se rezolvă, pozițiile s-ar putea să nu ajungă la ANAF.",
-  stalledSince: ({ when, code }) => `*Nicio poziție trimisă din* ${when}, deși codul spune ${code}.`,
-  noCode: () => "nimic",
+    "Poate fi în Eroare, pe care platforma GPS o ascunde: verifică-l acum pe platforma GPS. Până se rezolvă, pozițiile s-ar putea să nu ajungă la ANAF.",
+  stalledSince: ({ when, code }) => `*Nicio poziție trimisă din* ${when} (starea transmisiei: ${code}).`,
+  noCode: () => "neraportată",
   stalledLimit: ({ when }) =>
-    `*Limita de 6 ore este* ${when}: pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
+    `*Limita de 6 ore expiră la* ${when}: pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
   stalledLimitPassed: () => "*Limita de 6 ore a trecut:* aceste poziții nu mai pot fi transmise (OldData).",
   stalledAdvice: () =>
     "Verifică echipamentul GPS al vehiculului și alimentarea lui; între timp transmite pozițiile din aplicația ANAF.",
@@ -75,13 +74,14 @@ export const alerts = {
   factLastSent: ({ when }) => `ultima transmisie către ANAF ${when}`,
   alertText: ({ mark, title, uit, vehicle, code }) => `${mark} ${title}: cod UIT ${uit}${vehicle} — ${code}`,
   buttonPause: () => "Pauză",
-  buttonEnd: () => "Încheie",
+  buttonEnd: () => "Finalizează",
   buttonShow: () => "Arată transportul",
   buttonMute: () => "Fără alerte 24 h",
   buttonUnmute: () => "Reactivează alertele",
-  endConfirmTitle: () => "Închei transportul?",
-  endConfirmText: ({ uit, vehicle }) => `Închei codul UIT ${uit}${vehicle}? Nu va mai putea fi modificat.`,
-  endConfirm: () => "Încheie transportul",
+  endConfirmTitle: () => "Finalizezi transportul?",
+  endConfirmText: ({ uit, vehicle }) =>
+    `Finalizezi transportul cu codul UIT ${uit}${vehicle}? Nu va mai putea fi modificat.`,
+  endConfirm: () => "Finalizează transportul",
   endDeny: () => "Renunță",
   resolveReason: (kind, reason) => (reason === "recovered" ? RECOVERED[kind] : REASONS[reason]),
   resolved: () => "Rezolvat",
@@ -102,21 +102,21 @@ export const alerts = {
     ` · ${count("ro", n, { one: "alertă rezolvată", few: "alerte rezolvate", other: "de alerte rezolvate" })}`,
   groupSince: ({ when }) => ` · din ${when}`,
   groupButtonsInThread: () =>
-    "Butoanele fiecărui transport (Pauză, Încheie, Arată, Fără alerte) sunt în fir.",
-  groupMore: (n) => `…și încă ${n}: fiecare are răspunsul lui în fir.`,
+    "Butoanele fiecărui transport (Pauză, Finalizează, Arată, Fără alerte) sunt în thread.",
+  groupMore: (n) => `…și încă ${n}: fiecare are răspunsul lui în thread.`,
   groupContext: ({ transports }) => `Grupate: ${transports} cu probleme la aceeași verificare.`,
   groupResolvedText: ({ title, transports }) => `✅ Rezolvat: ${title}, ${transports}`,
-  mutedLine: ({ when, user }) => `🔕 Fără alerte până ${when}, de la ${user}`,
+  mutedLine: ({ when, user }) => `🔕 Alerte oprite până la ${when} de ${user}`,
   unmutedLine: ({ user }) => `🔔 Alerte reactivate de ${user}`,
   subscriptionLanguage: ({ language }) => `alerte în ${language}`,
-  subscriptionWorkspaceLanguage: () => "alerte în limba spațiului de lucru",
+  subscriptionWorkspaceLanguage: () => "alerte în limba workspace-ului",
   failureNotInChannel: () =>
     "fleetbot nu este în acest canal privat: invită fleetbot în canalul privat (/invite @fleetbot).",
   failureChannelNotFound: () =>
     "fleetbot nu vede acest canal: dacă e privat, invită fleetbot în el (/invite @fleetbot); altfel verifică dacă mai există canalul.",
   failureArchived: () => "Canalul este arhivat: dezarhivează-l sau abonează alt canal.",
   failureRestricted: () =>
-    "Aplicațiile nu au voie să scrie în acest canal: cere ajutorul unui administrator al spațiului de lucru.",
+    "Aplicațiile nu au voie să scrie în acest canal: cere ajutorul unui administrator al workspace-ului.",
   failureMissingScope: () =>
     "fleetbot nu are permisiunea chat:write.public: reinstalează aplicația cu permisiunile din manifest.",
   failureRateLimited: () => "Limita de mesaje a Slack: se reîncearcă la următoarea verificare.",
@@ -134,14 +134,15 @@ export const alerts = {
   digestTransports: ({ counts }) => `*Transporturi:* ${counts}`,
   digestNoTransports: () => "niciun transport În așteptare, În desfășurare sau În pauză",
   digestMore: (n) => `…și încă ${n}`,
-  digestVanished: (n) => `${n} care nu mai apar în listă`,
+  digestVanished: (n) =>
+    `${n} ${plural("ro", n, { one: "care nu mai apare", few: "care nu mai apar", other: "care nu mai apar" })} în listă`,
   digestStalled: (n) =>
     count("ro", n, { one: "transmisie blocată", few: "transmisii blocate", other: "de transmisii blocate" }),
   digestOpenTitle: ({ n, apart }) => `Alerte deschise (${n}${apart ? `: ${apart}` : ""})`,
   digestOpenLine: ({ title, code, when }) => `${title}: ${code} din ${when}`,
   digestNoOpen: () => "nicio alertă deschisă",
   digestExpiringTitle: (n) => `Valabilitatea codului UIT expiră în mai puțin de o zi (${n})`,
-  digestEnds: ({ when }) => `expiră ${when}`,
+  digestEnds: ({ when }) => `expiră la ${when}`,
   digestNone: () => "niciunul",
   digestText: ({ open, apart, expiring }) =>
     `Rezumat e-Transport: ${count("ro", open, { one: "alertă deschisă", few: "alerte deschise", other: "de alerte deschise" })}${apart ? ` (${apart})` : ""}, ${count("ro", expiring, { one: "cod UIT expiră", few: "coduri UIT expiră", other: "de coduri UIT expiră" })} în mai puțin de o zi`,
@@ -155,7 +156,7 @@ export const alerts = {
   subscriptionStalledAfter: ({ duration }) => `transmisie blocată după ${duration} fără nicio poziție`,
   subscriptionNoStalled: () => "fără alerte de transmisie blocată",
   subscriptionBy: ({ user }) => `adăugat de ${user}`,
-  subscriptionWorkspaceAccount: () => "contul spațiului de lucru",
+  subscriptionWorkspaceAccount: () => "contul workspace-ului",
   subscriptionsNone: () =>
     "Niciun abonament la alerte. Abonează un canal cu `/fleet alerts subscribe #canal`.",
   subscriptionLastFailed: ({ attempts, error }) =>
@@ -180,10 +181,10 @@ export const alerts = {
     `:no_entry: Nu ești membru în ${channel}: doar membrii canalului îi pot schimba alertele.`,
   notChannelMemberDetail: () => "Rulează comanda în acel canal după ce intri în el.",
   membershipUnknown: ({ channel }) =>
-    `:warning: Slack nu a spus dacă ești membru în ${channel}; nu s-a schimbat nimic.`,
+    `:warning: Slack nu ne-a transmis dacă ești membru în ${channel}; nu s-a schimbat nimic.`,
   membershipUnknownDetail: () => "Încearcă din nou peste un minut.",
   configuredChannel: ({ channel }) =>
-    `:lock: ${channel} primește alertele contului spațiului de lucru din configurația fleetbot (ALERTS_CHANNEL): nu poate fi schimbat sau scos din chat.`,
+    `:lock: ${channel} primește alertele contului workspace-ului din configurația lui fleetbot (ALERTS_CHANNEL): nu poate fi schimbat sau scos din chat.`,
   configuredChannelDetail: () =>
     "Oprește alertele unui transport cu butonul „Fără alerte 24 h” de pe alertă; operatorul poate schimba ALERTS_CHANNEL.",
   cannotPostDetail: () => "Invită fleetbot cu /invite @fleetbot, apoi abonează din nou canalul.",

@@ -13,7 +13,7 @@ import type { SameParameters, Translation } from "../section.js";
 
 export const common = {
   languageName: (language) => (language === "ro" ? "română" : "engleză"),
-  zoneGuessed: ({ zone }) => `Orele sunt în fusul ${zone}: Slack nu a spus fusul tău orar.`,
+  zoneGuessed: ({ zone }) => `Orele sunt în fusul ${zone}: Slack nu ne-a transmis fusul tău orar.`,
   transports: (n) => count("ro", n, { one: "transport", few: "transporturi", other: "de transporturi" }),
   vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
   minutes: (n) => count("ro", n, { one: "minut", few: "minute", other: "de minute" }),

@@ -52,10 +52,10 @@ const ADVICE: Readonly<Record<AdvisedTransmissionCode, string>> = {
   NotStarted: "pornește transportul înainte de plecare",
   WithoutTransmission: "vehicul staționat cu motorul oprit sau o defecțiune a echipamentului GPS",
   Error:
-    "număr de înmatriculare greșit la un transport introdus manual sau platforma ANAF nu primește datele; verifică numărul de înmatriculare, apoi contactează suportul",
+    "număr de înmatriculare greșit la un transport introdus manual sau platforma ANAF nu primește datele; verifică numărul de înmatriculare, apoi contactează asistența",
   NotInRomania: "normal în afara țării: pozițiile nu se transmit din afara României",
   MissingETransportConfiguration:
-    "vehiculul nu este configurat complet pentru e-Transport la serviciul de monitorizare; contactează suportul",
+    "vehiculul nu este configurat complet pentru e-Transport pe platforma GPS; contactează asistența",
   OldData:
     "fără semnal GSM de peste 6 ore: datele nu mai pot fi transmise către ANAF; transmite pozițiile din aplicația ANAF",
   NoGPSCoordinates: "verifică echipamentul GPS și antena; între timp transmite pozițiile din aplicația ANAF",
@@ -94,7 +94,7 @@ const MEANING: Readonly<Record<TransmissionCode, string>> = {
 const BUTTON: Readonly<Record<TransportAction, string>> = {
   start: "Pornește",
   pause: "Pauză",
-  end: "Termină",
+  end: "Finalizează",
   edit: "Editează",
   remove: "Șterge",
 };
@@ -123,12 +123,12 @@ const ACTION_WORDS: Readonly<
     underWay: "Se pune în pauză…",
   },
   end: {
-    ok: "terminat",
-    failed: "nu a fost terminat",
-    title: "Terminare",
-    pastOne: "Transportul a fost terminat.",
-    pastMany: "terminate",
-    underWay: "Se termină…",
+    ok: "finalizat",
+    failed: "nu a fost finalizat",
+    title: "Finalizare",
+    pastOne: "Transportul a fost finalizat.",
+    pastMany: "finalizate",
+    underWay: "Se finalizează…",
   },
   remove: {
     ok: "șters",
@@ -145,7 +145,7 @@ const HISTORY_DONE: Readonly<Record<AuditAction, string>> = {
   update: "Editat",
   start: "Pornit",
   pause: "Pus în pauză",
-  end: "Terminat",
+  end: "Finalizat",
   remove: "Șters",
 };
 
@@ -154,7 +154,7 @@ const HISTORY_ASKED: Readonly<Record<AuditAction, string>> = {
   update: "Editare",
   start: "Pornire",
   pause: "Pauză",
-  end: "Terminare",
+  end: "Finalizare",
   remove: "Ștergere",
 };
 
@@ -192,7 +192,7 @@ const FAILURES: Readonly<
   Record<KnownTransportFailure, (p: readonly string[]) => { summary: string; advice: string }>
 > = {
   TransportNotFound: (p) => ({
-    summary: `Serviciul de flotă nu cunoaște transportul ${list(p, "cerut")}.`,
+    summary: `Platforma GPS nu cunoaște transportul ${list(p, "cerut")}.`,
     advice: "Verifică codul UIT (vezi `/etransport list all`); poate a fost șters.",
   }),
   TransportAlreadyExists: (p) => ({
@@ -200,7 +200,7 @@ const FAILURES: Readonly<
     advice: "Editează-l pe cel existent cu `/etransport edit <UIT>` în loc să-l adaugi din nou.",
   }),
   VehicleNotFound: (p) => ({
-    summary: `Serviciul de flotă nu cunoaște vehiculul ${list(p, "ales")}.`,
+    summary: `Platforma GPS nu cunoaște vehiculul ${list(p, "ales")}.`,
     advice: "Alege din nou vehiculul din listă; poate a fost scos din cont.",
   }),
   InvalidTransportState: (p) => ({
@@ -234,8 +234,8 @@ function failureOf(code: string, p: readonly string[]): { summary: string; advic
   const known = Object.hasOwn(FAILURES, code) ? FAILURES[code as KnownTransportFailure] : undefined;
   if (known) return known(p);
   return {
-    summary: `Serviciul de flotă a răspuns ${code || "cu o eroare fără nume"}${p.length > 0 ? ` (${p.join(", ")})` : ""}.`,
-    advice: "Verifică transportul cu `/etransport list all`; dacă problema persistă, contactează suportul.",
+    summary: `Platforma GPS a răspuns ${code || "cu o eroare fără nume"}${p.length > 0 ? ` (${p.join(", ")})` : ""}.`,
+    advice: "Verifică transportul cu `/etransport list all`; dacă problema persistă, contactează asistența.",
   };
 }
 
@@ -275,7 +275,7 @@ const dm = (channel: string): string =>
 export const etransport = {
   uitCode: () => "Cod UIT",
   uitValidity: () => "Valabilitate UIT",
-  validityEnds: ({ when }) => `Valabilitatea codului UIT expiră ${when}`,
+  validityEnds: ({ when }) => `Valabilitatea codului UIT expiră la ${when}`,
   changeRequest: () => "Cerere de modificare",
   transportStatus: (id) => TRANSPORT_STATUS[id],
   unknownTransportStatus: ({ id }) => `Stare necunoscută (${id})`,
@@ -303,7 +303,7 @@ export const etransport = {
   validityStartsIn: ({ span }) => ` (începe peste ${span})`,
   validityEndsIn: ({ span }) => ` (expiră peste ${span})`,
   validityEnded: () => " (expirată)",
-  lastSent: ({ when }) => `Ultima transmitere către platformă ${when}`,
+  lastSent: ({ when }) => `Ultima transmisie către ANAF ${when}`,
   lastGps: ({ when }) => `ultima poziție GPS ${when}`,
   transmissionWindow: ({ from, to }) => `transmisie ${from} → ${to}`,
   transmittingSince: ({ from }) => `transmite din ${from}`,
@@ -316,13 +316,14 @@ export const etransport = {
   uitNamed: ({ uit }) => `codul UIT ${uit}`,
   removeConfirmTitle: () => "Ștergi transportul?",
   removeConfirmLong: ({ uit }) =>
-    `Ștergi transportul cu ${uit}? Ștergerea este definitivă: transportul este șters din serviciul de flotă și transmisia GPS se oprește.`,
+    `Ștergi transportul cu ${uit}? Ștergerea este definitivă: transportul este șters de pe platforma GPS și transmisia GPS se oprește.`,
   removeConfirmShort: ({ uit }) => `Ștergi ${uit}? Definitiv: este șters.`,
   removeConfirmButton: () => "Șterge",
-  endConfirmTitle: () => "Termini transportul?",
-  endConfirmLong: ({ uit }) => `Termini transportul cu ${uit}? Odată terminat, nu mai poate fi modificat.`,
-  endConfirmShort: ({ uit }) => `Termini ${uit}? Nu mai poate fi modificat.`,
-  endConfirmButton: () => "Termină transportul",
+  endConfirmTitle: () => "Finalizezi transportul?",
+  endConfirmLong: ({ uit }) =>
+    `Finalizezi transportul cu ${uit}? Odată finalizat, nu mai poate fi modificat.`,
+  endConfirmShort: ({ uit }) => `Finalizezi ${uit}? Nu mai poate fi modificat.`,
+  endConfirmButton: () => "Finalizează transportul",
 
   listWhat: (filter, n) => `${count("ro", n, TRANSPORTS)} ${listQualifier(filter, n === 1)}`,
   listEmpty: (filter, search) =>
@@ -339,7 +340,7 @@ export const etransport = {
     `se văd doar primele ${number("ro", shown)} de pe această pagină; cere pagini mai mici`,
   listText: ({ what, search, page, pages }) =>
     `e-Transport · ${what}${search ? ` care conțin „${search}”` : ""}${page > 0 ? ` (pagina ${number("ro", page)} din ${number("ro", pages)})` : ""}`,
-  previous: () => "◀ Înapoi",
+  previous: () => "◀ Anterioara",
   next: () => "Următoarea ▶",
 
   underWay: (action) => ACTION_WORDS[action].underWay,
@@ -361,7 +362,8 @@ export const etransport = {
   },
   actionDone: (action) => ACTION_WORDS[action].ok,
   actionNotDone: (action) => ACTION_WORDS[action].failed,
-  acceptedAsWhole: () => "serviciul a acceptat cererea în întregime, fără un răspuns pentru fiecare cod UIT",
+  acceptedAsWhole: () =>
+    "platforma GPS a acceptat cererea în întregime, fără un răspuns pentru fiecare cod UIT",
   noReason: () => "niciun motiv dat",
   moreLines: ({ count: n }) => `…și încă ${number("ro", n)}; vezi \`/etransport list all\`.`,
   forSupport: ({ id }) => `Pentru suport: ID de corelare ${id}`,
@@ -370,7 +372,7 @@ export const etransport = {
 
   removeButton: () => "Șterge transportul",
   removeQuestion: () =>
-    ":warning: *Ștergi acest transport?* Este șters din serviciul de flotă și transmisia GPS se oprește. *Ștergerea nu poate fi anulată.*",
+    ":warning: *Ștergi acest transport?* Este șters de pe platforma GPS și transmisia GPS se oprește. *Ștergerea nu poate fi anulată.*",
   removeQuestionText: ({ uit }) => `Ștergi transportul cu codul UIT ${uit}? Ștergerea nu poate fi anulată.`,
   removeCancelled: ({ uit }) => `Nu a fost șters: transportul cu codul UIT ${uit} rămâne cum era.`,
   notRemoved: () => "Nu a fost șters.",
@@ -378,9 +380,9 @@ export const etransport = {
   saved: ({ uit, created, alreadyThere }) =>
     `:white_check_mark: Transportul ${uit}${uit ? " " : ""}a fost ${created ? "creat" : "actualizat"}${alreadyThere ? " (exista deja: nimic nu a fost trimis de două ori)" : ""}.`,
   notSaved: ({ created }) =>
-    `:x: Serviciul de flotă nu a confirmat că transportul a fost ${created ? "creat" : "actualizat"}.`,
+    `:x: Platforma GPS nu a confirmat că transportul a fost ${created ? "creat" : "actualizat"}.`,
   removed: ({ uit }) => `:wastebasket: Transportul ${uit} a fost șters. Transmisia GPS către ANAF s-a oprit.`,
-  notRemovedByService: ({ uit }) => `:x: Serviciul de flotă nu a confirmat ștergerea transportului ${uit}.`,
+  notRemovedByService: ({ uit }) => `:x: Platforma GPS nu a confirmat ștergerea transportului ${uit}.`,
   notFound: ({ uit, search }) =>
     `Niciun transport cu codul UIT ${uit} nu este vizibil pentru contul tău de flotă. Verifică codul, sau listează-le: /etransport listă all ${search}`,
   notFoundTitle: () => "Transport negăsit",
@@ -390,20 +392,20 @@ export const etransport = {
   transportTitle: ({ uit }) => `Transportul ${uit}`,
 
   noAccount: () => "Nu ai un cont de flotă cu care să lucrezi.",
-  noAccountHint: () => "Conectează-l pe al tău cu /fleet login.",
+  noAccountHint: () => "Asociază-l pe al tău cu /fleet login.",
   buttonOutOfDate: () => "Butonul nu mai este actual: rulează din nou comanda.",
   nameTheTransport: ({ form, example }) =>
-    `Numește transportul: \`/etransport ${form} &lt;UIT&gt;\`, de ex. \`/etransport ${form} ${example}\`.`,
+    `Indică transportul: \`/etransport ${form} &lt;UIT&gt;\`, de ex. \`/etransport ${form} ${example}\`.`,
   nameTheTransportHint: () => "/etransport listă îți arată transporturile, cu butoane.",
   editTitle: () => "Editează transportul",
   newTitle: () => "Transport nou",
-  lookingUpForEdit: ({ uit }) => `:hourglass_flowing_sand: Caut ${uit} la serviciul de flotă…`,
-  linkFirst: () => "Conectează mai întâi un cont de flotă: /fleet login.",
+  lookingUpForEdit: ({ uit }) => `:hourglass_flowing_sand: Caut ${uit} pe platforma GPS…`,
+  linkFirst: () => "Asociază mai întâi un cont de flotă: /fleet login.",
   notYourChannel: () => "Formularul aparține unui canal în care nu ești.",
   submitAgain: ({ warnings }) => `${warnings} Trimite din nou ca să salvezi oricum.`,
   saveQueued: ({ what, place, destination }) =>
     `:hourglass_flowing_sand: ${what}: în coadă${place}. ${destination}`,
-  saveAlreadyQueued: ({ what }) => `${what} este deja în coadă; rulează o singură dată.`,
+  saveAlreadyQueued: ({ what }) => `${what} este deja în coadă; va rula o singură dată.`,
   cardPosted: ({ channel }) => `Cardul transportului va fi publicat ${dm(channel)}.`,
   updatedCardPosted: ({ channel }) =>
     `Cardul actualizat va fi publicat ${dm(channel)}, iar cardurile anterioare ale transportului vor fi actualizate unde poate fleetbot.`,
@@ -413,8 +415,8 @@ export const etransport = {
   historyNoUser: () => "niciun utilizator Slack înregistrat",
   historyOk: ({ said }) => `:white_check_mark: efectuat${said ? ` (${said})` : ""}`,
   historyRefused: ({ code, said }) =>
-    `:x: refuzat de serviciul de flotă${code ? ` ${code}` : ""}${said ? `: ${said}` : ""}`,
-  historyNotConfirmed: () => ":x: neconfirmat de serviciul de flotă",
+    `:x: refuzat de platforma GPS${code ? ` ${code}` : ""}${said ? `: ${said}` : ""}`,
+  historyNotConfirmed: () => ":x: neconfirmat de platforma GPS",
   historyUnknown: ({ code, said }) =>
     `:grey_question: trimis, fără un răspuns utilizabil${code ? ` ${code}` : ""}: modificarea poate să fi fost făcută sau nu${said ? ` (${said})` : ""}`,
   historyChanges: ({ count: n }) =>
@@ -427,7 +429,7 @@ export const etransport = {
   historyNone: ({ uit, account }) =>
     `Nicio modificare a lui ${uit} nu este înregistrată pentru contul de flotă ${account}.`,
   historyNoneHint: ({ list: all, example }) =>
-    `fleetbot înregistrează transporturile pe care contul tău de flotă le creează, editează, pornește, pune în pauză, termină sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
+    `fleetbot înregistrează transporturile pe care contul tău de flotă le creează, editează, pornește, pune în pauză, finalizează sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
   historyUnreadable: () => "fleetbot nu își poate citi acum istoricul. Încearcă din nou peste un minut.",
   historyChecking: () =>
     "fleetbot verifică mai întâi contul tău la platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",
@@ -452,7 +454,7 @@ export const etransport = {
   vatLabel: () => "Cod TVA transportator",
   vatHintNew: () => "CIF românesc (cu sau fără RO) sau cod de TVA din UE cu prefixul țării.",
   vatHintEdit: () =>
-    "Serviciul de flotă nu arată codul de TVA al unui transport: introdu-l din nou. CIF românesc sau cod de TVA din UE.",
+    "Platforma GPS nu arată codul de TVA al unui transport: introdu-l din nou. CIF românesc sau cod de TVA din UE.",
   validityStartLabel: () => "Cod UIT valabil de la",
   validityStartHint: ({ zone }) => `Ca la emiterea codului UIT. Fusul tău orar: ${zone}.`,
   validityEndLabel: () => "Cod UIT valabil până la",
@@ -466,7 +468,7 @@ export const etransport = {
   startLocationPlaceholder: () => "de ex. Ploiești, depozit",
   endLocationLabel: () => "Loc de sosire",
   endLocationPlaceholder: () => "de ex. Cluj-Napoca",
-  trailerLabel: ({ n }) => `Nr. de înmatriculare remorca ${n}`,
+  trailerLabel: ({ n }) => `Nr. înmatriculare remorcă ${n}`,
   examplePlaceholder: ({ example }) => `de ex. ${example}`,
   notesFieldLabel: () => "Observații",
 

@@ -62,7 +62,7 @@ export const grammar = {
   rangeSeparator: ({ given }) =>
     `${given} nu este o perioadă: un interval are un singur \`..\` între început și sfârșit.`,
   endsBeforeStart: ({ given, timed }) =>
-    `${given} se termină înainte să înceapă: pune întâi ${timed ? "ora" : "data"} mai devreme.`,
+    `${given} se încheie înainte să înceapă: pune întâi ${timed ? "ora" : "data"} mai devreme.`,
   tooLong: ({ given, maxDays }) =>
     `${given} este prea lung: o perioadă poate cuprinde cel mult ${days(maxDays)}.`,
   lastNeedsUnit: ({ given, count: n }) =>
@@ -86,11 +86,11 @@ export const grammar = {
   unknownOption: ({ option, command, onlyMin }) =>
     `${command} nu înțelege ${option}.${onlyMin ? " Singura opțiune este `min=<minute>`." : ""}`,
   oneVehicleNotAll: ({ command, vehiclesCommand }) =>
-    `${command} lucrează cu un singur vehicul odată, nu cu \`all\`.${vehiclesCommand ? ` Pentru toate vehiculele folosește ${vehiclesCommand}.` : ""}`,
+    `${command} lucrează cu câte un singur vehicul, nu cu \`toate\`.${vehiclesCommand ? ` Pentru toate vehiculele folosește ${vehiclesCommand}.` : ""}`,
   oneVehicleMany: ({ command, count: n, given }) =>
-    `${command} lucrează cu un singur vehicul odată; ai dat ${number("ro", n)}: ${given}.`,
+    `${command} lucrează cu câte un singur vehicul; ai scris ${number("ro", n)}: ${given}.`,
   snapshotNoPeriod: ({ command, routeCommand }) =>
-    `${command} arată ultima poziție și nu primește o perioadă. Pentru traseul pe o perioadă folosește ${routeCommand}.`,
+    `${command} arată ultima poziție și nu acceptă o perioadă. Pentru traseul pe o perioadă folosește ${routeCommand}.`,
   reportAfterWord: ({ given, word, reports }) =>
     `${given}: după ${word} nu scrie nimic, sau unul dintre ${reports}.`,
   vehicleWithoutSubcommand: ({ vehicle }) =>
@@ -101,9 +101,9 @@ export const grammar = {
   vehicleAmbiguous: ({ given, count: n, candidates }) =>
     `${given} se potrivește cu ${count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" })}: ${candidates}. Scrie numărul de înmatriculare.`,
   vehicleUnknownPlate: ({ given, suggestions }) =>
-    `Niciun vehicul cu numărul de înmatriculare ${given} în acest cont.${suggestions ? ` Te-ai gândit la ${suggestions}?` : ""}`,
+    `Niciun vehicul cu numărul de înmatriculare ${given} în acest cont.${suggestions ? ` Ai vrut să scrii ${suggestions}?` : ""}`,
   vehicleUnknownName: ({ given, suggestions }) =>
-    `Niciun vehicul numit ${given} în acest cont.${suggestions ? ` Te-ai gândit la ${suggestions}?` : ""}`,
+    `Niciun vehicul numit ${given} în acest cont.${suggestions ? ` Ai vrut să scrii ${suggestions}?` : ""}`,
   vehicleNotVisible: ({ vehicle }) => `Vehiculul ${vehicle} nu este vizibil pentru acest cont de flotă.`,
 
   notAChannel: ({ given }) =>
@@ -113,19 +113,19 @@ export const grammar = {
   unsubscribeOnlyChannel: ({ given }) =>
     `\`/fleet alerts unsubscribe\` primește doar un canal; ${given} nu este unul.`,
   notAnAlertCode: ({ given, suggestion, codes }) =>
-    `${given} nu este un cod de alertă.${suggestion ? ` Te-ai gândit la ${suggestion}?` : ""} Coduri: ${codes} sau \`all\`.`,
+    `${given} nu este un cod de alertă.${suggestion ? ` Ai vrut să scrii ${suggestion}?` : ""} Coduri: ${codes} sau \`all\`.`,
   unknownAlertsSubcommand: ({ given, suggestion }) =>
-    `${given} nu este o comandă.${suggestion ? ` Te-ai gândit la ${suggestion}?` : " Folosește `subscribe`, `unsubscribe` sau `list`."}`,
+    `${given} nu este o comandă.${suggestion ? ` Ai vrut să scrii ${suggestion}?` : " Folosește `subscribe`, `unsubscribe` sau `list`."}`,
   oneLanguage: ({ command }) => `${command} primește o singură limbă: \`ro\` sau \`en\`.`,
-  workspaceLanguageMissing: () => "Spune ce limbă primește spațiul de lucru: `ro` sau `en`.",
+  workspaceLanguageMissing: () => "Spune ce limbă folosește workspace-ul: `ro` sau `en`.",
   notALanguage: ({ given }) =>
     `${given} nu este o limbă în care răspunde fleetbot: \`ro\` (română) sau \`en\` (engleză).`,
   loginTakesNothing: () =>
-    "După `/fleet login` nu se mai scrie nimic (sau `workspace`, pentru contul spațiului de lucru): comanda deschide un formular privat pentru numele de utilizator și parolă. Nu scrie niciodată o parolă într-un mesaj.",
+    "După `/fleet login` nu se mai scrie nimic (sau `workspace`, pentru contul workspace-ului): comanda deschide un formular privat pentru numele de utilizator și parolă. Nu scrie niciodată o parolă într-un mesaj.",
 
   unknownCommand: ({ given, root }) => `${given} nu este o comandă. Iată ce poate face ${root}:`,
   unknownCommandNear: ({ given, suggestion, pauseCommand }) =>
-    `${given} nu este o comandă. Te-ai gândit la ${suggestion}${pauseCommand ? ` (sau ${pauseCommand}, ca să oprești o vreme trimiterea pozițiilor)` : ""}?`,
+    `${given} nu este o comandă. Ai vrut să scrii ${suggestion}${pauseCommand ? ` (sau ${pauseCommand}, ca să oprești o vreme trimiterea pozițiilor)` : ""}?`,
   notACommand: () => "Comenzile încep cu `/fleet` sau `/etransport`.",
 
   uitLength: ({ given, length, uitLength, example }) =>
@@ -133,10 +133,10 @@ export const grammar = {
   uitCharacters: ({ given, example }) =>
     `${given} nu este un cod UIT: un cod UIT are doar litere și cifre (liniuțele și spațiile nu contează), de exemplu ${example}.`,
   oneTransport: ({ command, count: n }) =>
-    `${command} lucrează cu un singur transport odată; ai dat ${uits(n)}.`,
+    `${command} lucrează cu câte un singur transport; ai scris ${uits(n)}.`,
   historyNeedsUit: ({ command }) =>
     `${command} are nevoie de codul UIT al transportului ale cărui modificări vrei să le vezi.`,
-  historyOne: ({ command, count: n }) => `${command} arată câte un singur transport; ai dat ${uits(n)}.`,
+  historyOne: ({ command, count: n }) => `${command} arată câte un singur transport; ai scris ${uits(n)}.`,
   uitWithoutVerb: ({ uit, verbs }) => `Spune ce să fac cu ${uit}: ${verbs}.`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof grammar>;

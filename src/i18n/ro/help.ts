@@ -18,7 +18,7 @@ export const help = {
   title: () => "comenzile fleetbot",
   heading: ({ command }) =>
     `*${command}* _(în paranteze: celelalte cuvinte ale comenzii, și cel în engleză; toate merg și fără diacritice)_`,
-  example: () => "ex.",
+  example: () => "Ex.:",
   argVehicle: () => "vehicul",
   argVehicles: () => "vehicule",
   argPeriod: () => "perioadă",
@@ -30,15 +30,15 @@ export const help = {
   argFilter: () => "filtru",
 
   help: () => "lista aceasta",
-  login: () => "leagă-ți contul de flotă (deschide un formular)",
+  login: () => "asociază-ți contul de flotă (deschide un formular)",
   loginWorkspace: () =>
-    "contul de flotă al spațiului de lucru, pentru toți cei care nu și-au legat unul (instalat cu Add to Slack: cine l-a instalat sau un administrator)",
-  logout: () => "dezleagă-ți contul de flotă",
+    "contul de flotă al workspace-ului, pentru toți cei care nu și-au asociat unul (instalat cu Add to Slack: cine l-a instalat sau un administrator)",
+  logout: () => "dezasociază-ți contul de flotă",
   whoami: () => "contul de flotă pe care îl folosesc comenzile tale",
-  language: () => "limba în care îți vorbește fleetbot: `ro` (română) sau `en` (English)",
+  language: () => "limba în care îți vorbește fleetbot: `ro` (română) sau `en` (engleză)",
   report: () => "un formular pentru oricare dintre rapoartele de mai sus",
   alertsSubscribe: () =>
-    "publică alertele transporturilor într-un canal (toate codurile, când nu dai niciunul); `min=15` publică o problemă doar după ce a durat 15 minute, `exclude=OldData,Error` lasă coduri deoparte, `vehicles=B-123-ABC,CJ-10-XYZ` se limitează la acele vehicule, `stale=45` te avertizează când nu s-a trimis nicio poziție timp de 45 de minute (implicit 30, `stale=0` oprit)",
+    "publică alertele transporturilor într-un canal (toate codurile, când nu scrii niciunul); `min=15` publică o problemă doar după ce a durat 15 minute, `exclude=OldData,Error` lasă coduri deoparte, `vehicles=B-123-ABC,CJ-10-XYZ` se limitează la acele vehicule, `stale=45` te avertizează când nu s-a trimis nicio poziție timp de 45 de minute (implicit 30, `stale=0` oprit)",
   alertsUnsubscribe: () => "oprește alertele într-un canal",
   alertsList: () => "canalele care primesc alerte",
   queue: () => "cererile tale în așteptare și în lucru",
@@ -54,32 +54,31 @@ export const help = {
 
   etransportNew: () => "creează un transport (deschide un formular)",
   etransportList: () => "transporturile, cu butoane (implicit: `pending`, `active` și `paused`)",
-  etransportStartPauseEnd: () => "pornește, pune pe pauză sau termină transporturi",
+  etransportStartPauseEnd: () => "pornește, pune pe pauză sau finalizează transporturi",
   etransportEdit: () => "modifică un transport (deschide un formular)",
   etransportRemove: () => "șterge un transport, după ce confirmi",
   etransportHistory: () =>
-    "cine a creat, modificat, pornit, pus pe pauză, terminat sau șters un transport, când, și răspunsul serviciului",
+    "cine a creat, modificat, pornit, pus pe pauză, finalizat sau șters un transport, când, și răspunsul platformei GPS",
 
   vehiclesNote: () =>
     "*Vehicule*: numărul de înmatriculare (`b 123 abc` = `B-123-ABC`), numele sau `#&lt;id&gt;`; mai multe, despărțite prin virgule; `all` pentru toate vehiculele",
   periodsNote: () =>
     "*Perioade* (în fusul tău orar): `azi` (implicit), `ieri`, `alaltăieri`, `ultimele 12 ore`, `ultimele 3 zile`, `săptămâna aceasta`, `săptămâna trecută`, `luna aceasta`, `luna trecută`, `03.11.2026` sau `2026-11-03`, `03.11..05.11`, `03.11.2026 08:00..03.11.2026 17:00`; și în engleză: `today`, `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `this month`, `last month`",
   alertCodesNote: () =>
-    "*Coduri de alertă*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (valabilitatea codului UIT se apropie de sfârșit), `changerequest` (cererea de modificare a vehiculului a eșuat), `notstarted` (Pending după ora de începere), `Vanished` (nu mai apare în listă și nu e finalizat: poate e în Error, pe care serviciul îl ascunde), `Stalled` (nicio poziție trimisă timp de `stale=` minute, implicit 30; `stale=0` oprit) sau `all` (implicit)",
+    "*Coduri de alertă*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (valabilitatea codului UIT se apropie de sfârșit), `changerequest` (cererea de modificare a vehiculului a eșuat), `notstarted` (În așteptare după ora de începere), `Vanished` (nu mai apare în listă și nu e finalizat: poate e în Eroare, pe care platforma GPS o ascunde), `Stalled` (nicio poziție trimisă timp de `stale=` minute, implicit 30; `stale=0` oprit) sau `all` (implicit)",
   uitNote: () => "*Cod UIT*: 16 litere și cifre; liniuțele și spațiile nu contează",
 
-  homeAccountLinked: ({ account }) => `Acționezi ca contul de flotă *${account}* (legat de tine).`,
-  homeAccountWorkspace: ({ account }) =>
-    `Acționezi ca contul de flotă *${account}* (contul spațiului de lucru).`,
-  homeNoAccount: () => "Nu ai niciun cont de flotă: leagă-l pe al tău ca să folosești fleetbot.",
-  homeLink: () => "Leagă contul meu",
-  homeUnlink: () => "Dezleagă contul meu",
+  homeAccountLinked: ({ account }) => `Lucrezi cu contul de flotă *${account}* (asociat de tine).`,
+  homeAccountWorkspace: ({ account }) => `Lucrezi cu contul de flotă *${account}* (contul workspace-ului).`,
+  homeNoAccount: () => "Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.",
+  homeLink: () => "Asociază contul meu",
+  homeUnlink: () => "Dezasociază contul meu",
   homeRequests: () => "*Cererile tale*",
   homeNoRequests: () => "*Cererile tale*: nimic în așteptare.",
   homeTaskState: (state) => TASK_STATES[state],
   supportAt: ({ link }) =>
     `Ajutor și asistență: ${link} · ce păstrează fleetbot și cum se șterge: /privacy, pe același site.`,
   supportAsk: () =>
-    "Ajutor și asistență: întreabă persoana care a adăugat fleetbot în acest spațiu de lucru. Dezinstalarea fleetbot șterge într-un minut tot ce a păstrat pentru spațiul de lucru.",
+    "Ajutor și asistență: întreabă persoana care a adăugat fleetbot în acest workspace. Dezinstalarea lui fleetbot șterge într-un minut tot ce a păstrat pentru workspace.",
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof help>;

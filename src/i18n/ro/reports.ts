@@ -125,12 +125,12 @@ export const reports = {
   modalLabel: (report) => MODAL_LABELS[report],
   engine: (state) => ENGINE[state],
   page: ({ page, count: pages }) => `pagina ${page}/${pages}`,
-  previous: ({ page, count: pages }) => `◀ Înapoi (${page}/${pages})`,
+  previous: ({ page, count: pages }) => `◀ Anterioara (${page}/${pages})`,
   next: ({ page, count: pages }) => `Următoarea (${page}/${pages}) ▶`,
   linesLeftOut: () =>
     "Câteva rânduri au fost omise ca să încapă în limitele Slack; fișierul atașat le are pe toate.",
   companyTime: ({ zone }) =>
-    `Orele din serviciul de flotă sunt ora locală a firmei (${zone}), afișate în fusul tău orar.`,
+    `Orele de pe platforma GPS sunt ora locală a firmei (${zone}), afișate în fusul tău orar.`,
   private: () => "🔒 privat",
 
   position: () => "Poziție",
@@ -141,7 +141,7 @@ export const reports = {
   unknown: () => "necunoscută",
   heading: ({ degrees }) => `direcție ${degrees}°`,
   engineLabel: () => "Motor",
-  lastGpsUpdate: () => "Ultima transmisie GPS",
+  lastGpsUpdate: () => "Ultima poziție GPS",
   noneReported: () => "niciuna raportată",
   privateMode: () => "Mod privat",
   privateModeOn: () => "🔒 activ",
@@ -158,7 +158,7 @@ export const reports = {
     `Niciun vehicul nu se potrivește cu „${filter}” (număr de înmatriculare, nume sau adresă).`,
   noVehicles: () => "Contul de flotă nu vede niciun vehicul.",
   noPositionLine: () => "📍 fără poziție",
-  gpsAgo: ({ ago }) => `ultimul GPS ${ago}`,
+  gpsAgo: ({ ago }) => `ultima poziție GPS ${ago}`,
   noGpsTime: () => "fără ora GPS",
   vehiclesSummary: (n) => vehicles(n),
   vehiclesMatchSummary: ({ shown, total, filter }) =>
@@ -178,7 +178,7 @@ export const reports = {
   routeMethod: () =>
     "Distanța e măsurată între punctele GPS; timpul în mișcare numără vitezele de peste 3 km/h.",
   routePrivate: () =>
-    "🔒 Vehiculul e în regim privat: cât timp e așa, fleetbot nu arată niciun traseu al lui, pentru nicio perioadă (serviciul de flotă nu spune care poziții au fost private).",
+    "🔒 Vehiculul e în regim privat: cât timp e așa, fleetbot nu arată niciun traseu al lui, pentru nicio perioadă (platforma GPS nu spune care poziții au fost private).",
   routePrivateSummary: ({ vehicle, period }) => `${vehicle}: 🔒 în regim privat · ${period}`,
   routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție · ${period}`,
   routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} · ${period}`,
@@ -209,10 +209,10 @@ export const reports = {
   vehiclesCount: (n) =>
     `*${int(n)}* ${plural("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" })}`,
   fleetTotal: () => "*Total flotă*",
-  noConsumption: () => "Serviciul de flotă nu a dat niciun consum pentru această perioadă.",
+  noConsumption: () => "Platforma GPS nu a dat niciun consum pentru această perioadă.",
   noConsumptionFor: ({ vehicles: list }) => `Fără date de consum pentru: ${list}`,
   secondaryRule: () =>
-    "Totalurile urmează regula serviciului de flotă: cu o sursă secundară (GPL), km, orele și litrii se adună, iar l/100 km e media consumurilor medii ale celor două surse.",
+    "Totalurile urmează regula platformei GPS: cu o sursă secundară (GPL), km, orele și litrii se adună, iar l/100 km e media consumurilor medii ale celor două surse.",
   fleetWeighted: () =>
     "Consumul flotei (l/100 km) e ponderat cu distanța. Toate rândurile sunt în fișierul CSV atașat.",
   fuelSummary: ({ period, litres, distance }) => `Combustibil ${period}: ${litres} pe ${distance}`,
@@ -235,7 +235,7 @@ export const reports = {
   moreEventsInCsv: (n) =>
     `Încă ${count("ro", n, { one: "eveniment", few: "evenimente", other: "de evenimente" })} în fișierul CSV atașat.`,
   allEventsInCsv: () => "Toate evenimentele sunt în fișierul CSV atașat.",
-  refillTotalsNote: () => "Totalurile sunt cifrele serviciului de flotă (litri estimați).",
+  refillTotalsNote: () => "Totalurile sunt cifrele platformei GPS (litri estimați).",
   refillsSummary: ({ vehicle, refills, thefts }) =>
     `${vehicle}: ${count("ro", refills, { one: "alimentare", few: "alimentări", other: "de alimentări" })}${
       thefts > 0
@@ -264,7 +264,7 @@ export const reports = {
   chartSensor: () => "Senzor",
   chartSensorNumber: ({ sensor }) => `Senzor ${sensor}`,
 
-  nameOneVehicle: () => "Numește un vehicul.",
+  nameOneVehicle: () => "Alege un vehicul.",
   vehiclesNamedHint: () =>
     "Vehiculele se numesc după numărul de înmatriculare (B-123-ABC), nume sau #id. /fleet vehicule le listează.",
 
@@ -287,7 +287,7 @@ export const reports = {
     "„Se încarcă vehiculele…” nu e un vehicul: scoate-l, apoi scrie din nou o parte din numărul de înmatriculare; lista e gata acum sau în câteva secunde.",
   endAfterStart: () => "Sfârșitul trebuie să fie după început (iar începutul în trecut).",
   minWhole: () => "Un număr întreg de minute, cel puțin 1 (de ex. 10).",
-  linkFirst: () => "Conectează mai întâi un cont de flotă: /fleet login.",
+  linkFirst: () => "Asociază mai întâi un cont de flotă: /fleet login.",
   modalQueued: ({ what, position }) =>
     `:hourglass_flowing_sand: ${what}: în coadă${position}. Răspunsul vine ca mesaj direct; /fleet coadă arată cum merge.`,
   vehiclesLoading: () => "Se încarcă vehiculele… scrie din nou în câteva secunde",

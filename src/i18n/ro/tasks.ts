@@ -48,7 +48,7 @@ export const tasks = {
   stopsAtLeast: ({ duration }) => `opriri de cel puțin ${duration}`,
   actionStart: ({ uits }) => `Pornire ${uits}`,
   actionPause: ({ uits }) => `Pauză ${uits}`,
-  actionEnd: ({ uits }) => `Terminare ${uits}`,
+  actionEnd: ({ uits }) => `Finalizare ${uits}`,
   actionAny: ({ uits }) => `Acțiune asupra ${uits}`,
   accountCheck: ({ username }) => `Verificarea contului de flotă ${username}`,
   transportList: () => "Lista transporturilor",
@@ -66,20 +66,20 @@ export const tasks = {
   waitAbout: ({ duration }) => `aproximativ ${duration}`,
   waitUnderSecond: () => "sub o secundă",
   waitLeft: ({ wait }) => `încă ${wait}`,
-  pacingUnknown: () => "Serviciul de flotă răspunde, pentru un cont, la câte o cerere pe rând.",
+  pacingUnknown: () => "Platforma GPS răspunde, pentru un cont, la câte o cerere pe rând.",
   pacingSeconds: (seconds) =>
     plural("ro", seconds, {
-      one: "Serviciul de flotă răspunde, pentru un cont, la o cerere pe secundă.",
-      few: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} secunde.`,
-      other: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} de secunde.`,
+      one: "Platforma GPS răspunde, pentru un cont, la o cerere pe secundă.",
+      few: `Platforma GPS răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} secunde.`,
+      other: `Platforma GPS răspunde, pentru un cont, la o cerere la fiecare ${number("ro", seconds)} de secunde.`,
     }),
   pacingMinutes: (minutes) =>
     plural("ro", minutes, {
-      one: "Serviciul de flotă răspunde, pentru un cont, la o cerere pe minut.",
-      few: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} minute.`,
-      other: `Serviciul de flotă răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} de minute.`,
+      one: "Platforma GPS răspunde, pentru un cont, la o cerere pe minut.",
+      few: `Platforma GPS răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} minute.`,
+      other: `Platforma GPS răspunde, pentru un cont, la o cerere la fiecare ${number("ro", minutes)} de minute.`,
     }),
-  alreadyQueued: ({ what }) => `${what}: deja în coadă; rulează o singură dată.`,
+  alreadyQueued: ({ what }) => `${what}: deja în coadă; va rula o singură dată.`,
   queued: ({ what }) => `${what}: în coadă.`,
   queuedPosition: ({ position }) => `, locul ${number("ro", position)}`,
   done: ({ what }) => `${what}: gata.`,
@@ -104,29 +104,29 @@ export const tasks = {
   failedDefault: () => "Cererea a eșuat.",
   internal: () => "Ceva nu a mers în fleetbot; detaliile sunt în jurnalul lui.",
   credentialsUser: ({ username }) =>
-    `Contul tău de flotă asociat, ${username}, nu mai poate fi citit: cheia de criptare a fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
+    `Contul tău de flotă asociat, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
   credentialsWorkspace: ({ username }) =>
-    `Contul de flotă al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
+    `Contul de flotă al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
   ruleMaxVehicles: ({ endpoint, max, given }) =>
-    `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai dat ${number("ro", given)}.`,
+    `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai cerut ${number("ro", given)}.`,
   ruleMaxPeriod: ({ endpoint, days }) =>
     `O cerere ${endpoint} acoperă cel mult ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })}; împarte perioada.`,
   ruleStopMargin: () => "Durata minimă a unei opriri trebuie să fie un număr întreg de minute, cel puțin 1.",
   ruleRequired: ({ subject }) => `${valueRo(subject)} este obligatoriu.`,
   ruleInvalidDate: ({ subject }) => `${valueRo(subject)} nu este o dată validă.`,
   ruleOrder: ({ subject }) => `${valueRo(subject)} trebuie să înceapă înainte să se termine.`,
-  ruleEmptyListOf: ({ subject }) => `Numește cel puțin ${itemRo(subject, "un")}.`,
+  ruleEmptyListOf: ({ subject }) => `Indică cel puțin ${itemRo(subject, "un")}.`,
   ruleEmptyValue: ({ subject }) => `Niciun ${itemRo(subject, "")} din listă nu poate fi gol.`,
   ruleWholeIds: ({ subject }) =>
     `ID-urile ${subject === "statuses" ? "stărilor" : "vehiculelor"} trebuie să fie numere întregi.`,
   ruleInvalidPaging: ({ subject }) =>
     `${subject === "page-index" ? "pageIndex" : "pageSize"} trebuie să fie un număr întreg, 0 sau mai mare.`,
   ruleOther: ({ rule }) =>
-    `fleetbot nu a trimis o cerere pe care serviciul de flotă ar fi refuzat-o (regula ${rule}). Echipa de asistență are detaliile.`,
-  badRequest: ({ reasons }) => `Serviciul de flotă a refuzat cererea ca invalidă (${reasons}).`,
-  badRequestBare: () => "Serviciul de flotă a refuzat cererea ca invalidă.",
+    `fleetbot nu a trimis o cerere pe care platforma GPS ar fi refuzat-o (regula ${rule}). Echipa de asistență are detaliile.`,
+  badRequest: ({ reasons }) => `Platforma GPS a refuzat cererea ca invalidă (${reasons}).`,
+  badRequestBare: () => "Platforma GPS a refuzat cererea ca invalidă.",
   unauthorizedLogin: () =>
-    "Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă, sau utilizatorul este inactiv.",
+    "Platforma GPS nu a acceptat acest nume de utilizator și această parolă, sau utilizatorul este inactiv.",
   unauthorizedPasswordChanged: () =>
     "Parola acestui cont al platformei GPS s-a schimbat, iar asocierea are încă parola veche: nu mai citește nimic. Asociază din nou contul, cu parola nouă: /fleet login.",
   unauthorizedExpired: () =>
@@ -134,15 +134,14 @@ export const tasks = {
   unauthorizedVehicles: () =>
     "Cel puțin unul dintre vehiculele cerute nu este accesibil acestui cont de flotă.",
   unauthorizedAccess: () => "Acest cont de flotă nu are drepturi pentru această cerere.",
-  rateLimited: () =>
-    "Serviciul de flotă limitează cât de des poate întreba acest cont; cererea va fi reluată.",
-  application: ({ reasons }) => `Serviciul de flotă nu a putut face asta: ${reasons}.`,
-  applicationBare: () => "Serviciul de flotă nu a putut face asta.",
-  transportTimeout: () => "Serviciul de flotă nu a răspuns la timp. Încearcă din nou peste câteva minute.",
-  transportNetwork: () => "Serviciul de flotă nu a putut fi contactat. Încearcă din nou peste câteva minute.",
-  transportHttp: () => "Serviciul de flotă a avut o problemă internă. Încearcă din nou peste câteva minute.",
+  rateLimited: () => "Platforma GPS limitează cât de des poate întreba acest cont; cererea va fi reluată.",
+  application: ({ reasons }) => `Platforma GPS nu a putut face asta: ${reasons}.`,
+  applicationBare: () => "Platforma GPS nu a putut face asta.",
+  transportTimeout: () => "Platforma GPS nu a răspuns la timp. Încearcă din nou peste câteva minute.",
+  transportNetwork: () => "Platforma GPS nu a putut fi contactată. Încearcă din nou peste câteva minute.",
+  transportHttp: () => "Platforma GPS a avut o problemă internă. Încearcă din nou peste câteva minute.",
   transportMalformed: () =>
-    "Serviciul de flotă a trimis un răspuns pe care fleetbot nu îl înțelege. Echipa de asistență are detaliile.",
+    "Platforma GPS a trimis un răspuns pe care fleetbot nu îl înțelege. Echipa de asistență are detaliile.",
 
   cannotSave: () => ":warning: fleetbot nu poate salva cereri acum; nimic nu a fost pus în coadă.",
   cannotSaveDetail: () =>
@@ -152,9 +151,9 @@ export const tasks = {
     "A pierdut legătura cu coada de cereri comună; operatorul află prin /healthz. Încearcă din nou peste un minut.",
   notSavedTitle: () => "Nesalvat",
   refusedFiles: ({ what, code, id }) =>
-    `:warning: Fișierele pentru ${what} nu au putut fi trimise: Slack le-a refuzat (${code}). Sarcina ${id}.`,
+    `:warning: Fișierele pentru ${what} nu au putut fi trimise: Slack le-a refuzat (${code}). Cererea ${id}.`,
   refusedAnswer: ({ what, code, id }) =>
-    `:warning: fleetbot nu a putut afișa ${what}: Slack a refuzat răspunsul (${code}). Încearcă o cerere mai scurtă; echipa de asistență o poate găsi după sarcina ${id}.`,
+    `:warning: fleetbot nu a putut afișa ${what}: Slack a refuzat răspunsul (${code}). Încearcă o cerere mai scurtă; echipa de asistență o poate găsi după cererea ${id}.`,
   fullAnswerIn: ({ where }) => `Răspunsul complet este ${where}.`,
   answerInDm: () => "în mesajele tale directe cu fleetbot",
   answerInChannel: ({ channel }) => `în ${channel}`,

@@ -160,7 +160,7 @@ describe("Romanian grammar errors", () => {
     expect(message("/fleet where all")).toContain("Pentru toate vehiculele folosește `/fleet vehicule`.");
     expect(message("/fleet where B-123-ABC yesterday")).toContain("folosește `/fleet traseu`");
     expect(message("/etransport Y45R577UN544GY4S")).toBe(
-      "Spune ce să fac cu `Y45R577UN544GY4S`: `pornește`, `pauză`, `termină`, `editează`, `șterge`. Încearcă: `/etransport pornește Y45R577UN544GY4S`",
+      "Spune ce să fac cu `Y45R577UN544GY4S`: `pornește`, `pauză`, `finalizează`, `editează`, `șterge`. Încearcă: `/etransport pornește Y45R577UN544GY4S`",
     );
     expect(message("/etransport stop Y45R577UN544GY4S")).toContain(
       "(sau `/etransport pauză`, ca să oprești o vreme trimiterea pozițiilor)",
@@ -175,14 +175,14 @@ describe("Romanian grammar errors", () => {
     expect(message("/fleet stops all 2026-02-30")).toContain("februarie 2026 are 28 de zile");
     expect(message("/etransport start ABC")).toContain("are 3 caractere, un cod UIT are 16 litere și cifre");
     expect(message("/etransport start A")).toContain("are 1 caracter,");
-    expect(message("/etransport edit Y45R577UN544GY4S, Y45R577UN544GY4T")).toContain("ai dat 2 coduri UIT");
+    expect(message("/etransport edit Y45R577UN544GY4S, Y45R577UN544GY4T")).toContain("ai scris 2 coduri UIT");
   });
 
   it("list vehicles not found in Romanian", () => {
     const ro = grammarProblemText((BUILT.vehiclesNotFound as GrammarError).problem, "ro");
     expect(ro).toBe(
       [
-        "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Te-ai gândit la `B-123-ABC` sau `B-123-ABE`?",
+        "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Ai vrut să scrii `B-123-ABC` sau `B-123-ABE`?",
         "`Volvo` se potrivește cu 2 vehicule: B-1-ABC (Volvo 1), B-2-ABC (Volvo 2). Scrie numărul de înmatriculare.",
         "Vehiculul `#9` nu este vizibil pentru acest cont de flotă.",
       ].join("\n"),
@@ -202,13 +202,13 @@ describe("Romanian grammar errors", () => {
     if (result.ok) throw new Error("parsed");
     const blocks = grammarErrorMessage(result, "*Comenzi*", "ro").blocks;
     expect(JSON.stringify(blocks)).toContain("*Comenzi*");
-    expect(JSON.stringify(blocks)).toContain("Te-ai gândit la `/fleet stops`?");
+    expect(JSON.stringify(blocks)).toContain("Ai vrut să scrii `/fleet stops`?");
     // The example keeps the word suggested, as typed: English near English, Romanian near Romanian.
     expect(grammarErrorMessage(result, undefined, "ro").text).toContain("Încearcă: `/fleet stops all`");
     const { result: romanian } = parseCommandLine("/fleet opriir all", ctx);
     if (romanian.ok) throw new Error("parsed");
     expect(grammarErrorMessage(romanian, undefined, "ro").text).toBe(
-      "`/fleet opriir` nu este o comandă. Te-ai gândit la `/fleet opriri`? Încearcă: `/fleet opriri all`",
+      "`/fleet opriir` nu este o comandă. Ai vrut să scrii `/fleet opriri`? Încearcă: `/fleet opriri all`",
     );
   });
 

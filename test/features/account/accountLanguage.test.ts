@@ -118,7 +118,7 @@ describe("/fleet whoami, logout, login", () => {
       args(unknown),
       accountDeps("ro", undefined, { workspaceAccount: { mayManage: async () => undefined } }),
     );
-    expect(unknown.said()).toContain("Slack nu a spus la timp");
+    expect(unknown.said()).toContain("Slack nu ne-a transmis la timp");
   });
 
   it("/fleet queue without an account, in the user's language", async () => {

@@ -106,7 +106,7 @@ describe("/fleet language with DEFAULT_LANGUAGE=ro", () => {
       await h.driver.slashCommand({ command: "/fleet", text, userId: "U0DISPATCH", channelId: CHANNEL });
       return textOf(lastSeenBy(h.fake, CHANNEL, "U0DISPATCH"));
     };
-    expect(await say("limba")).toContain("Limba ta este *româna* (cea implicită a fleetbot");
+    expect(await say("limba")).toContain("Limba ta este *româna* (cea implicită a lui fleetbot");
     expect(await say("language en")).toContain("Your language is now English.");
     expect(await say("language")).toContain("Your language is *English* (your choice).");
   });

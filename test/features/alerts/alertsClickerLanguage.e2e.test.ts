@@ -106,8 +106,8 @@ describe("alerts as one person reads them, in their own language", () => {
       /Alerts of UIT .+ are muted in <#C0GENERAL> until <!date\^\d+\^\{date_short_pretty\} \{time\}/,
     );
     expect(answer).not.toMatch(/oprite|Alertele/);
-    await h.fake.waitFor(() => textOf(alertsFor(uit)[0]).includes("Fără alerte până"));
-    expect(textOf(alertsFor(uit)[0])).toContain(`de la <@${ENGLISH}>`);
+    await h.fake.waitFor(() => textOf(alertsFor(uit)[0]).includes("Alerte oprite până la"));
+    expect(textOf(alertsFor(uit)[0])).toContain(`de <@${ENGLISH}>`);
   });
 
   it("the same Romanian alert unmuted by the Romanian user: the answer in Romanian", async () => {

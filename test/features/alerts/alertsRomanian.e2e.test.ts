@@ -88,7 +88,7 @@ describe("transport alerts in the subscription's language", () => {
     expect(text).not.toMatch(/Transmission problem|Since|Show transport/);
     expect(buttonsOf(alert, ACTIONS.alertMute)).toHaveLength(1);
     const labels = JSON.stringify(alert?.blocks);
-    for (const label of ["Pauză", "Încheie", "Arată transportul", "Fără alerte 24 h"]) {
+    for (const label of ["Pauză", "Finalizează", "Arată transportul", "Fără alerte 24 h"]) {
       expect(labels).toContain(`"text":"${label}"`);
     }
     expect(alert?.text).toContain("cod UIT");

@@ -103,8 +103,8 @@ describe("/fleet alerts list in the reader's language", () => {
     expect(text).toContain("adăugat de <@U0DISPATCH>");
     expect(text).toContain("toate tipurile de alerte");
     expect(text).toContain("fără alerte de transmisie blocată");
-    expect(text).toContain("alerte în limba spațiului de lucru");
-    expect(text).toContain("contul spațiului de lucru");
+    expect(text).toContain("alerte în limba workspace-ului");
+    expect(text).toContain("contul workspace-ului");
     expect(text).toContain("ultima trimitere a eșuat (3×): fleetbot nu este în acest canal privat");
     expect(text).not.toMatch(ENGLISH);
     expect(subscriptionListMessage([sub], {}, "ro").text).toBe("1 abonament la alerte");
@@ -184,14 +184,14 @@ describe("the channel checks' refusals in the reader's language", () => {
       { refusal: "membership-unknown", channel: "C9" },
       "Slack did not say whether you are a member of <#C9>",
       "Try again in a minute.",
-      "Slack nu a spus dacă ești membru în <#C9>; nu s-a schimbat nimic",
+      "Slack nu ne-a transmis dacă ești membru în <#C9>; nu s-a schimbat nimic",
       "Încearcă din nou peste un minut.",
     ],
     [
       { refusal: "configured", channel: "C9" },
       "from fleetbot's configuration (ALERTS_CHANNEL)",
       "the operator can change ALERTS_CHANNEL",
-      "din configurația fleetbot (ALERTS_CHANNEL)",
+      "din configurația lui fleetbot (ALERTS_CHANNEL)",
       "operatorul poate schimba ALERTS_CHANNEL",
     ],
     [

@@ -88,14 +88,14 @@ describe("a transmission alert in Romanian", () => {
     for (const word of ENGLISH) expect(text).not.toContain(word);
     expect(buttons(message.blocks).map((b) => b.text.text)).toEqual([
       "Pauză",
-      "Încheie",
+      "Finalizează",
       "Arată transportul",
       "Fără alerte 24 h",
     ]);
     const end = buttons(message.blocks)[1];
-    expect(end?.confirm?.title?.text).toBe("Închei transportul?");
+    expect(end?.confirm?.title?.text).toBe("Finalizezi transportul?");
     expect(end?.confirm?.text.text).toBe(
-      "Închei codul UIT Y45R-577U-N544-GY4S (B-123-ABC)? Nu va mai putea fi modificat.",
+      "Finalizezi transportul cu codul UIT Y45R-577U-N544-GY4S (B-123-ABC)? Nu va mai putea fi modificat.",
     );
     expect(end?.confirm?.deny?.text).toBe("Renunță");
     expect(message.text).toBe(
@@ -205,7 +205,7 @@ describe("a grouped alert in Romanian", () => {
     expect(JSON.stringify(message.blocks[0])).toContain("🔴 Transmisie GPS întreruptă · 20 de transporturi");
     expect(text).toContain("*18 alerte deschise* · 2 alerte rezolvate · din <!date^");
     expect(text).toContain("{date_num} {time}");
-    expect(text).toContain("sunt în fir");
+    expect(text).toContain("sunt în thread");
     expect(text).toContain("Grupate: 20 de transporturi cu probleme la aceeași verificare.");
     expect(message.text).toContain("18 transporturi (Error ×18)");
     const done = groupedAlertMessage(
@@ -232,7 +232,7 @@ describe("a Romanian alert muted and unmuted", () => {
     expect(alertLanguageOf(alert.blocks)).toBe("ro");
     expect(alertLanguageOf(alertMessage(incident(), "C0ALERTS", { language: "en" }).blocks)).toBe("en");
     const muted = alertBlocksWithMute(alert.blocks, { userId: "U1", until: NOW + 3600_000, timeZone: ZONE });
-    expect(JSON.stringify(muted)).toContain("🔕 Fără alerte până <!date^");
+    expect(JSON.stringify(muted)).toContain("🔕 Alerte oprite până la <!date^");
     expect(JSON.stringify(muted)).toContain("Reactivează alertele");
     const unmuted = alertBlocksWithoutMute(muted, { userId: "U2" });
     expect(JSON.stringify(unmuted)).toContain("🔔 Alerte reactivate de <@U2>");
@@ -255,7 +255,7 @@ describe("the digest in Romanian", () => {
     expect(text).toContain("Rezumat e-Transport · demo");
     expect(text).toContain("În desfășurare: *21* · În pauză: *1*");
     expect(text).toContain("Alerte deschise (2: 1 transmisie blocată)");
-    expect(text).toContain("expiră <!date^");
+    expect(text).toContain("expiră la <!date^");
     expect(message.text).toBe(
       "Rezumat e-Transport: 2 alerte deschise (1 transmisie blocată), 1 cod UIT expiră în mai puțin de o zi",
     );

@@ -129,7 +129,7 @@ describe("transport failures: codes from the domain, words from the catalogue", 
       "The fleet service answered PlatformTimeout (ANAF, 30s).",
     );
     expect(ro.failureSummary("PlatformTimeout", ["ANAF", "30s"])).toBe(
-      "Serviciul de flotă a răspuns PlatformTimeout (ANAF, 30s).",
+      "Platforma GPS a răspuns PlatformTimeout (ANAF, 30s).",
     );
   });
 

@@ -70,7 +70,7 @@ describe("a Romanian dispatcher's walk (issue 21, Done means)", () => {
     const plate = sim().vehicles[0]!.plate;
     const answer = withoutLinks(await answerTo(() => fleet(`unde ${plate}`)));
     expect(answer).toContain(plate);
-    for (const words of ["*Poziție*", "*Viteză*", "km/h", "*Ultima transmisie GPS*", "Actualizează"]) {
+    for (const words of ["*Poziție*", "*Viteză*", "km/h", "*Ultima poziție GPS*", "Actualizează"]) {
       expect(answer).toContain(words);
     }
     expect(answer).toMatch(/\{date_num\} \{time\}\|(luni|marți|miercuri|joi|vineri|sâmbătă|duminică) \d+ /);

@@ -60,7 +60,7 @@ describe("tasks in Romanian", () => {
     const waiting = lastSeen(RO)!;
     const ack = textOf(waiting);
     expect(ack).toMatch(/urmează la rând|locul \d+ în coadă|răspund acum|\d+\/\d+ (de )?cereri/);
-    expect(ack).toContain("Serviciul de flotă răspunde, pentru un cont");
+    expect(ack).toContain("Platforma GPS răspunde, pentru un cont");
     expect(ack).toContain("Anulează");
     const [taskId] = cancelButtons(waiting);
     expect(taskId).toBeDefined();

@@ -65,7 +65,7 @@ describe("the user's zone is settled in the task, not before the ack", () => {
     const { task } = await stopsYesterday(h);
     expect(task.params.zoneGuessed).toBe(true);
     const answer = textOf(lastSeenBy(h.fake, CHANNEL, NEW_YORK_USER));
-    expect(answer).toContain("Orele sunt în fusul Europe/Bucharest: Slack nu a spus fusul tău orar.");
+    expect(answer).toContain("Orele sunt în fusul Europe/Bucharest: Slack nu ne-a transmis fusul tău orar.");
     expect(answer).not.toContain("did not say your time zone");
   });
 

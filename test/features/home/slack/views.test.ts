@@ -27,7 +27,7 @@ describe("the App Home in Romanian", () => {
     const view = homeView(
       {
         language: "ro",
-        accountLine: "Nu ai niciun cont de flotă: leagă-l pe al tău ca să folosești fleetbot.",
+        accountLine: "Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.",
         linked: false,
         queue: [entry("running", 90_000), entry("queued", 500), entry("queued")],
         help: helpText("all", undefined, "ro"),
@@ -36,7 +36,7 @@ describe("the App Home in Romanian", () => {
       NOW,
     );
     const text = textOf(view);
-    expect(text).toContain('"text":"Leagă contul meu"');
+    expect(text).toContain('"text":"Asociază contul meu"');
     expect(text).toContain("*Cererile tale*\\n");
     expect(text).toContain("(în lucru, aproximativ 2 min)");
     expect(text).toContain("(în așteptare, sub o secundă)");
@@ -51,7 +51,7 @@ describe("the App Home in Romanian", () => {
     const text = textOf(
       homeView({ language: "ro", accountLine: "…", linked: true, queue: [], help: "" }, NOW),
     );
-    expect(text).toContain('"text":"Dezleagă contul meu"');
+    expect(text).toContain('"text":"Dezasociază contul meu"');
     expect(text).toContain("*Cererile tale*: nimic în așteptare.");
   });
 
@@ -100,8 +100,8 @@ describe("publishHome", () => {
 
   it("publishes the tab in the user's language", async () => {
     const ro = await published(deps("ro"));
-    expect(ro).toContain("Nu ai niciun cont de flotă: leagă-l pe al tău ca să folosești fleetbot.");
-    expect(ro).toContain("Leagă contul meu");
+    expect(ro).toContain("Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.");
+    expect(ro).toContain("Asociază contul meu");
     expect(ro).toContain("`/fleet unde &lt;vehicul&gt;` (`where`)");
     expect(ro).toContain("Ajutor și asistență");
     const en = await published(deps("en"));

@@ -134,7 +134,7 @@ describe("describeTask: every kind, in the task's language", () => {
     [task("vehicle-report", { nonsense: true }), "Report", "Raport"],
     [task("transport-action", { action: "start", uits: [UIT] }), `Start ${SHOWN}`, `Pornire ${SHOWN}`],
     [task("transport-action", { action: "pause", uits: [UIT] }), `Pause ${SHOWN}`, `Pauză ${SHOWN}`],
-    [task("transport-action", { action: "end", uits: [UIT] }), `End ${SHOWN}`, `Terminare ${SHOWN}`],
+    [task("transport-action", { action: "end", uits: [UIT] }), `End ${SHOWN}`, `Finalizare ${SHOWN}`],
     [
       task("account-link", { username: "dana@example.ro" }),
       "Checking the fleet account dana@example.ro",
@@ -210,9 +210,7 @@ describe("progress", () => {
 
   it("the pacing: one second, seconds, a minute, minutes, unknown", () => {
     expect(pacingNote(1_000, "en")).toBe("The fleet service answers one request every second per account.");
-    expect(pacingNote(1_000, "ro")).toBe(
-      "Serviciul de flotă răspunde, pentru un cont, la o cerere pe secundă.",
-    );
+    expect(pacingNote(1_000, "ro")).toBe("Platforma GPS răspunde, pentru un cont, la o cerere pe secundă.");
     expect(pacingNote(2_250, "ro")).toContain("la fiecare 2 secunde");
     expect(pacingNote(60_000, "en")).toContain("every minute per account");
     expect(pacingNote(60_000, "ro")).toContain("pe minut");
@@ -224,7 +222,7 @@ describe("progress", () => {
   it("the ack: queued, already queued, a modal's position, in the task's language", () => {
     const stored = task("transport-list", {}, { reply: { language: "ro" } });
     expect(queuedMessage({ now: () => NOW }, { task: stored, created: false }).text).toBe(
-      "Lista transporturilor: deja în coadă; rulează o singură dată.",
+      "Lista transporturilor: deja în coadă; va rula o singură dată.",
     );
     expect(queuedMessage({ now: () => NOW }, { task: stored, created: true }).text).toBe(
       "Lista transporturilor: în coadă.",
@@ -342,7 +340,7 @@ describe("failures: a code and parameters stored, words in the reader's language
     const timeout = new UpstreamTransportError("stops", "timeout", "t");
     expect(say(timeout, "en")).toBe("The fleet service did not answer in time. Try again in a few minutes.");
     expect(say(timeout, "ro")).toBe(
-      "Serviciul de flotă nu a răspuns la timp. Încearcă din nou peste câteva minute.",
+      "Platforma GPS nu a răspuns la timp. Încearcă din nou peste câteva minute.",
     );
     const access = new UnauthorizedError("stops", "access");
     expect(say(access, "en")).toBe(
@@ -350,10 +348,10 @@ describe("failures: a code and parameters stored, words in the reader's language
     );
     const tooMany = new RequestRuleError("stops", "max-vehicles", { params: { max: 100, given: 120 } });
     expect(say(tooMany, "en")).toBe("A stops request takes at most 100 vehicles; 120 were given.");
-    expect(say(tooMany, "ro")).toBe("O cerere stops acceptă cel mult 100 de vehicule; ai dat 120.");
+    expect(say(tooMany, "ro")).toBe("O cerere stops acceptă cel mult 100 de vehicule; ai cerut 120.");
     const rejected = new BadRequestError("stops", [{ errorCode: "BadDate", errorParameters: ["x"] }]);
     expect(say(rejected, "en")).toBe("The fleet service refused the request as invalid (BadDate (x)).");
-    expect(say(rejected, "ro")).toBe("Serviciul de flotă a refuzat cererea ca invalidă (BadDate (x)).");
+    expect(say(rejected, "ro")).toBe("Platforma GPS a refuzat cererea ca invalidă (BadDate (x)).");
     expect(say(new LinkedAccountUnreadableError(WORKSPACE_ACCOUNT_USER, "firma"), "ro")).toContain(
       "/fleet login workspace",
     );
@@ -398,7 +396,7 @@ describe("failures: a code and parameters stored, words in the reader's language
     expect(shown(en.blocks)).toContain("For support: correlation id `c-9`");
     const ro = failureMessage("Raport opriri", error, "ro");
     expect(ro.text).toBe(
-      "Raport opriri nu a reușit: Serviciul de flotă a avut o problemă internă. Încearcă din nou peste câteva minute.",
+      "Raport opriri nu a reușit: Platforma GPS a avut o problemă internă. Încearcă din nou peste câteva minute.",
     );
     expect(shown(ro.blocks)).toContain(":x: *Raport opriri* nu a reușit:");
     expect(shown(ro.blocks)).toContain("Pentru asistență: ID de corelare `c-9`");
@@ -444,7 +442,7 @@ describe("endings", () => {
       },
     );
     expect((await renderTask(failed, context)).message.text).toBe(
-      "Lista transporturilor nu a reușit: Serviciul de flotă nu a putut fi contactat. Încearcă din nou peste câteva minute.",
+      "Lista transporturilor nu a reușit: Platforma GPS nu a putut fi contactată. Încearcă din nou peste câteva minute.",
     );
     const cancelled = task("transport-list", {}, { state: "cancelled", reply: { language: "ro" } });
     expect((await renderTask(cancelled, context)).message.text).toContain("cerere anulată");
@@ -525,7 +523,7 @@ describe("the login form and the link's result", () => {
       context,
     );
     expect(refused.message.text).toBe(
-      ":x: Serviciul de flotă nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
+      ":x: Platforma GPS nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
     );
     expect(shown(refused.message.blocks)).toContain("Încearcă din nou cu /fleet login.");
     expect(shown(refused.view)).toContain("Verifică parola, apoi apasă din nou Asociază.");

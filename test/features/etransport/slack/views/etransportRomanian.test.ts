@@ -58,7 +58,7 @@ describe("transport card in Romanian", () => {
     // Slack has no Romanian: numeric tokens, and the fallback in the one Romanian date form.
     expect(text).toMatch(/<!date\^\d{10}\^\{date_num\} \{time\}\|luni 10 mar\., 09:00>/);
     expect(text).not.toContain("date_short_pretty");
-    expect(text).toContain("Ultima transmitere către platformă");
+    expect(text).toContain("Ultima transmisie către ANAF");
     expect(text).toContain("ultima poziție GPS");
     expect(text).toContain("remorci B99TRL, CJ12XYZ");
     expect(text).not.toMatch(/Transmission|UIT validity|last GPS|trailers/);
@@ -91,14 +91,14 @@ describe("transport card in Romanian", () => {
 
   it("labels the buttons and their confirmations in Romanian", () => {
     const buttons = buttonsOf(transportCard(transport({ statusId: 6 }), { language: "ro" }));
-    expect(buttons.map((b) => b.text.text)).toEqual(["Pornește", "Termină", "Editează", "Șterge"]);
+    expect(buttons.map((b) => b.text.text)).toEqual(["Pornește", "Finalizează", "Editează", "Șterge"]);
     const remove = buttons.find((b) => b.text.text === "Șterge");
     expect(remove?.confirm?.title?.text).toBe("Ștergi transportul?");
     expect(remove?.confirm?.text.text).toContain("Y45R-577U-N544-GY4S");
     expect(remove?.confirm?.text.text).toContain("definitivă");
     expect(remove?.confirm?.deny?.text).toBe("Anulează");
-    const end = buttons.find((b) => b.text.text === "Termină");
-    expect(end?.confirm?.confirm?.text).toBe("Termină transportul");
+    const end = buttons.find((b) => b.text.text === "Finalizează");
+    expect(end?.confirm?.confirm?.text).toBe("Finalizează transportul");
   });
 
   it("keeps a worst-case Romanian card within Slack's limits", () => {
@@ -156,7 +156,7 @@ describe("transport list in Romanian", () => {
     expect(text).toContain("1–1 din 20 · pagina 1 din 3");
     expect(buttonsOf(message.blocks).map((b) => b.text.text)).toEqual([
       "Pauză",
-      "Termină",
+      "Finalizează",
       "Editează",
       "Șterge",
       "Următoarea ▶",
@@ -207,9 +207,9 @@ describe("action results in Romanian", () => {
   it.each([
     ["start", 1, 1, "Transportul a fost pornit."],
     ["pause", 2, 2, "Toate cele 2 transporturi au fost puse în pauză."],
-    ["end", 20, 20, "Toate cele 20 de transporturi au fost terminate."],
+    ["end", 20, 20, "Toate cele 20 de transporturi au fost finalizate."],
     ["remove", 2, 0, "Ștergere refuzată pentru 2 din 2."],
-    ["end", 0, 0, "Terminare: niciun transport numit."],
+    ["end", 0, 0, "Finalizare: niciun transport numit."],
   ] as const)("%s, %i of which %i done → %s", (action, total, done, headline) => {
     const some: TransportActionResult[] = Array.from({ length: total }, (_, i) => ({
       codeUit: `A${String(i).padStart(15, "0")}`,
@@ -276,8 +276,8 @@ describe("audit history in Romanian", () => {
     const text = textOf(message.blocks);
     expect(message.text).toBe("Istoricul pentru AB12-CD34-EF56-GH78: 3 modificări înregistrate.");
     expect(text).toContain("*Pornit*");
-    expect(text).toContain("*Terminare*");
-    expect(text).toContain(":x: refuzat de serviciul de flotă `X1`: nu");
+    expect(text).toContain("*Finalizare*");
+    expect(text).toContain(":x: refuzat de platforma GPS `X1`: nu");
     expect(text).toContain("{date_num} {time}|marți 3 nov., 10:00");
     expect(text).toContain("1 modificare mai veche nu se vede");
     expect(render(entries(1), 20, "ro").text).toContain("20 de modificări înregistrate");
@@ -293,7 +293,7 @@ describe("audit history in Romanian", () => {
 
   it("words fleetbot's own NotConfirmed code (stored as a code, never words) in the reader's language", () => {
     const notConfirmed = entries(1, { action: "remove", outcome: "failure", code: "NotConfirmed" });
-    expect(textOf(render(notConfirmed, 1, "ro").blocks)).toContain(":x: neconfirmat de serviciul de flotă");
+    expect(textOf(render(notConfirmed, 1, "ro").blocks)).toContain(":x: neconfirmat de platforma GPS");
     expect(textOf(render(notConfirmed, 1, "en").blocks)).toContain(":x: not confirmed by the fleet service");
   });
 
@@ -332,7 +332,7 @@ describe("the create / edit form in Romanian", () => {
       expect(labels).toContain("Cod TVA transportator");
       expect(labels).toContain("Cod UIT valabil de la");
       expect(labels).toContain("Început transmisie GPS");
-      expect(labels).toContain("Nr. de înmatriculare remorca 1");
+      expect(labels).toContain("Nr. înmatriculare remorcă 1");
       expect(labels).toContain("Observații");
       if (mode === "create") {
         expect(view.title.text).toBe("e-Transport nou");
@@ -436,7 +436,7 @@ describe("service failures in both languages", () => {
       "The validity of UIT Y45R-577U-N544-GY4S has ended. An expired UIT may not be used: request a new UIT on the e-Transport platform.",
     );
     expect(messages("ro").etransport.failure("PlatformTimeout", ["ANAF"])).toContain(
-      "Serviciul de flotă a răspuns PlatformTimeout (ANAF).",
+      "Platforma GPS a răspuns PlatformTimeout (ANAF).",
     );
   });
 });

@@ -103,11 +103,11 @@ describe("positionCard", () => {
     expect(text).toContain("*Poziție*");
     expect(text).toContain("*Viteză*\n1.234 km/h · direcție 90°");
     expect(text).toContain("🟢 motor pornit");
-    expect(text).toContain("*Ultima transmisie GPS*\n<!date^");
+    expect(text).toContain("*Ultima poziție GPS*\n<!date^");
     expect(text).toContain("^{date_num} {time}|marți 3 nov., 13:13> (acum 47 min)");
     expect(text).not.toContain("{ago}");
     expect(text).toContain("🔄 Actualizează");
-    expect(text).toContain("Orele din serviciul de flotă sunt ora locală a firmei (Europe/Bucharest)");
+    expect(text).toContain("Orele de pe platforma GPS sunt ora locală a firmei (Europe/Bucharest)");
     expect(text).not.toMatch(ENGLISH);
   });
 
@@ -618,9 +618,9 @@ describe("resolutionMessage (a report that found no vehicle)", () => {
 
   it("writes each problem in the reader's language, an older task's sentence as it is", () => {
     const ro = textOf(valid(resolutionMessage(problems, "ro")));
-    expect(ro).toContain("Numește un vehicul.");
+    expect(ro).toContain("Alege un vehicul.");
     expect(ro).toContain(
-      "Niciun vehicul cu numărul de înmatriculare `B-99-XYZ` în acest cont. Te-ai gândit la `B-98-XYZ`?",
+      "Niciun vehicul cu numărul de înmatriculare `B-99-XYZ` în acest cont. Ai vrut să scrii `B-98-XYZ`?",
     );
     expect(ro).toContain("An English sentence stored by an older task.");
     expect(ro).toContain("Vehiculele se numesc după numărul de înmatriculare (B-123-ABC)");
