@@ -288,7 +288,13 @@ export const etransport = {
     `*UIT validity:* ${from} → ${to}${relative}`,
   /** `span`: a duration (format.ts). */
   validityStartsIn: ({ span }: { span: string }) => ` (starts in ${span})`,
+  /** Two days or more, in whole days. */
+  validityStartsInDays: (days: number) =>
+    ` (starts in ${number("en", days)} ${plural("en", days, { one: "day", other: "days" })})`,
   validityEndsIn: ({ span }: { span: string }) => ` (ends in ${span})`,
+  /** Two days or more, in whole days. */
+  validityEndsInDays: (days: number) =>
+    ` (ends in ${number("en", days)} ${plural("en", days, { one: "day", other: "days" })})`,
   validityEnded: () => " (ended)",
   lastSent: ({ when }: { when: string }) => `Last sent to the platform ${when}`,
   lastGps: ({ when }: { when: string }) => `last GPS ${when}`,

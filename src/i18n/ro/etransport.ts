@@ -301,7 +301,11 @@ export const etransport = {
   notesLabel: () => "*Observații:*",
   validityLine: ({ from, to, relative }) => `*Valabilitate UIT:* ${from} → ${to}${relative}`,
   validityStartsIn: ({ span }) => ` (începe peste ${span})`,
+  validityStartsInDays: (days) =>
+    ` (începe peste ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })})`,
   validityEndsIn: ({ span }) => ` (expiră peste ${span})`,
+  validityEndsInDays: (days) =>
+    ` (expiră peste ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })})`,
   validityEnded: () => " (expirată)",
   lastSent: ({ when }) => `Ultima transmisie către ANAF ${when}`,
   lastGps: ({ when }) => `ultima poziție GPS ${when}`,

@@ -61,8 +61,8 @@ function validityText(t: TransportView, opts: TransportCardOptions, language: La
   let relative = "";
   if (opts.nowMs !== undefined && end !== undefined) {
     if (start !== undefined && opts.nowMs < start)
-      relative = m.validityStartsIn({ span: duration(language, start - opts.nowMs) });
-    else if (opts.nowMs < end) relative = m.validityEndsIn({ span: duration(language, end - opts.nowMs) });
+      relative = validityLeft(start - opts.nowMs, language, "starts");
+    else if (opts.nowMs < end) relative = validityLeft(end - opts.nowMs, language, "ends");
     else relative = m.validityEnded();
   }
   return m.validityLine({ from, to, relative });
@@ -233,3 +233,14 @@ export function fittingCards(
   }
   return { blocks: [], shown: 0 };
 }
+
+/** Two days or more until the validity starts or ends are counted in whole days ("ends in 4 days"); less, in hours and minutes. */
+function validityLeft(ms: number, language: Language, edge: "starts" | "ends"): string {
+  const m = words(language);
+  const days = Math.floor(ms / DAY_MS);
+  if (days >= 2) return edge === "starts" ? m.validityStartsInDays(days) : m.validityEndsInDays(days);
+  const span = duration(language, ms);
+  return edge === "starts" ? m.validityStartsIn({ span }) : m.validityEndsIn({ span });
+}
+
+const DAY_MS = 24 * 3600_000;

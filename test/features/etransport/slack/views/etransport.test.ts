@@ -52,8 +52,20 @@ describe("transportCard", () => {
     expect(text).toContain("Active — positions are being sent");
     // The one date form as the fallback, in the reader's zone (07:00 UTC is 09:00 in Bucharest).
     expect(text).toMatch(/<!date\^\d{10}\^\{date_short_pretty\} \{time\}\|Mon 10 Mar, 09:00>/);
-    // The one duration form.
-    expect(text).toContain("ends in 96 h");
+    // Validity two days or more ahead in whole days, less in the one duration form.
+    expect(text).toContain("ends in 4 days");
+    const soon = transportCard(transport(), {
+      language: "en",
+      timeZone: "Europe/Bucharest",
+      nowMs: NOW + 50 * 3600_000,
+    });
+    expect(textOf(soon)).toContain("ends in 46 h");
+    const ro = transportCard(transport(), {
+      language: "ro",
+      timeZone: "Europe/Bucharest",
+      nowMs: NOW - 25 * 24 * 3600_000,
+    });
+    expect(textOf(ro)).toContain("(începe peste 24 de zile)");
     expect(text).not.toContain("🔴");
     expectValid({ text: "t", blocks });
   });

@@ -54,7 +54,7 @@ describe("transport card in Romanian", () => {
     expect(text).toContain("*În desfășurare*");
     expect(text).toContain("*Transmisie:* Active — pozițiile se transmit");
     expect(text).toContain("*Valabilitate UIT:*");
-    expect(text).toContain("(expiră peste 96 h)");
+    expect(text).toContain("(expiră peste 4 zile)");
     // Slack has no Romanian: numeric tokens, and the fallback in the one Romanian date form.
     expect(text).toMatch(/<!date\^\d{10}\^\{date_num\} \{time\}\|luni 10 mar\., 09:00>/);
     expect(text).not.toContain("date_short_pretty");
