@@ -204,9 +204,14 @@ function misplacedPeriod(tokens: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** A word that names one vehicle on its own: a plate or `#id`. */
+function isPlateOrId(token: string): boolean {
+  return isRomanianPlate(token) || /^#\d+$/.test(token);
+}
+
 /** A word that stands for vehicles on its own: a plate, `#id` or `all`. */
 function isVehicleWord(token: string): boolean {
-  return isRomanianPlate(token) || /^#\d+$/.test(token) || isAllWord(token);
+  return isPlateOrId(token) || isAllWord(token);
 }
 
 /** Words that are neither vehicles nor the period: what the user is told, and what they wrote around them. */
@@ -242,7 +247,7 @@ function strayWords(tokens: readonly string[]): StrayWords | undefined {
     // Words after a plate or an id (`B-123-ABC săptămâna viitoare`): a period not understood,
     // never a vehicle name that would silently leave the period at today.
     const [first = "", ...after] = part;
-    if ((isRomanianPlate(first) || /^#\d+$/.test(first)) && !after.every(isVehicleWord)) {
+    if (isPlateOrId(first) && !after.every(isVehicleWord)) {
       return {
         stray: after.filter((t) => !isVehicleWord(t)).join(" "),
         vehicles: part.filter(isVehicleWord),

@@ -127,7 +127,7 @@ const ETRANSPORT_LINES: readonly LineSpec[] = [
   { subs: ["new"], does: (t) => t.etransportNew() },
   {
     subs: ["list"],
-    rest: (t) => ` [pending|active|paused|completed|all] [${t.argSearch()}]`,
+    rest: (t) => ` [${t.listFilters()}] [${t.argSearch()}]`,
     does: (t) => t.etransportList(),
     args: "active B-123-ABC",
   },

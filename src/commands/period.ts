@@ -134,6 +134,8 @@ function untilNow(from: Date, now: Date): Date {
 const DATE_SHAPE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 /** A day-first dotted date, as Romanians write it: `24.11.2026`, or `24.11` (the last such day up to today). */
 const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})(?:\.(\d{4}))?$/;
+/** A word meant as a date: ISO, dotted, or another date-like shape (read, or refused, by readDate). */
+const isDateWord = (word: string) => DATE_LIKE.test(word) || DOTTED_DATE.test(word);
 const TIME_SHAPE = /^(\d{1,2}):(\d{2})$/;
 /** Things a dispatcher may type meaning a date, in another format. */
 export const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
@@ -420,13 +422,13 @@ function parse(textIn: string, ctx: GrammarContext): Core {
   if (text.includes("..")) return parseRange(text, ctx, a);
   const parts = text.split(" ");
   const first = parts[0] ?? "";
-  if (parts.length === 1 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first) || DOTTED_DATE.test(first))) {
+  if (parts.length === 1 && isDateWord(first)) {
     const date = readDate(first, a);
     if (!date.ok) return date;
     const label: PeriodLabelCode = { kind: "date", day: date.wall, year: a.year };
     return finish("date", date.wall, date.wall + DAY_MS, label, text, ctx, a);
   }
-  if (parts.length === 2 && (DATE_SHAPE.test(first) || DATE_LIKE.test(first) || DOTTED_DATE.test(first))) {
+  if (parts.length === 2 && isDateWord(first)) {
     const date = readDate(first, a);
     if (!date.ok) return date;
     return problem(
@@ -499,7 +501,7 @@ export function looksLikePeriod(textIn: string): boolean {
         (endParts.length === 1 || /^\d[\d:.]*$/.test(endParts[1] ?? "")));
     return startOk && endOk;
   }
-  if (parts.length <= 2 && (DATE_LIKE.test(parts[0] ?? "") || DOTTED_DATE.test(parts[0] ?? ""))) {
+  if (parts.length <= 2 && isDateWord(parts[0] ?? "")) {
     return parts.length === 1 || /^\d[\d:.h]*$/.test(parts[1] ?? "");
   }
   return false;

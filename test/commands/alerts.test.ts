@@ -140,7 +140,7 @@ describe("/fleet alerts subscribe: an option that cannot be read", () => {
       said(en).includes("Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania"),
     ).toBe(beneath);
     expect(
-      said(ro).includes("Exemplu: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania"),
+      said(ro).includes("Exemplu: /fleet alerte abonează Error OldData min=15 exclude=NotInRomania"),
     ).toBe(beneath);
     expect(said(en)).not.toContain("Try:");
   });

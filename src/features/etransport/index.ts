@@ -15,4 +15,4 @@ export {
   SEVERITY_MARKS,
 } from "./slack/views/transportText.js";
 export { transportStateInfo } from "./state.js";
-export { type TransportView, toTransportView } from "./types.js";
+export type { TransportView } from "./types.js";

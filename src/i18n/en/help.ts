@@ -23,6 +23,8 @@ export const help = {
   argCodes: () => "codes",
   argPlates: () => "plates",
   argSearch: () => "search",
+  /** The list's status filters, as typed (the grammar reads both languages' words). */
+  listFilters: () => "pending|active|paused|completed|all",
   argFilter: () => "filter",
 
   help: () => "this list",

@@ -113,6 +113,6 @@ export const account = {
   welcomeInstalled: () =>
     ":wave: fleetbot este instalat. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie `/fleet login workspace` (tu sau un administrator al workspace-ului).",
   welcomeNext: () =>
-    "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont pe platforma GPS îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerts subscribe #canal`.",
+    "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont pe platforma GPS îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerte abonează #canal`.",
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof account>;

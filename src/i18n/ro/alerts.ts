@@ -158,7 +158,7 @@ export const alerts = {
   subscriptionBy: ({ user }) => `adăugat de ${user}`,
   subscriptionWorkspaceAccount: () => "contul workspace-ului",
   subscriptionsNone: () =>
-    "Niciun abonament la alerte. Abonează un canal cu `/fleet alerts subscribe #canal`.",
+    "Niciun abonament la alerte. Abonează un canal cu `/fleet alerte abonează #canal`.",
   subscriptionLastFailed: ({ attempts, error }) =>
     `⚠️ ultima trimitere a eșuat (${number("ro", attempts)}×): ${error}`,
   subscriptionsMore: (n) => `…și încă ${number("ro", n)}`,
@@ -192,13 +192,13 @@ export const alerts = {
     `${plural("ro", n, { one: "Cod de alertă necunoscut", few: "Coduri de alertă necunoscute", other: "Coduri de alertă necunoscute" })}: ${codes}. Coduri cunoscute: ${known} sau un tip (${kinds}).`,
   filterMinRange: () => "Durata minimă trebuie să fie între 0 și 1440 de minute.",
   filterStaleRange: () => "stale= trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360.",
-  filterExample: () => "Exemplu: /fleet alerts subscribe Error OldData min=15",
+  filterExample: () => "Exemplu: /fleet alerte abonează Error OldData min=15",
   optionMin: ({ option }) => `${option} trebuie să fie un număr întreg de minute, de la 0 la 1440.`,
   optionStale: ({ option, example }) =>
     `${option} trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360, de exemplu ${example}.`,
   optionLang: ({ option, ro, en, example }) =>
     `${option} nu este o limbă pe care o vorbește fleetbot: folosește ${ro} (română) sau ${en} (engleză), de exemplu ${example}.`,
-  optionExample: () => "Exemplu: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
+  optionExample: () => "Exemplu: /fleet alerte abonează Error OldData min=15 exclude=NotInRomania",
   mutedAnswer: ({ uit, channel, when }) =>
     `🔕 Alertele pentru codul UIT \`${uit}\` sunt oprite în ${channel} până la ${when}.`,
   mutedAnswerText: ({ uit }) => `Alertele pentru codul UIT ${uit} sunt oprite pentru 24 h.`,

@@ -111,7 +111,7 @@ export const grammar = {
   oneChannel: () => "Dă câte un singur canal.",
   takesNothing: ({ command }) => `După ${command} nu se mai scrie nimic.`,
   unsubscribeOnlyChannel: ({ given }) =>
-    `\`/fleet alerts unsubscribe\` primește doar un canal; ${given} nu este unul.`,
+    `\`/fleet alerte dezabonează\` primește doar un canal; ${given} nu este unul.`,
   notAnAlertCode: ({ given, suggestion, codes }) =>
     `${given} nu este un cod de alertă.${suggestion ? ` Ai vrut să scrii ${suggestion}?` : ""} Coduri: ${codes} sau \`all\`.`,
   unknownAlertsSubcommand: ({ given, suggestion }) =>

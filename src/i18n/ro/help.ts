@@ -27,6 +27,7 @@ export const help = {
   argCodes: () => "coduri",
   argPlates: () => "numere",
   argSearch: () => "căutare",
+  listFilters: () => "în așteptare|în desfășurare|pauză|finalizate|toate",
   argFilter: () => "filtru",
 
   help: () => "lista aceasta",
@@ -53,7 +54,7 @@ export const help = {
   temps: () => "rezumatul temperaturii și umidității, cu un grafic",
 
   etransportNew: () => "creează un transport (deschide un formular)",
-  etransportList: () => "transporturile, cu butoane (implicit: `pending`, `active` și `paused`)",
+  etransportList: () => "transporturile, cu butoane (implicit: în așteptare, în desfășurare și în pauză)",
   etransportStartPauseEnd: () => "pornește, pune pe pauză sau finalizează transporturi",
   etransportEdit: () => "modifică un transport (deschide un formular)",
   etransportRemove: () => "șterge un transport, după ce confirmi",

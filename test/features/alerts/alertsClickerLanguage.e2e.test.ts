@@ -67,7 +67,7 @@ describe("alerts as one person reads them, in their own language", () => {
     await fleet("limba ro", ROMANIAN);
     const refused = lastAnswer(await fleet("alerts subscribe Error min=abc", ROMANIAN), ROMANIAN);
     expect(refused).toContain("`min=abc` trebuie să fie un număr întreg de minute");
-    expect(refused).toContain("Exemplu: /fleet alerts subscribe");
+    expect(refused).toContain("Exemplu: /fleet alerte abonează");
     const unknown = lastAnswer(await fleet("alerts subscribe exclude=Bogus", ROMANIAN), ROMANIAN);
     expect(unknown).toContain("Cod de alertă necunoscut: Bogus");
     const privateChannel = lastAnswer(

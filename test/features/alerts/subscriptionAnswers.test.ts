@@ -246,7 +246,7 @@ describe("filter problems: the domain gives codes, the answer words them with an
     const ro = said(alertFilterErrorMessage(one, "ro"));
     expect(ro).toContain("Cod de alertă necunoscut: Bogus. Coduri cunoscute: Error, OldData");
     expect(ro).toContain("sau un tip (transmission, changerequest");
-    expect(ro).toContain("Exemplu: /fleet alerts subscribe Error OldData min=15");
+    expect(ro).toContain("Exemplu: /fleet alerte abonează Error OldData min=15");
     const two = await problemOf({ exclude: ["Foo", "Bar"] });
     expect(said(alertFilterErrorMessage(two, "en"))).toContain("Unknown alert codes: Foo, Bar.");
     expect(said(alertFilterErrorMessage(two, "ro"))).toContain("Coduri de alertă necunoscute: Foo, Bar.");
@@ -300,7 +300,7 @@ describe("filter problems: the domain gives codes, the answer words them with an
         said(en).includes("Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania"),
       ).toBe(beneath);
       expect(
-        said(ro).includes("Exemplu: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania"),
+        said(ro).includes("Exemplu: /fleet alerte abonează Error OldData min=15 exclude=NotInRomania"),
       ).toBe(beneath);
     }
   });

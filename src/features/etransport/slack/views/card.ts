@@ -6,6 +6,7 @@
  * This module: one transport's card, and the cards of several fitted to a text budget.
  */
 import type { ActionsBlock, KnownBlock, SectionBlock } from "@slack/types";
+import { DAY_MS } from "../../../../commands/time.js";
 import { duration } from "../../../../i18n/format.js";
 import type { Language } from "../../../../i18n/language.js";
 import { mrkdwn } from "../../../../platform/slack/views/blocks.js";
@@ -242,5 +243,3 @@ function validityLeft(ms: number, language: Language, edge: "starts" | "ends"): 
   const span = duration(language, ms);
   return edge === "starts" ? m.validityStartsIn({ span }) : m.validityEndsIn({ span });
 }
-
-const DAY_MS = 24 * 3600_000;
