@@ -5,6 +5,7 @@ import { SlackAlertPublisher } from "../features/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../features/alerts/subscriptions.js";
 import { resolveLanguage } from "../i18n/resolve.js";
 import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import { FleetSession } from "../platform/fleet/client.js";
 import type { Logger } from "../platform/log.js";
 import type { FleetbotMetrics } from "../platform/metrics.js";
 import type { Workspaces } from "../platform/workspaces/registry.js";
@@ -14,6 +15,12 @@ import type { Config } from "./config.js";
 
 /** Subscriptions, the Slack publisher (counted for /metrics) and the ALERTS_CRON poller. */
 export type AlertParts = ReturnType<typeof alertParts>;
+
+/** The poller's sources are FleetAccounts' sessions (sessionFor below). */
+function fleetSession(source: unknown): FleetSession {
+  if (source instanceof FleetSession) return source;
+  throw new Error("vehicle watch needs a fleet session");
+}
 
 export function alertParts(
   config: Config,
@@ -36,7 +43,7 @@ export function alertParts(
     error: (message, err) => cronLog.error({ err: err ?? message }, String(message)),
     debug: (message) => cronLog.debug(String(message)),
   });
-  const subscriptions = new AlertSubscriptions(stores.alerts);
+  const subscriptions = new AlertSubscriptions(stores.alerts, Date.now, stores.zones);
   const publisher = new SlackAlertPublisher({
     clientFor: (key) => workspaceClient(parts.workspaces, key, "alerts"),
     timeZone: config.companyTimeZone,
@@ -65,6 +72,13 @@ export function alertParts(
     timeZone: config.companyTimeZone,
     logger: logger.child({ module: "alerts" }),
     groupOver: config.alerts.groupOver,
+    vehicleWatch: {
+      zonesOf: (workspaces) => stores.zones.zonesOf(workspaces),
+      // Fresh, and kept in the cache for `where` and the pickers (bound to these credentials).
+      vehicles: async (source, ctx) => (await fleet.vehicles.get(fleetSession(source), ctx, 0)).vehicles,
+      temperatures: (source, params, ctx) => fleetSession(source).temperatures(params, ctx),
+      timeZone: config.companyTimeZone,
+    },
     // A transport fleetbot removed itself is gone, not hidden in Error (the audit trail knows).
     removedByFleetbot: async (account, codeUit) =>
       (await stores.audit.history(account, codeUit, 50)).entries.some(

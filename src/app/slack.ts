@@ -284,6 +284,7 @@ export function slackContext(
       checkChannel: (channel, workspace) => alerts.publisher.checkChannel(channel, workspace),
       isMember: async (channel, userId, workspace) =>
         isChannelMember(await workspaceClient(workspaces, workspace), channel, userId),
+      zones: stores.zones,
     },
     workspaces,
     ...(config.slack.supportUrl ? { supportUrl: config.slack.supportUrl } : {}),

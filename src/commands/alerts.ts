@@ -32,13 +32,35 @@ import {
 export type AlertOptionProblem = Omit<ProblemOf<"alertOption">, "code">;
 
 /** Each option's example in an error: one that parses, and what the option's answer shows. */
-const OPTION_EXAMPLES: Record<AlertOptionProblem["option"], string> = {
+export const OPTION_EXAMPLES: Record<AlertOptionProblem["option"], string> = {
   min: "/fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
   stale: "/fleet alerts subscribe Error stale=45",
   lang: "/fleet alerts subscribe Error OldData lang=ro",
+  volts: "/fleet alerts subscribe PowerCut volts=11,5",
+  idle: "/fleet alerts subscribe Idle idle=30",
+  speed: "/fleet alerts subscribe Speeding speed=100",
+  offline: "/fleet alerts subscribe Offline offline=120",
+  hours: "/fleet alerts subscribe AfterHours hours=06:00-22:00",
+  temp: "/fleet alerts subscribe Temperature temp=-25..-15 tempfor=20",
+  tempfor: "/fleet alerts subscribe Temperature temp=2..8 tempfor=20",
+  zones: '/fleet alerts subscribe Zone zones="Depou București",Client',
 };
 
-const ALERT_OPTION = /\b(min|stale|exclude|vehicles|lang)\s*=\s*(\S+)/gi;
+/** Which vehicle kind each vehicle option belongs to (an option without its kind is refused). */
+const OPTION_KIND: Readonly<Record<string, string>> = {
+  volts: "PowerCut",
+  zones: "Zone",
+  idle: "Idle",
+  speed: "Speeding",
+  offline: "Offline",
+  hours: "AfterHours",
+  temp: "Temperature",
+  tempfor: "Temperature",
+};
+
+/** A value: words, or quoted words with spaces (`zones="Depou București",Client`; typographic quotes too). */
+const ALERT_OPTION =
+  /\b(min|stale|exclude|vehicles|lang|volts|zones|idle|speed|offline|hours|tempfor|temp)\s*=\s*((?:"[^"]*"|“[^”]*”|„[^”]*”|[^\s"“„])+)/gi;
 const MAX_MIN_DURATION = 1440;
 // Past 6 hours positions can no longer be sent (OldData says so): a later warning is no warning.
 const MAX_STALE = 360;
@@ -55,12 +77,114 @@ function wholeMinutes(value: string, max: number): number | undefined {
   return Number.isInteger(minutes) && minutes >= 0 && minutes <= max ? minutes : undefined;
 }
 
+/** A number as typed, a decimal comma allowed (`11,5`). */
+function decimal(value: string): number | undefined {
+  if (!/^-?\d+(?:[.,]\d+)?$/.test(value)) return undefined;
+  return Number(value.replace(",", "."));
+}
+
+function inRange(n: number | undefined, min: number, max: number): number | undefined {
+  return n !== undefined && n >= min && n <= max ? n : undefined;
+}
+
+/** `HH:MM-HH:MM` (an en dash too), as stored: `06:00-22:00`; undefined when not two different times of day. */
+function readHours(value: string): string | undefined {
+  const m = /^(\d{1,2})[:.](\d{2})[-–](\d{1,2})[:.](\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const [h1, m1, h2, m2] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
+  if (h1 > 23 || h2 > 23 || m1 > 59 || m2 > 59 || (h1 === h2 && m1 === m2)) return undefined;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(h1)}:${two(m1)}-${two(h2)}:${two(m2)}`;
+}
+
+/** `<min>..<max>` °C, each −50..50 (a decimal comma allowed), min below max. */
+function readBand(value: string): { min: number; max: number } | undefined {
+  const m = /^(-?\d+(?:[.,]\d+)?)\.\.(-?\d+(?:[.,]\d+)?)$/.exec(value.replace(/−/g, "-"));
+  if (!m) return undefined;
+  const min = inRange(decimal(m[1] ?? ""), -50, 50);
+  const max = inRange(decimal(m[2] ?? ""), -50, 50);
+  return min !== undefined && max !== undefined && min < max ? { min, max } : undefined;
+}
+
+/** Comma-separated names, a quoted one keeping its spaces and commas. */
+function readNames(value: string): string[] {
+  const names: string[] = [];
+  for (const m of value.matchAll(/"([^"]*)"|“([^”]*)”|„([^”]*)”|([^,]+)/g)) {
+    const name = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim();
+    if (name !== "") names.push(name);
+  }
+  return names;
+}
+
+/** A vehicle kind's option into `watch`; false when its value cannot be read. */
+function readWatchOption(
+  name: string,
+  value: string,
+  watch: NonNullable<AlertSubscribeOptions["watch"]>,
+): boolean {
+  const whole = (min: number, max: number) => {
+    const n = decimal(value);
+    return n !== undefined && Number.isInteger(n) ? inRange(n, min, max) : undefined;
+  };
+  switch (name) {
+    case "volts": {
+      const volts = inRange(decimal(value), 0, 60);
+      if (volts !== undefined) watch.volts = volts;
+      return volts !== undefined;
+    }
+    case "idle": {
+      const minutes = whole(1, 1440);
+      if (minutes !== undefined) watch.idleMinutes = minutes;
+      return minutes !== undefined;
+    }
+    case "speed": {
+      const kmh = whole(10, 250);
+      if (kmh !== undefined) watch.speedKmh = kmh;
+      return kmh !== undefined;
+    }
+    case "offline": {
+      const minutes = whole(5, 10080);
+      if (minutes !== undefined) watch.offlineMinutes = minutes;
+      return minutes !== undefined;
+    }
+    case "tempfor": {
+      const minutes = whole(0, 1440);
+      if (minutes !== undefined) watch.tempForMinutes = minutes;
+      return minutes !== undefined;
+    }
+    case "hours": {
+      const hours = readHours(value);
+      if (hours !== undefined) watch.hours = hours;
+      return hours !== undefined;
+    }
+    case "temp": {
+      const band = readBand(value);
+      if (band) {
+        watch.tempMin = band.min;
+        watch.tempMax = band.max;
+      }
+      return band !== undefined;
+    }
+    case "zones": {
+      const names = readNames(value);
+      if (names.length > 0) watch.zones = names;
+      return names.length > 0;
+    }
+    default:
+      return false;
+  }
+}
+
 function readOptions(text: string): OptionsReading {
   const options: AlertSubscribeOptions = {};
+  const watch: NonNullable<AlertSubscribeOptions["watch"]> = {};
   let problem: AlertOptionProblem | undefined;
   const rest = text.replace(ALERT_OPTION, (_match, key: string, value: string) => {
     const name = key.toLowerCase();
-    if (name === "min" || name === "stale") {
+    if (name in OPTION_KIND) {
+      if (!readWatchOption(name, value, watch))
+        problem = { option: name as AlertOptionProblem["option"], value };
+    } else if (name === "min" || name === "stale") {
       const minutes = wholeMinutes(value, name === "min" ? MAX_MIN_DURATION : MAX_STALE);
       if (minutes === undefined) problem = { option: name, value };
       else if (name === "min") options.minDurationMinutes = minutes;
@@ -79,7 +203,39 @@ function readOptions(text: string): OptionsReading {
     }
     return " ";
   });
+  if (Object.keys(watch).length > 0) options.watch = watch;
   return { rest: squeeze(rest), options, ...(problem ? { problem } : {}) };
+}
+
+/**
+ * A vehicle option needs its kind among the codes (`speed=` with `Speeding`), and `Temperature`
+ * needs its band; undefined when the subscription reads whole.
+ */
+function watchProblem(codes: readonly string[], options: AlertSubscribeOptions): GrammarError | undefined {
+  const named = new Set(codes.map((c) => c.toLowerCase()));
+  const watch = options.watch ?? {};
+  const given: Record<string, boolean> = {
+    volts: watch.volts !== undefined,
+    zones: watch.zones !== undefined,
+    idle: watch.idleMinutes !== undefined,
+    speed: watch.speedKmh !== undefined,
+    offline: watch.offlineMinutes !== undefined,
+    hours: watch.hours !== undefined,
+    temp: watch.tempMin !== undefined,
+    tempfor: watch.tempForMinutes !== undefined,
+  };
+  for (const [option, kind] of Object.entries(OPTION_KIND)) {
+    if (given[option] && !named.has(kind.toLowerCase())) {
+      return fail(
+        { code: "watchOptionWithoutKind", option: `${option}=`, kind },
+        OPTION_EXAMPLES[option as AlertOptionProblem["option"]],
+      );
+    }
+  }
+  if (named.has("temperature") && watch.tempMin === undefined) {
+    return fail({ code: "temperatureNeedsBand" }, OPTION_EXAMPLES.temp);
+  }
+  return undefined;
 }
 
 /** `alerts subscribe|unsubscribe` (or `alert …`, which the grammar answers as a slip of `alerts`). */
@@ -265,6 +421,8 @@ export function parseAlerts(args: string, ctx: Pick<FleetGrammarContext, "channe
     case "subscribe": {
       const codes = readCodes(words);
       if (!Array.isArray(codes)) return codes;
+      const refused = watchProblem(codes, options);
+      if (refused) return refused;
       return channel
         ? { ok: true, kind: "alerts-subscribe", channel, codes, options }
         : { ok: true, kind: "alerts-subscribe", codes, options };

@@ -22,6 +22,7 @@ import type {
   VehicleRef,
 } from "./types.js";
 import { isAllWord, isRomanianPlate, parseVehicleList } from "./vehicles.js";
+import { parseZones } from "./zones.js";
 
 /**
  * `/fleet` grammar. Rules where the contract is silent:
@@ -58,6 +59,7 @@ const OTHER_SUBCOMMANDS = [
   "report",
   "alerts",
   "queue",
+  "zones",
   "language",
 ] as const;
 type OtherSubcommand = (typeof OTHER_SUBCOMMANDS)[number];
@@ -71,6 +73,9 @@ const SYNONYMS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["signout", "logout"],
   ["me", "whoami"],
   ["jobs", "queue"],
+  ["zone", "zones"],
+  ["geofence", "zones"],
+  ["geofences", "zones"],
   ...REPORT_ENTRIES.flatMap((e) => e.synonyms.map((word): [string, Subcommand] => [word, e.name])),
 ]);
 
@@ -79,6 +84,7 @@ const OTHER_ROMANIAN: ReadonlyArray<readonly [string, OtherSubcommand]> = [
   ["ajutor", "help"],
   ["raport", "report"],
   ["coadă", "queue"],
+  ["zone", "zones"],
   ["limba", "language"],
 ];
 
@@ -124,6 +130,7 @@ const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
   report: "/fleet report",
   alerts: "/fleet alerts list",
   queue: "/fleet queue",
+  zones: "/fleet zones",
   language: "/fleet language",
 };
 
@@ -566,6 +573,8 @@ function parseFleetCommandCore(
     }
     case "alerts":
       return parseAlerts(args, ctx);
+    case "zones":
+      return parseZones(args);
     case "language":
       return parseLanguage(args);
     default: {

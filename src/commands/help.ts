@@ -118,7 +118,28 @@ const FLEET_LINES: readonly LineSpec[] = [
     does: (t) => t.alertsUnsubscribe(),
     args: "unsubscribe",
   },
+  {
+    subs: ["alerts"],
+    rest: (t) =>
+      ` subscribe <PowerCut|Zone|Idle|Speeding|Offline|Towed|AfterHours|Temperature…> [volts=<V>] [zones=<${t.argZones()}>] [idle=<${t.argMinutes()}>] [speed=<km/h>] [offline=<${t.argMinutes()}>] [hours=<HH:MM-HH:MM>] [temp=<min>..<max>] [tempfor=<${t.argMinutes()}>]`,
+    does: (t) => t.alertsVehicle(),
+    args: "subscribe PowerCut Idle Speeding speed=100",
+  },
   { subs: ["alerts"], rest: () => " list", does: (t) => t.alertsList(), args: "list" },
+  { subs: ["zones"], does: (t) => t.zones() },
+  {
+    subs: ["zones"],
+    rest: (t) => ` add <${t.argName()}> <lat>,<lon> [radius=<m>]`,
+    does: (t) => t.zonesAdd(),
+    args: "add Depou 44.4326,25.9723 radius=500",
+  },
+  {
+    subs: ["zones"],
+    rest: (t) => ` add <${t.argName()}> at <${t.argVehicle()}> [radius=<m>]`,
+    does: (t) => t.zonesAddAt(),
+    args: "add Client at B-123-ABC",
+  },
+  { subs: ["zones"], rest: (t) => ` remove <${t.argName()}>`, does: (t) => t.zonesRemove(), args: "remove Depou" },
   { subs: ["queue"], does: (t) => t.queue() },
   { subs: ["language"], rest: () => " [ro|en]", does: (t) => t.language(), args: "ro" },
 ];

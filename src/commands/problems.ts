@@ -1,5 +1,19 @@
 import type { VehicleLike, VehicleResolution } from "../platform/vehicles/vehicleRefs.js";
 
+/** The options of `alerts subscribe` whose value is read (the lists are taken as typed). */
+export type AlertOptionName =
+  | "min"
+  | "stale"
+  | "lang"
+  | "volts"
+  | "idle"
+  | "speed"
+  | "offline"
+  | "hours"
+  | "temp"
+  | "tempfor"
+  | "zones";
+
 /**
  * What is wrong with a command, as a code and its data (no words): src/commands/views/grammarError.ts
  * writes it in the reader's language from the `grammar` catalogue. Text fields are what the user
@@ -51,7 +65,18 @@ export type GrammarProblem =
   | { code: "unsubscribeOnlyChannel"; given: string }
   | { code: "notAnAlertCode"; given: string; suggestion?: string }
   /** An option of `alerts subscribe` whose value cannot be read; `value` as typed. */
-  | { code: "alertOption"; option: "min" | "stale" | "lang"; value: string }
+  | { code: "alertOption"; option: AlertOptionName; value: string }
+  /** A vehicle kind's option given without the kind (`speed=100` without `Speeding`). */
+  | { code: "watchOptionWithoutKind"; option: string; kind: string }
+  /** `/fleet zones` that cannot be read: which part, as typed. */
+  | {
+      code: "zoneCommand";
+      problem: "name" | "nameCharacters" | "where" | "coordinates" | "radius" | "subcommand";
+      given?: string;
+      suggestion?: string;
+    }
+  /** `Temperature` without `temp=<min>..<max>`: a chilled load and a frozen one need opposite bands. */
+  | { code: "temperatureNeedsBand" }
   | { code: "unknownAlertsSubcommand"; given: string; suggestion?: string }
   | { code: "oneLanguage"; command: string }
   | { code: "workspaceLanguageMissing" }

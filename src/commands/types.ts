@@ -1,6 +1,8 @@
 import { BAD_TRANSMISSION_CODES } from "../features/alerts/incidents.js";
+import { VEHICLE_ALERT_CODES } from "../features/alerts/vehicleWatch/watches.js";
 import type { VehicleReportName } from "../features/reports/catalogue.js";
 import type { Language } from "../i18n/language.js";
+import type { VehicleWatchOptions } from "../platform/store/contract/alerts.js";
 import type { VehicleRef } from "../platform/vehicles/vehicleRefs.js";
 import type { PeriodLabel, PeriodLabelCode } from "./periodLabel.js";
 import type { GrammarProblem } from "./problems.js";
@@ -86,7 +88,18 @@ export const TRANSMISSION_ALERT_CODES = BAD_TRANSMISSION_CODES;
  * the subscription's `stale=` minutes.
  */
 export const OTHER_ALERT_CODES = ["expiry", "changerequest", "notstarted", "Vanished", "Stalled"] as const;
-export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES] as const;
+/** The vehicle kinds (opt-in): PowerCut, Zone, Idle, Speeding, Offline, Towed, AfterHours, Temperature. */
+export const VEHICLE_CODES = [
+  VEHICLE_ALERT_CODES.powercut,
+  VEHICLE_ALERT_CODES.zone,
+  VEHICLE_ALERT_CODES.idle,
+  VEHICLE_ALERT_CODES.speeding,
+  VEHICLE_ALERT_CODES.offline,
+  VEHICLE_ALERT_CODES.towed,
+  VEHICLE_ALERT_CODES.afterhours,
+  VEHICLE_ALERT_CODES.temperature,
+] as const;
+export const ALERT_CODES = [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES, ...VEHICLE_CODES] as const;
 export type AlertCode = (typeof ALERT_CODES)[number];
 
 /** The options of `/fleet alerts subscribe` besides its codes, as AlertSubscriptions.subscribe takes them. */
@@ -101,6 +114,8 @@ export interface AlertSubscribeOptions {
   vehicles?: string[];
   /** `lang=ro|en`: the language of the channel's alerts; absent, the workspace default. */
   language?: Language;
+  /** The vehicle kinds' options (`volts=`, `zones=`, `idle=`, `speed=`, `offline=`, `hours=`, `temp=`, `tempfor=`). */
+  watch?: VehicleWatchOptions;
 }
 
 /** A vehicle report's name: the report catalogue's (src/features/reports/catalogue.ts). */
@@ -118,6 +133,18 @@ export type FleetCommand =
   | { ok: true; kind: "logout" }
   | { ok: true; kind: "whoami" }
   | { ok: true; kind: "queue" }
+  /** `/fleet zones`: list, add (at a centre or at a vehicle's position, as typed) or remove the workspace's zones. */
+  | { ok: true; kind: "zones-list" }
+  | {
+      ok: true;
+      kind: "zones-add";
+      name: string;
+      centre?: { latitude: number; longitude: number };
+      /** The vehicle whose position is the centre, as typed (resolved by the listener). */
+      vehicle?: string;
+      radiusMeters: number;
+    }
+  | { ok: true; kind: "zones-remove"; name: string }
   /**
    * A vehicle report, as the catalogue entry of `report` asks: one vehicle or several (`all`
    * alone when given), a period unless it is a snapshot, `minMinutes` when it takes `min=`,

@@ -11,10 +11,14 @@ import type { TaskOwnership } from "../platform/slack/listeners/taskOwnership.js
 import type { People } from "../platform/slack/people.js";
 import type {
   AccountRepository,
+  AddZoneResult,
   AlertRepository,
   AuditHistory,
+  NewZone,
   SettingsRepository,
   TaskRepository,
+  Zone,
+  ZoneRepository,
 } from "../platform/store/contract/index.js";
 import type { StoreHealth } from "../platform/store/health.js";
 import type { SharedState, WindowTake } from "../platform/store/sharedState.js";
@@ -56,6 +60,8 @@ export interface SlackContext {
     ): Promise<{ ok: true } | { ok: false; code: string }>;
     /** Is the user a member of the channel (conversations.members)? undefined when Slack could not tell. */
     isMember(channel: string, userId: string, workspace: WorkspaceKey): Promise<boolean | undefined>;
+    /** Every workspace's zones. */
+    zones: ZoneRepository;
   };
   /** SUPPORT_URL, when the operator set one. */
   supportUrl?: string;
@@ -175,6 +181,14 @@ export interface AlertDeps extends Common {
   checkChannel(channel: string): Promise<{ ok: true } | { ok: false; code: string }>;
   /** Is the user a member of the channel? undefined when Slack could not tell. */
   isMember(channel: string, userId: string): Promise<boolean | undefined>;
+  /** The workspace's zones (`/fleet zones`). */
+  zones: {
+    list(): Promise<Zone[]>;
+    add(zone: Omit<NewZone, "workspace">): Promise<AddZoneResult>;
+    remove(nameKey: string): Promise<Zone | undefined>;
+  };
+  /** The user's vehicles as cached (`zones add … at <vehicle>`). */
+  vehicles: CachedVehicles;
 }
 
 export interface AccountDeps extends QueueDeps {

@@ -60,6 +60,12 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       lastFailure: (channel) => ctx.alerts.store.lastFailure(channel, workspace),
       checkChannel: (channel) => ctx.alerts.checkChannel(channel, workspace),
       isMember: (channel, userId) => ctx.alerts.isMember(channel, userId, workspace),
+      zones: {
+        list: () => ctx.alerts.zones.zones(workspace),
+        add: (zone) => ctx.alerts.zones.addZone({ ...zone, workspace }),
+        remove: (nameKey) => ctx.alerts.zones.removeZone(workspace, nameKey),
+      },
+      vehicles,
     },
     account: accountDeps(ctx, workspace, queue),
     language: languageDeps(ctx, workspace, { users, now, language }),

@@ -16,6 +16,7 @@ import { grammar as enGrammar } from "./en/grammar.js";
 import { help as enHelp } from "./en/help.js";
 import { reports as enReports } from "./en/reports.js";
 import { tasks as enTasks } from "./en/tasks.js";
+import { vehicleWatch as enVehicleWatch } from "./en/vehicleWatch.js";
 import type { Language } from "./language.js";
 import { account as roAccount } from "./ro/account.js";
 import { alerts as roAlerts } from "./ro/alerts.js";
@@ -25,6 +26,7 @@ import { grammar as roGrammar } from "./ro/grammar.js";
 import { help as roHelp } from "./ro/help.js";
 import { reports as roReports } from "./ro/reports.js";
 import { tasks as roTasks } from "./ro/tasks.js";
+import { vehicleWatch as roVehicleWatch } from "./ro/vehicleWatch.js";
 import type { ParameterMismatch, Section, Translation } from "./section.js";
 
 export const en = {
@@ -36,6 +38,7 @@ export const en = {
   help: enHelp,
   reports: enReports,
   tasks: enTasks,
+  vehicleWatch: enVehicleWatch,
 } satisfies Readonly<Record<string, Section>>;
 
 /**
@@ -53,6 +56,7 @@ const roSections = {
   help: roHelp,
   reports: roReports,
   tasks: roTasks,
+  vehicleWatch: roVehicleWatch,
 };
 
 /** `true` when R has E's sections, and each message E's parameters; else names "section.key". */

@@ -13,6 +13,8 @@ import {
   type SimulatorOptions,
   type UndocumentedLimits,
 } from "./options.js";
+import type { companyVehicle } from "./reports.js";
+import { DEPOTS, type Depot } from "./roads.js";
 import {
   type Fault,
   FleetService,
@@ -21,6 +23,7 @@ import {
   type TransportControl,
 } from "./service.js";
 import type { TransmissionView, TransportRecord } from "./transports.js";
+import { readVehicleControl, type VehicleControl, type VehicleControlView } from "./vehicleControl.js";
 
 export type { SimVehicle } from "./fleet.js";
 export type {
@@ -31,6 +34,8 @@ export type {
   VehicleDataLimits,
 } from "./options.js";
 export { DOCUMENTED_ONLY, STRICT_LIMITS } from "./options.js";
+export type { Depot } from "./roads.js";
+export { DEPOTS, destinationPoint } from "./roads.js";
 export type {
   EndpointName,
   Fault,
@@ -41,6 +46,7 @@ export type {
 } from "./service.js";
 export type { ChangeRequestCode, TransmissionCode, TransmissionView, TransportRecord } from "./transports.js";
 export { STATUS } from "./transports.js";
+export type { VehicleControl, VehicleControlView } from "./vehicleControl.js";
 
 /** The programmatic twin of the /__control endpoints (always available in-process). */
 export interface SimulatorControl {
@@ -50,6 +56,17 @@ export interface SimulatorControl {
    * the day; `undefined` goes back to the day plans. False for an unknown vehicle id.
    */
   setVehiclePrivate(vehicleId: number, isPrivate: boolean | undefined): boolean;
+  /**
+   * The twin of `POST /__control/vehicles/:vehicleId`: forces power, place, idle, speed, silence,
+   * a tow, a reefer temperature or private mode (each until `clear`) at the current sim time.
+   * False for an unknown vehicle id; throws a RangeError for a control the endpoint answers 400 to
+   * (a value out of range, a temperature for a vehicle without sensors).
+   */
+  setVehicle(vehicleId: number, control: VehicleControl): boolean;
+  /** The overrides in force for a vehicle (empty object: none); undefined for an unknown vehicle id. */
+  vehicleControls(vehicleId: number): VehicleControlView | undefined;
+  /** The vehicle as company-vehicles shows it now (overrides applied); undefined for an unknown id. */
+  vehicle(vehicleId: number): CompanyVehicle | undefined;
   expireTokens(username?: string): number;
   addFault(fault: Fault): void;
   /** Shifts the sim clock forward; returns the new sim time (epoch ms). */
@@ -70,6 +87,9 @@ export interface SimulatorControl {
   setLimits(change: Partial<UndocumentedLimits>, strict?: boolean): UndocumentedLimits;
 }
 
+/** One element of company-vehicles' payload, as the simulator answers it. */
+export type CompanyVehicle = ReturnType<typeof companyVehicle>;
+
 export interface RunningSimulator {
   /** e.g. "http://127.0.0.1:43123", no trailing slash. */
   url: string;
@@ -77,8 +97,19 @@ export interface RunningSimulator {
   options: ResolvedOptions;
   /** The synthetic fleet (plates, ids, which vehicle is a reefer or runs on LPG). */
   vehicles: readonly SimVehicle[];
+  /** The depots with their coordinates (where the day plans park; `DEPOTS[0]` is București). */
+  depots: readonly Depot[];
   control: SimulatorControl;
   close(): Promise<void>;
+}
+
+/** The in-process vehicle control: the same checks as the endpoint, a 400 thrown as a RangeError. */
+function setVehicle(service: FleetService, vehicleId: number, control: VehicleControl): boolean {
+  const checked = readVehicleControl({ ...control });
+  if (typeof checked === "string") throw new RangeError(checked);
+  const result = service.controlVehicle(vehicleId, checked);
+  if (result.status === 400) throw new RangeError(result.error);
+  return result.status === 200;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -132,9 +163,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     port,
     options: { ...resolved, port },
     vehicles: service.fleet,
+    depots: DEPOTS,
     control: {
       setTransport: (codeUit, control) => service.controlTransport(codeUit, control),
       setVehiclePrivate: (vehicleId, isPrivate) => service.setVehiclePrivate(vehicleId, isPrivate),
+      setVehicle: (vehicleId, control) => setVehicle(service, vehicleId, control),
+      vehicleControls: (vehicleId) => service.vehicleControls(vehicleId),
+      vehicle: (vehicleId) => service.companyVehicleNow(vehicleId),
       expireTokens: (username) => service.expireTokens(username),
       addFault: (fault) => service.addFault(fault),
       advanceClock: (ms) => service.advanceClock(ms),

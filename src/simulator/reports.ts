@@ -13,9 +13,11 @@ import {
   timeline,
   trackPoints,
   usageBetween,
+  type VehicleState,
   vehicleStateAt,
 } from "./schedule.js";
 import { HOUR, localDaysBetween, MINUTE } from "./time.js";
+import { ALARM_READING_MS, type ForcedTemperature } from "./vehicleControl.js";
 
 /** Formats an instant as a response date (company zone, configured style). */
 export type DateFormatter = (instant: number) => string;
@@ -27,8 +29,14 @@ function duration(ms: number, unitName: DurationUnit): number {
   return unitName === "minutes" ? round(ms / MINUTE, 2) : Math.round(ms / 1000);
 }
 
-export function companyVehicle(ctx: FleetContext, v: SimVehicle, now: number, fmt: DateFormatter) {
-  const state = vehicleStateAt(ctx, v, now);
+/** A company-vehicles element; `state` is the day plans' unless an override changed it. */
+export function companyVehicle(
+  ctx: FleetContext,
+  v: SimVehicle,
+  now: number,
+  fmt: DateFormatter,
+  state: VehicleState = vehicleStateAt(ctx, v, now),
+) {
   return {
     vehicleId: v.vehicleId,
     vehicleUId: v.vehicleUId,
@@ -287,12 +295,30 @@ const SENSOR_STEP = 10 * MINUTE;
  * Reefer readings every 10 minutes: temperature around the set point (±1.2 °C), with an
  * excursion of +5…+7 °C during the first delivery or loading of some days (doors open).
  */
+/**
+ * Instants of the sensor readings in [from, to]: every 10 min; from a forced temperature on, the
+ * unit is in alarm and also reports at the control (to the second) and every minute after it.
+ */
+function readingTimes(from: number, to: number, forced: ForcedTemperature | undefined): number[] {
+  const times = new Set<number>();
+  for (let at = Math.ceil(from / SENSOR_STEP) * SENSOR_STEP; at <= to; at += SENSOR_STEP) times.add(at);
+  if (forced) {
+    const first = Math.floor(forced.since / 1000) * 1000;
+    if (first >= from && first <= to) times.add(first);
+    const start = Math.max(from, first + 1);
+    for (let at = Math.ceil(start / ALARM_READING_MS) * ALARM_READING_MS; at <= to; at += ALARM_READING_MS)
+      times.add(at);
+  }
+  return [...times].sort((a, b) => a - b);
+}
+
 export function sensorReadings(
   ctx: FleetContext,
   v: SimVehicle,
   from: number,
   to: number,
   fmt: DateFormatter,
+  forced?: ForcedTemperature,
 ) {
   const reefer = v.reefer;
   if (!reefer) return undefined;
@@ -306,18 +332,21 @@ export function sensorReadings(
   }
   const temperature = [];
   const humidity = [];
-  for (let at = Math.ceil(from / SENSOR_STEP) * SENSOR_STEP; at <= to; at += SENSOR_STEP) {
+  for (const at of readingTimes(from, to, forced)) {
     const excursion = excursions.find((e) => at >= e.start && at < e.end);
     const rise = excursion
       ? (reefer.setPointC < 0 ? 7 : 5) * Math.sin((Math.PI * (at - excursion.start)) / (40 * MINUTE))
       : 0;
+    // From the reading at the control (dated to the second, as every response date) on.
+    const warmed = forced !== undefined && at >= Math.floor(forced.since / 1000) * 1000;
     for (let sensor = 1; sensor <= reefer.temperatureSensors; sensor++) {
       const wave = Math.sin((2 * Math.PI * at) / (3 * HOUR) + sensor) * 0.9;
       const noise = (unit("t", v.vehicleId, sensor, at) - 0.5) * 0.6;
       temperature.push({
         vehicleId: v.vehicleId,
         date: fmt(at),
-        value: round(reefer.setPointC + wave + noise + rise, 1),
+        // A forced temperature (control) is what every sensor reads, exactly.
+        value: warmed ? forced.valueC : round(reefer.setPointC + wave + noise + rise, 1),
         sensorNumber: sensor,
       });
     }

@@ -232,6 +232,9 @@ export interface Depot {
   /** Hotspot name defined in the platform for the depot. */
   hotSpot: string;
   address: string;
+  /** Where the vehicles park: the first waypoint of each of its roads (a test holds them equal). */
+  latitude: number;
+  longitude: number;
   roads: readonly string[];
 }
 
@@ -241,6 +244,8 @@ export const DEPOTS: readonly Depot[] = [
     county: "B",
     hotSpot: "Depou București Militari",
     address: "Bd. Iuliu Maniu 600, Sector 6, București",
+    latitude: 44.4326,
+    longitude: 25.9723,
     roads: [
       "bucurestiSibiu",
       "bucurestiConstanta",
@@ -254,6 +259,8 @@ export const DEPOTS: readonly Depot[] = [
     county: "CJ",
     hotSpot: "Depou Cluj Tetarom",
     address: "Str. Tăietura Turcului 47, Cluj-Napoca",
+    latitude: 46.7712,
+    longitude: 23.6236,
     roads: ["clujSibiu", "clujOradea"],
   },
   {
@@ -261,6 +268,8 @@ export const DEPOTS: readonly Depot[] = [
     county: "BV",
     hotSpot: "Depou Brașov Bartolomeu",
     address: "Str. Zizinului 110, Brașov",
+    latitude: 45.6427,
+    longitude: 25.5887,
     roads: ["brasovSibiu"],
   },
   {
@@ -268,6 +277,8 @@ export const DEPOTS: readonly Depot[] = [
     county: "TM",
     hotSpot: "Depou Timișoara Calea Aradului",
     address: "Calea Aradului 92, Timișoara",
+    latitude: 45.7489,
+    longitude: 21.2087,
     roads: ["timisoaraSibiu", "timisoaraArad"],
   },
   {
@@ -275,6 +286,8 @@ export const DEPOTS: readonly Depot[] = [
     county: "IS",
     hotSpot: "Depou Iași Păcurari",
     address: "Șos. Păcurari 138, Iași",
+    latitude: 47.1585,
+    longitude: 27.6014,
     roads: ["iasiSuceava", "iasiBacau"],
   },
 ];
@@ -304,6 +317,28 @@ export function bearingDegrees(a: { lat: number; lon: number }, b: { lat: number
     Math.cos(a.lat * rad) * Math.sin(b.lat * rad) -
     Math.sin(a.lat * rad) * Math.cos(b.lat * rad) * Math.cos((b.lon - a.lon) * rad);
   return (Math.atan2(y, x) / rad + 360) % 360;
+}
+
+/** The point `km` away from `from` along the initial bearing `bearing` (degrees), on a sphere. */
+export function destinationPoint(
+  from: { lat: number; lon: number },
+  bearing: number,
+  km: number,
+): { lat: number; lon: number } {
+  const rad = Math.PI / 180;
+  const angle = km / EARTH_RADIUS_KM;
+  const lat1 = from.lat * rad;
+  const theta = bearing * rad;
+  const lat2 = Math.asin(
+    Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(theta),
+  );
+  const lon2 =
+    from.lon * rad +
+    Math.atan2(
+      Math.sin(theta) * Math.sin(angle) * Math.cos(lat1),
+      Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2),
+    );
+  return { lat: lat2 / rad, lon: ((lon2 / rad + 540) % 360) - 180 };
 }
 
 /** Real roads wind: measured straight-line lengths are stretched by this factor. */

@@ -484,13 +484,23 @@ export interface VehicleState {
   abroad: boolean;
 }
 
+/**
+ * The vehicle's supply voltage at an instant on its own 12/24 V system: charging (about 14/28 V)
+ * while the engine runs, the battery's rest voltage (about 12.5/25 V) while it is off.
+ */
+export function systemVoltage(v: SimVehicle, at: number, engineOn: boolean): number {
+  return engineOn
+    ? round(v.nominalVoltage * 1.16 + unit("volt", v.vehicleId, at) * 0.3, 1)
+    : round(v.nominalVoltage * 1.04 + unit("volt", v.vehicleId, at) * 0.2, 1);
+}
+
 /** Where the vehicle is and what it does at an instant (last reported position). */
 export function vehicleStateAt(ctx: FleetContext, v: SimVehicle, now: number): VehicleState {
   const segments = timeline(ctx, v, now - DAY, now);
   const index = segments.findIndex((s) => s.start <= now && now < s.end);
   const segment = segments[index] ?? segments[segments.length - 1]!;
-  const voltageOn = round(v.nominalVoltage * 1.16 + unit("volt", v.vehicleId, now) * 0.3, 1);
-  const voltageOff = round(v.nominalVoltage * 1.04 + unit("volt", v.vehicleId, now) * 0.2, 1);
+  const voltageOn = systemVoltage(v, now, true);
+  const voltageOff = systemVoltage(v, now, false);
   if (segment.kind === "drive") {
     const sinceStart = Math.max(0, now - segment.start);
     const at = segment.start + Math.floor(sinceStart / segment.stepMs) * segment.stepMs;

@@ -42,7 +42,7 @@ import {
   requiredString,
   vehicleList,
 } from "./request.js";
-import { abroadSince, type FleetContext } from "./schedule.js";
+import { abroadSince, type FleetContext, type VehicleState, vehicleStateAt } from "./schedule.js";
 import { formatCompanyDate, parseRequestDate } from "./time.js";
 import {
   CHANGE_REQUEST_CODES,
@@ -62,6 +62,17 @@ import {
   transmissionAt,
 } from "./transports.js";
 import { type Trip, tripOf } from "./trips.js";
+import {
+  applyVehicleControl,
+  controlProblem,
+  forcedTemperature,
+  overriddenState,
+  readVehicleControl,
+  type VehicleControl,
+  type VehicleControlView,
+  type VehicleOverride,
+  viewOf,
+} from "./vehicleControl.js";
 
 export type EndpointName =
   | "login"
@@ -181,6 +192,8 @@ export class FleetService {
   private readonly overrides = new Map<string, TransportOverride>();
   /** Private mode forced per vehicle id (control), over the day plans' (Saturdays of the company car). */
   private readonly privateOverrides = new Map<number, boolean>();
+  /** Power, place, motion, silence and reefer temperature forced per vehicle id (control). */
+  private readonly vehicleOverrides = new Map<number, VehicleOverride>();
   private faults: Fault[] = [];
   private clockOffsetMs = 0;
   /** Start of the last accepted request per user (sim clock). */
@@ -325,6 +338,58 @@ export class FleetService {
     return true;
   }
 
+  /**
+   * Applies a vehicle control (see vehicleControl.ts) at the current sim time: 404 for an unknown
+   * vehicle, 400 with the reason for a control this vehicle cannot take (a temperature without
+   * sensors). The control must have been read by `readVehicleControl`.
+   */
+  controlVehicle(vehicleId: number, control: VehicleControl): { status: 200 | 400 | 404; error?: string } {
+    const v = this.fleet.find((x) => x.vehicleId === vehicleId);
+    if (!v) return { status: 404, error: "unknown vehicle" };
+    const problem = controlProblem(v, control);
+    if (problem) return { status: 400, error: problem };
+    if (control.clear) this.privateOverrides.delete(vehicleId);
+    if (control.isPrivate !== undefined) this.privateOverrides.set(vehicleId, control.isPrivate);
+    const now = this.now();
+    this.settleAll();
+    const next = applyVehicleControl(
+      this.vehicleOverrides.get(vehicleId),
+      control,
+      now,
+      vehicleStateAt(this.ctx, v, now),
+      v,
+      this.options.seed,
+    );
+    if (Object.keys(next).length === 0) this.vehicleOverrides.delete(vehicleId);
+    else this.vehicleOverrides.set(vehicleId, next);
+    return { status: 200 };
+  }
+
+  /** The overrides in force for a vehicle; undefined for an unknown vehicle id. */
+  vehicleControls(vehicleId: number): VehicleControlView | undefined {
+    if (!this.fleet.some((v) => v.vehicleId === vehicleId)) return undefined;
+    return viewOf(this.vehicleOverrides.get(vehicleId), this.privateOverrides.get(vehicleId));
+  }
+
+  /** What company-vehicles shows of a vehicle now, whoever asks; undefined for an unknown id. */
+  companyVehicleNow(vehicleId: number): ReturnType<typeof companyVehicle> | undefined {
+    const v = this.fleet.find((x) => x.vehicleId === vehicleId);
+    if (!v) return undefined;
+    this.settleAll();
+    return this.companyVehicleOf(v, this.now());
+  }
+
+  /** A vehicle's company-vehicles element at `now`: day plans, then its overrides and private mode. */
+  private companyVehicleOf(v: SimVehicle, now: number) {
+    const record = companyVehicle(this.ctx, v, now, this.fmt, this.stateOf(v, now));
+    return { ...record, isPrivate: this.privateOf(v.vehicleId, record.isPrivate) };
+  }
+
+  /** Where the vehicle is and what it does at `now`, its overrides applied. */
+  private stateOf(v: SimVehicle, now: number): VehicleState {
+    return overriddenState(vehicleStateAt(this.ctx, v, now), this.vehicleOverrides.get(v.vehicleId), v, now);
+  }
+
   /** A record's isPrivate with the vehicle's forced private mode applied. */
   private privateOf(vehicleId: number, planned: boolean): boolean {
     return this.privateOverrides.get(vehicleId) ?? planned;
@@ -334,6 +399,7 @@ export class FleetService {
     this.faults = [];
     this.overrides.clear();
     this.privateOverrides.clear();
+    this.vehicleOverrides.clear();
     this.lastAccepted.clear();
     this.stats = { requests: {}, rateLimited: {}, minGapMs: {}, total: 0 };
     this.recorded = [];
@@ -436,10 +502,7 @@ export class FleetService {
     switch (endpoint) {
       case "company-vehicles":
         return {
-          payload: this.accessibleVehicles(user).map((v) => {
-            const record = companyVehicle(this.ctx, v, now, this.fmt);
-            return { ...record, isPrivate: this.privateOf(v.vehicleId, record.isPrivate) };
-          }),
+          payload: this.accessibleVehicles(user).map((v) => this.companyVehicleOf(v, now)),
         };
       case "way":
         return this.way(user, body, now);
@@ -653,7 +716,8 @@ export class FleetService {
     const to = Math.min(p.to, now);
     return {
       payload: vehicles.flatMap((v) => {
-        const readings = sensorReadings(this.ctx, v, p.from, to, this.fmt);
+        const forced = forcedTemperature(this.vehicleOverrides.get(v.vehicleId));
+        const readings = sensorReadings(this.ctx, v, p.from, to, this.fmt, forced);
         return readings ? [readings] : [];
       }),
     };
@@ -986,12 +1050,12 @@ export class FleetService {
     }
     const vehicleMatch = /^\/__control\/vehicles\/(\d+)$/.exec(path);
     if (vehicleMatch) {
-      if (body.clear !== true && typeof body.isPrivate !== "boolean") {
-        return json(400, { error: "isPrivate (boolean) or clear: true expected" });
-      }
-      const isPrivate = body.clear === true ? undefined : (body.isPrivate as boolean);
-      const ok = this.setVehiclePrivate(Number(vehicleMatch[1]), isPrivate);
-      return ok ? json(200, { ok: true }) : json(404, { error: "unknown vehicle" });
+      const control = readVehicleControl(body);
+      if (typeof control === "string") return json(400, { error: control });
+      const vehicleId = Number(vehicleMatch[1]);
+      const result = this.controlVehicle(vehicleId, control);
+      if (result.status !== 200) return json(result.status, { error: result.error });
+      return json(200, { ok: true, controls: this.vehicleControls(vehicleId) });
     }
     const transportMatch = /^\/__control\/transports\/([^/]+)$/.exec(path);
     if (transportMatch) {

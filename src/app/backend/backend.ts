@@ -12,6 +12,7 @@ import type {
   InstallationRepository,
   SettingsRepository,
   TaskRepository,
+  ZoneRepository,
 } from "../../platform/store/contract/index.js";
 import type { StoreHealth } from "../../platform/store/health.js";
 import type { StoreRetention } from "../../platform/store/retention.js";
@@ -33,6 +34,8 @@ export interface Backend {
   audit: AuditRepository;
   /** Each user's language and each installed workspace's default language. */
   settings: SettingsRepository;
+  /** Each workspace's named zones (vehicle watch's Zone alerts). */
+  zones: ZoneRepository;
   /** Slack installations (multi-workspace mode), tokens sealed with CREDENTIALS_KEY. */
   installations: InstallationRepository;
   /** One token renewal per workspace at a time (across replicas when shared). */

@@ -10,6 +10,7 @@ import { SqliteLearnedLimitsStore } from "../../platform/store/learnedLimits.js"
 import { promised } from "../../platform/store/promised.js";
 import { SqliteSettingsStore } from "../../platform/store/settingsStore.js";
 import { SqliteTaskStore } from "../../platform/store/taskStore.js";
+import { SqliteZoneStore } from "../../platform/store/zoneStore.js";
 import { LocalRenewalLock } from "../../platform/workspaces/registry.js";
 import type { Config } from "../config.js";
 import type { Backend } from "./backend.js";
@@ -26,6 +27,7 @@ export function openSqliteBackend(config: Config, logger: Logger): Backend {
   const alerts = promised(new SqliteAlertStore(db));
   const audit = promised(new SqliteAuditStore(db));
   const settings = promised(new SqliteSettingsStore(db));
+  const zones = promised(new SqliteZoneStore(db));
   warnUnreadable(config, accounts, logger).catch((error: unknown) =>
     logger.warn({ err: error }, "linked accounts could not be checked against CREDENTIALS_KEY"),
   );
@@ -36,6 +38,7 @@ export function openSqliteBackend(config: Config, logger: Logger): Backend {
     alerts,
     audit,
     settings,
+    zones,
     installations: new SqliteInstallationStore(db, config.credentialsKey),
     renewalLock: new LocalRenewalLock(),
     learnedLimits: async () => limits,

@@ -12,6 +12,7 @@ import type { SlackMessage } from "../../platform/slack/views/message.js";
 import { noticeMessage } from "../../platform/slack/views/notice.js";
 import { cut, fitMrkdwn, userCode } from "../../platform/slack/views/text.js";
 import { resolutionProblemText, vehicleProblemsMrkdwn } from "../../platform/slack/views/vehicleProblems.js";
+import { OPTION_EXAMPLES } from "../alerts.js";
 import { commandIn, exampleIn } from "../examples.js";
 import { MODAL_REPORTS } from "../fleet.js";
 import type { GrammarError, GrammarProblem, ProblemOf } from "../types.js";
@@ -80,6 +81,9 @@ type CommandProblem = ProblemOf<
   | "unsubscribeOnlyChannel"
   | "notAnAlertCode"
   | "alertOption"
+  | "watchOptionWithoutKind"
+  | "temperatureNeedsBand"
+  | "zoneCommand"
   | "unknownAlertsSubcommand"
   | "oneLanguage"
   | "workspaceLanguageMissing"
@@ -126,6 +130,9 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
     case "unsubscribeOnlyChannel":
     case "notAnAlertCode":
     case "alertOption":
+    case "watchOptionWithoutKind":
+    case "temperatureNeedsBand":
+    case "zoneCommand":
     case "unknownAlertsSubcommand":
     case "oneLanguage":
     case "workspaceLanguageMissing":
@@ -256,6 +263,30 @@ function commandProblemText(problem: CommandProblem, language: Language): string
       });
     case "alertOption":
       return alertOptionText(problem, language);
+    case "watchOptionWithoutKind":
+      return t.watchOptionWithoutKind({ option: c(problem.option), kind: c(problem.kind) });
+    case "temperatureNeedsBand":
+      return t.temperatureNeedsBand({ example: c("temp=-25..-15") });
+    case "zoneCommand": {
+      const given = c(problem.given ?? "");
+      switch (problem.problem) {
+        case "name":
+          return t.zoneName();
+        case "nameCharacters":
+          return t.zoneNameCharacters({ given });
+        case "where":
+          return t.zoneWhere({ given });
+        case "coordinates":
+          return t.zoneCoordinates({ given });
+        case "radius":
+          return t.zoneRadius({ given });
+        default:
+          return t.zoneSubcommand({
+            given,
+            ...(problem.suggestion === undefined ? {} : { suggestion: problem.suggestion }),
+          });
+      }
+    }
     case "unknownAlertsSubcommand":
       return t.unknownAlertsSubcommand({
         given: c(problem.given),
@@ -318,6 +349,19 @@ function alertOptionText(problem: ProblemOf<"alertOption">, language: Language):
         en: userCode("lang=en"),
         example: userCode("/fleet alerts subscribe Error OldData lang=ro"),
       });
+    default: {
+      const rule = {
+        volts: m.ruleVolts,
+        idle: m.ruleIdle,
+        speed: m.ruleSpeed,
+        offline: m.ruleOffline,
+        hours: m.ruleHours,
+        temp: m.ruleTemp,
+        tempfor: m.ruleTempFor,
+        zones: m.ruleZones,
+      }[problem.option];
+      return m.optionWatch({ option, rule: rule(), example: userCode(OPTION_EXAMPLES[problem.option]) });
+    }
   }
 }
 

@@ -35,6 +35,10 @@ export function faultStartedAt(incident: FaultTimes): number {
       // Nothing tells when a transport went into Error: from the sweep that missed it.
       evidence = undefined;
       break;
+    default:
+      // A vehicle kind: since when its evidence shows the condition (the idling's start, the
+      // position's time, the first reading out of band).
+      evidence = t.vehicle?.sinceMs;
   }
   return evidence === undefined ? incident.firstSeenAt : Math.min(evidence, incident.firstSeenAt);
 }

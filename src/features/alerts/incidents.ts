@@ -1,13 +1,18 @@
 import { TRANSPORT_STATUS } from "../../platform/fleet/schemas.js";
+import type { VehicleWatchOptions } from "../../platform/store/contract/alerts.js";
 import {
   DEFAULT_STALE_MINUTES,
   INCIDENT_KINDS,
   type IncidentChange,
   type IncidentKind,
   type IncidentRecord,
+  isVehicleKind,
   type ResolveReason,
+  TRANSPORT_INCIDENT_KINDS,
 } from "../../platform/store/contract/incidentRecords.js";
 import type { TransportView } from "../../platform/store/contract/transportView.js";
+import type { IncidentFacts } from "../../platform/store/contract/vehicleFacts.js";
+import { subscriptionWatches, VEHICLE_ALERT_CODES } from "./vehicleWatch/watches.js";
 
 export {
   DEFAULT_STALE_MINUTES,
@@ -16,8 +21,12 @@ export {
   type IncidentKind,
   type IncidentRecord,
   type IncidentState,
+  isVehicleKind,
   type ResolveReason,
   storedAlertCodes,
+  TRANSPORT_INCIDENT_KINDS,
+  VEHICLE_INCIDENT_KINDS,
+  type VehicleIncidentKind,
 } from "../../platform/store/contract/incidentRecords.js";
 
 /**
@@ -55,6 +64,7 @@ export const ALERT_FILTER_WORDS: readonly string[] = [
   NOT_STARTED_CODE,
   VANISHED_CODE,
   STALLED_CODE,
+  ...Object.values(VEHICLE_ALERT_CODES),
   ...INCIDENT_KINDS,
 ];
 
@@ -90,6 +100,10 @@ export interface SubscriptionFilter {
   minDurationMinutes: number;
   /** Minutes without a position sent before a stalled alert; 0: never. Default DEFAULT_STALE_MINUTES. */
   staleMinutes?: number;
+  /** The vehicle kinds' thresholds (absent: none given, each kind's default). */
+  watch?: VehicleWatchOptions;
+  /** The subscription's workspace: a zone incident goes only to its zone's workspace. */
+  workspace?: string;
 }
 
 export interface SweepSettings {
@@ -206,17 +220,43 @@ export function incidentKey(incident: Pick<IncidentRecord, "kind" | "code" | "fa
       return VANISHED_CODE;
     case "stalled":
       return STALLED_CODE;
+    default:
+      // A vehicle incident's occurrence is its subject (vehicle and watch): one at a time.
+      return incident.facts.vehicle?.watch ?? incident.code;
   }
 }
 
 /** Whether a subscription wants an incident of this kind and code on this transport. */
 export function subscriptionMatches(
   sub: SubscriptionFilter,
-  incident: { kind: IncidentKind; code: string; facts: Pick<TransportView, "carrierCode" | "carrierUId"> },
+  incident: {
+    kind: IncidentKind;
+    code: string;
+    facts: Pick<IncidentFacts, "carrierCode" | "carrierUId" | "vehicle">;
+  },
 ): boolean {
   const words = new Set([incident.kind.toLowerCase(), incident.code.toLowerCase()]);
   const hit = (list: readonly string[]) => list.some((w) => words.has(w.toLowerCase()));
-  if (sub.codes.length > 0 && !hit(sub.codes)) return false;
+  if (isVehicleKind(incident.kind)) {
+    // Opt-in, and only the subscription's own thresholds (and its workspace's zones).
+    const vehicle = incident.facts.vehicle;
+    if (!vehicle) return false;
+    const watched = subscriptionWatches(
+      {
+        codes: sub.codes,
+        excludeCodes: sub.excludeCodes,
+        watch: sub.watch ?? {},
+        workspace: sub.workspace ?? "",
+      },
+      {
+        kind: incident.kind,
+        watch: vehicle.watch,
+        ...(vehicle.zoneName === undefined ? {} : { zoneName: vehicle.zoneName }),
+        ...(vehicle.zoneWorkspace === undefined ? {} : { zoneWorkspace: vehicle.zoneWorkspace }),
+      },
+    );
+    if (!watched) return false;
+  } else if (sub.codes.length > 0 && !hit(sub.codes)) return false;
   if (hit(sub.excludeCodes)) return false;
   if (sub.vehicles.length > 0) {
     const plate = incident.facts.carrierCode ? normPlate(incident.facts.carrierCode) : undefined;
@@ -294,6 +334,8 @@ export function endEvidenceOf(
     case "expiry":
     case "vanished":
       return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -307,7 +349,10 @@ function activeIncidents(
   nowMs: number,
   resolves: IncidentChange[],
 ): Map<string, IncidentRecord> {
-  const mine = previous.filter((i) => i.state !== "resolved" && i.account === account);
+  // Vehicle incidents are vehicle watch's (vehicleWatch/evaluate.ts): a transport sweep leaves them be.
+  const mine = previous.filter(
+    (i) => i.state !== "resolved" && i.account === account && !isVehicleKind(i.kind),
+  );
   const active = new Map<string, IncidentRecord>();
   for (const incident of mine) {
     const k = slotOf(incident.transportUId, incident.kind);
@@ -388,7 +433,7 @@ export function evaluateSweep(
   const seen = new Set<string>();
   for (const t of byUId.values()) {
     const byKind = new Map(conditionsOf(t, nowMs, settings).map((c) => [c.kind, c]));
-    for (const kind of INCIDENT_KINDS) {
+    for (const kind of TRANSPORT_INCIDENT_KINDS) {
       const k = slotOf(t.uId, kind);
       seen.add(k);
       compareSlot(account, t, kind, active.get(k), byKind.get(kind), nowMs, subscriptions, out);
@@ -429,7 +474,9 @@ export function vanishedChanges(
   active: readonly IncidentRecord[],
   nowMs: number,
 ): IncidentChange[] {
-  const mine = active.filter((i) => i.transportUId === transport.uId && i.state !== "resolved");
+  const mine = active.filter(
+    (i) => i.transportUId === transport.uId && i.state !== "resolved" && !isVehicleKind(i.kind),
+  );
   if (finding === "unchecked") return [];
   if (finding === "completed" || finding === "removed") {
     return mine.map((i) => resolveChange(i, nowMs, finding));

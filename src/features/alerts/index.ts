@@ -7,3 +7,4 @@ export {
   unsubscribeAlerts,
 } from "./slack/listeners.js";
 export { alertsListeners } from "./slack/registration.js";
+export { zonesCommand } from "./slack/zones.js";

@@ -15,6 +15,7 @@ import {
   FINISHED_STATUS_IDS,
   type IncidentChange,
   type IncidentRecord,
+  isVehicleKind,
   SWEEP_STATUS_IDS,
   type SweepSettings,
   staleAfterMs,
@@ -31,6 +32,7 @@ import {
   storedFailure,
   targetKey,
 } from "./publisher.js";
+import { VehicleWatch, type VehicleWatchPorts } from "./vehicleWatch/vehicleSweep.js";
 
 /** What the poller needs of a fleet session (FleetSession has it). */
 export interface TransportSource {
@@ -103,6 +105,8 @@ export interface AlertPollerOptions {
   vanishedChecksPerSweep?: number;
   /** More alerts than this for one channel (of one workspace) in one sweep are one grouped alert (ALERTS_GROUP_OVER, default 5). */
   groupOver?: number;
+  /** Vehicle watch (zones, company-vehicles, temperatures); absent: transports only. */
+  vehicleWatch?: VehicleWatchPorts<TransportSource>;
 }
 
 export interface SweepResult {
@@ -185,6 +189,7 @@ export class AlertPoller {
   private readonly groupOf = new Map<string, string>();
   /** Which stale subscriptions were told their alerts are paused. */
   private readonly notices: Pick<SharedState, "mark" | "isMarked" | "unmark">;
+  private readonly vehicleWatch: VehicleWatch<TransportSource> | undefined;
 
   constructor(private readonly options: AlertPollerOptions) {
     this.store = options.store;
@@ -194,6 +199,9 @@ export class AlertPoller {
     this.log = options.logger ?? rootLogger.child({ module: "alerts" });
     this.groups = AlertGroups.for(this.store, this.publisher, options.groupOver ?? 5);
     this.notices = options.notices ?? new MemorySharedState({ now: this.now });
+    this.vehicleWatch = options.vehicleWatch
+      ? new VehicleWatch(this.store, options.vehicleWatch, this.log)
+      : undefined;
   }
 
   /** What grouping needs of one account's run. */
@@ -430,6 +438,21 @@ export class AlertPoller {
       const touched = await this.checkVanished(account, session, sweep.transports, state.signal, record);
       await this.postOpen(touched, link.subs, result, state, tried);
     }
+    // The vehicles themselves, with the same credentials: one company-vehicles call for every
+    // subscription, channel and workspace of the account.
+    if (this.vehicleWatch && !state.signal.aborted) {
+      const outcome = await this.vehicleWatch.run({
+        account,
+        source: session,
+        subs,
+        transports: sweep.transports,
+        active: await this.store.activeIncidents(account),
+        nowMs: this.now(),
+        signal: state.signal,
+        record,
+      });
+      await this.postOpen(outcome.touched, link.subs, result, state, tried);
+    }
   }
 
   /**
@@ -550,6 +573,8 @@ export class AlertPoller {
     // Incidents of transports not listed (an upgrade from a version without the listed set, or
     // a store that lost it) are checked too, with their facts as last known.
     for (const incident of active) {
+      // A vehicle incident's subject is a vehicle: vehicle watch resolves it, never this check.
+      if (isVehicleKind(incident.kind)) continue;
       if (!current.has(incident.transportUId) && !candidates.has(incident.transportUId))
         candidates.set(incident.transportUId, incident.facts);
     }

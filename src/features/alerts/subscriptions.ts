@@ -1,7 +1,14 @@
 import type { Language } from "../../i18n/language.js";
-import type { AlertMute, AlertRepository, AlertSubscription } from "../../platform/store/contract/index.js";
+import type {
+  AlertMute,
+  AlertRepository,
+  AlertSubscription,
+  VehicleWatchOptions,
+  ZoneRepository,
+} from "../../platform/store/contract/index.js";
 import { ONLY_WORKSPACE, type WorkspaceKey } from "../../platform/workspaces/workspace.js";
 import { canonicalAlertCode, DEFAULT_STALE_MINUTES } from "./incidents.js";
+import { zoneNameKey } from "./vehicleWatch/watches.js";
 
 export interface SubscriptionFilters {
   /** Codes or kind names to alert on (ALERT_FILTER_WORDS); empty or absent = every alert. */
@@ -16,6 +23,8 @@ export interface SubscriptionFilters {
   staleMinutes?: number;
   /** Language of the channel's alerts (`lang=`); absent: the workspace default when rendered. */
   language?: Language;
+  /** The vehicle kinds' options (`volts=`, `zones=`, …); absent: each kind's default. */
+  watch?: VehicleWatchOptions;
 }
 
 /**
@@ -25,7 +34,9 @@ export interface SubscriptionFilters {
 export type AlertFilterProblem =
   | { problem: "unknown-codes"; unknownCodes: readonly string[] }
   | { problem: "min-range"; min: 0; max: 1440 }
-  | { problem: "stale-range"; min: 0; max: 360 };
+  | { problem: "stale-range"; min: 0; max: 360 }
+  /** `zones=` names zones the workspace does not have; `known`: its zones' names. */
+  | { problem: "unknown-zones"; names: readonly string[]; known: readonly string[] };
 
 export class InvalidAlertFilterError extends Error {
   constructor(readonly detail: AlertFilterProblem) {
@@ -81,6 +92,8 @@ export class AlertSubscriptions {
   constructor(
     private readonly store: AlertRepository,
     private readonly now: () => number = Date.now,
+    /** The workspaces' zones, to check `zones=` names (absent: not checked). */
+    private readonly zones?: Pick<ZoneRepository, "zones">,
   ) {}
 
   /** Creates or replaces the workspace's channel's subscription for the account. Throws InvalidAlertFilterError. */
@@ -104,10 +117,36 @@ export class AlertSubscriptions {
       vehicles: [...(filters.vehicles ?? [])],
       minDurationMinutes: Math.floor(minutes),
       staleMinutes: staleMinutesOf(filters),
+      // Awaited only when there are names to check: the rest stores in the same turn, as before.
+      watch: filters.watch?.zones?.length
+        ? await this.checkedWatch(filters.watch, workspace)
+        : (filters.watch ?? {}),
     };
     if (createdBy !== undefined) input.createdBy = createdBy;
     if (filters.language !== undefined) input.language = filters.language;
     return await this.store.upsertSubscription(input);
+  }
+
+  /** The options, once every zone `zones=` names exists in the workspace. Throws InvalidAlertFilterError. */
+  private async checkedWatch(
+    watch: VehicleWatchOptions,
+    workspace: WorkspaceKey,
+  ): Promise<VehicleWatchOptions> {
+    if (!this.zones || !watch.zones || watch.zones.length === 0) return watch;
+    const zones = await this.zones.zones(workspace);
+    const known = new Set(zones.map((z) => z.nameKey));
+    const missing = watch.zones.filter((name) => !known.has(zoneNameKey(name)));
+    if (missing.length > 0)
+      throw new InvalidAlertFilterError({
+        problem: "unknown-zones",
+        names: missing,
+        known: zones.map((z) => z.name),
+      });
+    // Stored as the zones are named, whatever the case typed.
+    return {
+      ...watch,
+      zones: watch.zones.map((name) => zones.find((z) => z.nameKey === zoneNameKey(name))?.name ?? name),
+    };
   }
 
   /**

@@ -1,5 +1,7 @@
 /** Where the vehicles are: one card per vehicle, and the filtered fleet list. */
+
 import type { Vehicle } from "../../platform/fleet/schemas.js";
+import { openStreetMapUrl } from "../../platform/vehicles/openStreetMap.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import { positionWithoutPlace } from "./privacy.js";
 import { toReportVehicle } from "./types.js";
@@ -20,12 +22,7 @@ export function engineState(engineEvent: number | undefined): EngineState {
   return "unknown";
 }
 
-/** OpenStreetMap marker link, zoom 15. */
-export function openStreetMapUrl(latitude: number, longitude: number): string {
-  const lat = latitude.toFixed(6);
-  const lon = longitude.toFixed(6);
-  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=15/${lat}/${lon}`;
-}
+export { openStreetMapUrl };
 
 const hasPosition = (v: Vehicle): boolean =>
   v.latitude !== undefined &&

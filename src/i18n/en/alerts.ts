@@ -16,6 +16,14 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   notstarted: "Transport not started",
   vanished: "No longer listed by the service",
   stalled: "Transmission stalled",
+  powercut: "Power cut",
+  zone: "In a zone",
+  idle: "Idling",
+  speeding: "Speeding",
+  offline: "Vehicle offline",
+  towed: "Moved with the engine off",
+  afterhours: "Moving out of hours",
+  temperature: "Reefer temperature out of range",
 };
 
 /** Why an incident of a kind ended when nothing more particular is known ("recovered"). */
@@ -26,6 +34,14 @@ const RECOVERED: Readonly<Record<IncidentKind, string>> = {
   notstarted: "the transport was started",
   vanished: "the service lists the transport again",
   stalled: "positions reach the platform again",
+  powercut: "the external power is back",
+  zone: "the vehicle left the zone",
+  idle: "the vehicle moved, or its engine was switched off",
+  speeding: "the speed is back under the limit",
+  offline: "positions arrive again",
+  towed: "the engine is on, or the vehicle stands still",
+  afterhours: "the vehicle stopped, or the working hours began",
+  temperature: "the temperature is back inside the range",
 };
 
 const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
@@ -68,12 +84,13 @@ export const alerts = {
     `*No longer listed by the service:* it was ${status}, and it is not completed either.`,
   vanishedAdvice: () =>
     "It may be in Error, which the service hides: check it in TrackGPS now. Until it is fixed, positions may not reach ANAF.",
-  stalledSince: ({ when, code }: { when: string; code: string }) =>
-    `*No position sent since* ${when}, though the code says ${code}.`,
+  /** `lasted`: how long when posted; `when`: the date token of the last position sent. */
+  stalledSince: ({ lasted, when, code }: { lasted: string; when: string; code: string }) =>
+    `*Nothing sent for ${lasted}* (last position sent ${when}), though the code says ${code}.`,
   /** What stalledSince says when the service gave no transmission code. */
   noCode: () => "nothing",
-  stalledLimit: ({ when }: { when: string }) =>
-    `*The 6-hour limit is* ${when}: positions older than that can no longer be sent (OldData).`,
+  stalledLimit: ({ left, when }: { left: string; when: string }) =>
+    `*${left} left before the 6-hour limit* (${when}): positions older than that can no longer be sent (OldData).`,
   stalledLimitPassed: () => "*The 6-hour limit has passed:* these positions can no longer be sent (OldData).",
   stalledAdvice: () => "Check the vehicle's tracking device and its power; use the ANAF app as fallback.",
   since: ({ when }: { when: string }) => `*Since* ${when}`,
@@ -192,7 +209,7 @@ export const alerts = {
     `${channel} as *${account}*`,
   /** `codes`: escaped and joined with ", ". */
   subscriptionCodes: ({ codes }: { codes: string }) => `codes ${codes}`,
-  subscriptionEveryKind: () => "every alert kind",
+  subscriptionEveryKind: () => "every transport alert kind",
   subscriptionExcept: ({ codes }: { codes: string }) => `except ${codes}`,
   /** `vehicles`: the first ones, escaped and joined; `more`: how many are not shown. */
   subscriptionVehicles: ({ vehicles, more }: { vehicles: string; more: number }) =>
@@ -273,6 +290,17 @@ export const alerts = {
     `${option} must be whole minutes from 0 (off) to 360, for example ${example}.`,
   optionLang: ({ option, ro, en, example }: { option: string; ro: string; en: string; example: string }) =>
     `${option} is not a language fleetbot speaks: use ${ro} (Romanian) or ${en} (English), for example ${example}.`,
+  /** A vehicle option that cannot be read: `rule` is one of the option rules below. */
+  optionWatch: ({ option, rule, example }: { option: string; rule: string; example: string }) =>
+    `${option} must be ${rule}, for example ${example}.`,
+  ruleVolts: () => "volts from 0 to 60 (a decimal comma is fine)",
+  ruleIdle: () => "whole minutes from 1 to 1440",
+  ruleSpeed: () => "whole km/h from 10 to 250",
+  ruleOffline: () => "whole minutes from 5 to 10080 (a week)",
+  ruleHours: () => "two different times of day, HH:MM-HH:MM (past midnight is fine: 22:00-06:00)",
+  ruleTemp: () => "a range in °C, <min>..<max>, each from −50 to 50, the first below the second",
+  ruleTempFor: () => "whole minutes from 0 to 1440",
+  ruleZones: () => "zone names separated by commas (a name with spaces in quotes)",
   optionExample: () => "Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
   // ---------- the answer to a click on an alert, in the clicker's language ----------
   /** `uit`: escaped; `when`: slackDate. */

@@ -132,6 +132,20 @@ export const grammar = {
   /** `codes`: every alert code, listed. */
   notAnAlertCode: ({ given, suggestion, codes }: { given: string; suggestion?: string; codes: string }) =>
     `${given} is not an alert code.${suggestion ? ` Did you mean ${suggestion}?` : ""} Codes: ${codes}, or \`all\`.`,
+  zoneName: () => "Give the zone a name, then where it is.",
+  zoneNameCharacters: ({ given }: { given: string }) =>
+    `${given} cannot be a zone name: at most 60 characters, without < > * _ \` ~ |.`,
+  zoneWhere: ({ given }: { given: string }) =>
+    `Where is the zone? After its name give its centre as latitude,longitude, or \`at\` and a vehicle (not ${given}).`,
+  zoneCoordinates: ({ given }: { given: string }) =>
+    `${given} is not a place: latitude from −90 to 90 and longitude from −180 to 180, as a map copies them (44.4326,25.9723).`,
+  zoneRadius: ({ given }: { given: string }) => `${given}: the radius is whole metres from 50 to 50,000.`,
+  zoneSubcommand: ({ given, suggestion }: { given: string; suggestion?: string }) =>
+    `${given} is not something \`/fleet zones\` does.${suggestion ? ` Did you mean \`${suggestion}\`?` : " Use `add`, `remove`, or nothing to list them."}`,
+  watchOptionWithoutKind: ({ option, kind }: { option: string; kind: string }) =>
+    `${option} is an option of ${kind} alerts: name ${kind} among the codes too.`,
+  temperatureNeedsBand: ({ example }: { example: string }) =>
+    `Temperature alerts need the range the load must stay in, as \`temp=<min>..<max>\` °C (a chilled load and a frozen one need opposite ranges), for example ${example}.`,
   unknownAlertsSubcommand: ({ given, suggestion }: { given: string; suggestion?: string }) =>
     `${given} is not a command.${suggestion ? ` Did you mean ${suggestion}?` : " Use `subscribe`, `unsubscribe` or `list`."}`,
   oneLanguage: ({ command }: { command: string }) => `${command} takes one language: \`ro\` or \`en\`.`,

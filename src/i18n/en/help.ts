@@ -22,6 +22,8 @@ export const help = {
   argChannel: () => "channel",
   argCodes: () => "codes",
   argPlates: () => "plates",
+  argZones: () => "zones",
+  argName: () => "name",
   argSearch: () => "search",
   /** The list's status filters, as typed (the grammar reads both languages' words). */
   listFilters: () => "pending|active|paused|completed|all",
@@ -37,7 +39,13 @@ export const help = {
   report: () => "a form to build any report above",
   alertsSubscribe: () =>
     "post transport alerts in a channel (all codes when none given); `min=15` posts a problem only once it lasted 15 minutes, `exclude=OldData,Error` leaves codes out, `vehicles=B-123-ABC,CJ-10-XYZ` keeps to those vehicles, `stale=45` warns when no position was sent for 45 minutes (default 30, `stale=0` off)",
+  alertsVehicle: () =>
+    "watch the vehicles themselves (opt-in, by name): power cut below `volts=` (6 V), arrival in a zone (`zones=`: every zone), idling for `idle=` minutes (20), speed over `speed=` (90 km/h), no position for `offline=` minutes (60), moved with the engine off, moving outside `hours=` (06:00-22:00), a reefer outside `temp=` for `tempfor=` minutes (15)",
   alertsUnsubscribe: () => "stop alerts in a channel",
+  zones: () => "the workspace's zones, for `Zone` alerts",
+  zonesAdd: () => "add a zone: its centre and radius in metres (default 300, 50–50,000)",
+  zonesAddAt: () => "add a zone centred where a vehicle is now",
+  zonesRemove: () => "remove a zone",
   alertsList: () => "channels that receive alerts",
   queue: () => "your queued and running requests",
 

@@ -16,6 +16,14 @@ const TITLES: Readonly<Record<IncidentKind, string>> = {
   notstarted: "Transport nepornit",
   vanished: "Nu mai apare pe platforma GPS",
   stalled: "Transmisie GPS blocată",
+  powercut: "Alimentare întreruptă",
+  zone: "În zonă",
+  idle: "Staționare cu motorul pornit",
+  speeding: "Depășire de viteză",
+  offline: "Vehicul fără semnal",
+  towed: "Mutat cu motorul oprit",
+  afterhours: "Deplasare în afara programului",
+  temperature: "Temperatură în afara limitelor",
 };
 
 const RECOVERED: Readonly<Record<IncidentKind, string>> = {
@@ -25,6 +33,14 @@ const RECOVERED: Readonly<Record<IncidentKind, string>> = {
   notstarted: "transportul a fost pornit",
   vanished: "platforma GPS afișează din nou transportul",
   stalled: "pozițiile ajung din nou la ANAF",
+  powercut: "alimentarea externă a revenit",
+  zone: "vehiculul a ieșit din zonă",
+  idle: "vehiculul a pornit sau motorul a fost oprit",
+  speeding: "viteza a revenit sub limită",
+  offline: "pozițiile sosesc din nou",
+  towed: "motorul e pornit sau vehiculul stă pe loc",
+  afterhours: "vehiculul s-a oprit sau a început programul",
+  temperature: "temperatura a revenit între limite",
 };
 
 const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
@@ -61,10 +77,11 @@ export const alerts = {
   vanishedLine: ({ status }) => `*Nu mai apare pe platforma GPS:* era ${status}, dar nu apare ca finalizat.`,
   vanishedAdvice: () =>
     "Poate fi în Eroare, pe care platforma GPS o ascunde: verifică-l acum pe platforma GPS. Până se rezolvă, pozițiile s-ar putea să nu ajungă la ANAF.",
-  stalledSince: ({ when, code }) => `*Nicio poziție trimisă din* ${when} (starea transmisiei: ${code}).`,
+  stalledSince: ({ lasted, when, code }) =>
+    `*Nimic trimis de ${lasted}* (ultima poziție trimisă ${when}; starea transmisiei: ${code}).`,
   noCode: () => "neraportată",
-  stalledLimit: ({ when }) =>
-    `*Limita de 6 ore expiră la* ${when}: pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
+  stalledLimit: ({ left, when }) =>
+    `*Mai sunt ${left} până la limita de 6 ore* (${when}): pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
   stalledLimitPassed: () => "*Limita de 6 ore a trecut:* aceste poziții nu mai pot fi transmise (OldData).",
   stalledAdvice: () =>
     "Verifică echipamentul GPS al vehiculului și alimentarea lui; între timp transmite pozițiile din aplicația ANAF.",
@@ -148,7 +165,7 @@ export const alerts = {
     `Rezumat e-Transport: ${count("ro", open, { one: "alertă deschisă", few: "alerte deschise", other: "de alerte deschise" })}${apart ? ` (${apart})` : ""}, ${count("ro", expiring, { one: "cod UIT expiră", few: "coduri UIT expiră", other: "de coduri UIT expiră" })} în mai puțin de o zi`,
   subscriptionChannelAs: ({ channel, account }) => `${channel} cu contul *${account}*`,
   subscriptionCodes: ({ codes }) => `coduri ${codes}`,
-  subscriptionEveryKind: () => "toate tipurile de alerte",
+  subscriptionEveryKind: () => "toate alertele de transport",
   subscriptionExcept: ({ codes }) => `fără ${codes}`,
   subscriptionVehicles: ({ vehicles, more }) =>
     `vehicule ${vehicles}${more > 0 ? ` și încă ${number("ro", more)}` : ""}`,
@@ -198,6 +215,15 @@ export const alerts = {
     `${option} trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360, de exemplu ${example}.`,
   optionLang: ({ option, ro, en, example }) =>
     `${option} nu este o limbă pe care o vorbește fleetbot: folosește ${ro} (română) sau ${en} (engleză), de exemplu ${example}.`,
+  optionWatch: ({ option, rule, example }) => `${option} trebuie să fie ${rule}, de exemplu ${example}.`,
+  ruleVolts: () => "volți de la 0 la 60 (virgula zecimală e în regulă)",
+  ruleIdle: () => "un număr întreg de minute, de la 1 la 1440",
+  ruleSpeed: () => "un număr întreg de km/h, de la 10 la 250",
+  ruleOffline: () => "un număr întreg de minute, de la 5 la 10080 (o săptămână)",
+  ruleHours: () => "două ore diferite ale zilei, HH:MM-HH:MM (și peste miezul nopții: 22:00-06:00)",
+  ruleTemp: () => "un interval în °C, <min>..<max>, fiecare între −50 și 50, primul mai mic decât al doilea",
+  ruleTempFor: () => "un număr întreg de minute, de la 0 la 1440",
+  ruleZones: () => "nume de zone despărțite prin virgulă (un nume cu spații, între ghilimele)",
   optionExample: () => "Exemplu: /fleet alerte abonează Error OldData min=15 exclude=NotInRomania",
   mutedAnswer: ({ uit, channel, when }) =>
     `🔕 Alertele pentru codul UIT \`${uit}\` sunt oprite în ${channel} până la ${when}.`,

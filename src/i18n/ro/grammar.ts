@@ -114,6 +114,20 @@ export const grammar = {
     `\`/fleet alerte dezabonează\` primește doar un canal; ${given} nu este unul.`,
   notAnAlertCode: ({ given, suggestion, codes }) =>
     `${given} nu este un cod de alertă.${suggestion ? ` Ai vrut să scrii ${suggestion}?` : ""} Coduri: ${codes} sau \`all\`.`,
+  zoneName: () => "Dă un nume zonei, apoi unde este.",
+  zoneNameCharacters: ({ given }) =>
+    `${given} nu poate fi numele unei zone: cel mult 60 de caractere, fără < > * _ \` ~ |.`,
+  zoneWhere: ({ given }) =>
+    `Unde e zona? După nume dă centrul ei ca latitudine,longitudine, sau \`la\` și un vehicul (nu ${given}).`,
+  zoneCoordinates: ({ given }) =>
+    `${given} nu e un loc: latitudinea de la −90 la 90 și longitudinea de la −180 la 180, cum le copiază o hartă (44.4326,25.9723).`,
+  zoneRadius: ({ given }) => `${given}: raza e un număr întreg de metri, de la 50 la 50.000.`,
+  zoneSubcommand: ({ given, suggestion }) =>
+    `${given} nu e o comandă pentru \`/fleet zone\`.${suggestion ? ` Ai vrut să scrii \`${suggestion}\`?` : " Folosește `adaugă`, `șterge`, sau nimic ca să le vezi."}`,
+  watchOptionWithoutKind: ({ option, kind }) =>
+    `${option} e o opțiune a alertelor ${kind}: adaugă și ${kind} între coduri.`,
+  temperatureNeedsBand: ({ example }) =>
+    `Alertele Temperature au nevoie de intervalul în care trebuie să stea marfa, ca \`temp=<min>..<max>\` °C (marfa refrigerată și cea congelată cer intervale opuse), de exemplu ${example}.`,
   unknownAlertsSubcommand: ({ given, suggestion }) =>
     `${given} nu este o comandă.${suggestion ? ` Ai vrut să scrii ${suggestion}?` : " Folosește `subscribe`, `unsubscribe` sau `list`."}`,
   oneLanguage: ({ command }) => `${command} primește o singură limbă: \`ro\` sau \`en\`.`,

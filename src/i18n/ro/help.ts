@@ -26,6 +26,8 @@ export const help = {
   argChannel: () => "canal",
   argCodes: () => "coduri",
   argPlates: () => "numere",
+  argZones: () => "zone",
+  argName: () => "nume",
   argSearch: () => "căutare",
   listFilters: () => "în așteptare|în desfășurare|pauză|finalizate|toate",
   argFilter: () => "filtru",
@@ -40,7 +42,13 @@ export const help = {
   report: () => "un formular pentru oricare dintre rapoartele de mai sus",
   alertsSubscribe: () =>
     "publică alertele transporturilor într-un canal (toate codurile, când nu scrii niciunul); `min=15` publică o problemă doar după ce a durat 15 minute, `exclude=OldData,Error` lasă coduri deoparte, `vehicles=B-123-ABC,CJ-10-XYZ` se limitează la acele vehicule, `stale=45` te avertizează când nu s-a trimis nicio poziție timp de 45 de minute (implicit 30, `stale=0` oprit)",
+  alertsVehicle: () =>
+    "urmărește vehiculele însele (la cerere, după nume): alimentare sub `volts=` (6 V), intrare într-o zonă (`zones=`: toate zonele), staționare cu motorul pornit `idle=` minute (20), viteză peste `speed=` (90 km/h), nicio poziție `offline=` minute (60), mutat cu motorul oprit, deplasare în afara `hours=` (06:00-22:00), frigider în afara `temp=` timp de `tempfor=` minute (15)",
   alertsUnsubscribe: () => "oprește alertele într-un canal",
+  zones: () => "zonele workspace-ului, pentru alertele `Zone`",
+  zonesAdd: () => "adaugă o zonă: centrul și raza în metri (implicit 300, 50–50.000)",
+  zonesAddAt: () => "adaugă o zonă cu centrul unde e acum un vehicul",
+  zonesRemove: () => "șterge o zonă",
   alertsList: () => "canalele care primesc alerte",
   queue: () => "cererile tale în așteptare și în lucru",
 

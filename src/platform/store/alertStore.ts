@@ -24,7 +24,9 @@ import {
 } from "./contract/incidentRecords.js";
 import type { Synchronous } from "./contract/synchronous.js";
 import { parseTransportView, type TransportView } from "./contract/transportView.js";
+import { type IncidentFacts, parseIncidentFacts } from "./contract/vehicleFacts.js";
 import type { Db } from "./database.js";
+import { parseWatchOptions, watchText } from "./watchOptions.js";
 
 /**
  * Alert subscriptions, incidents, their posts per channel and mutes in SQLite (the contract and
@@ -37,6 +39,9 @@ import type { Db } from "./database.js";
  * channel, account), a post one per (incident, workspace, channel), a mute one per (workspace,
  * channel, UIT), a group one (workspace, channel)'s. A Slack Connect channel has one id in two
  * workspaces: the channel id alone names nothing.
+ *
+ * Vehicle watch (migration 16): a subscription's thresholds as JSON text, each account's watch
+ * memory between sweeps (alert_watch_state), forgotten with the account's last sweep.
  */
 
 const jsonList = z.string().transform((s, ctx) => {
@@ -62,6 +67,8 @@ const subscriptionRow = z.object({
   min_duration_minutes: z.number().int().min(0),
   stale_minutes: z.number().int().min(0),
   language: z.enum(LANGUAGES).nullable().optional(),
+  // Checked apart (parseWatchOptions): an unreadable value reads as no options, not as no subscription.
+  watch: z.string().optional(),
   created_at: z.number(),
 });
 
@@ -120,6 +127,8 @@ const groupRow = z.object({
   last_error: z.string().nullable(),
 });
 
+const watchStateRow = z.object({ state: z.string() });
+
 function toSubscription(raw: unknown): AlertSubscription {
   const row = subscriptionRow.parse(raw);
   const sub: AlertSubscription = {
@@ -132,6 +141,7 @@ function toSubscription(raw: unknown): AlertSubscription {
     vehicles: row.vehicles,
     minDurationMinutes: row.min_duration_minutes,
     staleMinutes: row.stale_minutes,
+    watch: parseWatchOptions(row.watch),
     createdAt: row.created_at,
   };
   if (row.created_by !== null) sub.createdBy = row.created_by;
@@ -141,7 +151,7 @@ function toSubscription(raw: unknown): AlertSubscription {
 
 function toIncident(raw: unknown): IncidentRecord {
   const row = incidentRow.parse(raw);
-  const facts: TransportView = parseTransportView(JSON.parse(row.facts)) ?? {
+  const facts: IncidentFacts = parseIncidentFacts(JSON.parse(row.facts)) ?? {
     uId: row.transport_uid,
     codeUit: row.code_uit,
     statusId: 0,
@@ -210,11 +220,11 @@ const uniq = (list: readonly string[] | undefined) => [
 function subscriptionStatements(db: Db) {
   return {
     upsertSub: db.prepare(
-      `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, language, created_at)
-         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @language, @now)
+      `INSERT INTO alert_subscriptions (id, workspace, channel, account, created_by, codes, exclude_codes, vehicles, min_duration_minutes, stale_minutes, language, watch, created_at)
+         VALUES (@id, @workspace, @channel, @account, @created_by, @codes, @exclude_codes, @vehicles, @min, @stale, @language, @watch, @now)
          ON CONFLICT (workspace, channel, account) DO UPDATE SET created_by = excluded.created_by, codes = excluded.codes,
            exclude_codes = excluded.exclude_codes, vehicles = excluded.vehicles, min_duration_minutes = excluded.min_duration_minutes,
-           stale_minutes = excluded.stale_minutes, language = excluded.language`,
+           stale_minutes = excluded.stale_minutes, language = excluded.language, watch = excluded.watch`,
     ),
     subByKey: db.prepare(
       "SELECT * FROM alert_subscriptions WHERE workspace = ? AND channel = ? AND account = ?",
@@ -253,8 +263,10 @@ function incidentStatements(db: Db) {
       `UPDATE alert_incidents SET state = 'open', opened_at = @at, last_seen_at = @at, facts = @facts
          WHERE id = @id AND state = 'pending'`,
     ),
+    // Facts NULL: the still carries none, the stored ones stay.
     still: db.prepare(
-      "UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at) WHERE id = @id AND state IN ('pending','open')",
+      `UPDATE alert_incidents SET last_seen_at = MAX(last_seen_at, @at), facts = COALESCE(@facts, facts)
+         WHERE id = @id AND state IN ('pending','open')`,
     ),
     resolve: db.prepare(
       `UPDATE alert_incidents SET state = 'resolved', resolved_at = @at, resolve_reason = @reason,
@@ -353,9 +365,15 @@ function muteStatements(db: Db) {
   };
 }
 
-/** Each account's last complete sweep. */
+/** Each account's last complete sweep, and its vehicle watch's memory. */
 function listedStatements(db: Db) {
   return {
+    watchState: db.prepare("SELECT state FROM alert_watch_state WHERE account = ?"),
+    replaceWatchState: db.prepare(
+      `INSERT INTO alert_watch_state (account, state) VALUES (?, ?)
+         ON CONFLICT (account) DO UPDATE SET state = excluded.state`,
+    ),
+    clearWatchState: db.prepare("DELETE FROM alert_watch_state WHERE account = ?"),
     listed: db.prepare("SELECT facts FROM alert_listed WHERE account = ? ORDER BY rowid"),
     clearListed: db.prepare("DELETE FROM alert_listed WHERE account = ?"),
     addListed: db.prepare(
@@ -435,6 +453,7 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
         min: Math.max(0, Math.floor(input.minDurationMinutes ?? 0)),
         stale: Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES)),
         language: input.language ?? null,
+        watch: watchText(input.watch),
         now: this.now(),
       });
       return {
@@ -537,7 +556,11 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
             touched.push(change.id);
             break;
           case "still":
-            this.s.still.run({ id: change.id, at: change.at });
+            this.s.still.run({
+              id: change.id,
+              at: change.at,
+              facts: change.facts === undefined ? null : JSON.stringify(change.facts),
+            });
             break;
           case "resolve":
             this.s.resolve.run({
@@ -760,6 +783,17 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
     run.immediate();
   }
 
+  /** The account's vehicle-watch memory (JSON text, kept as written), or undefined. */
+  watchState(account: string): string | undefined {
+    const row = this.s.watchState.get(account);
+    return row === undefined ? undefined : watchStateRow.parse(row).state;
+  }
+
+  /** Replaces it (after a sweep that read the vehicles). */
+  replaceWatchState(account: string, state: string): void {
+    this.s.replaceWatchState.run(account, state);
+  }
+
   /** Drops expired mutes and resolved incidents older than `olderThan` whose posts are all done. */
   purge(olderThan: number): { mutes: number; incidents: number } {
     const run = this.db.transaction(() => {
@@ -778,8 +812,8 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
 
   /**
    * Forgets an uninstalled workspace's alerts, in one transaction: its subscriptions, posts,
-   * mutes and groups; then the incidents (and last-sweep lists) of the fleet accounts those
-   * named that no subscription of any workspace uses any more. An account another workspace
+   * mutes and groups; then the incidents (last-sweep lists and watch memory) of the fleet
+   * accounts those named that no subscription of any workspace uses any more. An account another workspace
    * still subscribes to keeps its incidents (they are the account's, not the workspace's).
    * Refuses the single workspace (""); a second call finds nothing.
    */
@@ -800,6 +834,7 @@ export class SqliteAlertStore implements Synchronous<AlertRepository> {
         if (this.s.isSubscribed.get(account) !== undefined) continue;
         deleted.incidents += this.s.deleteIncidentsOfAccount.run(account).changes;
         this.s.clearListed.run(account);
+        this.s.clearWatchState.run(account);
       }
       // Groups of other workspaces whose last member went with those incidents.
       this.s.purgeGroups.run();

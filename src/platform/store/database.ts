@@ -306,6 +306,56 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE slack_installations ADD COLUMN authorized_by TEXT;
    UPDATE slack_installations SET installed_by = json_extract(body, '$.user.id'),
      authorized_by = json_extract(body, '$.user.id'), authorized_at = installed_at;`,
+  // 16: vehicle watch (opt-in alerts about the vehicles themselves). Incidents gain the vehicle
+  // kinds: the CHECK is rebuilt as in 7, rows kept with their rowids (the order of incidents
+  // first seen together) and alert_posts' references with them (foreign keys are off while
+  // migrations run, and checked before the version is written). Subscriptions keep their
+  // thresholds as typed (JSON; '{}': each kind's default); each account keeps the watch's memory
+  // between sweeps (JSON the alerts feature writes, forgotten with the account's incidents); each
+  // workspace keeps its named zones, unique by folded name.
+  `CREATE TABLE alert_incidents_v16 (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     transport_uid TEXT NOT NULL,
+     code_uit TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('transmission','changerequest','expiry','notstarted','vanished','stalled',
+       'powercut','zone','idle','speeding','offline','towed','afterhours','temperature')),
+     code TEXT NOT NULL,
+     first_seen_at INTEGER NOT NULL,
+     opened_at INTEGER,
+     resolved_at INTEGER,
+     resolve_reason TEXT,
+     state TEXT NOT NULL CHECK (state IN ('pending','open','resolved')),
+     last_seen_at INTEGER NOT NULL,
+     facts TEXT NOT NULL,
+     end_evidence_at INTEGER
+   );
+   INSERT INTO alert_incidents_v16 (rowid, id, account, transport_uid, code_uit, kind, code, first_seen_at,
+       opened_at, resolved_at, resolve_reason, state, last_seen_at, facts, end_evidence_at)
+     SELECT rowid, id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at, resolved_at,
+       resolve_reason, state, last_seen_at, facts, end_evidence_at FROM alert_incidents;
+   DROP TABLE alert_incidents;
+   ALTER TABLE alert_incidents_v16 RENAME TO alert_incidents;
+   CREATE UNIQUE INDEX alert_incidents_one_active ON alert_incidents (account, transport_uid, kind)
+     WHERE state IN ('pending','open');
+   CREATE INDEX alert_incidents_account ON alert_incidents (account, state);
+   ALTER TABLE alert_subscriptions ADD COLUMN watch TEXT NOT NULL DEFAULT '{}';
+   CREATE TABLE alert_watch_state (
+     account TEXT PRIMARY KEY,
+     state TEXT NOT NULL
+   );
+   CREATE TABLE zones (
+     workspace TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     name_key TEXT NOT NULL,
+     latitude REAL NOT NULL,
+     longitude REAL NOT NULL,
+     radius_meters REAL NOT NULL,
+     created_by TEXT,
+     created_at INTEGER NOT NULL,
+     UNIQUE (workspace, name_key)
+   );`,
 ];
 
 export class StoreError extends Error {

@@ -7,7 +7,14 @@ import type { TaskRecord } from "../tasks/task.js";
 import { SqliteAlertStore } from "./alertStore.js";
 import { SqliteAuditStore } from "./auditStore.js";
 import type { IncidentRecord } from "./contract/incidentRecords.js";
-import type { AlertGroup, AlertMute, AlertPost, AlertSubscription, AuditEntry } from "./contract/index.js";
+import type {
+  AlertGroup,
+  AlertMute,
+  AlertPost,
+  AlertSubscription,
+  AuditEntry,
+  Zone,
+} from "./contract/index.js";
 import type { TransportView } from "./contract/transportView.js";
 import { type Db, openDatabase, StoreError } from "./database.js";
 import { isReadable, type SealedInstallation } from "./installationSealing.js";
@@ -23,6 +30,7 @@ import { RedisAuditStore } from "./redis/auditStore.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
 import { decryptSecret, linkAssociatedData } from "./sealing.js";
 import { SqliteTaskStore } from "./taskStore.js";
+import { toZone } from "./zoneStore.js";
 
 /**
  * `npm run migrate -- --to-redis`: copies what a single fleetbot keeps in SQLite into Redis,
@@ -43,7 +51,12 @@ import { SqliteTaskStore } from "./taskStore.js";
  * alerts those incidents' posts belong to, and each account's last complete sweep (which tells
  * the next sweep what vanished), go along; their lines show only when there were any.
  *
- * Every row keeps its workspace (subscriptions, posts, mutes, groups).
+ * Vehicle watch goes too: each subscription's thresholds with it, each account's watch memory
+ * (one already in Redis is the live one and is kept), and each workspace's zones with their ids
+ * (incidents name a zone by its id; a zone of that name already in Redis is kept); their lines
+ * show only when there are any.
+ *
+ * Every row keeps its workspace (subscriptions, posts, mutes, groups, zones).
  *
  * Every record is copied with its id and times, each in one atomic write that does nothing when
  * the record is already in Redis: a second run changes nothing, and says so.
@@ -130,6 +143,10 @@ export interface SqliteSnapshot {
   mutes: AlertMute[];
   /** Each account's last complete sweep. */
   listed: { account: string; transports: TransportView[] }[];
+  /** Each account's vehicle-watch memory (JSON text as the alerts feature wrote it). */
+  watchStates: { account: string; state: string }[];
+  /** Every workspace's zones, by workspace then name key. */
+  zones: Zone[];
   tasks: { task: TaskRecord; steps: StepRecord[] }[];
   limits: LearnedLimitRecord[];
   audit: AuditEntry[];
@@ -225,6 +242,19 @@ function readListed(db: Db, alerts: SqliteAlertStore): SqliteSnapshot["listed"] 
     .filter((l) => l.transports.length > 0);
 }
 
+/** Each account's vehicle-watch memory. */
+function readWatchStates(db: Db): SqliteSnapshot["watchStates"] {
+  const row = z.object({ account: z.string(), state: z.string() });
+  return db
+    .prepare("SELECT account, state FROM alert_watch_state ORDER BY account")
+    .all()
+    .map((raw) => row.parse(raw));
+}
+
+function readZones(db: Db): Zone[] {
+  return db.prepare("SELECT * FROM zones ORDER BY workspace, name_key").all().map(toZone);
+}
+
 /** The mutes still in force at `now`. */
 function readMutes(db: Db, now: number): AlertMute[] {
   return db
@@ -295,6 +325,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
     const incidents = readIncidents(db, alerts);
     const groups = readGroups(alerts, incidents);
     const listed = readListed(db, alerts);
+    const watchStates = readWatchStates(db);
     const mutes = readMutes(db, now);
     const taskCopies = readTasks(db, tasks);
     const limits = readLimits(db);
@@ -307,6 +338,8 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       incidents,
       mutes,
       listed,
+      watchStates,
+      zones: readZones(db),
       tasks: taskCopies,
       limits,
       audit: new SqliteAuditStore(db).all(),
@@ -398,7 +431,7 @@ async function copyIncidents(snapshot: SqliteSnapshot, target: RedisMigrationTar
   return incidents;
 }
 
-/** Alert subscriptions, groups, incidents with their posts, mutes and last sweeps. */
+/** Alert subscriptions, groups, incidents with their posts, mutes, last sweeps, watch memory and zones. */
 async function copyAlertRecords(
   snapshot: SqliteSnapshot,
   target: RedisMigrationTarget,
@@ -425,6 +458,16 @@ async function copyAlertRecords(
       await copyEach("last sweeps", snapshot.listed, async (l) =>
         copiedOrPresent(await target.importListed(l.account, l.transports)),
       ),
+    );
+  if (snapshot.watchStates.length > 0)
+    outcomes.push(
+      await copyEach("vehicle watch states", snapshot.watchStates, async (w) =>
+        copiedOrPresent(await target.importWatchState(w.account, w.state)),
+      ),
+    );
+  if (snapshot.zones.length > 0)
+    outcomes.push(
+      await copyEach("zones", snapshot.zones, async (zone) => copiedOrPresent(await target.importZone(zone))),
     );
   return outcomes;
 }

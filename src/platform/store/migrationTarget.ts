@@ -8,6 +8,7 @@ import type { IncidentRecord } from "./contract/incidentRecords.js";
 import { assertInstalledSettingsWorkspace, assertSettingLanguage } from "./contract/settings.js";
 import type { StepState } from "./contract/tasks.js";
 import type { TransportView } from "./contract/transportView.js";
+import type { Zone } from "./contract/zones.js";
 import type { SealedInstallation } from "./installationSealing.js";
 import { linkId, readSealedAccounts, type SealedAccount, writeSealedAccount } from "./redis/accountStore.js";
 import {
@@ -19,13 +20,16 @@ import {
   slotOf,
   toGroup,
   toSubscription,
+  watchStateKey,
 } from "./redis/alertStore.js";
 import { writeSealedInstallation } from "./redis/installationStore.js";
 import { checkLimits, limitsKey } from "./redis/learnedLimits.js";
 import { encodePairs, LuaScript, presentFields, RedisStore, type RedisStoreOptions } from "./redis/lua.js";
 import { settingsKey, WORKSPACE_FIELD } from "./redis/settingsStore.js";
 import { stepsKey, stepText, TASK_LUA, taskKey, toHash } from "./redis/taskStore.js";
+import { zonesKey, zoneText } from "./redis/zoneStore.js";
 import { DEFAULT_RESULT_LIMITS, encodeResult, type ResultLimits } from "./resultCodec.js";
+import { watchText } from "./watchOptions.js";
 
 /**
  * The migrator's writes into Redis: what `npm run migrate -- --to-redis` (migrate.ts) copies and
@@ -81,6 +85,10 @@ export interface MigrationTarget {
   importMute(mute: AlertMute): Promise<boolean>;
   /** An account's last complete sweep; a list already there stays. */
   importListed(account: string, transports: readonly TransportView[]): Promise<boolean>;
+  /** An account's vehicle-watch memory (JSON text as it is); one already there is the live one and stays. */
+  importWatchState(account: string, state: string): Promise<boolean>;
+  /** A workspace's zone with its id and time; a zone of that name key already there stays. */
+  importZone(zone: Zone): Promise<boolean>;
   /** A task as it is (id, state, times, attempts) with its journal; a task already there stays. */
   importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean>;
   /** A learned row as it is; an endpoint already learned there keeps its row. */
@@ -309,6 +317,7 @@ export class RedisMigrationTarget extends RedisStore implements MigrationTarget,
       minDurationMinutes: String(subscription.minDurationMinutes),
       staleMinutes: String(subscription.staleMinutes),
       language: subscription.language,
+      watch: watchText(subscription.watch),
       createdAt: String(subscription.createdAt),
     };
     toSubscription(presentFields(fields));
@@ -379,6 +388,17 @@ export class RedisMigrationTarget extends RedisStore implements MigrationTarget,
   async importListed(account: string, transports: readonly TransportView[]): Promise<boolean> {
     const pairs = transports.flatMap((t) => [t.uId, JSON.stringify(t)]);
     return (await IMPORT_LISTED.run(this.redis, [], [this.prefix, account, ...pairs])) === 1;
+  }
+
+  async importWatchState(account: string, state: string): Promise<boolean> {
+    // SET NX: a replica's sweep since wrote the live memory.
+    return (await this.redis.set(watchStateKey(this.prefix, account), state, "NX")) === "OK";
+  }
+
+  async importZone(zone: Zone): Promise<boolean> {
+    return (
+      (await this.redis.hsetnx(zonesKey(this.prefix, zone.workspace), zone.nameKey, zoneText(zone))) === 1
+    );
   }
 
   async importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean> {

@@ -8,10 +8,12 @@ import type {
   LearnedLimitsRepository,
   SettingsRepository,
   TaskRepository,
+  ZoneRepository,
 } from "./contract/index.js";
 import type { SqliteLearnedLimitsStore } from "./learnedLimits.js";
 import type { SqliteSettingsStore } from "./settingsStore.js";
 import type { SqliteTaskStore } from "./taskStore.js";
+import type { SqliteZoneStore } from "./zoneStore.js";
 
 /**
  * The SQLite stores as the contract's repositories.
@@ -34,7 +36,8 @@ export type SqliteStore =
   | SqliteAlertStore
   | SqliteAuditStore
   | SqliteSettingsStore
-  | SqliteLearnedLimitsStore;
+  | SqliteLearnedLimitsStore
+  | SqliteZoneStore;
 
 /** The contract interface a SQLite store implements synchronously. */
 export type RepositoryOf<S extends SqliteStore> = S extends SqliteTaskStore
@@ -49,7 +52,9 @@ export type RepositoryOf<S extends SqliteStore> = S extends SqliteTaskStore
           ? SettingsRepository
           : S extends SqliteLearnedLimitsStore
             ? LearnedLimitsRepository
-            : never;
+            : S extends SqliteZoneStore
+              ? ZoneRepository
+              : never;
 
 /**
  * A synchronous SQLite store as its repository. A throw becomes a rejected promise, so callers

@@ -12,7 +12,14 @@ import { messages } from "../../i18n/index.js";
 import { isLanguage, type Language } from "../../i18n/language.js";
 import type { TransportStatusId } from "../../platform/fleet/schemas.js";
 import type { HttpRoute } from "../../platform/slack/app.js";
-import type { RunningSimulator, TransmissionCode } from "../../simulator/index.js";
+import {
+  type Depot,
+  destinationPoint,
+  type RunningSimulator,
+  type TransmissionCode,
+  type VehicleControl,
+  type VehicleControlView,
+} from "../../simulator/index.js";
 import { STATUS_NAMES, TRANSMISSION_CODES } from "../../simulator/transports.js";
 import type { ElementInput, FakeSlack, SlackDriver } from "../fakeSlack/index.js";
 import { dmIdFor } from "../fakeSlack/workspace.js";
@@ -97,6 +104,10 @@ interface Sandbox {
    * its own, which the sandbox never reads or writes): only what this page sent.
    */
   language: Language | undefined;
+  /** Tows waiting for the bot to see the vehicle parked first (ended by `close()`). */
+  pendingTows: Set<NodeJS.Timeout>;
+  /** The bot's alert schedule, to time a tow after the check that saw the vehicle parked. */
+  alertSchedule: SandboxDeps["alertSchedule"];
 }
 
 export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
@@ -112,6 +123,8 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     forced: new Map(),
     hidden: new Map(),
     language: undefined,
+    pendingTows: new Set(),
+    alertSchedule: deps.alertSchedule,
   };
   const api = (route: HttpRoute) => guarded(token, route);
   const post = (path: string, run: (body: Record<string, unknown>) => Promise<Answer>) =>
@@ -137,10 +150,17 @@ export function sandboxRoutes(deps: SandboxDeps): SandboxRoutes {
     api(filesRoute(sandbox.fake)),
     api(transportsRoute(sandbox)),
     post("/sandbox/simulate", async (body) => simulate(sandbox, body)),
+    api(vehiclesRoute(sandbox)),
+    post("/sandbox/vehicle", async (body) => controlVehicle(sandbox, body)),
     api(alertScheduleRoute(deps.alertSchedule)),
     api(fleetStatusRoute(deps.fleetStatus)),
   ];
-  return Object.assign(routes, { close: () => sandbox.feed.close() });
+  const close = () => {
+    sandbox.feed.close();
+    for (const timer of sandbox.pendingTows) clearTimeout(timer);
+    sandbox.pendingTows.clear();
+  };
+  return Object.assign(routes, { close });
 }
 
 // -------------------------------------------------------------------- page, assets, state
@@ -519,6 +539,204 @@ function listTransports(
         };
       })
   );
+}
+
+// -------------------------------------------------------------------- the Simulator panel: vehicles
+
+/**
+ * The sandbox's demo zone: a circle around the București depot, where the day plans park the
+ * București vehicles at night. The panel's "Drive into" / "Drive out of" buttons place a vehicle
+ * at its centre / 3 km away (well outside the radius).
+ */
+export const DEMO_ZONE = { name: "Depou București", radiusMeters: 500 } as const;
+const LEAVE_ZONE_KM = 3;
+/** How much the "Warm reefer" button raises a reefer above its set point, °C. */
+const WARM_REEFER_BY_C = 12;
+const DEMO_SPEED_KMH = 120;
+const DEMO_TOW_METERS = 2000;
+/** A parked-first tow gives up if no alert check reads the vehicles within this long. */
+const TOW_WAIT_MS = 5 * 60_000;
+const TOW_POLL_MS = 500;
+
+/** What the panel's vehicle buttons send (`POST /sandbox/vehicle {vehicleId, action}`). */
+export const VEHICLE_ACTIONS = [
+  "cutPower",
+  "restorePower",
+  "enterZone",
+  "leaveZone",
+  "idle",
+  "speed",
+  "silent",
+  "tow",
+  "warmReefer",
+  "normal",
+] as const;
+export type VehicleAction = (typeof VEHICLE_ACTIONS)[number];
+
+/** What the Simulator panel shows of a vehicle. */
+export interface SandboxVehicle {
+  vehicleId: number;
+  plate: string;
+  name: string;
+  reefer: boolean;
+  speed: number;
+  engineOn: boolean;
+  voltage: number;
+  /** The last GPS report as company-vehicles writes it (company local time). */
+  gpsDate: string;
+  address: string;
+  /** The overrides in force (empty: the day plans). */
+  controls: VehicleControlView;
+}
+
+function isVehicleAction(value: unknown): value is VehicleAction {
+  return typeof value === "string" && (VEHICLE_ACTIONS as readonly string[]).includes(value);
+}
+
+/** The depot the demo zone is drawn around (București: the depots' first). */
+function zoneDepot(simulator: RunningSimulator): Depot {
+  return simulator.depots.find((d) => d.town === "București") ?? simulator.depots[0]!;
+}
+
+function demoZone(simulator: RunningSimulator) {
+  const depot = zoneDepot(simulator);
+  return { ...DEMO_ZONE, latitude: depot.latitude, longitude: depot.longitude };
+}
+
+/** GET /sandbox/vehicles: the fleet as the simulator reports it now, with the demo zone. */
+function vehiclesRoute({ simulator }: Sandbox): HttpRoute {
+  return {
+    path: "/sandbox/vehicles",
+    handler: (_req, res) => {
+      if (!simulator) json(res, 200, { ok: true, simulator: false, vehicles: [] });
+      else
+        json(res, 200, {
+          ok: true,
+          simulator: true,
+          zone: demoZone(simulator),
+          vehicles: simulator.vehicles.flatMap((v) => {
+            const shown = sandboxVehicle(simulator, v.vehicleId);
+            return shown ? [shown] : [];
+          }),
+        });
+    },
+  };
+}
+
+function sandboxVehicle(simulator: RunningSimulator, vehicleId: number): SandboxVehicle | undefined {
+  const v = simulator.vehicles.find((x) => x.vehicleId === vehicleId);
+  const record = simulator.control.vehicle(vehicleId);
+  if (!v || !record) return undefined;
+  return {
+    vehicleId,
+    plate: v.plate,
+    name: v.name,
+    reefer: v.reefer !== undefined,
+    speed: record.speed,
+    engineOn: record.engineEvent === 1,
+    voltage: record.externalPowerVoltage,
+    gpsDate: record.gpsDate,
+    address: record.address,
+    controls: simulator.control.vehicleControls(vehicleId) ?? {},
+  };
+}
+
+/** The simulator control a button sends (the tow is handled apart: it may park first). */
+function controlFor(
+  action: Exclude<VehicleAction, "tow" | "warmReefer">,
+  simulator: RunningSimulator,
+): VehicleControl {
+  const zone = demoZone(simulator);
+  switch (action) {
+    case "cutPower":
+      return { power: "cut" };
+    case "restorePower":
+      return { power: "restored" };
+    case "enterZone":
+      return { place: { latitude: zone.latitude, longitude: zone.longitude } };
+    case "leaveZone": {
+      // North-east of the depot, off the roads the day plans drive out on.
+      const out = destinationPoint({ lat: zone.latitude, lon: zone.longitude }, 45, LEAVE_ZONE_KM);
+      return { place: { latitude: round6(out.lat), longitude: round6(out.lon) } };
+    }
+    case "idle":
+      return { idle: true };
+    case "speed":
+      return { speedKmh: DEMO_SPEED_KMH };
+    case "silent":
+      return { silent: true };
+    default:
+      return { clear: true };
+  }
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/**
+ * POST /sandbox/vehicle {vehicleId, action}: one of the panel's vehicle buttons, as a simulator
+ * control (`sim.control.setVehicle`). Answers the vehicle as the simulator reports it afterwards,
+ * and `step: "parked"` when a tow has to wait (see `tow`).
+ */
+function controlVehicle(sandbox: Sandbox, body: Record<string, unknown>): Answer {
+  const { simulator } = sandbox;
+  if (!simulator) return [404, { ok: false, error: "no simulator: fleetbot runs on a real fleet service" }];
+  const vehicleId = num(body.vehicleId);
+  const action = body.action;
+  if (vehicleId === undefined) return [400, { ok: false, error: "vehicleId (a number) is required" }];
+  if (!isVehicleAction(action))
+    return [400, { ok: false, error: `action must be one of ${VEHICLE_ACTIONS.join(", ")}` }];
+  const v = simulator.vehicles.find((x) => x.vehicleId === vehicleId);
+  if (!v) return [404, { ok: false, error: `no vehicle ${vehicleId}` }];
+  let step: "done" | "parked" = "done";
+  if (action === "tow") step = tow(sandbox, simulator, vehicleId);
+  else if (action === "warmReefer") {
+    if (!v.reefer)
+      return [400, { ok: false, error: `${v.plate} is not a reefer: it has no temperature sensors` }];
+    simulator.control.setVehicle(vehicleId, { reeferTemperature: v.reefer.setPointC + WARM_REEFER_BY_C });
+  } else simulator.control.setVehicle(vehicleId, controlFor(action, simulator));
+  return [200, { ok: true, action, step, vehicle: sandboxVehicle(simulator, vehicleId) }];
+}
+
+/**
+ * A tow is seen only between two alert checks that both find the engine off. A vehicle with its
+ * engine running is first parked where it is (engine off); the tow follows once an alert check
+ * has read company-vehicles after that ("parked"). A parked one is towed at once ("done").
+ */
+function tow(sandbox: Sandbox, simulator: RunningSimulator, vehicleId: number): "done" | "parked" {
+  const shown = simulator.control.vehicle(vehicleId);
+  if (shown && shown.engineEvent !== 1) {
+    simulator.control.setVehicle(vehicleId, { tow: { meters: DEMO_TOW_METERS } });
+    return "done";
+  }
+  if (shown)
+    simulator.control.setVehicle(vehicleId, {
+      place: { latitude: shown.latitude, longitude: shown.longitude },
+    });
+  const parkedAt = simulator.control.now();
+  // The check after the park: the next scheduled one (on the sim clock), else any read after now.
+  const nextCheck = sandbox.alertSchedule?.().nextCheckAt;
+  const seenAfter =
+    nextCheck === undefined ? parkedAt : Math.max(parkedAt, nextCheck + (parkedAt - Date.now()));
+  const giveUpAt = Date.now() + TOW_WAIT_MS;
+  const poll = () => {
+    const timer = setTimeout(() => {
+      sandbox.pendingTows.delete(timer);
+      if (vehiclesReadSince(simulator, seenAfter))
+        simulator.control.setVehicle(vehicleId, { tow: { meters: DEMO_TOW_METERS } });
+      else if (Date.now() < giveUpAt) poll();
+    }, TOW_POLL_MS);
+    timer.unref();
+    sandbox.pendingTows.add(timer);
+  };
+  poll();
+  return "parked";
+}
+
+/** Whether company-vehicles was answered for a request that arrived at or after `since` (sim time). */
+function vehiclesReadSince(simulator: RunningSimulator, since: number): boolean {
+  return simulator.control
+    .requests(500)
+    .some((r) => r.endpoint === "company-vehicles" && r.status === 200 && Date.parse(r.at) >= since);
 }
 
 // -------------------------------------------------------------------- helpers

@@ -139,7 +139,7 @@ describe("a transport the service stops listing", () => {
 });
 
 describe("a stalled transmission", () => {
-  it("raised after stale= minutes with the time of the 6-hour limit, then resolved when positions flow", async () => {
+  it("raised after stale= minutes with how long is left before the 6-hour limit, then resolved when positions flow", async () => {
     const uit = runningActive();
     const fortyFive = new Date(Date.now() - 45 * 60_000).toISOString();
     sim().control.setTransport(uit, { lastTransmissionDate: fortyFive, lastGpsDate: fortyFive });
@@ -148,9 +148,9 @@ describe("a stalled transmission", () => {
     expect(stalled, "the stalled alert").toBeDefined();
     expect(textOf(stalled)).toContain("🟠");
     expect(textOf(stalled)).toMatch(/Transmission stalled/);
-    expect(textOf(stalled)).toMatch(/No position sent since/);
-    // The limit as a date token (6 h after the last position), not a count that freezes.
-    expect(textOf(stalled)).toMatch(/The 6-hour limit is\* <!date\^\d+\^/);
+    expect(textOf(stalled)).toMatch(/Nothing sent for \d+ min\* \(last position sent <!date\^\d+\^/);
+    // How long is left, and the limit itself as a date token beside it (6 h after the last position).
+    expect(textOf(stalled)).toMatch(/\d+ h( \d+ min)? left before the 6-hour limit\* \(<!date\^\d+\^/);
 
     sim().control.setTransport(uit, { clear: true });
     await h.bot.alerts.runOnce();

@@ -84,11 +84,11 @@ describe("alerts as one person reads them, in their own language", () => {
     const subscribed = lastAnswer(await fleet("alerts subscribe lang=ro", ROMANIAN), ROMANIAN);
     expect(subscribed).toContain("primește acum alerte de transport");
     expect(subscribed).toContain("alerte în română");
-    expect(subscribed).toContain("toate tipurile de alerte");
+    expect(subscribed).toContain("toate alertele de transport");
     // The English user lists the same subscription, in English.
     const listed = lastAnswer(await fleet("alerts list", ENGLISH), ENGLISH);
     expect(listed).toContain("alerts in Romanian");
-    expect(listed).toContain("every alert kind");
+    expect(listed).toContain("every transport alert kind");
     expect(listed).not.toContain("abonament");
   });
 

@@ -35,6 +35,7 @@ const sub: AlertSubscription = {
   minDurationMinutes: 90,
   staleMinutes: 30,
   language: "ro",
+  watch: {},
   createdAt: NOW,
 };
 const plain: AlertSubscription = {
@@ -59,7 +60,7 @@ function expectValid(message: { text: string; blocks: KnownBlock[] }): void {
 
 /** Words an English answer would have: a Romanian one must have none of them. */
 const ENGLISH =
-  /\b(alerts? of|now gets|no longer|member|every alert kind|except|vehicles|after|workspace account|stalled|muted|Example|Known)\b/;
+  /\b(alerts? of|now gets|no longer|member|every transport alert kind|except|vehicles|after|workspace account|stalled|muted|Example|Known)\b/;
 
 describe("/fleet alerts list in the reader's language", () => {
   const failures = { G0PRIVATE: { codeUit: "X", error: "channel:not_in_channel", attempts: 3 } };
@@ -77,7 +78,7 @@ describe("/fleet alerts list in the reader's language", () => {
     expect(text).toContain("stalled after 30 min without a position");
     expect(text).toContain("alerts in Romanian");
     expect(text).toContain("by <@U0DISPATCH>");
-    expect(text).toContain("every alert kind");
+    expect(text).toContain("every transport alert kind");
     expect(text).toContain("no stalled alerts");
     expect(text).toContain("alerts in the workspace's language");
     expect(text).toContain("workspace account");
@@ -101,7 +102,7 @@ describe("/fleet alerts list in the reader's language", () => {
     expect(text).toContain("transmisie blocată după 30 min fără nicio poziție");
     expect(text).toContain("alerte în română");
     expect(text).toContain("adăugat de <@U0DISPATCH>");
-    expect(text).toContain("toate tipurile de alerte");
+    expect(text).toContain("toate alertele de transport");
     expect(text).toContain("fără alerte de transmisie blocată");
     expect(text).toContain("alerte în limba workspace-ului");
     expect(text).toContain("contul workspace-ului");
@@ -238,7 +239,7 @@ describe("filter problems: the domain gives codes, the answer words them with an
     const one = await problemOf({ codes: ["Bogus", "Error"] });
     expect(one).toEqual({ problem: "unknown-codes", unknownCodes: ["Bogus"] });
     expect(said(alertFilterErrorMessage(one, "en"))).toContain(
-      "Unknown alert code: Bogus. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, Vanished, Stalled, or a kind (transmission, changerequest, expiry, notstarted, vanished, stalled).",
+      "Unknown alert code: Bogus. Known: Error, OldData, NoGPSCoordinates, NotInRomania, MissingETransportConfiguration, WithoutTransmission, ResponseError, RequestErrorSent, ValidityEnding, NotStarted, Vanished, Stalled, PowerCut, Zone, Idle, Speeding, Offline, Towed, AfterHours, Temperature, or a kind (transmission, changerequest, expiry, notstarted, vanished, stalled).",
     );
     expect(said(alertFilterErrorMessage(one, "en"))).toContain(
       "Example: /fleet alerts subscribe Error OldData min=15",

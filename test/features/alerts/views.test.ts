@@ -356,7 +356,7 @@ describe("the new kinds", () => {
     expect(validateMessagePayload(message)).toEqual([]);
   });
 
-  it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with the 6-hour limit as a time", () => {
+  it("a vanished alert is red and says to check TrackGPS; a stalled one is amber with how long and how long is left", () => {
     const vanished = alertMessage(incident({ kind: "vanished", code: "Vanished" }), "C1", {
       language: "en",
       nowMs: NOW,
@@ -380,10 +380,13 @@ describe("the new kinds", () => {
       { language: "en", nowMs: NOW },
     );
     expect(stalled.text.startsWith("🟠 Transmission stalled")).toBe(true);
-    // A time, not "4 h 30 min left", which would be wrong an hour after the post.
+    // Durations, so the reader does no subtraction (issue 22), and the times beside them as date
+    // tokens, which stay true after the post.
+    const since = (NOW - 90 * MIN) / 1000;
     const limit = (NOW - 90 * MIN + 6 * 3600_000) / 1000;
-    expect(textOfBlocks(stalled.blocks)).toContain(`*The 6-hour limit is* <!date^${limit}^`);
-    expect(textOfBlocks(stalled.blocks)).not.toMatch(/\d+ min\b|left\*/);
+    const text = textOfBlocks(stalled.blocks);
+    expect(text).toContain(`*Nothing sent for 1 h 30 min* (last position sent <!date^${since}^`);
+    expect(text).toContain(`*4 h 30 min left before the 6-hour limit* (<!date^${limit}^`);
     expect(validateMessagePayload(stalled)).toEqual([]);
   });
 });
@@ -475,6 +478,7 @@ describe("digest and subscription views", () => {
       vehicles: ["B-123-ABC"],
       minDurationMinutes: 10,
       staleMinutes: 30,
+      watch: {},
       createdAt: NOW,
     };
     const message = subscriptionListMessage(

@@ -71,6 +71,7 @@ describe("migration 3 (alerts)", () => {
       { name: "alert_mutes" },
       { name: "alert_posts" },
       { name: "alert_subscriptions" },
+      { name: "alert_watch_state" },
     ]);
     db.close();
   });

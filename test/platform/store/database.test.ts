@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { SqliteAlertStore } from "../../../src/platform/store/alertStore.js";
 import {
   MIGRATIONS,
   openDatabase,
   SCHEMA_VERSION,
   StoreError,
 } from "../../../src/platform/store/database.js";
+import { SqliteZoneStore } from "../../../src/platform/store/zoneStore.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -46,6 +48,109 @@ describe("openDatabase", () => {
     const db = openDatabase(dir);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT id FROM tasks").all()).toEqual([{ id: "t1" }]);
+    db.close();
+  });
+
+  it("migration 16 (vehicle watch) keeps a version-15 store's incidents, in order, with their posts and groups", () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    for (const migration of MIGRATIONS.slice(0, 15)) old.exec(migration);
+    old.pragma("user_version = 15");
+    old.exec(`
+      INSERT INTO alert_subscriptions (id, workspace, channel, account, codes, created_at, stale_minutes, language)
+        VALUES ('s1', 'T:A', 'C1', 'demo', '["Error"]', 5, 15, 'ro');
+      INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, opened_at,
+          resolved_at, resolve_reason, state, last_seen_at, facts, end_evidence_at)
+        VALUES ('i2', 'demo', 't-2', 'UIT2', 'stalled', 'Stalled', 1, 1, NULL, NULL, 'open', 3, '{"uId":"t-2","codeUit":"UIT2","statusId":2}', NULL),
+               ('i1', 'demo', 't-1', 'UIT1', 'transmission', 'Error', 1, 1, 4, 'recovered', 'resolved', 4, '{"uId":"t-1","codeUit":"UIT1","statusId":2}', 2),
+               ('i3', 'demo', 't-1', 'UIT1', 'vanished', 'Vanished', 2, NULL, NULL, NULL, 'pending', 2, '{"uId":"t-1","codeUit":"UIT1","statusId":2}', NULL);
+      INSERT INTO alert_groups (id, account, workspace, channel, created_at, ts, shown) VALUES ('g1', 'demo', 'T:A', 'C2', 1, '9.9', 2);
+      INSERT INTO alert_posts (incident_id, workspace, channel, ts, attempts, group_id) VALUES ('i2', 'T:A', 'C2', '1.2', 1, 'g1');
+      INSERT INTO alert_posts (incident_id, workspace, channel, ts, attempts, group_id) VALUES ('i1', 'T:A', 'C2', '1.1', 1, 'g1');
+      INSERT INTO alert_posts (incident_id, workspace, channel, ts, attempts, last_error) VALUES ('i1', 'T:A', 'C1', NULL, 2, 'late');
+      INSERT INTO alert_listed (account, transport_uid, facts) VALUES ('demo', 't-2', '{"uId":"t-2","codeUit":"UIT2","statusId":2}');
+    `);
+    const before = old.prepare("SELECT rowid, * FROM alert_incidents ORDER BY rowid").all();
+    const postsBefore = old.prepare("SELECT rowid, * FROM alert_posts ORDER BY rowid").all();
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(16);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    // Every row as it was, rowids included (incidents first seen together keep their order).
+    expect(db.prepare("SELECT rowid, * FROM alert_incidents ORDER BY rowid").all()).toEqual(before);
+    expect(db.prepare("SELECT rowid, * FROM alert_posts ORDER BY rowid").all()).toEqual(postsBefore);
+    expect(db.pragma("foreign_key_check")).toEqual([]);
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    const alerts = new SqliteAlertStore(db, () => 10);
+    expect(alerts.incidents("demo").map((i) => i.id)).toEqual(["i2", "i1", "i3"]);
+    expect(alerts.incident("i1")).toMatchObject({
+      state: "resolved",
+      endEvidenceMs: 2,
+      resolveReason: "recovered",
+    });
+    expect(alerts.groupMembers("g1").map((m) => m.incident.id)).toEqual(["i2", "i1"]);
+    expect(alerts.lastFailure("C1", "T:A")).toEqual({ codeUit: "UIT1", error: "late", attempts: 2 });
+    expect(alerts.listedTransports("demo")).toEqual([{ uId: "t-2", codeUit: "UIT2", statusId: 2 }]);
+    // A subscription from before has no watch options; it keeps its other settings.
+    expect(alerts.subscription("C1", "demo", "T:A")).toMatchObject({
+      codes: ["Error"],
+      staleMinutes: 15,
+      language: "ro",
+      watch: {},
+    });
+    // The rebuilt table still holds one active incident per transport and kind, and takes the vehicle kinds.
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, state, last_seen_at, facts)
+             VALUES ('dup', 'demo', 't-2', 'UIT2', 'stalled', 'Stalled', 5, 'open', 5, '{}')`,
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO alert_incidents (id, account, transport_uid, code_uit, kind, code, first_seen_at, state, last_seen_at, facts)
+             VALUES ('bad', 'demo', 't-9', 'UIT9', 'parking', 'x', 5, 'open', 5, '{}')`,
+        )
+        .run(),
+    ).toThrow(/CHECK/);
+    const [towed] = alerts.applyChanges([
+      {
+        type: "open",
+        account: "demo",
+        transportUId: "vehicle:7|towed",
+        codeUit: "B-7-XYZ",
+        kind: "towed",
+        code: "towed",
+        at: 6,
+        state: "open",
+        facts: {
+          uId: "vehicle:7|towed",
+          codeUit: "B-7-XYZ",
+          statusId: 0,
+          vehicle: { vehicleId: 7, watch: "towed" },
+        },
+      },
+    ]);
+    expect(towed).toMatchObject({ kind: "towed", facts: { vehicle: { vehicleId: 7, watch: "towed" } } });
+    // Deleting an incident still takes its posts with it (the reference survived the rebuild).
+    db.prepare("DELETE FROM alert_incidents WHERE id = 'i1'").run();
+    expect(alerts.posts("i1")).toEqual([]);
+    alerts.replaceWatchState("demo", "{}");
+    expect(alerts.watchState("demo")).toBe("{}");
+    const zones = new SqliteZoneStore(db, () => 10);
+    expect(
+      zones.addZone({
+        workspace: "T:A",
+        name: "Depou",
+        nameKey: "depou",
+        latitude: 1,
+        longitude: 2,
+        radiusMeters: 50,
+      }).added,
+    ).toBe(true);
     db.close();
   });
 

@@ -5,6 +5,8 @@ import { SqliteAlertStore } from "../../../src/platform/store/alertStore.js";
 import { openDatabase } from "../../../src/platform/store/database.js";
 import { formatMigrationReport, migrateToRedis } from "../../../src/platform/store/migrate.js";
 import { RedisAlertStore } from "../../../src/platform/store/redis/alertStore.js";
+import { RedisZoneStore } from "../../../src/platform/store/redis/zoneStore.js";
+import { SqliteZoneStore } from "../../../src/platform/store/zoneStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../../helpers/redisServer.js";
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0);
@@ -100,6 +102,108 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis: alerts by worksp
     });
     expect(await target.group(group.id)).toBeUndefined();
     expect((await target.posts(first)).map((p) => p.workspace)).toEqual(["", A]);
+    db.close();
+  });
+
+  it("copies vehicle watch: subscriptions' options, each account's memory, the zones with their ids; Redis' own are kept", async () => {
+    const db = openDatabase(":memory:");
+    const sqlite = new SqliteAlertStore(db, () => NOW);
+    const zones = new SqliteZoneStore(db, () => NOW);
+    sqlite.upsertSubscription({
+      workspace: A,
+      channel: "C1",
+      account: "demo",
+      watch: { volts: 11.5, zones: ["Depou"], speedKmh: 90 },
+    });
+    sqlite.upsertSubscription({ channel: "C1", account: "solo" });
+    const vehicle = { uId: "vehicle:7|speeding:90", codeUit: "B-7-XYZ", statusId: 0 };
+    const [speeding] = sqlite.applyChanges([
+      {
+        type: "open",
+        account: "demo",
+        transportUId: vehicle.uId,
+        codeUit: vehicle.codeUit,
+        kind: "speeding",
+        code: "speeding",
+        at: NOW,
+        state: "open",
+        facts: { ...vehicle, vehicle: { vehicleId: 7, watch: "speeding:90", peakSpeedKmh: 121 } },
+      },
+    ]);
+    sqlite.replaceWatchState("demo", '{"last":{"7":[46.77,23.62]}}');
+    sqlite.replaceWatchState("solo", '{"last":{}}');
+    const depot = zones.addZone({
+      workspace: A,
+      name: "Depou",
+      nameKey: "depou",
+      latitude: 46.77,
+      longitude: 23.62,
+      radiusMeters: 500,
+      createdBy: "U1",
+    });
+    zones.addZone({
+      workspace: B,
+      name: "Baza",
+      nameKey: "baza",
+      latitude: 44.4,
+      longitude: 26.1,
+      radiusMeters: 80,
+    });
+    zones.addZone({
+      workspace: "",
+      name: "Demo",
+      nameKey: "demo",
+      latitude: 45,
+      longitude: 25,
+      radiusMeters: 50,
+    });
+
+    const prefix = "migrate-watch:";
+    const target = new RedisAlertStore(redis, { prefix, now: () => NOW });
+    const targetZones = new RedisZoneStore(redis, { prefix, now: () => NOW });
+    // Written by a replica before the migration: the live ones, kept.
+    await target.replaceWatchState("solo", '{"live":true}');
+    await targetZones.addZone({
+      workspace: B,
+      name: "BAZA",
+      nameKey: "baza",
+      latitude: 1,
+      longitude: 2,
+      radiusMeters: 300,
+    });
+
+    const report = await migrateToRedis({ source: { db }, redis, prefix, now: () => NOW });
+    expect(formatMigrationReport(report)).toEqual(
+      expect.arrayContaining([
+        "alert subscriptions: 2 copied, 0 already in Redis",
+        "incidents: 1 copied, 0 already in Redis [0 posts with them]",
+        "vehicle watch states: 1 copied, 1 already in Redis",
+        "zones: 2 copied, 1 already in Redis",
+      ]),
+    );
+    expect(await target.subscriptions()).toEqual(sqlite.subscriptions());
+    expect((await target.subscription("C1", "demo", A))?.watch).toEqual({
+      volts: 11.5,
+      zones: ["Depou"],
+      speedKmh: 90,
+    });
+    expect(await target.incident(speeding!.id)).toEqual(sqlite.incident(speeding!.id));
+    expect(await target.watchState("demo")).toBe('{"last":{"7":[46.77,23.62]}}');
+    expect(await target.watchState("solo")).toBe('{"live":true}');
+    // With its id: incidents name the zone by it.
+    expect(await targetZones.zones(A)).toEqual([depot.added ? depot.zone : undefined]);
+    expect(await targetZones.zones("")).toEqual(zones.zones(""));
+    expect((await targetZones.zones(B)).map((z) => [z.name, z.radiusMeters])).toEqual([["BAZA", 300]]);
+
+    const again = formatMigrationReport(
+      await migrateToRedis({ source: { db }, redis, prefix, now: () => NOW }),
+    );
+    expect(again).toEqual(
+      expect.arrayContaining([
+        "vehicle watch states: 0 copied, 2 already in Redis",
+        "zones: 0 copied, 3 already in Redis",
+      ]),
+    );
     db.close();
   });
 });

@@ -17,6 +17,7 @@ import {
   listAlerts,
   subscribeAlerts,
   unsubscribeAlerts,
+  zonesCommand,
 } from "../../alerts/index.js";
 import type { ListenerDeps } from "../../context.js";
 import { showQueue } from "../../queue/index.js";
@@ -116,6 +117,10 @@ async function dispatchFleetCommand(
         { ...alertArgs, channel: parsed.channel, codes: parsed.codes, options: parsed.options },
         deps.alerts,
       );
+    case "zones-list":
+    case "zones-add":
+    case "zones-remove":
+      return zonesCommand(alertArgs, parsed, deps.alerts);
     case "language":
       return languageCommand(args, parsed, deps.language);
     default:

@@ -32,7 +32,33 @@ export interface AlertSubscription {
   staleMinutes: number;
   /** Language of the channel's alerts and digests (`lang=`); undefined: the workspace default. */
   language?: Language;
+  /** The vehicle kinds' thresholds as given (`volts=`, `zones=`, …); {} when none (each kind's default). */
+  watch: VehicleWatchOptions;
   createdAt: number;
+}
+
+/**
+ * A subscription's vehicle-watch options as typed (absent: the kind's default, applied by
+ * src/features/alerts/vehicleWatch/). Stored as they are: the store checks nothing in them.
+ */
+export interface VehicleWatchOptions {
+  /** `volts=`: PowerCut below this external voltage. */
+  volts?: number;
+  /** `zones=`: the zone names watched (as typed); absent: every zone of the workspace. */
+  zones?: string[];
+  /** `idle=` minutes. */
+  idleMinutes?: number;
+  /** `speed=` km/h. */
+  speedKmh?: number;
+  /** `offline=` minutes. */
+  offlineMinutes?: number;
+  /** `hours=HH:MM-HH:MM`. */
+  hours?: string;
+  /** `temp=<min>..<max>` °C. */
+  tempMin?: number;
+  tempMax?: number;
+  /** `tempfor=` minutes. */
+  tempForMinutes?: number;
 }
 
 export interface NewAlertSubscription {
@@ -49,6 +75,8 @@ export interface NewAlertSubscription {
   staleMinutes?: number;
   /** Default none: the workspace default when rendered. */
   language?: Language;
+  /** Default {}. */
+  watch?: VehicleWatchOptions;
 }
 
 /** One incident's message in one channel of one workspace. */
@@ -239,6 +267,13 @@ export interface AlertRepository {
   listedTransports(account: string): Promise<TransportView[]>;
   /** Replaces that list (after a complete sweep, and its vanished ones checked). */
   replaceListed(account: string, transports: readonly TransportView[]): Promise<void>;
+  /**
+   * The account's vehicle-watch memory between sweeps (last positions, since-whens), as the JSON
+   * text the alerts feature wrote, or undefined. Forgotten with the account's incidents.
+   */
+  watchState(account: string): Promise<string | undefined>;
+  /** Replaces it (after a sweep that read the vehicles). */
+  replaceWatchState(account: string, state: string): Promise<void>;
 
   // ---------- retention and uninstalls
 

@@ -2,9 +2,10 @@
  * The alerts' records as the store keeps them: incidents, their kinds and states, and how a
  * sweep changes them (src/features/alerts/incidents.ts decides; the stores keep).
  */
-import type { TransportView } from "./transportView.js";
+import type { IncidentFacts } from "./vehicleFacts.js";
 
-export const INCIDENT_KINDS = [
+/** Kinds about a transport: its subject is the transport (transportUId is its uId, codeUit its UIT). */
+export const TRANSPORT_INCIDENT_KINDS = [
   "transmission",
   "changerequest",
   "expiry",
@@ -14,7 +15,31 @@ export const INCIDENT_KINDS = [
   /** In Progress, code still fine, but no position sent to the platform for the subscription's `stale=` minutes. */
   "stalled",
 ] as const;
+/**
+ * Kinds about a vehicle itself (vehicle watch, opt-in): the subject is a vehicle under one watch
+ * (transportUId is `vehicle:<vehicleId>|<watch key>`, codeUit the plate), and `facts.vehicle` holds
+ * the evidence. src/features/alerts/vehicleWatch/ decides them.
+ */
+export const VEHICLE_INCIDENT_KINDS = [
+  "powercut",
+  "zone",
+  "idle",
+  "speeding",
+  "offline",
+  "towed",
+  "afterhours",
+  "temperature",
+] as const;
+export const INCIDENT_KINDS = [...TRANSPORT_INCIDENT_KINDS, ...VEHICLE_INCIDENT_KINDS] as const;
 export type IncidentKind = (typeof INCIDENT_KINDS)[number];
+export type TransportIncidentKind = (typeof TRANSPORT_INCIDENT_KINDS)[number];
+export type VehicleIncidentKind = (typeof VEHICLE_INCIDENT_KINDS)[number];
+
+const VEHICLE_KIND_SET: ReadonlySet<string> = new Set(VEHICLE_INCIDENT_KINDS);
+/** Whether an incident kind is about a vehicle (its subject is not a transport). */
+export function isVehicleKind(kind: string): kind is VehicleIncidentKind {
+  return VEHICLE_KIND_SET.has(kind);
+}
 export type IncidentState = "pending" | "open" | "resolved";
 
 /** A subscription's `stale=` when it names none: TrackGPS advises telling ANAF after 30 minutes. */
@@ -57,7 +82,9 @@ export type ResolveReason =
 export interface IncidentRecord {
   id: string;
   account: string;
+  /** The subject: a transport's uId, or `vehicle:<vehicleId>|<watch key>` for a vehicle kind. */
   transportUId: string;
+  /** The transport's UIT, or the vehicle's plate for a vehicle kind (mutes are by this). */
   codeUit: string;
   kind: IncidentKind;
   code: string;
@@ -73,8 +100,11 @@ export interface IncidentRecord {
   endEvidenceMs?: number;
   state: IncidentState;
   lastSeenAt: number;
-  /** The transport when the incident was seen first (refreshed when confirmed). */
-  facts: TransportView;
+  /**
+   * The transport when the incident was seen first (refreshed when confirmed, and by a `still`
+   * that carries facts); for a vehicle kind, the vehicle's evidence in `facts.vehicle`.
+   */
+  facts: IncidentFacts;
 }
 
 export type IncidentChange =
@@ -88,9 +118,9 @@ export type IncidentChange =
       at: number;
       /** "open" when no minimum duration applies, else "pending". */
       state: "pending" | "open";
-      facts: TransportView;
+      facts: IncidentFacts;
     }
-  | { type: "confirm"; id: string; at: number; facts: TransportView }
+  | { type: "confirm"; id: string; at: number; facts: IncidentFacts }
   | {
       type: "resolve";
       id: string;
@@ -100,4 +130,5 @@ export type IncidentChange =
       /** The service's date for the fault's end (endEvidenceOf), when the transport gives one. */
       endEvidenceMs?: number;
     }
-  | { type: "still"; id: string; at: number };
+  /** Still there; `facts`, when given, replace the stored ones (a vehicle incident's peak speed, its latest evidence). */
+  | { type: "still"; id: string; at: number; facts?: IncidentFacts };

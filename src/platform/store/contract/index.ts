@@ -24,6 +24,8 @@ export * from "./learnedLimits.js";
 export * from "./settings.js";
 export * from "./synchronous.js";
 export * from "./tasks.js";
+export * from "./vehicleFacts.js";
+export * from "./zones.js";
 
 /** The repositories every backend gives (installations and learned limits come beside them). */
 export interface Repositories {

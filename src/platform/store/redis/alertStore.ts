@@ -22,6 +22,8 @@ import {
   storedAlertCodes,
 } from "../contract/incidentRecords.js";
 import { parseTransportView, type TransportView } from "../contract/transportView.js";
+import { type IncidentFacts, parseIncidentFacts } from "../contract/vehicleFacts.js";
+import { parseWatchOptions, watchText } from "../watchOptions.js";
 import {
   binaryCompare,
   flatStrings,
@@ -45,7 +47,7 @@ import {
  * the prefix; an ord is "<16-digit seq>|<id>", a pord is "<16-digit seq><incidentId>:<slot>", both
  * ordering members of equal score by insertion):
  *   alert:seq                          counter shared by subscriptions, incidents and posts
- *   alert:sub:<id>                     hash: a subscription (codes, excludeCodes, vehicles as JSON)
+ *   alert:sub:<id>                     hash: a subscription (codes, excludeCodes, vehicles, watch as JSON)
  *   alert:subs                         zset createdAt → ord
  *   alert:subs:of:<slot>               hash account → subscription id (one per workspace, channel and account)
  *   alert:incident:<id>                hash: an incident (facts as JSON)
@@ -65,6 +67,8 @@ import {
  *   alert:group:<id>                   hash: a grouped alert (one message for a storm in a channel)
  *   alert:group-members:<id>           zset seq → incidentId, in the order they joined
  *   alert:listed:<account>             hash transportUId → facts (JSON): the last complete sweep's transports
+ *   alert:watch:<account>              string: the vehicle watch's memory between sweeps (JSON text as written),
+ *                                      deleted with alert:listed:<account>
  *   alert:ws:<workspace>:posts         set "<incidentId>:<slot>" of the workspace's posts (not for "")
  *   alert:ws:<workspace>:mutes         set of the workspace's mute fields (not for "")
  *   alert:ws:<workspace>:groups        set of the workspace's group ids (not for "")
@@ -87,6 +91,9 @@ const subscriptionHash = z.object({
   staleMinutes: storedNumber.pipe(z.number().int().min(0)).optional(),
   // Absent: no lang= (the workspace default when rendered).
   language: z.enum(LANGUAGES).optional(),
+  // Absent on subscriptions stored before vehicle watch; checked apart (parseWatchOptions): an
+  // unreadable value reads as no options, not as no subscription.
+  watch: z.string().optional(),
   createdAt: storedNumber,
 });
 
@@ -166,6 +173,7 @@ export function toSubscription(hash: Record<string, string>): AlertSubscription 
     vehicles: row.vehicles,
     minDurationMinutes: row.minDurationMinutes,
     staleMinutes: row.staleMinutes ?? DEFAULT_STALE_MINUTES,
+    watch: parseWatchOptions(row.watch),
     createdAt: row.createdAt,
   };
   if (row.createdBy !== undefined) subscription.createdBy = row.createdBy;
@@ -175,7 +183,7 @@ export function toSubscription(hash: Record<string, string>): AlertSubscription 
 
 function toIncident(hash: Record<string, string>): IncidentRecord {
   const row = incidentHash.parse(hash);
-  const facts: TransportView = parseTransportView(row.facts) ?? {
+  const facts: IncidentFacts = parseIncidentFacts(row.facts) ?? {
     uId: row.transportUId,
     codeUit: row.codeUit,
     statusId: 0,
@@ -284,6 +292,9 @@ export const slotOf = (workspace: WorkspaceKey, channel: string) =>
 /** The alert:mutes field of a UIT muted in a workspace's channel. */
 export const muteField = (workspace: WorkspaceKey, channel: string, codeUit: string) =>
   pairField(slotOf(workspace, channel), codeUit);
+
+/** An account's vehicle-watch memory (a string key; the migrator writes it too). */
+export const watchStateKey = (prefix: string, account: string) => `${prefix}alert:watch:${account}`;
 
 /** Posts by workspace, then channel (SQLite's ORDER BY workspace, channel). */
 const byWorkspaceAndChannel = (a: AlertPost, b: AlertPost) =>
@@ -415,7 +426,7 @@ end
 
 /**
  * ARGV: prefix, workspace, channel, account, new id, now, '1' createdBy or '0', createdBy, codes,
- * exclude, vehicles, min, stale.
+ * exclude, vehicles, min, stale, language ('' none), watch.
  */
 const UPSERT_SUBSCRIPTION = new LuaScript(`${ALERT_LUA}
 local p, w, channel, account = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -431,7 +442,7 @@ if not id then
   redis.call('HSET', index, account, id)
 end
 local key = p .. 'alert:sub:' .. id
-redis.call('HSET', key, 'codes', ARGV[9], 'excludeCodes', ARGV[10], 'vehicles', ARGV[11], 'minDurationMinutes', ARGV[12], 'staleMinutes', ARGV[13])
+redis.call('HSET', key, 'codes', ARGV[9], 'excludeCodes', ARGV[10], 'vehicles', ARGV[11], 'minDurationMinutes', ARGV[12], 'staleMinutes', ARGV[13], 'watch', ARGV[15])
 if ARGV[7] == '1' then redis.call('HSET', key, 'createdBy', ARGV[8]) else redis.call('HDEL', key, 'createdBy') end
 if ARGV[14] ~= '' then redis.call('HSET', key, 'language', ARGV[14]) else redis.call('HDEL', key, 'language') end
 return {created, redis.call('HGETALL', key)}
@@ -503,7 +514,11 @@ function changeArgs(change: IncidentChange): string[] {
       case "confirm":
         return { ...common, id: change.id, facts: JSON.stringify(change.facts) };
       case "still":
-        return { ...common, id: change.id };
+        return {
+          ...common,
+          id: change.id,
+          ...(change.facts !== undefined ? { facts: JSON.stringify(change.facts) } : {}),
+        };
       case "resolve":
         return {
           ...common,
@@ -518,7 +533,7 @@ function changeArgs(change: IncidentChange): string[] {
 
 /**
  * ARGV: prefix, count, then per change: type, id, account, transportUId, codeUit, kind, code, at,
- * state, facts, reason, endEvidenceMs ("" when none). Checked whole before anything is written (a Lua error does not undo
+ * state, facts, reason, endEvidenceMs ("" when none; a still's facts "" leave the stored ones). Checked whole before anything is written (a Lua error does not undo
  * earlier writes), so a refused batch leaves the store as it was; then applied in order.
  * Returns the touched incidents' hashes.
  */
@@ -595,8 +610,9 @@ for _, c in ipairs(changes) do
     touched[#touched + 1] = c.id
   elseif c.type == 'still' then
     local f = redis.call('HMGET', key, 'state', 'lastSeenAt')
-    if (f[1] == 'pending' or f[1] == 'open') and tonumber(c.at) > tonumber(f[2]) then
-      redis.call('HSET', key, 'lastSeenAt', c.at)
+    if f[1] == 'pending' or f[1] == 'open' then
+      if tonumber(c.at) > tonumber(f[2]) then redis.call('HSET', key, 'lastSeenAt', c.at) end
+      if c.facts ~= '' then redis.call('HSET', key, 'facts', c.facts) end
     end
   elseif c.type == 'resolve' then
     local f = redis.call('HMGET', key, 'state', 'ord', 'account', 'kind', 'transportUId')
@@ -783,9 +799,9 @@ return {#ended, deleted}
 
 /**
  * ARGV: prefix, workspace (not "") → {subscriptions, posts, mutes, groups, incidents} deleted:
- * the workspace's subscriptions, posts, mutes and groups; then every incident (and the last
- * sweep's list) of the fleet accounts those named that no subscription of any workspace uses
- * any more. One script: no replica sees half of it.
+ * the workspace's subscriptions, posts, mutes and groups; then every incident (the last
+ * sweep's list and the watch's memory) of the fleet accounts those named that no subscription of
+ * any workspace uses any more. One script: no replica sees half of it.
  */
 const DELETE_WORKSPACE = new LuaScript(`${ALERT_LUA}
 local p, w = ARGV[1], ARGV[2]
@@ -837,7 +853,7 @@ for account in pairs(named) do
       delete_incident(p, id_of_ord(ord))
       incidents = incidents + 1
     end
-    redis.call('DEL', p .. 'alert:listed:' .. account)
+    redis.call('DEL', p .. 'alert:listed:' .. account, p .. 'alert:watch:' .. account)
   end
 end
 return {subs, posts, mutes, groups, incidents}
@@ -876,6 +892,7 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
           String(Math.max(0, Math.floor(input.minDurationMinutes ?? 0))),
           String(Math.max(0, Math.floor(input.staleMinutes ?? DEFAULT_STALE_MINUTES))),
           input.language ?? "",
+          watchText(input.watch),
         ],
       ),
     );
@@ -1217,6 +1234,14 @@ export class RedisAlertStore extends RedisStore implements AlertRepository {
     if (transports.length > 0)
       tx.hset(key, Object.fromEntries(transports.map((t) => [t.uId, JSON.stringify(t)])));
     await tx.exec();
+  }
+
+  async watchState(account: string): Promise<string | undefined> {
+    return (await this.redis.get(watchStateKey(this.prefix, account))) ?? undefined;
+  }
+
+  async replaceWatchState(account: string, state: string): Promise<void> {
+    await this.redis.set(watchStateKey(this.prefix, account), state);
   }
 
   // ---------- an uninstalled workspace ----------

@@ -1,5 +1,10 @@
 import type { Redis } from "ioredis";
-import type { InstallationRepository, LearnedLimitsRepository, Repositories } from "../contract/index.js";
+import type {
+  InstallationRepository,
+  LearnedLimitsRepository,
+  Repositories,
+  ZoneRepository,
+} from "../contract/index.js";
 import { RedisAccountStore } from "./accountStore.js";
 import { RedisAlertStore } from "./alertStore.js";
 import { RedisAuditStore } from "./auditStore.js";
@@ -8,6 +13,7 @@ import { RedisLearnedLimitsStore } from "./learnedLimits.js";
 import type { RedisStoreOptions } from "./lua.js";
 import { RedisSettingsStore } from "./settingsStore.js";
 import { RedisTaskStore } from "./taskStore.js";
+import { RedisZoneStore } from "./zoneStore.js";
 
 export { RedisAccountStore, type SealedAccount } from "./accountStore.js";
 export { RedisAlertStore } from "./alertStore.js";
@@ -17,12 +23,17 @@ export { RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
 export { RedisSettingsStore } from "./settingsStore.js";
 export { RedisTaskStore } from "./taskStore.js";
+export { RedisZoneStore } from "./zoneStore.js";
 
 /** Every store of the Redis mode over one client (without keyPrefix) and one key prefix. */
 export function createRedisRepositories(
   redis: Redis,
   options: RedisStoreOptions & { key: Buffer | undefined },
-): Repositories & { limits: LearnedLimitsRepository; installations: InstallationRepository } {
+): Repositories & {
+  limits: LearnedLimitsRepository;
+  installations: InstallationRepository;
+  zones: ZoneRepository;
+} {
   return {
     tasks: new RedisTaskStore(redis, options),
     accounts: new RedisAccountStore(redis, options),
@@ -31,5 +42,6 @@ export function createRedisRepositories(
     settings: new RedisSettingsStore(redis, options),
     limits: new RedisLearnedLimitsStore(redis, options),
     installations: new RedisInstallationStore(redis, options),
+    zones: new RedisZoneStore(redis, options),
   };
 }

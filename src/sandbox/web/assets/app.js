@@ -44,7 +44,7 @@
       simToggleTitle: "Show or hide the simulator's panel",
       simTitle: "Simulator",
       simIntro:
-        "Not part of Slack: the built-in fleet service's controls. Force a transport's GPS transmission status; fleetbot notices it at its next alert check and posts in #alerts.",
+        "Not part of Slack: the built-in fleet service's controls. Force what a vehicle reports or a transport's GPS transmission status; fleetbot notices it at its next alert check and posts in #alerts.",
       nextCheck: (s) => `Next alert check in ${s} s`,
       fleetConnecting:
         "Connecting to the fleet service\u2026 fleetbot is loading the demo account\u2019s vehicles (the service takes one request every 30 s).",
@@ -52,6 +52,46 @@
       checkUnderWay: "Alert check under way\u2026",
       noTransports: "No pending, active or paused transports. Create one with /etransport new.",
       simRefused: "The simulator refused.",
+      vehiclesTitle: "Vehicles",
+      vehiclesIntro:
+        "Force what a vehicle's tracker reports (each until \u201cBack to normal\u201d); fleetbot's vehicle watch sees it at its next check.",
+      pickVehicle: "Vehicle",
+      reeferTag: "reefer",
+      actCutPower: "Cut power",
+      actRestorePower: "Restore power",
+      actEnterZone: (zone) => `Drive into \u201c${zone}\u201d`,
+      actLeaveZone: (zone) => `Drive out of \u201c${zone}\u201d`,
+      actIdle: "Idle",
+      actSpeed: "Speed (120 km/h)",
+      actSilent: "Go silent",
+      actTow: "Tow (2 km)",
+      actWarmReefer: "Warm reefer (+12 \u00b0C)",
+      actNormal: "Back to normal",
+      vehicleDone: (plate, what) => `${plate}: ${what}. fleetbot sees it at its next vehicle check.`,
+      doneCutPower: () => "power cut, the tracker runs on its backup battery (about 3 V)",
+      doneRestorePower: () => "power restored",
+      doneEnterZone: (zone) => `parked inside \u201c${zone}\u201d, engine off`,
+      doneLeaveZone: (zone) => `parked 3 km outside \u201c${zone}\u201d, engine off`,
+      doneIdle: () => "standing still with the engine running",
+      doneSpeed: () => "driving at 120 km/h",
+      doneSilent: () => "the tracker stopped reporting; its last position stays",
+      doneTow: () => "towed 2 km away, engine off",
+      doneTowLater: () =>
+        "parked with the engine off; it is towed 2 km as soon as fleetbot's next check has seen it parked",
+      doneWarmReefer: (_zone, vehicle) =>
+        `the reefer's sensors read ${vehicle?.controls?.reeferTemperature} \u00b0C`,
+      doneNormal: () => "back to its day plan",
+      vehicleState: (v) =>
+        `${v.speed > 0 ? `${v.speed} km/h` : "standing"} \u00b7 engine ${v.engineOn ? "on" : "off"} \u00b7 ${v.voltage} V \u00b7 GPS ${v.gpsDate.slice(11, 16)}`,
+      forcedControls: (list) => `Forced: ${list}`,
+      ctlPower: "power cut",
+      ctlPlace: "placed",
+      ctlIdle: "idling",
+      ctlSpeed: (kmh) => `${kmh} km/h`,
+      ctlTow: "towed",
+      ctlSilent: "silent",
+      ctlReefer: (c) => `reefer ${c} \u00b0C`,
+      ctlPrivate: "private",
       movedToError: (plate) =>
         `${plate}: moved to Error. The service no longer lists it; the bot checks it at its next alert sweep.`,
       restored: (plate) => `${plate}: listed again with its status.`,
@@ -96,7 +136,7 @@
       simToggleTitle: "Arată sau ascunde panoul simulatorului",
       simTitle: "Simulator",
       simIntro:
-        "Nu face parte din Slack: comenzile serviciului de flotă încorporat. Forțează starea transmisiei GPS a unui transport; fleetbot o observă la următoarea verificare a alertelor și scrie în #alerts.",
+        "Nu face parte din Slack: comenzile serviciului de flotă încorporat. Forțează ce raportează un vehicul sau starea transmisiei GPS a unui transport; fleetbot observă la următoarea verificare a alertelor și scrie în #alerts.",
       nextCheck: (s) => `Următoarea verificare a alertelor în ${s} s`,
       fleetConnecting:
         "Conectare la platforma GPS\u2026 fleetbot încarcă vehiculele contului demo (platforma primește o cerere la 30 s).",
@@ -105,6 +145,47 @@
       noTransports:
         "Niciun transport în așteptare, în desfășurare sau în pauză. Creează unul cu /etransport nou.",
       simRefused: "Simulatorul a refuzat.",
+      vehiclesTitle: "Vehicule",
+      vehiclesIntro:
+        "Forțează ce raportează trackerul unui vehicul (până la \u201eÎnapoi la normal\u201d); supravegherea vehiculelor din fleetbot vede asta la următoarea verificare.",
+      pickVehicle: "Vehicul",
+      reeferTag: "frigorific",
+      actCutPower: "Taie alimentarea",
+      actRestorePower: "Restabilește alimentarea",
+      actEnterZone: (zone) => `Intră în \u00ab${zone}\u00bb`,
+      actLeaveZone: (zone) => `Ieși din \u00ab${zone}\u00bb`,
+      actIdle: "Ralanti",
+      actSpeed: "Viteză (120 km/h)",
+      actSilent: "Fără semnal",
+      actTow: "Tractează (2 km)",
+      actWarmReefer: "Încălzește frigorifica (+12 \u00b0C)",
+      actNormal: "Înapoi la normal",
+      vehicleDone: (plate, what) =>
+        `${plate}: ${what}. fleetbot vede asta la următoarea verificare a vehiculelor.`,
+      doneCutPower: () => "alimentarea e tăiată, trackerul merge pe bateria de rezervă (circa 3 V)",
+      doneRestorePower: () => "alimentarea e restabilită",
+      doneEnterZone: (zone) => `parcat în \u00ab${zone}\u00bb, cu motorul oprit`,
+      doneLeaveZone: (zone) => `parcat la 3 km în afara \u00ab${zone}\u00bb, cu motorul oprit`,
+      doneIdle: () => "stă pe loc cu motorul pornit",
+      doneSpeed: () => "rulează cu 120 km/h",
+      doneSilent: () => "trackerul nu mai transmite; rămâne ultima poziție",
+      doneTow: () => "tractat la 2 km, cu motorul oprit",
+      doneTowLater: () =>
+        "parcat cu motorul oprit; e tractat 2 km imediat ce următoarea verificare fleetbot îl vede parcat",
+      doneWarmReefer: (_zone, vehicle) =>
+        `senzorii frigorificei arată ${String(vehicle?.controls?.reeferTemperature).replace(".", ",")} \u00b0C`,
+      doneNormal: () => "înapoi la programul zilei",
+      vehicleState: (v) =>
+        `${v.speed > 0 ? `${v.speed} km/h` : "staționează"} \u00b7 motor ${v.engineOn ? "pornit" : "oprit"} \u00b7 ${String(v.voltage).replace(".", ",")} V \u00b7 GPS ${v.gpsDate.slice(11, 16)}`,
+      forcedControls: (list) => `Forțat: ${list}`,
+      ctlPower: "fără alimentare",
+      ctlPlace: "mutat",
+      ctlIdle: "ralanti",
+      ctlSpeed: (kmh) => `${kmh} km/h`,
+      ctlTow: "tractat",
+      ctlSilent: "fără semnal",
+      ctlReefer: (c) => `frigorifica la ${String(c).replace(".", ",")} \u00b0C`,
+      ctlPrivate: "privat",
       movedToError: (plate) =>
         `${plate}: mutat în starea Eroare. Serviciul nu îl mai listează; fleetbot îl verifică la următoarea verificare a alertelor.`,
       restored: (plate) => `${plate}: listat din nou, cu starea lui.`,
@@ -1934,6 +2015,154 @@
     );
   }
 
+  // ------------------------------------------------------------------ simulator panel: vehicles
+
+  // The vehicle buttons in the panel's order: [action of POST /sandbox/vehicle, word key].
+  const VEHICLE_BUTTONS = [
+    ["cutPower", "actCutPower"],
+    ["restorePower", "actRestorePower"],
+    ["enterZone", "actEnterZone"],
+    ["leaveZone", "actLeaveZone"],
+    ["idle", "actIdle"],
+    ["speed", "actSpeed"],
+    ["silent", "actSilent"],
+    ["tow", "actTow"],
+    ["warmReefer", "actWarmReefer"],
+    ["normal", "actNormal"],
+  ];
+  const DONE_WORDS = {
+    cutPower: "doneCutPower",
+    restorePower: "doneRestorePower",
+    enterZone: "doneEnterZone",
+    leaveZone: "doneLeaveZone",
+    idle: "doneIdle",
+    speed: "doneSpeed",
+    silent: "doneSilent",
+    tow: "doneTow",
+    warmReefer: "doneWarmReefer",
+    normal: "doneNormal",
+  };
+  // The fleet as the simulator reports it, the demo zone, and the vehicle picked in the panel.
+  const fleet = { vehicles: [], zone: null, picked: null };
+
+  function loadVehicles() {
+    return api("/sandbox/vehicles")
+      .then(renderVehicles)
+      .catch(() => undefined);
+  }
+
+  function zoneName() {
+    return fleet.zone ? fleet.zone.name : "";
+  }
+
+  /** The panel's Vehicles part, made once above the transports (page.ts has no place for it). */
+  function vehicleSection() {
+    const existing = $("#sim-vehicles");
+    if (existing) return existing;
+    const section = el("section", {
+      class: "sim-vehicles",
+      id: "sim-vehicles",
+      "aria-labelledby": "sim-vehicles-title",
+    });
+    $("#simulator").insertBefore(section, $("#sim-list"));
+    return section;
+  }
+
+  function renderVehicles(res) {
+    if (!res?.simulator || !res.vehicles || res.vehicles.length === 0) {
+      const section = $("#sim-vehicles");
+      if (section) section.hidden = true;
+      return;
+    }
+    fleet.vehicles = res.vehicles;
+    fleet.zone = res.zone || null;
+    if (!fleet.vehicles.some((v) => v.vehicleId === fleet.picked)) fleet.picked = fleet.vehicles[0].vehicleId;
+    drawVehicles();
+  }
+
+  /** What the simulator forces on a vehicle, in words ("" when it follows its day plan). */
+  function controlsText(c) {
+    const parts = [];
+    if (c.power === "cut") parts.push(t("ctlPower"));
+    if (c.motion === "place") parts.push(t("ctlPlace"));
+    if (c.motion === "idle") parts.push(t("ctlIdle"));
+    if (c.motion === "speed") parts.push(t("ctlSpeed", c.speedKmh));
+    if (c.motion === "tow") parts.push(t("ctlTow"));
+    if (c.silent) parts.push(t("ctlSilent"));
+    if (typeof c.reeferTemperature === "number") parts.push(t("ctlReefer", c.reeferTemperature));
+    if (c.isPrivate) parts.push(t("ctlPrivate"));
+    return parts.length ? t("forcedControls", parts.join(", ")) : "";
+  }
+
+  function vehiclePicker() {
+    // A refresh must not close the list while the user is choosing in it.
+    const open = $("#sim-vehicle");
+    if (open && document.activeElement === open) return open;
+    return el(
+      "select",
+      {
+        id: "sim-vehicle",
+        onchange: (ev) => {
+          fleet.picked = Number(ev.target.value);
+          drawVehicles();
+        },
+      },
+      fleet.vehicles.map((v) =>
+        el("option", {
+          value: v.vehicleId,
+          selected: v.vehicleId === fleet.picked,
+          text: `${v.plate} \u00b7 ${v.name}${v.reefer ? ` \u00b7 ${t("reeferTag")}` : ""}`,
+        }),
+      ),
+    );
+  }
+
+  function drawVehicles() {
+    const section = vehicleSection();
+    section.hidden = false;
+    const picked = fleet.vehicles.find((v) => v.vehicleId === fleet.picked);
+    const forced = picked ? controlsText(picked.controls || {}) : "";
+    section.replaceChildren(
+      el("h3", { id: "sim-vehicles-title", text: t("vehiclesTitle") }),
+      el("p", { class: "sim-note", text: t("vehiclesIntro") }),
+      el("label", { class: "sim-pick" }, el("span", { text: t("pickVehicle") }), vehiclePicker()),
+      picked
+        ? el("p", { class: "sim-vehicle-state", id: "sim-vehicle-state", text: t("vehicleState", picked) })
+        : null,
+      forced ? el("p", { class: "forced", id: "sim-vehicle-forced", text: forced }) : null,
+      picked
+        ? el(
+            "div",
+            { class: "btns" },
+            VEHICLE_BUTTONS.filter(([action]) => action !== "warmReefer" || picked.reefer).map(
+              ([action, key]) =>
+                el("button", {
+                  type: "button",
+                  "data-vehicle-action": action,
+                  text: t(key, zoneName()),
+                  onclick: () => runVehicleAction(picked, action),
+                }),
+            ),
+          )
+        : null,
+    );
+  }
+
+  function runVehicleAction(vehicle, action) {
+    return api("/sandbox/vehicle", { vehicleId: vehicle.vehicleId, action: action }).then((r) => {
+      if (!r.ok) {
+        toast(r.error || t("simRefused"));
+        return;
+      }
+      const done = r.step === "parked" ? "doneTowLater" : DONE_WORDS[action];
+      toast(t("vehicleDone", vehicle.plate, t(done, zoneName(), r.vehicle)));
+      if (r.vehicle) {
+        fleet.vehicles = fleet.vehicles.map((v) => (v.vehicleId === r.vehicle.vehicleId ? r.vehicle : v));
+        drawVehicles();
+      }
+    });
+  }
+
   // ------------------------------------------------------------------ language switch
 
   function storedLanguage() {
@@ -1959,6 +2188,7 @@
     $("#composer-foot").textContent = footText();
     render();
     loadTransports();
+    loadVehicles();
     showNextCheck();
   }
 
@@ -2125,6 +2355,8 @@
         loadTransports();
         subscribe();
         setInterval(loadTransports, 15000);
+        loadVehicles();
+        setInterval(loadVehicles, 15000);
         loadAlertSchedule();
         setInterval(showNextCheck, 1000);
       });

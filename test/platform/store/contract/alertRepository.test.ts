@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { IncidentChange } from "../../../../src/features/alerts/incidents.js";
 import type { TransportView } from "../../../../src/features/etransport/types.js";
+import { VEHICLE_INCIDENT_KINDS } from "../../../../src/platform/store/contract/incidentRecords.js";
+import type {
+  IncidentFacts,
+  VehicleFacts,
+  VehicleWatchOptions,
+} from "../../../../src/platform/store/contract/index.js";
 import { describeContract, NOW, type StoreSet } from "./backends.js";
 
 const facts: TransportView = {
@@ -71,6 +77,51 @@ describeContract("AlertRepository", (backend, name) => {
       expect(cleared.subscription.language).toBeUndefined();
     });
 
+    it("keeps the vehicle watch's options as given ({} when none); an upsert replaces them like the other filters", async () => {
+      const s = await backend.open();
+      const none = await s.alerts.upsertSubscription({ channel: "C7", account: "demo" });
+      expect(none.subscription.watch).toEqual({});
+      const watch: VehicleWatchOptions = {
+        volts: 11.5,
+        zones: ["Depou Cluj", "Baza Arad"],
+        idleMinutes: 20,
+        speedKmh: 90,
+        offlineMinutes: 120,
+        hours: "22:00-05:00",
+        tempMin: -20,
+        tempMax: -15,
+        tempForMinutes: 10,
+      };
+      const all = await s.alerts.upsertSubscription({ channel: "C7", account: "demo", watch });
+      expect(all).toMatchObject({ created: false, subscription: { watch } });
+      expect((await s.alerts.subscription("C7", "demo"))?.watch).toEqual(watch);
+      expect((await s.alerts.subscriptions({ account: "demo" }))[0]?.watch).toEqual(watch);
+      // Stored as given: the store checks nothing in them (a zone list may be empty).
+      const some = await s.alerts.upsertSubscription({
+        channel: "C7",
+        account: "demo",
+        watch: { speedKmh: 0, zones: [] },
+      });
+      expect(some.subscription.watch).toEqual({ speedKmh: 0, zones: [] });
+      const cleared = await s.alerts.upsertSubscription({ channel: "C7", account: "demo" });
+      expect(cleared.subscription.watch).toEqual({});
+      expect((await s.alerts.subscription("C7", "demo"))?.watch).toEqual({});
+    });
+
+    it("remembers each account's vehicle-watch memory as the text written, replaced whole", async () => {
+      const s = await backend.open();
+      expect(await s.alerts.watchState("demo")).toBeUndefined();
+      const state = JSON.stringify({ vehicles: { "17": { lat: 46.77, lon: 23.62, at: NOW } } });
+      await s.alerts.replaceWatchState("demo", state);
+      await s.alerts.replaceWatchState("other", "{}");
+      expect(await s.alerts.watchState("demo")).toBe(state);
+      // Kept as is, whatever it holds: the alerts feature reads it.
+      await s.alerts.replaceWatchState("demo", "not json ✓");
+      expect(await s.alerts.watchState("demo")).toBe("not json ✓");
+      expect(await s.alerts.watchState("other")).toBe("{}");
+      expect(await s.replica().alerts.watchState("demo")).toBe("not json ✓");
+    });
+
     it("remembers the transports of the last complete sweep per account, replaced whole", async () => {
       const s = await backend.open();
       const t = (uId: string) => ({ uId, codeUit: `UIT-${uId}`, statusId: 2, carrierCode: "B-1-ABC" });
@@ -110,6 +161,7 @@ describeContract("AlertRepository", (backend, name) => {
           vehicles: [],
           minDurationMinutes: 10,
           staleMinutes: 30,
+          watch: {},
           createdAt: NOW,
         },
       });
@@ -134,6 +186,7 @@ describeContract("AlertRepository", (backend, name) => {
           vehicles: ["B-123-ABC"],
           minDurationMinutes: 0,
           staleMinutes: 30,
+          watch: {},
           createdAt: NOW,
         },
       });
@@ -234,6 +287,113 @@ describeContract("AlertRepository", (backend, name) => {
       expect(await s.alerts.openIncidents()).toEqual([]);
       expect((await s.alerts.incidents("demo")).map((i) => i.state)).toEqual(["resolved"]);
       expect(await s.alerts.incident("no-such-incident")).toBeUndefined();
+    });
+
+    it("stores every vehicle kind with its vehicle's evidence, read back as written", async () => {
+      const s = await backend.open();
+      const vehicleFacts = (kind: string, i: number): IncidentFacts => {
+        const vehicle: VehicleFacts = {
+          vehicleId: 100 + i,
+          watch: `${kind}:1`,
+          plate: `CJ-${10 + i}-ABC`,
+          name: "Duba 7",
+          gpsMs: NOW - 60_000,
+          latitude: 46.7712,
+          longitude: 23.6236,
+          address: "Str. Fabricii 3, Cluj-Napoca",
+          speedKmh: 97.5,
+          peakSpeedKmh: 112,
+          volts: 0.4,
+          engine: "off",
+          sinceMs: NOW - 600_000,
+          threshold: 90,
+          hours: "22:00-05:00",
+          zoneId: "z-1",
+          zoneName: "Depou Cluj",
+          zoneWorkspace: "T:ALPHA",
+          movedMeters: 850,
+          temperature: -11.5,
+          tempMin: -20,
+          tempMax: -15,
+          sensor: 2,
+          transportCodeUit: facts.codeUit,
+        };
+        return {
+          uId: `vehicle:${100 + i}|${kind}:1`,
+          codeUit: `CJ-${10 + i}-ABC`,
+          statusId: 0,
+          vehicle,
+        };
+      };
+      const changes = VEHICLE_INCIDENT_KINDS.map((kind, i) => {
+        const f = vehicleFacts(kind, i);
+        return open({ kind, transportUId: f.uId, codeUit: f.codeUit, code: kind, facts: f });
+      });
+      const stored = await s.alerts.applyChanges(changes);
+      expect(stored.map((i) => i.kind)).toEqual([...VEHICLE_INCIDENT_KINDS]);
+      for (const [i, incident] of stored.entries()) {
+        expect(incident.facts).toEqual(changes[i]!.facts);
+        expect(await s.alerts.incident(incident.id)).toEqual(incident);
+      }
+      expect((await s.alerts.activeIncidents("demo")).map((i) => i.kind)).toEqual([
+        ...VEHICLE_INCIDENT_KINDS,
+      ]);
+      // Private mode: no position kept, and none read back.
+      const [hidden] = await s.alerts.applyChanges([
+        open({
+          kind: "offline",
+          transportUId: "vehicle:7|offline:60",
+          codeUit: "B-7-XYZ",
+          facts: {
+            uId: "vehicle:7|offline:60",
+            codeUit: "B-7-XYZ",
+            statusId: 0,
+            vehicle: { vehicleId: 7, watch: "offline:60", private: true },
+          },
+        }),
+      ]);
+      expect((await s.alerts.incident(hidden!.id))?.facts.vehicle).toEqual({
+        vehicleId: 7,
+        watch: "offline:60",
+        private: true,
+      });
+    });
+
+    it("a still with facts replaces the stored facts; a still without keeps them", async () => {
+      const s = await backend.open();
+      const first: IncidentFacts = {
+        uId: "vehicle:9|speeding:90",
+        codeUit: "B-9-XYZ",
+        statusId: 0,
+        vehicle: { vehicleId: 9, watch: "speeding:90", speedKmh: 95, peakSpeedKmh: 95 },
+      };
+      const id = await openOne(s, {
+        kind: "speeding",
+        transportUId: first.uId,
+        codeUit: first.codeUit,
+        code: "speeding",
+        facts: first,
+      });
+      const faster: IncidentFacts = {
+        ...first,
+        vehicle: { vehicleId: 9, watch: "speeding:90", speedKmh: 118, peakSpeedKmh: 118 },
+      };
+      expect(await s.alerts.applyChanges([{ type: "still", id, at: NOW + 5, facts: faster }])).toEqual([]);
+      expect(await s.alerts.incident(id)).toMatchObject({ lastSeenAt: NOW + 5, facts: faster });
+      // An older sighting with facts: the facts are replaced, lastSeenAt does not move back.
+      const older: IncidentFacts = { ...first, vehicle: { ...faster.vehicle!, speedKmh: 100 } };
+      await s.alerts.applyChanges([{ type: "still", id, at: NOW + 2, facts: older }]);
+      expect(await s.alerts.incident(id)).toMatchObject({ lastSeenAt: NOW + 5, facts: older });
+      await s.alerts.applyChanges([{ type: "still", id, at: NOW + 9 }]);
+      expect(await s.alerts.incident(id)).toMatchObject({ lastSeenAt: NOW + 9, facts: older });
+      // A resolved incident keeps its facts whatever a late still carries.
+      await s.alerts.applyChanges([resolve(id, NOW + 10)]);
+      await s.alerts.applyChanges([{ type: "still", id, at: NOW + 20, facts: first }]);
+      expect(await s.alerts.incident(id)).toMatchObject({
+        state: "resolved",
+        lastSeenAt: NOW + 9,
+        facts: older,
+      });
     });
 
     it("keeps the service's date of a fault's end when the resolution carries one, and none otherwise", async () => {
@@ -765,6 +925,29 @@ describeContract("AlertRepository", (backend, name) => {
       expect(await s.alerts.listedTransports("demo")).toEqual([]);
       expect(await s.alerts.incidents("kept")).toHaveLength(1);
       if (name === "redis") expect(await s.rawContains(B)).toBe(false);
+    });
+
+    it("deleteWorkspace forgets an account's watch memory with its last sweep: only when no subscription uses it", async () => {
+      const s = await backend.open();
+      await s.alerts.upsertSubscription({ workspace: A, channel: "C1", account: "demo" });
+      await s.alerts.upsertSubscription({ workspace: B, channel: "C1", account: "demo" });
+      await s.alerts.upsertSubscription({ workspace: A, channel: "C2", account: "solo" });
+      await s.alerts.upsertSubscription({ channel: "C1", account: "kept" });
+      for (const account of ["demo", "solo", "kept"]) {
+        await s.alerts.replaceWatchState(account, `{"account":"${account}"}`);
+        await s.alerts.replaceListed(account, [facts]);
+      }
+      await s.alerts.deleteWorkspace(A);
+      // solo: no workspace subscribes any more. demo: still B's.
+      expect(await s.alerts.watchState("solo")).toBeUndefined();
+      expect(await s.alerts.listedTransports("solo")).toEqual([]);
+      expect(await s.alerts.watchState("demo")).toBe('{"account":"demo"}');
+      expect(await s.alerts.watchState("kept")).toBe('{"account":"kept"}');
+      await s.alerts.deleteWorkspace(B);
+      expect(await s.alerts.watchState("demo")).toBeUndefined();
+      expect(await s.alerts.listedTransports("demo")).toEqual([]);
+      expect(await s.alerts.watchState("kept")).toBe('{"account":"kept"}');
+      if (name === "redis") expect(await s.rawContains('{"account":"demo"}')).toBe(false);
     });
   });
 });

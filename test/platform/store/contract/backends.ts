@@ -15,6 +15,7 @@ import type {
   LearnedLimitsRepository,
   SettingsRepository,
   TaskRepository,
+  ZoneRepository,
 } from "../../../../src/platform/store/contract/index.js";
 import { type Db, openDatabase } from "../../../../src/platform/store/database.js";
 import { SqliteInstallationStore } from "../../../../src/platform/store/installationStore.js";
@@ -31,8 +32,10 @@ import { RedisInstallationStore } from "../../../../src/platform/store/redis/ins
 import { RedisLearnedLimitsStore } from "../../../../src/platform/store/redis/learnedLimits.js";
 import { RedisSettingsStore } from "../../../../src/platform/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../../../src/platform/store/redis/taskStore.js";
+import { RedisZoneStore } from "../../../../src/platform/store/redis/zoneStore.js";
 import { SqliteSettingsStore } from "../../../../src/platform/store/settingsStore.js";
 import { SqliteTaskStore } from "../../../../src/platform/store/taskStore.js";
+import { SqliteZoneStore } from "../../../../src/platform/store/zoneStore.js";
 import { type RedisServer, redisForTests, redisSkipReason } from "../../../helpers/redisServer.js";
 
 /**
@@ -51,6 +54,7 @@ export interface Stores {
   audit: AuditRepository;
   settings: SettingsRepository;
   installations: InstallationRepository;
+  zones: ZoneRepository;
 }
 
 export interface StoreSet extends Stores {
@@ -104,6 +108,7 @@ function sqliteBackend(): Backend {
         audit: promised(new SqliteAuditStore(db)),
         settings: promised(new SqliteSettingsStore(db, now)),
         installations: new SqliteInstallationStore(db, key, now),
+        zones: promised(new SqliteZoneStore(db, now)),
       });
       const db = openDatabase(dir);
       dbs.push(db);
@@ -143,6 +148,7 @@ function redisBackend(): Backend {
         audit: new RedisAuditStore(redis, { prefix, now }),
         settings: new RedisSettingsStore(redis, { prefix, now }),
         installations: new RedisInstallationStore(redis, { prefix, now, key }),
+        zones: new RedisZoneStore(redis, { prefix, now }),
       });
       const redis = connect();
       const key = keyOf(options);

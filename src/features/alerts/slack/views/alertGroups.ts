@@ -2,15 +2,17 @@ import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from "@slack
 import { duration, type Language, messages } from "../../../../i18n/index.js";
 import type { SlackMessage } from "../../../../platform/slack/views/message.js";
 import { fitMrkdwn, userText } from "../../../../platform/slack/views/text.js";
-import { alertSeverity, cut, formatUit, idPart } from "../../../etransport/index.js";
+import { cut, formatUit, idPart } from "../../../etransport/index.js";
 import { faultDurationMs, faultStartedAt } from "../../duration.js";
 import type { IncidentRecord } from "../../incidents.js";
+import { isVehicleKind } from "../../incidents.js";
 import {
   type AlertIncident,
   type AlertViewOptions,
   alertDate,
   markOf,
   SEVERITY_MARKS,
+  severityOf,
   titleOf,
 } from "./incidentText.js";
 
@@ -48,7 +50,7 @@ function groupTitle(incidents: readonly AlertGroupIncident[], lang: Language): s
 
 /** The most severe mark among the open members (red before amber before grey). */
 function groupMark(incidents: readonly AlertGroupIncident[]): string {
-  const severities = new Set(incidents.filter(isOpen).map(alertSeverity));
+  const severities = new Set(incidents.filter(isOpen).map(severityOf));
   if (severities.has("fault")) return SEVERITY_MARKS.fault;
   if (severities.has("warning")) return SEVERITY_MARKS.warning;
   return SEVERITY_MARKS.info;
@@ -58,7 +60,11 @@ function memberLine(incident: AlertGroupIncident, lang: Language): string {
   const t = incident.facts;
   const uit = userText(formatUit(t.codeUit), 40);
   const plate = t.carrierCode ? userText(t.carrierCode, 30) : messages(lang).alerts.vehicleNotNamed();
-  const code = userText(incident.code, 60);
+  const zone = t.vehicle?.zoneName ? ` (${userText(t.vehicle.zoneName, 40)})` : "";
+  const code = `${userText(incident.code, 60)}${zone}`;
+  // A vehicle alert has no UIT: the plate is its subject.
+  if (isVehicleKind(incident.kind))
+    return isOpen(incident) ? `${markOf(incident)} *${plate}* · ${code}` : `✅ ~${plate} · ${code}~`;
   // Struck through once resolved: the line stays, so the channel sees the storm ebb.
   return isOpen(incident)
     ? `${markOf(incident)} \`${uit}\` · *${plate}* · ${code}`

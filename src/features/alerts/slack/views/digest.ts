@@ -8,6 +8,7 @@ import type { TransportView } from "../../../etransport/index.js";
 import { blocksText, cut, formatUit } from "../../../etransport/index.js";
 import { faultStartedAt } from "../../duration.js";
 import type { IncidentKind } from "../../incidents.js";
+import { isVehicleKind } from "../../incidents.js";
 import {
   type AlertIncident,
   type AlertViewOptions,
@@ -95,7 +96,9 @@ function statusLine(countsByStatus: Readonly<Record<number, number>>, lang: Lang
 
 function openIncidentLine(i: AlertIncident, opts: AlertViewOptions): string {
   const m = messages(opts.language).alerts;
-  return `${markOf(i)} \`${userText(formatUit(i.codeUit), 40)}\` ${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${m.digestOpenLine({ title: titleOf(i, opts.language), code: userText(i.code, 60), when: alertDate(faultStartedAt(i), opts) })}`;
+  // A vehicle alert names no UIT: its plate (codeUit) is shown once, as the vehicle.
+  const uit = isVehicleKind(i.kind) ? "" : `\`${userText(formatUit(i.codeUit), 40)}\` `;
+  return `${markOf(i)} ${uit}${i.facts.carrierCode ? `*${userText(i.facts.carrierCode, 30)}* ` : ""}${m.digestOpenLine({ title: titleOf(i, opts.language), code: userText(i.code, 60), when: alertDate(faultStartedAt(i), opts) })}`;
 }
 
 function expiringLine(t: TransportView, opts: AlertViewOptions): string {

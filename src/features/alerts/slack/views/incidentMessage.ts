@@ -4,7 +4,7 @@
  * (resolution.ts), the daily digest (digest.ts) and the subscription list (subscriptionList.ts).
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from "@slack/types";
-import { type Language, messages } from "../../../../i18n/index.js";
+import { duration, type Language, messages } from "../../../../i18n/index.js";
 import { TRANSPORT_STATUS } from "../../../../platform/fleet/schemas.js";
 import { ACTIONS } from "../../../../platform/slack/actionIds.js";
 import { mrkdwn, plain } from "../../../../platform/slack/views/blocks.js";
@@ -19,7 +19,7 @@ import {
   transportStateInfo,
 } from "../../../etransport/index.js";
 import { faultStartedAt } from "../../duration.js";
-import { SEND_LIMIT_MS, stalledSinceMs } from "../../incidents.js";
+import { isVehicleKind, SEND_LIMIT_MS, stalledSinceMs } from "../../incidents.js";
 import {
   type AlertIncident,
   type AlertViewOptions,
@@ -35,6 +35,7 @@ import {
   vehicleText,
 } from "./incidentText.js";
 import { alertMuteValue } from "./mute.js";
+import { vehicleAlertMessage } from "./vehicleAlert.js";
 
 /** "Error — Transmission error" and the advice, by kind, in the post's language. */
 function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[] {
@@ -98,17 +99,21 @@ function problemLines(incident: AlertIncident, opts: AlertViewOptions): string[]
     case "stalled": {
       const since = stalledSinceMs(t);
       if (since !== undefined) {
-        const now = opts.nowMs;
+        // How long and how long is left (issue 22: no subtraction for the reader), as of the
+        // post, with the times beside them as date tokens, which stay true after it.
+        const now = opts.nowMs ?? incident.lastSeenAt ?? incident.firstSeenAt;
         lines.push(
           m.stalledSince({
+            lasted: duration(lang, now - since),
             when: when(since),
             code: t.transmissionStatusCode ? userText(t.transmissionStatusCode, 40) : m.noCode(),
           }),
         );
-        // The limit as a time, not "4 h left", which would be wrong an hour after the post.
         const limit = since + SEND_LIMIT_MS;
         lines.push(
-          now === undefined || now < limit ? m.stalledLimit({ when: when(limit) }) : m.stalledLimitPassed(),
+          now < limit
+            ? m.stalledLimit({ left: duration(lang, limit - now), when: when(limit) })
+            : m.stalledLimitPassed(),
         );
       }
       lines.push(`_${m.stalledAdvice()}_`);
@@ -170,6 +175,7 @@ function alertButtons(incident: AlertIncident, channel: string, lang: Language):
 
 /** The alert of an open incident in one channel. */
 export function alertMessage(incident: AlertIncident, channel: string, opts: AlertViewOptions): SlackMessage {
+  if (isVehicleKind(incident.kind)) return vehicleAlertMessage(incident, channel, opts);
   const t = incident.facts;
   const lang = opts.language;
   const m = messages(lang).alerts;

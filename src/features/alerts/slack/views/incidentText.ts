@@ -22,7 +22,7 @@ import {
   cut,
   SEVERITY_MARKS as TRANSPORT_SEVERITY_MARKS,
 } from "../../../etransport/index.js";
-import type { IncidentRecord } from "../../incidents.js";
+import { type IncidentRecord, isVehicleKind } from "../../incidents.js";
 
 /** What a view needs of an incident (IncidentRecord has it). */
 export type AlertIncident = Pick<
@@ -83,8 +83,23 @@ export function titleOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">
   return m.title(incident.kind);
 }
 
+/**
+ * A vehicle alert's severity: red for a power cut under a transport In Progress (its positions
+ * are about to stop reaching ANAF), a towed vehicle and a warm reefer (goods or the vehicle at
+ * risk now); amber for the rest.
+ */
+export function vehicleSeverity(incident: Pick<AlertIncident, "kind" | "facts">): AlertSeverity {
+  if (incident.kind === "powercut") return incident.facts.vehicle?.transportCodeUit ? "fault" : "warning";
+  return incident.kind === "temperature" || incident.kind === "towed" ? "fault" : "warning";
+}
+
+/** Any alert's severity: the transport rules (etransport's alertSeverity), or the vehicle ones. */
+export function severityOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): AlertSeverity {
+  return isVehicleKind(incident.kind) ? vehicleSeverity(incident) : alertSeverity(incident);
+}
+
 export function markOf(incident: Pick<AlertIncident, "kind" | "code" | "facts">): string {
-  return SEVERITY_MARKS[alertSeverity(incident)];
+  return SEVERITY_MARKS[severityOf(incident)];
 }
 
 export function vehicleText(t: TransportView, lang: Language): string {

@@ -6,7 +6,7 @@ import type { SlackMessage } from "../../../../platform/slack/views/message.js";
 import { fitMrkdwn, userText } from "../../../../platform/slack/views/text.js";
 import { cut, formatUit, idPart } from "../../../etransport/index.js";
 import { faultDurationSpan, faultEnd, faultStartedAt } from "../../duration.js";
-import type { IncidentKind, ResolveReason } from "../../incidents.js";
+import { type IncidentKind, isVehicleKind, type ResolveReason } from "../../incidents.js";
 import { factsContext } from "./incidentMessage.js";
 import {
   type AlertIncident,
@@ -15,6 +15,11 @@ import {
   titleOf,
   vehicleText,
 } from "./incidentText.js";
+import {
+  resolvedVehicleAlertMessage,
+  resolvedVehicleThreadReply,
+  vehicleResolveReasonText,
+} from "./vehicleAlert.js";
 
 /** Why an incident ended, in words. */
 export function resolveReasonText(
@@ -22,6 +27,7 @@ export function resolveReasonText(
   reason: ResolveReason | undefined,
   lang: Language,
 ): string {
+  if (isVehicleKind(kind)) return vehicleResolveReasonText(kind, reason, lang);
   return messages(lang).alerts.resolveReason(kind, reason ?? "recovered");
 }
 
@@ -50,6 +56,7 @@ function lastedNote(incident: AlertIncident, lang: Language): string {
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */
 export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOptions): SlackMessage {
+  if (isVehicleKind(incident.kind)) return resolvedVehicleAlertMessage(incident, opts);
   const t = incident.facts;
   const lang = opts.language;
   const m = messages(lang).alerts;
@@ -81,6 +88,7 @@ export function resolvedAlertMessage(incident: AlertIncident, opts: AlertViewOpt
 
 /** The thread reply under the alert: when it was resolved and how long it lasted. */
 export function resolvedThreadReply(incident: AlertIncident, opts: AlertViewOptions): SlackMessage {
+  if (isVehicleKind(incident.kind)) return resolvedVehicleThreadReply(incident, opts);
   const lang = opts.language;
   const m = messages(lang).alerts;
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;

@@ -8,7 +8,7 @@ import type { SlackMessage } from "../../../../platform/slack/views/message.js";
 import { noticeMessage } from "../../../../platform/slack/views/notice.js";
 import { fitMrkdwn, userText } from "../../../../platform/slack/views/text.js";
 import type { AlertSubscription } from "../../../../platform/store/contract/index.js";
-import { ALERT_FILTER_WORDS, INCIDENT_KINDS } from "../../incidents.js";
+import { ALERT_FILTER_WORDS, INCIDENT_KINDS, TRANSPORT_INCIDENT_KINDS } from "../../incidents.js";
 import type { AlertFilterProblem } from "../../subscriptions.js";
 import { describeSubscription, postFailureText } from "./subscriptionList.js";
 
@@ -90,7 +90,7 @@ export function alertFilterErrorMessage(problem: AlertFilterProblem, language: L
         n: problem.unknownCodes.length,
         codes: problem.unknownCodes.map((c) => userText(c, 40)).join(", "),
         known: KNOWN_CODES.join(", "),
-        kinds: INCIDENT_KINDS.join(", "),
+        kinds: TRANSPORT_INCIDENT_KINDS.join(", "),
       });
       break;
     case "min-range":
@@ -99,6 +99,17 @@ export function alertFilterErrorMessage(problem: AlertFilterProblem, language: L
     case "stale-range":
       text = m.filterStaleRange();
       break;
+    case "unknown-zones": {
+      const w = messages(language).vehicleWatch;
+      text = w.zoneUnknownNames({
+        names: problem.names.map((n) => `*${userText(n, 40)}*`).join(", "),
+        known:
+          problem.known.length > 0
+            ? w.zoneKnown({ names: problem.known.map((n) => userText(n, 40)).join(", ") })
+            : w.zoneNoZonesYet(),
+      });
+      break;
+    }
   }
   return noticeMessage(`:warning: ${fitMrkdwn(text, 2800)}`, m.filterExample());
 }

@@ -1,10 +1,11 @@
 /** /fleet alerts list: the subscriptions of a channel or a workspace, and why a post failed. */
 import type { KnownBlock } from "@slack/types";
-import { duration, type Language, messages } from "../../../../i18n/index.js";
+import { duration, type Language, messages, number } from "../../../../i18n/index.js";
 import { mrkdwn } from "../../../../platform/slack/views/blocks.js";
 import type { SlackMessage } from "../../../../platform/slack/views/message.js";
 import { userText } from "../../../../platform/slack/views/text.js";
 import type { AlertSubscription } from "../../../../platform/store/contract/index.js";
+import { vehicleKindsOf, WATCH_DEFAULTS } from "../../vehicleWatch/watches.js";
 
 // ---------- subscriptions ----------
 
@@ -28,6 +29,7 @@ export function describeSubscription(s: AlertSubscription, lang: Language, withC
       ? m.subscriptionCodes({ codes: s.codes.map((c) => userText(c, 40)).join(", ") })
       : m.subscriptionEveryKind(),
   );
+  parts.push(...watchParts(s, lang));
   if (s.excludeCodes.length > 0)
     parts.push(m.subscriptionExcept({ codes: s.excludeCodes.map((c) => userText(c, 40)).join(", ") }));
   if (s.vehicles.length > 0) {
@@ -51,6 +53,40 @@ export function describeSubscription(s: AlertSubscription, lang: Language, withC
     s.createdBy ? m.subscriptionBy({ user: `<@${s.createdBy}>` }) : m.subscriptionWorkspaceAccount(),
   );
   return parts.join(" · ");
+}
+
+/** The vehicle kinds a subscription names, each with its thresholds (the defaults when none given). */
+function watchParts(s: AlertSubscription, lang: Language): string[] {
+  const w = messages(lang).vehicleWatch;
+  const o = s.watch;
+  const minutes = (n: number) => duration(lang, n * 60_000);
+  const num = (n: number) => number(lang, n, { maxFractionDigits: 1 });
+  return vehicleKindsOf(s).map((kind) => {
+    switch (kind) {
+      case "powercut":
+        return w.watchPowerCut({ volts: num(o.volts ?? WATCH_DEFAULTS.volts) });
+      case "zone":
+        return o.zones && o.zones.length > 0
+          ? w.watchZones({ zones: o.zones.map((z) => userText(z, 40)).join(", ") })
+          : w.watchEveryZone();
+      case "idle":
+        return w.watchIdle({ duration: minutes(o.idleMinutes ?? WATCH_DEFAULTS.idleMinutes) });
+      case "speeding":
+        return w.watchSpeeding({ kmh: num(o.speedKmh ?? WATCH_DEFAULTS.speedKmh) });
+      case "offline":
+        return w.watchOffline({ duration: minutes(o.offlineMinutes ?? WATCH_DEFAULTS.offlineMinutes) });
+      case "towed":
+        return w.watchTowed();
+      case "afterhours":
+        return w.watchAfterHours({ hours: (o.hours ?? WATCH_DEFAULTS.hours).replace("-", "–") });
+      default:
+        return w.watchTemperature({
+          min: num(o.tempMin ?? 0),
+          max: num(o.tempMax ?? 0),
+          duration: minutes(o.tempForMinutes ?? WATCH_DEFAULTS.tempForMinutes),
+        });
+    }
+  });
 }
 
 /**
