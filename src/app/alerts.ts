@@ -31,6 +31,8 @@ export function alertParts(
     workspaces: Workspaces;
     logger: Logger;
     sleep?: (ms: number) => Promise<void>;
+    /** The sweeps' clock (StartOptions.alertClock). */
+    now?: () => number;
   },
 ) {
   const { stores, fleet, metrics, logger } = parts;
@@ -64,6 +66,7 @@ export function alertParts(
     ...(parts.sleep ? { sleep: parts.sleep } : {}),
   });
   const poller = new AlertPoller({
+    ...(parts.now ? { now: parts.now } : {}),
     store: stores.alerts,
     publisher: countingPublisher(publisher, metrics.alertPosts),
     sessionFor: (who) => fleet.sessionFor(who),

@@ -57,4 +57,9 @@ export interface StartOptions {
   alertPolling?: boolean;
   /** How the alert publisher waits out Slack's Retry-After (tests advance the fake Slack's clock). */
   alertSleep?: (ms: number) => Promise<void>;
+  /**
+   * The alert sweeps' clock (default Date.now): tests that move the simulator's clock to make a
+   * vehicle idle for 20 minutes move the sweeps' with it.
+   */
+  alertClock?: () => number;
 }

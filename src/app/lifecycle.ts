@@ -59,6 +59,8 @@ export async function startBackground(
     fleet: FleetAccounts;
     options: StartOptions;
     sandboxed: boolean;
+    /** The sandbox's #alerts subscription and demo zone, made in a fresh store (absent: not the sandbox). */
+    sandboxAlerts?: (account: string) => Promise<void>;
     /** The sandbox's first vehicle list: the alert checks wait for it (settles either way). */
     firstList?: Promise<void>;
     health: HealthState;
@@ -80,7 +82,7 @@ export async function startBackground(
   const workspace = fleet.workspaceAccount?.username;
   if (config.alerts.channel && workspace)
     await alerts.subscriptions.ensureWorkspaceSubscription(config.alerts.channel, workspace);
-  else if (parts.sandboxed && workspace) await alerts.subscriptions.seedSubscription("C0ALERTS", workspace);
+  else if (parts.sandboxAlerts && workspace) await parts.sandboxAlerts(workspace);
   // Redis mode: this replica's workers take task jobs from now on (resumed ones included).
   await parts.queue?.start();
   let stopped = false;

@@ -1,7 +1,13 @@
+import { TRANSPORT_INCIDENT_KINDS } from "../features/alerts/incidents.js";
+import type { AlertSubscriptions } from "../features/alerts/subscriptions.js";
 import { cronTickMs, nextCronRunMs } from "../features/alerts/sweepHealth.js";
+import { VEHICLE_ALERT_CODES, zoneNameKey } from "../features/alerts/vehicleWatch/watches.js";
 import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { ZoneRepository } from "../platform/store/contract/zones.js";
+import { ONLY_WORKSPACE } from "../platform/workspaces/workspace.js";
 import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
 import type { SandboxDeps } from "../sandbox/web/index.js";
+import { DEMO_ZONE } from "../sandbox/web/routes.js";
 import type { RunningSimulator } from "../simulator/index.js";
 import type { AlertParts } from "./alerts.js";
 import type { Config } from "./config.js";
@@ -82,5 +88,35 @@ export function alertSchedule(config: Config, alerts: AlertParts, health: Health
       alerts.poller.nextRunAt() ??
       (running && alerts.schedule ? nextCronRunMs(config.alerts.cron, zone) : undefined);
     return nextCheckAt === undefined ? { everyMs } : { nextCheckAt, everyMs };
+  };
+}
+
+/**
+ * The sandbox's #alerts, in a fresh store: every transport kind and every vehicle kind, with
+ * thresholds a newcomer sees within a minute of pressing a Simulator button (idling 2 min, a reefer
+ * out of −25..8 °C for 1 min: both demo reefers, 4 °C and −18 °C, sit inside it until warmed), and
+ * the demo zone "Depou București" around the simulator's București depot, where vehicles leave
+ * from and come back to by themselves.
+ */
+export function sandboxAlerts(
+  subscriptions: AlertSubscriptions,
+  zones: ZoneRepository,
+  simulator: RunningSimulator | undefined,
+): (account: string) => Promise<void> {
+  return async (account) => {
+    const seeded = await subscriptions.seedSubscription("C0ALERTS", account, ONLY_WORKSPACE, {
+      codes: [...TRANSPORT_INCIDENT_KINDS, ...Object.values(VEHICLE_ALERT_CODES)],
+      watch: { idleMinutes: 2, tempMin: -25, tempMax: 8, tempForMinutes: 1 },
+    });
+    const depot = simulator?.depots.find((d) => d.town === "București") ?? simulator?.depots[0];
+    if (!seeded || !depot) return;
+    await zones.addZone({
+      workspace: ONLY_WORKSPACE,
+      name: DEMO_ZONE.name,
+      nameKey: zoneNameKey(DEMO_ZONE.name),
+      latitude: depot.latitude,
+      longitude: depot.longitude,
+      radiusMeters: DEMO_ZONE.radiusMeters,
+    });
   };
 }

@@ -9,7 +9,7 @@ import { accountUpkeep, fleetParts, startFleetService } from "./fleet.js";
 import type { Fleetbot, StartOptions } from "./fleetbot.js";
 import { httpRoutes } from "./http.js";
 import { shutdown, startBackground } from "./lifecycle.js";
-import { sandboxFirstList } from "./sandbox.js";
+import { sandboxAlerts, sandboxFirstList } from "./sandbox.js";
 import { peopleParts, slackSettings, slackWorkspaces, startSlack } from "./slack.js";
 import { taskDelivery, taskRunner } from "./tasks.js";
 import { removeStoredData } from "./workspaceData.js";
@@ -56,7 +56,8 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const slackApiUrl = slackSide.apiUrl;
   const delivery = taskDelivery(config, { stores, runner, workspaces, slackApiUrl, options, logger });
   const sleep = options.alertSleep ? { sleep: options.alertSleep } : {};
-  const alerts = alertParts(config, { stores, fleet, metrics, workspaces, logger, ...sleep });
+  const clock = options.alertClock ? { now: options.alertClock } : {};
+  const alerts = alertParts(config, { stores, fleet, metrics, workspaces, logger, ...sleep, ...clock });
   // The sandbox: the demo account's vehicle list comes first (login, then company-vehicles).
   const firstList = slackSide.fake ? sandboxFirstList(fleet) : undefined;
   const { health, routes, sandbox } = await httpRoutes(config, {
@@ -70,6 +71,9 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const background = await startBackground(config, {
     ...{ stores, runner, queue, alerts, fleet, options, sandboxed: !!slackSide.fake, health, logger },
     ...(firstList ? { firstList: firstList.start() } : {}),
+    ...(slackSide.fake
+      ? { sandboxAlerts: sandboxAlerts(alerts.subscriptions, stores.zones, service.simulator) }
+      : {}),
   });
   health.ready = true;
   const running = { health, upkeep, background, alerts, runner, delivery, sandbox, slack, queue, gate };

@@ -139,7 +139,12 @@ const FLEET_LINES: readonly LineSpec[] = [
     does: (t) => t.zonesAddAt(),
     args: "add Client at B-123-ABC",
   },
-  { subs: ["zones"], rest: (t) => ` remove <${t.argName()}>`, does: (t) => t.zonesRemove(), args: "remove Depou" },
+  {
+    subs: ["zones"],
+    rest: (t) => ` remove <${t.argName()}>`,
+    does: (t) => t.zonesRemove(),
+    args: "remove Depou",
+  },
   { subs: ["queue"], does: (t) => t.queue() },
   { subs: ["language"], rest: () => " [ro|en]", does: (t) => t.language(), args: "ro" },
 ];

@@ -23,8 +23,11 @@ export interface VehicleControl {
   idle?: true;
   /** Drives at this speed (0–250 km/h) in a straight line along its course, engine on. */
   speedKmh?: number;
-  /** The unit stops reporting: the last answer stays, gpsDate frozen at the control. */
-  silent?: true;
+  /**
+   * The unit stops reporting: the last answer stays, gpsDate frozen at the control, or
+   * `{minutesAgo}` (1–1440) before it (it went silent that long ago: a demo needs no waiting).
+   */
+  silent?: true | { minutesAgo: number };
   /** Towed `meters` (1–100000) away along some bearing, engine off. */
   tow?: { meters: number };
   /** The reefer's temperature sensors read this (−40..40 °C) from now; only a vehicle with sensors. */
@@ -127,8 +130,10 @@ const READERS: Record<(typeof CONTROL_KEYS)[number], Reader> = {
     return undefined;
   },
   silent: (value, control) => {
-    if (value !== true) return "silent must be true (clear ends it)";
-    control.silent = true;
+    if (value === true) control.silent = true;
+    else if (isRecord(value) && isFiniteIn(value.minutesAgo, 1, 1440))
+      control.silent = { minutesAgo: value.minutesAgo };
+    else return "silent must be true or {minutesAgo: 1..1440} (clear ends it)";
     return undefined;
   },
   tow: (value, control) => {
@@ -196,7 +201,11 @@ export function applyVehicleControl(
   if (control.speedKmh !== undefined)
     next = { ...next, motion: driving(control.speedKmh, at, shown(), v, seed) };
   if (control.tow) next = { ...next, motion: towed(control.tow.meters, at, shown(), v, seed) };
-  if (control.silent) next.silent ??= { since: at, frozen: shown() };
+  if (control.silent) {
+    const ago = control.silent === true ? 0 : Math.round(control.silent.minutesAgo * 60_000);
+    const frozen = shown();
+    next.silent ??= { since: at - ago, frozen: { ...frozen, gpsDate: Math.min(frozen.gpsDate, at - ago) } };
+  }
   if (control.reeferTemperature !== undefined) next.reefer = { since: at, valueC: control.reeferTemperature };
   return next;
 }

@@ -20,11 +20,15 @@ export async function startBotHarness(
     env?: Record<string, string>;
     start?: StartOptions;
     fakeSlack?: FakeSlackOptions;
+    /** A fake Slack to reuse (a restart test): left running by close(). */
+    fake?: FakeSlack;
+    /** A data directory to reuse (a restart test): left in place by close(). */
+    dataDir?: string;
   } = {},
 ) {
   const intervalMs = options.intervalMs ?? 60;
-  const fake = await startFakeSlack(options.fakeSlack);
-  const dataDir = mkdtempSync(join(tmpdir(), "fleetbot-e2e-"));
+  const fake = options.fake ?? (await startFakeSlack(options.fakeSlack));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "fleetbot-e2e-"));
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.options.botToken,
     SLACK_SIGNING_SECRET: fake.options.signingSecret,
@@ -57,8 +61,8 @@ export async function startBotHarness(
     },
     async close() {
       await bot.close();
-      await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.fake) await fake.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -549,6 +549,7 @@ export function applyIncidentChanges(
       incident.facts = change.facts;
     } else if (change.type === "still") {
       incident.lastSeenAt = Math.max(incident.lastSeenAt, change.at);
+      if (change.facts) incident.facts = change.facts;
     } else {
       incident.state = "resolved";
       incident.resolvedAt = change.at;

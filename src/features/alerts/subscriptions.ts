@@ -224,10 +224,14 @@ export class AlertSubscriptions {
     channel: string,
     account: string,
     workspace: WorkspaceKey = ONLY_WORKSPACE,
+    filters: Pick<SubscriptionFilters, "codes" | "watch"> = {},
   ): Promise<AlertSubscription | undefined> {
     if ((await this.store.subscriptions({ account })).length > 0) return undefined;
     if ((await this.store.incidents(account)).length > 0) return undefined;
-    return (await this.store.upsertSubscription({ workspace, channel, account })).subscription;
+    const input: Parameters<AlertRepository["upsertSubscription"]>[0] = { workspace, channel, account };
+    if (filters.codes) input.codes = normalizeAlertCodes(filters.codes);
+    if (filters.watch) input.watch = filters.watch;
+    return (await this.store.upsertSubscription(input)).subscription;
   }
 
   /** The Mute button: no new alert of this UIT in the workspace's channel for `ms` (default 24 h). */

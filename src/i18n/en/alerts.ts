@@ -240,7 +240,7 @@ export const alerts = {
     channel: string;
     account: string;
     description: string;
-  }) => `🔔 ${channel} now gets transport alerts of *${account}*: ${description}.`,
+  }) => `🔔 ${channel} now gets alerts of *${account}*: ${description}.`,
   subscriptionUpdated: ({
     channel,
     account,

@@ -58,6 +58,10 @@ export const vehicleWatch = {
   resolvedLine: ({ from, to, lasted }: { from: string; to: string; lasted: string }) =>
     `From ${from} to ${to} — lasted *${lasted}*`,
   buttonMuteVehicle: () => "Mute this vehicle 24 h",
+  /** A grouped alert of vehicle kinds. */
+  groupTitle: () => "Vehicle alerts",
+  vehicles: (n: number) => count("en", n, { one: "vehicle", other: "vehicles" }),
+  groupButtonsInThread: () => "Each vehicle's Mute button is in the thread.",
 
   // ---------- a subscription's vehicle watches, in its description
   watchPowerCut: ({ volts }: { volts: string }) => `PowerCut below ${volts} V`,

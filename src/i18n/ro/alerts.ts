@@ -186,7 +186,7 @@ export const alerts = {
       other: "de abonamente la alerte",
     }),
   subscribed: ({ channel, account, description }) =>
-    `🔔 ${channel} primește acum alerte de transport pentru *${account}*: ${description}.`,
+    `🔔 ${channel} primește acum alertele pentru *${account}*: ${description}.`,
   subscriptionUpdated: ({ channel, account, description }) =>
     `🔔 Alertele pentru *${account}* din ${channel} au fost actualizate: ${description}.`,
   unsubscribed: ({ channel }) => `🔕 ${channel} nu mai primește alerte de transport.`,

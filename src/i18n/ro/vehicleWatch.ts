@@ -41,6 +41,9 @@ export const vehicleWatch = {
   resolvedText: ({ title, vehicle, lasted }) => `✅ Rezolvat: ${title}, ${vehicle} — a durat ${lasted}`,
   resolvedLine: ({ from, to, lasted }) => `De la ${from} până la ${to} — a durat *${lasted}*`,
   buttonMuteVehicle: () => "Fără alerte 24 h pentru vehicul",
+  groupTitle: () => "Alerte de vehicul",
+  vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
+  groupButtonsInThread: () => "Butonul Fără alerte al fiecărui vehicul e în fir.",
 
   watchPowerCut: ({ volts }) => `PowerCut sub ${volts} V`,
   watchZones: ({ zones }) => `Zone: zonele ${zones}`,

@@ -664,7 +664,8 @@ function controlFor(
     case "speed":
       return { speedKmh: DEMO_SPEED_KMH };
     case "silent":
-      return { silent: true };
+      // Silent for two hours already: the Offline alert (offline= 60 min by default) shows at the next check.
+      return { silent: { minutesAgo: 120 } };
     default:
       return { clear: true };
   }

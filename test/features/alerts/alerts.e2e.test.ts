@@ -53,7 +53,7 @@ describe("transport alerts", () => {
 
   it("subscribes the current channel, refuses a private channel the bot is not in, and lists subscriptions", async () => {
     await fleet("alerts subscribe");
-    expect(textOf(lastEphemeral())).toMatch(/now gets transport alerts/i);
+    expect(textOf(lastEphemeral())).toMatch(/now gets alerts/i);
     await fleet("alerts subscribe <#G0PRIVATE|secret>");
     expect(textOf(lastEphemeral())).toMatch(/invite/i);
     await fleet("alerts list");

@@ -82,7 +82,7 @@ describe("alerts as one person reads them, in their own language", () => {
 
     // The Romanian user subscribes the channel in Romanian: the alerts will be Romanian.
     const subscribed = lastAnswer(await fleet("alerts subscribe lang=ro", ROMANIAN), ROMANIAN);
-    expect(subscribed).toContain("primește acum alerte de transport");
+    expect(subscribed).toContain("primește acum alertele");
     expect(subscribed).toContain("alerte în română");
     expect(subscribed).toContain("toate alertele de transport");
     // The English user lists the same subscription, in English.

@@ -126,8 +126,8 @@ describe("subscribe / unsubscribe answers in the reader's language", () => {
     [
       "subscribed",
       sub,
-      "🔔 <#G0PRIVATE> now gets transport alerts of *demo*: codes Error · except expiry",
-      "🔔 <#G0PRIVATE> primește acum alerte de transport pentru *demo*: coduri Error",
+      "🔔 <#G0PRIVATE> now gets alerts of *demo*: codes Error · except expiry",
+      "🔔 <#G0PRIVATE> primește acum alertele pentru *demo*: coduri Error",
     ],
     [
       "updated",

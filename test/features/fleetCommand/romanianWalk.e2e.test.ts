@@ -156,7 +156,7 @@ describe("a Romanian dispatcher's walk (issue 21, Done means)", () => {
 
   it("a Romanian channel alert, resolved in Romanian", async () => {
     const subscribed = await answerTo(() => fleet("alerts subscribe lang=ro"));
-    expect(subscribed).toContain("primește acum alerte de transport");
+    expect(subscribed).toContain("primește acum alertele");
     await h.bot.alerts.runOnce(); // the demo fleet's existing problems
     const broken = sim()
       .control.transports()

@@ -140,7 +140,7 @@ describe("doors", () => {
 
   it("3. only members change a channel's alerts; ALERTS_CHANNEL's subscription cannot be removed from chat", async () => {
     await command("/fleet", "alerts subscribe", COLLEAGUE, OTHERS);
-    expect(textOf(lastEphemeral(COLLEAGUE, OTHERS))).toMatch(/now gets transport alerts/i);
+    expect(textOf(lastEphemeral(COLLEAGUE, OTHERS))).toMatch(/now gets alerts/i);
 
     // Not a member of #others: its subscription stays.
     await command("/fleet", `alerts unsubscribe <#${OTHERS}|others>`, ATTACKER);

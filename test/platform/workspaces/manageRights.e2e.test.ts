@@ -347,7 +347,7 @@ describe("7. Slack Connect: a user of another organisation never acts as the hos
     // The shared channel gets the transport alerts of A's workspace account (demo).
     await command(h, A, `alerts subscribe <#${A.channel}|general>`, "U0VIEWER");
     await vi.waitFor(() =>
-      expect(textOf(lastEphemeral(A, "U0VIEWER"))).toMatch(/now gets transport alerts/i),
+      expect(textOf(lastEphemeral(A, "U0VIEWER"))).toMatch(/now gets alerts/i),
     );
     await h.bot.alerts.runOnce();
     const running = h.bot

@@ -192,9 +192,9 @@ describe("two workspaces, two fleet accounts", () => {
   it("3. each team's alerts go to its own channel with its own token, and nothing crosses", async () => {
     // A picks its channel; B types #general, which exists in both teams: B's lookup must find B's.
     await command(h, A, `alerts subscribe <#${A.channel}|general>`);
-    await vi.waitFor(() => expect(textOf(lastEphemeral(A))).toMatch(/now gets transport alerts/i));
+    await vi.waitFor(() => expect(textOf(lastEphemeral(A))).toMatch(/now gets alerts/i));
     await command(h, B, "alerts subscribe #general");
-    await vi.waitFor(() => expect(textOf(lastEphemeral(B))).toMatch(/now gets transport alerts/i));
+    await vi.waitFor(() => expect(textOf(lastEphemeral(B))).toMatch(/now gets alerts/i));
     expect(textOf(lastEphemeral(B))).toContain(B.channel);
 
     await h.bot.alerts.runOnce(); // the demo fleet's existing problems
@@ -517,7 +517,7 @@ describe("token rotation", () => {
     expect((await h.install({ teamId: TEAM_A })).status).toBe(200);
     await link(h, A, "carrier-a", "pass-a");
     await command(h, A, "alerts subscribe");
-    await vi.waitFor(() => expect(textOf(lastEphemeral(A))).toMatch(/now gets transport alerts/i));
+    await vi.waitFor(() => expect(textOf(lastEphemeral(A))).toMatch(/now gets alerts/i));
     await h.bot.alerts.runOnce(); // the demo fleet's existing problems
     await h.settle();
 

@@ -110,7 +110,7 @@ describe.skipIf(redisSkipReason)("multi-workspace uninstall with REDIS_URL", () 
       await h.settle();
       expect(fleet.some((v) => mentions(textOf(lastSeen(side)), v.plate))).toBe(true);
       await command(h, side, "alerts subscribe");
-      await vi.waitFor(() => expect(textOf(lastEphemeral(side))).toMatch(/now gets transport alerts/i));
+      await vi.waitFor(() => expect(textOf(lastEphemeral(side))).toMatch(/now gets alerts/i));
     }
 
     await h.bot.alerts.runOnce();

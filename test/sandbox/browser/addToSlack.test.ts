@@ -278,7 +278,7 @@ describe.skipIf(!run)("Add to Slack in two workspaces, walked in Chromium", { ti
       });
       await h.bot.slack.idle();
       await vi.waitFor(() =>
-        expect(textOf(lastEphemeral(side, side.user, channel))).toMatch(/now gets transport alerts/i),
+        expect(textOf(lastEphemeral(side, side.user, channel))).toMatch(/now gets alerts/i),
       );
     };
     await subscribe(A, ALERTS_A);

@@ -36,7 +36,7 @@ describe.skipIf(!run)("the first ten minutes, walked", { timeout: 45_000 }, () =
     await command(page, "/fleet alerts unsubscribe #alerts");
     await message(page, /no longer gets transport alerts/).waitFor({ timeout: 10_000 });
     await command(page, "/fleet alerts subscribe #alerts");
-    await message(page, /now gets transport alerts/).waitFor({ timeout: 10_000 });
+    await message(page, /now gets alerts/).waitFor({ timeout: 10_000 });
     expect(await page.locator("#messages").textContent()).not.toContain("ALERTS_CHANNEL");
   });
 

@@ -28,6 +28,8 @@ export const STANDING_KMH = 3;
 export const MOVING_KMH = 5;
 /** A towed vehicle moved less than this between two sweeps stands still again. */
 export const STILL_METERS = 50;
+/** Sweeps further apart than this tell nothing about a tow. */
+export const TOWED_MAX_GAP_MS = 15 * 60_000;
 
 export interface VehicleSweepInput {
   account: string;
@@ -91,6 +93,8 @@ function baseFacts(r: VehicleReading, watch: Watch, transportCodeUit: string | u
 
 interface VehicleContext {
   reading: VehicleReading;
+  /** When the previous sweep read the vehicles (undefined: this is the first). */
+  previousSweepMs: number | undefined;
   memory: VehicleMemory;
   next: VehicleMemory;
   previous: VehicleFacts | undefined;
@@ -113,18 +117,28 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
   const r = c.reading;
   if (r.private && PRIVATE_UNWATCHED.has(watch.kind)) return { on: false, reason: "status" };
   const facts = baseFacts(r, watch, c.transportCodeUit);
-  const since = (fallback: number | undefined) => c.previous?.sinceMs ?? fallback ?? c.nowMs;
+  // Since when, by the evidence: the position's time, but never before the previous sweep, which
+  // did not see the condition (a parked unit's gpsDate may be an hour-old heartbeat).
+  const evidence = () => {
+    if (r.gpsMs === undefined) return c.nowMs;
+    return c.previousSweepMs !== undefined && r.gpsMs < c.previousSweepMs ? c.previousSweepMs : r.gpsMs;
+  };
+  const since = () => c.previous?.sinceMs ?? evidence();
   switch (watch.kind) {
     case "powercut": {
       if (r.volts === undefined) return undefined;
       if (r.volts >= watch.volts) return { on: false, reason: "recovered" };
-      return { on: true, facts: { ...facts, threshold: watch.volts, sinceMs: since(r.gpsMs) } };
+      return { on: true, facts: { ...facts, threshold: watch.volts, sinceMs: since() } };
     }
     case "zone": {
       if (r.latitude === undefined || r.longitude === undefined) return undefined;
       const inside =
-        distanceMeters(r as { latitude: number; longitude: number }, watch.zone) <= watch.zone.radiusMeters;
+        distanceMeters({ latitude: r.latitude, longitude: r.longitude }, watch.zone) <= watch.zone.radiusMeters;
+      const wasOutside = c.memory.zones?.[watch.zone.id] === false;
+      c.next.zones = { ...(c.next.zones ?? {}), [watch.zone.id]: inside };
       if (!inside) return { on: false, reason: "recovered" };
+      // An arrival: a vehicle already inside when first seen (a zone just made around it) is not one.
+      if (!c.previous && !wasOutside) return { on: false, reason: "recovered" };
       return {
         on: true,
         facts: {
@@ -132,7 +146,8 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
           zoneId: watch.zone.id,
           zoneName: c.previous?.zoneName ?? watch.zone.name,
           zoneWorkspace: watch.zone.workspace,
-          sinceMs: since(r.gpsMs),
+          threshold: watch.zone.radiusMeters,
+          sinceMs: since(),
         },
       };
     }
@@ -140,7 +155,7 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
       if (r.speedKmh === undefined || r.engine === undefined || !fresh(r, c.nowMs)) return undefined;
       const idle = r.speedKmh < STANDING_KMH && r.engine === "on";
       if (!idle) return { on: false, reason: "recovered" };
-      const idleSince = c.memory.idleSinceMs ?? r.gpsMs ?? c.nowMs;
+      const idleSince = c.memory.idleSinceMs ?? evidence();
       c.next.idleSinceMs = idleSince;
       if (c.nowMs - idleSince < watch.minutes * 60_000) return { on: false, reason: "recovered" };
       return { on: true, facts: { ...facts, threshold: watch.minutes, sinceMs: idleSince } };
@@ -151,7 +166,7 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
       const peak = Math.max(r.speedKmh, c.previous?.peakSpeedKmh ?? 0);
       return {
         on: true,
-        facts: { ...facts, threshold: watch.kmh, peakSpeedKmh: peak, sinceMs: since(r.gpsMs) },
+        facts: { ...facts, threshold: watch.kmh, peakSpeedKmh: peak, sinceMs: since() },
       };
     }
     case "offline": {
@@ -168,7 +183,7 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
       const within = withinHours(r.gpsMs, watch.hours, c.timeZone);
       if (within === undefined) return undefined;
       if (within || r.speedKmh <= MOVING_KMH) return { on: false, reason: "recovered" };
-      return { on: true, facts: { ...facts, hours: watch.hours, sinceMs: since(r.gpsMs) } };
+      return { on: true, facts: { ...facts, hours: watch.hours, sinceMs: since() } };
     }
     case "temperature":
       return temperatureVerdict(watch, c, facts);
@@ -182,6 +197,11 @@ function towedVerdict(c: VehicleContext, facts: VehicleFacts): Verdict {
   if (r.engine === "on") return { on: false, reason: "recovered" };
   if (last.engine === undefined || last.latitude === undefined || last.longitude === undefined)
     return undefined;
+  // Two sweeps far apart (fleetbot was down) cannot tell a tow from a drive and a park; nor can
+  // an engine event between them (it ran meanwhile).
+  if (c.previousSweepMs === undefined || c.nowMs - c.previousSweepMs > TOWED_MAX_GAP_MS) return undefined;
+  if (r.engineEventMs !== undefined && last.gpsMs !== undefined && r.engineEventMs > last.gpsMs)
+    return c.previous ? undefined : { on: false, reason: "recovered" };
   const moved = distanceMeters(
     { latitude: last.latitude, longitude: last.longitude },
     { latitude: r.latitude, longitude: r.longitude },
@@ -274,6 +294,8 @@ function memoryOf(r: VehicleReading, previous: VehicleMemory | undefined): Vehic
   const gpsMs = r.gpsMs ?? previous?.gpsMs;
   if (gpsMs !== undefined) next.gpsMs = gpsMs;
   if (previous?.tempOutSince !== undefined) next.tempOutSince = { ...previous.tempOutSince };
+  // Kept for zones this sweep cannot tell about (no position); those it evaluates are rewritten.
+  if (previous?.zones !== undefined) next.zones = { ...previous.zones };
   return next;
 }
 
@@ -302,6 +324,7 @@ export function evaluateVehicles(input: VehicleSweepInput): { changes: IncidentC
       const incident = active.get(subject);
       const verdict = verdictOf(watch, {
         reading: r,
+        previousSweepMs: input.state.sweptAtMs,
         memory,
         next,
         previous: incident?.facts.vehicle,
@@ -343,6 +366,11 @@ export function evaluateVehicles(input: VehicleSweepInput): { changes: IncidentC
         state: input.confirmAfterMs({ kind: watch.kind, code, facts }) === 0 ? "open" : "pending",
         facts,
       });
+    }
+    if (next.zones) {
+      // Only the zones still watched are remembered (a removed zone's entry would linger).
+      const watched = new Set(input.watches.flatMap((w) => (w.kind === "zone" ? [w.zone.id] : [])));
+      next.zones = Object.fromEntries(Object.entries(next.zones).filter(([id]) => watched.has(id)));
     }
     // Idling ended (or cannot be told): the next idle starts afresh.
     if (!(r.speedKmh !== undefined && r.speedKmh < STANDING_KMH && r.engine === "on"))

@@ -19,6 +19,8 @@ export interface VehicleReading {
   volts?: number;
   /** Running or not; undefined when neither engineRpm nor a known engineEvent says. */
   engine?: "on" | "off";
+  /** When the engine last changed (engineEventDate). */
+  engineEventMs?: number;
   private: boolean;
 }
 
@@ -59,6 +61,8 @@ export function readingOf(v: Vehicle): VehicleReading {
   const volts = finite(v.externalPowerVoltage);
   set("volts", volts !== undefined && volts >= 0 ? volts : undefined);
   set("engine", engineOf(v));
+  const engineEventMs = v.engineEventDate?.getTime();
+  set("engineEventMs", engineEventMs !== undefined && Number.isFinite(engineEventMs) ? engineEventMs : undefined);
   return reading;
 }
 

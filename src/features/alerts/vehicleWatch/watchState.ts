@@ -14,6 +14,12 @@ export interface VehicleMemory {
   idleSinceMs?: number;
   /** Per temperature watch key: the first reading out of band of the current excursion. */
   tempOutSince?: Record<string, number>;
+  /**
+   * Per zone id: inside (true) or outside (false) at the last sweep that could tell. A Zone alert
+   * is an arrival: only a vehicle seen outside before opens one (not one parked in a zone when the
+   * zone or the subscription was made).
+   */
+  zones?: Record<string, boolean>;
 }
 
 export interface WatchState {
@@ -31,6 +37,7 @@ const memorySchema = z.object({
   gpsMs: z.number().finite().optional(),
   idleSinceMs: z.number().finite().optional(),
   tempOutSince: z.record(z.string(), z.number().finite()).optional(),
+  zones: z.record(z.string(), z.boolean()).optional(),
 });
 
 const stateSchema = z.object({

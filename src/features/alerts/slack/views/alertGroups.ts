@@ -45,7 +45,15 @@ const isOpen = (i: AlertGroupIncident) => i.state !== "resolved";
 function groupTitle(incidents: readonly AlertGroupIncident[], lang: Language): string {
   const titles = new Set(incidents.map((i) => titleOf(i, lang)));
   const [only] = titles;
-  return titles.size === 1 && only !== undefined ? only : messages(lang).alerts.groupMixedTitle();
+  if (titles.size === 1 && only !== undefined) return only;
+  return allVehicles(incidents)
+    ? messages(lang).vehicleWatch.groupTitle()
+    : messages(lang).alerts.groupMixedTitle();
+}
+
+/** A storm of vehicle alerts counts vehicles, and has only Mute buttons in its thread. */
+function allVehicles(incidents: readonly AlertGroupIncident[]): boolean {
+  return incidents.length > 0 && incidents.every((i) => isVehicleKind(i.kind));
 }
 
 /** The most severe mark among the open members (red before amber before grey). */
@@ -90,7 +98,9 @@ function codeSummary(incidents: readonly AlertGroupIncident[]): string {
 export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptions): SlackMessage {
   const lang = opts.language;
   const m = messages(lang).alerts;
-  const transportsWord = (n: number) => m.transports(n);
+  const vehicles = allVehicles(group.incidents);
+  const transportsWord = (n: number) => (vehicles ? messages(lang).vehicleWatch.vehicles(n) : m.transports(n));
+  const buttonsInThread = vehicles ? messages(lang).vehicleWatch.groupButtonsInThread() : m.groupButtonsInThread();
   const id = idPart(group.id);
   const all = group.incidents;
   const open = all.filter(isOpen);
@@ -108,7 +118,7 @@ export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptio
   const since = all.length > 0 ? Math.min(...all.map(faultStartedAt)) : undefined;
   const summary = done
     ? m.groupAllResolved({ n: all.length, longest: duration(lang, Math.max(0, ...all.map(faultDurationMs))) })
-    : `${m.groupOpen(open.length)}${resolved > 0 ? m.groupResolvedCount(resolved) : ""}${since !== undefined ? m.groupSince({ when: alertDate(since, opts) }) : ""}\n_${m.groupButtonsInThread()}_`;
+    : `${m.groupOpen(open.length)}${resolved > 0 ? m.groupResolvedCount(resolved) : ""}${since !== undefined ? m.groupSince({ when: alertDate(since, opts) }) : ""}\n_${buttonsInThread}_`;
   const blocks: KnownBlock[] = [
     header,
     { type: "section", block_id: `alert.group.summary.${id}`, text: mrkdwn(summary) } satisfies SectionBlock,

@@ -33,10 +33,10 @@ const minutes = (lang: Language, value: number | undefined) => duration(lang, (v
 const celsius = (lang: Language, value: number | undefined) =>
   number(lang, value ?? 0, { maxFractionDigits: 1 });
 
-/** How long the condition has lasted when the alert is posted. */
+/** How long the condition had lasted at the last check that saw it (the post may go out later). */
 function lastedSoFar(incident: AlertIncident, opts: AlertViewOptions): string {
-  const now = opts.nowMs ?? incident.lastSeenAt ?? incident.firstSeenAt;
-  return duration(opts.language, now - faultStartedAt(incident));
+  const seen = Math.max(incident.lastSeenAt ?? incident.firstSeenAt, incident.firstSeenAt);
+  return duration(opts.language, seen - faultStartedAt(incident));
 }
 
 function distanceText(lang: Language, meters: number): string {
