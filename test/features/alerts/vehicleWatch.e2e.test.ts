@@ -172,7 +172,10 @@ describe("each vehicle kind", () => {
       /Zone \*Parked\* added: 45\.1000, 24\.3000/,
     );
     await sweep();
-    expect(alertsOf(inside.plate, "In a zone"), JSON.stringify(alertsOf(inside.plate).map((m) => textOf(m)))).toHaveLength(0);
+    expect(
+      alertsOf(inside.plate, "In a zone"),
+      JSON.stringify(alertsOf(inside.plate).map((m) => textOf(m))),
+    ).toHaveLength(0);
     expect(await fleet("zones remove client test")).toMatch(/Zone \*Client Test\* removed/);
   });
 

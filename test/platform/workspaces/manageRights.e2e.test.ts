@@ -346,9 +346,7 @@ describe("7. Slack Connect: a user of another organisation never acts as the hos
   it("a button of the host's alert clicked by the guest is refused in the guest's language, and nothing is done as the host's account", async () => {
     // The shared channel gets the transport alerts of A's workspace account (demo).
     await command(h, A, `alerts subscribe <#${A.channel}|general>`, "U0VIEWER");
-    await vi.waitFor(() =>
-      expect(textOf(lastEphemeral(A, "U0VIEWER"))).toMatch(/now gets alerts/i),
-    );
+    await vi.waitFor(() => expect(textOf(lastEphemeral(A, "U0VIEWER"))).toMatch(/now gets alerts/i));
     await h.bot.alerts.runOnce();
     const running = h.bot
       .simulator!.control.transports()

@@ -133,7 +133,8 @@ function verdictOf(watch: Watch, c: VehicleContext): Verdict {
     case "zone": {
       if (r.latitude === undefined || r.longitude === undefined) return undefined;
       const inside =
-        distanceMeters({ latitude: r.latitude, longitude: r.longitude }, watch.zone) <= watch.zone.radiusMeters;
+        distanceMeters({ latitude: r.latitude, longitude: r.longitude }, watch.zone) <=
+        watch.zone.radiusMeters;
       const wasOutside = c.memory.zones?.[watch.zone.id] === false;
       c.next.zones = { ...(c.next.zones ?? {}), [watch.zone.id]: inside };
       if (!inside) return { on: false, reason: "recovered" };

@@ -62,7 +62,10 @@ export function readingOf(v: Vehicle): VehicleReading {
   set("volts", volts !== undefined && volts >= 0 ? volts : undefined);
   set("engine", engineOf(v));
   const engineEventMs = v.engineEventDate?.getTime();
-  set("engineEventMs", engineEventMs !== undefined && Number.isFinite(engineEventMs) ? engineEventMs : undefined);
+  set(
+    "engineEventMs",
+    engineEventMs !== undefined && Number.isFinite(engineEventMs) ? engineEventMs : undefined,
+  );
   return reading;
 }
 

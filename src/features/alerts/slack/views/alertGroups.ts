@@ -99,8 +99,11 @@ export function groupedAlertMessage(group: AlertGroupInput, opts: AlertViewOptio
   const lang = opts.language;
   const m = messages(lang).alerts;
   const vehicles = allVehicles(group.incidents);
-  const transportsWord = (n: number) => (vehicles ? messages(lang).vehicleWatch.vehicles(n) : m.transports(n));
-  const buttonsInThread = vehicles ? messages(lang).vehicleWatch.groupButtonsInThread() : m.groupButtonsInThread();
+  const transportsWord = (n: number) =>
+    vehicles ? messages(lang).vehicleWatch.vehicles(n) : m.transports(n);
+  const buttonsInThread = vehicles
+    ? messages(lang).vehicleWatch.groupButtonsInThread()
+    : m.groupButtonsInThread();
   const id = idPart(group.id);
   const all = group.incidents;
   const open = all.filter(isOpen);
