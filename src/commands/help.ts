@@ -262,7 +262,8 @@ export function helpText(
     out.push(t.heading({ command: "/fleet" }), ...lines(USAGE.fleet[language], language));
   if (which !== "fleet")
     out.push(t.heading({ command: "/etransport" }), ...lines(USAGE.etransport[language], language));
-  if (which !== "etransport") out.push(t.vehiclesNote(), t.periodsNote(), t.alertCodesNote());
+  if (which !== "etransport")
+    out.push(t.vehiclesNote(), t.periodsNote(), t.alertCodesNote(), t.vehicleKindsNote());
   if (which !== "fleet") out.push(t.uitNote());
   return withVehicles(out.join("\n"), examples);
 }

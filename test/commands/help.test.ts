@@ -43,7 +43,7 @@ describe("help", () => {
     for (const example of etransportUsageExamples) expect(text).toContain(example);
     expect(helpText("fleet", undefined, "en")).not.toContain("/etransport");
     expect(helpText("etransport", undefined, "en")).not.toContain("/fleet ");
-    expect(text.split("\n").length).toBe(fleetUsage.length + etransportUsageExamples.length + 6);
+    expect(text.split("\n").length).toBe(fleetUsage.length + etransportUsageExamples.length + 7);
   });
 
   it("documents the alert filters min=, exclude= and vehicles=, and its example of them is read", () => {

@@ -35,7 +35,7 @@ describe("the help in Romanian", () => {
         );
       }
     expect(text.split("\n").length).toBe(
-      usageLines("fleet", "ro").length + usageLines("etransport", "ro").length + 6,
+      usageLines("fleet", "ro").length + usageLines("etransport", "ro").length + 7,
     );
     expect(text).not.toMatch(/<[a-z]/i);
     expect(text).not.toContain("e.g.");

@@ -73,6 +73,8 @@ export const help = {
     "*Periods* (your time zone): `today` (default), `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `this month`, `last month`, `2026-11-03` or `03.11.2026`, `2026-11-03..2026-11-05`, `2026-11-03 08:00..2026-11-03 17:00`; in Romanian too: `azi`, `ieri`, `alaltăieri`, `săptămâna trecută`, `luna asta`, `luna trecută`, `ultimele 3 zile`, `ultimele 12 ore`",
   alertCodesNote: () =>
     "*Alert codes*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (UIT validity ending), `changerequest` (vehicle change failed), `notstarted` (Pending past its start), `Vanished` (no longer listed, not completed: maybe in Error, which the service hides), `Stalled` (no position sent for `stale=` minutes, default 30; `stale=0` off), or `all` (the default)",
+  vehicleKindsNote: () =>
+    "*Vehicle alerts* (only when named): `PowerCut` (power below `volts=`, 6 V), `Zone` (arrives in a zone of `/fleet zones`; `zones=` names some), `Idle` (engine running, standing `idle=` min, 20), `Speeding` (over `speed=` km/h, 90), `Offline` (no position for `offline=` min, 60), `Towed` (moved with the engine off), `AfterHours` (moving outside `hours=`, 06:00-22:00), `Temperature` (a reefer outside `temp=&lt;min&gt;..&lt;max&gt;` °C for `tempfor=` min, 15); a vehicle in private mode is watched only for `PowerCut` and `Offline`",
   uitNote: () => "*UIT*: 16 letters and digits; dashes and spaces do not matter",
 
   // The App Home.

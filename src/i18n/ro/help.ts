@@ -75,6 +75,8 @@ export const help = {
     "*Perioade* (în fusul tău orar): `azi` (implicit), `ieri`, `alaltăieri`, `ultimele 12 ore`, `ultimele 3 zile`, `săptămâna aceasta`, `săptămâna trecută`, `luna aceasta`, `luna trecută`, `03.11.2026` sau `2026-11-03`, `03.11..05.11`, `03.11.2026 08:00..03.11.2026 17:00`; și în engleză: `today`, `yesterday`, `last 12h`, `last 3d`, `this week`, `last week`, `this month`, `last month`",
   alertCodesNote: () =>
     "*Coduri de alertă*: `Error`, `OldData`, `NoGPSCoordinates`, `NotInRomania`, `MissingETransportConfiguration`, `WithoutTransmission`, `expiry` (valabilitatea codului UIT se apropie de sfârșit), `changerequest` (cererea de modificare a vehiculului a eșuat), `notstarted` (În așteptare după ora de începere), `Vanished` (nu mai apare în listă și nu e finalizat: poate e în Eroare, pe care platforma GPS o ascunde), `Stalled` (nicio poziție trimisă timp de `stale=` minute, implicit 30; `stale=0` oprit) sau `all` (implicit)",
+  vehicleKindsNote: () =>
+    "*Alerte de vehicul* (doar dacă le numești): `PowerCut` (alimentare sub `volts=`, 6 V), `Zone` (intră într-o zonă din `/fleet zone`; `zones=` alege câteva), `Idle` (stă cu motorul pornit `idle=` min, 20), `Speeding` (peste `speed=` km/h, 90), `Offline` (nicio poziție `offline=` min, 60), `Towed` (mutat cu motorul oprit), `AfterHours` (merge în afara `hours=`, 06:00-22:00), `Temperature` (frigider în afara `temp=&lt;min&gt;..&lt;max&gt;` °C timp de `tempfor=` min, 15); un vehicul în mod privat e urmărit doar pentru `PowerCut` și `Offline`",
   uitNote: () => "*Cod UIT*: 16 litere și cifre; liniuțele și spațiile nu contează",
 
   homeAccountLinked: ({ account }) => `Lucrezi cu contul de flotă *${account}* (asociat de tine).`,

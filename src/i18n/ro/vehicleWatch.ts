@@ -43,7 +43,7 @@ export const vehicleWatch = {
   buttonMuteVehicle: () => "Fără alerte 24 h pentru vehicul",
   groupTitle: () => "Alerte de vehicul",
   vehicles: (n) => count("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" }),
-  groupButtonsInThread: () => "Butonul Fără alerte al fiecărui vehicul e în fir.",
+  groupButtonsInThread: () => "Butonul Fără alerte al fiecărui vehicul e în thread.",
 
   watchPowerCut: ({ volts }) => `PowerCut sub ${volts} V`,
   watchZones: ({ zones }) => `Zone: zonele ${zones}`,

@@ -323,7 +323,11 @@ describe("two workspaces, two fleet accounts", () => {
   let rowsB: ReturnType<typeof rowsOf>;
 
   it("5. uninstalling A deletes every row of A and nothing of B; B still works", async () => {
+    // Each workspace names its own zone "Depou" (zones belong to a workspace, not to an account).
+    await command(h, A, "zones add Depou 44.4326,25.9723");
+    await command(h, B, "zones add Depou 46.77,23.59");
     const before = rowsOf(h, KEY_A);
+    expect(before.zones).toBe(1);
     expect(before.tasks).toBeGreaterThan(0);
     expect(before.linked_accounts).toBe(1);
     expect(before.alert_subscriptions).toBe(1);

@@ -222,6 +222,7 @@ export function rowsOf(h: MultiWorkspaceHarness, key: string) {
       user_settings: count("SELECT count(*) AS n FROM user_settings WHERE workspace = ?"),
       workspace_settings: count("SELECT count(*) AS n FROM workspace_settings WHERE workspace = ?"),
       slack_installations: count("SELECT count(*) AS n FROM slack_installations WHERE key = ?"),
+      zones: count("SELECT count(*) AS n FROM zones WHERE workspace = ?"),
     };
   } finally {
     db.close();
@@ -239,4 +240,5 @@ export const ZERO: ReturnType<typeof rowsOf> = {
   user_settings: 0,
   workspace_settings: 0,
   slack_installations: 0,
+  zones: 0,
 };
