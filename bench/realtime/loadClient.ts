@@ -22,6 +22,11 @@ interface LoadInput {
   timeoutMs: number;
   /** The bot's process id: its CPU is read as the burst starts and as its last ack arrives. */
   botPid?: number;
+  /**
+   * When to send each form (epoch ms, one per form): spread over a window instead of all at once
+   * (row 12 sends waves during an alert sweep). Absent: all at once, as soon as warmed up.
+   */
+  sendAtMs?: number[];
 }
 
 export interface LoadOutput {
@@ -43,13 +48,28 @@ function readInput(text: string): LoadInput {
   const forms = field("forms");
   const timeoutMs = field("timeoutMs");
   const botPid = field("botPid");
+  const sendAtMs = field("sendAtMs");
   if (typeof botUrl !== "string" || typeof signingSecret !== "string" || typeof timeoutMs !== "number")
     throw new Error("load input: botUrl, signingSecret, timeoutMs expected");
   if (!Array.isArray(forms) || !forms.every((f): f is string => typeof f === "string"))
     throw new Error("load input: forms must be strings");
   if (botPid !== undefined && typeof botPid !== "number")
     throw new Error("load input: botPid must be a number");
-  return { botUrl, signingSecret, forms, timeoutMs, ...(botPid !== undefined ? { botPid } : {}) };
+  if (
+    sendAtMs !== undefined &&
+    (!Array.isArray(sendAtMs) ||
+      sendAtMs.length !== forms.length ||
+      !sendAtMs.every((t): t is number => typeof t === "number"))
+  )
+    throw new Error("load input: sendAtMs must be one number per form");
+  return {
+    botUrl,
+    signingSecret,
+    forms,
+    timeoutMs,
+    ...(botPid !== undefined ? { botPid } : {}),
+    ...(sendAtMs !== undefined ? { sendAtMs } : {}),
+  };
 }
 
 interface Prepared {
@@ -97,6 +117,8 @@ function send(url: string, method: "GET" | "POST", prepared: Prepared | undefine
   });
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
 const input = readInput(Buffer.concat(chunks).toString("utf8"));
@@ -104,8 +126,15 @@ const prepared = input.forms.map((form) => prepare(input, form));
 // Warm-up of this process's own HTTP path, one after the other, none measured.
 const health = new URL("/healthz", input.botUrl).href;
 for (let i = 0; i < 20; i++) await send(health, "GET", undefined, input.timeoutMs);
+const sendAt = input.sendAtMs;
+if (sendAt) await sleep(Math.min(...sendAt) - Date.now());
 const cpuBefore = input.botPid === undefined ? undefined : readCpuMs(input.botPid);
-const results = await Promise.all(prepared.map((p) => send(input.botUrl, "POST", p, input.timeoutMs)));
+const results = await Promise.all(
+  prepared.map(async (p, i) => {
+    if (sendAt) await sleep(sendAt[i]! - Date.now());
+    return send(input.botUrl, "POST", p, input.timeoutMs);
+  }),
+);
 const cpuAfter = input.botPid === undefined ? undefined : readCpuMs(input.botPid);
 const output: LoadOutput = {
   ackMs: results.map((r) => r.ms),

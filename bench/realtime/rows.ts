@@ -8,12 +8,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { OTHER_ALERT_CODES, TRANSMISSION_ALERT_CODES, VEHICLE_CODES } from "../../src/commands/types.js";
 import { openDatabase } from "../../src/platform/store/database.js";
 import { SqliteTaskStore } from "../../src/platform/store/taskStore.js";
 import {
   ALERTS_CHANNEL,
   accountRequests,
   answerTo,
+  bodyText,
   CHANNEL,
   command,
   type Environment,
@@ -1072,4 +1074,377 @@ export async function estimateAccuracy(options: RowOptions): Promise<RealtimeRow
       },
     ];
   });
+}
+
+// ---------------------------------------------------------------------------- row 12
+
+/** Row 12's fleet: issue 32's "200 vehicles" (the simulator's vehicleCount). */
+export const WATCH_VEHICLES = 200;
+/** Vehicles whose power is cut a second before each measured tick (a storm over 5: one grouped post). */
+export const WATCH_CUTS = 10;
+/** `/fleet where` sent during a loaded sweep: WATCH_WAVES waves of WATCH_WAVE, WATCH_WAVE_GAP_MS apart from the tick on. */
+export const WATCH_WAVES = 8;
+export const WATCH_WAVE = 10;
+export const WATCH_WAVE_GAP_MS = 500;
+/**
+ * Variant (b)'s subscription: every vehicle kind with a reefer band (and, below, a zone at the
+ * București depot), and every transport code as well, so that (b) gets all that (a) gets: a
+ * subscription naming only vehicle kinds gets only those (README, "Watching vehicles"), and `all`
+ * means "no filter", which keeps the transport kinds only.
+ */
+export const WATCH_SUBSCRIBE = `alerts subscribe ${[...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES, ...VEHICLE_CODES].join(" ")} temp=2..8`;
+
+type WatchVariant = "transport" | "vehicles";
+
+interface WatchSweep {
+  loaded: boolean;
+  /** Cron tick → the last chat.postMessage / chat.update of the sweep (undefined: timed out). */
+  latencyMs?: number;
+  /** The bot's CPU (user + system) from just before the tick to the sweep's "alert poll" log line. */
+  cpuMs?: number;
+  /** The bot's CPU over as long a window just before the tick (nothing scheduled): its idle cost. */
+  idleCpuMs?: number;
+  /** Slack writes to the alerts channel in the sweep, and whether the broken transport / a cut vehicle is among them. */
+  posts: number;
+  transportPosted: boolean;
+  powerCutPosted: boolean;
+  /** Upstream calls of the account between the tick and the end of the sweep, by endpoint. */
+  calls: Record<string, number>;
+  /** Ack times of the `where` sent during a loaded sweep; statuses other than 200 counted as failed. */
+  acks: number[];
+  failed: number;
+  /** "alert poll (tick) skipped" lines during the sweep. */
+  skipped: number;
+  /** What happened when, ms after the tick (upstream requests by arrival, Slack writes): for the log. */
+  timeline: string[];
+}
+
+interface WatchRun {
+  sweeps: WatchSweep[];
+  limited: number;
+  /** Alerts posted by the first sweep after the subscription (the demo set's and the fleet's own). */
+  firstSweepPosts: number;
+}
+
+/** An answer to a command (ack, response_url or a message in the channel) matching `pattern`. */
+async function expectAnswer(
+  env: Environment,
+  bot: RunningBot,
+  text: string,
+  channel: string,
+  pattern: RegExp,
+) {
+  const sent = await command(bot, text, USER, channel);
+  const seen = () => {
+    const texts = [
+      sent.ackText,
+      ...env.fake.responses.filter((r) => r.url === sent.responseUrl).map((r) => bodyText(r.body)),
+      ...env.fake.calls
+        .filter((c) => c.at >= sent.sentAt && c.args.channel === channel && typeof c.args.text === "string")
+        .map((c) => String(c.args.text)),
+    ];
+    return texts.find((t) => pattern.test(t));
+  };
+  try {
+    return await until(`answer to ${text}`, seen, 20_000);
+  } catch (error) {
+    if (error instanceof Timeout)
+      throw new Error(`\`${text}\` was not answered with ${pattern}: ${sent.ackText}`);
+    throw error;
+  }
+}
+
+/**
+ * One variant of row 12: the built bot with ALERTS_CRON every 20 s, 200 simulated vehicles, a
+ * subscription in #alerts typed as a command ((a) `alerts subscribe`, (b) every vehicle kind with a
+ * zone), then `rounds` pairs of measured sweeps (quiet, then with `where` waves). Before each
+ * measured tick one In Progress transport loses its GPS and WATCH_CUTS vehicles lose power, so both
+ * variants post (a: the transport alert; b: it and the grouped power-cut storm).
+ */
+async function vehicleWatchSweeps(options: RowOptions, variant: WatchVariant): Promise<WatchRun> {
+  const rounds = options.quick ? 1 : 2;
+  return withEnvironment(options, { vehicleCount: WATCH_VEHICLES }, async (env) => {
+    const period = SWEEP_EVERY_S * 1000;
+    // Each measured sweep breaks a transport of its own: the demo set's In Progress ones (4).
+    const targets = env.sim.control
+      .transports()
+      .filter((t) => t.statusId === 2 && env.sim.control.transmission(t.codeUit)?.code === "Active")
+      .map((t) => t.codeUit);
+    if (targets.length < 2 * rounds)
+      throw new Error(`only ${targets.length} In Progress transports to break`);
+    const onTransport = new Set(
+      env.sim.control
+        .transports()
+        .filter((t) => t.statusId === 2)
+        .map((t) => t.vehicleUId),
+    );
+    // Vehicles to cut: not on a transport, not the private car, not a reefer (only PowerCut moves).
+    const cuttable = env.sim.vehicles.filter(
+      (v, i) => i > 3 && !v.reefer && !onTransport.has(v.vehicleUId) && !v.privateOnSaturdays,
+    );
+    if (cuttable.length < 2 * rounds * WATCH_CUTS) throw new Error("not enough vehicles to cut");
+    const bot = await env.startBot({ env: { ALERTS_CRON: `*/${SWEEP_EVERY_S} * * * * *` } });
+    const polls: number[] = [];
+    let skippedLines = 0;
+    createInterface({ input: bot.child.stdout! }).on("line", (line) => {
+      if (line.includes('"alert poll"')) {
+        const time = (JSON.parse(line) as { time?: unknown }).time;
+        polls.push(typeof time === "number" ? time : Date.now());
+      } else if (/alert poll (tick )?skipped/.test(line)) skippedLines++;
+    });
+    await warm(env, bot);
+    if (variant === "vehicles") {
+      const depot = env.sim.depots[0]!;
+      await expectAnswer(
+        env,
+        bot,
+        `zones add Depou ${depot.latitude},${depot.longitude}`,
+        ALERTS_CHANNEL,
+        /Zone \*Depou\* added/,
+      );
+    }
+    const subscribedAt = Date.now();
+    await expectAnswer(
+      env,
+      bot,
+      variant === "vehicles" ? WATCH_SUBSCRIBE : "alerts subscribe",
+      ALERTS_CHANNEL,
+      /now gets alerts of/,
+    );
+    // The first sweep after the subscription posts the demo set's problems (and, in b, what the
+    // fleet shows by itself): over before anything is measured.
+    await until(
+      "the first sweep after the subscription",
+      () => polls.some((t) => t > subscribedAt),
+      2 * period + 60_000,
+    );
+    await sleep(2 * SLOT_MS);
+    const firstSweepPosts = env.fake.calls.filter(
+      (c) => c.method === "chat.postMessage" && c.args.channel === ALERTS_CHANNEL,
+    ).length;
+    // A bot in service: IN_SERVICE_AFTER `where` answered before the measured waves (see row 5).
+    for (let answered = 0; answered < IN_SERVICE_AFTER; answered += 50) await whereBurst(env, bot, 50);
+    const sweeps: WatchSweep[] = [];
+    for (let k = 0; k < 2 * rounds; k++) {
+      const loaded = k % 2 === 1;
+      let tick = Math.ceil(Date.now() / period) * period;
+      if (tick - Date.now() < 6000) tick += period;
+      // The waves: forms signed now, sent by the load client (its own process) at their times.
+      let load: Promise<LoadOutput> | undefined;
+      if (loaded) {
+        await sleep(tick - 4000 - Date.now());
+        const forms = Array.from({ length: WATCH_WAVES * WATCH_WAVE }, (_, i) =>
+          slashForm(
+            env,
+            `where ${env.sim.vehicles[(k * 37 + i) % env.sim.vehicles.length]!.plate}`,
+            USERS[i % 3]!,
+          ),
+        );
+        load = runLoadClient({
+          botUrl: `${bot.url}/slack/events`,
+          signingSecret: env.fake.options.signingSecret,
+          forms: forms.map((f) => f.form),
+          sendAtMs: forms.map((_, i) => tick + Math.floor(i / WATCH_WAVE) * WATCH_WAVE_GAP_MS),
+          timeoutMs: 30_000,
+        });
+      }
+      // Idle CPU over a window as long as the bound below is not known: 3 s just before the tick.
+      await sleep(tick - 3300 - Date.now());
+      const idleFrom = bot.cpuMs();
+      const idleAt = performance.now();
+      await sleep(tick - 1000 - Date.now());
+      const transport = targets[k]!;
+      env.sim.control.setTransport(transport, { transmissionStatusCode: "NoGPSCoordinates" });
+      const cut = cuttable.slice(k * WATCH_CUTS, (k + 1) * WATCH_CUTS);
+      for (const v of cut) env.sim.control.setVehicle(v.vehicleId, { power: "cut" });
+      await sleep(tick - 300 - Date.now());
+      const cpuFrom = bot.cpuMs();
+      const idleCpu = ((cpuFrom - idleFrom) / (performance.now() - idleAt)) * 1000;
+      const skippedBefore = skippedLines;
+      const sweep: WatchSweep = {
+        loaded,
+        posts: 0,
+        transportPosted: false,
+        powerCutPosted: false,
+        calls: {},
+        acks: [],
+        failed: 0,
+        skipped: 0,
+        timeline: [],
+      };
+      let end = tick + 40 * SLOT_MS;
+      try {
+        end = await until(
+          "the measured sweep's alert poll line",
+          () => polls.find((t) => t >= tick),
+          40 * SLOT_MS + 1000,
+        );
+        const cpuTo = bot.cpuMs();
+        const writes = env.fake.calls.filter(
+          (c) =>
+            (c.method === "chat.postMessage" || c.method === "chat.update") &&
+            c.args.channel === ALERTS_CHANNEL &&
+            c.at >= tick &&
+            c.at <= end + 50,
+        );
+        const last = writes.at(-1);
+        if (last) sweep.latencyMs = last.at - tick;
+        sweep.cpuMs = cpuTo - cpuFrom;
+        // The idle cost over the same length, so a reader can tell how much of the figure is the sweep's.
+        sweep.idleCpuMs = (idleCpu * (end - tick + 300)) / 1000;
+        sweep.posts = writes.filter((c) => c.method === "chat.postMessage").length;
+        const written = JSON.stringify(writes.map((c) => c.args));
+        sweep.transportPosted = written.includes(transport);
+        sweep.powerCutPosted = cut.some((v) => written.includes(v.plate));
+        sweep.timeline.push(
+          ...writes.map((c) => `${c.method === "chat.update" ? "update" : "post"}@${c.at - tick}`),
+        );
+      } catch (error) {
+        if (!(error instanceof Timeout)) throw error;
+      }
+      for (const r of accountRequests(env.sim).filter((r) => r.atMs >= tick && r.atMs <= end && r.endpoint)) {
+        sweep.calls[r.endpoint!] = (sweep.calls[r.endpoint!] ?? 0) + 1;
+        sweep.timeline.push(`${r.endpoint}@${r.atMs - tick}`);
+      }
+      sweep.timeline.sort((x, y) => Number(x.split("@")[1]) - Number(y.split("@")[1]));
+      if (load) {
+        const out = await load;
+        sweep.acks = out.ackMs;
+        sweep.failed = out.failed;
+      }
+      sweep.skipped = skippedLines - skippedBefore;
+      sweeps.push(sweep);
+      process.stderr.write(
+        `row 12 (${variant}) sweep ${k + 1}${loaded ? " with where waves" : ""}: tick → last post ${sweep.latencyMs ?? "timeout"} ms, ` +
+          `sweep end ${end - tick} ms, cpu ${sweep.cpuMs ?? "—"} ms (idle over as long ${fmt(sweep.idleCpuMs ?? Number.NaN, 0)} ms), ` +
+          `posts ${sweep.posts} (transport ${sweep.transportPosted}, power cut ${sweep.powerCutPosted}), ` +
+          `calls ${JSON.stringify(sweep.calls)}${loaded ? `, acks p50 ${fmt(quantile(sweep.acks, 0.5), 0)} / p99 ${fmt(quantile(sweep.acks, 0.99), 0)} / max ${fmt(Math.max(...sweep.acks), 0)} ms, failed ${sweep.failed}` : ""}, skipped ticks ${sweep.skipped}\n  timeline (ms after the tick): ${sweep.timeline.join(" ")}\n`,
+      );
+      // The where answers (and anything else of the sweep) settle before the next measured tick.
+      await sleep(2 * SLOT_MS);
+    }
+    return { sweeps, limited: rateLimited(env), firstSweepPosts };
+  });
+}
+
+/**
+ * 12. Vehicle watch's cost (issue 32): one alert sweep of 200 vehicles with every vehicle kind
+ * subscribed, against today's transport-only sweep, on the built bot in real time.
+ */
+export async function vehicleWatchSweep(options: RowOptions): Promise<RealtimeRow[]> {
+  const row = `12. one alert sweep, ${WATCH_VEHICLES} vehicles: (a) \`alerts subscribe\` (transports only) / (b) every transport code + all 8 vehicle kinds, \`temp=2..8\`, a zone`;
+  let a: WatchRun;
+  let b: WatchRun;
+  try {
+    a = await vehicleWatchSweeps(options, "transport");
+    b = await vehicleWatchSweeps(options, "vehicles");
+  } catch (error) {
+    return [{ row, figure: "—", goal: "—", result: outcome(error), naive: "—" }];
+  }
+  const quiet = (r: WatchRun) => r.sweeps.filter((s) => !s.loaded);
+  const loaded = (r: WatchRun) => r.sweeps.filter((s) => s.loaded);
+  /** The median of a figure over sweeps; "timeout" when any of them timed out. */
+  const med = (sweeps: WatchSweep[], pick: (s: WatchSweep) => number | undefined) => {
+    const values = sweeps.map(pick);
+    return values.some((v) => v === undefined) ? undefined : median(values as number[]);
+  };
+  const pair = (x: number | undefined, y: number | undefined, show: (n: number) => string) => {
+    const text = (n: number | undefined) => (n === undefined ? "timeout" : show(n));
+    const ratio = x === undefined || y === undefined || x === 0 ? "n/a" : fmt(y / x);
+    return `${text(x)} / ${text(y)} (b/a ${ratio})`;
+  };
+  const acks = (r: WatchRun) => loaded(r).flatMap((s) => s.acks);
+  const failed = (r: WatchRun) => loaded(r).reduce((n, s) => n + s.failed, 0);
+  const count = (r: WatchRun, pick: (s: WatchSweep) => boolean) => r.sweeps.filter(pick).length;
+  const calls = (r: WatchRun) => {
+    const s = quiet(r)[0];
+    return s
+      ? Object.entries(s.calls)
+          .map(([e, n]) => `${e} ${n}`)
+          .join(", ") || "none"
+      : "—";
+  };
+  const n = quiet(a).length;
+  const sent = loaded(a).length * WATCH_WAVES * WATCH_WAVE;
+  return [
+    {
+      row,
+      figure: `cron tick → last alert post (slots), median of ${n} quiet sweeps: (a) / (b)`,
+      goal: "—",
+      result: pair(
+        med(quiet(a), (s) => s.latencyMs),
+        med(quiet(b), (s) => s.latencyMs),
+        slots,
+      ),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: `the same, sweeps with \`where\` waves (median of ${loaded(a).length})`,
+      goal: "—",
+      result: pair(
+        med(loaded(a), (s) => s.latencyMs),
+        med(loaded(b), (s) => s.latencyMs),
+        slots,
+      ),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: `bot CPU per sweep, tick → its "alert poll" line (ms), median of ${n} quiet sweeps (idle over as long)`,
+      goal: "—",
+      result: `${pair(
+        med(quiet(a), (s) => s.cpuMs),
+        med(quiet(b), (s) => s.cpuMs),
+        (v) => fmt(v, 0),
+      )} (idle ${fmt(med(quiet(a), (s) => s.idleCpuMs) ?? Number.NaN, 0)} / ${fmt(med(quiet(b), (s) => s.idleCpuMs) ?? Number.NaN, 0)})`,
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: `\`/fleet where\` ack p99 during the sweep (ms): ${sent} sent in ${WATCH_WAVES} waves of ${WATCH_WAVE}, ${WATCH_WAVE_GAP_MS} ms apart from the tick`,
+      goal: "—",
+      result: pair(quantile(acks(a), 0.99), quantile(acks(b), 0.99), (v) => fmt(v, 0)),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "the same, p50 (ms) / acks failed or over 3 s",
+      goal: "— / 0",
+      result: `${pair(quantile(acks(a), 0.5), quantile(acks(b), 0.5), (v) => fmt(v, 0))} / ${failed(a) + acks(a).filter((ms) => ms > 3000).length}, ${failed(b) + acks(b).filter((ms) => ms > 3000).length}`,
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "Slack posts per measured sweep (median; the storm is one grouped post + a reply per vehicle)",
+      goal: "—",
+      result: pair(
+        med(a.sweeps, (s) => s.posts),
+        med(b.sweeps, (s) => s.posts),
+        (v) => fmt(v, 0),
+      ),
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "sweeps that posted the broken transport / a cut vehicle: (a); (b)",
+      goal: `${a.sweeps.length} / 0; ${b.sweeps.length} / ${b.sweeps.length}`,
+      result: `${count(a, (s) => s.transportPosted)} / ${count(a, (s) => s.powerCutPosted)}; ${count(b, (s) => s.transportPosted)} / ${count(b, (s) => s.powerCutPosted)}`,
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "upstream calls of a quiet sweep: (a); (b)",
+      goal: "—",
+      result: `${calls(a)}; ${calls(b)}`,
+      naive: "—",
+    },
+    {
+      row: "",
+      figure: "429s during the row / ticks skipped (previous sweep still running): (a); (b)",
+      goal: "0 / 0",
+      result: `${a.limited} / ${a.sweeps.reduce((s, x) => s + x.skipped, 0)}; ${b.limited} / ${b.sweeps.reduce((s, x) => s + x.skipped, 0)}`,
+      naive: "—",
+    },
+  ];
 }

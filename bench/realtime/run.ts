@@ -20,6 +20,13 @@ import {
   type RealtimeRow,
   type RowOptions,
   renewalUnderLoad,
+  vehicleWatchSweep,
+  WATCH_CUTS,
+  WATCH_SUBSCRIBE,
+  WATCH_VEHICLES,
+  WATCH_WAVE,
+  WATCH_WAVE_GAP_MS,
+  WATCH_WAVES,
   whereBehindReports,
 } from "./rows.js";
 
@@ -36,6 +43,7 @@ export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRo
   estimate: estimateAccuracy,
   renewal: renewalUnderLoad,
   workspaces: workspaceRows,
+  "vehicle-watch": vehicleWatchSweep,
 };
 
 export interface RealtimeResult {
@@ -138,5 +146,30 @@ export const REALTIME_READING = `- 1: the account's first \`where\` warms the to
   against one slot plus one login's answer time (a login as another user, timed before the bot
   starts); and the logins among them, and the requests the service refused.
 ${WORKSPACES_READING}
+- 12: \`--rows=vehicle-watch\` (issue 32). Two fresh environments, each with a simulator of ${WATCH_VEHICLES}
+  vehicles (its \`vehicleCount\`; the demo set's 12 transports) and the bot with ALERTS_CRON every ${20} s.
+  Typed in #alerts: (a) \`/fleet alerts subscribe\` (today's transport-only sweep: one
+  load-transports page); (b) \`/fleet zones add Depou <București depot>\` and
+  \`/fleet ${WATCH_SUBSCRIBE}\`: every vehicle kind and every transport code, so (b) gets what
+  (a) gets (naming only vehicle kinds would filter the transport alerts out, and \`all\` is "no
+  filter", transport kinds only). (b)'s sweep adds one company-vehicles and one temperatures call
+  and evaluates every vehicle against every watch. After the first sweep (the demo set's own
+  alerts) and ${IN_SERVICE_AFTER} answered \`where\` (a bot in service, as row 5), four measured ticks: a
+  quiet one, one with \`where\` waves, again both (one each in quick mode). A second before each
+  measured tick an In Progress transport (one of the demo set's, a different one each tick) is set
+  to NoGPSCoordinates and ${WATCH_CUTS} vehicles (new ones each tick) have their power cut (simulator
+  control), so both post the transport's alert and (b) the power-cut storm as well: more than 5
+  in one sweep are one grouped post with each vehicle's alert as a reply in its thread (so
+  "posts" counts chat.postMessage calls, replies included). The sweep's end is its "alert poll"
+  log line (written after the account's last post); "last alert post" is the last
+  chat.postMessage or chat.update to #alerts between the tick and that line. Bot CPU is
+  /proc/<pid>/stat from 0.3 s before the tick to that line, on the quiet ticks; "idle over as
+  long" is the bot's CPU rate over the 3 s before the tick times the same length. The waves:
+  ${WATCH_WAVES} × ${WATCH_WAVE} signed \`/fleet where <plate>\` (3 users, ${WATCH_VEHICLES} plates), ${WATCH_WAVE_GAP_MS} ms apart
+  from the tick on, sent by the load client of row 5 in its own process; p99 over both loaded
+  ticks' acks. Variants (a) and (b) get the same stimulus and the same schedule; (b)/(a) is given
+  for each figure. The demo fleet also shows alerts by itself in (b) (vans faster than 90 km/h,
+  arrivals at the depot zone, at night driving after hours), posted in the measured sweeps too
+  when they happen then.
 - The machine is shared (the load average at the start of the run is given above the tables):
   timings, rows 5 and 7 above all, vary from run to run.`;
