@@ -5,7 +5,7 @@ import { SlackAlertPublisher } from "../features/alerts/slackPublisher.js";
 import { AlertSubscriptions } from "../features/alerts/subscriptions.js";
 import { resolveLanguage } from "../i18n/resolve.js";
 import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
-import { FleetSession } from "../platform/fleet/client.js";
+import { type FleetClient, FleetSession } from "../platform/fleet/client.js";
 import type { Logger } from "../platform/log.js";
 import type { FleetbotMetrics } from "../platform/metrics.js";
 import type { Workspaces } from "../platform/workspaces/registry.js";
@@ -27,6 +27,8 @@ export function alertParts(
   parts: {
     stores: Backend;
     fleet: FleetAccounts;
+    /** The fleet client: its call limits size the temperatures call. */
+    client: Pick<FleetClient, "plan">;
     metrics: FleetbotMetrics;
     workspaces: Workspaces;
     logger: Logger;
@@ -79,7 +81,12 @@ export function alertParts(
       zonesOf: (workspaces) => stores.zones.zonesOf(workspaces),
       // Fresh, and kept in the cache for `where` and the pickers (bound to these credentials).
       vehicles: async (source, ctx) => (await fleet.vehicles.get(fleetSession(source), ctx, 0)).vehicles,
-      temperatures: (source, params, ctx) => fleetSession(source).temperatures(params, ctx),
+      temperatures: (source, params, ctx) => fleetSession(source).temperaturesOnce(params, ctx),
+      // The first planned call holds as many vehicles as one call may name (learned limits included).
+      temperaturesCapacity: (params) => {
+        const [first, second] = parts.client.plan("temperatures", params);
+        return second === undefined ? undefined : first?.vehicleIds.length;
+      },
       timeZone: config.companyTimeZone,
     },
     // A transport fleetbot removed itself is gone, not hidden in Error (the audit trail knows).

@@ -57,7 +57,16 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
   const delivery = taskDelivery(config, { stores, runner, workspaces, slackApiUrl, options, logger });
   const sleep = options.alertSleep ? { sleep: options.alertSleep } : {};
   const clock = options.alertClock ? { now: options.alertClock } : {};
-  const alerts = alertParts(config, { stores, fleet, metrics, workspaces, logger, ...sleep, ...clock });
+  const alerts = alertParts(config, {
+    stores,
+    fleet,
+    client,
+    metrics,
+    workspaces,
+    logger,
+    ...sleep,
+    ...clock,
+  });
   // The sandbox: the demo account's vehicle list comes first (login, then company-vehicles).
   const firstList = slackSide.fake ? sandboxFirstList(fleet) : undefined;
   const { health, routes, sandbox } = await httpRoutes(config, {

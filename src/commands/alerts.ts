@@ -25,7 +25,10 @@ import {
   type FleetGrammarContext,
   type GrammarError,
   type GrammarProblem,
+  OTHER_ALERT_CODES,
   type ProblemOf,
+  TRANSMISSION_ALERT_CODES,
+  VEHICLE_CODES,
 } from "./types.js";
 
 /** An option of `alerts subscribe` whose value cannot be read: which, and the value as typed. */
@@ -341,7 +344,11 @@ function readCodes(words: readonly string[]): AlertCode[] | GrammarError {
     }
     if (!codes.includes(found)) codes.push(found);
   }
-  return everything ? [] : codes;
+  if (!everything) return codes;
+  // `all` alone stores no filter (every transport kind, later ones too). With vehicle kinds it
+  // names every transport code beside them: vehicle kinds are opt-in, so no filter would drop them.
+  const vehicle = codes.filter((c) => (VEHICLE_CODES as readonly string[]).includes(c));
+  return vehicle.length === 0 ? [] : [...TRANSMISSION_ALERT_CODES, ...OTHER_ALERT_CODES, ...vehicle];
 }
 
 function unknownAlertsSubcommand(subRaw: string, sub: string): GrammarError {

@@ -1,3 +1,4 @@
+import { TZDate } from "@date-fns/tz";
 /**
  * Numbers, quantities, durations and dates in the reader's language: one form each per language
  * (docs/ARCHITECTURE.md, Languages). Digits, separators, weekday and month names come from CLDR
@@ -171,12 +172,13 @@ export interface DateOptions {
 }
 
 function dayText(lang: Language, p: DateParts, zone: string, options: DateOptions): string {
-  const base = `${p.weekday} ${p.day} ${p.month}`;
+  // Romanian writes a comma after the weekday ("marți, 24 nov."); English does not ("Tue 24 Nov").
+  const base = `${p.weekday}${lang === "ro" ? "," : ""} ${p.day} ${p.month}`;
   if (options.nowMs === undefined) return base;
   return partsOf(lang, options.nowMs, zone).year === p.year ? base : `${base} ${p.year}`;
 }
 
-/** "Tue 24 Nov" / "marți 24 nov." in `zone`. */
+/** "Tue 24 Nov" / "marți, 24 nov." in `zone`. */
 export function date(lang: Language, ms: number, zone: string, options: DateOptions = {}): string {
   return dayText(lang, partsOf(lang, ms, zone), zone, options);
 }
@@ -187,10 +189,27 @@ export function time(lang: Language, ms: number, zone: string): string {
   return `${p.hour}:${p.minute}`;
 }
 
-/** The one date-and-time form: "Tue 24 Nov, 14:05" / "marți 24 nov., 14:05", in `zone`. */
+/** The one date-and-time form: "Tue 24 Nov, 14:05" / "marți, 24 nov., 14:05", in `zone`. */
 export function dateTime(lang: Language, ms: number, zone: string, options: DateOptions = {}): string {
   const p = partsOf(lang, ms, zone);
   return `${dayText(lang, p, zone, options)}, ${p.hour}:${p.minute}`;
+}
+
+/**
+ * A time in a CSV file, as the reader's spreadsheet reads it: English ISO 8601 with the zone's
+ * offset ("2026-11-02T06:00:00+02:00"); Romanian "02.11.2026 06:00:00" (Excel and LibreOffice in
+ * Romanian keep an ISO time with T and an offset as text), in `zone`.
+ */
+export function csvDateTime(lang: Language, ms: number, zone: string): string {
+  const d = new TZDate(ms, zone);
+  if (Number.isNaN(d.getTime())) return "";
+  const two = (n: number) => String(n).padStart(2, "0");
+  const clock = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  if (lang === "ro") return `${two(d.getDate())}.${two(d.getMonth() + 1)}.${d.getFullYear()} ${clock}`;
+  const offset = -d.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${clock}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }
 
 /**

@@ -51,7 +51,7 @@ describe("the help in Romanian", () => {
     expect(text).toContain("Ex.: `/fleet traseu B-123-ABC ieri`");
     expect(text).toContain("Ex.: `/fleet combustibil all săptămâna trecută`");
     // A command with no Romanian word keeps its English one, without brackets.
-    expect(text).toContain("• `/fleet login` – asociază-ți contul de flotă");
+    expect(text).toContain("• `/fleet login` – asociază-ți contul platformei GPS");
   });
 
   it("writes every description, heading and note in Romanian", () => {

@@ -23,9 +23,9 @@ describe("periodText: every period form in both languages", () => {
   it.each([
     ["today", "today", "azi"],
     ["azi", "today", "azi"],
-    ["yesterday", "yesterday (Tue 24 Nov)", "ieri (marți 24 nov.)"],
-    ["ieri", "yesterday (Tue 24 Nov)", "ieri (marți 24 nov.)"],
-    ["alaltăieri", "day before yesterday (Mon 23 Nov)", "alaltăieri (luni 23 nov.)"],
+    ["yesterday", "yesterday (Tue 24 Nov)", "ieri (marți, 24 nov.)"],
+    ["ieri", "yesterday (Tue 24 Nov)", "ieri (marți, 24 nov.)"],
+    ["alaltăieri", "day before yesterday (Mon 23 Nov)", "alaltăieri (luni, 23 nov.)"],
     ["last 1d", "last 1 day", "ultima zi"],
     ["last 2d", "last 2 days", "ultimele 2 zile"],
     ["ultimele 3 zile", "last 3 days", "ultimele 3 zile"],
@@ -33,33 +33,33 @@ describe("periodText: every period form in both languages", () => {
     ["last 1h", "last 1 hour", "ultima oră"],
     ["last 2h", "last 2 hours", "ultimele 2 ore"],
     ["ultimele 24 de ore", "last 24 hours", "ultimele 24 de ore"],
-    ["this week", "this week (since Mon 23 Nov)", "săptămâna aceasta (de la luni 23 nov.)"],
+    ["this week", "this week (since Mon 23 Nov)", "săptămâna aceasta (de la luni, 23 nov.)"],
     [
       "last week",
       "last week (Mon 16 Nov – Sun 22 Nov)",
-      "săptămâna trecută (luni 16 nov. – duminică 22 nov.)",
+      "săptămâna trecută (luni, 16 nov. – duminică, 22 nov.)",
     ],
-    ["last month", "last month (Thu 1 Oct – Sat 31 Oct)", "luna trecută (joi 1 oct. – sâmbătă 31 oct.)"],
-    ["2026-11-20", "Fri 20 Nov", "vineri 20 nov."],
-    ["2026-11-20..2026-11-22", "Fri 20 Nov – Sun 22 Nov", "vineri 20 nov. – duminică 22 nov."],
+    ["last month", "last month (Thu 1 Oct – Sat 31 Oct)", "luna trecută (joi, 1 oct. – sâmbătă, 31 oct.)"],
+    ["2026-11-20", "Fri 20 Nov", "vineri, 20 nov."],
+    ["2026-11-20..2026-11-22", "Fri 20 Nov – Sun 22 Nov", "vineri, 20 nov. – duminică, 22 nov."],
     [
       "2026-11-24 08:00..17:30",
       "Tue 24 Nov, 08:00 – Tue 24 Nov, 17:30",
-      "marți 24 nov., 08:00 – marți 24 nov., 17:30",
+      "marți, 24 nov., 08:00 – marți, 24 nov., 17:30",
     ],
   ])("%j", (text, english, romanian) => {
     expect(both(text)).toEqual([english, romanian]);
   });
 
   it("a period cut at now says so", () => {
-    expect(both("2026-11-25")).toEqual(["Wed 25 Nov (until now)", "miercuri 25 nov. (până acum)"]);
+    expect(both("2026-11-25")).toEqual(["Wed 25 Nov (until now)", "miercuri, 25 nov. (până acum)"]);
   });
 
   it("a date of another year shows its year", () => {
-    expect(both("2025-12-30")).toEqual(["Tue 30 Dec 2025", "marți 30 dec. 2025"]);
+    expect(both("2025-12-30")).toEqual(["Tue 30 Dec 2025", "marți, 30 dec. 2025"]);
     expect(both("last month", new Date("2027-01-05T10:00:00Z"))).toEqual([
       "last month (Tue 1 Dec 2026 – Thu 31 Dec 2026)",
-      "luna trecută (marți 1 dec. 2026 – joi 31 dec. 2026)",
+      "luna trecută (marți, 1 dec. 2026 – joi, 31 dec. 2026)",
     ]);
   });
 
@@ -77,7 +77,7 @@ describe("periodText: every period form in both languages", () => {
       NOW.getTime(),
     );
     expect(periodText(label, "en")).toBe("Tue 24 Nov, 08:00 – Tue 24 Nov, 17:00");
-    expect(periodText(label, "ro")).toBe("marți 24 nov., 08:00 – marți 24 nov., 17:00");
+    expect(periodText(label, "ro")).toBe("marți, 24 nov., 08:00 – marți, 24 nov., 17:00");
   });
 });
 

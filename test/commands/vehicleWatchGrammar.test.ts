@@ -59,6 +59,15 @@ describe("alerts subscribe: the vehicle kinds and their options", () => {
     expect(r.options.watch).toBeUndefined();
   });
 
+  it("`all` with vehicle kinds: every transport code beside them (no filter would drop the opt-in kinds)", () => {
+    const r = subscribed("alerts subscribe all PowerCut Idle");
+    expect(r.codes).toContain("Error");
+    expect(r.codes).toContain("Stalled");
+    expect(r.codes).toContain("Vanished");
+    expect(r.codes.slice(-2)).toEqual(["PowerCut", "Idle"]);
+    expect(subscribed("alerts subscribe all").codes).toEqual([]);
+  });
+
   it("hours past midnight and typographic quotes", () => {
     expect(subscribed("alerts subscribe AfterHours hours=22:00–06:00").options.watch?.hours).toBe(
       "22:00-06:00",

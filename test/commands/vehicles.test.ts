@@ -207,7 +207,7 @@ describe("resolveVehicles", () => {
     });
     expect(described(r.resolutions[0]!)).toBe("Vehicle `#99` is not visible to this fleet account.");
     expect(described(r.resolutions[0]!, "ro")).toBe(
-      "Vehiculul `#99` nu este vizibil pentru acest cont de flotă.",
+      "Vehiculul `#99` nu este vizibil pentru acest cont al platformei GPS.",
     );
   });
 

@@ -138,7 +138,7 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
 
 /** Messages whose Romanian is rightly the same text as the English. */
 const SAME_IN_BOTH: ReadonlySet<string> = new Set([
-  // Only its parts are words ("1.234,6 km · ieri (luni 2 nov.)"), each already in the reader's language.
+  // Only its parts are words ("1.234,6 km · ieri (luni, 2 nov.)"), each already in the reader's language.
   "reports.routeSummary",
 ]);
 

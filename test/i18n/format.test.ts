@@ -79,25 +79,25 @@ describe("duration: one form, the same in both languages", () => {
 });
 
 describe("dates: one form per language, 24-hour clock", () => {
-  it("write marți 24 nov., 14:05 in Romanian and Tue 24 Nov, 14:05 in English", () => {
-    expect(dateTime("ro", NOV_24_1405, BUCHAREST)).toBe("marți 24 nov., 14:05");
+  it("write marți, 24 nov., 14:05 in Romanian and Tue 24 Nov, 14:05 in English", () => {
+    expect(dateTime("ro", NOV_24_1405, BUCHAREST)).toBe("marți, 24 nov., 14:05");
     expect(dateTime("en", NOV_24_1405, BUCHAREST)).toBe("Tue 24 Nov, 14:05");
-    expect(date("ro", NOV_24_1405, BUCHAREST)).toBe("marți 24 nov.");
+    expect(date("ro", NOV_24_1405, BUCHAREST)).toBe("marți, 24 nov.");
     expect(date("en", NOV_24_1405, BUCHAREST)).toBe("Tue 24 Nov");
     expect(time("ro", NOV_24_1405, BUCHAREST)).toBe("14:05");
     expect(time("en", NOV_24_1405, BUCHAREST)).toBe("14:05");
   });
 
   it("follow the zone, summer time and midnight included", () => {
-    expect(dateTime("ro", NOV_24_1405, "UTC")).toBe("marți 24 nov., 12:05");
-    expect(dateTime("ro", Date.UTC(2026, 6, 15, 10, 0), BUCHAREST)).toBe("miercuri 15 iul., 13:00");
+    expect(dateTime("ro", NOV_24_1405, "UTC")).toBe("marți, 24 nov., 12:05");
+    expect(dateTime("ro", Date.UTC(2026, 6, 15, 10, 0), BUCHAREST)).toBe("miercuri, 15 iul., 13:00");
     expect(dateTime("en", Date.UTC(2026, 8, 6, 21, 5), BUCHAREST)).toBe("Mon 7 Sep, 00:05");
-    expect(dateTime("ro", Date.UTC(2026, 4, 1, 6, 30), BUCHAREST)).toBe("vineri 1 mai, 09:30");
+    expect(dateTime("ro", Date.UTC(2026, 4, 1, 6, 30), BUCHAREST)).toBe("vineri, 1 mai, 09:30");
   });
 
   it("add the year only for another year than now's", () => {
     const now = Date.UTC(2027, 0, 10, 9, 0);
-    expect(dateTime("ro", NOV_24_1405, BUCHAREST, { nowMs: now })).toBe("marți 24 nov. 2026, 14:05");
+    expect(dateTime("ro", NOV_24_1405, BUCHAREST, { nowMs: now })).toBe("marți, 24 nov. 2026, 14:05");
     expect(date("en", NOV_24_1405, BUCHAREST, { nowMs: now })).toBe("Tue 24 Nov 2026");
     expect(dateTime("en", NOV_24_1405, BUCHAREST, { nowMs: NOV_24_1405 + HOUR })).toBe("Tue 24 Nov, 14:05");
   });
@@ -112,10 +112,10 @@ describe("Slack date tokens", () => {
 
   it("use the numeric tokens in Romanian (Slack has no Romanian), with the Romanian text as fallback", () => {
     expect(slackDate("ro", NOV_24_1405, BUCHAREST)).toBe(
-      `<!date^${seconds}^{date_num} {time}|marți 24 nov., 14:05>`,
+      `<!date^${seconds}^{date_num} {time}|marți, 24 nov., 14:05>`,
     );
     expect(slackDate("ro", NOV_24_1405, BUCHAREST, { time: false })).toBe(
-      `<!date^${seconds}^{date_num}|marți 24 nov.>`,
+      `<!date^${seconds}^{date_num}|marți, 24 nov.>`,
     );
   });
 

@@ -1,12 +1,3 @@
-/** Small pure helpers shared by the builders and by the file writers of src/features/reports/slack/files. */
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
-
-/** ISO 8601 with the offset of `timeZone` at that instant: "2026-11-03T14:05:00+02:00". */
-export function isoWithOffset(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), "yyyy-MM-dd'T'HH:mm:ssxxx");
-}
-
 export { wallText } from "../../platform/time/wallText.js";
 
 /** Rounds to `digits` decimals (JSON-friendly numbers in stored reports). */

@@ -339,6 +339,8 @@ export const reports = {
   // ---------- files ----------
   csvHeader: (column: CsvColumn) => CSV_HEADERS[column],
   csvWord: (word: CsvWord) => CSV_WORD[word],
+  /** A refills event in the file: English keeps the service's own codes, as its documents name them. */
+  csvRefillEvent: (kind: string) => kind,
   fileTitle: (file: ReportFile, plate: string) => FILE_TITLE[file](plate),
   fileName: (file: ReportFile) => FILE_NAME[file],
 } satisfies Section;

@@ -40,45 +40,46 @@ export const account = {
   languageOrgAskAdmin: () =>
     "Roagă un administrator sau proprietar al organizației să o stabilească. Îți alegi limba cu `/fleet limba ro` sau `/fleet limba en`.",
 
-  noAccount: () => "Nu ți-ai asociat un cont de flotă, iar acest workspace nu are niciunul configurat.",
+  noAccount: () =>
+    "Nu ți-ai asociat un cont pe platforma GPS, iar acest workspace nu are niciunul configurat.",
   linkYours: () => "Asociază-ți contul cu /fleet login.",
   notYours: () => "Mesajul acesta este al altcuiva.",
 
   linkingDisabled: () =>
-    "Asocierea propriului cont de flotă nu este activată aici: operatorul nu a setat CREDENTIALS_KEY (cheia care criptează parolele salvate).",
+    "Asocierea propriului cont pe platforma GPS nu este activată aici: operatorul nu a setat CREDENTIALS_KEY (cheia care criptează parolele salvate).",
   linkingDisabledMeanwhile: () => "Până atunci, comenzile tale rulează cu contul workspace-ului.",
   workspaceAccountByOperator: () =>
-    "Acest fleetbot servește un singur workspace: contul lui de flotă îl stabilește cine îl administrează (FLEET_USERNAME și FLEET_PASSWORD).",
+    "Acest fleetbot servește un singur workspace: contul lui pe platforma GPS îl stabilește cine îl administrează (FLEET_USERNAME și FLEET_PASSWORD).",
   workspaceAccountRefused: () =>
-    "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili contul de flotă al workspace-ului.",
+    "Doar cine a instalat fleetbot aici, sau un administrator ori proprietar al workspace-ului, poate stabili contul platformei GPS al workspace-ului.",
   workspaceAdminUnknown: () =>
     "Slack nu ne-a transmis la timp dacă ești administrator al workspace-ului: încearcă din nou `/fleet login workspace` peste câteva momente.",
   workspaceAccountAskAdmin: () =>
-    "Roagă un administrator sau proprietar al workspace-ului să îl stabilească (reinstalarea cu Add to Slack nu dă drepturi) sau asociază-ți propriul cont de flotă cu /fleet login.",
+    "Roagă un administrator sau proprietar al workspace-ului să îl stabilească (reinstalarea cu Add to Slack nu dă drepturi) sau asociază-ți propriul cont pe platforma GPS cu /fleet login.",
   orgAccountRefused: () =>
-    "Aici fleetbot este instalat pentru toată organizația Enterprise Grid: doar un administrator sau proprietar al organizației poate stabili contul de flotă al organizației (un administrator de workspace nu poate).",
+    "Aici fleetbot este instalat pentru toată organizația Enterprise Grid: doar un administrator sau proprietar al organizației poate stabili contul platformei GPS al organizației (un administrator de workspace nu poate).",
   orgAdminUnknown: () =>
     "Slack nu ne-a transmis la timp dacă ești administrator al organizației: încearcă din nou peste câteva momente.",
   orgAccountAskAdmin: () =>
-    "Roagă un administrator sau proprietar al organizației să îl stabilească sau asociază-ți propriul cont de flotă cu /fleet login.",
+    "Roagă un administrator sau proprietar al organizației să îl stabilească sau asociază-ți propriul cont pe platforma GPS cu /fleet login.",
   externalUserRefused: () =>
-    "Ești în acest canal din altă organizație, așa că fleetbot nu acționează pentru tine aici: în acest workspace acționează doar pentru oamenii lui și cu conturile lor de flotă.",
+    "Ești în acest canal din altă organizație, așa că fleetbot nu acționează pentru tine aici: în acest workspace acționează doar pentru oamenii lui și cu conturile lor pe platforma GPS.",
   externalUserWhatToDo: () =>
-    "Folosește /fleet din propriul tău workspace: acolo acționezi cu contul de flotă pe care ți-l asociezi (/fleet login) sau cu cel al workspace-ului tău, în limba ta. Dacă fleetbot nu este instalat acolo, roagă un administrator al workspace-ului tău să-l adauge cu Add to Slack.",
+    "Folosește /fleet din propriul tău workspace: acolo acționezi cu contul platformei GPS pe care ți-l asociezi (/fleet login) sau cu cel al workspace-ului tău, în limba ta. Dacă fleetbot nu este instalat acolo, roagă un administrator al workspace-ului tău să-l adauge cu Add to Slack.",
   linkYourOwn: () => "Asociază-ți propriul cont cu /fleet login.",
-  linkYourOwnAccount: () => "Asociază-ți propriul cont de flotă cu /fleet login.",
-  unlinked: () => "Contul tău de flotă a fost dezasociat, iar parola lui ștearsă.",
-  hadNoLink: () => "Nu aveai niciun cont de flotă asociat.",
+  linkYourOwnAccount: () => "Asociază-ți propriul cont pe platforma GPS cu /fleet login.",
+  unlinked: () => "Contul tău pe platforma GPS a fost dezasociat, iar parola lui ștearsă.",
+  hadNoLink: () => "Nu aveai niciun cont al platformei GPS asociat.",
   nowWorkspaceAccount: ({ username }) =>
     `De acum comenzile tale rulează cu contul workspace-ului, ${username}.`,
   whoamiLinked: ({ username }) =>
-    `Comenzile tale rulează cu contul de flotă *${username}* (asociat de tine).`,
+    `Comenzile tale rulează cu contul platformei GPS *${username}* (asociat de tine).`,
   whoamiWorkspace: ({ username }) =>
-    `Comenzile tale rulează cu contul de flotă *${username}* (contul workspace-ului).`,
+    `Comenzile tale rulează cu contul platformei GPS *${username}* (contul workspace-ului).`,
   unlinkHint: () => "Îl dezasociezi cu /fleet logout.",
 
   // Titles: at most 24 characters (Slack's limit for a modal title).
-  loginTitle: () => "Asociază contul de flotă",
+  loginTitle: () => "Asociază contul GPS",
   loginTitleWorkspace: () => "Contul workspace-ului",
   loginSubmit: () => "Asociază",
   loginIntro: () =>
@@ -98,9 +99,9 @@ export const account = {
     `:hourglass_flowing_sand: Verific *${username}* pe platforma GPS… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
 
   linkedUser: ({ username }) =>
-    `:white_check_mark: Asociat: de acum comenzile tale rulează cu contul de flotă *${username}*.`,
+    `:white_check_mark: Asociat: de acum comenzile tale rulează cu contul platformei GPS *${username}*.`,
   linkedWorkspace: ({ username }) =>
-    `:white_check_mark: Asociat: toți cei din acest workspace care nu și-au asociat propriul cont lucrează de acum cu contul de flotă *${username}*.`,
+    `:white_check_mark: Asociat: toți cei din acest workspace care nu și-au asociat propriul cont lucrează de acum cu contul platformei GPS *${username}*.`,
   linkRefusedLogin: () =>
     "Platforma GPS nu a acceptat acest nume de utilizator și această parolă (sau utilizatorul este inactiv).",
   linkTooManyFailures: ({ wait }) =>
@@ -109,9 +110,9 @@ export const account = {
   linkTryAgainWorkspace: () => "Încearcă din nou cu /fleet login workspace.",
 
   welcomeInstalledIn: ({ team }) =>
-    `:wave: fleetbot este instalat în *${team}*. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie \`/fleet login workspace\` (tu sau un administrator al workspace-ului).`,
+    `:wave: fleetbot este instalat în *${team}*. Mai întâi, setează contul platformei GPS pe care îl folosește workspace-ul: scrie \`/fleet login workspace\` (tu sau un administrator al workspace-ului).`,
   welcomeInstalled: () =>
-    ":wave: fleetbot este instalat. Mai întâi, setează contul de flotă pe care îl folosește workspace-ul: scrie `/fleet login workspace` (tu sau un administrator al workspace-ului).",
+    ":wave: fleetbot este instalat. Mai întâi, setează contul platformei GPS pe care îl folosește workspace-ul: scrie `/fleet login workspace` (tu sau un administrator al workspace-ului).",
   welcomeNext: () =>
     "Apoi oricine de aici poate începe cu `/fleet ajutor` sau `/fleet unde B-123-ABC`. Cine are propriul cont pe platforma GPS îl poate asocia cu `/fleet login`; ceilalți lucrează cu contul workspace-ului. Alerte de transport: `/fleet alerte abonează #canal`.",
 } satisfies Translation<typeof en>;

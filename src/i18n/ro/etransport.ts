@@ -225,7 +225,7 @@ const FAILURES: Readonly<
     advice: "Un cod UIT expirat nu poate fi folosit: cere un cod UIT nou pe platforma e-Transport.",
   }),
   AccessDenied: (p) => ({
-    summary: `Contul de flotă conectat nu are drepturi pentru ${list(p, "acest transport sau vehicul")}.`,
+    summary: `Contul platformei GPS folosit nu are drepturi pentru ${list(p, "acest transport sau vehicul")}.`,
     advice: "Cere acces administratorului flotei, sau folosește un cont care îl are.",
   }),
 };
@@ -388,14 +388,14 @@ export const etransport = {
   removed: ({ uit }) => `:wastebasket: Transportul ${uit} a fost șters. Transmisia GPS către ANAF s-a oprit.`,
   notRemovedByService: ({ uit }) => `:x: Platforma GPS nu a confirmat ștergerea transportului ${uit}.`,
   notFound: ({ uit, search }) =>
-    `Niciun transport cu codul UIT ${uit} nu este vizibil pentru contul tău de flotă. Verifică codul, sau listează-le: /etransport listă all ${search}`,
+    `Niciun transport cu codul UIT ${uit} nu este vizibil pentru contul tău pe platforma GPS. Verifică codul, sau listează-le: /etransport listă all ${search}`,
   notFoundTitle: () => "Transport negăsit",
   finished: ({ uit, status }) => `Transportul ${uit} este încheiat (${status}): nu mai poate fi modificat.`,
   cannotEditTitle: () => "Nu se poate edita",
   editing: ({ uit }) => `Editezi transportul ${uit}.`,
   transportTitle: ({ uit }) => `Transportul ${uit}`,
 
-  noAccount: () => "Nu ai un cont de flotă cu care să lucrezi.",
+  noAccount: () => "Nu ai un cont pe platforma GPS cu care să lucrezi.",
   noAccountHint: () => "Asociază-l pe al tău cu /fleet login.",
   buttonOutOfDate: () => "Butonul nu mai este actual: rulează din nou comanda.",
   nameTheTransport: ({ form, example }) =>
@@ -404,7 +404,7 @@ export const etransport = {
   editTitle: () => "Editează transportul",
   newTitle: () => "Transport nou",
   lookingUpForEdit: ({ uit }) => `:hourglass_flowing_sand: Caut ${uit} pe platforma GPS…`,
-  linkFirst: () => "Asociază mai întâi un cont de flotă: /fleet login.",
+  linkFirst: () => "Asociază mai întâi un cont pe platforma GPS: /fleet login.",
   notYourChannel: () => "Formularul aparține unui canal în care nu ești.",
   submitAgain: ({ warnings }) => `${warnings} Trimite din nou ca să salvezi oricum.`,
   saveQueued: ({ what, place, destination }) =>
@@ -426,14 +426,14 @@ export const etransport = {
   historyChanges: ({ count: n }) =>
     `${count("ro", n, { one: "modificare înregistrată", few: "modificări înregistrate", other: "de modificări înregistrate" })}`,
   historyHeading: ({ uit, account, changes }) =>
-    `*Istoricul pentru ${uit}* (contul de flotă ${account}): ${changes}, cele mai noi primele.`,
+    `*Istoricul pentru ${uit}* (contul platformei GPS ${account}): ${changes}, cele mai noi primele.`,
   historyText: ({ uit, changes }) => `Istoricul pentru ${uit}: ${changes}.`,
   historyOlder: ({ count: n }) =>
     `${count("ro", n, { one: "modificare mai veche nu se vede", few: "modificări mai vechi nu se văd", other: "de modificări mai vechi nu se văd" })}: un mesaj Slack are loc doar pentru cele mai noi.`,
   historyNone: ({ uit, account }) =>
-    `Nicio modificare a lui ${uit} nu este înregistrată pentru contul de flotă ${account}.`,
+    `Nicio modificare a lui ${uit} nu este înregistrată pentru contul platformei GPS ${account}.`,
   historyNoneHint: ({ list: all, example }) =>
-    `fleetbot înregistrează transporturile pe care contul tău de flotă le creează, editează, pornește, pune în pauză, finalizează sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
+    `fleetbot înregistrează transporturile pe care contul tău pe platforma GPS le creează, editează, pornește, pune în pauză, finalizează sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
   historyUnreadable: () => "fleetbot nu își poate citi acum istoricul. Încearcă din nou peste un minut.",
   historyChecking: () =>
     "fleetbot verifică mai întâi contul tău la platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",

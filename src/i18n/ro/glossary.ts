@@ -28,6 +28,17 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     ],
   },
   {
+    concept: "the fleet account (an account of the tracking service)",
+    use: "contul platformei GPS (un cont pe platforma GPS, contul tău pe platforma GPS)",
+    rejected: [
+      "cont de flotă",
+      "contul de flotă",
+      "contului de flotă",
+      "conturile lor de flotă",
+      "sesiunea de flotă",
+    ],
+  },
+  {
     concept: "the last transmission to ANAF",
     use: "ultima transmisie către ANAF",
     rejected: ["ultima transmitere", "transmitere către platformă"],

@@ -104,7 +104,8 @@ export const grammar = {
     `Niciun vehicul cu numărul de înmatriculare ${given} în acest cont.${suggestions ? ` Ai vrut să scrii ${suggestions}?` : ""}`,
   vehicleUnknownName: ({ given, suggestions }) =>
     `Niciun vehicul numit ${given} în acest cont.${suggestions ? ` Ai vrut să scrii ${suggestions}?` : ""}`,
-  vehicleNotVisible: ({ vehicle }) => `Vehiculul ${vehicle} nu este vizibil pentru acest cont de flotă.`,
+  vehicleNotVisible: ({ vehicle }) =>
+    `Vehiculul ${vehicle} nu este vizibil pentru acest cont al platformei GPS.`,
 
   notAChannel: ({ given }) =>
     `${given} nu este un canal pe care îl pot folosi: scrie \`#\` și alege canalul din lista pe care o arată Slack, sau lasă-l deoparte ca să folosești canalul acesta.`,

@@ -33,11 +33,11 @@ export const help = {
   argFilter: () => "filtru",
 
   help: () => "lista aceasta",
-  login: () => "asociază-ți contul de flotă (deschide un formular)",
+  login: () => "asociază-ți contul platformei GPS (deschide un formular)",
   loginWorkspace: () =>
-    "contul de flotă al workspace-ului, pentru toți cei care nu și-au asociat unul (instalat cu Add to Slack: cine l-a instalat sau un administrator)",
-  logout: () => "dezasociază-ți contul de flotă",
-  whoami: () => "contul de flotă pe care îl folosesc comenzile tale",
+    "contul platformei GPS al workspace-ului, pentru toți cei care nu și-au asociat unul (instalat cu Add to Slack: cine l-a instalat sau un administrator)",
+  logout: () => "dezasociază-ți contul platformei GPS",
+  whoami: () => "contul platformei GPS pe care îl folosesc comenzile tale",
   language: () => "limba în care îți vorbește fleetbot: `ro` (română) sau `en` (engleză)",
   report: () => "un formular pentru oricare dintre rapoartele de mai sus",
   alertsSubscribe: () =>
@@ -79,9 +79,10 @@ export const help = {
     "*Alerte de vehicul* (doar dacă le numești): `PowerCut` (alimentare sub `volts=`, 6 V), `Zone` (intră într-o zonă din `/fleet zone`; `zones=` alege câteva), `Idle` (stă cu motorul pornit `idle=` min, 20), `Speeding` (peste `speed=` km/h, 90), `Offline` (nicio poziție `offline=` min, 60), `Towed` (mutat cu motorul oprit), `AfterHours` (merge în afara `hours=`, 06:00-22:00), `Temperature` (frigider în afara `temp=&lt;min&gt;..&lt;max&gt;` °C timp de `tempfor=` min, 15); un vehicul în mod privat e urmărit doar pentru `PowerCut` și `Offline`",
   uitNote: () => "*Cod UIT*: 16 litere și cifre; liniuțele și spațiile nu contează",
 
-  homeAccountLinked: ({ account }) => `Lucrezi cu contul de flotă *${account}* (asociat de tine).`,
-  homeAccountWorkspace: ({ account }) => `Lucrezi cu contul de flotă *${account}* (contul workspace-ului).`,
-  homeNoAccount: () => "Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.",
+  homeAccountLinked: ({ account }) => `Lucrezi cu contul platformei GPS *${account}* (asociat de tine).`,
+  homeAccountWorkspace: ({ account }) =>
+    `Lucrezi cu contul platformei GPS *${account}* (contul workspace-ului).`,
+  homeNoAccount: () => "Nu ai niciun cont pe platforma GPS: asociază-l pe al tău ca să folosești fleetbot.",
   homeLink: () => "Asociază contul meu",
   homeUnlink: () => "Dezasociază contul meu",
   homeRequests: () => "*Cererile tale*",

@@ -50,7 +50,7 @@ export const tasks = {
   actionPause: ({ uits }) => `Pauză ${uits}`,
   actionEnd: ({ uits }) => `Finalizare ${uits}`,
   actionAny: ({ uits }) => `Acțiune asupra ${uits}`,
-  accountCheck: ({ username }) => `Verificarea contului de flotă ${username}`,
+  accountCheck: ({ username }) => `Verificarea contului platformei GPS ${username}`,
   transportList: () => "Lista transporturilor",
   transportFind: ({ uit }) => `Căutare ${uit}`,
   transportFindAny: () => "Căutarea transportului",
@@ -83,7 +83,7 @@ export const tasks = {
   queued: ({ what }) => `${what}: în coadă.`,
   queuedPosition: ({ position }) => `, locul ${number("ro", position)}`,
   done: ({ what }) => `${what}: gata.`,
-  queueEmpty: ({ account }) => `Nimic nu așteaptă pentru contul de flotă *${account}*.`,
+  queueEmpty: ({ account }) => `Nimic nu așteaptă pentru contul platformei GPS *${account}*.`,
   queueTitle: ({ account, total }) => `*Coada contului ${account}*: ${requests(total)}`,
   queueEntryState: ({ state, done, total }) => `${state}, ${number("ro", done)}/${requests(total)}`,
   queueAskedBy: ({ user, time }) => `cerută de ${user} la ${time}`,
@@ -104,9 +104,9 @@ export const tasks = {
   failedDefault: () => "Cererea a eșuat.",
   internal: () => "Ceva nu a mers în fleetbot; detaliile sunt în jurnalul lui.",
   credentialsUser: ({ username }) =>
-    `Contul tău de flotă asociat, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
+    `Contul tău pe platforma GPS asociat, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
   credentialsWorkspace: ({ username }) =>
-    `Contul de flotă al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
+    `Contul platformei GPS al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
   ruleMaxVehicles: ({ endpoint, max, given }) =>
     `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai cerut ${number("ro", given)}.`,
   ruleMaxPeriod: ({ endpoint, days }) =>
@@ -130,10 +130,10 @@ export const tasks = {
   unauthorizedPasswordChanged: () =>
     "Parola acestui cont al platformei GPS s-a schimbat, iar asocierea are încă parola veche: nu mai citește nimic. Asociază din nou contul, cu parola nouă: /fleet login.",
   unauthorizedExpired: () =>
-    "Sesiunea de flotă a expirat și nu a putut fi reînnoită. Asociază din nou contul de flotă cu /fleet login.",
+    "Sesiunea pe platforma GPS a expirat și nu a putut fi reînnoită. Asociază din nou contul platformei GPS cu /fleet login.",
   unauthorizedVehicles: () =>
-    "Cel puțin unul dintre vehiculele cerute nu este accesibil acestui cont de flotă.",
-  unauthorizedAccess: () => "Acest cont de flotă nu are drepturi pentru această cerere.",
+    "Cel puțin unul dintre vehiculele cerute nu este accesibil acestui cont al platformei GPS.",
+  unauthorizedAccess: () => "Acest cont al platformei GPS nu are drepturi pentru această cerere.",
   rateLimited: () => "Platforma GPS limitează cât de des poate întreba acest cont; cererea va fi reluată.",
   application: ({ reasons }) => `Platforma GPS nu a putut face asta: ${reasons}.`,
   applicationBare: () => "Platforma GPS nu a putut face asta.",

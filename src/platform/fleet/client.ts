@@ -759,6 +759,23 @@ export class FleetSession {
     return mergeConsumptionSpans(parts.flat());
   }
 
+  /**
+   * Exactly one temperatures call (an alert sweep's budget): a refusal of its size teaches the
+   * limit, so the next call is planned within it (`FleetClient.plan`), and is thrown, not retried.
+   */
+  async temperaturesOnce(params: VehiclesPeriodParams, ctx: CallContext = {}): Promise<SensorReadings> {
+    try {
+      return await this.temperatures(params, ctx);
+    } catch (error) {
+      this.#lessonFrom(
+        "temperatures",
+        { vehicleIds: [...params.vehicleIds], from: params.from, to: params.to },
+        error,
+      );
+      throw error;
+    }
+  }
+
   /** Temperatures and humidity: one call, until the service refuses the vehicle count or period (learned limits). */
   async temperaturesAll(params: VehiclesPeriodParams, ctx: CallContext = {}, onProgress?: ProgressListener) {
     const parts = await this.#runPlan("temperatures", params, ctx, onProgress, (call, c) =>

@@ -187,7 +187,7 @@ describe("Romanian grammar errors", () => {
       [
         "Niciun vehicul cu numărul de înmatriculare `B-123-ABD` în acest cont. Ai vrut să scrii `B-123-ABC` sau `B-123-ABE`?",
         "`Volvo` se potrivește cu 2 vehicule: B-1-ABC (Volvo 1), B-2-ABC (Volvo 2). Scrie numărul de înmatriculare.",
-        "Vehiculul `#9` nu este vizibil pentru acest cont de flotă.",
+        "Vehiculul `#9` nu este vizibil pentru acest cont al platformei GPS.",
       ].join("\n"),
     );
   });

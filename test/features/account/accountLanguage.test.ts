@@ -66,11 +66,13 @@ describe("/fleet whoami, logout, login", () => {
     expect(en.said()).toContain("Unlink with /fleet logout.");
     const ro = recorder();
     await whoami(args(ro), accountDeps("ro", { username: "firma", linked: false }));
-    expect(ro.said()).toContain("Comenzile tale rulează cu contul de flotă *firma* (contul workspace-ului).");
+    expect(ro.said()).toContain(
+      "Comenzile tale rulează cu contul platformei GPS *firma* (contul workspace-ului).",
+    );
     expect(ro.said()).toContain("Asociază-ți propriul cont cu /fleet login.");
     const none = recorder();
     await whoami(args(none), accountDeps("ro", undefined));
-    expect(none.said()).toContain("Nu ți-ai asociat un cont de flotă");
+    expect(none.said()).toContain("Nu ți-ai asociat un cont pe platforma GPS");
   });
 
   it("the command's language is used as given: not looked up again", async () => {
@@ -84,7 +86,7 @@ describe("/fleet whoami, logout, login", () => {
   it("logout: unlinked, and who the commands run as now", async () => {
     const r = recorder();
     await logout(args(r), accountDeps("ro", { username: "firma", linked: false }));
-    expect(r.said()).toContain("Contul tău de flotă a fost dezasociat, iar parola lui ștearsă.");
+    expect(r.said()).toContain("Contul tău pe platforma GPS a fost dezasociat, iar parola lui ștearsă.");
     expect(r.said()).toContain("De acum comenzile tale rulează cu contul workspace-ului, firma.");
     const en = recorder();
     await logout(args(en), accountDeps("en", undefined, { unlink: async () => false }));
@@ -94,10 +96,10 @@ describe("/fleet whoami, logout, login", () => {
   it("login: the form in the user's language; refused without a key", async () => {
     const r = recorder();
     await login(args(r), accountDeps("ro", undefined));
-    expect(JSON.stringify(r.opened)).toContain("Asociază contul de flotă");
+    expect(JSON.stringify(r.opened)).toContain("Asociază contul GPS");
     const off = recorder();
     await login(args(off), accountDeps("ro", { username: "firma", linked: false }, { linking: null }));
-    expect(off.said()).toContain("Asocierea propriului cont de flotă nu este activată aici");
+    expect(off.said()).toContain("Asocierea propriului cont pe platforma GPS nu este activată aici");
     expect(off.said()).toContain("Până atunci, comenzile tale rulează cu contul workspace-ului.");
   });
 
@@ -124,7 +126,7 @@ describe("/fleet whoami, logout, login", () => {
   it("/fleet queue without an account, in the user's language", async () => {
     const r = recorder();
     await showQueue({ ack: r.ack, userId: "U0DANA" }, accountDeps("ro", undefined));
-    expect(r.said()).toContain("Nu ți-ai asociat un cont de flotă");
+    expect(r.said()).toContain("Nu ți-ai asociat un cont pe platforma GPS");
     expect(r.said()).toContain("Asociază-ți contul cu /fleet login.");
   });
 });

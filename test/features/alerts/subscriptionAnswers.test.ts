@@ -329,7 +329,7 @@ describe("the answer to Mute / Unmute, in the clicker's language", () => {
     expect(muted.text).toMatch(/^Alertele pentru codul UIT .+ sunt oprite pentru 24 h\.$/);
     const text = said(muted);
     expect(text).toMatch(/sunt oprite în <#C1> până la <!date\^\d+\^\{date_num\} \{time\}\|/);
-    expect(text).toContain("miercuri 25 nov., 14:05");
+    expect(text).toContain("miercuri, 25 nov., 14:05");
     expect(text).not.toContain("{date_short_pretty}");
     const unmuted = alertUnmutedMessage(UIT, "C1", "ro");
     expectValid(unmuted);

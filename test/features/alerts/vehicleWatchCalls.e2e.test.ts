@@ -5,7 +5,7 @@
  * account, with different thresholds, in multi-workspace mode over real HTTP (signed requests, the
  * fake Slack, the simulator behind a pass-through proxy).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../helpers/botHarness.js";
 import { startWorkspaceReplicas, TEAMS, type WorkspaceReplicas } from "../../helpers/workspaceReplicas.js";
 
@@ -26,30 +26,48 @@ afterAll(async () => {
   await bed.close();
 });
 
-/** The team's answer to a `/fleet` command, as its user sees it. */
-async function answer(team: "A" | "B", text: string): Promise<string> {
+/** Sends a team's `/fleet` command and waits for its user to see an answer matching `expected`. */
+async function expectAnswer(team: "A" | "B", text: string, expected: RegExp): Promise<void> {
+  const ws = bed.drivers[0]![team].workspace;
+  const seen = () =>
+    ws.messages(TEAMS[team].channel).filter((m) => !m.ephemeral || m.visibleTo === TEAMS[team].user);
+  const before = seen().length;
   await bed.command(0, team, text);
   await bed.settle();
-  const ws = bed.drivers[0]![team].workspace;
-  const seen = ws
-    .messages(TEAMS[team].channel)
-    .filter((m) => !m.ephemeral || m.visibleTo === TEAMS[team].user);
-  return textOf(seen.at(-1));
+  await vi.waitFor(
+    () =>
+      expect(
+        seen()
+          .slice(before)
+          .map((m) => textOf(m))
+          .join("\n"),
+      ).toMatch(expected),
+    { timeout: 10_000 },
+  );
 }
 
 describe("one company-vehicles and one temperatures call per account per sweep", () => {
   it("8 kinds in 3 channels of 2 workspaces sharing one fleet account", async () => {
     const all = "PowerCut Zone Idle Speeding Offline Towed AfterHours Temperature";
-    expect(await answer("A", "zones add Depou 44.4326,25.9723")).toMatch(/Zone \*Depou\* added/);
-    expect(await answer("B", "zones add Depozit 46.77,23.59 radius=800")).toMatch(/Zone \*Depozit\* added/);
-    expect(await answer("A", `alerts subscribe ${all} temp=2..8`)).toMatch(
-      /now gets alerts of \*carrier-shared\*/,
+    const subscribed = /now gets alerts of \*carrier-shared\*/;
+    await expectAnswer("A", "zones add Depou 44.4326,25.9723", /Zone \*Depou\* added/);
+    await expectAnswer("B", "zones add Depozit 46.77,23.59 radius=800", /Zone \*Depozit\* added/);
+    await expectAnswer("A", `alerts subscribe ${all} temp=2..8`, subscribed);
+    await expectAnswer(
+      "A",
+      `alerts subscribe <#C0ALERTS|alerts> ${all} temp=-25..-15 speed=110 idle=30`,
+      subscribed,
     );
-    expect(
-      await answer("A", `alerts subscribe <#C0ALERTS|alerts> ${all} temp=-25..-15 speed=110 idle=30`),
-    ).toMatch(/now gets alerts of \*carrier-shared\*/);
-    expect(await answer("B", `alerts subscribe ${all} temp=0..10 tempfor=30 offline=120`)).toMatch(
-      /now gets alerts of \*carrier-shared\*/,
+    await expectAnswer("B", `alerts subscribe ${all} temp=0..10 tempfor=30 offline=120`, subscribed);
+    // Linking warms each link's vehicle list in the background: those calls are over before counting.
+    await bed.settle();
+    await vi.waitFor(
+      async () => {
+        const before = bed.callsAs(ACCOUNT).length;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(bed.callsAs(ACCOUNT).length).toBe(before);
+      },
+      { timeout: 10_000 },
     );
     for (let sweep = 0; sweep < 3; sweep++) {
       const since = bed.sim.control.now();
@@ -59,6 +77,34 @@ describe("one company-vehicles and one temperatures call per account per sweep",
       const count = (endpoint: string) => calls.filter((c) => c.endpoint === endpoint).length;
       expect(count("company-vehicles"), `sweep ${sweep}`).toBe(1);
       expect(count("temperatures"), `sweep ${sweep}`).toBe(1);
+    }
+  });
+});
+
+describe("a service that takes few vehicles per temperatures call", () => {
+  it("is still one temperatures call per sweep, within its limit; reefers are found and then asked every sweep", async () => {
+    bed.sim.control.setLimits({ temperaturesMaxVehicles: 10 });
+    try {
+      const reefers = bed.sim.vehicles.filter((v) => v.reefer !== undefined).map((v) => v.vehicleId);
+      const asked: number[][] = [];
+      for (let sweep = 0; sweep < 6; sweep++) {
+        const since = bed.sim.control.now();
+        await bed.bots[0]!.alerts.runOnce();
+        const calls = bed.callsAs(ACCOUNT, since).filter((c) => c.endpoint === "temperatures");
+        expect(calls, `sweep ${sweep}`).toHaveLength(1);
+        const body = calls[0]!.body as { vehiclesList?: number[] };
+        asked.push(body.vehiclesList ?? []);
+      }
+      // The first refusal teaches the limit; from then on every call names at most 10 vehicles.
+      for (const list of asked.slice(1)) expect(list.length).toBeLessThanOrEqual(10);
+      // Once found, the reefers are named at every sweep.
+      for (const list of asked.slice(-2)) for (const id of reefers) expect(list).toContain(id);
+      const refused = bed.sim.control
+        .requests(100_000)
+        .filter((r) => r.username === ACCOUNT && r.endpoint === "temperatures" && r.status !== 200);
+      expect(refused.length).toBeLessThanOrEqual(1);
+    } finally {
+      bed.sim.control.setLimits({ temperaturesMaxVehicles: null });
     }
   });
 });

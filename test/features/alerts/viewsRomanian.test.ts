@@ -81,7 +81,7 @@ describe("a transmission alert in Romanian", () => {
     expect(text).toContain("*Transmisie GPS întreruptă* · `Y45R-577U-N544-GY4S`");
     expect(text).toContain("*Transmisie:* OldData — date mai vechi de 6 ore");
     expect(text).toContain("datele nu mai pot fi transmise către ANAF");
-    expect(text).toContain(`*Din* <!date^${(NOW - 18 * MIN) / 1000}^{date_num} {time}|marți 3 nov., 09:42>`);
+    expect(text).toContain(`*Din* <!date^${(NOW - 18 * MIN) / 1000}^{date_num} {time}|marți, 3 nov., 09:42>`);
     expect(text).toContain("Stare: În desfășurare");
     expect(text).toContain("ultima poziție GPS <!date^");
     expect(text).not.toContain("{date_short_pretty}");

@@ -73,7 +73,7 @@ describe("a Romanian dispatcher's walk (issue 21, Done means)", () => {
     for (const words of ["*Poziție*", "*Viteză*", "km/h", "*Ultima poziție GPS*", "Actualizează"]) {
       expect(answer).toContain(words);
     }
-    expect(answer).toMatch(/\{date_num\} \{time\}\|(luni|marți|miercuri|joi|vineri|sâmbătă|duminică) \d+ /);
+    expect(answer).toMatch(/\{date_num\} \{time\}\|(luni|marți|miercuri|joi|vineri|sâmbătă|duminică), \d+ /);
     expect(answer).not.toMatch(/\b(Position|Address|Speed|Engine|Last GPS|Refresh|ago)\b/);
     expect(answer).not.toContain("{date_short_pretty}");
     // Coordinates are the map link's label (dots, as maps write them); no other decimal here.
@@ -86,7 +86,7 @@ describe("a Romanian dispatcher's walk (issue 21, Done means)", () => {
     expect(answer).toContain("🅿️ Opriri — ieri (");
     expect(answer).toMatch(/\d+ (oprire|opriri|de opriri), \d+ (h|min)[^·\n]* în total/);
     expect(answer).toContain("Toate opririle sunt în fișierul CSV atașat.");
-    expect(answer).toMatch(/\{date_num\} \{time\}\|(luni|marți|miercuri|joi|vineri|sâmbătă|duminică) \d+ /);
+    expect(answer).toMatch(/\{date_num\} \{time\}\|(luni|marți|miercuri|joi|vineri|sâmbătă|duminică), \d+ /);
     expect(answer).not.toContain("{date_short_pretty}");
     expect(answer).not.toMatch(/\b(Stops report|stops? in|Stopped for|Total|yesterday)\b/);
     expect(answer).not.toMatch(/\d\.\d+ ?(km|l|h)\b/);

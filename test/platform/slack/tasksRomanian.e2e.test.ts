@@ -54,7 +54,7 @@ describe("tasks in Romanian", () => {
     expect(textOf(lastSeen(RO))).toContain("Limba ta este acum româna.");
 
     await fleet("whoami", RO);
-    expect(textOf(lastSeen(RO))).toMatch(/Comenzile tale rulează cu contul de flotă \*[^*]+\*/);
+    expect(textOf(lastSeen(RO))).toMatch(/Comenzile tale rulează cu contul platformei GPS \*[^*]+\*/);
 
     await fleet("stops all last 30d", RO);
     const waiting = lastSeen(RO)!;

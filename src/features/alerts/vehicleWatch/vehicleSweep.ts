@@ -26,6 +26,11 @@ export interface VehicleWatchPorts<S> {
   vehicles(source: S, ctx: CallContext): Promise<Vehicle[]>;
   /** temperatures with the source's credentials (one call). */
   temperatures(source: S, params: VehiclesPeriodParams, ctx: CallContext): Promise<SensorReadings>;
+  /**
+   * How many vehicles one temperatures call may name for this period, as the client's limits know
+   * them now (documented or learned from a refusal); undefined: no limit known.
+   */
+  temperaturesCapacity(params: VehiclesPeriodParams): number | undefined;
   /** COMPANY_TIMEZONE (`hours=`). */
   timeZone: string;
 }
@@ -50,6 +55,40 @@ function transportsInProgress(transports: readonly TransportView[]) {
       (r.vehicleUId ? byVehicle.get(`id:${r.vehicleUId.toLowerCase()}`) : undefined) ??
       (r.plate ? byVehicle.get(`plate:${normPlate(r.plate)}`) : undefined);
     return t ? { codeUit: t.codeUit, statusId: t.statusId, uId: t.uId } : undefined;
+  };
+}
+
+/**
+ * Which vehicles the sweep's one temperatures call names (pure): all of them when one call may;
+ * otherwise the vehicles known to have sensors first, and the rest of the room probes the others
+ * in turn from `probeCursor`, so a fleet larger than the service's limit is covered over a few
+ * sweeps and its reefers then watched at every one (more reefers than room: they take turns).
+ */
+export function temperatureVehicles(
+  ids: readonly number[],
+  state: Pick<WatchState, "sensorVehicles" | "probeCursor">,
+  capacity: number | undefined,
+): { vehicleIds: number[]; probeCursor?: number } {
+  const all = [...new Set(ids)].sort((a, b) => a - b);
+  if (capacity === undefined || capacity >= all.length) return { vehicleIds: all };
+  const present = new Set(all);
+  const known = (state.sensorVehicles ?? []).filter((id) => present.has(id));
+  const cursor = state.probeCursor ?? 0;
+  const rotate = (list: readonly number[], from: number) =>
+    list.length === 0 ? [] : [...list.slice(from % list.length), ...list.slice(0, from % list.length)];
+  if (known.length >= capacity) {
+    return {
+      vehicleIds: rotate(known, cursor).slice(0, capacity),
+      probeCursor: (cursor + capacity) % known.length,
+    };
+  }
+  const knownSet = new Set(known);
+  const others = all.filter((id) => !knownSet.has(id));
+  const room = capacity - known.length;
+  const probed = rotate(others, cursor).slice(0, room);
+  return {
+    vehicleIds: [...known, ...probed],
+    probeCursor: others.length === 0 ? 0 : (cursor + probed.length) % others.length,
   };
 }
 
@@ -108,20 +147,30 @@ export class VehicleWatch<S> {
     const wantsTemperature = watches.some((w) => w.kind === "temperature");
     let temperatures: TemperaturePoint[] | undefined;
     let temperaturesUntilMs = state.temperaturesUntilMs;
+    let sensors = state.sensorVehicles;
+    let probeCursor = state.probeCursor;
     if (wantsTemperature && readings.length > 0 && !run.signal.aborted) {
       const from = Math.max(
         (state.temperaturesUntilMs ?? 0) - TEMPERATURE_OVERLAP_MS,
         run.nowMs - TEMPERATURE_LOOKBACK_MS,
       );
+      const period = { from: new Date(from), to: new Date(run.nowMs) };
+      const ids = readings.map((r) => r.vehicleId);
+      const capacity = this.ports.temperaturesCapacity({ vehicleIds: ids, ...period });
+      const asked = temperatureVehicles(ids, state, capacity);
       try {
         calls.temperatures++;
         const answer = await this.ports.temperatures(
           run.source,
-          { vehicleIds: readings.map((r) => r.vehicleId), from: new Date(from), to: new Date(run.nowMs) },
+          { vehicleIds: asked.vehicleIds, ...period },
           { priority: "alert", signal: run.signal },
         );
         temperatures = temperaturePointsOf(answer.temperature);
         temperaturesUntilMs = run.nowMs;
+        sensors = [
+          ...new Set([...(state.sensorVehicles ?? []), ...temperatures.map((p) => p.vehicleId)]),
+        ].sort((a, b) => a - b);
+        probeCursor = asked.probeCursor;
       } catch (error) {
         // Temperature changes nothing this sweep; the other kinds go on.
         this.log.warn({ account: run.account, err: String(error) }, "vehicle watch: temperatures not read");
@@ -145,6 +194,8 @@ export class VehicleWatch<S> {
       const kept: WatchState = {
         ...next,
         ...(temperaturesUntilMs === undefined ? {} : { temperaturesUntilMs }),
+        ...(sensors === undefined ? {} : { sensorVehicles: sensors }),
+        ...(probeCursor === undefined ? {} : { probeCursor }),
       };
       await this.store.replaceWatchState(run.account, writeWatchState(kept));
     }

@@ -27,6 +27,10 @@ export interface WatchState {
   sweptAtMs?: number;
   /** Temperatures were read up to here: the next sweep asks from here on. */
   temperaturesUntilMs?: number;
+  /** Vehicles whose temperatures call answered readings (reefers): asked first. */
+  sensorVehicles?: number[];
+  /** Where the next probe of vehicles not known to have sensors starts (one call may not name them all). */
+  probeCursor?: number;
   vehicles: Record<string, VehicleMemory>;
 }
 
@@ -43,6 +47,8 @@ const memorySchema = z.object({
 const stateSchema = z.object({
   sweptAtMs: z.number().finite().optional(),
   temperaturesUntilMs: z.number().finite().optional(),
+  sensorVehicles: z.array(z.number().int()).optional(),
+  probeCursor: z.number().int().nonnegative().optional(),
   vehicles: z.record(z.string(), memorySchema),
 });
 

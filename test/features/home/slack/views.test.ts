@@ -27,7 +27,7 @@ describe("the App Home in Romanian", () => {
     const view = homeView(
       {
         language: "ro",
-        accountLine: "Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.",
+        accountLine: "Nu ai niciun cont pe platforma GPS: asociază-l pe al tău ca să folosești fleetbot.",
         linked: false,
         queue: [entry("running", 90_000), entry("queued", 500), entry("queued")],
         help: helpText("all", undefined, "ro"),
@@ -100,7 +100,9 @@ describe("publishHome", () => {
 
   it("publishes the tab in the user's language", async () => {
     const ro = await published(deps("ro"));
-    expect(ro).toContain("Nu ai niciun cont de flotă: asociază-l pe al tău ca să folosești fleetbot.");
+    expect(ro).toContain(
+      "Nu ai niciun cont pe platforma GPS: asociază-l pe al tău ca să folosești fleetbot.",
+    );
     expect(ro).toContain("Asociază contul meu");
     expect(ro).toContain("`/fleet unde &lt;vehicul&gt;` (`where`)");
     expect(ro).toContain("Ajutor și asistență");

@@ -138,7 +138,7 @@ describe("describeTask: every kind, in the task's language", () => {
     [
       task("account-link", { username: "dana@example.ro" }),
       "Checking the fleet account dana@example.ro",
-      "Verificarea contului de flotă dana@example.ro",
+      "Verificarea contului platformei GPS dana@example.ro",
     ],
     [task("transport-list", {}), "Transport list", "Lista transporturilor"],
     [
@@ -267,7 +267,9 @@ describe("/fleet queue", () => {
 
   it("nothing waiting", () => {
     expect(queueMessage("demo", [], NOW, "en").text).toBe("Nothing is waiting for the fleet account *demo*.");
-    expect(queueMessage("demo", [], NOW, "ro").text).toBe("Nimic nu așteaptă pentru contul de flotă *demo*.");
+    expect(queueMessage("demo", [], NOW, "ro").text).toBe(
+      "Nimic nu așteaptă pentru contul platformei GPS *demo*.",
+    );
   });
 });
 
@@ -481,7 +483,7 @@ describe("the login form and the link's result", () => {
       }
     }
     const ro = shown(loginModal("{}", "ro"));
-    expect(ro).toContain("Asociază contul de flotă");
+    expect(ro).toContain("Asociază contul GPS");
     expect(ro).toContain("Nume de utilizator sau e-mail");
     expect(ro).toContain("Parolă");
     expect(ro).toContain("fereastra aceasta o vezi doar tu");
@@ -508,7 +510,7 @@ describe("the login form and the link's result", () => {
       ":white_check_mark: Linked: your commands now run as the fleet account *dana*.",
     );
     expect((await renderTask(linkTask({ linked: true, username: "dana" }, "ro"), context)).message.text).toBe(
-      ":white_check_mark: Asociat: de acum comenzile tale rulează cu contul de flotă *dana*.",
+      ":white_check_mark: Asociat: de acum comenzile tale rulează cu contul platformei GPS *dana*.",
     );
     const workspace = await renderTask(
       linkTask({ linked: true, username: "firma" }, "ro", "workspace"),
@@ -555,7 +557,7 @@ describe("the installer's welcome", () => {
       ":wave: fleetbot is installed in *Firma*. First, set the fleet account your workspace uses: type `/fleet login workspace` (you, or a workspace admin, can do it).",
     );
     const ro = installWelcomeMessage({ language: "ro" });
-    expect(ro.text).toContain("fleetbot este instalat. Mai întâi, setează contul de flotă");
+    expect(ro.text).toContain("fleetbot este instalat. Mai întâi, setează contul platformei GPS");
     expect(shown(ro.blocks)).toContain("`/fleet ajutor`");
   });
 });

@@ -3,8 +3,8 @@
  * reports in src/reports are data; these turn them into files for a spreadsheet (csv.ts).
  */
 import { messages } from "../../../../i18n/catalogue.js";
+import { csvDateTime } from "../../../../i18n/format.js";
 import type { Language } from "../../../../i18n/language.js";
-import { isoWithOffset } from "../../format.js";
 import type { FuelFigures, FuelReport } from "../../fuel.js";
 import type { RefillsReport, RefillTotals } from "../../refills.js";
 import type { RouteReport } from "../../route.js";
@@ -15,12 +15,13 @@ import { csvHeader, toCsv } from "./csv.js";
 /** Every stop, one row each, in the reader's language (headers, separator, decimals). */
 export function stopsCsv(report: StopsReport, language: Language): string {
   const tz = report.period.timeZone;
+  const at = (ms: number, zone: string) => csvDateTime(language, ms, zone);
   const rows = report.vehicles.flatMap((g) =>
     g.stops.map((s) => [
       g.vehicle.plate,
       g.vehicle.name,
-      isoWithOffset(s.startMs, tz),
-      isoWithOffset(s.endMs, tz),
+      at(s.startMs, tz),
+      at(s.endMs, tz),
       s.durationMinutes,
       s.engineOnMinutes,
       s.address,
@@ -101,16 +102,19 @@ export function fuelCsv(report: FuelReport, language: Language): string {
 }
 
 /**
- * Every event and the service's totals, in the reader's language. The event column keeps the
- * service's own codes (Fueling, PossibleFuelTheft, TotalRefill …), as its documents name them.
+ * Every event and the service's totals, in the reader's language: the event column keeps the
+ * service's own codes in English (Fueling, PossibleFuelTheft …, as its documents name them) and
+ * says them in words in Romanian.
  */
 export function refillsCsv(report: RefillsReport, language: Language): string {
   const tz = report.period.timeZone;
+  const at = (ms: number, zone: string) => csvDateTime(language, ms, zone);
   const word = messages(language).reports.csvWord;
+  const event = messages(language).reports.csvRefillEvent;
   const rows = report.events.map((e) => [
     report.vehicle.plate,
-    e.atMs === undefined ? e.dateText : isoWithOffset(e.atMs, tz),
-    e.kind,
+    e.atMs === undefined ? e.dateText : at(e.atMs, tz),
+    event(e.kind),
     word(e.secondary ? "secondary" : "primary"),
     e.theft,
     e.litres,
@@ -129,7 +133,7 @@ export function refillsCsv(report: RefillsReport, language: Language): string {
           ] as const
         )
           .filter(([, v]) => v !== undefined)
-          .map(([kind, v]) => [report.vehicle.plate, "", kind, word(source), false, v, "", false])
+          .map(([kind, v]) => [report.vehicle.plate, "", event(kind), word(source), false, v, "", false])
       : [];
   rows.push(
     ...totalRows("primary", report.totals.primary),
@@ -145,12 +149,13 @@ export function refillsCsv(report: RefillsReport, language: Language): string {
   );
 }
 
-/** One row per point in the reader's language; times ISO 8601 with the offset of the reader's zone. */
+/** One row per point in the reader's language; times as the reader's spreadsheet reads them (csvDateTime). */
 export function routeCsv(report: RouteReport, language: Language): string {
   const tz = report.period.timeZone;
+  const at = (ms: number, zone: string) => csvDateTime(language, ms, zone);
   return toCsv(
     csvHeader(["plate", "time", "latitude", "longitude", "speedKmh"], language),
-    report.points.map((p) => [report.vehicle.plate, isoWithOffset(p.atMs, tz), p.lat, p.lon, p.speed]),
+    report.points.map((p) => [report.vehicle.plate, at(p.atMs, tz), p.lat, p.lon, p.speed]),
     language,
   );
 }
@@ -158,6 +163,7 @@ export function routeCsv(report: RouteReport, language: Language): string {
 /** Statistics per sensor (the report keeps only a downsampled series, not every reading), in the reader's language. */
 export function temperaturesCsv(report: TemperatureReport, language: Language): string {
   const tz = report.period.timeZone;
+  const at = (ms: number, zone: string) => csvDateTime(language, ms, zone);
   const word = messages(language).reports.csvWord;
   const rows = report.vehicles.flatMap((v) =>
     v.sensors.map((s) => [
@@ -169,8 +175,8 @@ export function temperaturesCsv(report: TemperatureReport, language: Language): 
       s.avg,
       s.max,
       s.count,
-      isoWithOffset(s.firstAtMs, tz),
-      isoWithOffset(s.lastAtMs, tz),
+      at(s.firstAtMs, tz),
+      at(s.lastAtMs, tz),
       s.excursions,
     ]),
   );

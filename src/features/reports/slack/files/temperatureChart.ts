@@ -62,7 +62,7 @@ export function chartLocale(lang: Language): Locale {
 }
 
 /**
- * The time axis's labels, by the tick's unit: format.ts's one form, "Tue 24 Nov" / "marți 24 nov."
+ * The time axis's labels, by the tick's unit: format.ts's one form, "Tue 24 Nov" / "marți, 24 nov."
  * (Romanian spells the weekday out: "mar." would read as March), and 24-hour times.
  */
 const TIME_AXIS_FORMAT: Readonly<Record<Language, Record<string, string>>> = {

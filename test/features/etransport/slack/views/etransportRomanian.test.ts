@@ -56,7 +56,7 @@ describe("transport card in Romanian", () => {
     expect(text).toContain("*Valabilitate UIT:*");
     expect(text).toContain("(expiră peste 4 zile)");
     // Slack has no Romanian: numeric tokens, and the fallback in the one Romanian date form.
-    expect(text).toMatch(/<!date\^\d{10}\^\{date_num\} \{time\}\|luni 10 mar\., 09:00>/);
+    expect(text).toMatch(/<!date\^\d{10}\^\{date_num\} \{time\}\|luni, 10 mar\., 09:00>/);
     expect(text).not.toContain("date_short_pretty");
     expect(text).toContain("Ultima transmisie către ANAF");
     expect(text).toContain("ultima poziție GPS");
@@ -278,7 +278,7 @@ describe("audit history in Romanian", () => {
     expect(text).toContain("*Pornit*");
     expect(text).toContain("*Finalizare*");
     expect(text).toContain(":x: refuzat de platforma GPS `X1`: nu");
-    expect(text).toContain("{date_num} {time}|marți 3 nov., 10:00");
+    expect(text).toContain("{date_num} {time}|marți, 3 nov., 10:00");
     expect(text).toContain("1 modificare mai veche nu se vede");
     expect(render(entries(1), 20, "ro").text).toContain("20 de modificări înregistrate");
     expect(render(entries(1), 1, "ro").text).toContain("1 modificare înregistrată");
@@ -299,7 +299,7 @@ describe("audit history in Romanian", () => {
 
   it("says an empty history in Romanian", () => {
     expect(render([], 0, "ro").text).toBe(
-      "Nicio modificare a lui `AB12-CD34-EF56-GH78` nu este înregistrată pentru contul de flotă `demo`.",
+      "Nicio modificare a lui `AB12-CD34-EF56-GH78` nu este înregistrată pentru contul platformei GPS `demo`.",
     );
   });
 });
@@ -370,7 +370,7 @@ describe("the create / edit form in Romanian", () => {
       "RO16341005 nu este un CIF românesc valid: cifra de control este greșită. Exemplu: RO16341004.",
     );
     expect(checked.errors[INPUTS.transportStart.block]).toBe(
-      "Începutul transmisiei trebuie să fie în perioada de valabilitate a codului UIT: cel mai devreme luni 10 mar., 11:00.",
+      "Începutul transmisiei trebuie să fie în perioada de valabilitate a codului UIT: cel mai devreme luni, 10 mar., 11:00.",
     );
     expect(checked.errors[INPUTS.transportTrailer1.block]).toContain(
       "„xyz” nu este un număr de înmatriculare",
@@ -410,7 +410,7 @@ describe("the create / edit form in Romanian", () => {
     expect(texts[0]).toBe(
       "Valabilitatea codului UIT durează 384 h: mai mult decât maximul legal de 15 zile. Verifică datele de pe codul UIT.",
     );
-    expect(texts[1]).toContain("peste 96 h (vineri 14 mar., 10:00)");
+    expect(texts[1]).toContain("peste 96 h (vineri, 14 mar., 10:00)");
     expect(texts[1]).toContain("cel mult 3 zile înainte de transport");
     const view = transportModal({
       mode: "create",
@@ -421,7 +421,7 @@ describe("the create / edit form in Romanian", () => {
       privateMetadata: "",
     });
     expect(textOf(view.blocks as KnownBlock[])).toContain("Verifică înainte de a salva");
-    expect(textOf(view.blocks as KnownBlock[])).toContain("duminică 9 mar., 10:00");
+    expect(textOf(view.blocks as KnownBlock[])).toContain("duminică, 9 mar., 10:00");
   });
 });
 

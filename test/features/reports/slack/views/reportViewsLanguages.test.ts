@@ -104,7 +104,7 @@ describe("positionCard", () => {
     expect(text).toContain("*Viteză*\n1.234 km/h · direcție 90°");
     expect(text).toContain("🟢 motor pornit");
     expect(text).toContain("*Ultima poziție GPS*\n<!date^");
-    expect(text).toContain("^{date_num} {time}|marți 3 nov., 13:13> (acum 47 min)");
+    expect(text).toContain("^{date_num} {time}|marți, 3 nov., 13:13> (acum 47 min)");
     expect(text).not.toContain("{ago}");
     expect(text).toContain("🔄 Actualizează");
     expect(text).toContain("Orele de pe platforma GPS sunt ora locală a firmei (Europe/Bucharest)");
@@ -149,7 +149,7 @@ describe("vehicleListMessage", () => {
     const twenty = valid(vehicleListMessage(list(20), 0, TOKEN, opts("ro")));
     const text = textOf(twenty);
     expect(text).toContain("*20* de vehicule · la <!date^");
-    expect(text).toContain("|marți 3 nov., 14:00> · pagina 1/2");
+    expect(text).toContain("|marți, 3 nov., 14:00> · pagina 1/2");
     expect(text).toContain("63 km/h · ⚪ motor oprit · fără ora GPS");
     expect(text).toContain("Următoarea (2/2) ▶");
     expect(text).toContain("Poziție");
@@ -191,14 +191,14 @@ describe("routeMessage", () => {
   it("Romanian: km, duration, points and dates in the one form", () => {
     const text = textOf(valid(routeMessage(route, opts("ro"))));
     expect(text).toContain("🗺️ Traseu — B-12-ABC — Volvo FH");
-    expect(text).toContain("ieri (luni 2 nov.) (<!date^");
+    expect(text).toContain("ieri (luni, 2 nov.) (<!date^");
     expect(text).toContain("*Distanță*\n1.234,6 km");
     expect(text).toContain("*Timp în mișcare*\n7 h 47 min");
     expect(text).toContain("*Viteză maximă*\n92 km/h");
     expect(text).toContain("*Puncte GPS*\n1.500");
     expect(text).toContain("*Prima poziție*\n<!date^");
-    expect(text).toContain("|luni 2 nov., 08:00>");
-    expect(text).toContain("B-12-ABC — Volvo FH: 1.234,6 km · ieri (luni 2 nov.)");
+    expect(text).toContain("|luni, 2 nov., 08:00>");
+    expect(text).toContain("B-12-ABC — Volvo FH: 1.234,6 km · ieri (luni, 2 nov.)");
     expect(text).toContain("fișierele GPX (pentru hărți) și CSV atașate");
     expect(text).not.toMatch(ENGLISH);
     expect(textOf(routeMessage({ ...route, points: [] }, opts("ro")))).toContain(
@@ -248,18 +248,18 @@ describe("stopsMessage", () => {
     const twenty = textOf(valid(stopsMessage(report([20]), 0, TOKEN, opts("ro"))));
     expect(twenty).toContain("*20* de opriri la 1 vehicul");
     expect(twenty).toContain("20 de opriri, 8 h 20 min în total");
-    expect(twenty).toContain("20 de opriri · ieri (luni 2 nov.)");
+    expect(twenty).toContain("20 de opriri · ieri (luni, 2 nov.)");
   });
 
   it("Romanian: header, lines, times and words", () => {
     const text = textOf(valid(stopsMessage(report([2]), 0, TOKEN, opts("ro"))));
-    expect(text).toContain("🅿️ Opriri — ieri (luni 2 nov.)");
+    expect(text).toContain("🅿️ Opriri — ieri (luni, 2 nov.)");
     // the period line: two instants in Romanian, Slack's numeric tokens
     expect(text).toMatch(
-      /<!date\^\d+\^\{date_num\} \{time\}\|luni 2 nov\., 00:00> – <!date\^\d+\^\{date_num\} \{time\}\|marți 3 nov\., 00:00>/,
+      /<!date\^\d+\^\{date_num\} \{time\}\|luni, 2 nov\., 00:00> – <!date\^\d+\^\{date_num\} \{time\}\|marți, 3 nov\., 00:00>/,
     );
     // a stop: its start as date and time, its end (same day) as the time only
-    expect(text).toContain("|luni 2 nov., 06:00> – <!date^");
+    expect(text).toContain("|luni, 2 nov., 06:00> – <!date^");
     expect(text).toContain("^{time}|06:25> *25 min* · motor pornit 3 min · Strada 0 · 🔒 privat");
     expect(text).toContain("Toate opririle sunt în fișierul CSV atașat.");
     expect(text).not.toMatch(ENGLISH);
@@ -319,14 +319,14 @@ describe("fuelMessage", () => {
 
   it("Romanian: litres, km, l/100 km and durations with decimal commas; LPG marked", () => {
     const text = textOf(valid(fuelMessage(report(20), 0, TOKEN, opts("ro"))));
-    expect(text).toContain("⛽ Consum de combustibil — ieri (luni 2 nov.)");
+    expect(text).toContain("⛽ Consum de combustibil — ieri (luni, 2 nov.)");
     expect(text).toContain("*20* de vehicule · pagina 1/2");
     expect(text).toContain("*Total flotă*: 1.234,5 km · 17 h 47 min · 1.234,5 l · 7,8 l/100 km");
     expect(text).toContain("⛽ Sursa principală: 1.000,0 km · 12 h 30 min · 300,0 l · 30,0 l/100 km");
     expect(text).toContain("🟦 *Sursa secundară (GPL)*: 500,0 km · 6 h · 50,0 l · 10,0 l/100 km");
     expect(text).toContain("*Total (ambele surse)*: 1.500,0 km");
     expect(text).toContain("Fără date de consum pentru: B-99-NOD");
-    expect(text).toContain("Combustibil ieri (luni 2 nov.): 1.234,5 l pe 1.234,5 km");
+    expect(text).toContain("Combustibil ieri (luni, 2 nov.): 1.234,5 l pe 1.234,5 km");
     expect(text).not.toMatch(ENGLISH);
     expect(textOf(fuelMessage(report(1), 0, TOKEN, opts("ro")))).toContain("*1* vehicul");
     expect(textOf(fuelMessage(report(2), 0, TOKEN, opts("ro")))).toContain("*2* vehicule");
@@ -410,7 +410,7 @@ describe("refillsMessage", () => {
     expect(text).toContain("*Combustibil la început (GPL)*\n—");
     expect(text).toContain("⚠️ *Posibil furt de combustibil*: *40,5 l* · 🔒 privat");
     expect(text).toContain(
-      "|luni 2 nov., 01:00> · ⛽ Alimentare (sursă secundară, GPL): 312,3 l · OMV Pitești",
+      "|luni, 2 nov., 01:00> · ⛽ Alimentare (sursă secundară, GPL): 312,3 l · OMV Pitești",
     );
     expect(text).toContain("Încă 40 de evenimente în fișierul CSV atașat.");
     expect(text).toContain("B-12-ABC — Volvo FH: 60 de alimentări, ⚠️ 20 de posibile furturi");
@@ -473,14 +473,14 @@ describe("temperatureMessage", () => {
 
   it("Romanian: temperatures and humidity with decimal commas, excursions and readings counted", () => {
     const text = textOf(valid(temperatureMessage(report(2, 0), 0, TOKEN, opts("ro"))));
-    expect(text).toContain("🌡️ Temperaturi — ieri (luni 2 nov.)");
+    expect(text).toContain("🌡️ Temperaturi — ieri (luni, 2 nov.)");
     expect(text).toContain(
       "🌡️ Senzor de temperatură 1: min. -18,5 °C · medie -17,3 °C · max. -16,0 °C · 1.234 de citiri · ⚠️ 1 ieșire din intervalul -20…-16,5 °C",
     );
     expect(text).toContain("⚠️ 20 de ieșiri din intervalul");
     expect(text).toContain("💧 Senzor de umiditate 1: min. 80,0 % · medie 81,6 % · max. 83,0 % · 2 citiri");
     expect(text).toContain("Graficele temperaturilor sunt atașate.");
-    expect(text).toContain("Temperaturi · ieri (luni 2 nov.): 4 senzori pe 2 vehicule");
+    expect(text).toContain("Temperaturi · ieri (luni, 2 nov.): 4 senzori pe 2 vehicule");
     expect(text).not.toMatch(ENGLISH);
   });
 
@@ -514,7 +514,7 @@ describe("temperatureMessage", () => {
 describe("the period line", () => {
   it("writes the label and both instants in the reader's language", () => {
     expect(periodMrkdwn(PERIOD, { language: "ro" })).toMatch(
-      /^ieri \(luni 2 nov\.\) \(<!date\^\d+\^\{date_num\} \{time\}\|luni 2 nov\., 00:00> – <!date\^\d+\^\{date_num\} \{time\}\|marți 3 nov\., 00:00>\)$/,
+      /^ieri \(luni, 2 nov\.\) \(<!date\^\d+\^\{date_num\} \{time\}\|luni, 2 nov\., 00:00> – <!date\^\d+\^\{date_num\} \{time\}\|marți, 3 nov\., 00:00>\)$/,
     );
     expect(periodMrkdwn(PERIOD, { language: "en" })).toMatch(
       /^yesterday \(Mon 2 Nov\) \(<!date\^\d+\^\{date_short_pretty\} \{time\}\|Mon 2 Nov, 00:00> – /,
@@ -582,7 +582,7 @@ describe("REPORT_VIEWS", () => {
     if (ro instanceof Promise) throw new Error("sync view");
     expect(ro.files.map((f) => f.filename)).toEqual(["traseu-B-12-ABC.gpx", "traseu-B-12-ABC.csv"]);
     expect(ro.files.map((f) => f.title)).toEqual(["Traseu B-12-ABC (GPX)", "Traseu B-12-ABC (CSV)"]);
-    expect(String(ro.files[0]?.content)).toContain("<desc>ieri (luni 2 nov.)</desc>");
+    expect(String(ro.files[0]?.content)).toContain("<desc>ieri (luni, 2 nov.)</desc>");
     expect(String(ro.files[1]?.content)).toContain("B-12-ABC;2026-11-02T01:00:00+02:00;44,4;26,1;50,5");
     const en = REPORT_VIEWS.route.render(route, context("en"));
     if (en instanceof Promise) throw new Error("sync view");
