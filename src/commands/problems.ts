@@ -75,6 +75,12 @@ export type GrammarProblem =
       given?: string;
       suggestion?: string;
     }
+  /** `/fleet schedule` that cannot be read: which part, as typed. */
+  | {
+      code: "scheduleCommand";
+      part: "time" | "recurrence" | "day" | "report" | "notAReport" | "id";
+      given?: string;
+    }
   /** `Temperature` without `temp=<min>..<max>`: a chilled load and a frozen one need opposite bands. */
   | { code: "temperatureNeedsBand" }
   | { code: "unknownAlertsSubcommand"; given: string; suggestion?: string }

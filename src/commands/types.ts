@@ -145,6 +145,7 @@ export type FleetCommand =
       radiusMeters: number;
     }
   | { ok: true; kind: "zones-remove"; name: string }
+
   /**
    * A vehicle report, as the catalogue entry of `report` asks: one vehicle or several (`all`
    * alone when given), a period unless it is a snapshot, `minMinutes` when it takes `min=`,

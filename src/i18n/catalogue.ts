@@ -15,6 +15,7 @@ import { etransport as enEtransport } from "./en/etransport.js";
 import { grammar as enGrammar } from "./en/grammar.js";
 import { help as enHelp } from "./en/help.js";
 import { reports as enReports } from "./en/reports.js";
+import { schedules as enSchedules } from "./en/schedules.js";
 import { tasks as enTasks } from "./en/tasks.js";
 import { vehicleWatch as enVehicleWatch } from "./en/vehicleWatch.js";
 import type { Language } from "./language.js";
@@ -25,6 +26,7 @@ import { etransport as roEtransport } from "./ro/etransport.js";
 import { grammar as roGrammar } from "./ro/grammar.js";
 import { help as roHelp } from "./ro/help.js";
 import { reports as roReports } from "./ro/reports.js";
+import { schedules as roSchedules } from "./ro/schedules.js";
 import { tasks as roTasks } from "./ro/tasks.js";
 import { vehicleWatch as roVehicleWatch } from "./ro/vehicleWatch.js";
 import type { ParameterMismatch, Section, Translation } from "./section.js";
@@ -37,6 +39,7 @@ export const en = {
   grammar: enGrammar,
   help: enHelp,
   reports: enReports,
+  schedules: enSchedules,
   tasks: enTasks,
   vehicleWatch: enVehicleWatch,
 } satisfies Readonly<Record<string, Section>>;
@@ -55,6 +58,7 @@ const roSections = {
   grammar: roGrammar,
   help: roHelp,
   reports: roReports,
+  schedules: roSchedules,
   tasks: roTasks,
   vehicleWatch: roVehicleWatch,
 };

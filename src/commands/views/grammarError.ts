@@ -84,6 +84,7 @@ type CommandProblem = ProblemOf<
   | "watchOptionWithoutKind"
   | "temperatureNeedsBand"
   | "zoneCommand"
+  | "scheduleCommand"
   | "unknownAlertsSubcommand"
   | "oneLanguage"
   | "workspaceLanguageMissing"
@@ -133,6 +134,7 @@ export function grammarProblemText(problem: GrammarProblem, language: Language):
     case "watchOptionWithoutKind":
     case "temperatureNeedsBand":
     case "zoneCommand":
+    case "scheduleCommand":
     case "unknownAlertsSubcommand":
     case "oneLanguage":
     case "workspaceLanguageMissing":
@@ -267,6 +269,24 @@ function commandProblemText(problem: CommandProblem, language: Language): string
       return t.watchOptionWithoutKind({ option: c(problem.option), kind: c(problem.kind) });
     case "temperatureNeedsBand":
       return t.temperatureNeedsBand({ example: c("temp=-25..-15") });
+    case "scheduleCommand": {
+      const s = messages(language).schedules;
+      const given = problem.given ? c(problem.given) : "";
+      switch (problem.part) {
+        case "time":
+          return s.time({ given });
+        case "recurrence":
+          return s.recurrence({ given });
+        case "day":
+          return s.day({ given });
+        case "report":
+          return s.report();
+        case "notAReport":
+          return s.notAReport({ given });
+        default:
+          return s.id({ given });
+      }
+    }
     case "zoneCommand": {
       const given = c(problem.given ?? "");
       switch (problem.problem) {

@@ -21,6 +21,7 @@ export * from "./alerts.js";
 export * from "./audit.js";
 export * from "./installations.js";
 export * from "./learnedLimits.js";
+export * from "./schedules.js";
 export * from "./settings.js";
 export * from "./synchronous.js";
 export * from "./tasks.js";
