@@ -13,6 +13,7 @@ export function removeStoredData(events: WorkspaceEvents, stores: Backend): void
   data("alerts", (key) => stores.alerts.deleteWorkspace(key));
   data("settings", (key) => stores.settings.deleteWorkspace(key));
   data("zones", (key) => stores.zones.deleteWorkspace(key));
+  data("schedules", (key) => stores.schedules.deleteWorkspace(key));
   // Shared by replicas; in one process they live in the workspace's listener deps, dropped with them.
   data("link attempts", (key) =>
     stores.sharedState ? new LinkAttempts(stores.sharedState).forgetWorkspace(key) : 0,

@@ -10,6 +10,7 @@ import type {
   AlertRepository,
   AuditRepository,
   InstallationRepository,
+  ScheduleRepository,
   SettingsRepository,
   TaskRepository,
   ZoneRepository,
@@ -36,6 +37,8 @@ export interface Backend {
   settings: SettingsRepository;
   /** Each workspace's named zones (vehicle watch's Zone alerts). */
   zones: ZoneRepository;
+  /** Scheduled reports (`/fleet schedule`), each run claimed once across replicas. */
+  schedules: ScheduleRepository;
   /** Slack installations (multi-workspace mode), tokens sealed with CREDENTIALS_KEY. */
   installations: InstallationRepository;
   /** One token renewal per workspace at a time (across replicas when shared). */

@@ -59,7 +59,7 @@ export async function openRedisBackend(config: Config, url: string, logger: Logg
   for (const warning of unsafe) logger.warn({ redis: "config" }, `Redis is not durable: ${warning}`);
   const repositories = createRedisRepositories(store, { prefix: PREFIX, key: config.credentialsKey });
   await warnUnreadable(config, repositories.accounts, logger);
-  const { tasks, accounts, alerts, audit, settings, zones, limits, installations } = repositories;
+  const { tasks, accounts, alerts, audit, settings, zones, schedules, limits, installations } = repositories;
   const key = config.credentialsKey;
   return {
     tasks,
@@ -68,6 +68,7 @@ export async function openRedisBackend(config: Config, url: string, logger: Logg
     audit,
     settings,
     zones,
+    schedules,
     installations,
     renewalLock: new RedisRenewalLock(store, { prefix: PREFIX }),
     learnedLimits: async (service) => {

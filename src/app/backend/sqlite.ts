@@ -8,6 +8,7 @@ import { StoreHealth } from "../../platform/store/health.js";
 import { SqliteInstallationStore } from "../../platform/store/installationStore.js";
 import { SqliteLearnedLimitsStore } from "../../platform/store/learnedLimits.js";
 import { promised } from "../../platform/store/promised.js";
+import { SqliteScheduleStore } from "../../platform/store/scheduleStore.js";
 import { SqliteSettingsStore } from "../../platform/store/settingsStore.js";
 import { SqliteTaskStore } from "../../platform/store/taskStore.js";
 import { SqliteZoneStore } from "../../platform/store/zoneStore.js";
@@ -28,6 +29,7 @@ export function openSqliteBackend(config: Config, logger: Logger): Backend {
   const audit = promised(new SqliteAuditStore(db));
   const settings = promised(new SqliteSettingsStore(db));
   const zones = promised(new SqliteZoneStore(db));
+  const schedules = promised(new SqliteScheduleStore(db));
   warnUnreadable(config, accounts, logger).catch((error: unknown) =>
     logger.warn({ err: error }, "linked accounts could not be checked against CREDENTIALS_KEY"),
   );
@@ -39,6 +41,7 @@ export function openSqliteBackend(config: Config, logger: Logger): Backend {
     audit,
     settings,
     zones,
+    schedules,
     installations: new SqliteInstallationStore(db, config.credentialsKey),
     renewalLock: new LocalRenewalLock(),
     learnedLimits: async () => limits,

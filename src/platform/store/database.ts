@@ -356,6 +356,33 @@ export const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      UNIQUE (workspace, name_key)
    );`,
+  // 17: scheduled reports (scheduleStore.ts, contract/schedules.ts): a report command posted into
+  // a channel on a recurrence (JSON as the contract types it). The short id people type is unique
+  // in its workspace; each run is claimed by moving next_run_at with a compare-and-set, and the
+  // due sweep reads the active ones by next_run_at. Pause reasons and outcomes are checked when
+  // read, not by a CHECK, so a new one needs no rebuild.
+  `CREATE TABLE report_schedules (
+     workspace TEXT NOT NULL,
+     id TEXT NOT NULL,
+     channel TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     command TEXT NOT NULL,
+     recurrence TEXT NOT NULL,
+     time_zone TEXT NOT NULL,
+     language TEXT CHECK (language IN ('en','ro')),
+     state TEXT NOT NULL CHECK (state IN ('active','paused')),
+     paused_because TEXT,
+     next_run_at INTEGER NOT NULL,
+     last_run_at INTEGER,
+     last_run_made_at INTEGER,
+     last_task_id TEXT,
+     last_outcome TEXT,
+     failures_in_row INTEGER NOT NULL DEFAULT 0 CHECK (failures_in_row >= 0),
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (workspace, id)
+   );
+   CREATE INDEX report_schedules_due ON report_schedules (next_run_at, workspace, id) WHERE state = 'active';
+   CREATE INDEX report_schedules_created ON report_schedules (workspace, created_at);`,
 ];
 
 export class StoreError extends Error {

@@ -13,6 +13,7 @@ import type {
   AlertPost,
   AlertSubscription,
   AuditEntry,
+  ReportSchedule,
   Zone,
 } from "./contract/index.js";
 import type { TransportView } from "./contract/transportView.js";
@@ -28,6 +29,7 @@ import {
 import type { SealedAccount } from "./redis/accountStore.js";
 import { RedisAuditStore } from "./redis/auditStore.js";
 import { DEFAULT_PREFIX } from "./redis/lua.js";
+import { readSchedules } from "./scheduleStore.js";
 import { decryptSecret, linkAssociatedData } from "./sealing.js";
 import { SqliteTaskStore } from "./taskStore.js";
 import { toZone } from "./zoneStore.js";
@@ -55,6 +57,10 @@ import { toZone } from "./zoneStore.js";
  * (one already in Redis is the live one and is kept), and each workspace's zones with their ids
  * (incidents name a zone by its id; a zone of that name already in Redis is kept); their lines
  * show only when there are any.
+ *
+ * Scheduled reports go with their ids (people type them), state, next run and last outcome; a
+ * schedule already in Redis is kept, and one whose id another schedule of its workspace holds
+ * there is skipped and counted; their line shows only when there are any.
  *
  * Every row keeps its workspace (subscriptions, posts, mutes, groups, zones).
  *
@@ -148,6 +154,8 @@ export interface SqliteSnapshot {
   /** Every workspace's zones, by workspace then name key. */
   zones: Zone[];
   tasks: { task: TaskRecord; steps: StepRecord[] }[];
+  /** Every scheduled report, each workspace's oldest first. */
+  schedules: ReportSchedule[];
   limits: LearnedLimitRecord[];
   audit: AuditEntry[];
 }
@@ -341,6 +349,7 @@ export function readSqliteSnapshot(db: Db, now: number): SqliteSnapshot {
       watchStates,
       zones: readZones(db),
       tasks: taskCopies,
+      schedules: readSchedules(db),
       limits,
       audit: new SqliteAuditStore(db).all(),
     };
@@ -483,7 +492,7 @@ async function copyTasks(snapshot: SqliteSnapshot, target: RedisMigrationTarget)
   return taskOutcome;
 }
 
-/** Tasks with their journal, learned limits and the audit trail. */
+/** Tasks with their journal, scheduled reports, learned limits and the audit trail. */
 async function copyWorkRecords(
   snapshot: SqliteSnapshot,
   target: RedisMigrationTarget,
@@ -491,6 +500,16 @@ async function copyWorkRecords(
 ): Promise<KindOutcome[]> {
   const outcomes: KindOutcome[] = [];
   outcomes.push(await copyTasks(snapshot, target));
+  // With their ids (people type them) and next runs: a run is claimed once, on whichever side runs it.
+  if (snapshot.schedules.length > 0)
+    outcomes.push(
+      await copyEach(
+        "scheduled reports",
+        snapshot.schedules,
+        async (s) => await target.importSchedule(s),
+        "Redis already has another schedule of that id in its workspace",
+      ),
+    );
   outcomes.push(
     await copyEach("learned limits", snapshot.limits, async (l) =>
       copiedOrPresent(await target.importLimit(l)),

@@ -5,6 +5,7 @@ import { type TaskRecord, taskRecordSchema } from "../tasks/task.js";
 import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type { AlertGroup, AlertMute, AlertPost, AlertSubscription } from "./contract/alerts.js";
 import type { IncidentRecord } from "./contract/incidentRecords.js";
+import type { ReportSchedule } from "./contract/schedules.js";
 import { assertInstalledSettingsWorkspace, assertSettingLanguage } from "./contract/settings.js";
 import type { StepState } from "./contract/tasks.js";
 import type { TransportView } from "./contract/transportView.js";
@@ -25,6 +26,7 @@ import {
 import { writeSealedInstallation } from "./redis/installationStore.js";
 import { checkLimits, limitsKey } from "./redis/learnedLimits.js";
 import { encodePairs, LuaScript, presentFields, RedisStore, type RedisStoreOptions } from "./redis/lua.js";
+import { writeSchedule } from "./redis/scheduleStore.js";
 import { settingsKey, WORKSPACE_FIELD } from "./redis/settingsStore.js";
 import { stepsKey, stepText, TASK_LUA, taskKey, toHash } from "./redis/taskStore.js";
 import { zonesKey, zoneText } from "./redis/zoneStore.js";
@@ -67,6 +69,9 @@ export interface LearnedLimitRecord {
 /** copied; present: already in Redis (kept); conflict: Redis has another active incident of that transport and kind. */
 export type IncidentImport = "copied" | "present" | "conflict";
 
+/** copied; present: already in Redis (kept); conflict: another schedule of its workspace holds its id there. */
+export type ScheduleImport = "copied" | "present" | "conflict";
+
 /** What `migrate --to-redis` writes: each call copies one record as it is, and answers whether it did. */
 export interface MigrationTarget {
   /** A Slack installation, tokens sealed as they are (no key needed); one already there is kept. */
@@ -89,6 +94,8 @@ export interface MigrationTarget {
   importWatchState(account: string, state: string): Promise<boolean>;
   /** A workspace's zone with its id and time; a zone of that name key already there stays. */
   importZone(zone: Zone): Promise<boolean>;
+  /** A scheduled report as it is (its id, state, next run and last outcome); one already there stays. */
+  importSchedule(schedule: ReportSchedule): Promise<ScheduleImport>;
   /** A task as it is (id, state, times, attempts) with its journal; a task already there stays. */
   importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean>;
   /** A learned row as it is; an endpoint already learned there keeps its row. */
@@ -399,6 +406,11 @@ export class RedisMigrationTarget extends RedisStore implements MigrationTarget,
     return (
       (await this.redis.hsetnx(zonesKey(this.prefix, zone.workspace), zone.nameKey, zoneText(zone))) === 1
     );
+  }
+
+  async importSchedule(schedule: ReportSchedule): Promise<ScheduleImport> {
+    const outcome = await writeSchedule(this.redis, this.prefix, schedule);
+    return outcome === "taken" ? "conflict" : outcome;
   }
 
   async importTask(task: TaskRecord, steps: readonly StepRecord[]): Promise<boolean> {

@@ -6,11 +6,13 @@ import type {
   AlertRepository,
   AuditRepository,
   LearnedLimitsRepository,
+  ScheduleRepository,
   SettingsRepository,
   TaskRepository,
   ZoneRepository,
 } from "./contract/index.js";
 import type { SqliteLearnedLimitsStore } from "./learnedLimits.js";
+import type { SqliteScheduleStore } from "./scheduleStore.js";
 import type { SqliteSettingsStore } from "./settingsStore.js";
 import type { SqliteTaskStore } from "./taskStore.js";
 import type { SqliteZoneStore } from "./zoneStore.js";
@@ -37,7 +39,8 @@ export type SqliteStore =
   | SqliteAuditStore
   | SqliteSettingsStore
   | SqliteLearnedLimitsStore
-  | SqliteZoneStore;
+  | SqliteZoneStore
+  | SqliteScheduleStore;
 
 /** The contract interface a SQLite store implements synchronously. */
 export type RepositoryOf<S extends SqliteStore> = S extends SqliteTaskStore
@@ -54,7 +57,9 @@ export type RepositoryOf<S extends SqliteStore> = S extends SqliteTaskStore
             ? LearnedLimitsRepository
             : S extends SqliteZoneStore
               ? ZoneRepository
-              : never;
+              : S extends SqliteScheduleStore
+                ? ScheduleRepository
+                : never;
 
 /**
  * A synchronous SQLite store as its repository. A throw becomes a rejected promise, so callers

@@ -10,6 +10,7 @@ import {
   SCHEMA_VERSION,
   StoreError,
 } from "../../../src/platform/store/database.js";
+import { SqliteScheduleStore } from "../../../src/platform/store/scheduleStore.js";
 import { SqliteZoneStore } from "../../../src/platform/store/zoneStore.js";
 
 const dirs: string[] = [];
@@ -151,6 +152,53 @@ describe("openDatabase", () => {
         radiusMeters: 50,
       }).added,
     ).toBe(true);
+    db.close();
+  });
+
+  it("migration 17 (scheduled reports) upgrades a version-16 store: its rows kept, schedules stored", () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    for (const migration of MIGRATIONS.slice(0, 16)) old.exec(migration);
+    old.pragma("user_version = 16");
+    old.exec(`
+      INSERT INTO zones (workspace, id, name, name_key, latitude, longitude, radius_meters, created_by, created_at)
+        VALUES ('T:A', 'z1', 'Depou', 'depou', 1, 2, 50, 'U1', 5);
+      INSERT INTO tasks (id, kind, params, account, reply, priority, state, created_at, updated_at, workspace)
+        VALUES ('t1', 'stops', '{}', 'demo', '{}', 'report', 'queued', 1, 1, 'T:A');
+    `);
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(17);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(new SqliteZoneStore(db).zones("T:A").map((z) => z.id)).toEqual(["z1"]);
+    expect(db.prepare("SELECT id, workspace FROM tasks").all()).toEqual([{ id: "t1", workspace: "T:A" }]);
+    const schedules = new SqliteScheduleStore(db, () => 10);
+    const added = schedules.add({
+      workspace: "T:A",
+      channel: "C1",
+      createdBy: "U1",
+      command: "fuel all yesterday",
+      recurrence: { every: "week", weekday: 1, time: "07:30" },
+      timeZone: "Europe/Bucharest",
+      nextRunAt: 100,
+    });
+    expect(schedules.due(100, 5)).toEqual([added]);
+    expect(schedules.claimRun("T:A", added.id, 100, { nextRunAt: 200, madeAt: 101 })).toBe(true);
+    // The id is unique in its workspace; the state is one of two.
+    const insert = db.prepare(
+      `INSERT INTO report_schedules (workspace, id, channel, created_by, command, recurrence, time_zone, state,
+          next_run_at, created_at) VALUES ('T:A', ?, 'C1', 'U1', 'x', '{}', 'UTC', ?, 1, 1)`,
+    );
+    expect(() => insert.run(added.id, "active")).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => insert.run("ZZZZ", "running")).toThrow(/CHECK/);
+    // The due sweep reads the index of the active ones.
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT * FROM report_schedules WHERE state = 'active' AND next_run_at <= ? ORDER BY next_run_at, workspace, id LIMIT ?",
+      )
+      .all(1, 1);
+    expect(JSON.stringify(plan)).toContain("report_schedules_due");
     db.close();
   });
 

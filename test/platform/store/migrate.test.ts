@@ -18,8 +18,10 @@ import { RedisAlertStore } from "../../../src/platform/store/redis/alertStore.js
 import { RedisAuditStore } from "../../../src/platform/store/redis/auditStore.js";
 import { RedisInstallationStore } from "../../../src/platform/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../../src/platform/store/redis/learnedLimits.js";
+import { RedisScheduleStore } from "../../../src/platform/store/redis/scheduleStore.js";
 import { RedisSettingsStore } from "../../../src/platform/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../../src/platform/store/redis/taskStore.js";
+import { SqliteScheduleStore } from "../../../src/platform/store/scheduleStore.js";
 import { SqliteSettingsStore } from "../../../src/platform/store/settingsStore.js";
 import { SqliteTaskStore } from "../../../src/platform/store/taskStore.js";
 import { type RedisServer, redisSkipReason, startRedisServer } from "../../helpers/redisServer.js";
@@ -323,6 +325,79 @@ describe.skipIf(redisSkipReason !== undefined)("migrateToRedis", () => {
     expect(second.outcomes.map((o) => o.copied)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     expect(formatMigrationReport(second)[1]).toBe("language settings: 0 copied, 4 already in Redis");
     expect(await dumpRedis(redis, prefix)).toEqual(before);
+  });
+
+  it("copies the scheduled reports with their ids, state and runs; one already in Redis is kept, an id taken there is skipped", async () => {
+    const { fixture, prefix } = setup();
+    const db = openDatabase(fixture.dataDir);
+    const sqlite = new SqliteScheduleStore(db, () => NOW - 5000);
+    const make = (workspace: string, channel: string, nextRunAt: number) =>
+      sqlite.add({
+        workspace,
+        channel,
+        createdBy: "U1",
+        command: "fuel all yesterday",
+        recurrence: { every: "week", weekday: 1, time: "07:30" },
+        timeZone: "Europe/Bucharest",
+        language: "ro",
+        nextRunAt,
+      });
+    const ran = make("T:T123", "C1", NOW - 60_000);
+    sqlite.claimRun("T:T123", ran.id, NOW - 60_000, { nextRunAt: NOW + 3_600_000, madeAt: NOW - 59_000 });
+    sqlite.recordOutcome("T:T123", ran.id, { taskId: "task-1", result: "failed" });
+    const paused = make("T:T123", "C2", NOW + 1000);
+    sqlite.setState("T:T123", paused.id, { state: "paused", because: "left-channel" });
+    const single = make("", "C1", NOW + 2000);
+    const present = make("E:E9", "C1", NOW + 3000);
+    const clash = make("E:E9", "C7", NOW + 4000);
+    db.close();
+    // Already in Redis: the same schedule (a run before), and another one under clash's id.
+    const migration = new RedisMigrationTarget(redis, { prefix, now: clock });
+    expect(await migration.importSchedule(present)).toBe("copied");
+    const theirs = { ...clash, channel: "C8", command: "stops all today", createdAt: NOW };
+    expect(await migration.importSchedule(theirs)).toBe("copied");
+
+    const source = { dataDir: fixture.dataDir };
+    const first = await migrateToRedis({ source, redis, prefix, now: clock });
+    expect(formatMigrationReport(first)).toContain(
+      "scheduled reports: 3 copied, 1 already in Redis, 1 skipped (Redis already has another schedule of that id in its workspace)",
+    );
+    const check = openDatabase(fixture.dataDir);
+    const source17 = new SqliteScheduleStore(check);
+    const target = new RedisScheduleStore(redis, { prefix, now: clock });
+    for (const workspace of ["T:T123", ""])
+      expect(await target.list(workspace)).toEqual(source17.list(workspace));
+    expect(await target.get("T:T123", ran.id)).toMatchObject({
+      lastRunAt: NOW - 60_000,
+      lastRunMadeAt: NOW - 59_000,
+      lastTaskId: "task-1",
+      lastOutcome: "failed",
+      failuresInRow: 1,
+      nextRunAt: NOW + 3_600_000,
+    });
+    expect(await target.get("E:E9", clash.id)).toEqual(theirs);
+    expect(await target.count("E:E9")).toBe(2);
+    // Due as in SQLite (the paused one never); each run is claimed once, now on Redis.
+    expect((await target.due(NOW + 3_600_000, 10)).map((x) => x.id)).toEqual([
+      single.id,
+      present.id,
+      clash.id,
+      ran.id,
+    ]);
+    expect(await target.claimRun("", single.id, NOW + 2000, { nextRunAt: NOW + 90_000, madeAt: NOW })).toBe(
+      true,
+    );
+    expect(await target.claimRun("", single.id, NOW + 2000, { nextRunAt: NOW + 90_000, madeAt: NOW })).toBe(
+      false,
+    );
+    check.close();
+
+    const second = await migrateToRedis({ source, redis, prefix, now: clock });
+    expect(formatMigrationReport(second)).toContain(
+      "scheduled reports: 0 copied, 4 already in Redis, 1 skipped (Redis already has another schedule of that id in its workspace)",
+    );
+    // A copy already there is kept as it is (its claimed run included).
+    expect((await target.get("", single.id))?.nextRunAt).toBe(NOW + 90_000);
   });
 
   describe("Slack installations (multi-workspace mode)", () => {

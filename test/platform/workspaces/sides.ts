@@ -223,6 +223,7 @@ export function rowsOf(h: MultiWorkspaceHarness, key: string) {
       workspace_settings: count("SELECT count(*) AS n FROM workspace_settings WHERE workspace = ?"),
       slack_installations: count("SELECT count(*) AS n FROM slack_installations WHERE key = ?"),
       zones: count("SELECT count(*) AS n FROM zones WHERE workspace = ?"),
+      report_schedules: count("SELECT count(*) AS n FROM report_schedules WHERE workspace = ?"),
     };
   } finally {
     db.close();
@@ -241,4 +242,5 @@ export const ZERO: ReturnType<typeof rowsOf> = {
   workspace_settings: 0,
   slack_installations: 0,
   zones: 0,
+  report_schedules: 0,
 };

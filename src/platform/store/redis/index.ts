@@ -3,6 +3,7 @@ import type {
   InstallationRepository,
   LearnedLimitsRepository,
   Repositories,
+  ScheduleRepository,
   ZoneRepository,
 } from "../contract/index.js";
 import { RedisAccountStore } from "./accountStore.js";
@@ -11,6 +12,7 @@ import { RedisAuditStore } from "./auditStore.js";
 import { RedisInstallationStore } from "./installationStore.js";
 import { RedisLearnedLimitsStore } from "./learnedLimits.js";
 import type { RedisStoreOptions } from "./lua.js";
+import { RedisScheduleStore } from "./scheduleStore.js";
 import { RedisSettingsStore } from "./settingsStore.js";
 import { RedisTaskStore } from "./taskStore.js";
 import { RedisZoneStore } from "./zoneStore.js";
@@ -21,6 +23,7 @@ export { RedisAuditStore } from "./auditStore.js";
 export { RedisInstallationStore } from "./installationStore.js";
 export { RedisLearnedLimitsStore } from "./learnedLimits.js";
 export { DEFAULT_PREFIX, type RedisStoreOptions } from "./lua.js";
+export { RedisScheduleStore } from "./scheduleStore.js";
 export { RedisSettingsStore } from "./settingsStore.js";
 export { RedisTaskStore } from "./taskStore.js";
 export { RedisZoneStore } from "./zoneStore.js";
@@ -33,6 +36,7 @@ export function createRedisRepositories(
   limits: LearnedLimitsRepository;
   installations: InstallationRepository;
   zones: ZoneRepository;
+  schedules: ScheduleRepository;
 } {
   return {
     tasks: new RedisTaskStore(redis, options),
@@ -43,5 +47,6 @@ export function createRedisRepositories(
     limits: new RedisLearnedLimitsStore(redis, options),
     installations: new RedisInstallationStore(redis, options),
     zones: new RedisZoneStore(redis, options),
+    schedules: new RedisScheduleStore(redis, options),
   };
 }

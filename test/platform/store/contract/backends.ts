@@ -13,6 +13,7 @@ import type {
   AuditRepository,
   InstallationRepository,
   LearnedLimitsRepository,
+  ScheduleRepository,
   SettingsRepository,
   TaskRepository,
   ZoneRepository,
@@ -30,9 +31,11 @@ import { RedisAlertStore } from "../../../../src/platform/store/redis/alertStore
 import { RedisAuditStore } from "../../../../src/platform/store/redis/auditStore.js";
 import { RedisInstallationStore } from "../../../../src/platform/store/redis/installationStore.js";
 import { RedisLearnedLimitsStore } from "../../../../src/platform/store/redis/learnedLimits.js";
+import { RedisScheduleStore } from "../../../../src/platform/store/redis/scheduleStore.js";
 import { RedisSettingsStore } from "../../../../src/platform/store/redis/settingsStore.js";
 import { RedisTaskStore } from "../../../../src/platform/store/redis/taskStore.js";
 import { RedisZoneStore } from "../../../../src/platform/store/redis/zoneStore.js";
+import { SqliteScheduleStore } from "../../../../src/platform/store/scheduleStore.js";
 import { SqliteSettingsStore } from "../../../../src/platform/store/settingsStore.js";
 import { SqliteTaskStore } from "../../../../src/platform/store/taskStore.js";
 import { SqliteZoneStore } from "../../../../src/platform/store/zoneStore.js";
@@ -55,6 +58,7 @@ export interface Stores {
   settings: SettingsRepository;
   installations: InstallationRepository;
   zones: ZoneRepository;
+  schedules: ScheduleRepository;
 }
 
 export interface StoreSet extends Stores {
@@ -109,6 +113,7 @@ function sqliteBackend(): Backend {
         settings: promised(new SqliteSettingsStore(db, now)),
         installations: new SqliteInstallationStore(db, key, now),
         zones: promised(new SqliteZoneStore(db, now)),
+        schedules: promised(new SqliteScheduleStore(db, now)),
       });
       const db = openDatabase(dir);
       dbs.push(db);
@@ -149,6 +154,7 @@ function redisBackend(): Backend {
         settings: new RedisSettingsStore(redis, { prefix, now }),
         installations: new RedisInstallationStore(redis, { prefix, now, key }),
         zones: new RedisZoneStore(redis, { prefix, now }),
+        schedules: new RedisScheduleStore(redis, { prefix, now }),
       });
       const redis = connect();
       const key = keyOf(options);
