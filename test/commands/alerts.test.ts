@@ -92,8 +92,9 @@ describe("/fleet alerts subscribe: its options", () => {
 });
 
 describe("/fleet alerts subscribe: an option that cannot be read", () => {
-  const MIN_EN = (given: string) => `\`${given}\` must be whole minutes from 0 to 1440.`;
-  const MIN_RO = (given: string) => `\`${given}\` trebuie să fie un număr întreg de minute, de la 0 la 1440.`;
+  const MIN_EN = (given: string) => `\`${given}\` must be whole minutes from 0 to 1,440.`;
+  const MIN_RO = (given: string) =>
+    `\`${given}\` trebuie să fie un număr întreg de minute, de la 0 la 1.440.`;
   const STALE_EN = (given: string) =>
     `\`${given}\` must be whole minutes from 0 (off) to 360, for example \`stale=45\`.`;
   const STALE_RO = (given: string) =>

@@ -47,7 +47,7 @@ describe("the help in Romanian", () => {
     expect(text).toContain("`/fleet combustibil &lt;vehicule|all&gt; [perioadă]` (`consum`, `fuel`) – ");
     expect(text).toContain("`/fleet coadă` (`queue`) – ");
     expect(text).toContain("`/fleet raport` (`report`) – ");
-    expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune pe pauză sau finalizează transporturi");
+    expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune în pauză sau finalizează transporturi");
     expect(text).toContain("Ex.: `/fleet traseu B-123-ABC ieri`");
     expect(text).toContain("Ex.: `/fleet combustibil all săptămâna trecută`");
     // A command with no Romanian word keeps its English one, without brackets.

@@ -132,6 +132,7 @@ const SAMPLES: Readonly<Record<string, readonly (readonly unknown[])[]>> = {
   "reports.engine": ENGINE_STATES.map((state) => [state]),
   "reports.csvHeader": CSV_COLUMNS.map((column) => [column]),
   "reports.csvWord": CSV_WORDS.map((word) => [word]),
+  "reports.csvRefillEvent": [["Fueling"], ["PossibleFuelTheftSecondarySource"]],
   "reports.fileTitle": REPORT_FILES.map((file) => [file, "B-12-ABC"]),
   "reports.fileName": REPORT_FILES.map((file) => [file]),
 };

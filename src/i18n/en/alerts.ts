@@ -281,11 +281,11 @@ export const alerts = {
     kinds: string;
   }) =>
     `${plural("en", n, { one: "Unknown alert code", other: "Unknown alert codes" })}: ${codes}. Known: ${known}, or a kind (${kinds}).`,
-  filterMinRange: () => "The minimum duration must be between 0 and 1440 minutes.",
+  filterMinRange: () => "The minimum duration must be between 0 and 1,440 minutes.",
   filterStaleRange: () => "stale= must be whole minutes from 0 (off) to 360.",
   filterExample: () => "Example: /fleet alerts subscribe Error OldData min=15",
   /** `option`: the option as typed, in code (`min=abc`). */
-  optionMin: ({ option }: { option: string }) => `${option} must be whole minutes from 0 to 1440.`,
+  optionMin: ({ option }: { option: string }) => `${option} must be whole minutes from 0 to 1,440.`,
   optionStale: ({ option, example }: { option: string; example: string }) =>
     `${option} must be whole minutes from 0 (off) to 360, for example ${example}.`,
   optionLang: ({ option, ro, en, example }: { option: string; ro: string; en: string; example: string }) =>
@@ -294,12 +294,12 @@ export const alerts = {
   optionWatch: ({ option, rule, example }: { option: string; rule: string; example: string }) =>
     `${option} must be ${rule}, for example ${example}.`,
   ruleVolts: () => "volts from 0 to 60 (a decimal comma is fine)",
-  ruleIdle: () => "whole minutes from 1 to 1440",
+  ruleIdle: () => "whole minutes from 1 to 1,440",
   ruleSpeed: () => "whole km/h from 10 to 250",
-  ruleOffline: () => "whole minutes from 5 to 10080 (a week)",
+  ruleOffline: () => "whole minutes from 5 to 10,080 (a week)",
   ruleHours: () => "two different times of day, HH:MM-HH:MM (past midnight is fine: 22:00-06:00)",
   ruleTemp: () => "a range in °C, <min>..<max>, each from −50 to 50, the first below the second",
-  ruleTempFor: () => "whole minutes from 0 to 1440",
+  ruleTempFor: () => "whole minutes from 0 to 1,440",
   ruleZones: () => "zone names separated by commas (a name with spaces in quotes)",
   optionExample: () => "Example: /fleet alerts subscribe Error OldData min=15 exclude=NotInRomania",
   // ---------- the answer to a click on an alert, in the clicker's language ----------

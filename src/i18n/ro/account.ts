@@ -46,7 +46,7 @@ export const account = {
   notYours: () => "Mesajul acesta este al altcuiva.",
 
   linkingDisabled: () =>
-    "Asocierea propriului cont pe platforma GPS nu este activată aici: operatorul nu a setat CREDENTIALS_KEY (cheia care criptează parolele salvate).",
+    "Asocierea propriului cont pe platforma GPS nu este activată aici: cine administrează fleetbot nu a setat CREDENTIALS_KEY (cheia care criptează parolele salvate).",
   linkingDisabledMeanwhile: () => "Până atunci, comenzile tale rulează cu contul workspace-ului.",
   workspaceAccountByOperator: () =>
     "Acest fleetbot servește un singur workspace: contul lui pe platforma GPS îl stabilește cine îl administrează (FLEET_USERNAME și FLEET_PASSWORD).",
@@ -63,13 +63,13 @@ export const account = {
   orgAccountAskAdmin: () =>
     "Roagă un administrator sau proprietar al organizației să îl stabilească sau asociază-ți propriul cont pe platforma GPS cu /fleet login.",
   externalUserRefused: () =>
-    "Ești în acest canal din altă organizație, așa că fleetbot nu acționează pentru tine aici: în acest workspace acționează doar pentru oamenii lui și cu conturile lor pe platforma GPS.",
+    "Ești în acest canal din altă organizație, așa că fleetbot nu lucrează pentru tine aici: în acest workspace lucrează doar pentru membrii lui, cu conturile lor pe platforma GPS.",
   externalUserWhatToDo: () =>
-    "Folosește /fleet din propriul tău workspace: acolo acționezi cu contul platformei GPS pe care ți-l asociezi (/fleet login) sau cu cel al workspace-ului tău, în limba ta. Dacă fleetbot nu este instalat acolo, roagă un administrator al workspace-ului tău să-l adauge cu Add to Slack.",
+    "Folosește /fleet din propriul tău workspace: acolo lucrezi cu contul platformei GPS pe care ți-l asociezi (/fleet login) sau cu cel al workspace-ului tău, în limba ta. Dacă fleetbot nu este instalat acolo, roagă un administrator al workspace-ului tău să-l adauge cu Add to Slack.",
   linkYourOwn: () => "Asociază-ți propriul cont cu /fleet login.",
   linkYourOwnAccount: () => "Asociază-ți propriul cont pe platforma GPS cu /fleet login.",
-  unlinked: () => "Contul tău pe platforma GPS a fost dezasociat, iar parola lui ștearsă.",
-  hadNoLink: () => "Nu aveai niciun cont al platformei GPS asociat.",
+  unlinked: () => "Contul tău pe platforma GPS a fost dezasociat, iar parola lui a fost ștearsă.",
+  hadNoLink: () => "Nu aveai asociat niciun cont pe platforma GPS.",
   nowWorkspaceAccount: ({ username }) =>
     `De acum comenzile tale rulează cu contul workspace-ului, ${username}.`,
   whoamiLinked: ({ username }) =>
@@ -96,7 +96,7 @@ export const account = {
   loginTooMany: ({ time }) =>
     `:no_entry: Prea multe încercări de asociere: încearcă din nou la ${time}. Nu s-a trimis nimic platformei GPS.`,
   loginChecking: ({ username }) =>
-    `:hourglass_flowing_sand: Verific *${username}* pe platforma GPS… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
+    `:hourglass_flowing_sand: Se verifică *${username}* pe platforma GPS… Răspunsul apare aici (și, după asociere, într-un mesaj direct).`,
 
   linkedUser: ({ username }) =>
     `:white_check_mark: Asociat: de acum comenzile tale rulează cu contul platformei GPS *${username}*.`,

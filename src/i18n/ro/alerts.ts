@@ -45,7 +45,7 @@ const RECOVERED: Readonly<Record<IncidentKind, string>> = {
 
 const REASONS: Readonly<Record<Exclude<ResolveReason, "recovered">, string>> = {
   status: "transportul nu mai este În desfășurare",
-  gone: "transportul nu mai apare în listă (încheiat, finalizat sau șters)",
+  gone: "transportul nu mai apare în listă (finalizat, finalizat automat sau șters)",
   completed: "platforma GPS arată transportul finalizat",
   removed: "transportul a fost șters prin fleetbot",
   changed: "problema s-a schimbat: urmează o alertă nouă",
@@ -69,7 +69,7 @@ export const alerts = {
   plateMustBeUpdated: () =>
     "Numărul de înmatriculare de pe codul UIT trebuie actualizat înainte ca vehiculul să plece din nou la drum.",
   validityEnds: ({ when }) => `*Valabilitatea codului UIT expiră la* ${when}`,
-  validityEnded: ({ when }) => `*Valabilitatea codului UIT a expirat* ${when}`,
+  validityEnded: ({ when }) => `*Valabilitatea codului UIT a expirat la* ${when}`,
   expiredUitProhibited: () =>
     "Folosirea unui cod UIT expirat este interzisă: finalizează transportul sau cere un cod UIT nou.",
   plannedStart: ({ when, status }) => `*Începutul planificat al transmisiei* ${when} — încă ${status}`,
@@ -78,7 +78,7 @@ export const alerts = {
   vanishedAdvice: () =>
     "Poate fi în Eroare, pe care platforma GPS o ascunde: verifică-l acum pe platforma GPS. Până se rezolvă, pozițiile s-ar putea să nu ajungă la ANAF.",
   stalledSince: ({ lasted, when, code }) =>
-    `*Nimic trimis de ${lasted}* (ultima poziție trimisă ${when}; starea transmisiei: ${code}).`,
+    `*Nicio poziție trimisă de ${lasted}* (ultima a fost trimisă ${when}; starea transmisiei: ${code}).`,
   noCode: () => "neraportată",
   stalledLimit: ({ left, when }) =>
     `*Mai sunt ${left} până la limita de 6 ore* (${when}): pozițiile mai vechi de atât nu mai pot fi transmise (OldData).`,
@@ -120,7 +120,7 @@ export const alerts = {
   groupSince: ({ when }) => ` · din ${when}`,
   groupButtonsInThread: () =>
     "Butoanele fiecărui transport (Pauză, Finalizează, Arată, Fără alerte) sunt în thread.",
-  groupMore: (n) => `…și încă ${n}: fiecare are răspunsul lui în thread.`,
+  groupMore: (n) => `…și încă ${n}: fiecare are mesajul lui în thread.`,
   groupContext: ({ transports }) => `Grupate: ${transports} cu probleme la aceeași verificare.`,
   groupResolvedText: ({ title, transports }) => `✅ Rezolvat: ${title}, ${transports}`,
   mutedLine: ({ when, user }) => `🔕 Alerte oprite până la ${when} de ${user}`,
@@ -128,7 +128,7 @@ export const alerts = {
   subscriptionLanguage: ({ language }) => `alerte în ${language}`,
   subscriptionWorkspaceLanguage: () => "alerte în limba workspace-ului",
   failureNotInChannel: () =>
-    "fleetbot nu este în acest canal privat: invită fleetbot în canalul privat (/invite @fleetbot).",
+    "fleetbot nu este în acest canal privat: invită-l în canal cu /invite @fleetbot.",
   failureChannelNotFound: () =>
     "fleetbot nu vede acest canal: dacă e privat, invită fleetbot în el (/invite @fleetbot); altfel verifică dacă mai există canalul.",
   failureArchived: () => "Canalul este arhivat: dezarhivează-l sau abonează alt canal.",
@@ -136,11 +136,12 @@ export const alerts = {
     "Aplicațiile nu au voie să scrie în acest canal: cere ajutorul unui administrator al workspace-ului.",
   failureMissingScope: () =>
     "fleetbot nu are permisiunea chat:write.public: reinstalează aplicația cu permisiunile din manifest.",
-  failureRateLimited: () => "Limita de mesaje a Slack: se reîncearcă la următoarea verificare.",
+  failureRateLimited: () =>
+    "Slack a limitat numărul de mesaje: fleetbot reîncearcă la următoarea verificare.",
   failureMessageGone: () => "Mesajul alertei a fost șters.",
   failureSlackRefused: ({ code }) => `Slack a refuzat mesajul (${code}).`,
   failureOther: () =>
-    "Trimiterea a eșuat (Slack nu a răspuns sau a răspuns cu o eroare): se reîncearcă la următoarea verificare.",
+    "Trimiterea a eșuat (Slack nu a răspuns sau a răspuns cu o eroare): fleetbot reîncearcă la următoarea verificare.",
   digestHeader: ({ account }) => `Rezumat e-Transport · ${account}`,
   pausedPasswordChanged: ({ account, subscriber }: { account: string; subscriber: string }) =>
     `⏸️ Alertele contului *${account}* sunt oprite aici: parola contului platformei GPS s-a schimbat, iar abonarea acestui canal are încă parola veche. ${subscriber} trebuie să asocieze din nou contul cu \`/fleet login\`; apoi alertele revin singure.`,
@@ -196,33 +197,33 @@ export const alerts = {
   notSubscribedFor: ({ channel, account }) => `${channel} nu avea abonament la alerte pentru *${account}*.`,
   notChannelMember: ({ channel }) =>
     `:no_entry: Nu ești membru în ${channel}: doar membrii canalului îi pot schimba alertele.`,
-  notChannelMemberDetail: () => "Rulează comanda în acel canal după ce intri în el.",
+  notChannelMemberDetail: () => "Intră în canal, apoi rulează comanda acolo.",
   membershipUnknown: ({ channel }) =>
     `:warning: Slack nu ne-a transmis dacă ești membru în ${channel}; nu s-a schimbat nimic.`,
   membershipUnknownDetail: () => "Încearcă din nou peste un minut.",
   configuredChannel: ({ channel }) =>
-    `:lock: ${channel} primește alertele contului workspace-ului din configurația lui fleetbot (ALERTS_CHANNEL): nu poate fi schimbat sau scos din chat.`,
+    `:lock: ${channel} primește alertele contului workspace-ului din configurația lui fleetbot (ALERTS_CHANNEL): nu poate fi schimbat sau scos prin comenzi.`,
   configuredChannelDetail: () =>
-    "Oprește alertele unui transport cu butonul „Fără alerte 24 h” de pe alertă; operatorul poate schimba ALERTS_CHANNEL.",
+    "Oprește alertele unui transport cu butonul „Fără alerte 24 h” de pe alertă; cine administrează fleetbot poate schimba ALERTS_CHANNEL.",
   cannotPostDetail: () => "Invită fleetbot cu /invite @fleetbot, apoi abonează din nou canalul.",
   filterUnknownCodes: ({ n, codes, known, kinds }) =>
     `${plural("ro", n, { one: "Cod de alertă necunoscut", few: "Coduri de alertă necunoscute", other: "Coduri de alertă necunoscute" })}: ${codes}. Coduri cunoscute: ${known} sau un tip (${kinds}).`,
-  filterMinRange: () => "Durata minimă trebuie să fie între 0 și 1440 de minute.",
+  filterMinRange: () => "Durata minimă trebuie să fie între 0 și 1.440 de minute.",
   filterStaleRange: () => "stale= trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360.",
   filterExample: () => "Exemplu: /fleet alerte abonează Error OldData min=15",
-  optionMin: ({ option }) => `${option} trebuie să fie un număr întreg de minute, de la 0 la 1440.`,
+  optionMin: ({ option }) => `${option} trebuie să fie un număr întreg de minute, de la 0 la 1.440.`,
   optionStale: ({ option, example }) =>
     `${option} trebuie să fie un număr întreg de minute, de la 0 (oprit) la 360, de exemplu ${example}.`,
   optionLang: ({ option, ro, en, example }) =>
     `${option} nu este o limbă pe care o vorbește fleetbot: folosește ${ro} (română) sau ${en} (engleză), de exemplu ${example}.`,
   optionWatch: ({ option, rule, example }) => `${option} trebuie să fie ${rule}, de exemplu ${example}.`,
-  ruleVolts: () => "volți de la 0 la 60 (virgula zecimală e în regulă)",
-  ruleIdle: () => "un număr întreg de minute, de la 1 la 1440",
+  ruleVolts: () => "volți de la 0 la 60 (merge și cu virgulă zecimală)",
+  ruleIdle: () => "un număr întreg de minute, de la 1 la 1.440",
   ruleSpeed: () => "un număr întreg de km/h, de la 10 la 250",
-  ruleOffline: () => "un număr întreg de minute, de la 5 la 10080 (o săptămână)",
+  ruleOffline: () => "un număr întreg de minute, de la 5 la 10.080 (o săptămână)",
   ruleHours: () => "două ore diferite ale zilei, HH:MM-HH:MM (și peste miezul nopții: 22:00-06:00)",
   ruleTemp: () => "un interval în °C, <min>..<max>, fiecare între −50 și 50, primul mai mic decât al doilea",
-  ruleTempFor: () => "un număr întreg de minute, de la 0 la 1440",
+  ruleTempFor: () => "un număr întreg de minute, de la 0 la 1.440",
   ruleZones: () => "nume de zone despărțite prin virgulă (un nume cu spații, între ghilimele)",
   optionExample: () => "Exemplu: /fleet alerte abonează Error OldData min=15 exclude=NotInRomania",
   mutedAnswer: ({ uit, channel, when }) =>

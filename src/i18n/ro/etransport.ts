@@ -193,11 +193,11 @@ const FAILURES: Readonly<
 > = {
   TransportNotFound: (p) => ({
     summary: `Platforma GPS nu cunoaște transportul ${list(p, "cerut")}.`,
-    advice: "Verifică codul UIT (vezi `/etransport list all`); poate a fost șters.",
+    advice: "Verifică codul UIT (vezi `/etransport listă toate`); poate a fost șters.",
   }),
   TransportAlreadyExists: (p) => ({
     summary: `Există deja un transport cu codul UIT ${list(p, "acesta")}.`,
-    advice: "Editează-l pe cel existent cu `/etransport edit <UIT>` în loc să-l adaugi din nou.",
+    advice: "Editează-l pe cel existent cu `/etransport editează <UIT>` în loc să-l adaugi din nou.",
   }),
   VehicleNotFound: (p) => ({
     summary: `Platforma GPS nu cunoaște vehiculul ${list(p, "ales")}.`,
@@ -209,16 +209,16 @@ const FAILURES: Readonly<
         ? `Transportul ${p[0]} este ${p[1]}: acțiunea nu este posibilă în această stare.`
         : `Transportul${named(p)} nu este într-o stare care permite această acțiune.`,
     advice:
-      "Pornirea merge din În așteptare sau În pauză, pauza din În desfășurare, terminarea din În desfășurare sau În pauză.",
+      "Pornirea merge din În așteptare sau În pauză, pauza din În desfășurare, finalizarea din În desfășurare sau În pauză.",
   }),
   TransportFinalized: (p) => ({
     summary: `Transportul${named(p)} s-a încheiat (Finalizat sau Finalizat automat) și nu mai poate fi modificat.`,
-    advice: "Pentru o cursă nouă, cere un cod UIT nou și adaugă-l cu `/etransport new`.",
+    advice: "Pentru o cursă nouă, cere un cod UIT nou și adaugă-l cu `/etransport nou`.",
   }),
   UitValidityNotStarted: (p) => ({
     summary: `Valabilitatea codului UIT${named(p)} nu a început încă.`,
     advice:
-      "Pornește transportul după ce începe valabilitatea, sau corectează începutul valabilității cu Editează.",
+      "Pornește transportul după ce începe valabilitatea sau corectează începutul valabilității cu Editează.",
   }),
   UitValidityEnded: (p) => ({
     summary: `Valabilitatea codului UIT${named(p)} a expirat.`,
@@ -226,7 +226,7 @@ const FAILURES: Readonly<
   }),
   AccessDenied: (p) => ({
     summary: `Contul platformei GPS folosit nu are drepturi pentru ${list(p, "acest transport sau vehicul")}.`,
-    advice: "Cere acces administratorului flotei, sau folosește un cont care îl are.",
+    advice: "Cere acces administratorului flotei sau folosește un cont care are acces.",
   }),
 };
 
@@ -235,14 +235,15 @@ function failureOf(code: string, p: readonly string[]): { summary: string; advic
   if (known) return known(p);
   return {
     summary: `Platforma GPS a răspuns ${code || "cu o eroare fără nume"}${p.length > 0 ? ` (${p.join(", ")})` : ""}.`,
-    advice: "Verifică transportul cu `/etransport list all`; dacă problema persistă, contactează asistența.",
+    advice:
+      "Verifică transportul cu `/etransport listă toate`; dacă problema persistă, contactează asistența.",
   };
 }
 
 function vatError(v: VatProblem): string {
   switch (v.problem) {
     case "missing":
-      return `Introdu codul de TVA al transportatorului, de ex. ${v.example}.`;
+      return `Introdu CIF-ul/CUI-ul transportatorului (sau codul de TVA UE), de ex. ${v.example}.`;
     case "cifLength":
       return `Un CIF românesc are între 2 și 10 cifre; ai introdus ${count("ro", v.length, { one: "cifră", few: "cifre", other: "de cifre" })}. Exemplu: ${v.example}.`;
     case "cifChecksum":
@@ -257,7 +258,7 @@ function vatError(v: VatProblem): string {
 const NOT_A_DATE: Readonly<Record<NotADateHint, string>> = {
   today: "Nu este o dată și o oră: alege una, de ex. azi la 08:00.",
   afterStart: "Nu este o dată și o oră: alege una, de ex. la 5 zile după început.",
-  orEmpty: "Nu este o dată și o oră: alege una, sau lasă câmpul gol.",
+  orEmpty: "Nu este o dată și o oră: alege una sau lasă câmpul gol.",
 };
 
 const LIMITED: Readonly<Record<LimitedField, string>> = {
@@ -321,7 +322,7 @@ export const etransport = {
   removeConfirmTitle: () => "Ștergi transportul?",
   removeConfirmLong: ({ uit }) =>
     `Ștergi transportul cu ${uit}? Ștergerea este definitivă: transportul este șters de pe platforma GPS și transmisia GPS se oprește.`,
-  removeConfirmShort: ({ uit }) => `Ștergi ${uit}? Definitiv: este șters.`,
+  removeConfirmShort: ({ uit }) => `Ștergi ${uit}? Ștergerea este definitivă.`,
   removeConfirmButton: () => "Șterge",
   endConfirmTitle: () => "Finalizezi transportul?",
   endConfirmLong: ({ uit }) =>
@@ -335,7 +336,7 @@ export const etransport = {
   listEmptyPage: (filter, search, page, total) =>
     `Niciun transport ${listQualifier(filter, true)} pe pagina ${number("ro", page)}${search ? ` care să conțină „${search}”` : ""}; în total sunt ${number("ro", total)}.`,
   listTry: () =>
-    "Încearcă `/etransport listă all`, caută cu `/etransport listă all B-12-ABC`, sau adaugă unul cu `/etransport nou`.",
+    "Încearcă `/etransport listă toate`, caută cu `/etransport listă toate B-12-ABC` sau adaugă unul cu `/etransport nou`.",
   listRange: ({ first, last, total }) =>
     `${number("ro", first)}–${number("ro", last)} din ${number("ro", total)}`,
   listPage: ({ page, pages }) => `pagina ${number("ro", page)} din ${number("ro", pages)}`,
@@ -349,11 +350,11 @@ export const etransport = {
 
   underWay: (action) => ACTION_WORDS[action].underWay,
   lookupUnderWay: () => "în curs",
-  lookingUp: ({ uit, wait }) => `Caut codul UIT ${uit}: ${wait}`,
+  lookingUp: ({ uit, wait }) => `Se caută codul UIT ${uit}: ${wait}`,
   actionHeadline: (action, total, succeeded) => {
     const w = ACTION_WORDS[action];
     const refused = total - succeeded;
-    if (total === 0) return `${w.title}: niciun transport numit.`;
+    if (total === 0) return `${w.title}: niciun transport indicat.`;
     if (refused === 0) {
       const all = `Toate cele ${count("ro", total, TRANSPORTS)} au fost ${w.pastMany}.`;
       return plural("ro", total, { one: w.pastOne, few: all, other: all });
@@ -368,11 +369,11 @@ export const etransport = {
   actionNotDone: (action) => ACTION_WORDS[action].failed,
   acceptedAsWhole: () =>
     "platforma GPS a acceptat cererea în întregime, fără un răspuns pentru fiecare cod UIT",
-  noReason: () => "niciun motiv dat",
-  moreLines: ({ count: n }) => `…și încă ${number("ro", n)}; vezi \`/etransport list all\`.`,
-  forSupport: ({ id }) => `Pentru suport: ID de corelare ${id}`,
+  noReason: () => "fără niciun motiv",
+  moreLines: ({ count: n }) => `…și încă ${number("ro", n)}; vezi \`/etransport listă toate\`.`,
+  forSupport: ({ id }) => `Pentru asistență: ID de corelare ${id}`,
   moreTransports: ({ count: n }) =>
-    `Încă ${count("ro", n, TRANSPORTS)} ${plural("ro", n, { one: "nu se vede", few: "nu se văd", other: "nu se văd" })}: vezi \`/etransport list all\`.`,
+    `Încă ${count("ro", n, TRANSPORTS)} ${plural("ro", n, { one: "nu se vede", few: "nu se văd", other: "nu se văd" })}: vezi \`/etransport listă toate\`.`,
 
   removeButton: () => "Șterge transportul",
   removeQuestion: () =>
@@ -388,9 +389,9 @@ export const etransport = {
   removed: ({ uit }) => `:wastebasket: Transportul ${uit} a fost șters. Transmisia GPS către ANAF s-a oprit.`,
   notRemovedByService: ({ uit }) => `:x: Platforma GPS nu a confirmat ștergerea transportului ${uit}.`,
   notFound: ({ uit, search }) =>
-    `Niciun transport cu codul UIT ${uit} nu este vizibil pentru contul tău pe platforma GPS. Verifică codul, sau listează-le: /etransport listă all ${search}`,
+    `Contul tău pe platforma GPS nu vede niciun transport cu codul UIT ${uit}. Verifică codul sau caută-l în listă: /etransport listă toate ${search}`,
   notFoundTitle: () => "Transport negăsit",
-  finished: ({ uit, status }) => `Transportul ${uit} este încheiat (${status}): nu mai poate fi modificat.`,
+  finished: ({ uit, status }) => `Transportul ${uit} s-a încheiat (${status}): nu mai poate fi modificat.`,
   cannotEditTitle: () => "Nu se poate edita",
   editing: ({ uit }) => `Editezi transportul ${uit}.`,
   transportTitle: ({ uit }) => `Transportul ${uit}`,
@@ -403,7 +404,7 @@ export const etransport = {
   nameTheTransportHint: () => "/etransport listă îți arată transporturile, cu butoane.",
   editTitle: () => "Editează transportul",
   newTitle: () => "Transport nou",
-  lookingUpForEdit: ({ uit }) => `:hourglass_flowing_sand: Caut ${uit} pe platforma GPS…`,
+  lookingUpForEdit: ({ uit }) => `:hourglass_flowing_sand: Se caută ${uit} pe platforma GPS…`,
   linkFirst: () => "Asociază mai întâi un cont pe platforma GPS: /fleet login.",
   notYourChannel: () => "Formularul aparține unui canal în care nu ești.",
   submitAgain: ({ warnings }) => `${warnings} Trimite din nou ca să salvezi oricum.`,
@@ -422,7 +423,7 @@ export const etransport = {
     `:x: refuzat de platforma GPS${code ? ` ${code}` : ""}${said ? `: ${said}` : ""}`,
   historyNotConfirmed: () => ":x: neconfirmat de platforma GPS",
   historyUnknown: ({ code, said }) =>
-    `:grey_question: trimis, fără un răspuns utilizabil${code ? ` ${code}` : ""}: modificarea poate să fi fost făcută sau nu${said ? ` (${said})` : ""}`,
+    `:grey_question: trimis, dar fără un răspuns clar${code ? ` ${code}` : ""}: nu se știe dacă modificarea a fost făcută${said ? ` (${said})` : ""}`,
   historyChanges: ({ count: n }) =>
     `${count("ro", n, { one: "modificare înregistrată", few: "modificări înregistrate", other: "de modificări înregistrate" })}`,
   historyHeading: ({ uit, account, changes }) =>
@@ -431,14 +432,14 @@ export const etransport = {
   historyOlder: ({ count: n }) =>
     `${count("ro", n, { one: "modificare mai veche nu se vede", few: "modificări mai vechi nu se văd", other: "de modificări mai vechi nu se văd" })}: un mesaj Slack are loc doar pentru cele mai noi.`,
   historyNone: ({ uit, account }) =>
-    `Nicio modificare a lui ${uit} nu este înregistrată pentru contul platformei GPS ${account}.`,
+    `Nicio modificare a transportului ${uit} nu este înregistrată pentru contul platformei GPS ${account}.`,
   historyNoneHint: ({ list: all, example }) =>
     `fleetbot înregistrează transporturile pe care contul tău pe platforma GPS le creează, editează, pornește, pune în pauză, finalizează sau șterge prin el. Găsește-le pe ale tale cu ${all}, apoi de ex. ${example}.`,
   historyUnreadable: () => "fleetbot nu își poate citi acum istoricul. Încearcă din nou peste un minut.",
   historyChecking: () =>
-    "fleetbot verifică mai întâi contul tău la platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",
+    "fleetbot verifică mai întâi contul tău pe platforma GPS (o cerere, cel mult jumătate de minut). Întreabă din nou după aceea.",
   historyLinkRefused: () =>
-    "Platforma GPS nu a acceptat parola contului asociat, iar fleetbot arată date ale flotei doar unei asocieri care funcționează. Asociază din nou contul cu /fleet login.",
+    "Platforma GPS nu a acceptat parola contului asociat, iar fleetbot arată datele flotei doar cu o asociere valabilă. Asociază din nou contul cu /fleet login.",
 
   modalTitleNew: () => "e-Transport nou",
   modalTitleEdit: () => "Editează e-Transport",
@@ -455,10 +456,10 @@ export const etransport = {
   vehiclePlaceholder: ({ example }) => `Număr sau nume, de ex. ${example}`,
   unnamedVehicle: () => "(vehicul fără nume)",
   uitHint: () => "16 litere și cifre; cratimele și spațiile nu contează.",
-  vatLabel: () => "Cod TVA transportator",
-  vatHintNew: () => "CIF românesc (cu sau fără RO) sau cod de TVA din UE cu prefixul țării.",
+  vatLabel: () => "CIF/CUI transportator (sau cod TVA UE)",
+  vatHintNew: () => "CIF/CUI românesc (cu sau fără RO) sau cod de TVA din UE, cu prefixul țării.",
   vatHintEdit: () =>
-    "Platforma GPS nu arată codul de TVA al unui transport: introdu-l din nou. CIF românesc sau cod de TVA din UE.",
+    "Platforma GPS nu arată CIF-ul transportatorului: introdu-l din nou. CIF/CUI românesc sau cod de TVA din UE.",
   validityStartLabel: () => "Cod UIT valabil de la",
   validityStartHint: ({ zone }) => `Ca la emiterea codului UIT. Fusul tău orar: ${zone}.`,
   validityEndLabel: () => "Cod UIT valabil până la",
@@ -490,7 +491,7 @@ export const etransport = {
   errorValidityEndBeforeStart: ({ start, example }) =>
     `Valabilitatea trebuie să se încheie după ce începe (${start}), de ex. ${example}.`,
   errorValidityExpired: ({ end }) =>
-    `Acest cod UIT a expirat ${end}: un cod UIT expirat nu poate fi folosit. Cere un cod UIT nou.`,
+    `Acest cod UIT a expirat la ${end}: un cod UIT expirat nu poate fi folosit. Cere un cod UIT nou.`,
   errorTransmissionStartBefore: ({ bound }) =>
     `Începutul transmisiei trebuie să fie în perioada de valabilitate a codului UIT: cel mai devreme ${bound}.`,
   errorTransmissionStartAfter: ({ bound }) =>
@@ -500,7 +501,7 @@ export const etransport = {
   errorTransmissionEndAfter: ({ bound }) =>
     `Sfârșitul transmisiei trebuie să fie în perioada de valabilitate a codului UIT: cel târziu ${bound}.`,
   errorTransmissionEndBeforeStart: ({ start }) =>
-    `Transmisia trebuie să se încheie după ce începe (${start}), sau lasă sfârșitul gol.`,
+    `Transmisia trebuie să se încheie după ce începe (${start}) sau lasă sfârșitul gol.`,
   errorTooLong: (field, length, max) =>
     `${LIMITED[field]} ${characters(length)}; cel mult ${number("ro", max)}. Scurtează textul.`,
   errorNotAPlate: ({ n, text }) =>
@@ -519,6 +520,6 @@ export const etransport = {
   warningStartInPast: ({ start }) =>
     `Începutul valabilității (${start}) este în trecut. Verifică dacă este începutul declarat pe codul UIT.`,
   warningExpired: ({ end }) =>
-    `Valabilitatea codului UIT s-a încheiat ${end}: un cod UIT expirat nu poate fi folosit.`,
+    `Valabilitatea codului UIT a expirat la ${end}: un cod UIT expirat nu poate fi folosit.`,
 } satisfies Translation<typeof en>;
 true satisfies SameParameters<typeof en, typeof etransport>;

@@ -72,11 +72,72 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   { concept: "what Slack did not pass on", use: "Slack nu ne-a transmis", rejected: ["slack nu a spus"] },
   { concept: "the account in use", use: "Lucrezi cu contul", rejected: ["acționezi ca"] },
   { concept: "pointing at one thing", use: "indică, alege", rejected: ["numește"] },
-  { concept: "help from people", use: "asistență", rejected: ["suportul", "contactează suportul"] },
+  {
+    concept: "help from people",
+    use: "asistență",
+    rejected: ["suportul", "contactează suportul", "pentru suport"],
+  },
   { concept: "a run once queued", use: "va rula o singură dată", rejected: ["rulează o singură dată"] },
   {
     concept: "one at a time",
     use: "câte un singur …",
     rejected: ["un singur vehicul odată", "un singur transport odată"],
+  },
+  // Added on the end-to-end reading of the whole catalogue (issue 33).
+  { concept: "pausing a transport", use: "pune în pauză, pus în pauză, în pauză", rejected: ["pe pauză"] },
+  {
+    concept: "editing a transport (the command is `editează`)",
+    use: "editează, editat",
+    rejected: ["modifică un transport"],
+  },
+  { concept: "the dashes in a UIT", use: "cratimele", rejected: ["liniuțele", "liniuțe"] },
+  {
+    concept: "the minimum stop duration (`min=`)",
+    use: "durata minimă a opririi",
+    rejected: ["cea mai scurtă oprire", "durata minimă a unei opriri"],
+  },
+  { concept: "the refresh button", use: "Actualizează", rejected: ["reîmprospătează"] },
+  {
+    concept: "the carrier's tax code on a transport",
+    use: "CIF/CUI transportator (sau cod TVA UE)",
+    rejected: [
+      "cod tva transportator",
+      "codul de tva al transportatorului",
+      "codul de tva al unui transport",
+    ],
+  },
+  { concept: "a vehicle's private mode", use: "mod privat (în mod privat)", rejected: ["regim privat"] },
+  {
+    concept: "whoever runs fleetbot (a dispatcher is an «operator» in Romanian companies)",
+    use: "cine administrează fleetbot",
+    rejected: ["operatorul"],
+  },
+  {
+    concept: "the tracking device in a vehicle",
+    use: "echipamentul GPS",
+    rejected: ["trackerul", "tracker"],
+  },
+  {
+    concept: "what a command takes",
+    use: "acceptă",
+    rejected: ["primește doar", "primește o singură", "nu primește o perioadă"],
+  },
+  {
+    concept: "telling someone what to type",
+    use: "scrie",
+    rejected: ["dă câte", "dă centrul", "dă un nume"],
+  },
+  {
+    concept: "fleetbot speaking of itself",
+    use: "fleetbot, la persoana a treia (de ex. „fleetbot reîncearcă”)",
+    rejected: [
+      "caut",
+      "verific",
+      "răspund acum",
+      "am adăugat",
+      "am șters",
+      "pe care îl pot folosi",
+      "ce să fac",
+    ],
   },
 ];

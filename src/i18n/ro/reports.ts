@@ -157,8 +157,8 @@ export const reports = {
   noneReported: () => "niciuna raportată",
   privateMode: () => "Mod privat",
   privateModeOn: () => "🔒 activ",
-  inPrivateMode: () => "🔒 în regim privat",
-  privateNoPlaces: () => "🔒 Vehiculul e în regim privat: fleetbot nu arată niciunul dintre locurile lui.",
+  inPrivateMode: () => "🔒 în mod privat",
+  privateNoPlaces: () => "🔒 Vehiculul e în mod privat: fleetbot nu arată niciunul dintre locurile lui.",
   vehicle: () => "Vehicul",
   refresh: () => "🔄 Actualizează",
 
@@ -190,8 +190,8 @@ export const reports = {
   routeMethod: () =>
     "Distanța e măsurată între punctele GPS; timpul în mișcare numără vitezele de peste 3 km/h.",
   routePrivate: () =>
-    "🔒 Vehiculul e în regim privat: cât timp e așa, fleetbot nu arată niciun traseu al lui, pentru nicio perioadă (platforma GPS nu spune care poziții au fost private).",
-  routePrivateSummary: ({ vehicle, period }) => `${vehicle}: 🔒 în regim privat · ${period}`,
+    "🔒 Vehiculul e în mod privat: cât timp e așa, fleetbot nu arată niciun traseu al lui, pentru nicio perioadă (platforma GPS nu spune care poziții au fost private).",
+  routePrivateSummary: ({ vehicle, period }) => `${vehicle}: 🔒 în mod privat · ${period}`,
   routeEmptySummary: ({ vehicle, period }) => `${vehicle}: nicio poziție · ${period}`,
   routeSummary: ({ vehicle, distance, period }) => `${vehicle}: ${distance} · ${period}`,
 
@@ -221,7 +221,7 @@ export const reports = {
   vehiclesCount: (n) =>
     `*${int(n)}* ${plural("ro", n, { one: "vehicul", few: "vehicule", other: "de vehicule" })}`,
   fleetTotal: () => "*Total flotă*",
-  noConsumption: () => "Platforma GPS nu a dat niciun consum pentru această perioadă.",
+  noConsumption: () => "Platforma GPS nu are date de consum pentru această perioadă.",
   noConsumptionFor: ({ vehicles: list }) => `Fără date de consum pentru: ${list}`,
   secondaryRule: () =>
     "Totalurile urmează regula platformei GPS: cu o sursă secundară (GPL), km, orele și litrii se adună, iar l/100 km e media consumurilor medii ale celor două surse.",
@@ -278,7 +278,7 @@ export const reports = {
 
   nameOneVehicle: () => "Alege un vehicul.",
   vehiclesNamedHint: () =>
-    "Vehiculele se numesc după numărul de înmatriculare (B-123-ABC), nume sau #id. /fleet vehicule le listează.",
+    "Indică vehiculele prin numărul de înmatriculare (B-123-ABC), nume sau #id. /fleet vehicule le listează.",
 
   modalTitle: () => "Raport de flotă",
   modalRun: () => "Rulează",
@@ -286,13 +286,13 @@ export const reports = {
   modalReport: () => "Raport",
   modalVehicles: () => "Vehicule",
   modalVehiclesHint: () =>
-    "Scrie o parte din numărul de înmatriculare sau din nume. Traseul, alimentările și ultima poziție iau primul vehicul.",
+    "Scrie o parte din numărul de înmatriculare sau din nume. Traseul, alimentările și ultima poziție iau doar primul vehicul.",
   modalExample: ({ plate }) => `de ex. ${plate}`,
   modalFrom: () => "De la",
   modalFromHint: () => "Gol: azi de la miezul nopții.",
   modalTo: () => "Până la",
   modalToHint: () => "Gol: acum.",
-  modalMinMinutes: () => "Cea mai scurtă oprire (minute, doar pentru opriri)",
+  modalMinMinutes: () => "Durata minimă a opririi (minute, doar pentru opriri)",
   chooseReport: () => "Alege un raport.",
   chooseVehicle: () => "Alege cel puțin un vehicul.",
   loadingIsNoVehicle: () =>

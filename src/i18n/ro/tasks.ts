@@ -18,7 +18,7 @@ const VALUES: Readonly<Record<string, string>> = {
   "code-uit": "Codul UIT",
   "transport-id": "ID-ul transportului",
   vehicle: "Vehiculul",
-  "vat-number": "Codul de TVA",
+  "vat-number": "CIF-ul/CUI-ul transportatorului",
   start: "Începutul perioadei",
   end: "Sfârșitul perioadei",
   period: "Perioada",
@@ -34,7 +34,7 @@ const valueRo = (subject: string): string => VALUES[subject] ?? subject;
 /** One item of a list (all masculine or neuter: „un”, „niciun”). */
 const ITEMS: Readonly<Record<string, string>> = {
   vehicles: "vehicul",
-  statuses: "status de transport",
+  statuses: "ID de stare a transportului",
   uits: "cod UIT",
   "transport-ids": "ID de transport",
 };
@@ -59,7 +59,7 @@ export const tasks = {
   transportRemove: ({ uit }) => `Ștergere ${uit}`,
   transportRemoveAny: () => "Ștergerea transportului",
 
-  answeringNow: () => "răspund acum",
+  answeringNow: () => "răspunsul vine acum",
   requestsDone: ({ done, total }) => `${number("ro", done)}/${requests(total)}`,
   positionInQueue: ({ position }) => `locul ${number("ro", position)} în coadă`,
   nextInLine: () => "urmează la rând",
@@ -87,7 +87,7 @@ export const tasks = {
   queueTitle: ({ account, total }) => `*Coada contului ${account}*: ${requests(total)}`,
   queueEntryState: ({ state, done, total }) => `${state}, ${number("ro", done)}/${requests(total)}`,
   queueAskedBy: ({ user, time }) => `cerută de ${user} la ${time}`,
-  queueRefresh: () => "Reîmprospătează",
+  queueRefresh: () => "Actualizează",
   cancel: () => "Anulează",
   alreadyFinished: () => "Cererea aceasta s-a încheiat deja.",
 
@@ -106,15 +106,15 @@ export const tasks = {
   credentialsUser: ({ username }) =>
     `Contul tău pe platforma GPS asociat, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Asociază-l din nou cu /fleet login (sau /fleet logout ca să folosești contul workspace-ului).`,
   credentialsWorkspace: ({ username }) =>
-    `Contul platformei GPS al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Cineva care are dreptul trebuie să-l asocieze din nou cu /fleet login workspace.`,
+    `Contul platformei GPS al workspace-ului, ${username}, nu mai poate fi citit: cheia de criptare a lui fleetbot a fost schimbată. Cineva care are dreptul să-l stabilească trebuie să-l asocieze din nou cu /fleet login workspace.`,
   ruleMaxVehicles: ({ endpoint, max, given }) =>
     `O cerere ${endpoint} acceptă cel mult ${count("ro", max, { one: "vehicul", few: "vehicule", other: "de vehicule" })}; ai cerut ${number("ro", given)}.`,
   ruleMaxPeriod: ({ endpoint, days }) =>
     `O cerere ${endpoint} acoperă cel mult ${count("ro", days, { one: "zi", few: "zile", other: "de zile" })}; împarte perioada.`,
-  ruleStopMargin: () => "Durata minimă a unei opriri trebuie să fie un număr întreg de minute, cel puțin 1.",
+  ruleStopMargin: () => "Durata minimă a opririi trebuie să fie un număr întreg de minute, cel puțin 1.",
   ruleRequired: ({ subject }) => `${valueRo(subject)} este obligatoriu.`,
   ruleInvalidDate: ({ subject }) => `${valueRo(subject)} nu este o dată validă.`,
-  ruleOrder: ({ subject }) => `${valueRo(subject)} trebuie să înceapă înainte să se termine.`,
+  ruleOrder: ({ subject }) => `${valueRo(subject)} trebuie să înceapă înainte să se încheie.`,
   ruleEmptyListOf: ({ subject }) => `Indică cel puțin ${itemRo(subject, "un")}.`,
   ruleEmptyValue: ({ subject }) => `Niciun ${itemRo(subject, "")} din listă nu poate fi gol.`,
   ruleWholeIds: ({ subject }) =>
@@ -145,10 +145,10 @@ export const tasks = {
 
   cannotSave: () => ":warning: fleetbot nu poate salva cereri acum; nimic nu a fost pus în coadă.",
   cannotSaveDetail: () =>
-    "Spațiul lui de stocare este plin sau doar pentru citire; operatorul află prin /healthz. Încearcă din nou peste câteva minute.",
+    "Spațiul lui de stocare este plin sau doar pentru citire; cine administrează fleetbot vede asta în /healthz. Încearcă din nou peste câteva minute.",
   cannotQueue: () => ":warning: fleetbot nu poate pune cereri în coadă acum; nimic nu a fost pus în coadă.",
   cannotQueueDetail: () =>
-    "A pierdut legătura cu coada de cereri comună; operatorul află prin /healthz. Încearcă din nou peste un minut.",
+    "fleetbot a pierdut legătura cu coada de cereri comună; cine administrează fleetbot vede asta în /healthz. Încearcă din nou peste un minut.",
   notSavedTitle: () => "Nesalvat",
   refusedFiles: ({ what, code, id }) =>
     `:warning: Fișierele pentru ${what} nu au putut fi trimise: Slack le-a refuzat (${code}). Cererea ${id}.`,

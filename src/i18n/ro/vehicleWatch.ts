@@ -23,7 +23,7 @@ export const vehicleWatch = {
     "Echipamentul GPS poate fi fără curent sau fără semnal: verifică-l înainte ca vehiculul să plece într-un transport.",
   towedLine: ({ distance }) => `*Mutat ${distance} cu motorul oprit* între două verificări.`,
   towedAdvice: () =>
-    "Sună șoferul: un vehicul care se mișcă cu contactul oprit e remorcat, încărcat pe platformă sau furat.",
+    "Sună șoferul: un vehicul care se mișcă cu contactul oprit e tractat, urcat pe o platformă auto sau furat.",
   afterHoursLine: ({ speed, hours }) => `*Merge cu ${speed} km/h în afara programului* (${hours}).`,
   temperatureLine: ({ value, min, max, lasted }) =>
     `*Frigiderul la ${value} °C*, în afara intervalului ${min}..${max} °C de *${lasted}*.`,
@@ -57,14 +57,14 @@ export const vehicleWatch = {
 
   zonesTitle: () => "Zonele acestui workspace",
   zonesEmpty: ({ example }) =>
-    `Acest workspace nu are încă zone. Adaugă una cu centrul și raza ei: ${example}, sau în poziția unui vehicul: \`/fleet zone adaugă Depou la B-101-FLT\`.`,
+    `Acest workspace nu are încă zone. Adaugă una cu centrul și raza ei: ${example}, sau cu centrul în poziția unui vehicul: \`/fleet zone adaugă Depou la B-101-FLT\`.`,
   zoneLine: ({ name, latitude, longitude, radius, map }) =>
     `*${name}* · ${latitude}, ${longitude} · rază ${radius} m · ${map}`,
   zonesHint: () =>
     "Canalele abonate la alertele `Zone` află când un vehicul intră într-o zonă și, când iese, cât a stat: `/fleet alerte abonează Zone` (sau `zones=Depou,Client`).",
   zonesCount: (n) => count("ro", n, { one: "zonă", few: "zone", other: "de zone" }),
   zoneAdded: ({ name, latitude, longitude, radius }) =>
-    `:white_check_mark: Am adăugat zona *${name}*: ${latitude}, ${longitude}, rază ${radius} m.`,
+    `:white_check_mark: Zona *${name}* a fost adăugată: ${latitude}, ${longitude}, rază ${radius} m.`,
   zoneAddedAt: ({ vehicle, when }) => `Centrul e poziția lui ${vehicle} din ${when}.`,
   zoneWatchedBy: ({ channels }) => `O urmăresc de acum alertele Zone din ${channels}.`,
   zoneNotWatched: ({ example }) =>
@@ -72,15 +72,15 @@ export const vehicleWatch = {
   zoneExists: ({ name, example }) =>
     `Există deja o zonă numită *${name}* (numele nu țin cont de majuscule și diacritice). Alege alt nume sau șterge-o întâi: ${example}.`,
   zoneRemoved: ({ name }) =>
-    `:wastebasket: Am șters zona *${name}*. Alertele Zone deschise pentru ea, dacă sunt, se rezolvă la următoarea verificare.`,
+    `:wastebasket: Zona *${name}* a fost ștearsă. Alertele Zone deschise pentru ea, dacă sunt, se rezolvă la următoarea verificare.`,
   zoneNotFound: ({ name, known }) => `Acest workspace nu are o zonă numită *${name}*.${known}`,
   zoneKnown: ({ names }) => ` Zonele lui: ${names}.`,
   zoneTooMany: ({ max }) =>
     `Un workspace poate avea cel mult ${count("ro", max, { one: "zonă", few: "zone", other: "de zone" })}: șterge una întâi (\`/fleet zone\` le arată).`,
   zoneVehicleNoPosition: ({ vehicle }) =>
-    `Pentru ${vehicle} nu se cunoaște nicio poziție: dă centrul zonei, de exemplu \`/fleet zone adaugă Depou 44.4268,26.1025\`.`,
+    `Pentru ${vehicle} nu se cunoaște nicio poziție: scrie centrul zonei, de exemplu \`/fleet zone adaugă Depou 44.4268,26.1025\`.`,
   zoneVehiclePrivate: ({ vehicle }) =>
-    `${vehicle} e în mod privat: poziția lui nu se folosește. Dă centrul zonei, de exemplu \`/fleet zone adaugă Depou 44.4268,26.1025\`.`,
+    `${vehicle} e în mod privat: poziția lui nu se folosește. Scrie centrul zonei, de exemplu \`/fleet zone adaugă Depou 44.4268,26.1025\`.`,
   zoneUnknownNames: ({ names, known }) =>
     `Acest workspace nu are o zonă numită ${names}.${known} Adaug-o întâi: \`/fleet zone adaugă <nume> <lat>,<lon>\`.`,
   zoneNoZonesYet: () => " Nu are încă zone.",

@@ -86,7 +86,9 @@ describe("/fleet whoami, logout, login", () => {
   it("logout: unlinked, and who the commands run as now", async () => {
     const r = recorder();
     await logout(args(r), accountDeps("ro", { username: "firma", linked: false }));
-    expect(r.said()).toContain("Contul tău pe platforma GPS a fost dezasociat, iar parola lui ștearsă.");
+    expect(r.said()).toContain(
+      "Contul tău pe platforma GPS a fost dezasociat, iar parola lui a fost ștearsă.",
+    );
     expect(r.said()).toContain("De acum comenzile tale rulează cu contul workspace-ului, firma.");
     const en = recorder();
     await logout(args(en), accountDeps("en", undefined, { unlink: async () => false }));

@@ -207,7 +207,9 @@ describe("alert poller (real simulator, client and gate in virtual time; fake Sl
     expect(postFailureText("en", "channel:not_in_channel")).toContain(
       "invite fleetbot to the private channel",
     );
-    expect(postFailureText("ro", "channel:not_in_channel")).toContain("invită fleetbot în canalul privat");
+    expect(postFailureText("ro", "channel:not_in_channel")).toContain(
+      "invită-l în canal cu /invite @fleetbot",
+    );
     // Invited: the next poll posts it.
     const g = h.fake.workspace.channels.get("G0PRIVATE")!;
     g.botIsMember = true;

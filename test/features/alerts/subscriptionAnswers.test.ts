@@ -179,7 +179,7 @@ describe("the channel checks' refusals in the reader's language", () => {
       "You are not a member of <#C9>",
       "Run the command in that channel",
       "Nu ești membru în <#C9>",
-      "după ce intri în el",
+      "Intră în canal, apoi rulează comanda acolo.",
     ],
     [
       { refusal: "membership-unknown", channel: "C9" },
@@ -193,13 +193,13 @@ describe("the channel checks' refusals in the reader's language", () => {
       "from fleetbot's configuration (ALERTS_CHANNEL)",
       "the operator can change ALERTS_CHANNEL",
       "din configurația lui fleetbot (ALERTS_CHANNEL)",
-      "operatorul poate schimba ALERTS_CHANNEL",
+      "cine administrează fleetbot poate schimba ALERTS_CHANNEL",
     ],
     [
       { refusal: "cannot-post", channel: "G9", code: "not_in_channel" },
       "invite fleetbot to the private channel (/invite @fleetbot)",
       "Invite fleetbot with /invite @fleetbot, then subscribe again.",
-      "invită fleetbot în canalul privat (/invite @fleetbot)",
+      "invită-l în canal cu /invite @fleetbot",
       "Invită fleetbot cu /invite @fleetbot, apoi abonează din nou canalul.",
     ],
     [
@@ -256,10 +256,10 @@ describe("filter problems: the domain gives codes, the answer words them with an
   it("durations out of range", async () => {
     const min = await problemOf({ minDurationMinutes: 5000 });
     expect(said(alertFilterErrorMessage(min, "en"))).toContain(
-      "The minimum duration must be between 0 and 1440 minutes.",
+      "The minimum duration must be between 0 and 1,440 minutes.",
     );
     expect(said(alertFilterErrorMessage(min, "ro"))).toContain(
-      "Durata minimă trebuie să fie între 0 și 1440 de minute.",
+      "Durata minimă trebuie să fie între 0 și 1.440 de minute.",
     );
     const stale = await problemOf({ staleMinutes: -1 });
     expect(said(alertFilterErrorMessage(stale, "en"))).toContain(
@@ -274,8 +274,8 @@ describe("filter problems: the domain gives codes, the answer words them with an
     const cases = [
       [
         "min=abc",
-        "`min=abc` must be whole minutes from 0 to 1440.",
-        "`min=abc` trebuie să fie un număr întreg de minute, de la 0 la 1440.",
+        "`min=abc` must be whole minutes from 0 to 1,440.",
+        "`min=abc` trebuie să fie un număr întreg de minute, de la 0 la 1.440.",
       ],
       [
         "stale=999",

@@ -348,10 +348,10 @@ describe("in Romanian", () => {
     // The zone answers are the dispatcher's, in their own language.
     await fleet("limba ro");
     expect(await fleet("zone adaugă Depou Sud 44,3 26,1 rază=600")).toMatch(
-      /Am adăugat zona \*Depou Sud\*: 44,3000, 26,1000, rază 600 m/,
+      /Zona \*Depou Sud\* a fost adăugată: 44,3000, 26,1000, rază 600 m/,
     );
     expect(await fleet("zone")).toMatch(/\*Zonele acestui workspace\*/);
-    expect(await fleet("zone șterge depou sud")).toMatch(/Am șters zona \*Depou Sud\*/);
+    expect(await fleet("zone șterge depou sud")).toMatch(/Zona \*Depou Sud\* a fost ștearsă/);
     await fleet("language en");
     await fleet("alerte dezabonează");
   });

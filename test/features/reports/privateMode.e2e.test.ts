@@ -178,16 +178,16 @@ describe("a truck in private mode (forced through the simulator's control)", () 
     ).toBe(wayBefore);
   });
 
-  it("in Romanian: unde, vehicule, opriri and traseu say „în regim privat” and show no place; out of private mode the place is back", async () => {
+  it("in Romanian: unde, vehicule, opriri and traseu say „în mod privat” and show no place; out of private mode the place is back", async () => {
     expect((await run("limba ro", RO_USER)).shown).toContain("Limba ta este acum româna.");
     const where = await run(`unde ${truck.plate}`, RO_USER);
-    expect(where.shown).toContain("🔒 în regim privat");
+    expect(where.shown).toContain("🔒 în mod privat");
     const list = await run(`vehicule ${truck.plate}`, RO_USER);
-    expect(list.shown).toContain("🔒 în regim privat");
+    expect(list.shown).toContain("🔒 în mod privat");
     const stops = await run(`opriri ${truck.plate} ${PERIOD}`, RO_USER);
-    expect(stops.shown).toContain("🔒 în regim privat");
+    expect(stops.shown).toContain("🔒 în mod privat");
     const route = await run(`traseu ${truck.plate} ${PERIOD}`, RO_USER);
-    expect(route.shown).toContain("🔒 Vehiculul e în regim privat");
+    expect(route.shown).toContain("🔒 Vehiculul e în mod privat");
     for (const answer of [where, list, stops, route]) {
       expect(answer.shown).not.toContain("openstreetmap.org");
       expect(leaked(answer.shown)).toEqual([]);

@@ -59,7 +59,7 @@ describe("tasks in Romanian", () => {
     await fleet("stops all last 30d", RO);
     const waiting = lastSeen(RO)!;
     const ack = textOf(waiting);
-    expect(ack).toMatch(/urmează la rând|locul \d+ în coadă|răspund acum|\d+\/\d+ (de )?cereri/);
+    expect(ack).toMatch(/urmează la rând|locul \d+ în coadă|răspunsul vine acum|\d+\/\d+ (de )?cereri/);
     expect(ack).toContain("Platforma GPS răspunde, pentru un cont");
     expect(ack).toContain("Anulează");
     const [taskId] = cancelButtons(waiting);
@@ -71,7 +71,7 @@ describe("tasks in Romanian", () => {
     await fleet("queue", RO);
     const queue = lastSeen(RO)!;
     expect(textOf(queue)).toMatch(/Coada contului .*: \d+ (de )?cereri?/);
-    expect(textOf(queue)).toContain("Reîmprospătează");
+    expect(textOf(queue)).toContain("Actualizează");
 
     await h.driver.blockAction({
       userId: RO,

@@ -229,7 +229,7 @@ describe.skipIf(!run)("a dispatcher's walk in Romanian, in Chromium", { timeout:
     await page.locator(".tab", { hasText: "Home" }).click();
     await page
       .locator("#home .bk-blocks")
-      .filter({ hasText: /cont(ul)? de flotă/ })
+      .filter({ hasText: /platform(a|ei) GPS/ })
       .waitFor({ timeout: 10_000 });
     await page.locator('#lang-switch button[data-language="en"]').click();
     await page
@@ -242,7 +242,7 @@ describe.skipIf(!run)("a dispatcher's walk in Romanian, in Chromium", { timeout:
     await page.locator('#lang-switch button[data-language="ro"]').click();
     await page
       .locator("#home .bk-blocks")
-      .filter({ hasText: /cont(ul)? de flotă/ })
+      .filter({ hasText: /platform(a|ei) GPS/ })
       .waitFor({ timeout: 10_000 });
     await page.locator(".tab", { hasText: "Messages" }).click();
     // Both confirmations landed in the DM, each in the language it chose.

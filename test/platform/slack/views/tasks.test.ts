@@ -204,7 +204,7 @@ describe("progress", () => {
     );
     expect(at({ done: 1, total: 20 }, "ro")).toBe("1/20 de cereri, încă aproximativ 30 s");
     expect(at({ done: 1, total: 1 }, "en")).toBe("answering now");
-    expect(at({ done: 1, total: 1 }, "ro")).toBe("răspund acum");
+    expect(at({ done: 1, total: 1 }, "ro")).toBe("răspunsul vine acum");
     expect(at({ expectedFinishAt: NOW + 400 }, "ro")).toBe("urmează la rând, sub o secundă");
   });
 
@@ -253,7 +253,7 @@ describe("/fleet queue", () => {
     // The time in the one form, in the task's zone (14:00 in Bucharest at 12:00 UTC).
     expect(text).toContain(`cerută de <@U0DANA> la <!date^${NOW / 1000}^{time}|14:00>`);
     expect(text).toContain("…și încă 1.233.");
-    expect(text).toContain('"text":"Reîmprospătează"');
+    expect(text).toContain('"text":"Actualizează"');
     expect(text).toContain('"text":"Anulează"');
   });
 

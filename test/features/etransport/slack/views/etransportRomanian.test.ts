@@ -198,8 +198,8 @@ describe("action results in Romanian", () => {
     expect(text).toContain(
       "❌ `AAAA-BBBB-CCCC-DDDD` nu a fost pornit: InvalidTransportState — Transportul AAAA-BBBB-CCCC-DDDD",
     );
-    expect(text).toContain("niciun motiv dat");
-    expect(text).toContain("Pentru suport: ID de corelare `corr-1`");
+    expect(text).toContain("fără niciun motiv");
+    expect(text).toContain("Pentru asistență: ID de corelare `corr-1`");
     expect(text).toContain("*În desfășurare*");
     expectValid(message);
   });
@@ -209,7 +209,7 @@ describe("action results in Romanian", () => {
     ["pause", 2, 2, "Toate cele 2 transporturi au fost puse în pauză."],
     ["end", 20, 20, "Toate cele 20 de transporturi au fost finalizate."],
     ["remove", 2, 0, "Ștergere refuzată pentru 2 din 2."],
-    ["end", 0, 0, "Finalizare: niciun transport numit."],
+    ["end", 0, 0, "Finalizare: niciun transport indicat."],
   ] as const)("%s, %i of which %i done → %s", (action, total, done, headline) => {
     const some: TransportActionResult[] = Array.from({ length: total }, (_, i) => ({
       codeUit: `A${String(i).padStart(15, "0")}`,
@@ -299,7 +299,7 @@ describe("audit history in Romanian", () => {
 
   it("says an empty history in Romanian", () => {
     expect(render([], 0, "ro").text).toBe(
-      "Nicio modificare a lui `AB12-CD34-EF56-GH78` nu este înregistrată pentru contul platformei GPS `demo`.",
+      "Nicio modificare a transportului `AB12-CD34-EF56-GH78` nu este înregistrată pentru contul platformei GPS `demo`.",
     );
   });
 });
@@ -329,7 +329,7 @@ describe("the create / edit form in Romanian", () => {
       }
       const labels = inputs(view).map((b) => b.label.text);
       expect(labels).toContain("Vehicul");
-      expect(labels).toContain("Cod TVA transportator");
+      expect(labels).toContain("CIF/CUI transportator (sau cod TVA UE)");
       expect(labels).toContain("Cod UIT valabil de la");
       expect(labels).toContain("Început transmisie GPS");
       expect(labels).toContain("Nr. înmatriculare remorcă 1");

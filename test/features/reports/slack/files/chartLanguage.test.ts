@@ -106,10 +106,10 @@ describe("the temperature CSV", () => {
   it("is Romanian for a Romanian reader: headers, ';', decimal commas, kinds", () => {
     const [header, row] = temperaturesCsv(report, "ro").replace("\uFEFF", "").split("\r\n");
     expect(header).toBe(
-      "număr de înmatriculare;vehicul;tip;senzor;minim;medie;maxim;citiri;prima citire;ultima citire;ieșiri din interval",
+      "Nr. de înmatriculare;Vehicul;Tip;Senzor;Minim;Medie;Maxim;Citiri;Prima citire;Ultima citire;Ieșiri din interval",
     );
     expect(row).toBe(
-      "B-1-FRG;Frigorific;temperatură;1;-18,5;-17,25;-16;3;2026-11-23T00:00:00+02:00;2026-11-24T00:00:00+02:00;2",
+      "B-1-FRG;Frigorific;temperatură;1;-18,5;-17,25;-16;3;23.11.2026 00:00:00;24.11.2026 00:00:00;2",
     );
   });
 

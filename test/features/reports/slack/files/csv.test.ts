@@ -38,7 +38,7 @@ describe("csv writer", () => {
 describe("csv writer for a Romanian reader", () => {
   it("separates with ';', writes decimal commas and Romanian booleans, quotes a ';'", () => {
     const csv = toCsv(
-      ["număr de înmatriculare", "litri", "privat", "adresă"],
+      ["Nr. de înmatriculare", "Litri", "Privat", "Adresă"],
       [
         ["B-1-AAA", 1234.5, true, "Str. Ștefan cel Mare; Brașov"],
         ["B-2-BBB", -18.25, false, "Cluj, Strada 1"],
@@ -46,7 +46,7 @@ describe("csv writer for a Romanian reader", () => {
       "ro",
     );
     expect(csv).toBe(
-      `${CSV_BOM}număr de înmatriculare;litri;privat;adresă\r\n` +
+      `${CSV_BOM}Nr. de înmatriculare;Litri;Privat;Adresă\r\n` +
         `B-1-AAA;1234,5;da;"Str. Ștefan cel Mare; Brașov"\r\n` +
         "B-2-BBB;-18,25;nu;Cluj, Strada 1\r\n",
     );
@@ -64,9 +64,9 @@ describe("csv writer for a Romanian reader", () => {
   it("writes the header in the reader's language", () => {
     expect(csvHeader(["plate", "durationMin", "litres"], "en")).toEqual(["plate", "duration_min", "litres"]);
     expect(csvHeader(["plate", "durationMin", "litres"], "ro")).toEqual([
-      "număr de înmatriculare",
-      "durată (min)",
-      "litri",
+      "Nr. de înmatriculare",
+      "Durată (min)",
+      "Litri",
     ]);
   });
 });

@@ -88,9 +88,9 @@ const WORDS = {
     notice: "🔒 This vehicle is in private mode",
   },
   ro: {
-    phrase: "🔒 în regim privat",
+    phrase: "🔒 în mod privat",
     mode: "*Mod privat*\n🔒 activ",
-    notice: "🔒 Vehiculul e în regim privat",
+    notice: "🔒 Vehiculul e în mod privat",
   },
 } as const;
 

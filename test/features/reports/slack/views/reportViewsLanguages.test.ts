@@ -559,7 +559,7 @@ describe("REPORT_VIEWS", () => {
     expect(textOf(ro.message)).toContain("🅿️ Opriri");
     expect(ro.files.map((f) => [f.filename, f.title])).toEqual([["opriri.csv", "Opriri (CSV)"]]);
     const csv = String(ro.files[0]?.content).replace("\uFEFF", "").split("\r\n");
-    expect(csv[0]?.startsWith("număr de înmatriculare;vehicul;început;sfârșit;durată (min);")).toBe(true);
+    expect(csv[0]?.startsWith("Nr. de înmatriculare;Vehicul;Început;Sfârșit;Durată (min);")).toBe(true);
     expect(csv[1]).toContain(";25,5;;Strada 1, Cluj;;46,77;23,6;Ion Popescu;;nu;;nu;nu");
 
     const en = await REPORT_VIEWS.stops.render(stops, context("en"));
@@ -583,7 +583,7 @@ describe("REPORT_VIEWS", () => {
     expect(ro.files.map((f) => f.filename)).toEqual(["traseu-B-12-ABC.gpx", "traseu-B-12-ABC.csv"]);
     expect(ro.files.map((f) => f.title)).toEqual(["Traseu B-12-ABC (GPX)", "Traseu B-12-ABC (CSV)"]);
     expect(String(ro.files[0]?.content)).toContain("<desc>ieri (luni, 2 nov.)</desc>");
-    expect(String(ro.files[1]?.content)).toContain("B-12-ABC;2026-11-02T01:00:00+02:00;44,4;26,1;50,5");
+    expect(String(ro.files[1]?.content)).toContain("B-12-ABC;02.11.2026 01:00:00;44,4;26,1;50,5");
     const en = REPORT_VIEWS.route.render(route, context("en"));
     if (en instanceof Promise) throw new Error("sync view");
     expect(String(en.files[0]?.content)).toContain("<desc>yesterday (Mon 2 Nov)</desc>");
@@ -623,7 +623,7 @@ describe("resolutionMessage (a report that found no vehicle)", () => {
       "Niciun vehicul cu numărul de înmatriculare `B-99-XYZ` în acest cont. Ai vrut să scrii `B-98-XYZ`?",
     );
     expect(ro).toContain("An English sentence stored by an older task.");
-    expect(ro).toContain("Vehiculele se numesc după numărul de înmatriculare (B-123-ABC)");
+    expect(ro).toContain("Indică vehiculele prin numărul de înmatriculare (B-123-ABC)");
     const en = textOf(valid(resolutionMessage(problems, "en")));
     expect(en).toContain(
       "No vehicle with registration number `B-99-XYZ` in this account. Did you mean `B-98-XYZ`?",
@@ -649,7 +649,7 @@ describe("the report form", () => {
       "De la",
       "Până la",
       "Gol: acum.",
-      "Cea mai scurtă oprire",
+      "Durata minimă a opririi",
     ])
       expect(json).toContain(words);
     expect(json).toContain('"initial_option":{"text":{"type":"plain_text","text":"Opriri"');
