@@ -2123,7 +2123,8 @@
     section.hidden = false;
     const picked = fleet.vehicles.find((v) => v.vehicleId === fleet.picked);
     const forced = picked ? controlsText(picked.controls || {}) : "";
-    section.replaceChildren(
+    // replaceChildren would write a null as the text "null": only the parts there are.
+    const parts = [
       el("h3", { id: "sim-vehicles-title", text: t("vehiclesTitle") }),
       el("p", { class: "sim-note", text: t("vehiclesIntro") }),
       el("label", { class: "sim-pick" }, el("span", { text: t("pickVehicle") }), vehiclePicker()),
@@ -2146,7 +2147,8 @@
             ),
           )
         : null,
-    );
+    ];
+    section.replaceChildren(...parts.filter((part) => part !== null));
   }
 
   function runVehicleAction(vehicle, action) {
