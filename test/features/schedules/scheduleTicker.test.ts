@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { type ClaimedRun, ScheduleTicker } from "../../../src/features/schedules/scheduleTicker.js";
+import type { NewReportSchedule } from "../../../src/platform/store/contract/schedules.js";
+import { describeContract } from "../../platform/store/contract/backends.js";
+
+/**
+ * Exactly one run per scheduled time (issue 34): two replicas ticking at once make each run once,
+ * and a run missed while fleetbot was down is made once, late, when it is back — on both backends.
+ */
+const HOUR = 3_600_000;
+const at730 = (day: number) => Date.UTC(2026, 10, day, 5, 30);
+
+const daily = (nextRunAt: number): NewReportSchedule => ({
+  workspace: "T:ALPHA",
+  channel: "C1",
+  createdBy: "U1",
+  command: "fuel all yesterday",
+  recurrence: { every: "day", time: "07:30" },
+  timeZone: "Europe/Bucharest",
+  nextRunAt,
+});
+
+describeContract("ScheduleTicker", (backend) => {
+  it("two replicas ticking at the same moment make each due run once", async () => {
+    const set = await backend.open();
+    for (let i = 0; i < 10; i++) await set.schedules.add(daily(at730(29)));
+    const replica = set.replica();
+    let now = at730(29) + 20_000;
+    const made: ClaimedRun[] = [];
+    const start = async (run: ClaimedRun) => {
+      made.push(run);
+    };
+    const a = new ScheduleTicker(set.schedules, start, () => now);
+    const b = new ScheduleTicker(replica.schedules, start, () => now);
+    const [ra, rb] = await Promise.all([a.tick(), b.tick()]);
+    expect(ra.length + rb.length).toBe(10);
+    expect(new Set(made.map((r) => r.schedule.id)).size).toBe(10);
+    expect(made.every((r) => r.scheduledAt === at730(29) && !r.late)).toBe(true);
+    // The next tick the same minute makes nothing; the next day's makes each once more.
+    expect([...(await a.tick()), ...(await b.tick())]).toHaveLength(0);
+    now = at730(30) + 10_000;
+    const [na, nb] = await Promise.all([a.tick(), b.tick()]);
+    expect(na.length + nb.length).toBe(10);
+  });
+
+  it("a run missed while fleetbot was down is made once, marked late, after the restart", async () => {
+    const set = await backend.open();
+    const added = await set.schedules.add(daily(at730(27)));
+    const made: ClaimedRun[] = [];
+    // Back on the 29th at 10:30 Bucharest: the 27th's and 28th's are skipped, the 29th's made late.
+    const ticker = new ScheduleTicker(
+      set.replica().schedules,
+      async (run) => {
+        made.push(run);
+      },
+      () => at730(29) + 3 * HOUR,
+    );
+    await ticker.tick();
+    await ticker.tick();
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ scheduledAt: at730(29), late: true, skipped: 2 });
+    expect((await set.schedules.get(added.workspace, added.id))?.nextRunAt).toBe(at730(30));
+  });
+});
+
+describe("a schedule whose recurrence cannot be read", () => {
+  it("is never claimed", async () => {
+    const claims: unknown[] = [];
+    const ticker = new ScheduleTicker(
+      {
+        due: async () => [
+          {
+            ...daily(0),
+            id: "AAAA",
+            recurrence: { every: "day", time: "99:99" },
+            state: "active",
+            failuresInRow: 0,
+            createdAt: 0,
+          },
+        ],
+        claimRun: async (...args) => {
+          claims.push(args);
+          return true;
+        },
+        recordOutcome: async () => undefined,
+      },
+      async () => undefined,
+      () => at730(29),
+    );
+    expect(await ticker.tick()).toEqual([]);
+    expect(claims).toEqual([]);
+  });
+});
