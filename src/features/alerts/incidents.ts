@@ -12,6 +12,7 @@ import {
 } from "../../platform/store/contract/incidentRecords.js";
 import type { TransportView } from "../../platform/store/contract/transportView.js";
 import type { IncidentFacts } from "../../platform/store/contract/vehicleFacts.js";
+import { normalisePlate } from "../../platform/vehicles/vehicleRefs.js";
 import { subscriptionWatches, VEHICLE_ALERT_CODES } from "./vehicleWatch/watches.js";
 
 export {
@@ -133,8 +134,6 @@ export interface Condition {
   /** Identifies the occurrence: a different key for the same kind is a new incident. */
   key: string;
 }
-
-const normPlate = (s: string) => s.replace(/[\s-]/g, "").toUpperCase();
 
 /** The problems a transport shows now, one per kind at most. */
 export function conditionsOf(t: TransportView, nowMs: number, settings: SweepSettings = {}): Condition[] {
@@ -259,9 +258,9 @@ export function subscriptionMatches(
   } else if (sub.codes.length > 0 && !hit(sub.codes)) return false;
   if (hit(sub.excludeCodes)) return false;
   if (sub.vehicles.length > 0) {
-    const plate = incident.facts.carrierCode ? normPlate(incident.facts.carrierCode) : undefined;
+    const plate = incident.facts.carrierCode ? normalisePlate(incident.facts.carrierCode) : undefined;
     const id = incident.facts.carrierUId?.toLowerCase();
-    const wanted = sub.vehicles.some((v) => normPlate(v) === plate || v.toLowerCase() === id);
+    const wanted = sub.vehicles.some((v) => normalisePlate(v) === plate || v.toLowerCase() === id);
     if (!wanted) return false;
   }
   return true;

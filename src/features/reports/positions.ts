@@ -1,6 +1,7 @@
 /** Where the vehicles are: one card per vehicle, and the filtered fleet list. */
 
 import type { Vehicle } from "../../platform/fleet/schemas.js";
+import { engineFromEvent } from "../../platform/vehicles/engine.js";
 import { openStreetMapUrl } from "../../platform/vehicles/openStreetMap.js";
 import { compareText, normalizePlate, round } from "./format.js";
 import { positionWithoutPlace } from "./privacy.js";
@@ -17,9 +18,7 @@ import type { EngineState, PositionReport, VehicleListReport } from "./records.j
  * 1 → on, 0/2 → off, and anything else (or nothing) → unknown, never a guess.
  */
 export function engineState(engineEvent: number | undefined): EngineState {
-  if (engineEvent === 1) return "on";
-  if (engineEvent === 0 || engineEvent === 2) return "off";
-  return "unknown";
+  return engineFromEvent(engineEvent) ?? "unknown";
 }
 
 export { openStreetMapUrl };

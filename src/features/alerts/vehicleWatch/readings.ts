@@ -1,4 +1,5 @@
 import type { SensorReading, Vehicle } from "../../../platform/fleet/schemas.js";
+import { engineFromEvent } from "../../../platform/vehicles/engine.js";
 import { isPlace } from "./geo.js";
 
 /**
@@ -31,9 +32,7 @@ export interface VehicleReading {
  */
 export function engineOf(v: Pick<Vehicle, "engineRpm" | "engineEvent">): "on" | "off" | undefined {
   if (v.engineRpm !== undefined && Number.isFinite(v.engineRpm)) return v.engineRpm > 0 ? "on" : "off";
-  if (v.engineEvent === 1) return "on";
-  if (v.engineEvent === 0 || v.engineEvent === 2) return "off";
-  return undefined;
+  return engineFromEvent(v.engineEvent);
 }
 
 function finite(value: number | undefined): number | undefined {

@@ -5,6 +5,7 @@ import type { CallContext } from "../../../platform/fleet/seam.js";
 import type { IncidentChange, IncidentRecord } from "../../../platform/store/contract/incidentRecords.js";
 import type { AlertRepository, AlertSubscription, Zone } from "../../../platform/store/contract/index.js";
 import type { TransportView } from "../../../platform/store/contract/transportView.js";
+import { normalisePlate } from "../../../platform/vehicles/vehicleRefs.js";
 import type { WorkspaceKey } from "../../../platform/workspaces/workspace.js";
 import { confirmAfterMs } from "../incidents.js";
 import { evaluateVehicles } from "./evaluate.js";
@@ -40,20 +41,18 @@ const TEMPERATURE_OVERLAP_MS = 10 * 60_000;
 /** The first sweep (or one after a long pause) reads at most this far back. */
 const TEMPERATURE_LOOKBACK_MS = 6 * 3600_000;
 
-const normPlate = (s: string) => s.replace(/[\s-]/g, "").toUpperCase();
-
 /** The transports In Progress, findable by vehicle (its vehicleUId or plate). */
 function transportsInProgress(transports: readonly TransportView[]) {
   const byVehicle = new Map<string, TransportView>();
   for (const t of transports) {
     if (t.statusId !== TRANSPORT_STATUS.inProgress) continue;
     if (t.carrierUId) byVehicle.set(`id:${t.carrierUId.toLowerCase()}`, t);
-    if (t.carrierCode) byVehicle.set(`plate:${normPlate(t.carrierCode)}`, t);
+    if (t.carrierCode) byVehicle.set(`plate:${normalisePlate(t.carrierCode)}`, t);
   }
   return (r: VehicleReading) => {
     const t =
       (r.vehicleUId ? byVehicle.get(`id:${r.vehicleUId.toLowerCase()}`) : undefined) ??
-      (r.plate ? byVehicle.get(`plate:${normPlate(r.plate)}`) : undefined);
+      (r.plate ? byVehicle.get(`plate:${normalisePlate(r.plate)}`) : undefined);
     return t ? { codeUit: t.codeUit, statusId: t.statusId, uId: t.uId } : undefined;
   };
 }

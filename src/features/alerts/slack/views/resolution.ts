@@ -1,11 +1,11 @@
 /** An incident that ended: its alert edited in place, and the reply in its thread. */
 import type { KnownBlock } from "@slack/types";
-import { duration, type Language, messages } from "../../../../i18n/index.js";
+import { type Language, messages } from "../../../../i18n/index.js";
 import { mrkdwn } from "../../../../platform/slack/views/blocks.js";
 import type { SlackMessage } from "../../../../platform/slack/views/message.js";
 import { fitMrkdwn, userText } from "../../../../platform/slack/views/text.js";
 import { cut, formatUit, idPart } from "../../../etransport/index.js";
-import { faultDurationSpan, faultEnd, faultStartedAt } from "../../duration.js";
+import { faultEnd, faultStartedAt } from "../../duration.js";
 import { type IncidentKind, isVehicleKind, type ResolveReason } from "../../incidents.js";
 import { factsContext } from "./incidentMessage.js";
 import {
@@ -15,6 +15,7 @@ import {
   titleOf,
   vehicleText,
 } from "./incidentText.js";
+import { lasted, lastedNote } from "./lasted.js";
 import {
   resolvedVehicleAlertMessage,
   resolvedVehicleThreadReply,
@@ -29,29 +30,6 @@ export function resolveReasonText(
 ): string {
   if (isVehicleKind(kind)) return vehicleResolveReasonText(kind, reason, lang);
   return messages(lang).alerts.resolveReason(kind, reason ?? "recovered");
-}
-
-/**
- * From the fault's start (the service's evidence, else the first poll that saw it) to its end:
- * one figure when the service's dates pin the end, else the span the alert checks allow
- * ("2–6 min": it ended between the last check that saw it and the first that did not).
- */
-function lasted(incident: AlertIncident, lang: Language): string {
-  const { shortestMs, longestMs } = faultDurationSpan(incident);
-  const shortest = duration(lang, shortestMs);
-  const longest = duration(lang, longestMs);
-  if (shortest === longest) return longest;
-  return /^\d+ min$/.test(shortest) && /^\d+ min$/.test(longest)
-    ? `${shortest.replace(" min", "")}–${longest}`
-    : `${shortest} – ${longest}`;
-}
-
-/** Said beside a span of durations: why it is not one figure. */
-function lastedNote(incident: AlertIncident, lang: Language): string {
-  const { shortestMs, longestMs } = faultDurationSpan(incident);
-  return duration(lang, shortestMs) === duration(lang, longestMs)
-    ? ""
-    : messages(lang).alerts.betweenChecks();
 }
 
 /** The alert edited in place once the incident is resolved: ✅, how long, no buttons. */

@@ -14,7 +14,7 @@ import { fitMrkdwn, userText } from "../../../../platform/slack/views/text.js";
 import type { VehicleFacts } from "../../../../platform/store/contract/vehicleFacts.js";
 import { openStreetMapUrl } from "../../../../platform/vehicles/openStreetMap.js";
 import { cut, formatUit, idPart } from "../../../etransport/index.js";
-import { faultDurationSpan, faultEnd, faultStartedAt } from "../../duration.js";
+import { faultEnd, faultStartedAt } from "../../duration.js";
 import type { IncidentKind, ResolveReason } from "../../incidents.js";
 import {
   type AlertIncident,
@@ -24,6 +24,7 @@ import {
   titleOf,
   vehicleText,
 } from "./incidentText.js";
+import { lasted } from "./lasted.js";
 import { alertMuteValue } from "./mute.js";
 
 const kmh = (lang: Language, value: number | undefined) => number(lang, Math.round(value ?? 0));
@@ -170,13 +171,6 @@ export function vehicleResolveReasonText(
   return messages(lang).alerts.resolveReason(kind, reason ?? "recovered");
 }
 
-function lastedText(incident: AlertIncident, lang: Language): string {
-  const { shortestMs, longestMs } = faultDurationSpan(incident);
-  const shortest = duration(lang, shortestMs);
-  const longest = duration(lang, longestMs);
-  return shortest === longest ? longest : `${shortest} – ${longest}`;
-}
-
 /** What the resolution adds by kind: how long it stayed in the zone, the highest speed. */
 function resolutionLines(incident: AlertIncident, lang: Language, lasted: string): string[] {
   const v = incident.facts.vehicle;
@@ -195,16 +189,16 @@ export function resolvedVehicleAlertMessage(incident: AlertIncident, opts: Alert
   const id = idPart(incident.id);
   const title = titleOf(incident, lang);
   const resolvedAt = faultEnd(incident)?.latestMs ?? incident.resolvedAt ?? incident.firstSeenAt;
-  const lasted = lastedText(incident, lang);
+  const took = lasted(incident, lang);
   const lines = [
     `✅ *${messages(lang).alerts.resolved()}* · ~${title}~`,
     `:truck: ${vehicleText(incident.facts, lang)}`,
     w.resolvedLine({
       from: alertDate(faultStartedAt(incident), opts),
       to: alertDate(resolvedAt, opts),
-      lasted,
+      lasted: took,
     }),
-    ...resolutionLines(incident, lang, lasted),
+    ...resolutionLines(incident, lang, took),
     `_${vehicleResolveReasonText(incident.kind, incident.resolveReason, lang)}_`,
   ];
   const blocks: KnownBlock[] = [
@@ -212,7 +206,10 @@ export function resolvedVehicleAlertMessage(incident: AlertIncident, opts: Alert
   ];
   if (incident.facts.vehicle)
     blocks.push(placeContext(incident.facts.vehicle, opts, `alert.resolved.facts.${id}`));
-  return { text: fitMrkdwn(w.resolvedText({ title, vehicle: vehicleName(incident), lasted }), 300), blocks };
+  return {
+    text: fitMrkdwn(w.resolvedText({ title, vehicle: vehicleName(incident), lasted: took }), 300),
+    blocks,
+  };
 }
 
 /** The thread reply under a vehicle alert: when and why it ended, how long it lasted. */
@@ -221,13 +218,14 @@ export function resolvedVehicleThreadReply(incident: AlertIncident, opts: AlertV
   const m = messages(lang).alerts;
   const resolvedAt = incident.resolvedAt ?? incident.firstSeenAt;
   const reason = vehicleResolveReasonText(incident.kind, incident.resolveReason, lang);
-  const lasted = lastedText(incident, lang);
-  const extra = resolutionLines(incident, lang, lasted);
-  const text = [`${m.resolvedReply({ when: alertDate(resolvedAt, opts), reason, lasted })}.`, ...extra].join(
-    "\n",
-  );
+  const took = lasted(incident, lang);
+  const extra = resolutionLines(incident, lang, took);
+  const text = [
+    `${m.resolvedReply({ when: alertDate(resolvedAt, opts), reason, lasted: took })}.`,
+    ...extra,
+  ].join("\n");
   return {
-    text: cut(`${m.resolvedReplyText({ reason, lasted })}.`, 300),
+    text: cut(`${m.resolvedReplyText({ reason, lasted: took })}.`, 300),
     blocks: [{ type: "section", block_id: `alert.reply.${idPart(incident.id)}`, text: mrkdwn(text) }],
   };
 }
