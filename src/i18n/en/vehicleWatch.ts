@@ -126,6 +126,10 @@ export const vehicleWatch = {
     `${vehicle} is in private mode: its position is not used. Give the zone's centre instead, e.g. \`/fleet zones add Depou 44.4268,26.1025\`.`,
   zoneUnknownNames: ({ names, known }: { names: string; known: string }) =>
     `This workspace has no zone named ${names}.${known} Add it first: \`/fleet zones add <name> <lat>,<lon>\`.`,
+  zoneExample: ({ example }: { example: string }) => `Example: ${example}`,
+  /** Commands as examples, in the reader's command words. */
+  exampleAdd: () => "/fleet zones add Depou 44.4326,25.9723 radius=500",
+  exampleSubscribe: () => "/fleet alerts subscribe Zone",
   zoneNoZonesYet: () => " It has no zones yet.",
   zoneVehiclesLoading: () =>
     "Your vehicle list is still loading from the GPS platform: send the command again in a few seconds.",

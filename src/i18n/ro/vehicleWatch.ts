@@ -83,6 +83,9 @@ export const vehicleWatch = {
     `${vehicle} e în mod privat: poziția lui nu se folosește. Scrie centrul zonei, de exemplu \`/fleet zone adaugă Depou 44.4268,26.1025\`.`,
   zoneUnknownNames: ({ names, known }) =>
     `Acest workspace nu are o zonă numită ${names}.${known} Adaug-o întâi: \`/fleet zone adaugă <nume> <lat>,<lon>\`.`,
+  zoneExample: ({ example }) => `Exemplu: ${example}`,
+  exampleAdd: () => "/fleet zone adaugă Depou 44.4326,25.9723 radius=500",
+  exampleSubscribe: () => "/fleet alerte abonează Zone",
   zoneNoZonesYet: () => " Nu are încă zone.",
   zoneVehiclesLoading: () =>
     "Lista ta de vehicule încă se încarcă de pe platforma GPS: trimite comanda din nou peste câteva secunde.",

@@ -111,7 +111,14 @@ export function alertFilterErrorMessage(problem: AlertFilterProblem, language: L
       break;
     }
   }
-  return noticeMessage(`:warning: ${fitMrkdwn(text, 2800)}`, m.filterExample());
+  // A zone missing is answered with how to add one; the other problems with a subscription that works.
+  const example =
+    problem.problem === "unknown-zones"
+      ? messages(language).vehicleWatch.zoneExample({
+          example: `\`${messages(language).vehicleWatch.exampleAdd()}\``,
+        })
+      : m.filterExample();
+  return noticeMessage(`:warning: ${fitMrkdwn(text, 2800)}`, example);
 }
 
 /** The answer to an option of `/fleet alerts subscribe` that cannot be read, with an example that works. */

@@ -1,3 +1,4 @@
+import { exampleIn } from "../../../../commands/examples.js";
 /** `/fleet zones`: the workspace's zones, and the answers to adding and removing one (pure). */
 import { type Language, messages, number } from "../../../../i18n/index.js";
 import { mrkdwn } from "../../../../platform/slack/views/blocks.js";
@@ -18,7 +19,9 @@ const code = (text: string) => `\`${text}\``;
 export function zoneListMessage(zones: readonly Zone[], lang: Language): SlackMessage {
   const w = messages(lang).vehicleWatch;
   if (zones.length === 0) {
-    const text = w.zonesEmpty({ example: code("/fleet zones add Depou 44.4326,25.9723 radius=500") });
+    const text = w.zonesEmpty({
+      example: code(w.exampleAdd()),
+    });
     return noticeMessage(text, w.zonesHint());
   }
   const lines = zones.slice(0, ZONES_SHOWN).map((z) =>
@@ -71,7 +74,7 @@ export function zoneAddedMessage(facts: ZoneAddedFacts, lang: Language): SlackMe
   details.push(
     facts.watchedIn.length > 0
       ? w.zoneWatchedBy({ channels: facts.watchedIn.map((c) => `<#${c}>`).join(", ") })
-      : w.zoneNotWatched({ example: code("/fleet alerts subscribe Zone") }),
+      : w.zoneNotWatched({ example: code(w.exampleSubscribe()) }),
   );
   return noticeMessage(text, details.join(" "));
 }
@@ -81,7 +84,7 @@ export function zoneExistsMessage(existing: Zone, lang: Language): SlackMessage 
   return noticeMessage(
     `:warning: ${w.zoneExists({
       name: userText(existing.name, 60),
-      example: code(`/fleet zones remove ${existing.name.replace(/`/g, "'")}`),
+      example: code(exampleIn(`/fleet zones remove ${existing.name.replace(/`/g, "'")}`, lang)),
     })}`,
   );
 }
