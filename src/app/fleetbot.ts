@@ -1,4 +1,5 @@
 import type { AlertPoller } from "../features/alerts/poller.js";
+import type { ClaimedRun, ScheduleRuns } from "../features/schedules/index.js";
 import type { AccountUpkeep } from "../platform/accounts/accountUpkeep.js";
 import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
 import type { FleetClient, FleetSession } from "../platform/fleet/client.js";
@@ -38,6 +39,8 @@ export interface Fleetbot {
   metrics: FleetbotMetrics;
   slack: FleetbotSlack;
   alerts: AlertPoller;
+  /** Scheduled reports: `tick()` claims and starts the runs due now (tests, with schedulePolling false). */
+  schedules: { tick(): Promise<ClaimedRun[]>; runs: ScheduleRuns };
   delivery: TaskDelivery;
   /** Uninstalls and dead tokens (multi-workspace mode): `idle()` resolves when no removal is under way. */
   removal: Pick<WorkspaceRemoval, "idle">;
@@ -62,4 +65,8 @@ export interface StartOptions {
    * vehicle idle for 20 minutes move the sweeps' with it.
    */
   alertClock?: () => number;
+  /** Tick the schedules every 20 s (default true; tests call `schedules.tick()` themselves). */
+  schedulePolling?: boolean;
+  /** The schedules' clock (default Date.now): tests move it to 07:30 on the day the clocks change. */
+  scheduleClock?: () => number;
 }

@@ -18,6 +18,7 @@ export async function shutdown(parts: {
   upkeep: { stop(): void };
   background: { stop(): void };
   alerts: AlertParts;
+  schedules: { stop(): Promise<void> };
   runner: TaskRunner<FleetSession>;
   delivery: TaskDelivery;
   sandbox: { close(): void } | undefined;
@@ -32,6 +33,7 @@ export async function shutdown(parts: {
   parts.upkeep.stop();
   parts.background.stop();
   await parts.alerts.poller.stop();
+  await parts.schedules.stop();
   await parts.runner.stop();
   parts.delivery.stop();
   // Open event streams of the sandbox page would keep the HTTP server from closing.

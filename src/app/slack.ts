@@ -31,6 +31,7 @@ import type { AlertParts } from "./alerts.js";
 import type { Backend } from "./backend/backend.js";
 import type { Config } from "./config.js";
 import type { HealthState } from "./health.js";
+import type { ScheduleParts } from "./schedules.js";
 
 export interface SlackSettings {
   mode: "http" | "socket" | "multi";
@@ -257,13 +258,15 @@ export function slackContext(
     runner: TaskRunner<FleetSession>;
     delivery: TaskDelivery;
     alerts: AlertParts;
+    schedules: ScheduleParts;
     people: People;
     workspaces: Workspaces;
     removal?: WorkspaceRemoval;
     logger: Logger;
   },
 ): SlackContext {
-  const { stores, client, fleet, runner, delivery, alerts, people, workspaces, removal, logger } = parts;
+  const { stores, client, fleet, runner, delivery, alerts, schedules, people, workspaces, removal, logger } =
+    parts;
   return {
     runner,
     tasks: stores.tasks,
@@ -285,6 +288,13 @@ export function slackContext(
       isMember: async (channel, userId, workspace) =>
         isChannelMember(await workspaceClient(workspaces, workspace), channel, userId),
       zones: stores.zones,
+    },
+    schedules: {
+      store: stores.schedules,
+      runNow: (schedule, byUser) => schedules.runs.runNow(schedule, byUser),
+      accountCalls: (account) => schedules.accountCalls(account),
+      slotMs: (account) => schedules.slotMs(account),
+      now: schedules.now,
     },
     workspaces,
     ...(config.slack.supportUrl ? { supportUrl: config.slack.supportUrl } : {}),

@@ -10,6 +10,7 @@ import type { Fleetbot, StartOptions } from "./fleetbot.js";
 import { httpRoutes } from "./http.js";
 import { shutdown, startBackground } from "./lifecycle.js";
 import { sandboxAlerts, sandboxFirstList } from "./sandbox.js";
+import { scheduleParts } from "./schedules.js";
 import { peopleParts, slackSettings, slackWorkspaces, startSlack } from "./slack.js";
 import { taskDelivery, taskRunner } from "./tasks.js";
 import { removeStoredData } from "./workspaceData.js";
@@ -67,6 +68,10 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...sleep,
     ...clock,
   });
+  const schedules = scheduleParts(config, {
+    ...{ stores, runner, gate, people, alerts, workspaces, logger },
+    ...(options.scheduleClock ? { now: options.scheduleClock } : {}),
+  });
   // The sandbox: the demo account's vehicle list comes first (login, then company-vehicles).
   const firstList = slackSide.fake ? sandboxFirstList(fleet) : undefined;
   const { health, routes, sandbox } = await httpRoutes(config, {
@@ -74,7 +79,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...(firstList ? { firstList } : {}),
   });
   const slack = await startSlack(config, {
-    ...{ stores, client, fleet, runner, delivery, alerts, people, workspaces, events },
+    ...{ stores, client, fleet, runner, delivery, alerts, schedules, people, workspaces, events },
     ...{ slackSide, routes, pendingAcks, sandbox, health, logger, ...(removal ? { removal } : {}) },
   });
   const background = await startBackground(config, {
@@ -84,8 +89,11 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       ? { sandboxAlerts: sandboxAlerts(alerts.subscriptions, stores.zones, service.simulator) }
       : {}),
   });
+  if (options.schedulePolling !== false) schedules.start();
   health.ready = true;
-  const running = { health, upkeep, background, alerts, runner, delivery, sandbox, slack, queue, gate };
+  const running = {
+    ...{ health, upkeep, background, alerts, schedules, runner, delivery, sandbox, slack, queue, gate },
+  };
   return {
     ...{ config, logger, fleetUrl: service.url, simulator: service.simulator, fakeSlack: slackSide.fake },
     ...{
@@ -97,6 +105,7 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
       vehicles: fleet.vehicles,
     },
     ...{ metrics, slack, alerts: alerts.poller, delivery, url: slack.url },
+    schedules: { tick: () => schedules.tick(), runs: schedules.runs },
     // Single-workspace mode removes nothing: always idle.
     removal: removal ?? { idle: async () => {} },
     close: () => shutdown({ ...running, slackSide, service, stores }),

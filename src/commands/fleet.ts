@@ -11,6 +11,7 @@ import {
 import type { Language } from "../i18n/language.js";
 import { parseAlerts } from "./alerts.js";
 import { looksLikePeriod, normalisePeriodText, type PeriodProblem, parsePeriodCore } from "./period.js";
+import { parseSchedule, SCHEDULE_EXAMPLES } from "./schedule.js";
 import { closestWord, decodeSlackEntities, firstWord, foldWord, squeeze, withoutDiacritics } from "./text.js";
 import type {
   FleetCommandResult,
@@ -61,6 +62,8 @@ const OTHER_SUBCOMMANDS = [
   "queue",
   "zones",
   "language",
+  "schedule",
+  "schedules",
 ] as const;
 type OtherSubcommand = (typeof OTHER_SUBCOMMANDS)[number];
 type Subcommand = OtherSubcommand | VehicleReportName;
@@ -76,6 +79,8 @@ const SYNONYMS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["zone", "zones"],
   ["geofence", "zones"],
   ["geofences", "zones"],
+  ["scheduled", "schedules"],
+  ["cron", "schedules"],
   ...REPORT_ENTRIES.flatMap((e) => e.synonyms.map((word): [string, Subcommand] => [word, e.name])),
 ]);
 
@@ -86,6 +91,8 @@ const OTHER_ROMANIAN: ReadonlyArray<readonly [string, OtherSubcommand]> = [
   ["coadă", "queue"],
   ["zone", "zones"],
   ["limba", "language"],
+  ["programează", "schedule"],
+  ["programări", "schedules"],
 ];
 
 /** Every Romanian word, as written with diacritics, and the subcommand it runs. */
@@ -132,6 +139,8 @@ const OTHER_EXAMPLES: Record<OtherSubcommand, string> = {
   queue: "/fleet queue",
   zones: "/fleet zones",
   language: "/fleet language",
+  schedule: SCHEDULE_EXAMPLES.add,
+  schedules: SCHEDULE_EXAMPLES.list,
 };
 
 function canonicalExample(sub: Subcommand): string {
@@ -577,6 +586,12 @@ function parseFleetCommandCore(
       return parseZones(args);
     case "language":
       return parseLanguage(args);
+    // `schedules` alone lists; with words it reads as `schedule` (`schedules remove 7K2Q`).
+    case "schedule":
+    case "schedules":
+      return parseSchedule(args, ctx, (report, readAt) =>
+        parseFleetCommandCore(report, readAt, checkExample),
+      );
     default: {
       if (!isVehicleReportName(sub)) return unknownSubcommand(word, args, ctx);
       const report: AnyReportEntry = REPORT_CATALOGUE[sub];

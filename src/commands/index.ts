@@ -30,6 +30,7 @@ export {
   type UsageLine,
 } from "./help.js";
 export { MAX_DAYS, MAX_HOURS, parsePeriod } from "./period.js";
+export { SCHEDULE_EXAMPLES, scheduleChange } from "./schedule.js";
 export { editDistance } from "./text.js";
 export * from "./types.js";
 export { EXAMPLE_UIT, normaliseUit, parseUitList, UIT_LENGTH } from "./uit.js";

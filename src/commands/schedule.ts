@@ -12,21 +12,18 @@ import type { Recurrence } from "../platform/store/contract/schedules.js";
 import { foldWord, squeeze } from "./text.js";
 import type {
   ChannelRef,
+  FleetCommand,
   FleetCommandResult,
   FleetGrammarContext,
   GrammarError,
   GrammarProblem,
 } from "./types.js";
 
-/**
- * What the schedule commands read to. Not yet part of FleetCommand: `/fleet schedule` is wired to
- * the grammar once the schedules feature (runs, list, buttons) handles it (issue 34).
- */
-export type ScheduleCommand =
-  /** The report command as typed after `/fleet`, its recurrence, the channel when another. */
-  | { ok: true; kind: "schedule-add"; report: string; recurrence: Recurrence; channel?: ChannelRef }
-  | { ok: true; kind: "schedule-list" }
-  | { ok: true; kind: "schedule-remove"; id: string };
+/** What the schedule commands read to (FleetCommand's `schedule-*` kinds). */
+export type ScheduleCommand = Extract<
+  FleetCommand,
+  { kind: "schedule-add" | "schedule-list" | "schedule-remove" }
+>;
 
 export const SCHEDULE_EXAMPLES = {
   add: "/fleet schedule fuel all yesterday every day at 07:30",
@@ -130,9 +127,11 @@ export function parseSchedule(
   const channelMatch = CHANNEL.exec(last);
   if (channelMatch && ["in", "în"].includes((rest.at(-2) ?? "").toLowerCase())) {
     rest.splice(-2, 2);
+    // A typed `#name` gets the id the listener looked up (none: "", answered as unknown).
+    const name = (channelMatch[3] ?? "").toLowerCase();
     channel = channelMatch[1]
       ? { id: channelMatch[1], ...(channelMatch[2] ? { name: channelMatch[2] } : {}) }
-      : { id: "", name: (channelMatch[3] ?? "").toLowerCase() };
+      : { id: ctx.channelIds?.get(name) ?? "", name };
   }
   const time = readTime(rest.at(-1) ?? "");
   const atWord = foldWord(rest.at(-2) ?? "");
@@ -167,4 +166,19 @@ export function parseSchedule(
     recurrence: recurrence.recurrence,
     ...(channel ? { channel } : {}),
   };
+}
+
+/**
+ * Whether the text is a schedule being made (`/fleet schedule … at 07:30 [in #name]`, Romanian
+ * too): its listener asks Slack (the channel, the author's zone) and answers after the ack. The
+ * typed `#name` is returned for the listener to look up (FleetGrammarContext.channelIds).
+ */
+export function scheduleChange(text: string): { typedChannels: string[] } | undefined {
+  const words = squeeze(text).split(" ").filter(Boolean);
+  const sub = foldWord(words[0] ?? "");
+  if (!["schedule", "schedules", "programeaza", "programari"].includes(sub)) return undefined;
+  const next = foldWord(words[1] ?? "");
+  if (["", "list", "lista", "remove", "delete", "sterge"].includes(next)) return undefined;
+  const typed = /^#([a-z0-9][a-z0-9._-]{0,79})$/i.exec(words.at(-1) ?? "")?.[1];
+  return { typedChannels: typed ? [typed.toLowerCase()] : [] };
 }

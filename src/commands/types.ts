@@ -3,6 +3,7 @@ import { VEHICLE_ALERT_CODES } from "../features/alerts/vehicleWatch/watches.js"
 import type { VehicleReportName } from "../features/reports/catalogue.js";
 import type { Language } from "../i18n/language.js";
 import type { VehicleWatchOptions } from "../platform/store/contract/alerts.js";
+import type { Recurrence } from "../platform/store/contract/schedules.js";
 import type { VehicleRef } from "../platform/vehicles/vehicleRefs.js";
 import type { PeriodLabel, PeriodLabelCode } from "./periodLabel.js";
 import type { GrammarProblem } from "./problems.js";
@@ -167,6 +168,14 @@ export type FleetCommand =
    * the workspace default; no `language` = show the one in use (answered by listeners/language.ts).
    */
   | { ok: true; kind: "language"; scope: "user" | "workspace"; language?: Language }
+  /**
+   * `/fleet schedule <report> <recurrence> at <HH:MM> [in #channel]`: the report command as typed
+   * after `/fleet` (its period read again at each run), its recurrence, the channel when another.
+   */
+  | { ok: true; kind: "schedule-add"; report: string; recurrence: Recurrence; channel?: ChannelRef }
+  /** `/fleet schedules`: the channel's schedules, and the user's own. */
+  | { ok: true; kind: "schedule-list" }
+  | { ok: true; kind: "schedule-remove"; id: string }
   /**
    * Arguments missing: open a modal. `report: "report"` is the modal that builds any report;
    * the others open that report's form, prefilled with whatever was typed and understood.

@@ -20,6 +20,12 @@ import type {
   Zone,
   ZoneRepository,
 } from "../platform/store/contract/index.js";
+import type {
+  NewReportSchedule,
+  ReportSchedule,
+  SchedulePause,
+  ScheduleRepository,
+} from "../platform/store/contract/schedules.js";
 import type { StoreHealth } from "../platform/store/health.js";
 import type { SharedState, WindowTake } from "../platform/store/sharedState.js";
 import type { TaskRunner } from "../platform/tasks/runner.js";
@@ -29,6 +35,7 @@ import type { Workspaces } from "../platform/workspaces/registry.js";
 import type { WorkspaceKey } from "../platform/workspaces/workspace.js";
 import type { AlertSubscriptions } from "./alerts/subscriptions.js";
 import type { RenderContext } from "./renderers.js";
+import type { ScheduleLimit } from "./schedules/index.js";
 import type { NewTaskOf, TaskKind } from "./taskKinds.js";
 
 /** What the app is built from (main.ts): the parts behind the listeners' narrow deps below. */
@@ -62,6 +69,20 @@ export interface SlackContext {
     isMember(channel: string, userId: string, workspace: WorkspaceKey): Promise<boolean | undefined>;
     /** Every workspace's zones. */
     zones: ZoneRepository;
+  };
+  /** Scheduled reports: the store, the runs (Run now) and the limits. */
+  schedules: {
+    store: ScheduleRepository;
+    runNow(
+      schedule: ReportSchedule,
+      byUser: string,
+    ): Promise<{ ok: true; task: TaskRecord } | { ok: false; refusal: string }>;
+    /** The daily calls the active schedules run as `account` plan (every workspace's). */
+    accountCalls(account: string): Promise<number[]>;
+    /** One account's slot (FLEET_MIN_INTERVAL_MS plus margin). */
+    slotMs(account: string): number;
+    /** The schedules' clock (StartOptions.scheduleClock): next runs are counted from it. */
+    now(): number;
   };
   /** SUPPORT_URL, when the operator set one. */
   supportUrl?: string;
@@ -238,7 +259,39 @@ export interface LanguageDeps extends Common {
   };
 }
 
+/** `/fleet schedule`, `/fleet schedules` and the list's buttons: one workspace's schedules. */
+export interface ScheduleDeps extends Common {
+  schedules: {
+    add(input: Omit<NewReportSchedule, "workspace">): Promise<ReportSchedule>;
+    get(id: string): Promise<ReportSchedule | undefined>;
+    list(filter?: { channel?: string; createdBy?: string }): Promise<ReportSchedule[]>;
+    setState(
+      id: string,
+      change: { state: "paused"; because: SchedulePause } | { state: "active"; nextRunAt: number },
+    ): Promise<ReportSchedule | undefined>;
+    remove(id: string): Promise<boolean>;
+  };
+  /**
+   * Whether one more schedule of the author fits: the workspace's count, and the daily calls of
+   * the schedules run as the author's fleet account (`callsPerRun`: the new one's).
+   */
+  fits(account: string, callsPerRun: number): Promise<ScheduleLimit>;
+  /** The calls one run of a report task plans (TaskRunner.plannedCalls). */
+  plannedCalls(task: Pick<TaskRecord, "kind" | "params" | "account">): number;
+  /** Can the bot post in this channel of the request's workspace? */
+  canPost(channel: string): Promise<{ ok: true } | { ok: false; code: string }>;
+  /** Is the user a member of the channel? undefined when Slack could not tell. */
+  isMember(channel: string, userId: string): Promise<boolean | undefined>;
+  /** Runs a schedule now (its checks told, not pausing it); the task posts in its channel. */
+  runNow(
+    schedule: ReportSchedule,
+    byUser: string,
+  ): Promise<{ ok: true; task: TaskRecord } | { ok: false; refusal: string }>;
+  vehicles: CachedVehicles;
+}
+
 export interface ListenerDeps {
+  schedules: ScheduleDeps;
   queue: QueueDeps;
   reports: ReportDeps;
   etransport: EtransportDeps;

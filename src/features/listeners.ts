@@ -29,6 +29,7 @@ import { fleetCommandListeners } from "./fleetCommand/index.js";
 import { homeListeners } from "./home/index.js";
 import { queueListeners } from "./queue/index.js";
 import { reportsListeners } from "./reports/index.js";
+import { schedulesListeners } from "./schedules/index.js";
 import { listenerDeps } from "./workspaceDeps.js";
 
 /** Every feature's listeners: the one list the app registers and manifest.yml declares. */
@@ -40,6 +41,7 @@ const FEATURES: readonly FeatureListeners[] = [
   accountListeners,
   queueListeners,
   homeListeners,
+  schedulesListeners,
 ];
 
 /** Slash commands (manifest.yml `features.slash_commands`). */

@@ -19,10 +19,12 @@ import type {
   LanguageDeps,
   ListenerDeps,
   QueueDeps,
+  ScheduleDeps,
   SlackContext,
   TaskDesk,
   Users,
 } from "./context.js";
+import { checkScheduleLimits } from "./schedules/index.js";
 
 /** The reader's language and where it came from, resolved for one workspace. */
 type LanguageOf = (
@@ -67,6 +69,7 @@ export function listenerDeps(ctx: SlackContext, workspace: WorkspaceKey = ONLY_W
       },
       vehicles,
     },
+    schedules: scheduleDeps(ctx, workspace, { ...queue, vehicles }),
     account: accountDeps(ctx, workspace, queue),
     language: languageDeps(ctx, workspace, { users, now, language }),
   };
@@ -171,6 +174,42 @@ function accountDeps(ctx: SlackContext, workspace: WorkspaceKey, queue: QueueDep
           },
         }
       : {}),
+  };
+}
+
+function scheduleDeps(
+  ctx: SlackContext,
+  workspace: WorkspaceKey,
+  parts: QueueDeps & { vehicles: CachedVehicles },
+): ScheduleDeps {
+  const store = ctx.schedules.store;
+  return {
+    users: parts.users,
+    now: () => ctx.schedules.now(),
+    ...(parts.supportUrl ? { supportUrl: parts.supportUrl } : {}),
+    vehicles: parts.vehicles,
+    schedules: {
+      add: (input) => store.add({ ...input, workspace }),
+      get: (id) => store.get(workspace, id),
+      list: (filter) => store.list(workspace, filter),
+      setState: (id, change) => store.setState(workspace, id, change),
+      remove: (id) => store.remove(workspace, id),
+    },
+    fits: async (account, callsPerRun) =>
+      checkScheduleLimits({
+        workspaceCount: await store.count(workspace),
+        accountCalls: await ctx.schedules.accountCalls(account),
+        newCalls: callsPerRun,
+        slotMs: ctx.schedules.slotMs(account),
+      }),
+    plannedCalls: (task) => ctx.runner.plannedCalls(task),
+    canPost: (channel) => ctx.alerts.checkChannel(channel, workspace),
+    isMember: (channel, userId) => ctx.alerts.isMember(channel, userId, workspace),
+    runNow: (schedule, byUser) =>
+      // Only this workspace's schedules: the listener read it through `get` above.
+      schedule.workspace === workspace
+        ? ctx.schedules.runNow(schedule, byUser)
+        : Promise.resolve({ ok: false, refusal: "not-found" }),
   };
 }
 

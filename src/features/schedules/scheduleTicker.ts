@@ -18,17 +18,31 @@ export interface ClaimedRun {
 export class ScheduleTicker {
   constructor(
     private readonly store: Pick<ScheduleRepository, "due" | "claimRun" | "recordOutcome">,
-    private readonly start: (run: ClaimedRun) => Promise<void>,
+    private readonly start: (run: ClaimedRun) => Promise<unknown>,
     private readonly now: () => number = Date.now,
     private readonly batch = 100,
+    /**
+     * How long before its time a run is claimed and started (its report's calls take time, and the
+     * post should land at the set time), at most `maxLeadMs`. Default: none, claimed when due.
+     */
+    private readonly lead: { leadMs(schedule: ReportSchedule): Promise<number>; maxLeadMs: number } = {
+      leadMs: async () => 0,
+      maxLeadMs: 0,
+    },
   ) {}
 
   /** One tick: the runs this caller claimed (and started), in order. */
   async tick(): Promise<ClaimedRun[]> {
     const nowMs = this.now();
     const claimed: ClaimedRun[] = [];
-    for (const schedule of await this.store.due(nowMs, this.batch)) {
-      const decision: RunDecision = decideRun(schedule, nowMs);
+    for (const schedule of await this.store.due(nowMs + this.lead.maxLeadMs, this.batch)) {
+      // Not yet within its own lead: a later tick claims it.
+      if (schedule.nextRunAt > nowMs) {
+        const lead = Math.min(this.lead.maxLeadMs, await this.lead.leadMs(schedule));
+        if (schedule.nextRunAt - lead > nowMs) continue;
+      }
+      // A run started early is read at its own time (on time); one already due, at now.
+      const decision: RunDecision = decideRun(schedule, Math.max(nowMs, schedule.nextRunAt));
       // A recurrence that cannot be read has no next run: it is left due, and never claimed.
       if (decision.nextRunAt === undefined) continue;
       const won = await this.store.claimRun(schedule.workspace, schedule.id, schedule.nextRunAt, {

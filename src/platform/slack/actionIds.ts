@@ -28,6 +28,11 @@ export const ACTIONS = {
   // alerts
   alertMute: "alert.mute",
   alertUnmute: "alert.unmute",
+  // scheduled reports (value: the schedule's id)
+  schedulePause: "schedule.pause",
+  scheduleResume: "schedule.resume",
+  scheduleRunNow: "schedule.run",
+  scheduleRemove: "schedule.remove",
   // home tab
   homeLogin: "home.login",
   homeLogout: "home.logout",

@@ -102,6 +102,22 @@ function withZoneNote(rendered: Rendered, task: TaskRecord, language: Language):
   };
 }
 
+/** The submitter's footnote (ReplyTarget.footnote) under the answer, as a context line. */
+function withFootnote(rendered: Rendered, task: TaskRecord): Rendered {
+  const note = task.reply.footnote;
+  if (!note) return rendered;
+  const { message } = rendered;
+  if (message.blocks.length === 0 || message.blocks.length >= MAX_BLOCKS)
+    return { ...rendered, message: { ...message, text: `${message.text}\n${note}` } };
+  return {
+    ...rendered,
+    message: {
+      ...message,
+      blocks: [...message.blocks, { type: "context", elements: [{ type: "mrkdwn", text: note }] }],
+    },
+  };
+}
+
 /**
  * Whether the answer replaces the message the task's response_url belongs to. A failure is told
  * to the user alone: it never replaces a card others see; in the user's own list it is told above
@@ -591,7 +607,10 @@ export class TaskDelivery {
 
   /** The rendered answer (modal, message, files) to where the task was asked. */
   private async deliverAnswer(task: TaskRecord): Promise<void> {
-    const rendered = withZoneNote(await this.options.render(task), task, this.languageOf(task));
+    const rendered = withFootnote(
+      withZoneNote(await this.options.render(task), task, this.languageOf(task)),
+      task,
+    );
     // The renderer is pure; what it asks to keep is written here, before the answer goes out.
     if (rendered.listUpdate)
       await this.options.store.updateResult(rendered.listUpdate.taskId, rendered.listUpdate.result);
@@ -612,9 +631,11 @@ export class TaskDelivery {
         task.reply.channel,
         refreshed,
       );
-    if (rendered.files && rendered.files.length > 0 && task.slackUser) {
+    // An answer posted for everyone in the channel has its files there too, under the post.
+    const posted = sentTo === "channel" ? (await this.options.store.get(task.id))?.reply.posted : undefined;
+    if (rendered.files && rendered.files.length > 0 && (posted || task.slackUser)) {
       try {
-        await this.uploadFiles(task, task.slackUser, rendered.files);
+        await this.uploadFiles(task, posted ?? { user: task.slackUser as string }, rendered.files);
       } catch (error) {
         const code = slackErrorCode(error);
         throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "files") : error;
@@ -688,21 +709,28 @@ export class TaskDelivery {
     }
   }
 
-  /** Files go to the user's direct messages: the answer itself is only visible to them. */
-  private async uploadFiles(task: TaskRecord, userId: string, files: OutgoingFile[]): Promise<void> {
+  /**
+   * Files go to the user's direct messages when the answer is only visible to them; an answer
+   * posted in a channel for everyone has them in its thread.
+   */
+  private async uploadFiles(
+    task: TaskRecord,
+    to: { user: string } | { channel: string; ts: string },
+    files: OutgoingFile[],
+  ): Promise<void> {
     const client = await this.clientOf(task);
-    const opened = await client.conversations.open({ users: userId });
-    const channel = opened.channel?.id;
+    const channel =
+      "user" in to ? (await client.conversations.open({ users: to.user })).channel?.id : to.channel;
     if (!channel) return;
     for (const file of files) {
       const content =
         typeof file.content === "string" ? Buffer.from(file.content, "utf8") : Buffer.from(file.content);
-      await client.filesUploadV2({
-        channel_id: channel,
-        file: content,
-        filename: file.filename,
-        title: file.title,
-      });
+      const upload = { file: content, filename: file.filename, title: file.title };
+      await client.filesUploadV2(
+        "ts" in to
+          ? { ...upload, channel_id: channel, thread_ts: to.ts }
+          : { ...upload, channel_id: channel },
+      );
     }
   }
 }

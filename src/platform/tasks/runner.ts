@@ -813,8 +813,24 @@ export class TaskRunner<S> {
     return interleaved;
   }
 
+  /**
+   * How long a task not yet submitted takes on its own once its first call may start: its planned
+   * calls one slot apart, then the last one's answer. A scheduled run is submitted this early, so
+   * that its answer lands near the set time.
+   */
+  durationOf(task: Pick<TaskRecord, "kind" | "params" | "account">): number {
+    const calls = this.plannedCalls(task);
+    const slot = this.options.gate.slotMs(task.account);
+    return Math.max(0, calls - 1) * slot + (this.options.typicalCallMs?.(task.account) ?? slot);
+  }
+
+  /** The calls a task not yet submitted plans (its handler's plan plus a login). */
+  plannedCalls(task: Pick<TaskRecord, "kind" | "params" | "account">): number {
+    return this.plannedTotal(task);
+  }
+
   /** The calls of a task that has not reported its own total: its handler's plan plus a login. */
-  private plannedTotal(record: TaskRecord): number {
+  private plannedTotal(record: Pick<TaskRecord, "kind" | "params" | "account">): number {
     const handler = this.handlers.get(record.kind);
     if (!handler?.plan) return 1;
     const parsed = parseParams(handler.params, record.params);

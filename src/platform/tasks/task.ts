@@ -14,8 +14,16 @@ export const replyTargetSchema = z.object({
   threadTs: z.string().optional(),
   viewId: z.string().optional(),
   teamId: z.string().optional(),
-  /** Post the answer in `channel` for everyone (a created transport), not only to the user. */
+  /**
+   * Post the answer in `channel` for everyone (a created transport, a scheduled report), not only
+   * to the user; its files then go to the channel too, under the post.
+   */
   inChannel: z.boolean().optional(),
+  /**
+   * A line under the answer, already in the reply's language, written by whoever submitted the
+   * task (a scheduled report's "scheduled by … · next run …").
+   */
+  footnote: z.string().max(500).optional(),
   /** Answer beside the clicked message instead of replacing it (a channel's alert stays as it is). */
   keepOriginal: z.boolean().optional(),
   /**

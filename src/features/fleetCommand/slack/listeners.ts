@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { examplesFor, helpText, withVehicles } from "../../../commands/help.js";
-import { alertChannelChange, parseFleetCommand } from "../../../commands/index.js";
+import { alertChannelChange, parseFleetCommand, scheduleChange } from "../../../commands/index.js";
 import type { FleetCommand } from "../../../commands/types.js";
 import { grammarErrorMessage } from "../../../commands/views/grammarError.js";
 import { helpMessage } from "../../../commands/views/help.js";
@@ -22,6 +22,7 @@ import {
 import type { ListenerDeps } from "../../context.js";
 import { showQueue } from "../../queue/index.js";
 import { openReportModal, type ReportCommandArgs, runReport } from "../../reports/index.js";
+import { addSchedule, listSchedules, removeSchedule } from "../../schedules/index.js";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -32,9 +33,10 @@ export async function fleetCommand(
 ): Promise<void> {
   // No Web API call before the ack: the zone known now; the task settles it (tasks/handlers/userZone.ts).
   const zone = deps.reports.users.zoneAtAck(command.user_id);
-  // Changing a channel's alerts asks Slack (a typed #name, membership, can the bot post there):
-  // those commands are acknowledged first, and answered through the response_url.
-  const channelChange = alertChannelChange(command.text);
+  // Changing a channel's alerts, or scheduling a report, asks Slack (a typed #name, membership,
+  // can the bot post there, the author's zone): those commands are acknowledged first, and
+  // answered through the response_url.
+  const channelChange = alertChannelChange(command.text) ?? scheduleChange(command.text);
   if (channelChange) await slackAck();
   const ack: Ack = channelChange
     ? async (answer) => {
@@ -123,6 +125,12 @@ async function dispatchFleetCommand(
       return zonesCommand(alertArgs, parsed, deps.alerts);
     case "language":
       return languageCommand(args, parsed, deps.language);
+    case "schedule-add":
+      return addSchedule(args, parsed, deps.schedules);
+    case "schedule-list":
+      return listSchedules(args, deps.schedules);
+    case "schedule-remove":
+      return removeSchedule(args, parsed.id, deps.schedules);
     default:
       return unknownCommand(parsed, args);
   }

@@ -113,8 +113,13 @@ export async function runReport(
     await args.ack(ephemeral(grammarErrorMessage(unknown, undefined, args.language)));
     return;
   }
+  await submitReport(args, deps, account.username, reportTaskParams(parsed, args.zone));
+}
+
+/** A parsed report command as its task's parameters (a typed command and a scheduled run alike). Pure. */
+export function reportTaskParams(parsed: ReportCommand, timeZone: string): VehicleReportInput {
   const period = parsed.period;
-  await submitReport(args, deps, account.username, {
+  return {
     report: parsed.report,
     refs: parsed.vehicles,
     ...(parsed.filter !== undefined ? { filter: parsed.filter } : {}),
@@ -130,8 +135,8 @@ export async function runReport(
         }
       : {}),
     ...(parsed.minMinutes !== undefined ? { minMinutes: parsed.minMinutes } : {}),
-    timeZone: args.zone,
-  });
+    timeZone,
+  };
 }
 
 async function submitReport(
