@@ -31,8 +31,9 @@ const DOMAIN = [
   "features/reports",
   "features/etransport",
   "features/alerts",
+  "features/schedules",
 ];
-const FEATURES = ["account", "alerts", "etransport", "fleetCommand", "home", "queue", "reports"];
+const FEATURES = ["account", "alerts", "etransport", "fleetCommand", "home", "queue", "reports", "schedules"];
 
 const SLACK_IMPORTS = [
   'import { INPUTS } from "../../platform/slack/actionIds.js";\nexport const ids = INPUTS;\n',

@@ -59,7 +59,8 @@ export class ScheduleTicker {
         schedule,
         scheduledAt: decision.run.scheduledAt,
         late: decision.run.late,
-        skipped: decision.skipped,
+        // A tick that made nothing left its skip as the last outcome: said in this post (at least one).
+        skipped: decision.skipped + (schedule.lastOutcome === "skipped" ? 1 : 0),
       };
       claimed.push(run);
       await this.start(run);
