@@ -2,7 +2,9 @@ import { TRANSPORT_INCIDENT_KINDS } from "../features/alerts/incidents.js";
 import type { AlertSubscriptions } from "../features/alerts/subscriptions.js";
 import { cronTickMs, nextCronRunMs } from "../features/alerts/sweepHealth.js";
 import { VEHICLE_ALERT_CODES, zoneNameKey } from "../features/alerts/vehicleWatch/watches.js";
+import { nextRunAfter } from "../features/schedules/index.js";
 import type { FleetAccounts } from "../platform/accounts/fleetAccounts.js";
+import type { NewReportSchedule, ScheduleRepository } from "../platform/store/contract/schedules.js";
 import type { ZoneRepository } from "../platform/store/contract/zones.js";
 import { ONLY_WORKSPACE } from "../platform/workspaces/workspace.js";
 import type { FakeSlack } from "../sandbox/fakeSlack/index.js";
@@ -93,7 +95,8 @@ export function alertSchedule(config: Config, alerts: AlertParts, health: Health
 
 /**
  * The sandbox's #alerts, in a fresh store: every transport kind and every vehicle kind, with
- * thresholds a newcomer sees within a minute of pressing a Simulator button (idling 2 min, a reefer
+ * thresholds a newcomer sees within a minute of pressing a Simulator button (idling 2 min, speeding
+ * above 100 km/h, a reefer
  * out of −25..8 °C for 1 min: both demo reefers, 4 °C and −18 °C, sit inside it until warmed), and
  * the demo zone "Depou București" around the simulator's București depot, where vehicles leave
  * from and come back to by themselves.
@@ -102,12 +105,18 @@ export function sandboxAlerts(
   subscriptions: AlertSubscriptions,
   zones: ZoneRepository,
   simulator: RunningSimulator | undefined,
+  schedules?: Pick<ScheduleRepository, "add">,
 ): (account: string) => Promise<void> {
   return async (account) => {
     const seeded = await subscriptions.seedSubscription("C0ALERTS", account, ONLY_WORKSPACE, {
       codes: [...TRANSPORT_INCIDENT_KINDS, ...Object.values(VEHICLE_ALERT_CODES)],
-      watch: { idleMinutes: 2, tempMin: -25, tempMax: 8, tempForMinutes: 1 },
+      // Speeding above 100 km/h: the demo vans cruise up to 95 (a first check must be calm); the
+      // Simulator panel's Speed button drives at 120.
+      watch: { idleMinutes: 2, speedKmh: 100, tempMin: -25, tempMax: 8, tempForMinutes: 1 },
     });
+    // A scheduled report in #general, made by the demo dispatcher: `/fleet schedules` there lists
+    // it, and its Run now posts it at once.
+    if (seeded && schedules) await schedules.add(sandboxSchedule(Date.now()));
     const depot = simulator?.depots.find((d) => d.town === "București") ?? simulator?.depots[0];
     if (!seeded || !depot) return;
     await zones.addZone({
@@ -118,5 +127,20 @@ export function sandboxAlerts(
       longitude: depot.longitude,
       radiusMeters: DEMO_ZONE.radiusMeters,
     });
+  };
+}
+
+/** The sandbox's demo schedule: yesterday's fuel of every vehicle, in #general, every day at 07:30. */
+export function sandboxSchedule(now: number): NewReportSchedule {
+  const recurrence = { every: "day", time: "07:30" } as const;
+  const timeZone = "Europe/Bucharest";
+  return {
+    workspace: ONLY_WORKSPACE,
+    channel: "C0GENERAL",
+    createdBy: "U0DISPATCH",
+    command: "fuel all yesterday",
+    recurrence,
+    timeZone,
+    nextRunAt: nextRunAfter(recurrence, timeZone, now) ?? now + 86_400_000,
   };
 }

@@ -86,7 +86,14 @@ export async function startFleetbot(config: Config, options: StartOptions = {}):
     ...{ stores, runner, queue, alerts, fleet, options, sandboxed: !!slackSide.fake, health, logger },
     ...(firstList ? { firstList: firstList.start() } : {}),
     ...(slackSide.fake
-      ? { sandboxAlerts: sandboxAlerts(alerts.subscriptions, stores.zones, service.simulator) }
+      ? {
+          sandboxAlerts: sandboxAlerts(
+            alerts.subscriptions,
+            stores.zones,
+            service.simulator,
+            stores.schedules,
+          ),
+        }
       : {}),
   });
   if (options.schedulePolling !== false) schedules.start();

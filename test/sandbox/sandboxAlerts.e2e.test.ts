@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Config, loadConfig, sandboxAlertsCron } from "../../src/app/config.js";
 import { type StartOptions, startFleetbot } from "../../src/app/start.js";
 import { SEVERITY_MARKS } from "../../src/features/alerts/slack/views/incidentText.js";
+import { ACTIONS } from "../../src/platform/slack/actionIds.js";
 import { SlackDriver } from "../../src/sandbox/fakeSlack/index.js";
-import { alertMessagesFor, textOf } from "../helpers/botHarness.js";
+import { alertMessagesFor, buttonsOf, textOf } from "../helpers/botHarness.js";
 
 const USER = "U0DISPATCH";
 const ALERTS = "C0ALERTS";
@@ -99,6 +100,48 @@ describe("a fresh sandbox (checks run by hand)", () => {
     // Nothing the user saw anywhere blamed a setting they never made.
     const everything = [...s.fake.messages(GENERAL), ...s.fake.messages(ALERTS)].map(textOf).join("\n");
     expect(everything).not.toContain("ALERTS_CHANNEL");
+  });
+});
+
+describe("the sandbox's demo schedule", () => {
+  let s: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    s = await startSandbox({ alertPolling: false, schedulePolling: false });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("#general has yesterday's fuel every day at 07:30; its Run now posts it there, with the CSV", async () => {
+    const listed = await s.fleet("schedules");
+    expect(listed).toMatch(
+      /`[0-9A-Z]+` · `fuel all yesterday` · every day at 07:30 · <#C0GENERAL> · by <@U0DISPATCH>/,
+    );
+    const list = s.fake
+      .messages(GENERAL)
+      .filter((m) => m.visibleTo === USER)
+      .at(-1)!;
+    const runNow = buttonsOf(list, ACTIONS.scheduleRunNow)[0]!;
+    const driver = new SlackDriver({ botUrl: `${s.bot.url}/slack/events`, fake: s.fake });
+    await driver.blockAction({
+      userId: USER,
+      channelId: GENERAL,
+      messageTs: list.ts,
+      actionId: ACTIONS.scheduleRunNow,
+      value: runNow.value,
+    });
+    const post = await s.fake.waitFor(
+      () =>
+        s.fake.messages(GENERAL).find((m) => !m.ephemeral && textOf(m).includes("run now by <@U0DISPATCH>")),
+      { timeoutMs: 20_000 },
+    );
+    expect(textOf(post)).toMatch(/Fuel/);
+    await s.fake.waitFor(
+      () => s.fake.messages(GENERAL).some((m) => m.threadTs === post.ts && m.files?.length),
+      {
+        timeoutMs: 20_000,
+      },
+    );
   });
 });
 
