@@ -94,7 +94,8 @@ export function alertSchedule(config: Config, alerts: AlertParts, health: Health
 }
 
 /**
- * The sandbox's #alerts, in a fresh store: every transport kind and every vehicle kind, with
+ * The sandbox's #alerts, in a fresh store: every transport kind and every vehicle kind but
+ * AfterHours, with
  * thresholds a newcomer sees within a minute of pressing a Simulator button (idling 2 min, speeding
  * above 100 km/h, a reefer
  * out of −25..8 °C for 1 min: both demo reefers, 4 °C and −18 °C, sit inside it until warmed), and
@@ -109,7 +110,12 @@ export function sandboxAlerts(
 ): (account: string) => Promise<void> {
   return async (account) => {
     const seeded = await subscriptions.seedSubscription("C0ALERTS", account, ONLY_WORKSPACE, {
-      codes: [...TRANSPORT_INCIDENT_KINDS, ...Object.values(VEHICLE_ALERT_CODES)],
+      // Not AfterHours: the demo fleet's multi-day trips drive on after their night's rest (from
+      // about 02:00), which would post a burst of them at random hours of a fresh sandbox.
+      codes: [
+        ...TRANSPORT_INCIDENT_KINDS,
+        ...Object.values(VEHICLE_ALERT_CODES).filter((code) => code !== VEHICLE_ALERT_CODES.afterhours),
+      ],
       // Speeding above 100 km/h: the demo vans cruise up to 95 (a first check must be calm); the
       // Simulator panel's Speed button drives at 120.
       watch: { idleMinutes: 2, speedKmh: 100, tempMin: -25, tempMax: 8, tempForMinutes: 1 },

@@ -93,6 +93,36 @@ function reportLine(report: AnyReportEntry): LineSpec {
   };
 }
 
+/**
+ * The scheduled reports' lines (`/fleet schedule`, `schedules`, `schedule remove`): the recurrence
+ * and `remove` are written in the reader's words, as the grammar reads both (schedule.ts); the
+ * report inside the example too, so the Romanian example is all Romanian.
+ */
+const SCHEDULE_LINES: Readonly<Record<"add" | "list" | "remove", LineSpec>> = {
+  add: {
+    subs: ["schedule"],
+    rest: (t) => ` <${t.argReport()}> ${t.scheduleWhen()} [${t.scheduleIn()} #${t.argChannel()}]`,
+    does: (t) => t.schedule(),
+    args: { en: "fuel all yesterday every day at 07:30", ro: "combustibil all ieri în fiecare zi la 07:30" },
+  },
+  list: { subs: ["schedules"], does: (t) => t.schedules() },
+  remove: {
+    subs: ["schedule"],
+    rest: (t) => ` ${t.scheduleRemoveWord()} <${t.argId()}>`,
+    does: (t) => t.scheduleRemove(),
+    args: { en: "remove 7K2Q", ro: "șterge 7K2Q" },
+  },
+};
+
+/** The schedule lines in `language` (the App Home names their examples). */
+export function scheduleUsage(language: Language): { add: UsageLine; list: UsageLine; remove: UsageLine } {
+  return {
+    add: write("fleet", SCHEDULE_LINES.add, language),
+    list: write("fleet", SCHEDULE_LINES.list, language),
+    remove: write("fleet", SCHEDULE_LINES.remove, language),
+  };
+}
+
 /** An example of the alert filters, for the tests: the grammar reads them (alerts.ts). */
 export const ALERT_OPTIONS_EXAMPLE =
   "/fleet alerts subscribe Error min=15 exclude=OldData vehicles=B-123-ABC";
@@ -146,6 +176,9 @@ const FLEET_LINES: readonly LineSpec[] = [
     args: "remove Depou",
   },
   { subs: ["queue"], does: (t) => t.queue() },
+  SCHEDULE_LINES.add,
+  SCHEDULE_LINES.list,
+  SCHEDULE_LINES.remove,
   { subs: ["language"], rest: () => " [ro|en]", does: (t) => t.language(), args: "ro" },
 ];
 

@@ -12,9 +12,14 @@ import { messages } from "../../src/i18n/index.js";
 
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const parse = (text: string) => parseCommandLine(text, ctx).result;
-/** What a command does: its parse without the period as typed (`ieri` or `yesterday`). */
-const meaning = (text: string) => {
+/**
+ * What a command does: its parse without the period as typed (`ieri` or `yesterday`); a schedule's
+ * report (kept as typed, `combustibil toate ieri`) by what that report does.
+ */
+const meaning = (text: string): unknown => {
   const parsed = parse(text);
+  if (parsed.ok && parsed.kind === "schedule-add")
+    return { ...parsed, report: meaning(`/fleet ${parsed.report}`) };
   if (!parsed.ok || !("period" in parsed) || !parsed.period) return parsed;
   const { text: _typed, ...period } = parsed.period;
   return { ...parsed, period };

@@ -15,7 +15,7 @@ describe("each feature registers its own listeners", () => {
   it("the app's tables hold every feature's listeners", () => {
     expect(Object.keys(COMMANDS).sort()).toEqual(["/etransport", "/fleet"]);
     expect(Object.keys(EVENTS)).toEqual(["app_home_opened"]);
-    expect(Object.keys(BUTTONS)).toHaveLength(18);
+    expect(Object.keys(BUTTONS)).toHaveLength(22);
     expect(Object.keys(VIEW_SUBMISSIONS)).toHaveLength(4);
     expect(Object.keys(SELECT_OPTIONS)).toHaveLength(2);
   });

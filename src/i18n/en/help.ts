@@ -28,6 +28,14 @@ export const help = {
   /** The list's status filters, as typed (the grammar reads both languages' words). */
   listFilters: () => "pending|active|paused|completed|all",
   argFilter: () => "filter",
+  argReport: () => "report",
+  argId: () => "id",
+  /** A schedule's recurrence and time, as typed (`/fleet schedule`; the grammar reads both languages'). */
+  scheduleWhen: () => "every day|weekday|<weekday>|month on <day> at <HH:MM>",
+  /** The word before a schedule's channel (`in #channel`). */
+  scheduleIn: () => "in",
+  /** The word that removes a schedule (`/fleet schedule remove <id>`). */
+  scheduleRemoveWord: () => "remove",
 
   help: () => "this list",
   login: () => "link your fleet account (opens a form)",
@@ -48,6 +56,12 @@ export const help = {
   zonesRemove: () => "remove a zone",
   alertsList: () => "channels that receive alerts",
   queue: () => "your queued and running requests",
+  schedule: () =>
+    "post a report in a channel on a schedule (the one you type it in, or `in #channel`), run as your fleet account: the report command as you would type it, its period read at each run (`yesterday`: the day before the run), the time in your Slack time zone; `every weekday` is Monday to Friday, and a month without the day runs on its last day",
+  schedules: () =>
+    "this channel's scheduled reports and yours elsewhere, with Pause or Resume, Run now and Remove",
+  scheduleRemove: () =>
+    "remove a schedule (its id is in `/fleet schedules`): yours, or one paused because its author left the channel or unlinked",
 
   // The reports, by name.
   vehicles: () => "vehicles with their last position",
@@ -88,6 +102,9 @@ export const help = {
   homeUnlink: () => "Unlink my account",
   homeRequests: () => "*Your requests*",
   homeNoRequests: () => "*Your requests*: nothing waiting.",
+  /** `example`, `list`: the help's `/fleet schedule` and `/fleet schedules` examples. */
+  homeSchedules: ({ example, list }: { example: string; list: string }) =>
+    `*Scheduled reports*: \`${example}\` in a channel posts that report there at that time, as your fleet account; \`${list}\` in the channel lists its schedules, with Pause, Run now and Remove.`,
   /** A request's state in the App Home's list. */
   homeTaskState: (state: "queued" | "running" | "done" | "failed" | "cancelled") => state,
   /** How long a request may still take (`duration` from format.ts, or "under a second"). */

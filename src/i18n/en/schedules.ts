@@ -2,6 +2,8 @@
  * English, scheduled reports (`/fleet schedule`): what is wrong with a schedule command. Values
  * are inserted as given: escape user text for mrkdwn before passing it.
  */
+import { plural } from "../plural.js";
+
 export const schedules = {
   time: ({ given }: { given: string }) =>
     `Say when it runs, at the end: \`at 07:30\` (24-hour clock)${given ? `, not ${given}` : ""}.`,
@@ -88,7 +90,7 @@ export const schedules = {
     `Scheduled by ${author} · run now by ${by}`,
   late: ({ due }: { due: string }) => `Late: due ${due}, when fleetbot was not running.`,
   missed: ({ count }: { count: number }) =>
-    `${count === 1 ? "One earlier run was" : `${count} earlier runs were`} missed while fleetbot was down (more than 12 hours ago).`,
+    `${plural("en", count, { one: "One earlier run was", other: `${count} earlier runs were` })} missed while fleetbot was down (more than 12 hours ago).`,
 
   // The author's direct message when a schedule pauses itself.
   pausedDm: ({

@@ -31,6 +31,11 @@ export const help = {
   argSearch: () => "căutare",
   listFilters: () => "în așteptare|în desfășurare|pauză|finalizate|toate",
   argFilter: () => "filtru",
+  argReport: () => "raport",
+  argId: () => "cod",
+  scheduleWhen: () => "în fiecare zi|în zilele lucrătoare|în fiecare <zi>|în fiecare lună pe <zi> la <HH:MM>",
+  scheduleIn: () => "în",
+  scheduleRemoveWord: () => "șterge",
 
   help: () => "lista aceasta",
   login: () => "asociază-ți contul platformei GPS (deschide un formular)",
@@ -51,6 +56,12 @@ export const help = {
   zonesRemove: () => "șterge o zonă",
   alertsList: () => "canalele care primesc alerte",
   queue: () => "cererile tale în așteptare și în lucru",
+  schedule: () =>
+    "publică un raport într-un canal după un program (în cel în care scrii comanda sau `în #canal`), cu contul tău pe platforma GPS: comanda raportului cum ai scrie-o, cu perioada citită la fiecare rulare (`ieri`: ziua dinaintea rulării), ora în fusul tău orar din Slack; `în zilele lucrătoare` înseamnă de luni până vineri, iar într-o lună fără acea zi rulează în ultima ei zi",
+  schedules: () =>
+    "rapoartele programate ale acestui canal și ale tale din alte canale, cu Pauză sau Reia, Rulează acum și Șterge",
+  scheduleRemove: () =>
+    "șterge o programare (codul ei e în `/fleet programări`): una de-a ta sau una pusă în pauză pentru că autorul ei a ieșit din canal sau și-a dezasociat contul",
 
   vehicles: () => "vehiculele, cu ultima lor poziție",
   where: () => "ultima poziție, cu un link spre hartă",
@@ -87,6 +98,8 @@ export const help = {
   homeUnlink: () => "Dezasociază contul meu",
   homeRequests: () => "*Cererile tale*",
   homeNoRequests: () => "*Cererile tale*: nimic în așteptare.",
+  homeSchedules: ({ example, list }) =>
+    `*Rapoarte programate*: \`${example}\` scris într-un canal publică acolo raportul la ora aleasă, cu contul tău pe platforma GPS; \`${list}\` în canal arată programările lui, cu Pauză, Rulează acum și Șterge.`,
   homeTaskState: (state) => TASK_STATES[state],
   supportAt: ({ link }) =>
     `Ajutor și asistență: ${link} · ce păstrează fleetbot și cum se șterge: /privacy, pe același site.`,

@@ -1,5 +1,6 @@
 /** Romanian, scheduled reports (`/fleet programează`). */
 import type { schedules as en } from "../en/schedules.js";
+import { plural } from "../plural.js";
 import type { SameParameters, Translation } from "../section.js";
 
 export const schedules = {
@@ -23,7 +24,7 @@ export const schedules = {
     `în fiecare lună pe ${day} la ${time}${day > 28 ? " (într-o lună mai scurtă, în ultima ei zi)" : ""}`,
 
   added: ({ id, what, when, zone, channel, next }) =>
-    `Am programat \`${what}\` ${when} (${zone}) în ${channel}, cod \`${id}\`. Următoarea rulare: ${next}. \`/fleet programări\` o arată, cu Pauză, Rulează acum și Șterge.`,
+    `Programat: \`${what}\` ${when} (${zone}) în ${channel}, cod \`${id}\`. Următoarea rulare: ${next}. \`/fleet programări\` o arată, cu Pauză, Rulează acum și Șterge.`,
   noAccount: () =>
     "Un raport programat rulează cu contul tău pe platforma GPS: asociază-l întâi cu `/fleet login`, apoi programează din nou.",
   notMember: ({ channel }) =>
@@ -33,7 +34,7 @@ export const schedules = {
   channelUnknown: ({ channel }) =>
     `Slack nu cunoaște un canal ${channel} pe care fleetbot să-l vadă. Scrie comanda chiar în canal sau alege-l cu # ca Slack să-l lege.`,
   workspaceFull: ({ count, max }) =>
-    `Spațiul de lucru are ${count} rapoarte programate, cel mult ${max}. Șterge întâi unul (\`/fleet programări\`).`,
+    `Workspace-ul are ${count} de rapoarte programate, cel mult ${max}. Șterge întâi unul (\`/fleet programări\`).`,
   accountFull: ({ used, adding, max }) =>
     `E prea mult pentru contul platformei GPS: programările lui folosesc deja ${used} din cele ${max} cereri pe zi pe care le pot lua (jumătate din cât permite platforma GPS; restul rămâne pentru căutările oamenilor), iar aceasta are nevoie de ${adding} la fiecare rulare. Restrânge-o (mai puține vehicule, o perioadă mai scurtă) sau șterge altă programare.`,
 
@@ -46,10 +47,10 @@ export const schedules = {
   nextRun: ({ at }) => `Următoarea rulare ${at}`,
   lastOk: ({ at }) => `ultima rulare ${at}: postat`,
   lastFailed: ({ at, count }) =>
-    `ultima rulare ${at}: eșuată${count > 1 ? ` (${count} la rând; la 3 se pune pe pauză)` : ""}`,
+    `ultima rulare ${at}: eșuată${count > 1 ? ` (${count} la rând; la 3 e pusă în pauză)` : ""}`,
   lastSkipped: () => "ultima rulare sărită (fleetbot a fost oprit mai mult de 12 ore)",
   neverRun: () => "nu a rulat încă",
-  pausedBecause: ({ reason }) => `Pe pauză: ${reason}`,
+  pausedBecause: ({ reason }) => `În pauză: ${reason}`,
   reasonUser: () => "cineva a apăsat Pauză",
   reasonUnlinked: () => "autorul nu mai are asociat un cont pe platforma GPS",
   reasonLeftChannel: () => "autorul nu mai e în canal",
@@ -64,23 +65,23 @@ export const schedules = {
   removeConfirmYes: () => "Șterge",
   cancel: () => "Renunță",
 
-  removed: ({ id, what }) => `Am șters programarea \`${id}\` (\`${what}\`).`,
+  removed: ({ id, what }) => `Programarea \`${id}\` (\`${what}\`) a fost ștearsă.`,
   notFound: ({ id }) =>
-    `Nu există programarea \`${id}\` în acest spațiu de lucru. \`/fleet programări\` le arată.`,
+    `Nu există programarea \`${id}\` în acest workspace. \`/fleet programări\` le arată.`,
   onlyAuthor: ({ author }) =>
     `Doar autorul ei, ${author}, poate șterge sau relua această programare: rulează cu contul lui pe platforma GPS.`,
-  pausedNow: ({ id }) => `Programarea \`${id}\` e pe pauză: nu se mai postează nimic până e reluată.`,
+  pausedNow: ({ id }) => `Programarea \`${id}\` e în pauză: nu se mai postează nimic până e reluată.`,
   resumedNow: ({ id, next }) => `Programarea \`${id}\` a fost reluată. Următoarea rulare: ${next}.`,
-  runQueued: ({ id, channel }) => `Rulez acum programarea \`${id}\`: raportul va fi postat în ${channel}.`,
+  runQueued: ({ id, channel }) => `Programarea \`${id}\` rulează acum: raportul va fi postat în ${channel}.`,
 
   byline: ({ author, next }) => `Programat de ${author} · următoarea rulare ${next} · \`/fleet programări\``,
   bylineRunNow: ({ author, by }) => `Programat de ${author} · rulat acum de ${by}`,
   late: ({ due }) => `Întârziat: trebuia la ${due}, când fleetbot nu rula.`,
   missed: ({ count }) =>
-    `${count === 1 ? "O rulare anterioară a fost pierdută" : `${count} rulări anterioare au fost pierdute`} cât fleetbot a fost oprit (acum mai mult de 12 ore).`,
+    `${plural("ro", count, { one: "O rulare anterioară a fost pierdută", few: `${count} rulări anterioare au fost pierdute`, other: `${count} de rulări anterioare au fost pierdute` })} cât fleetbot a fost oprit (acum mai mult de 12 ore).`,
 
   pausedDm: ({ what, when, channel, reason }) =>
-    `Raportul tău programat \`${what}\` (${when}) din ${channel} e pe pauză: ${reason}.`,
+    `Raportul tău programat \`${what}\` (${when}) din ${channel} a fost pus în pauză: ${reason}.`,
   pausedDmFix: ({ fix }) => `${fix} Apoi apasă Reia în \`/fleet programări\` acolo.`,
   fixUnlinked: () => "Asociază din nou contul tău pe platforma GPS cu `/fleet login`.",
   fixLeftChannel: () => "Intră din nou în canal.",

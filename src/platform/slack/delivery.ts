@@ -633,9 +633,17 @@ export class TaskDelivery {
       );
     // An answer posted for everyone in the channel has its files there too, under the post.
     const posted = sentTo === "channel" ? (await this.options.store.get(task.id))?.reply.posted : undefined;
-    if (rendered.files && rendered.files.length > 0 && (posted || task.slackUser)) {
+    const files = rendered.files ?? [];
+    if (files.length > 0 && (posted || task.slackUser)) {
       try {
-        await this.uploadFiles(task, posted ?? { user: task.slackUser as string }, rendered.files);
+        await this.uploadFiles(task, posted ?? { user: task.slackUser as string }, files).catch(
+          async (error: unknown) => {
+            // A public channel fleetbot posts in without being a member takes no file (Slack wants
+            // membership to share one): the asking user gets them in a direct message instead.
+            if (!posted || !task.slackUser || slackErrorCode(error) !== "not_in_channel") throw error;
+            await this.uploadFiles(task, { user: task.slackUser }, files);
+          },
+        );
       } catch (error) {
         const code = slackErrorCode(error);
         throw code && PERMANENT_SLACK_ERRORS.has(code) ? new PermanentDeliveryError(code, "files") : error;

@@ -207,6 +207,26 @@ describe("a daily schedule", () => {
   });
 });
 
+describe("a public channel fleetbot is not a member of", () => {
+  it("takes the post; its files, which Slack shares only where fleetbot is a member, go to the author", async () => {
+    const answer = await fleet("schedule fuel all yesterday every day at 07:30", "C0ALERTS");
+    const id = idIn(answer);
+    expect(id).not.toBe("");
+    const runs = await h.bot.schedules.runs.runNow(
+      (await h.bot.slack.context.schedules.store.get("", id))!,
+      USER,
+    );
+    expect(runs.ok).toBe(true);
+    const post = await h.fake.waitFor(() =>
+      h.fake.messages("C0ALERTS").find((m) => !m.ephemeral && textOf(m).includes("run now by")),
+    );
+    expect(textOf(post)).toMatch(/Fuel/);
+    await h.fake.waitFor(() => h.fake.messages(dmIdFor(USER)).some((m) => m.files?.length));
+    expect(h.fake.messages("C0ALERTS").filter((m) => m.files?.length)).toHaveLength(0);
+    await fleet(`schedule remove ${id}`, "C0ALERTS");
+  });
+});
+
 describe("wrong input is answered with an example that works", () => {
   it.each([
     ["schedule fuel all yesterday every day", /at 07:30/],
@@ -231,7 +251,7 @@ describe("Romanian", () => {
   it("programează … în fiecare lună pe 31 la 08:00: made, and said in Romanian", async () => {
     await fleet("language ro");
     const answer = await fleet("programează combustibil toate luna trecută în fiecare lună pe 31 la 08:00");
-    expect(answer).toContain("Am programat `combustibil toate luna trecută` în fiecare lună pe 31 la 08:00");
+    expect(answer).toContain("Programat: `combustibil toate luna trecută` în fiecare lună pe 31 la 08:00");
     expect(answer).toContain("într-o lună mai scurtă, în ultima ei zi");
     const list = await fleet("programări");
     expect(list).toContain("Rapoarte programate în <#C0GENERAL>");

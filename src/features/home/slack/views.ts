@@ -1,5 +1,6 @@
-/** The App Home tab: the account the reader acts as, their requests and the help. */
+/** The App Home tab: the account the reader acts as, their requests, scheduled reports and the help. */
 import type { KnownBlock, View } from "@slack/types";
+import { scheduleUsage } from "../../../commands/help.js";
 import type { Language } from "../../../i18n/index.js";
 import { messages } from "../../../i18n/index.js";
 import { ACTIONS } from "../../../platform/slack/actionIds.js";
@@ -21,6 +22,7 @@ export interface HomeFacts {
 
 export function homeView(facts: HomeFacts, nowMs: number): View {
   const t = messages(facts.language).help;
+  const schedule = scheduleUsage(facts.language);
   const blocks: KnownBlock[] = [
     { type: "header", text: plain("fleetbot") },
     section(facts.accountLine),
@@ -57,6 +59,7 @@ export function homeView(facts: HomeFacts, nowMs: number): View {
             })
             .join("\n")}`,
     ),
+    section(t.homeSchedules({ example: schedule.add.example, list: schedule.list.example })),
     { type: "divider" },
     ...sectionsOf(facts.help).slice(0, 20),
     ...(facts.support ? [{ type: "divider" } as const, context(facts.support)] : []),

@@ -5,10 +5,12 @@
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it, vi } from "vitest";
 import { helpText } from "../../../../src/commands/help.js";
+import { parseCommandLine } from "../../../../src/commands/index.js";
 import type { QueueDeps } from "../../../../src/features/context.js";
 import { publishHome } from "../../../../src/features/home/slack/listeners.js";
 import { homeView } from "../../../../src/features/home/slack/views.js";
 import type { QueueEntry } from "../../../../src/features/queue/slack/views.js";
+import { LANGUAGES } from "../../../../src/i18n/index.js";
 import { supportLine } from "../../../../src/platform/slack/views/installation.js";
 
 const NOW = Date.parse("2026-11-22T10:00:00Z");
@@ -42,6 +44,10 @@ describe("the App Home in Romanian", () => {
     expect(text).toContain("(în așteptare, sub o secundă)");
     expect(text).toContain("(în așteptare)");
     expect(text).toContain("`/fleet ajutor` (`help`) – lista aceasta");
+    expect(text).toContain(
+      "*Rapoarte programate*: `/fleet programează combustibil all ieri în fiecare zi la 07:30` scris într-un canal",
+    );
+    expect(text).toContain("`/fleet programări` în canal arată programările lui");
     expect(text).toContain("Ajutor și asistență: întreabă persoana care a adăugat fleetbot");
     for (const english of ["Link my fleet account", "Your requests", "queued", "running", "about ", "e.g."])
       expect(text).not.toContain(english);
@@ -80,8 +86,33 @@ describe("the App Home in English", () => {
     expect(text).toContain('"text":"Link my fleet account"');
     expect(text).toContain("*Your requests*\\n");
     expect(text).toContain("(running, about 2 min)");
+    expect(text).toContain(
+      "*Scheduled reports*: `/fleet schedule fuel all yesterday every day at 07:30` in a channel posts that report there",
+    );
+    expect(text).toContain("`/fleet schedules` in the channel lists its schedules");
     expect(text).toContain("Help and support: ask whoever added fleetbot");
   });
+});
+
+describe("the App Home's scheduled reports line", () => {
+  it.each(LANGUAGES)(
+    "%s: its commands parse, as a schedule and the list, the same in both languages",
+    (language) => {
+      const view = homeView({ language, accountLine: "…", linked: true, queue: [], help: "" }, NOW);
+      const line = textOf(view).match(/\*(?:Scheduled reports|Rapoarte programate)\*:[^"]*/)?.[0] ?? "";
+      const commands = [...line.matchAll(/`(\/fleet [^`]+)`/g)].map((m) => m[1]!);
+      expect(commands).toHaveLength(2);
+      const [add, list] = commands.map(
+        (c) => parseCommandLine(c, { timeZone: "Europe/Bucharest", now: new Date(NOW) }).result,
+      );
+      expect(add).toMatchObject({
+        ok: true,
+        kind: "schedule-add",
+        recurrence: { every: "day", time: "07:30" },
+      });
+      expect(list).toEqual({ ok: true, kind: "schedule-list" });
+    },
+  );
 });
 
 describe("publishHome", () => {
