@@ -35,6 +35,8 @@ beforeAll(async () => {
           members: [USER, OTHER],
         },
         { id: "C0NOBOT", name: "nobot", isPrivate: true, botIsMember: false, members: [USER] },
+        { id: "G0KICKED", name: "kicked", isPrivate: true, botIsMember: true, members: [USER] },
+        { id: "C0RO", name: "dispecerat-ro", isPrivate: false, botIsMember: true, members: [USER] },
       ],
     },
   });
@@ -204,6 +206,39 @@ describe("a daily schedule", () => {
     expect(await fleet(`schedule remove ${id}`, "C0DISPECERAT", OTHER)).toContain("Only its author");
     expect(await fleet(`schedule remove ${id}`, "C0DISPECERAT")).toContain(`Removed schedule \`${id}\``);
     expect(await fleet(`schedule remove ${id}`, "C0DISPECERAT")).toContain(`There is no schedule \`${id}\``);
+  });
+});
+
+describe("the channel decides", () => {
+  it("the post's language is the channel's alert subscription's (lang=ro), whatever the author reads", async () => {
+    await fleet("alerts subscribe Error lang=ro", "C0RO");
+    const answer = await fleet("schedule fuel all yesterday every day at 07:30", "C0RO");
+    const id = idIn(answer);
+    const schedule = (await h.bot.slack.context.schedules.store.get("", id))!;
+    expect((await h.bot.schedules.runs.runNow(schedule, USER)).ok).toBe(true);
+    const post = await h.fake.waitFor(() =>
+      h.fake.messages("C0RO").find((m) => !m.ephemeral && !m.threadTs && textOf(m).includes("Programat de")),
+    );
+    expect(textOf(post)).toContain(`Programat de <@${USER}> · rulat acum de <@${USER}>`);
+    expect(textOf(post)).toMatch(/Combustibil|combustibil/);
+    await fleet(`schedule remove ${id}`, "C0RO");
+    await fleet("alerts unsubscribe", "C0RO");
+  });
+
+  it("pauses when fleetbot was removed from the channel, and the DM says to invite it again", async () => {
+    const answer = await fleet("schedule vehicles every day at 07:30", "G0KICKED");
+    const id = idIn(answer);
+    h.fake.team(h.fake.options.teamId)!.channels.get("G0KICKED")!.botIsMember = false;
+    const schedule = (await h.bot.slack.context.schedules.store.get("", id))!;
+    sim.control.advanceClock(Math.max(0, schedule.nextRunAt - sim.control.now()));
+    const dmBefore = h.fake.messages(dmIdFor(USER)).length;
+    expect(await tick()).toHaveLength(1);
+    await h.fake.waitFor(() => h.fake.messages(dmIdFor(USER)).length > dmBefore);
+    const dm = textOf(h.fake.messages(dmIdFor(USER)).at(-1));
+    expect(dm).toContain("is paused: fleetbot can no longer post in the channel");
+    expect(dm).toContain("/invite @fleetbot");
+    expect((await h.bot.slack.context.schedules.store.get("", id))?.state).toBe("paused");
+    await fleet(`schedule remove ${id}`, "C0GENERAL");
   });
 });
 
