@@ -94,10 +94,14 @@ export function scheduleParts(
         .catch((error: unknown) => logger.error({ err: error }, "schedule outcome not recorded"));
     },
   });
-  const ticker = new ScheduleTicker(stores.schedules, (run) => runs.start(run), now, TICK_BATCH, {
-    leadMs: (schedule) => runs.leadMs(schedule),
-    maxLeadMs: MAX_LEAD_MS,
-  });
+  const ticker = new ScheduleTicker(
+    stores.schedules,
+    (run) => runs.start(run),
+    now,
+    TICK_BATCH,
+    { leadMs: (schedule) => runs.leadMs(schedule), maxLeadMs: MAX_LEAD_MS },
+    (error, schedule) => logger.error({ err: error, schedule: schedule.id }, "a claimed run could not start"),
+  );
   /** The calls per run of the active schedules run as `account`, in every workspace. */
   const accountCalls = async (account: string): Promise<number[]> => {
     const calls: number[] = [];

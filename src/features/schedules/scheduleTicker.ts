@@ -29,6 +29,8 @@ export class ScheduleTicker {
       leadMs: async () => 0,
       maxLeadMs: 0,
     },
+    /** A claimed run that could not be started (logged by the caller). */
+    private readonly onError?: (error: unknown, schedule: ReportSchedule) => void,
   ) {}
 
   /** One tick: the runs this caller claimed (and started), in order. */
@@ -63,7 +65,16 @@ export class ScheduleTicker {
         skipped: decision.skipped + (schedule.lastOutcome === "skipped" ? 1 : 0),
       };
       claimed.push(run);
-      await this.start(run);
+      try {
+        await this.start(run);
+      } catch (error) {
+        // The run is claimed: it fails as a run (3 in a row pause the schedule), and the other
+        // due schedules of this tick still run.
+        await this.store
+          .recordOutcome(schedule.workspace, schedule.id, { result: "failed" })
+          .catch(() => undefined);
+        this.onError?.(error, schedule);
+      }
     }
     return claimed;
   }

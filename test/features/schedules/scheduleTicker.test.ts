@@ -91,3 +91,52 @@ describe("a schedule whose recurrence cannot be read", () => {
     expect(claims).toEqual([]);
   });
 });
+
+describeContract("ScheduleTicker ahead of time and on a fault", (backend) => {
+  it("claims a run its lead ahead (on time, read at its own instant), not earlier", async () => {
+    const set = await backend.open();
+    const added = await set.schedules.add(daily(at730(29)));
+    let now = at730(29) - 5 * 60_000;
+    const made: ClaimedRun[] = [];
+    const ticker = new ScheduleTicker(
+      set.schedules,
+      async (run) => {
+        made.push(run);
+      },
+      () => now,
+      100,
+      { leadMs: async () => 3 * 60_000, maxLeadMs: 30 * 60_000 },
+    );
+    expect(await ticker.tick()).toEqual([]);
+    now = at730(29) - 3 * 60_000;
+    expect((await ticker.tick()).map((r) => [r.scheduledAt, r.late])).toEqual([[at730(29), false]]);
+    expect((await set.schedules.get(added.workspace, added.id))?.nextRunAt).toBe(at730(30));
+    now = at730(29) + 60_000;
+    expect(await ticker.tick()).toEqual([]);
+    expect(made).toHaveLength(1);
+  });
+
+  it("a claimed run whose start throws counts as a failed run, and the tick goes on to the next", async () => {
+    const set = await backend.open();
+    const first = await set.schedules.add(daily(at730(29)));
+    const second = await set.schedules.add(daily(at730(29)));
+    const started: string[] = [];
+    const errors: string[] = [];
+    const ticker = new ScheduleTicker(
+      set.schedules,
+      async (run) => {
+        if (run.schedule.id === first.id) throw new Error("store unreachable");
+        started.push(run.schedule.id);
+      },
+      () => at730(29) + 10_000,
+      100,
+      undefined,
+      (error, schedule) => errors.push(`${schedule.id}: ${String(error)}`),
+    );
+    expect(await ticker.tick()).toHaveLength(2);
+    expect(started).toEqual([second.id]);
+    expect(errors).toEqual([`${first.id}: Error: store unreachable`]);
+    const failed = await set.schedules.get(first.workspace, first.id);
+    expect(failed).toMatchObject({ lastOutcome: "failed", failuresInRow: 1, nextRunAt: at730(30) });
+  });
+});
