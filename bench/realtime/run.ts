@@ -29,6 +29,7 @@ import {
   WATCH_WAVES,
   whereBehindReports,
 } from "./rows.js";
+import { SCHEDULES_READING, schedulesAtOneMinute } from "./schedules.js";
 
 export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRow[]>> = {
   where: whereBehindReports,
@@ -44,6 +45,7 @@ export const REALTIME_ROWS: Record<string, (o: RowOptions) => Promise<RealtimeRo
   renewal: renewalUnderLoad,
   workspaces: workspaceRows,
   "vehicle-watch": vehicleWatchSweep,
+  schedules: schedulesAtOneMinute,
 };
 
 export interface RealtimeResult {
@@ -171,5 +173,6 @@ ${WORKSPACES_READING}
   for each figure. The demo fleet also shows alerts by itself in (b) (vans faster than 90 km/h,
   arrivals at the depot zone, at night driving after hours), posted in the measured sweeps too
   when they happen then.
+${SCHEDULES_READING}
 - The machine is shared (the load average at the start of the run is given above the tables):
   timings, rows 5 and 7 above all, vary from run to run.`;

@@ -81,7 +81,8 @@ export class ScheduleRuns {
   /**
    * How long before its time a schedule's run is submitted: its own calls one slot apart and the
    * last answer (the learned durations), at most MAX_LEAD_MS. Runs of one account at the same time
-   * queue behind each other in the gate; each is then late by at most the slots ahead of it.
+   * run one after another (the runner starts one background task of an account at a time, in one
+   * process); each is then late by at most the calls of the runs ahead of it.
    */
   async leadMs(schedule: ReportSchedule): Promise<number> {
     const account = await this.deps.accountOf(schedule.createdBy, schedule.workspace);

@@ -96,6 +96,52 @@ function setup(dataDir?: string, resultLimits?: ResultLimits) {
 
 const reply = { channel: "C1" };
 
+describe("TaskRunner, background tasks of one account (scheduled reports)", () => {
+  it("run one after another, so each finishes as early as its place allows; a lookup still goes first", async () => {
+    const { clock, runner, session, finished } = setup();
+    const runs = [];
+    for (let i = 0; i < 3; i++)
+      runs.push(
+        (
+          await runner.submit({
+            kind: "report",
+            params: { calls: 3 },
+            account: "demo",
+            reply,
+            priority: "background",
+          })
+        ).task,
+      );
+    const lookup = (
+      await runner.submit({
+        kind: "start",
+        params: { uit: "U1" },
+        account: "demo",
+        reply,
+        priority: "interactive",
+      })
+    ).task;
+    await clock.runAll();
+    await runner.idle();
+    // Each run's three calls together, in submission order; the lookup's call before the second run's.
+    const prefix = (t: TaskRecord) => t.id.slice(0, 4);
+    const [a, b, c] = runs.map(prefix);
+    expect(session.sent).toEqual([
+      `${a}-0`,
+      "start U1",
+      `${a}-1`,
+      `${a}-2`,
+      `${b}-0`,
+      `${b}-1`,
+      `${b}-2`,
+      `${c}-0`,
+      `${c}-1`,
+      `${c}-2`,
+    ]);
+    expect(finished.map((t) => t.id)).toEqual([lookup.id, ...runs.map((t) => t.id)]);
+  });
+});
+
 describe("TaskRunner", () => {
   it("stores the task before running it and records the result", async () => {
     const { clock, runner, store, finished } = setup();
