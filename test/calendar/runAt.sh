@@ -39,13 +39,14 @@ fi
 
 files=()
 if $select_bound; then
-  # A test that names a day relative to today: yesterday, today, this/last week or month, last N days.
+  # A test that names a day relative to today: yesterday, today, this/last week or month, last N days;
+  # or one whose vehicles may move at the hour it runs (AfterHours: 00:30 is outside 06:00-22:00).
   # Files that start a redis-server are left out: Redis cannot run under libfaketime (it hangs at
   # start), so it keeps the real clock, and a run would mix it with Node's moved one, which no
   # deployment does (BullMQ and the Redis gate compare both). The same date logic runs in the
   # SQLite-mode files, which stay in.
   mapfile -t files < <(grep -rlEi --include='*.test.ts' \
-    "\b(ieri|azi|astăzi|yesterday|today|this week|last week|this month|last month|săptămâna|luna (asta|aceasta|trecută)|ultimele [0-9]+|last [0-9]+ ?(d|days|h|hours))\b" test |
+    "\b(ieri|azi|astăzi|yesterday|today|this week|last week|this month|last month|săptămâna|luna (asta|aceasta|trecută)|ultimele [0-9]+|last [0-9]+ ?(d|days|h|hours)|AfterHours)\b" test |
     xargs grep -L "startRedisServer\|processReplicas\|replicaHarness\|workspaceReplicas" | sort)
   echo "runAt.sh: ${#files[@]} test files name a day relative to today (and need no Redis)"
 fi

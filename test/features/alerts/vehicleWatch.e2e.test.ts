@@ -108,7 +108,9 @@ describe("vehicle kinds are opt-in", () => {
 describe("each vehicle kind", () => {
   beforeAll(async () => {
     const answer = await fleet(
-      "alerts subscribe PowerCut Zone Idle Speeding Offline Towed AfterHours Temperature idle=5 speed=100 offline=90 temp=2..8 tempfor=5",
+      // Not AfterHours (its own test, in Romanian, sets its hours): with the default 06:00-22:00 a
+      // vehicle driven here after 22:00 Bucharest would open one beside the kind under test.
+      "alerts subscribe PowerCut Zone Idle Speeding Offline Towed Temperature idle=5 speed=100 offline=90 temp=2..8 tempfor=5",
     );
     expect(answer).toMatch(/PowerCut below 6 V/);
     expect(answer).toMatch(/Idle after 5 min/);
