@@ -66,8 +66,7 @@ export const schedules = {
   cancel: () => "Renunță",
 
   removed: ({ id, what }) => `Programarea \`${id}\` (\`${what}\`) a fost ștearsă.`,
-  notFound: ({ id }) =>
-    `Nu există programarea \`${id}\` în acest workspace. \`/fleet programări\` le arată.`,
+  notFound: ({ id }) => `Nu există programarea \`${id}\` în acest workspace. \`/fleet programări\` le arată.`,
   onlyAuthor: ({ author }) =>
     `Doar autorul ei, ${author}, poate șterge sau relua această programare: rulează cu contul lui pe platforma GPS.`,
   pausedNow: ({ id }) => `Programarea \`${id}\` e în pauză: nu se mai postează nimic până e reluată.`,

@@ -140,7 +140,11 @@ describe("fleetbot down over a run", () => {
     await h.close();
 
     // Back up three hours after the next morning's 07:30.
-    const first = nextRunAfter({ every: "day", time: "07:30" }, "Europe/Bucharest", noon)!;
+    // The next mornings' 07:30 (read through the recurrence: 24 h apart only without a clock change).
+    const daily = { every: "day", time: "07:30" } as const;
+    const first = nextRunAfter(daily, "Europe/Bucharest", noon)!;
+    const second = nextRunAfter(daily, "Europe/Bucharest", first)!;
+    const third = nextRunAfter(daily, "Europe/Bucharest", second)!;
     clock = first + 3 * HOUR;
     h = await start();
     const before = posts("C0DOWN").length;
@@ -151,13 +155,13 @@ describe("fleetbot down over a run", () => {
     expect(await tick()).toEqual([]);
 
     // Down again over the next morning, back 13 hours after it: that run is skipped, not made.
-    clock = first + DAY + 13 * HOUR;
+    clock = second + 13 * HOUR;
     expect(await tick()).toEqual([]);
     // The morning after, on time, says one run was missed.
     const afterSkip = posts("C0DOWN").length;
-    clock = first + 2 * DAY;
+    clock = third;
     const onTime = await tick();
-    expect(onTime.map((r) => [r.scheduledAt, r.late])).toEqual([[first + 2 * DAY, false]]);
+    expect(onTime.map((r) => [r.scheduledAt, r.late])).toEqual([[third, false]]);
     expect(await nextPost("C0DOWN", afterSkip)).toContain(
       "One earlier run was missed while fleetbot was down",
     );
