@@ -55,10 +55,21 @@ export async function startMultiWorkspaceHarness(
     driverB,
     dataDir,
     install: (choice: InstallChoiceInput) => installWorkspace(bot.url, fake, choice),
+    /**
+     * Until every task is finished and answered: with Redis a task is a queue job, which the
+     * runner's idle() cannot see before a worker takes it (on a loaded machine, a while).
+     */
     async settle() {
-      await bot.slack.idle();
-      await bot.runner.idle();
-      await bot.delivery.settled();
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        await bot.slack.idle();
+        await bot.runner.idle();
+        await bot.delivery.settled();
+        const open = (await bot.tasks.unfinished()).length + (await bot.tasks.undelivered()).length;
+        if (open === 0) return;
+        if (Date.now() > deadline) throw new Error(`settle: ${open} tasks still open after 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async close() {
       await bot.close();

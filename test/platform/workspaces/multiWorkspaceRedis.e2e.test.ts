@@ -108,7 +108,12 @@ describe.skipIf(redisSkipReason)("multi-workspace uninstall with REDIS_URL", () 
     ] as const) {
       await command(h, side, "vehicles");
       await h.settle();
-      expect(fleet.some((v) => mentions(textOf(lastSeen(side)), v.plate))).toBe(true);
+      // With Redis the task is a queue job: settle() cannot see one no worker has taken yet (a
+      // loaded machine), so the answer is waited for.
+      await vi.waitFor(
+        () => expect(fleet.some((v) => mentions(textOf(lastSeen(side)), v.plate))).toBe(true),
+        { timeout: 10_000 },
+      );
       await command(h, side, "alerts subscribe");
       await vi.waitFor(() => expect(textOf(lastEphemeral(side))).toMatch(/now gets alerts/i));
     }
@@ -170,8 +175,12 @@ describe.skipIf(redisSkipReason)("multi-workspace uninstall with REDIS_URL", () 
     expect(textOf(lastEphemeral(B))).toContain("carrier-b");
     await command(h, B, "vehicles");
     await h.settle();
-    expect(splitFleet(h.bot.simulator!.vehicles).b.some((v) => mentions(textOf(lastSeen(B)), v.plate))).toBe(
-      true,
+    await vi.waitFor(
+      () =>
+        expect(
+          splitFleet(h.bot.simulator!.vehicles).b.some((v) => mentions(textOf(lastSeen(B)), v.plate)),
+        ).toBe(true),
+      { timeout: 10_000 },
     );
   });
 
