@@ -42,9 +42,48 @@ function lastN(n: number, unit: "ore" | "zile"): string {
   return `ultimele ${n} ${pluralCategory("ro", n) === "other" ? "de " : ""}${unit}`;
 }
 
+/** A schedule's recurrence words and their Romanian (`every monday at` → `în fiecare luni la`). */
+const RECURRENCES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ every day at /, " în fiecare zi la "],
+  [/ every weekday at /, " în zilele lucrătoare la "],
+  [/ every month on (\d+) at /, " în fiecare lună pe $1 la "],
+  ...(
+    [
+      ["monday", "luni"],
+      ["tuesday", "marți"],
+      ["wednesday", "miercuri"],
+      ["thursday", "joi"],
+      ["friday", "vineri"],
+      ["saturday", "sâmbătă"],
+      ["sunday", "duminică"],
+    ] as const
+  ).map(([en, ro]): readonly [RegExp, string] => [new RegExp(` every ${en} at `), ` în fiecare ${ro} la `]),
+];
+
+/**
+ * `/fleet schedule <report> <recurrence> at <HH:MM>`: the report read as a `/fleet` line of its own
+ * (its subcommand and period in Romanian), then the recurrence.
+ */
+function romanianSchedule(rest: string): string {
+  const recurrence = RECURRENCES.map(([pattern, ro]) => ({ found: pattern.exec(rest), ro, pattern })).find(
+    (r) => r.found,
+  );
+  if (!recurrence?.found) return rest;
+  const at = recurrence.found.index;
+  const report = romanianLine(`/fleet${rest.slice(0, at)}`).slice("/fleet".length);
+  return `${report}${rest.slice(at).replace(recurrence.pattern, recurrence.ro)}`;
+}
+
 function romanianLine(line: string): string {
   const m = /^(\/fleet|\/etransport) (\S+)(.*)$/.exec(line);
   if (!m) return line;
+  if (line.startsWith("/fleet schedule ")) {
+    const rest = m[3] ?? "";
+    const romanian = rest.startsWith(" remove ")
+      ? ` șterge ${rest.slice(" remove ".length)}`
+      : romanianSchedule(rest);
+    return `/fleet ${ROMANIAN_OF["/fleet"].get("schedule")}${romanian}`;
+  }
   const root = m[1] as keyof typeof COMMANDS;
   const sub = m[2] ?? "";
   let rest = m[3] ?? "";
@@ -79,7 +118,11 @@ function meaning(line: string): string | undefined {
   if (!m) return undefined;
   const text = m[2] ?? "";
   const result = m[1] === "fleet" ? parseFleetCommand(text, GUARD) : parseEtransportCommand(text, GUARD);
-  return result.ok ? JSON.stringify(result, (key, value) => (key === "text" ? undefined : value)) : undefined;
+  if (!result.ok) return undefined;
+  // A schedule keeps its report as typed (`combustibil toate ieri`): compared by what that report does.
+  if (result.kind === "schedule-add")
+    return JSON.stringify({ ...result, report: meaning(`/fleet ${result.report}`) ?? result.report });
+  return JSON.stringify(result, (key, value) => (key === "text" ? undefined : value));
 }
 
 /**

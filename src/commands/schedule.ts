@@ -156,6 +156,9 @@ export function parseSchedule(
   const report = rest.join(" ");
   if (report === "") return fail({ code: "scheduleCommand", part: "report" }, SCHEDULE_EXAMPLES.add);
   const parsed = parseReport(report, ctx);
+  // A first word that is no command at all: said as "not a report", not with /fleet's whole help.
+  if (!parsed.ok && parsed.problem.code === "unknownSubcommand")
+    return fail({ code: "scheduleCommand", part: "notAReport", given: report }, SCHEDULE_EXAMPLES.add);
   if (!parsed.ok) return parsed;
   if (parsed.kind !== "report")
     return fail({ code: "scheduleCommand", part: "notAReport", given: report }, SCHEDULE_EXAMPLES.add);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type FleetGrammarContext, parseFleetCommand } from "../../src/commands/index.js";
+import { exampleIn } from "../../src/commands/examples.js";
+import { type FleetGrammarContext, parseCommandLine, parseFleetCommand } from "../../src/commands/index.js";
 import { parseSchedule } from "../../src/commands/schedule.js";
 import { grammarProblemText } from "../../src/commands/views/grammarError.js";
 
@@ -116,5 +117,35 @@ describe("/fleet schedule", () => {
   it("a report command that cannot be read is answered as the report grammar answers it", () => {
     const r = parse("fuel B-123-ABC tomorrow every day at 07:30");
     expect(r.ok).toBe(false);
+  });
+});
+
+describe("a schedule error's example, for a Romanian reader", () => {
+  it.each([
+    [
+      "/fleet schedule fuel all yesterday every day at 07:30",
+      "/fleet programează combustibil all ieri în fiecare zi la 07:30",
+    ],
+    [
+      "/fleet schedule stops all last week every monday at 08:00",
+      "/fleet programează opriri all săptămâna trecută în fiecare luni la 08:00",
+    ],
+    [
+      "/fleet schedule fuel all last month every month on 1 at 08:00",
+      "/fleet programează combustibil all luna trecută în fiecare lună pe 1 la 08:00",
+    ],
+    ["/fleet schedule remove 7K2Q", "/fleet programează șterge 7K2Q"],
+  ])("%s → %s, the same command", (english, romanian) => {
+    expect(exampleIn(english, "ro")).toBe(romanian);
+    const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-29T10:00:00Z") };
+    expect(parseCommandLine(romanian, ctx).result.ok).toBe(true);
+  });
+});
+
+describe("a schedule of something that is no report", () => {
+  it("is answered as such, with a schedule that works, not with /fleet's help", () => {
+    const result = parse("<!channel> every day at 07:30");
+    expect(result).toMatchObject({ ok: false, problem: { code: "scheduleCommand", part: "notAReport" } });
+    expect(result.ok ? "" : result.example).toBe("/fleet schedule fuel all yesterday every day at 07:30");
   });
 });

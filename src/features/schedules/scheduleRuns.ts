@@ -46,7 +46,7 @@ export interface ScheduleWords {
 }
 
 export interface ScheduleRunDeps {
-  store: Pick<ScheduleRepository, "get" | "recordOutcome" | "setState">;
+  store: Pick<ScheduleRepository, "recordOutcome" | "setState">;
   /** Submits a report task (the runner's, any workspace). */
   submit(task: NewTaskOf<"vehicle-report">): Promise<{ task: TaskRecord; created: boolean }>;
   /** How long the task takes once its first call may start (TaskRunner.durationOf). */
@@ -101,7 +101,6 @@ export class ScheduleRuns {
       await this.pause(schedule, checked.refusal);
       return undefined;
     }
-    const next = (await this.deps.store.get(schedule.workspace, schedule.id))?.nextRunAt;
     return this.submit(schedule, checked.account, run.scheduledAt, {
       priority: "background",
       key: runKeyOf(schedule.id, run.scheduledAt),
@@ -109,7 +108,7 @@ export class ScheduleRuns {
         late: run.late,
         scheduledAt: run.scheduledAt,
         skipped: run.skipped,
-        ...(next !== undefined ? { nextRunAt: next } : {}),
+        nextRunAt: run.nextRunAt,
       },
     });
   }

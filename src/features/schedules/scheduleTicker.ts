@@ -13,6 +13,8 @@ export interface ClaimedRun {
   late: boolean;
   /** Older missed runs not made (said in the post). */
   skipped: number;
+  /** The run after this one, as claimed (its post names it). */
+  nextRunAt: number;
 }
 
 export class ScheduleTicker {
@@ -63,6 +65,7 @@ export class ScheduleTicker {
         late: decision.run.late,
         // A tick that made nothing left its skip as the last outcome: said in this post (at least one).
         skipped: decision.skipped + (schedule.lastOutcome === "skipped" ? 1 : 0),
+        nextRunAt: decision.nextRunAt,
       };
       claimed.push(run);
       try {

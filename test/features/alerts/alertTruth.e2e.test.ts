@@ -64,11 +64,15 @@ function runningActive(): string {
   return t.codeUit;
 }
 /** load-transports calls that looked the UIT up among Completed and Auto Completed. */
+/**
+ * The service's answered lookups of a UIT among completed transports: a request it turned away
+ * (429 on a loaded machine, 401 for an expired token) and the gate sent again is the same lookup.
+ */
 const lookups = (uit: string) =>
   sim()
     .control.requests(2000)
     .filter((r) => {
-      if (r.endpoint !== "load-transports") return false;
+      if (r.endpoint !== "load-transports" || r.status === 429 || r.status === 401) return false;
       const body = r.body as { statusIds?: number[]; searchValue?: string };
       return body.searchValue === uit && JSON.stringify(body.statusIds) === "[3,4]";
     }).length;
