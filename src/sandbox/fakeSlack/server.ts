@@ -86,6 +86,7 @@ export const DEFAULT_CHANNELS: FakeChannelInput[] = [
 ];
 
 export interface WaitOptions {
+  /** 10 s unless said: a loaded CI machine may take seconds for what a quiet one does at once. */
   timeoutMs?: number;
 }
 
@@ -362,7 +363,7 @@ class FakeSlackServer implements FakeSlack {
     probe: (fake: FakeSlack) => T | undefined | null | false,
     options: WaitOptions = {},
   ): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? 2000;
+    const timeoutMs = options.timeoutMs ?? 10_000;
     return new Promise<T>((resolve, reject) => {
       const check = (): boolean => {
         const found = probe(this);
