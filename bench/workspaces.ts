@@ -28,7 +28,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { INPUTS } from "../src/platform/slack/actionIds.js";
 import {
   type FakeSlack,
   type FakeTeamInput,
@@ -38,6 +37,7 @@ import {
 import { listeningUrl } from "../test/helpers/botLog.js";
 import { installWorkspace } from "../test/helpers/installFlow.js";
 import { type RedisServer, startRedisServer } from "../test/helpers/redisServer.js";
+import { loginFormOpened, submitLoginForm } from "./loginForm.js";
 import {
   BOT_NODE_FLAGS,
   bodyText,
@@ -426,43 +426,13 @@ async function link(
       refusal = bodyText(ack.body);
       continue;
     }
-    const opened = await until(
-      `the login form in ${team.teamId}`,
-      () => ws.calls.slice(mark).find((c) => c.method === "views.open"),
-      15_000,
-      50,
-    );
+    const opened = await loginFormOpened(ws, mark, team.teamId);
     if (opened.ok) break;
     if (opened.error !== "expired_trigger_id" || expiredTriggers >= 2)
       throw new Error(`views.open in ${team.teamId}: ${opened.error}`);
     expiredTriggers++;
   }
-  const view = [...ws.viewsSnapshot().values()]
-    .filter((v) => v.user === team.userId && v.type === "modal" && v.open)
-    .at(-1);
-  if (!view) throw new Error(`no open login form in ${team.teamId}`);
-  const submitMark = ws.calls.length;
-  const submitted = await driver.viewSubmission({
-    userId: team.userId,
-    viewId: view.id,
-    values: {
-      [INPUTS.loginUsername.block]: { [INPUTS.loginUsername.action]: team.username },
-      [INPUTS.loginPassword.block]: { [INPUTS.loginPassword.action]: team.password },
-    },
-  });
-  if (submitted.status !== 200) throw new Error(`login form of ${team.teamId}: HTTP ${submitted.status}`);
-  const answer = await until(
-    `the link of ${team.username}`,
-    () =>
-      ws.calls
-        .slice(submitMark)
-        .map((c) => JSON.stringify(c.args))
-        .find((text) => text.includes(":white_check_mark: Linked") || text.includes(":x:")),
-    90_000,
-    50,
-  );
-  if (!answer.includes("Linked"))
-    throw new Error(`link of ${team.username} refused: ${answer.slice(0, 300)}`);
+  await submitLoginForm(driver, ws, team, 90_000);
   return { how, expiredTriggers, ...(refusal !== undefined ? { refusal } : {}) };
 }
 

@@ -23,7 +23,6 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { SCHEDULE_TICK_MS } from "../../src/app/schedules.js";
 import { MAX_SCHEDULES_PER_WORKSPACE } from "../../src/features/schedules/index.js";
-import { INPUTS } from "../../src/platform/slack/actionIds.js";
 import {
   type FakeSlack,
   type FakeTeamInput,
@@ -34,6 +33,7 @@ import {
 import { type RunningSimulator, startSimulator } from "../../src/simulator/index.js";
 import { listeningUrl } from "../../test/helpers/botLog.js";
 import { installWorkspace } from "../../test/helpers/installFlow.js";
+import { loginFormOpened, submitLoginForm } from "../loginForm.js";
 import {
   BOT_NODE_FLAGS,
   bodyText,
@@ -330,36 +330,9 @@ async function linkOwnAccount(fake: FakeSlack, bot: ScheduleBot, author: Author)
     throw new Error(
       `/fleet login of ${author.userId}: HTTP ${ack.status} ${bodyText(ack.body).slice(0, 200)}`,
     );
-  const opened = await until(
-    `the login form of ${author.userId}`,
-    () => ws.calls.slice(mark).find((c) => c.method === "views.open"),
-    15_000,
-    50,
-  );
+  const opened = await loginFormOpened(ws, mark, author.userId);
   if (!opened.ok) throw new Error(`views.open for ${author.userId}: ${opened.error}`);
-  const view = [...ws.viewsSnapshot().values()]
-    .filter((v) => v.user === author.userId && v.type === "modal" && v.open)
-    .at(-1);
-  if (!view) throw new Error(`no open login form for ${author.userId}`);
-  const submitMark = ws.calls.length;
-  const submitted = await driver.viewSubmission({
-    userId: author.userId,
-    viewId: view.id,
-    values: {
-      [INPUTS.loginUsername.block]: { [INPUTS.loginUsername.action]: author.username },
-      [INPUTS.loginPassword.block]: { [INPUTS.loginPassword.action]: author.password },
-    },
-  });
-  if (submitted.status !== 200) throw new Error(`login form of ${author.userId}: HTTP ${submitted.status}`);
-  await until(
-    `the link of ${author.username}`,
-    () =>
-      ws.calls
-        .slice(submitMark)
-        .some((c) => JSON.stringify(c.args).includes(`fleet account *${author.username}*`)),
-    30_000,
-    50,
-  );
+  await submitLoginForm(driver, ws, author, 30_000);
 }
 
 /** A signed `/fleet` command of the author; the ack and the response_url to watch. */
