@@ -454,7 +454,7 @@ async function subscribe(s: Setting, team: BenchTeam): Promise<void> {
     50,
   );
   const text = bodyText(answer.body);
-  if (!/now gets transport alerts|updated/.test(text))
+  if (!/now gets alerts|updated/.test(text))
     throw new Error(`subscribe in ${team.teamId}: ${text.slice(0, 300)}`);
 }
 
