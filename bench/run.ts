@@ -478,6 +478,8 @@ async function main() {
 runs the second part only, \`--virtual\` the first only, \`--quick\` smaller loads, \`--rows=where,ack\`
 chosen rows of the second part (rows: ${Object.keys(REALTIME_ROWS).join(", ")}); those print
 without writing this file. \`--replicas\` runs the third part only and replaces its section here.
+Before-and-after measurements made for single issues are in
+[BENCHMARKS-HISTORY.md](BENCHMARKS-HISTORY.md), which no run rewrites.
 
 Run on ${new Date().toISOString().slice(0, 10)}, ${machine}.
 
