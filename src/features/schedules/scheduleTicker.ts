@@ -56,15 +56,19 @@ export class ScheduleTicker {
       if (!won) continue;
       if (!decision.run) {
         // Every missed run was too old to make: said in the next post.
-        await this.store.recordOutcome(schedule.workspace, schedule.id, { result: "skipped" });
+        await this.store.recordOutcome(schedule.workspace, schedule.id, {
+          result: "skipped",
+          skipped: decision.skipped,
+        });
         continue;
       }
       const run: ClaimedRun = {
         schedule,
         scheduledAt: decision.run.scheduledAt,
         late: decision.run.late,
-        // A tick that made nothing left its skip as the last outcome: said in this post (at least one).
-        skipped: decision.skipped + (schedule.lastOutcome === "skipped" ? 1 : 0),
+        // Runs skipped by earlier ticks that made nothing are said in this post too (a schedule
+        // stored before the count was kept says at least one).
+        skipped: decision.skipped + (schedule.skippedRuns ?? (schedule.lastOutcome === "skipped" ? 1 : 0)),
         nextRunAt: decision.nextRunAt,
       };
       claimed.push(run);

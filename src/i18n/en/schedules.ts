@@ -53,7 +53,8 @@ export const schedules = {
   lastOk: ({ at }: { at: string }) => `last run ${at}: posted`,
   lastFailed: ({ at, count }: { at: string; count: number }) =>
     `last run ${at}: failed${count > 1 ? ` (${count} in a row; 3 pause it)` : ""}`,
-  lastSkipped: () => "last run skipped (fleetbot was down more than 12 hours)",
+  lastSkipped: ({ count }: { count: number }) =>
+    `${plural("en", count, { one: "last run", other: `last ${count} runs` })} skipped (fleetbot was down more than 12 hours)`,
   neverRun: () => "not run yet",
   pausedBecause: ({ reason }: { reason: string }) => `Paused: ${reason}`,
   reasonUser: () => "someone pressed Pause",

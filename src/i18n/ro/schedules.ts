@@ -48,7 +48,8 @@ export const schedules = {
   lastOk: ({ at }) => `ultima rulare ${at}: postat`,
   lastFailed: ({ at, count }) =>
     `ultima rulare ${at}: eșuată${count > 1 ? ` (${count} la rând; la 3 e pusă în pauză)` : ""}`,
-  lastSkipped: () => "ultima rulare sărită (fleetbot a fost oprit mai mult de 12 ore)",
+  lastSkipped: ({ count }) =>
+    `${plural("ro", count, { one: "ultima rulare sărită", few: `ultimele ${count} rulări sărite`, other: `ultimele ${count} de rulări sărite` })} (fleetbot a fost oprit mai mult de 12 ore)`,
   neverRun: () => "nu a rulat încă",
   pausedBecause: ({ reason }) => `În pauză: ${reason}`,
   reasonUser: () => "cineva a apăsat Pauză",

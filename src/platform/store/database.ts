@@ -383,6 +383,10 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX report_schedules_due ON report_schedules (next_run_at, workspace, id) WHERE state = 'active';
    CREATE INDEX report_schedules_created ON report_schedules (workspace, created_at);`,
+  // 18: how many runs were skipped since the last one made, so that the next post says
+  // them all, not "one" (a schedule whose last outcome was a skip counted at least one).
+  `ALTER TABLE report_schedules ADD COLUMN skipped_runs INTEGER NOT NULL DEFAULT 0 CHECK (skipped_runs >= 0);
+   UPDATE report_schedules SET skipped_runs = 1 WHERE last_outcome = 'skipped';`,
 ];
 
 export class StoreError extends Error {

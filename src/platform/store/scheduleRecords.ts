@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { LANGUAGES } from "../../i18n/language.js";
-import type { NewReportSchedule, ReportSchedule } from "./contract/schedules.js";
+import type { NewReportSchedule, ReportSchedule, ScheduleOutcome } from "./contract/schedules.js";
 
 /**
  * What both schedule stores share (scheduleStore.ts, redis/scheduleStore.ts): the short ids people
@@ -68,6 +68,7 @@ export const reportScheduleSchema = z.object({
   lastRunMadeAt: epochMs.optional(),
   lastTaskId: z.string().optional(),
   lastOutcome: z.enum(["ok", "failed", "skipped"]).optional(),
+  skippedRuns: z.number().int().min(0).optional(),
   failuresInRow: z.number().int().min(0),
   createdAt: epochMs,
 });
@@ -94,6 +95,8 @@ export function checkedSchedule(input: unknown): ReportSchedule {
   if (parsed.lastRunMadeAt !== undefined) schedule.lastRunMadeAt = parsed.lastRunMadeAt;
   if (parsed.lastTaskId !== undefined) schedule.lastTaskId = parsed.lastTaskId;
   if (parsed.lastOutcome !== undefined) schedule.lastOutcome = parsed.lastOutcome;
+  // None is absent, as in a new schedule (SQLite's column says 0).
+  if (parsed.skippedRuns !== undefined && parsed.skippedRuns > 0) schedule.skippedRuns = parsed.skippedRuns;
   return schedule;
 }
 
@@ -102,6 +105,11 @@ export function newSchedule(input: NewReportSchedule, id: string, now: number): 
   // Born active: a pause reason given with it means nothing.
   const { createdAt, pausedBecause: _, ...rest } = input;
   return checkedSchedule({ ...rest, id, state: "active", failuresInRow: 0, createdAt: createdAt ?? now });
+}
+
+/** Runs skipped since the last run made, after an outcome: a skip adds its count, a run made clears them. */
+export function skippedAfter(skippedRuns: number | undefined, outcome: ScheduleOutcome): number {
+  return outcome.result === "skipped" ? (skippedRuns ?? 0) + Math.max(1, outcome.skipped ?? 1) : 0;
 }
 
 /** Failures in a row after a run's result: ok resets, failed adds one, skipped leaves them. */

@@ -3,6 +3,7 @@ import type { WorkspaceKey } from "../workspaces/workspace.js";
 import type {
   NewReportSchedule,
   ReportSchedule,
+  ScheduleOutcome,
   SchedulePause,
   ScheduleRepository,
 } from "./contract/schedules.js";
@@ -16,6 +17,7 @@ import {
   newSchedule,
   scheduleIdCandidates,
   scheduleIdOf,
+  skippedAfter,
 } from "./scheduleRecords.js";
 
 /**
@@ -42,6 +44,7 @@ const scheduleRow = z.object({
   last_run_made_at: z.number().nullable(),
   last_task_id: z.string().nullable(),
   last_outcome: z.string().nullable(),
+  skipped_runs: z.number(),
   failures_in_row: z.number(),
   created_at: z.number(),
 });
@@ -67,6 +70,7 @@ export function toSchedule(raw: unknown): ReportSchedule {
     lastRunMadeAt: orUndefined(row.last_run_made_at),
     lastTaskId: orUndefined(row.last_task_id),
     lastOutcome: orUndefined(row.last_outcome),
+    skippedRuns: row.skipped_runs,
     failuresInRow: row.failures_in_row,
     createdAt: row.created_at,
   });
@@ -111,7 +115,8 @@ export class SqliteScheduleStore implements Synchronous<ScheduleRepository> {
            WHERE workspace = @workspace AND id = @id AND next_run_at = @expected AND state = 'active'`,
       ),
       outcome: db.prepare(
-        `UPDATE report_schedules SET last_task_id = @task_id, last_outcome = @outcome, failures_in_row = @failures
+        `UPDATE report_schedules SET last_task_id = @task_id, last_outcome = @outcome, failures_in_row = @failures,
+             skipped_runs = @skipped
            WHERE workspace = @workspace AND id = @id`,
       ),
       pause: db.prepare(
@@ -193,20 +198,17 @@ export class SqliteScheduleStore implements Synchronous<ScheduleRepository> {
     return changed.changes === 1;
   }
 
-  recordOutcome(
-    workspace: WorkspaceKey,
-    id: string,
-    outcome: { taskId?: string; result: "ok" | "failed" | "skipped" },
-  ): ReportSchedule | undefined {
+  recordOutcome(workspace: WorkspaceKey, id: string, outcome: ScheduleOutcome): ReportSchedule | undefined {
     const run = this.db.transaction(() => {
       const current = this.get(workspace, id);
       if (current === undefined) return undefined;
       this.s.outcome.run({
         workspace,
         id: current.id,
-        task_id: outcome.taskId ?? null,
+        task_id: outcome.result === "skipped" ? null : (outcome.taskId ?? null),
         outcome: outcome.result,
         failures: failuresAfter(current.failuresInRow, outcome.result),
+        skipped: skippedAfter(current.skippedRuns, outcome),
       });
       return this.get(workspace, current.id);
     });

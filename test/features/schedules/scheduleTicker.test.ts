@@ -61,6 +61,35 @@ describeContract("ScheduleTicker", (backend) => {
     expect(made[0]).toMatchObject({ scheduledAt: at730(29), late: true, skipped: 2 });
     expect((await set.schedules.get(added.workspace, added.id))?.nextRunAt).toBe(at730(30));
   });
+
+  it("runs skipped by a tick that made none are all said by the next run made, then cleared", async () => {
+    const set = await backend.open();
+    const added = await set.schedules.add(daily(at730(20)));
+    const made: ClaimedRun[] = [];
+    let now = at730(23) + 20 * HOUR; // the 20th to the 23rd missed, the latest 20 h ago: none made
+    const ticker = new ScheduleTicker(
+      set.schedules,
+      async (run) => {
+        made.push(run);
+      },
+      () => now,
+    );
+    expect(await ticker.tick()).toEqual([]);
+    expect(await set.schedules.get(added.workspace, added.id)).toMatchObject({
+      lastOutcome: "skipped",
+      skippedRuns: 4,
+      nextRunAt: at730(24),
+    });
+    // Down again over the 24th and 25th, back 2 h after the 26th's: it is made, late, saying all 6.
+    now = at730(26) + 2 * HOUR;
+    await ticker.tick();
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ scheduledAt: at730(26), late: true, skipped: 6 });
+    await set.schedules.recordOutcome(added.workspace, added.id, { taskId: "t1", result: "ok" });
+    now = at730(27) + 60_000;
+    await ticker.tick();
+    expect(made[1]).toMatchObject({ scheduledAt: at730(27), late: false, skipped: 0 });
+  });
 });
 
 describe("a schedule whose recurrence cannot be read", () => {

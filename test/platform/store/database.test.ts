@@ -202,6 +202,41 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("migration 18 (skipped runs counted) upgrades a version-17 store: a schedule last skipped counts one", () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, "fleetbot.sqlite"));
+    for (const migration of MIGRATIONS.slice(0, 17)) old.exec(migration);
+    old.pragma("user_version = 17");
+    const row = (id: string, outcome: string | null) =>
+      old
+        .prepare(
+          `INSERT INTO report_schedules (workspace, id, channel, created_by, command, recurrence, time_zone, state,
+             next_run_at, last_outcome, created_at)
+           VALUES ('T:A', ?, 'C1', 'U1', 'fuel all yesterday', '{"every":"day","time":"07:30"}', 'UTC', 'active', 100, ?, 1)`,
+        )
+        .run(id, outcome);
+    row("SK1P", "skipped");
+    row("0KAY", "ok");
+    row("NEWW", null);
+    old.close();
+
+    const db = openDatabase(dir);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(18);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const schedules = new SqliteScheduleStore(db, () => 10);
+    expect(schedules.get("T:A", "SK1P")).toMatchObject({ lastOutcome: "skipped", skippedRuns: 1 });
+    for (const id of ["0KAY", "NEWW"]) {
+      expect(schedules.get("T:A", id)?.id).toBe(id);
+      expect(schedules.get("T:A", id)).not.toHaveProperty("skippedRuns");
+    }
+    expect(schedules.recordOutcome("T:A", "SK1P", { result: "skipped", skipped: 2 })?.skippedRuns).toBe(3);
+    // A count below zero cannot be stored.
+    expect(() => db.prepare("UPDATE report_schedules SET skipped_runs = -1 WHERE id = '0KAY'").run()).toThrow(
+      /CHECK/,
+    );
+    db.close();
+  });
+
   it("refuses a file that is not a database, saying what to do", () => {
     const dir = freshDir();
     writeFileSync(join(dir, "fleetbot.sqlite"), "this is not a database, it is a grocery list ".repeat(200));

@@ -47,10 +47,20 @@ export interface ReportSchedule {
   /** The last run's outcome: a task id and whether it succeeded. */
   lastTaskId?: string;
   lastOutcome?: "ok" | "failed" | "skipped";
+  /**
+   * Runs skipped since the last run made (fleetbot down past the late window), said in the next
+   * post; absent when none. A run made (ok or failed) clears it.
+   */
+  skippedRuns?: number;
   /** Failed runs in a row (3 pause the schedule). */
   failuresInRow: number;
   createdAt: number;
 }
+
+/** What a claimed run came to: a task's result, or missed runs skipped (how many). */
+export type ScheduleOutcome =
+  | { taskId?: string; result: "ok" | "failed" }
+  | { result: "skipped"; skipped?: number };
 
 export type NewReportSchedule = Omit<
   ReportSchedule,
@@ -62,6 +72,7 @@ export type NewReportSchedule = Omit<
   | "lastRunMadeAt"
   | "lastTaskId"
   | "lastOutcome"
+  | "skippedRuns"
 > & { createdAt?: number };
 
 export interface ScheduleRepository {
@@ -85,11 +96,14 @@ export interface ScheduleRepository {
     expectedNextRunAt: number,
     next: { nextRunAt: number; madeAt: number },
   ): Promise<boolean>;
-  /** A claimed run's result: ok resets `failuresInRow`, failed adds one. */
+  /**
+   * A claimed run's result: ok resets `failuresInRow`, failed adds one. A skip adds `skipped`
+   * (default 1) to `skippedRuns`; a run made clears them.
+   */
   recordOutcome(
     workspace: WorkspaceKey,
     id: string,
-    outcome: { taskId?: string; result: "ok" | "failed" | "skipped" },
+    outcome: ScheduleOutcome,
   ): Promise<ReportSchedule | undefined>;
   /** Pauses (with why) or resumes (with the next run) a schedule; undefined: no such schedule. */
   setState(

@@ -4,6 +4,7 @@ import type { WorkspaceKey } from "../../workspaces/workspace.js";
 import type {
   NewReportSchedule,
   ReportSchedule,
+  ScheduleOutcome,
   SchedulePause,
   ScheduleRepository,
 } from "../contract/schedules.js";
@@ -14,6 +15,7 @@ import {
   newSchedule,
   scheduleIdCandidates,
   scheduleIdOf,
+  skippedAfter,
 } from "../scheduleRecords.js";
 import {
   encodePairs,
@@ -114,8 +116,9 @@ return 1
 `);
 
 /**
- * ARGV: prefix, workspace, id, result, '1' with a task id or '0', the task id → the hash after, or
- * false. ok resets the failures in a row, failed adds one, skipped leaves them.
+ * ARGV: prefix, workspace, id, result, '1' with a task id or '0', the task id, runs skipped → the
+ * hash after, or false. ok resets the failures in a row, failed adds one, skipped leaves them; a
+ * skip adds its runs to skippedRuns, a run made clears them.
  */
 const OUTCOME = new LuaScript(`${SCHEDULE_LUA}
 local key = sched_key(ARGV[1], ARGV[2], ARGV[3])
@@ -124,6 +127,11 @@ local result = ARGV[4]
 local failures = tonumber(redis.call('HGET', key, 'failuresInRow') or '0')
 if result == 'ok' then failures = 0 elseif result == 'failed' then failures = failures + 1 end
 redis.call('HSET', key, 'lastOutcome', result, 'failuresInRow', failures)
+if result == 'skipped' then
+  redis.call('HINCRBY', key, 'skippedRuns', tonumber(ARGV[7]))
+else
+  redis.call('HDEL', key, 'skippedRuns')
+end
 if ARGV[5] == '1' then
   redis.call('HSET', key, 'lastTaskId', ARGV[6])
 else
@@ -195,6 +203,7 @@ const scheduleHash = z.object({
   lastRunMadeAt: optionalNumber,
   lastTaskId: z.string().optional(),
   lastOutcome: z.string().optional(),
+  skippedRuns: optionalNumber,
   failuresInRow: storedNumber,
   createdAt: storedNumber,
 });
@@ -222,6 +231,7 @@ export function scheduleFields(schedule: ReportSchedule): Record<string, string 
     lastRunMadeAt: numberText(schedule.lastRunMadeAt),
     lastTaskId: schedule.lastTaskId,
     lastOutcome: schedule.lastOutcome,
+    skippedRuns: numberText(schedule.skippedRuns),
     failuresInRow: numberText(schedule.failuresInRow),
     createdAt: numberText(schedule.createdAt),
   };
@@ -332,10 +342,13 @@ export class RedisScheduleStore extends RedisStore implements ScheduleRepository
   async recordOutcome(
     workspace: WorkspaceKey,
     id: string,
-    outcome: { taskId?: string; result: "ok" | "failed" | "skipped" },
+    outcome: ScheduleOutcome,
   ): Promise<ReportSchedule | undefined> {
     const stored = scheduleIdOf(id);
     if (stored === undefined) return undefined;
+    const taskId = outcome.result === "skipped" ? undefined : outcome.taskId;
+    // What one skip adds: skippedAfter from none.
+    const skipped = outcome.result === "skipped" ? skippedAfter(undefined, outcome) : 0;
     const reply = await OUTCOME.run(
       this.redis,
       [],
@@ -344,8 +357,9 @@ export class RedisScheduleStore extends RedisStore implements ScheduleRepository
         workspace,
         stored,
         outcome.result,
-        outcome.taskId === undefined ? "0" : "1",
-        outcome.taskId ?? "",
+        taskId === undefined ? "0" : "1",
+        taskId ?? "",
+        String(skipped),
       ],
     );
     return scheduleOrUndefined(reply);

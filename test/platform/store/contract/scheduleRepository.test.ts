@@ -248,6 +248,25 @@ describeContract("ScheduleRepository", (backend, name) => {
       expect(await s.schedules.recordOutcome(A, "ZZZZ", { result: "ok" })).toBeUndefined();
     });
 
+    it("skipped runs add up until a run is made, which clears them; none is absent", async () => {
+      const s = await backend.open();
+      const other = s.replica();
+      const added = await s.schedules.add(daily());
+      expect(added).not.toHaveProperty("skippedRuns");
+      expect(await s.schedules.recordOutcome(A, added.id, { result: "skipped", skipped: 3 })).toMatchObject({
+        skippedRuns: 3,
+        lastOutcome: "skipped",
+      });
+      // Another replica's skip, one by default, adds to them.
+      expect(await other.schedules.recordOutcome(A, added.id, { result: "skipped" })).toMatchObject({
+        skippedRuns: 4,
+      });
+      expect((await s.schedules.get(A, added.id))?.skippedRuns).toBe(4);
+      const made = await s.schedules.recordOutcome(A, added.id, { taskId: "t1", result: "failed" });
+      expect(made).not.toHaveProperty("skippedRuns");
+      expect(await s.schedules.get(A, added.id)).toEqual(made);
+    });
+
     it("concurrent failures are each counted", async () => {
       const s = await backend.open();
       const other = s.replica();

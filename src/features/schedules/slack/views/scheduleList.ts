@@ -29,7 +29,7 @@ function item(schedule: ReportSchedule, language: Language): KnownBlock[] {
     schedule.lastOutcome === undefined
       ? t.neverRun()
       : schedule.lastOutcome === "skipped"
-        ? t.lastSkipped()
+        ? t.lastSkipped({ count: schedule.skippedRuns ?? 1 })
         : schedule.lastOutcome === "ok"
           ? t.lastOk({ at: runTime(schedule.lastRunMadeAt ?? schedule.lastRunAt ?? 0, schedule, language) })
           : t.lastFailed({
