@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SqliteAccountStore } from "../../../src/platform/store/accountStore.js";
 import { openDatabase } from "../../../src/platform/store/database.js";
 import { RedisAccountStore } from "../../../src/platform/store/redis/accountStore.js";
@@ -19,6 +19,11 @@ import {
 } from "./migrateFixture.js";
 
 const root = join(import.meta.dirname, "../../..");
+
+// Each test starts the script one to five times, and each start loads TypeScript through tsx: a
+// few seconds apiece on a loaded machine (a five-start test took 18-20 s of the default 20 s in
+// loaded runs here). The children have their own 60 s bound.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** `npm run migrate` runs `tsx src/platform/store/migrateCli.ts`; the test runs the same file with tsx's loader. */
 async function migrate(
@@ -97,23 +102,26 @@ describe("the migrate script", () => {
 
 describe("the migrate script's --adopt-workspace", () => {
   it("exits 1 with one clear line on a missing or malformed workspace, a missing key or store", async () => {
-    const none = await migrate(["--adopt-workspace"], { DATA_DIR: "/tmp" });
+    // Five independent starts, side by side.
+    const [none, bad, both, noKey, noStore] = await Promise.all([
+      migrate(["--adopt-workspace"], { DATA_DIR: "/tmp" }),
+      migrate(["--adopt-workspace", "T123"], { DATA_DIR: "/tmp" }),
+      migrate(["--to-redis", "--adopt-workspace=T:T123"], { DATA_DIR: "/tmp" }),
+      migrate(["--adopt-workspace", "T:T123"], { DATA_DIR: "/tmp" }),
+      migrate(["--adopt-workspace", "T:T123"], {
+        DATA_DIR: "/nonexistent/data",
+        CREDENTIALS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      }),
+    ]);
     expect(none.code).toBe(1);
     expect(none.stderr.trim()).toMatch(
       /^migrate: --adopt-workspace needs the installed workspace's key, T:<team id>/,
     );
-    const bad = await migrate(["--adopt-workspace", "T123"], { DATA_DIR: "/tmp" });
     expect(bad.stderr.trim()).toMatch(/needs the installed workspace's key.*not "T123"/);
-    const both = await migrate(["--to-redis", "--adopt-workspace=T:T123"], { DATA_DIR: "/tmp" });
     expect(both.code).toBe(1);
     expect(both.stderr.trim()).toMatch(/^migrate: --to-redis and --adopt-workspace run one at a time/);
-    const noKey = await migrate(["--adopt-workspace", "T:T123"], { DATA_DIR: "/tmp" });
     expect(noKey.code).toBe(1);
     expect(noKey.stderr.trim()).toMatch(/^migrate: CREDENTIALS_KEY: is required to adopt a workspace/);
-    const noStore = await migrate(["--adopt-workspace", "T:T123"], {
-      DATA_DIR: "/nonexistent/data",
-      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString("base64"),
-    });
     expect(noStore.code).toBe(1);
     expect(noStore.stderr.trim()).toMatch(
       /^migrate: No fleetbot store at \/nonexistent\/data\/fleetbot\.sqlite/,
