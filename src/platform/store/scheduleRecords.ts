@@ -107,9 +107,14 @@ export function newSchedule(input: NewReportSchedule, id: string, now: number): 
   return checkedSchedule({ ...rest, id, state: "active", failuresInRow: 0, createdAt: createdAt ?? now });
 }
 
-/** Runs skipped since the last run made, after an outcome: a skip adds its count, a run made clears them. */
+/** The runs a skip outcome stands for (at least one); none for a run made. */
+export function runsSkippedBy(outcome: ScheduleOutcome): number {
+  return outcome.result === "skipped" ? Math.max(1, outcome.skipped ?? 1) : 0;
+}
+
+/** Runs skipped since the last run made, after an outcome: a skip adds its runs, a run made clears them. */
 export function skippedAfter(skippedRuns: number | undefined, outcome: ScheduleOutcome): number {
-  return outcome.result === "skipped" ? (skippedRuns ?? 0) + Math.max(1, outcome.skipped ?? 1) : 0;
+  return outcome.result === "skipped" ? (skippedRuns ?? 0) + runsSkippedBy(outcome) : 0;
 }
 
 /** Failures in a row after a run's result: ok resets, failed adds one, skipped leaves them. */

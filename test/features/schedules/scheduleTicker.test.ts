@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ClaimedRun, ScheduleTicker } from "../../../src/features/schedules/scheduleTicker.js";
-import type { NewReportSchedule } from "../../../src/platform/store/contract/schedules.js";
 import { describeContract } from "../../platform/store/contract/backends.js";
+import { dailyFuel } from "./scheduleFixtures.js";
 
 /**
  * Exactly one run per scheduled time (issue 34): two replicas ticking at once make each run once,
@@ -10,15 +10,7 @@ import { describeContract } from "../../platform/store/contract/backends.js";
 const HOUR = 3_600_000;
 const at730 = (day: number) => Date.UTC(2026, 10, day, 5, 30);
 
-const daily = (nextRunAt: number): NewReportSchedule => ({
-  workspace: "T:ALPHA",
-  channel: "C1",
-  createdBy: "U1",
-  command: "fuel all yesterday",
-  recurrence: { every: "day", time: "07:30" },
-  timeZone: "Europe/Bucharest",
-  nextRunAt,
-});
+const daily = (nextRunAt: number) => dailyFuel({ nextRunAt });
 
 describeContract("ScheduleTicker", (backend) => {
   it("two replicas ticking at the same moment make each due run once", async () => {

@@ -13,9 +13,9 @@ import {
   assertInstant,
   checkedSchedule,
   newSchedule,
+  runsSkippedBy,
   scheduleIdCandidates,
   scheduleIdOf,
-  skippedAfter,
 } from "../scheduleRecords.js";
 import {
   encodePairs,
@@ -347,8 +347,6 @@ export class RedisScheduleStore extends RedisStore implements ScheduleRepository
     const stored = scheduleIdOf(id);
     if (stored === undefined) return undefined;
     const taskId = outcome.result === "skipped" ? undefined : outcome.taskId;
-    // What one skip adds: skippedAfter from none.
-    const skipped = outcome.result === "skipped" ? skippedAfter(undefined, outcome) : 0;
     const reply = await OUTCOME.run(
       this.redis,
       [],
@@ -359,7 +357,7 @@ export class RedisScheduleStore extends RedisStore implements ScheduleRepository
         outcome.result,
         taskId === undefined ? "0" : "1",
         taskId ?? "",
-        String(skipped),
+        String(runsSkippedBy(outcome)),
       ],
     );
     return scheduleOrUndefined(reply);

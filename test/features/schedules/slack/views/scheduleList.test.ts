@@ -2,17 +2,12 @@ import { describe, expect, it } from "vitest";
 import { scheduleListMessage } from "../../../../../src/features/schedules/slack/views/scheduleList.js";
 import type { ReportSchedule } from "../../../../../src/platform/store/contract/schedules.js";
 import { textOf } from "../../../../helpers/botHarness.js";
+import { dailyFuel } from "../../scheduleFixtures.js";
 
 const schedule = (fields: Partial<ReportSchedule>): ReportSchedule => ({
+  ...dailyFuel(),
   id: "7K2Q",
-  workspace: "T:ALPHA",
-  channel: "C1",
-  createdBy: "U1",
-  command: "fuel all yesterday",
-  recurrence: { every: "day", time: "07:30" },
-  timeZone: "Europe/Bucharest",
   state: "active",
-  nextRunAt: Date.UTC(2026, 10, 30, 5, 30),
   failuresInRow: 0,
   createdAt: 0,
   ...fields,
