@@ -8,8 +8,8 @@ import type { GrammarContext } from "./types.js";
  * A command line of fleetbot's (an error's example, a command named in a message) in the reader's
  * command words: for a Romanian reader the subcommand becomes its Romanian word (`/fleet stops` →
  * `/fleet opriri`, `/etransport start` → `/etransport pornește`) and English period words their
- * Romanian (`yesterday` → `ieri`, `last 3d` → `ultimele 3 zile`). Words with no Romanian (`all`,
- * `min=`, `alerts subscribe`, `history`) stay. English readers get the line as it is.
+ * Romanian (`yesterday` → `ieri`, `last 3d` → `ultimele 3 zile`), and `all` its `toate`. Words with
+ * no Romanian (`min=`, `alerts subscribe`, `history`) stay. English readers get the line as it is.
  */
 
 const COMMANDS = { "/fleet": FLEET_ROMANIAN_WORDS, "/etransport": ETRANSPORT_ROMANIAN_WORDS } as const;
@@ -96,6 +96,8 @@ function romanianLine(line: string): string {
         break;
       }
     }
+    // Every vehicle: what a dispatcher types (`opriri toate ieri`), not the English word.
+    rest = rest.replace(/(^| )all(?= |$)/, "$1toate");
   }
   return `${root} ${word}${rest}`;
 }
@@ -112,7 +114,7 @@ export function commandIn(line: string, language: Language): string {
  */
 const GUARD: GrammarContext = { timeZone: "UTC", now: new Date("2100-01-01T12:00:00Z") };
 
-/** The command a line parses into (`text`, the words as typed, left out), or undefined. */
+/** The command a line parses into (the words as typed left out), or undefined. */
 function meaning(line: string): string | undefined {
   const m = /^\/(fleet|etransport)(?: (.*))?$/.exec(line);
   if (!m) return undefined;
@@ -122,7 +124,8 @@ function meaning(line: string): string | undefined {
   // A schedule keeps its report as typed (`combustibil toate ieri`): compared by what that report does.
   if (result.kind === "schedule-add")
     return JSON.stringify({ ...result, report: meaning(`/fleet ${result.report}`) ?? result.report });
-  return JSON.stringify(result, (key, value) => (key === "text" ? undefined : value));
+  // The words as typed (`text`, a vehicle's `raw`: `toate` for `all`) are not what it means.
+  return JSON.stringify(result, (key, value) => (key === "text" || key === "raw" ? undefined : value));
 }
 
 /**

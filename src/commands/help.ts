@@ -103,7 +103,10 @@ const SCHEDULE_LINES: Readonly<Record<"add" | "list" | "remove", LineSpec>> = {
     subs: ["schedule"],
     rest: (t) => ` <${t.argReport()}> ${t.scheduleWhen()} [${t.scheduleIn()} #${t.argChannel()}]`,
     does: (t) => t.schedule(),
-    args: { en: "fuel all yesterday every day at 07:30", ro: "combustibil all ieri în fiecare zi la 07:30" },
+    args: {
+      en: "fuel all yesterday every day at 07:30",
+      ro: "combustibil toate ieri în fiecare zi la 07:30",
+    },
   },
   list: { subs: ["schedules"], does: (t) => t.schedules() },
   remove: {

@@ -13,16 +13,23 @@ import { messages } from "../../src/i18n/index.js";
 const ctx = { timeZone: "Europe/Bucharest", now: new Date("2026-11-22T10:00:00Z") };
 const parse = (text: string) => parseCommandLine(text, ctx).result;
 /**
- * What a command does: its parse without the period as typed (`ieri` or `yesterday`); a schedule's
+ * What a command does: its parse without the period and vehicles as typed (`ieri` or `yesterday`,
+ * `toate` or `all`); a schedule's
  * report (kept as typed, `combustibil toate ieri`) by what that report does.
  */
 const meaning = (text: string): unknown => {
   const parsed = parse(text);
   if (parsed.ok && parsed.kind === "schedule-add")
     return { ...parsed, report: meaning(`/fleet ${parsed.report}`) };
-  if (!parsed.ok || !("period" in parsed) || !parsed.period) return parsed;
+  if (!parsed.ok) return parsed;
+  // Vehicles by what they name, not as typed (`toate` and `all` are every vehicle).
+  const typedAside =
+    "vehicles" in parsed && Array.isArray(parsed.vehicles)
+      ? { ...parsed, vehicles: parsed.vehicles.map(({ raw: _raw, ...vehicle }) => vehicle) }
+      : parsed;
+  if (!("period" in parsed) || !parsed.period) return typedAside;
   const { text: _typed, ...period } = parsed.period;
-  return { ...parsed, period };
+  return { ...typedAside, period };
 };
 const escaped = (t: string) => t.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -54,7 +61,7 @@ describe("the help in Romanian", () => {
     expect(text).toContain("`/fleet raport` (`report`) – ");
     expect(text).toContain("(`start`|`pause`|`end`) – pornește, pune în pauză sau finalizează transporturi");
     expect(text).toContain("Ex.: `/fleet traseu B-123-ABC ieri`");
-    expect(text).toContain("Ex.: `/fleet combustibil all săptămâna trecută`");
+    expect(text).toContain("Ex.: `/fleet combustibil toate săptămâna trecută`");
     // A command with no Romanian word keeps its English one, without brackets.
     expect(text).toContain("• `/fleet login` – asociază-ți contul platformei GPS");
   });

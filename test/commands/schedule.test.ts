@@ -124,15 +124,15 @@ describe("a schedule error's example, for a Romanian reader", () => {
   it.each([
     [
       "/fleet schedule fuel all yesterday every day at 07:30",
-      "/fleet programează combustibil all ieri în fiecare zi la 07:30",
+      "/fleet programează combustibil toate ieri în fiecare zi la 07:30",
     ],
     [
       "/fleet schedule stops all last week every monday at 08:00",
-      "/fleet programează opriri all săptămâna trecută în fiecare luni la 08:00",
+      "/fleet programează opriri toate săptămâna trecută în fiecare luni la 08:00",
     ],
     [
       "/fleet schedule fuel all last month every month on 1 at 08:00",
-      "/fleet programează combustibil all luna trecută în fiecare lună pe 1 la 08:00",
+      "/fleet programează combustibil toate luna trecută în fiecare lună pe 1 la 08:00",
     ],
     ["/fleet schedule remove 7K2Q", "/fleet programează șterge 7K2Q"],
   ])("%s → %s, the same command", (english, romanian) => {

@@ -217,7 +217,7 @@ export const REPORT_CATALOGUE = {
     synonyms: ["consumption"],
     romanian: ["combustibil", "consum"],
     example: "all last week",
-    helpExample: { en: "all last week", ro: "all săptămâna trecută" },
+    helpExample: { en: "all last week", ro: "toate săptămâna trecută" },
     vehicles: "several",
     period: "required",
     minStop: false,

@@ -167,10 +167,10 @@ describe("Romanian grammar errors", () => {
 
   it("name the commands and the example in the reader's words", () => {
     expect(message("/fleet stops all min=7,5")).toBe(
-      "`min=7,5`: scrie durata minimă a opririi ca număr întreg de minute, de exemplu `min=10`. Încearcă: `/fleet opriri all min=10`",
+      "`min=7,5`: scrie durata minimă a opririi ca număr întreg de minute, de exemplu `min=10`. Încearcă: `/fleet opriri toate min=10`",
     );
     expect(message("/fleet fuel all yesterday min=5")).toBe(
-      "`min=` este doar pentru `/fleet opriri`. Încearcă: `/fleet combustibil all ieri`",
+      "`min=` este doar pentru `/fleet opriri`. Încearcă: `/fleet combustibil toate ieri`",
     );
     expect(message("/fleet where all")).toContain("Pentru toate vehiculele folosește `/fleet vehicule`.");
     expect(message("/fleet where B-123-ABC yesterday")).toContain("folosește `/fleet traseu`");
@@ -184,7 +184,7 @@ describe("Romanian grammar errors", () => {
 
   it("write periods in Romanian in the example, and Romanian plurals and numbers", () => {
     expect(message("/fleet stops all last 9000h")).toBe(
-      "`last 9000h`: numărul de ore trebuie să fie de la 1 la 8.784 (sau folosește zile: `ultimele 3 zile`). Încearcă: `/fleet opriri all ultimele 12 ore`",
+      "`last 9000h`: numărul de ore trebuie să fie de la 1 la 8.784 (sau folosește zile: `ultimele 3 zile`). Încearcă: `/fleet opriri toate ultimele 12 ore`",
     );
     expect(message("/fleet stops all 2024-01-01..2026-11-20")).toContain("cel mult 366 de zile");
     expect(message("/fleet stops all 2026-02-30")).toContain("februarie 2026 are 28 de zile");
@@ -258,14 +258,14 @@ describe("Romanian grammar errors", () => {
 describe("exampleIn", () => {
   it.each([
     ["/fleet stops B-123-ABC yesterday min=10", "/fleet opriri B-123-ABC ieri min=10"],
-    ["/fleet fuel all last week", "/fleet combustibil all săptămâna trecută"],
+    ["/fleet fuel all last week", "/fleet combustibil toate săptămâna trecută"],
     ["/fleet temps #12 last 12h", "/fleet temperaturi #12 ultimele 12 ore"],
     ["/fleet refills B-1-ABC last 20d", "/fleet alimentări B-1-ABC ultimele 20 de zile"],
     ["/fleet route B-1-ABC last 1d", "/fleet traseu B-1-ABC ultima zi"],
     ["/fleet route B-1-ABC last 1h", "/fleet traseu B-1-ABC ultima oră"],
     ["/fleet where B-1-ABC", "/fleet unde B-1-ABC"],
     ["/fleet vehicles", "/fleet vehicule"],
-    ["/fleet stops all 2026-11-20..2026-11-22", "/fleet opriri all 2026-11-20..2026-11-22"],
+    ["/fleet stops all 2026-11-20..2026-11-22", "/fleet opriri toate 2026-11-20..2026-11-22"],
     ["/fleet help", "/fleet ajutor"],
     ["/fleet queue", "/fleet coadă"],
     ["/fleet alerts subscribe Error", "/fleet alerts subscribe Error"],

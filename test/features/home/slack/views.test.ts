@@ -45,7 +45,7 @@ describe("the App Home in Romanian", () => {
     expect(text).toContain("(în așteptare)");
     expect(text).toContain("`/fleet ajutor` (`help`) – lista aceasta");
     expect(text).toContain(
-      "*Rapoarte programate*: `/fleet programează combustibil all ieri în fiecare zi la 07:30` scris într-un canal",
+      "*Rapoarte programate*: `/fleet programează combustibil toate ieri în fiecare zi la 07:30` scris într-un canal",
     );
     expect(text).toContain("`/fleet programări` în canal arată programările lui");
     expect(text).toContain("Ajutor și asistență: întreabă persoana care a adăugat fleetbot");
